@@ -1,0 +1,104 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Credential, CredentialRepository } from '../../core/credentials/credential';
+import type { TableRef } from './client';
+import { entityTypes, keys, withoutKeys } from './keys';
+import { isConditionFailure } from './transactions';
+
+export const dynamoCredentialRepository = ({ client, tableName }: TableRef): CredentialRepository => {
+  const findById = async (id: string): Promise<Credential | undefined> => {
+    const result = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: 'gsi2',
+        KeyConditionExpression: 'gsi2pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.credentialById(id) },
+        Limit: 1,
+      }),
+    );
+    const item = result.Items?.[0];
+    return item ? withoutKeys<Credential>(item) : undefined;
+  };
+
+  return {
+    async findByHash(hash) {
+      // Eventually consistent: half a read unit, so a whole GET stays within one unit (see README).
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.credential(hash) }));
+      return result.Item ? withoutKeys<Credential>(result.Item) : undefined;
+    },
+
+    findById,
+
+    async create(credential) {
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.credential(credential.hash),
+            ...keys.credentialIndexes(credential.account_id, credential.id),
+            entity: entityTypes.credential,
+            ...credential,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    },
+
+    async listByAccount(accountId) {
+      const items: Credential[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.credentialsOfAccount(accountId) },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        items.push(...(result.Items ?? []).map((item) => withoutKeys<Credential>(item)));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      return items;
+    },
+
+    async revoke(id, at) {
+      const found = await findById(id);
+      if (!found) return undefined;
+      try {
+        const result = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.credential(found.hash),
+            UpdateExpression: 'SET revoked_at = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null)',
+            ExpressionAttributeValues: { ':at': at, ':null': null },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return withoutKeys<Credential>(result.Attributes ?? {});
+      } catch (error) {
+        // Already revoked: revoking again is harmless and keeps the first time.
+        if (isConditionFailure(error)) return findById(id);
+        throw error;
+      }
+    },
+
+    async touchLastUsed(hash, at, unlessAfter) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.credential(hash),
+            UpdateExpression: 'SET last_used_at = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at <= :unlessAfter)',
+            ExpressionAttributeValues: { ':at': at, ':unlessAfter': unlessAfter, ':null': null },
+          }),
+        );
+      } catch (error) {
+        // Another request recorded the use first.
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+  };
+};

@@ -1,0 +1,74 @@
+import type { Tenant } from '../../core/tenancy';
+
+/**
+ * Every key of the single table is built here (ElectroDB's conventions: generic `pk`/`sk`,
+ * `gsiNpk`/`gsiNsk`, `#`-joined labelled values). Nothing else writes a key by hand.
+ */
+const join = (...parts: string[]): string => parts.join('#');
+
+const tenantPrefix = ({ accountId, mode }: Tenant): string => join('ACCOUNT', accountId, 'MODE', mode);
+
+/** Separates a sort value from the id that breaks ties; sorts below every character a name may hold. */
+const tieBreak = '\u0001';
+
+/** Above every character of an id's ULID part: closes a key range that ends at a given time. */
+export const idRangeEnd = '~';
+
+export const entityTypes = {
+  account: 'account',
+  accountEmail: 'account_email',
+  credential: 'credential',
+  project: 'project',
+  counter: 'counter',
+  idempotency: 'idempotency',
+} as const;
+
+export const keys = {
+  account: (id: string) => ({ pk: join('ACCOUNT', id), sk: 'ACCOUNT' }),
+  accountIndex: (id: string) => ({ gsi1pk: 'ACCOUNTS', gsi1sk: join('ACCOUNT', id) }),
+  accountsCollection: 'ACCOUNTS',
+  accountEmail: (email: string) => ({ pk: join('ACCOUNT_EMAIL', email), sk: 'ACCOUNT_EMAIL' }),
+
+  /** Looked up by the hash of the presented value on every request. */
+  credential: (hash: string) => ({ pk: join('CREDENTIAL', hash), sk: 'CREDENTIAL' }),
+  /** Leading-key pattern of credential items, for IAM conditions. */
+  credentialLeadingKeyPattern: 'CREDENTIAL#*',
+  credentialIndexes: (accountId: string, id: string) => ({
+    gsi1pk: join('ACCOUNT', accountId, 'CREDENTIALS'),
+    gsi1sk: join('CREDENTIAL', id),
+    gsi2pk: join('CREDENTIAL', id),
+    gsi2sk: 'CREDENTIAL',
+  }),
+  credentialsOfAccount: (accountId: string) => join('ACCOUNT', accountId, 'CREDENTIALS'),
+  credentialById: (id: string) => join('CREDENTIAL', id),
+
+  projects: (tenant: Tenant) => join(tenantPrefix(tenant), 'PROJECTS'),
+  projectSortKeyPrefix: 'PROJECT#',
+  project: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'PROJECTS'), sk: join('PROJECT', id) }),
+  projectIndexes: (tenant: Tenant, project: { id: string; name: string; updated_at: string }) => ({
+    gsi1pk: join(tenantPrefix(tenant), 'PROJECTS'),
+    gsi1sk: projectNameKey(project.name, project.id),
+    gsi2pk: join(tenantPrefix(tenant), 'PROJECTS'),
+    gsi2sk: projectUpdatedKey(project.updated_at, project.id),
+  }),
+
+  /** Size of a collection, kept in the same transaction as every create and delete in it. */
+  counter: (collection: string) => ({ pk: collection, sk: 'COUNT' }),
+
+  idempotency: (tenant: Tenant, key: string) => ({ pk: join(tenantPrefix(tenant), 'IDEMPOTENCY', key), sk: 'IDEMPOTENCY' }),
+};
+
+/** Case-insensitive name order, ties broken by id. */
+export const projectNameKey = (name: string, id: string): string => `${name.toLowerCase()}${tieBreak}${id}`;
+
+/** Update-time order, ties broken by id. */
+export const projectUpdatedKey = (updatedAt: string, id: string): string => `${updatedAt}${tieBreak}${id}`;
+
+export const keyAttributeNames = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl', 'entity'] as const;
+
+/** The stored item without its keys and bookkeeping: the entity itself. */
+export const withoutKeys = <T>(item: Record<string, unknown>): T => {
+  const copy: Record<string, unknown> = { ...item };
+  for (const name of keyAttributeNames) delete copy[name];
+  return copy as T;
+};

@@ -1,0 +1,170 @@
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { isoTime } from '../../core/clock';
+import { lowestIdAt } from '../../core/ids';
+import type { ListQuery, Page } from '../../core/pagination';
+import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from '../../core/projects/project';
+import type { Tenant } from '../../core/tenancy';
+import type { TableRef } from './client';
+import { countRange, listPage, type RangeSpec } from './list-page';
+import { entityTypes, idRangeEnd, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
+import { conditionFailedAt, isConditionFailure } from './transactions';
+
+/** The `sk` range of the projects created in [from, until). */
+const createdRange = (query: ListQuery): { low: string; high: string } => ({
+  low: keys.projectSortKeyPrefix + (query.createdFrom === undefined ? 'proj_' : lowestIdAt('project', query.createdFrom)),
+  high: keys.projectSortKeyPrefix + (query.createdUntil === undefined ? 'proj_' : lowestIdAt('project', query.createdUntil - 1)) + idRangeEnd,
+});
+
+const isDateFiltered = (query: ListQuery): boolean => query.createdFrom !== undefined || query.createdUntil !== undefined;
+
+const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
+  const { low, high } = createdRange(query);
+  return {
+    query: {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+      ExpressionAttributeValues: { ':pk': keys.projects(tenant), ':low': low, ':high': high },
+    },
+    keyAttributes: ['pk', 'sk'],
+  };
+};
+
+/** Name and update-time orders come from their own index; a date range filters them. */
+const byIndex = (tenant: Tenant, query: ListQuery, index: 'gsi1' | 'gsi2'): RangeSpec => {
+  const dateFilter = isDateFiltered(query);
+  const filters: string[] = [];
+  const values: Record<string, unknown> = { ':pk': keys.projects(tenant) };
+  if (query.createdFrom !== undefined) {
+    filters.push('created_at >= :from');
+    values[':from'] = isoTime(query.createdFrom);
+  }
+  if (query.createdUntil !== undefined) {
+    filters.push('created_at < :until');
+    values[':until'] = isoTime(query.createdUntil);
+  }
+  return {
+    query: {
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk`,
+      ExpressionAttributeValues: values,
+      ...(dateFilter ? { FilterExpression: filters.join(' AND ') } : {}),
+    },
+    keyAttributes: ['pk', 'sk', `${index}pk`, `${index}sk`],
+  };
+};
+
+const rangeFor = (tenant: Tenant, query: ListQuery<ProjectSort>): RangeSpec => {
+  switch (query.sort) {
+    case 'name':
+      return byIndex(tenant, query, 'gsi1');
+    case 'updated_at':
+      return byIndex(tenant, query, 'gsi2');
+    case 'created_at':
+      return byCreation(tenant, query);
+  }
+};
+
+export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
+  const { client, tableName } = table;
+
+  const total = async (tenant: Tenant, query: ListQuery): Promise<number> => {
+    if (isDateFiltered(query)) return countRange(table, byCreation(tenant, query));
+    const counter = await client.send(new GetCommand({ TableName: tableName, Key: keys.counter(keys.projects(tenant)) }));
+    return Number(counter.Item?.count ?? 0);
+  };
+
+  return {
+    async create(tenant, project) {
+      await client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...keys.project(tenant, project.id), ...keys.projectIndexes(tenant, project), entity: entityTypes.project, ...project },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.counter(keys.projects(tenant)),
+                UpdateExpression: 'ADD #count :one SET entity = :entity',
+                ExpressionAttributeNames: { '#count': 'count' },
+                ExpressionAttributeValues: { ':one': 1, ':entity': entityTypes.counter },
+              },
+            },
+          ],
+        }),
+      );
+    },
+
+    async get(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.project(tenant, id) }));
+      return result.Item ? withoutKeys<Project>(result.Item) : undefined;
+    },
+
+    async update(tenant, id, changes: ProjectChanges, updatedAt) {
+      const names: Record<string, string> = { '#updated_at': 'updated_at', '#gsi2sk': 'gsi2sk' };
+      const values: Record<string, unknown> = { ':updated_at': updatedAt, ':gsi2sk': projectUpdatedKey(updatedAt, id) };
+      const sets = ['#updated_at = :updated_at', '#gsi2sk = :gsi2sk'];
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === undefined) continue;
+        names[`#${field}`] = field;
+        values[`:${field}`] = value;
+        sets.push(`#${field} = :${field}`);
+      }
+      if (changes.name !== undefined) {
+        names['#gsi1sk'] = 'gsi1sk';
+        values[':gsi1sk'] = projectNameKey(changes.name, id);
+        sets.push('#gsi1sk = :gsi1sk');
+      }
+      try {
+        const result = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.project(tenant, id),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return withoutKeys<Project>(result.Attributes ?? {});
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async delete(tenant, id) {
+      try {
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              { Delete: { TableName: tableName, Key: keys.project(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.counter(keys.projects(tenant)),
+                  UpdateExpression: 'ADD #count :minusOne',
+                  ExpressionAttributeNames: { '#count': 'count' },
+                  ExpressionAttributeValues: { ':minusOne': -1 },
+                },
+              },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    async list(tenant, query): Promise<Page<Project>> {
+      return listPage<Project>(table, rangeFor(tenant, query), query, await total(tenant, query));
+    },
+  };
+};
+

@@ -1,0 +1,47 @@
+import type { CredentialType } from './key-format';
+import type { Scope } from './scopes';
+
+export interface Account {
+  id: string;
+  email: string;
+  created_at: string;
+}
+
+/** A stored credential. The value itself is never stored: only its SHA-256 `hash`. */
+export interface Credential {
+  id: string;
+  account_id: string;
+  type: CredentialType;
+  name: string;
+  scopes: Scope[];
+  hash: string;
+  /** Prefix and last four characters, so a person can tell keys apart. */
+  hint: string;
+  created_at: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+}
+
+/** What the API and the CLI show of a credential (never the hash). */
+export type CredentialView = Omit<Credential, 'hash'>;
+
+export const viewOfCredential = ({ hash: _hash, ...view }: Credential): CredentialView => view;
+
+export interface AccountRepository {
+  /** Fails with a conflict when the e-mail is already taken. */
+  create(account: Account): Promise<void>;
+  get(id: string): Promise<Account | undefined>;
+  list(limit: number): Promise<Account[]>;
+}
+
+export interface CredentialRepository {
+  findByHash(hash: string): Promise<Credential | undefined>;
+  findById(id: string): Promise<Credential | undefined>;
+  create(credential: Credential): Promise<void>;
+  listByAccount(accountId: string): Promise<Credential[]>;
+  /** Sets `revoked_at` unless it is set already; returns the credential as stored afterwards. */
+  revoke(id: string, at: string): Promise<Credential | undefined>;
+  /** Records a use; a no-op when `last_used_at` is already at or after `unlessAfter`. */
+  touchLastUsed(hash: string, at: string, unlessAfter: string): Promise<void>;
+}

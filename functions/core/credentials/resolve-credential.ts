@@ -1,0 +1,69 @@
+import { type Clock, isoTime } from '../clock';
+import { ApiError } from '../errors';
+import type { Principal } from '../tenancy';
+import type { CredentialRepository } from './credential';
+import { hashCredentialValue, parseCredentialValue } from './key-format';
+import { isReadScope } from './scopes';
+
+export interface PresentedCredentials {
+  authorization?: string;
+  apiKey?: string;
+}
+
+/** `last_used_at` is refreshed at most this often, so a request is not also a write. */
+export const lastUsedGranularityMs = 60_000;
+
+const unauthorized = (message: string): ApiError =>
+  new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
+
+const bearerToken = (authorization: string): string | undefined => {
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+  return match?.[1];
+};
+
+const presentedValue = ({ authorization, apiKey }: PresentedCredentials): string => {
+  const fromAuthorization = authorization === undefined ? undefined : bearerToken(authorization);
+  if (authorization !== undefined && fromAuthorization === undefined) {
+    throw unauthorized('The Authorization header must be "Bearer <token>".');
+  }
+  const fromApiKey = apiKey?.trim();
+  if (fromAuthorization !== undefined && fromApiKey !== undefined && fromAuthorization !== fromApiKey) {
+    throw new ApiError('invalid_request', 'Send one credential: Authorization and X-API-Key name different credentials.');
+  }
+  const value = fromAuthorization ?? fromApiKey;
+  if (!value) throw unauthorized('No credential was sent: use "Authorization: Bearer <key>" or "X-API-Key: <key>".');
+  return value;
+};
+
+/**
+ * The one credential resolver: API keys, personal access tokens and OAuth access tokens all
+ * resolve here. A malformed value or a wrong checksum is refused before any lookup.
+ */
+export const resolveCredential = async (
+  presented: PresentedCredentials,
+  deps: { credentials: CredentialRepository; clock: Clock },
+): Promise<Principal> => {
+  const value = presentedValue(presented);
+  const type = parseCredentialValue(value);
+  if (!type) throw unauthorized('The credential is malformed.');
+
+  const hash = hashCredentialValue(value);
+  const credential = await deps.credentials.findByHash(hash);
+  const now = deps.clock.now();
+  if (!credential || credential.type !== type) throw unauthorized('The credential is not valid.');
+  if (credential.revoked_at) throw unauthorized('The credential has been revoked.');
+  if (credential.expires_at && Date.parse(credential.expires_at) <= now) throw unauthorized('The credential has expired.');
+
+  if (!credential.last_used_at || Date.parse(credential.last_used_at) <= now - lastUsedGranularityMs) {
+    await deps.credentials.touchLastUsed(hash, isoTime(now), isoTime(now - lastUsedGranularityMs));
+  }
+
+  return {
+    accountId: credential.account_id,
+    mode: type === 'test' ? 'test' : 'live',
+    credentialId: credential.id,
+    credentialType: type,
+    // A read-only key can never write, whatever was stored for it.
+    scopes: type === 'ro' ? credential.scopes.filter(isReadScope) : credential.scopes,
+  };
+};

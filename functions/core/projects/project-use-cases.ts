@@ -1,0 +1,51 @@
+import { type Clock, isoTime } from '../clock';
+import { notFound } from '../errors';
+import { newId } from '../ids';
+import type { ListQuery, Page } from '../pagination';
+import type { Tenant } from '../tenancy';
+import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from './project';
+
+export interface ProjectDeps {
+  projects: ProjectRepository;
+  clock: Clock;
+}
+
+export interface NewProject {
+  name: string;
+  repository: string;
+  description?: string;
+}
+
+export const createProject = async (tenant: Tenant, input: NewProject, deps: ProjectDeps): Promise<Project> => {
+  const now = deps.clock.now();
+  const at = isoTime(now);
+  const project: Project = {
+    id: newId('project', now),
+    name: input.name,
+    repository: input.repository,
+    description: input.description ?? '',
+    created_at: at,
+    updated_at: at,
+  };
+  await deps.projects.create(tenant, project);
+  return project;
+};
+
+export const getProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<Project> => {
+  const project = await deps.projects.get(tenant, id);
+  if (!project) throw notFound('Project');
+  return project;
+};
+
+export const updateProject = async (tenant: Tenant, id: string, changes: ProjectChanges, deps: ProjectDeps): Promise<Project> => {
+  const updated = await deps.projects.update(tenant, id, changes, isoTime(deps.clock.now()));
+  if (!updated) throw notFound('Project');
+  return updated;
+};
+
+export const deleteProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<void> => {
+  if (!(await deps.projects.delete(tenant, id))) throw notFound('Project');
+};
+
+export const listProjects = (tenant: Tenant, query: ListQuery<ProjectSort>, deps: ProjectDeps): Promise<Page<Project>> =>
+  deps.projects.list(tenant, query);

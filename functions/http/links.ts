@@ -1,0 +1,27 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { PageMeta } from '../core/pagination';
+
+/** The absolute URL of this request's path, as the caller reached it. */
+export const baseUrl = (event: APIGatewayProxyEventV2): string => {
+  const proto = event.headers['x-forwarded-proto'] ?? 'https';
+  const host = event.headers.host ?? event.requestContext.domainName;
+  return `${proto}://${host}`;
+};
+
+const pageUrl = (event: APIGatewayProxyEventV2, page: number, cursor?: string): string => {
+  const params = new URLSearchParams(event.rawQueryString);
+  params.set('page', String(page));
+  params.delete('cursor');
+  if (cursor) params.set('cursor', cursor);
+  return `${baseUrl(event)}${event.rawPath}?${params.toString()}`;
+};
+
+/** RFC 8288 links of a page. `next` carries the cursor, so walking on costs one page of reads. */
+export const paginationLinks = (event: APIGatewayProxyEventV2, meta: PageMeta, nextCursor?: string): string => {
+  const lastPage = Math.max(1, meta.total_pages);
+  const links = [`<${pageUrl(event, 1)}>; rel="first"`];
+  if (meta.page > 1) links.push(`<${pageUrl(event, Math.min(meta.page - 1, lastPage))}>; rel="prev"`);
+  if (meta.page < meta.total_pages) links.push(`<${pageUrl(event, meta.page + 1, nextCursor)}>; rel="next"`);
+  links.push(`<${pageUrl(event, lastPage)}>; rel="last"`);
+  return links.join(', ');
+};

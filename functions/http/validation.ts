@@ -1,0 +1,22 @@
+import * as v from 'valibot';
+import { type FieldIssue, validationError } from '../core/errors';
+
+const issueText = (issue: v.BaseIssue<unknown>, where: 'body' | 'query' | 'params'): string => {
+  if (issue.expected === 'never') return where === 'query' ? 'is not a known parameter' : 'is not a known field';
+  if (issue.type === 'object' || issue.type === 'strict_object') return 'must be a JSON object';
+  if (issue.input === undefined && issue.kind === 'schema') return 'is required';
+  return issue.message;
+};
+
+export const toFieldIssues = (issues: readonly v.BaseIssue<unknown>[], where: 'body' | 'query' | 'params'): FieldIssue[] =>
+  issues.map((issue) => ({
+    field: v.getDotPath(issue) ?? (where === 'body' ? 'body' : where),
+    issue: issueText(issue, where),
+  }));
+
+/** Parses `input` with `schema`, or throws a 422 naming every problem. */
+export const parseWith = <S extends v.GenericSchema>(schema: S, input: unknown, where: 'body' | 'query' | 'params'): v.InferOutput<S> => {
+  const result = v.safeParse(schema, input);
+  if (result.success) return result.output;
+  throw validationError(toFieldIssues(result.issues, where));
+};

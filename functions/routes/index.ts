@@ -1,0 +1,32 @@
+import { openApiRoute } from './meta';
+import { projectRoutes } from './projects';
+import type { AnyRoute } from './route';
+
+/**
+ * The route table: every implemented route, once. The CDK stack, the local server and the OpenAPI
+ * document are all built from it.
+ */
+export const routes: readonly AnyRoute[] = [openApiRoute, ...projectRoutes];
+
+/** The function that answers everything no route matches: 404, or 405 with `Allow`. */
+export const fallbackHandler = 'meta/fallback';
+
+const templatePattern = (path: string): RegExp =>
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`);
+
+const compiled = routes.map((route) => ({ route, pattern: templatePattern(route.path) }));
+
+/** The route for a method and path, and the methods the path allows. */
+export const matchRoute = (method: string, path: string): { route?: AnyRoute; params: Record<string, string>; allowed: string[] } => {
+  const matching = compiled.filter(({ pattern }) => pattern.test(path));
+  const hit = matching.find(({ route }) => route.method === method);
+  const params: Record<string, string> = {};
+  if (hit) {
+    const segments = path.split('/');
+    hit.route.path.split('/').forEach((segment, i) => {
+      const name = /^\{(.+)\}$/.exec(segment)?.[1];
+      if (name) params[name] = decodeURIComponent(segments[i] ?? '');
+    });
+  }
+  return { route: hit?.route, params, allowed: [...new Set(matching.map(({ route }) => route.method))] };
+};

@@ -1,0 +1,15 @@
+import * as v from 'valibot';
+import { defineRoute } from './route';
+
+export const openApiRoute = defineRoute({
+  operationId: 'getOpenApiDocument',
+  summary: 'This API described in OpenAPI 3.1',
+  description: 'Served without credentials.',
+  tag: 'Meta',
+  method: 'GET',
+  path: '/v1/openapi.json',
+  handler: 'meta/openapi',
+  scope: null,
+  tableAccess: 'none',
+  success: { status: 200, description: 'The OpenAPI document itself (not wrapped in `data`).', data: v.record(v.string(), v.unknown()) },
+});

@@ -1,0 +1,78 @@
+import { idParams } from './schemas/common';
+import { createProjectBody, listProjectsQuery, projectSchema, updateProjectBody } from './schemas/projects';
+import { defineRoute } from './route';
+
+const tag = 'Projects';
+
+export const listProjectsRoute = defineRoute({
+  operationId: 'listProjects',
+  summary: 'List projects',
+  tag,
+  method: 'GET',
+  path: '/v1/projects',
+  handler: 'projects/list',
+  scope: 'read:projects',
+  tableAccess: 'read',
+  query: listProjectsQuery,
+  success: { status: 200, description: 'A page of projects.', data: projectSchema, list: true },
+});
+
+export const createProjectRoute = defineRoute({
+  operationId: 'createProject',
+  summary: 'Create a project',
+  tag,
+  method: 'POST',
+  path: '/v1/projects',
+  handler: 'projects/create',
+  scope: 'write:projects',
+  tableAccess: 'write',
+  body: createProjectBody,
+  success: { status: 201, description: 'The new project; `Location` names it.', data: projectSchema },
+});
+
+export const getProjectRoute = defineRoute({
+  operationId: 'getProject',
+  summary: 'Get a project',
+  tag,
+  method: 'GET',
+  path: '/v1/projects/{id}',
+  handler: 'projects/get',
+  scope: 'read:projects',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The project.', data: projectSchema },
+  errors: [404],
+});
+
+export const updateProjectRoute = defineRoute({
+  operationId: 'updateProject',
+  summary: 'Change a project',
+  description: 'Takes any non-empty subset of name, repository and description; any other field is refused.',
+  tag,
+  method: 'PATCH',
+  path: '/v1/projects/{id}',
+  handler: 'projects/update',
+  scope: 'write:projects',
+  tableAccess: 'write',
+  params: idParams,
+  body: updateProjectBody,
+  success: { status: 200, description: 'The project as changed.', data: projectSchema },
+  errors: [404],
+});
+
+export const deleteProjectRoute = defineRoute({
+  operationId: 'deleteProject',
+  summary: 'Delete a project',
+  tag,
+  method: 'DELETE',
+  path: '/v1/projects/{id}',
+  handler: 'projects/delete',
+  scope: 'write:projects',
+  tableAccess: 'write',
+  params: idParams,
+  success: { status: 204, description: 'Deleted; no body.' },
+  errors: [404, 409],
+});
+
+export const projectRoutes = [listProjectsRoute, createProjectRoute, getProjectRoute, updateProjectRoute, deleteProjectRoute];
+

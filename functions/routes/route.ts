@@ -1,0 +1,55 @@
+import type * as v from 'valibot';
+import type { Scope } from '../core/credentials/scopes';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+type AnySchema = v.GenericSchema<unknown, unknown>;
+
+export interface ResponseSpec {
+  description: string;
+  /** Schema of `data`; absent for a response with no body. */
+  data?: AnySchema;
+  /** `data` is an array of `data` and `meta` carries the page numbers. */
+  list?: boolean;
+}
+
+/**
+ * One row of the route table. The CDK stack, the local server and the OpenAPI document are all
+ * built from these rows.
+ */
+export interface RouteDefinition<
+  TParams extends AnySchema | undefined = AnySchema | undefined,
+  TQuery extends AnySchema | undefined = AnySchema | undefined,
+  TBody extends AnySchema | undefined = AnySchema | undefined,
+> {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  method: HttpMethod;
+  /** Full path under the API's root, with `{name}` parameters: `/v1/projects/{id}`. */
+  path: string;
+  /** Entry module of the Lambda function, relative to `functions/handlers`, without extension. */
+  handler: string;
+  /** The one scope a credential needs; null for the few public routes. */
+  scope: Scope | null;
+  /** What the function may do to the table (least privilege in the stack). */
+  tableAccess: 'none' | 'read' | 'write';
+  params?: TParams;
+  query?: TQuery;
+  body?: TBody;
+  /** Status of the success answer and what it carries. */
+  success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;
+  /** Error statuses this route can answer beyond the ones every authenticated route can. */
+  errors?: number[];
+}
+
+export const defineRoute = <
+  TParams extends AnySchema | undefined = undefined,
+  TQuery extends AnySchema | undefined = undefined,
+  TBody extends AnySchema | undefined = undefined,
+>(
+  route: RouteDefinition<TParams, TQuery, TBody>,
+): RouteDefinition<TParams, TQuery, TBody> => route;
+
+export type AnyRoute = RouteDefinition<AnySchema | undefined, AnySchema | undefined, AnySchema | undefined>;

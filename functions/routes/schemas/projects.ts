@@ -1,0 +1,50 @@
+import * as v from 'valibot';
+import { projectSortFields } from '../../core/projects/project';
+import { listQuery, timestamp } from './common';
+
+// eslint-disable-next-line no-control-regex
+const controlCharacters = /[\u0000-\u001f\u007f]/;
+
+const name = v.pipe(
+  v.string('must be a string'),
+  v.minLength(1, 'must be 1 to 100 characters'),
+  v.maxLength(100, 'must be 1 to 100 characters'),
+  v.regex(/\S/, 'must not be blank'),
+  v.check((text) => !controlCharacters.test(text), 'must not contain control characters'),
+  v.description('1 to 100 characters.'),
+);
+
+const repositoryAddress = /^(https:\/\/[^\s/@]+(:\d+)?\/\S*|ssh:\/\/\S+|git@[A-Za-z0-9.-]+:\S+|file:\/\/\/\S*)$/;
+
+const repository = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(2048, 'must be at most 2048 characters'),
+  v.regex(repositoryAddress, 'must be an https:// URL, an ssh:// or git@host:path address, or a file:/// URL'),
+  v.description('Where the code lives: an https URL, an ssh:// or git@host:path address, or a file:/// URL (local use).'),
+);
+
+const description = v.pipe(
+  v.string('must be a string'),
+  v.maxLength(2000, 'must be at most 2000 characters'),
+  v.description('At most 2000 characters.'),
+);
+
+export const projectSchema = v.object({
+  id: v.pipe(v.string(), v.description('Prefix proj_')),
+  name: v.string(),
+  repository: v.string(),
+  description: v.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+
+export const createProjectBody = v.strictObject({ name, repository, description: v.optional(description) });
+
+const changeableFields = ['name', 'repository', 'description'] as const;
+
+export const updateProjectBody = v.pipe(
+  v.strictObject({ name: v.optional(name), repository: v.optional(repository), description: v.optional(description) }),
+  v.check((changes) => changeableFields.some((field) => changes[field] !== undefined), `must change at least one of ${changeableFields.join(', ')}`),
+);
+
+export const listProjectsQuery = listQuery(projectSortFields, {});
