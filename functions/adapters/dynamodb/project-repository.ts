@@ -63,6 +63,12 @@ const rangeFor = (tenant: Tenant, query: ListQuery<ProjectSort>): RangeSpec => {
   }
 };
 
+/** Fields in the documented order, whatever order the table returns them in. */
+const projectFrom = (item: Record<string, unknown>): Project => {
+  const { id, name, repository, description, created_at, updated_at } = withoutKeys<Project>(item);
+  return { id, name, repository, description, created_at, updated_at };
+};
+
 export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
   const { client, tableName } = table;
 
@@ -100,7 +106,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
 
     async get(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.project(tenant, id) }));
-      return result.Item ? withoutKeys<Project>(result.Item) : undefined;
+      return result.Item ? projectFrom(result.Item) : undefined;
     },
 
     async update(tenant, id, changes: ProjectChanges, updatedAt) {
@@ -130,7 +136,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return withoutKeys<Project>(result.Attributes ?? {});
+        return projectFrom(result.Attributes ?? {});
       } catch (error) {
         if (isConditionFailure(error)) return undefined;
         throw error;
@@ -163,7 +169,8 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
     },
 
     async list(tenant, query): Promise<Page<Project>> {
-      return listPage<Project>(table, rangeFor(tenant, query), query, await total(tenant, query));
+      const page = await listPage<Record<string, unknown>>(table, rangeFor(tenant, query), query, await total(tenant, query));
+      return { ...page, items: page.items.map(projectFrom) };
     },
   };
 };

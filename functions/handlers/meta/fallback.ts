@@ -1,0 +1,19 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { ApiError } from '../../core/errors';
+import { withRequestId } from '../../http/pipeline';
+import { errorResponse, type HttpResponse } from '../../http/response';
+import { matchRoute } from '../../routes';
+
+/**
+ * API Gateway's `$default` route: whatever no route matched. A known path with another method is
+ * 405 with `Allow`; anything else is 404. Both in the error envelope, never API Gateway's own body.
+ */
+export const handler = async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
+  const { method, path } = event.requestContext.http;
+  const { allowed } = matchRoute(method, path);
+  const error =
+    allowed.length > 0
+      ? new ApiError('method_not_allowed', `${path} does not allow ${method}; it allows ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') })
+      : new ApiError('not_found', `No route ${method} ${path}. See /v1/openapi.json for every route.`);
+  return withRequestId(errorResponse(error, event.requestContext.requestId), event.requestContext.requestId);
+};

@@ -1,0 +1,106 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type * as v from 'valibot';
+import { ApiError } from '../core/errors';
+import type { PageMeta } from '../core/pagination';
+import type { Principal } from '../core/tenancy';
+import type { AnyRoute } from '../routes/route';
+import { corsSettings } from './cors';
+import type { AuthDeps } from './middlewares/authenticate';
+import type { IdempotencyDeps } from './middlewares/idempotency';
+import { logger } from './logger';
+import { type ApiContext, authenticate } from './middlewares/authenticate';
+import { jsonBody } from './middlewares/body-guard';
+import { idempotency } from './middlewares/idempotency';
+import { emptyResponse, errorResponse, type HttpResponse, internalError, jsonResponse } from './response';
+import { parseWith } from './validation';
+import { paginationLinks, baseUrl } from './links';
+
+/** The parsed value of an optional schema; `never` where the route has none. */
+type Out<S> = [Exclude<S, undefined>] extends [never] ? never : v.InferOutput<Exclude<S, undefined> & v.GenericSchema>;
+
+export interface ApiRequest<R extends AnyRoute> {
+  params: Out<R['params']>;
+  query: Out<R['query']>;
+  body: Out<R['body']>;
+  /** The caller; set on every route that requires a scope. */
+  principal: Principal;
+  requestId: string;
+  event: APIGatewayProxyEventV2;
+}
+
+/** What a use-case adapter answers; the envelope, headers and status come from the route. */
+export type Reply =
+  | { data: unknown; location?: string }
+  | { response: HttpResponse }
+  | { list: unknown[]; meta: PageMeta; nextCursor?: string }
+  | { empty: true };
+
+const toResponse = (route: AnyRoute, event: APIGatewayProxyEventV2, reply: Reply): HttpResponse => {
+  const status = route.success.status;
+  if ('response' in reply) return reply.response;
+  if ('empty' in reply) return emptyResponse(204);
+  if ('list' in reply) {
+    return jsonResponse(status, { data: reply.list, meta: reply.meta }, { Link: paginationLinks(event, reply.meta, reply.nextCursor) });
+  }
+  const headers: Record<string, string> = reply.location ? { Location: `${baseUrl(event)}${reply.location}` } : {};
+  return jsonResponse(status, { data: reply.data }, headers);
+};
+
+export const withRequestId = (response: HttpResponse, requestId: string): HttpResponse => ({
+  ...response,
+  headers: {
+    ...response.headers,
+    'X-Request-Id': requestId,
+    'Cache-Control': 'no-store',
+    // Set by API Gateway's CORS in AWS too; repeated here so every answer carries them.
+    'Access-Control-Allow-Origin': corsSettings.allowOrigins.join(','),
+    'Access-Control-Expose-Headers': corsSettings.exposeHeaders.join(', '),
+  },
+});
+
+/**
+ * The one shape of every API function: request id and error envelope around authentication,
+ * body checks, idempotency and validation, then the route's own adapter.
+ */
+export const createApiHandler = <R extends AnyRoute>(
+  route: R,
+  handle: (request: ApiRequest<R>) => Promise<Reply>,
+  deps: () => AuthDeps & IdempotencyDeps,
+) => {
+  const pipeline = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context & ApiContext>().use(authenticate(route, deps));
+  if (route.body) for (const step of jsonBody()) pipeline.use(step);
+  if (route.method === 'POST' && route.scope !== null) pipeline.use(idempotency(deps));
+  const inner = pipeline.handler(async (event, context) => {
+    const request = {
+      params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'params') : undefined,
+      query: route.query ? parseWith(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
+      body: route.body ? parseWith(route.body, event.body, 'body') : undefined,
+      principal: context.principal as Principal,
+      requestId: event.requestContext.requestId,
+      event,
+    } as ApiRequest<R>;
+    return toResponse(route, event, await handle(request));
+  });
+
+  return async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
+    const requestId = event.requestContext.requestId;
+    logger.setCorrelationId(requestId);
+    const started = performance.now();
+    let response: HttpResponse;
+    try {
+      response = await inner(event, context as Context & ApiContext);
+    } catch (error) {
+      if (!(error instanceof ApiError)) logger.error('unexpected failure', { operation: route.operationId, error: error as Error });
+      response = errorResponse(error instanceof ApiError ? error : internalError(), requestId);
+    }
+    logger.info('request', {
+      operation: route.operationId,
+      status: response.statusCode,
+      duration_ms: Math.round(performance.now() - started),
+      credential_id: (context as Context & ApiContext).principal?.credentialId,
+    });
+    return withRequestId(response, requestId);
+  };
+};
+

@@ -1,0 +1,168 @@
+import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { errorStatus } from '../core/errors';
+import { corsSettings } from '../http/cors';
+import type { AnyRoute } from '../routes/route';
+
+type Json = Record<string, unknown>;
+
+const convert = (schema: v.GenericSchema, typeMode: ConversionConfig['typeMode']): Json => {
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' }) as Json;
+  return rest;
+};
+
+const statusDescriptions: Record<number, string> = {
+  400: 'Invalid JSON body, or two different credentials sent.',
+  401: 'Missing, malformed, unknown, revoked or expired credential.',
+  403: 'The credential lacks the scope of this operation.',
+  404: 'No such resource in this account and mode.',
+  405: 'The path exists but not with this method.',
+  409: 'The resource is in a state that forbids this, or the Idempotency-Key is still in flight.',
+  413: 'The body is larger than 1 MiB.',
+  415: 'The body is not sent as application/json.',
+  422: 'A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request.',
+  429: 'Too many requests; retry after `Retry-After` seconds.',
+  500: 'Unexpected fault on our side; no internals are shown.',
+};
+
+const errorStatuses = (route: AnyRoute): number[] => {
+  const statuses = new Set<number>(route.errors ?? []);
+  statuses.add(500);
+  if (route.scope !== null) [401, 403, 429, 400].forEach((s) => statuses.add(s));
+  if (route.query || route.body) statuses.add(422);
+  if (route.body) [413, 415].forEach((s) => statuses.add(s));
+  if (route.method === 'POST' && route.scope !== null) [409, 422].forEach((s) => statuses.add(s));
+  return [...statuses].sort();
+};
+
+const objectEntries = (schema: v.GenericSchema | undefined): [string, v.GenericSchema, boolean][] => {
+  const entries = (schema as unknown as { entries?: Record<string, v.GenericSchema & { type: string; wrapped?: v.GenericSchema }> } | undefined)?.entries;
+  return Object.entries(entries ?? {}).map(([name, entry]) =>
+    entry.type === 'optional' && entry.wrapped ? [name, entry.wrapped, false] : [name, entry, true],
+  );
+};
+
+const parametersOf = (route: AnyRoute): Json[] => {
+  const parameters: Json[] = [];
+  for (const [name] of objectEntries(route.params)) {
+    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  for (const [name, schema, required] of objectEntries(route.query)) {
+    const converted = convert(schema, 'output');
+    parameters.push({ name, in: 'query', required, description: converted.description, schema: converted });
+  }
+  if (route.method === 'POST' && route.scope !== null) {
+    parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  return parameters;
+};
+
+const successResponse = (route: AnyRoute): Json => {
+  const { success } = route;
+  const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+  if (success.status === 201) headers.Location = { description: 'URL of the new resource.', schema: { type: 'string' } };
+  if (success.list) headers.Link = { description: 'RFC 8288 links: first, prev, next (with a cursor), last.', schema: { type: 'string' } };
+  if (success.status === 204 || !success.data) return { description: success.description, headers };
+  const data = convert(success.data, 'output');
+  const body =
+    route.scope === null
+      ? data
+      : success.list
+        ? { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: data }, meta: { $ref: '#/components/schemas/PageMeta' } } }
+        : { type: 'object', required: ['data'], properties: { data } };
+  return { description: success.description, headers, content: { 'application/json': { schema: body } } };
+};
+
+const operationOf = (route: AnyRoute): Json => {
+  const responses: Json = { [String(route.success.status)]: successResponse(route) };
+  for (const status of errorStatuses(route)) {
+    responses[String(status)] = {
+      description: statusDescriptions[status] ?? 'Error.',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+  const scopeNote = route.scope === null ? 'No credential needed.' : `Requires the scope \`${route.scope}\`.`;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: [route.description, scopeNote].filter(Boolean).join('\n\n'),
+    tags: [route.tag],
+    'x-required-scope': route.scope,
+    security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }],
+    parameters: parametersOf(route),
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } }
+      : {}),
+    responses,
+  };
+};
+
+/** The OpenAPI 3.1 document of the route table. */
+export const buildOpenApiDocument = (routes: readonly AnyRoute[]): Json => {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Project Automation Service',
+      version: '1.0.0',
+      description:
+        'Projects, AI-driven workflows, security scans, deployments, AI-generated tests and signed webhooks. ' +
+        'Every success answer wraps its resource in `data` (lists add `meta` and a `Link` header); every error is ' +
+        '`{ "error": { code, message, details?, request_id } }`. Timestamps are ISO 8601 UTC with milliseconds. ' +
+        `CORS allows the headers ${corsSettings.allowHeaders.join(', ')} and exposes ${corsSettings.exposeHeaders.join(', ')}.`,
+    },
+    servers: [{ url: '/', description: 'The API root (the deployment URL without /v1)' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_… | svc_test_… | svc_ro_… | svc_pat_… | svc_oauth_…' },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      },
+      headers: {
+        RequestId: { description: 'Id of this request; error bodies repeat it as error.request_id.', schema: { type: 'string' } },
+      },
+      schemas: {
+        PageMeta: {
+          type: 'object',
+          required: ['page', 'per_page', 'total', 'total_pages'],
+          properties: { page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, total_pages: { type: 'integer' } },
+        },
+        Error: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: {
+              type: 'object',
+              required: ['code', 'message', 'request_id'],
+              properties: {
+                code: { type: 'string', enum: Object.keys(errorStatus) },
+                message: { type: 'string' },
+                details: {
+                  description: 'For validation_error: { field, issue }; for insufficient_scope: { required_scope }.',
+                  type: 'object',
+                },
+                errors: {
+                  description: 'Every issue, when there is more than one.',
+                  type: 'array',
+                  items: { type: 'object', properties: { field: { type: 'string' }, issue: { type: 'string' } } },
+                },
+                request_id: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+};

@@ -1,0 +1,126 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import { Construct } from 'constructs';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export type TableAccess = 'read' | 'write';
+
+export interface ServiceFunctionProps {
+  /** Entry module under `functions/handlers`, without extension: `projects/get`. */
+  handler: string;
+  /** Shown in the console; also how tests find the function of a route. */
+  description: string;
+  serviceName: string;
+  memorySize?: number;
+  timeout?: Duration;
+}
+
+/** The one way this service builds a Lambda function: every route and the fallback use it. */
+export class ServiceFunction extends Construct {
+  readonly function: NodejsFunction;
+
+  constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
+    super(scope, id);
+
+    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    // Own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only.
+    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    logGroup.grantWrite(role);
+
+    this.function = new NodejsFunction(this, 'Function', {
+      entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
+      handler: 'handler',
+      projectRoot,
+      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+      description: props.description,
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 1024,
+      timeout: props.timeout ?? Duration.seconds(10),
+      tracing: Tracing.ACTIVE,
+      logGroup,
+      role,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: props.serviceName,
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        bundleAwsSDK: true,
+        externalModules: [],
+        forceDockerBundling: false,
+        // Some dependencies still call require(); an ESM bundle has none unless it is defined.
+        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+      },
+    });
+
+    NagSuppressions.addResourceSuppressions(
+      this,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
+          appliesTo: ['Resource::*'],
+        },
+        { id: 'AwsSolutions-L1', reason: 'DESIGN.md fixes the Lambda runtime at nodejs22.x.' },
+      ],
+      true,
+    );
+  }
+
+  /**
+   * Least privilege on the table. Every bound function reads and may refresh a credential's
+   * `last_used_at` (UpdateItem limited to credential items); only `write` may change anything else.
+   */
+  bindTable(table: TableV2, access: TableAccess): void {
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
+        resources: [table.tableArn, `${table.tableArn}/index/*`],
+      }),
+    );
+    this.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['dynamodb:UpdateItem'],
+        resources: [table.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } },
+      }),
+    );
+    if (access === 'write') {
+      this.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
+          resources: [table.tableArn],
+        }),
+      );
+    }
+    this.function.addEnvironment('TABLE_NAME', table.tableName);
+
+    NagSuppressions.addResourceSuppressions(
+      this,
+      [
+        {
+          id: 'AwsSolutions-IAM5',
+          reason: "Queries reach the service table's own secondary indexes, which IAM names only by the index/* suffix.",
+          appliesTo: [{ regex: '/^Resource::<.+\\.Arn>\\/index\\/\\*$/g' }],
+        },
+      ],
+      true,
+    );
+  }
+}

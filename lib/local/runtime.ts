@@ -1,0 +1,76 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
+import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
+import { bootstrapDefaultAccount, type CreatedCredential } from '../../functions/core/credentials/manage-credentials';
+import type { Account } from '../../functions/core/credentials/credential';
+import { ensureTable } from './create-table';
+import { startDynamoDbLocal } from './dynamodb-local';
+import { startHttpServer } from './http-server';
+import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
+
+export interface LocalRuntimeOptions {
+  port: number;
+  dataDir: string;
+  inMemory: boolean;
+  tableName?: string;
+  defaultAccountEmail?: string;
+}
+
+export interface LocalRuntime {
+  apiUrl: string;
+  dynamodbEndpoint: string;
+  tableName: string;
+  /** Present on the first start only: the keys are shown once. */
+  bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential };
+  stop(): Promise<void>;
+}
+
+/** Local stand-ins for the AWS settings a deployed function receives. */
+const localRegion = 'us-east-1';
+
+/**
+ * The whole service on one machine: the real DynamoDB Local, the table built from the stack's own
+ * definition, and the same handler modules behind an HTTP server that speaks API Gateway's events.
+ */
+export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
+  const tableName = options.tableName ?? 'project-automation-local';
+  await mkdir(options.dataDir, { recursive: true });
+  const dynamodb = await startDynamoDbLocal({ inMemory: options.inMemory, dataDir: join(options.dataDir, 'dynamodb') });
+
+  // Handlers read these when first loaded, exactly as they read their Lambda environment.
+  Object.assign(process.env, {
+    TABLE_NAME: tableName,
+    AWS_ENDPOINT_URL_DYNAMODB: dynamodb.endpoint,
+    AWS_REGION: localRegion,
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+  });
+  delete process.env.AWS_SESSION_TOKEN;
+  delete process.env.AWS_PROFILE;
+
+  const client = new DynamoDBClient({ endpoint: dynamodb.endpoint, region: localRegion, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  await ensureTable(client, tableName);
+  const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
+  const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
+
+  const http = await startHttpServer(options.port);
+  const apiUrl = `http://localhost:${http.port}/v1`;
+  await writeRuntimeInfo(options.dataDir, { apiUrl, dynamodbEndpoint: dynamodb.endpoint, tableName, region: localRegion, pid: process.pid });
+
+  let stopping: Promise<void> | undefined;
+  return {
+    apiUrl,
+    dynamodbEndpoint: dynamodb.endpoint,
+    tableName,
+    bootstrap,
+    stop: () =>
+      (stopping ??= (async () => {
+        await http.close();
+        await removeRuntimeInfo(options.dataDir);
+        await dynamodb.stop();
+      })()),
+  };
+};

@@ -1,0 +1,104 @@
+import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { corsSettings } from '../functions/http/cors';
+import { fallbackHandler, routes } from '../functions/routes/index';
+import { ServiceFunction } from './constructs/service-function';
+import { ServiceTable } from './constructs/service-table';
+
+export interface ServiceStackProps extends StackProps {
+  /** Default-route throttling of the API's stage. */
+  throttle?: ThrottleSettings;
+  accessLogRetention?: RetentionDays;
+  serviceName?: string;
+}
+
+const accessLogFormat = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    ip: '$context.identity.sourceIp',
+    requestTime: '$context.requestTime',
+    httpMethod: '$context.httpMethod',
+    routeKey: '$context.routeKey',
+    status: '$context.status',
+    protocol: '$context.protocol',
+    responseLength: '$context.responseLength',
+    integrationErrorMessage: '$context.integrationErrorMessage',
+  }),
+);
+
+const constructIdOf = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
+
+/** The whole service: one table, one HTTP API, one function per route of the route table. */
+export class ServiceStack extends Stack {
+  readonly table: ServiceTable;
+  readonly api: HttpApi;
+
+  constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
+    super(scope, id, props);
+    const serviceName = props.serviceName ?? 'project-automation-service';
+
+    this.table = new ServiceTable(this, 'Table');
+
+    const fallback = new ServiceFunction(this, 'Fallback', {
+      handler: fallbackHandler,
+      description: '$default: 404 or 405 in the service envelope',
+      serviceName,
+    });
+
+    this.api = new HttpApi(this, 'Api', {
+      description: `${serviceName} REST API`,
+      createDefaultStage: false,
+      defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
+      corsPreflight: {
+        allowOrigins: [...corsSettings.allowOrigins],
+        allowMethods: corsSettings.allowMethods.map((method) => CorsHttpMethod[method]),
+        allowHeaders: [...corsSettings.allowHeaders],
+        exposeHeaders: [...corsSettings.exposeHeaders],
+        maxAge: Duration.seconds(corsSettings.maxAgeSeconds),
+      },
+    });
+
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.accessLogRetention ?? RetentionDays.ONE_MONTH });
+    this.api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle ?? { rateLimit: 1000, burstLimit: 2000 },
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: accessLogFormat },
+    });
+
+    for (const route of routes) {
+      const id = constructIdOf(route.operationId);
+      const routeFunction = new ServiceFunction(this, id, {
+        handler: route.handler,
+        description: `${route.method} ${route.path}`,
+        serviceName,
+      });
+      if (route.tableAccess !== 'none') routeFunction.bindTable(this.table, route.tableAccess);
+      this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration: new HttpLambdaIntegration(`${id}Integration`, routeFunction.function),
+      });
+    }
+
+    NagSuppressions.addResourceSuppressions(
+      this.api,
+      [
+        {
+          id: 'AwsSolutions-APIG4',
+          reason:
+            "Authentication is the service's own credential resolver, run in every function: API keys, personal access tokens and OAuth tokens, stored hashed in DynamoDB. The OpenAPI document and the fallback are public by design.",
+        },
+      ],
+      true,
+    );
+
+    new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
+    new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
+  }
+}
