@@ -1,7 +1,7 @@
-import { App, Aspects } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { buildApp } from '../lib/app';
 
 const app = new App();
 buildApp(app);
-Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true }));
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { verbose: true }));

@@ -3,6 +3,9 @@ import { JavaMissingError } from '../lib/local/dynamodb-local';
 import { dataDirFromEnvironment } from '../lib/local/runtime-file';
 import { startLocalRuntime } from '../lib/local/runtime';
 
+// The AWS SDK warns that it will need Node 22 from 2027; the local tools support Node 20.19+.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const { values } = parseArgs({
   options: {
     port: { type: 'string' },

@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import { adminDeps } from '../functions/adapters/dynamodb/admin-deps';
+import { ApiError } from '../functions/core/errors';
+import {
+  createAccount,
+  createCredential,
+  listCredentials,
+  revokeCredential,
+  type AdminDeps,
+} from '../functions/core/credentials/manage-credentials';
+import { TargetError, targetTable } from '../lib/cli/target-table';
+
+// The AWS SDK warns that it will need Node 22 from 2027; the local tools support Node 20.19+.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const usage = `npm run cli -- <command> [options]
+
+  accounts create --email <address>
+  keys create --type live|test|ro|pat --scopes <s1,s2,...> --name <name> [--account <acct_id>] [--expires-in-days N]
+  keys list [--account <acct_id>]
+  keys revoke <key_id>
+
+Options for every command:
+  --json           print one JSON object
+  --stack <name>   act on a deployed stack (AWS credentials and region from the environment)
+                   instead of the running local runtime`;
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    email: { type: 'string' },
+    type: { type: 'string' },
+    scopes: { type: 'string' },
+    name: { type: 'string' },
+    account: { type: 'string' },
+    'expires-in-days': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    stack: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+const fail = (message: string): never => {
+  console.error(message);
+  process.exit(2);
+};
+
+/** The account named, or the only account there is. */
+const accountOf = async (deps: AdminDeps): Promise<string> => {
+  if (values.account) return values.account;
+  const accounts = await deps.accounts.list(2);
+  if (accounts.length === 1 && accounts[0]) return accounts[0].id;
+  return fail(accounts.length === 0 ? 'There is no account yet: run `accounts create --email <address>`.' : 'There are several accounts: name one with --account <acct_id>.');
+};
+
+const print = (value: object, human: string): void => {
+  console.log(values.json ? JSON.stringify(value, null, 2) : human);
+};
+
+const run = async (): Promise<void> => {
+  const [group, command, argument] = positionals;
+  if (values.help || !group) return console.log(usage);
+  const deps = adminDeps(await targetTable(values.stack));
+
+  switch (`${group} ${command}`) {
+    case 'accounts create': {
+      const account = await createAccount({ email: values.email ?? fail('accounts create needs --email <address>') }, deps);
+      return print(account, `Created account ${account.id} (${account.email}).`);
+    }
+    case 'keys create': {
+      const created = await createCredential(
+        {
+          accountId: await accountOf(deps),
+          type: values.type ?? fail('keys create needs --type live|test|ro|pat'),
+          name: values.name ?? fail('keys create needs --name <name>'),
+          scopes: (values.scopes ?? fail('keys create needs --scopes <comma-separated scopes>')).split(',').map((s) => s.trim()).filter(Boolean),
+          expiresInDays: values['expires-in-days'] === undefined ? undefined : Number(values['expires-in-days']),
+        },
+        deps,
+      );
+      return print(created, `Created ${created.type} key ${created.id} for ${created.account_id} with ${created.scopes.join(', ')}.\nKey (shown once): ${created.key}`);
+    }
+    case 'keys list': {
+      const keys = await listCredentials(await accountOf(deps), deps);
+      return print(
+        { data: keys },
+        keys.map((k) => `${k.id}  ${k.type.padEnd(5)} ${k.hint.padEnd(16)} ${k.revoked_at ? 'revoked ' : 'active  '} ${k.name}  [${k.scopes.join(' ')}]`).join('\n') || 'No keys.',
+      );
+    }
+    case 'keys revoke': {
+      const revoked = await revokeCredential(argument ?? fail('keys revoke needs the key id: keys revoke <key_id>'), deps);
+      return print(revoked, `Revoked ${revoked.id} at ${revoked.revoked_at}.`);
+    }
+    default:
+      fail(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
+  }
+};
+
+try {
+  await run();
+} catch (error) {
+  if (error instanceof ApiError) fail(values.json ? JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } }) : `${error.code}: ${error.message}`);
+  if (error instanceof TargetError) fail(error.message);
+  throw error;
+}

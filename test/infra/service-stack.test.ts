@@ -1,0 +1,232 @@
+import { readFileSync } from 'node:fs';
+import { App, Validations } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { tableSchema } from '../../functions/adapters/dynamodb/table-schema';
+import { corsSettings } from '../../functions/http/cors';
+import { routes } from '../../functions/routes/index';
+import { buildApp } from '../../lib/app';
+
+// The feature flags `cdk synth` uses, with bundling skipped so the tests stay fast.
+const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
+const newApp = (): App => new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
+
+interface Statement {
+  Effect: string;
+  Action: string | string[];
+  Resource: unknown;
+  Condition?: Record<string, unknown>;
+}
+
+const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+const actionsOf = (statement: Statement): string[] => asArray(statement.Action);
+const isDynamoStatement = (statement: Statement): boolean => actionsOf(statement).some((action) => action.startsWith('dynamodb:'));
+
+const only = <T>(values: T[], what: string): T => {
+  if (values.length !== 1) throw new Error(`expected exactly one ${what}, found ${values.length}`);
+  return values[0] as T;
+};
+
+const fallbackDescription = '$default: 404 or 405 in the service envelope';
+const routeDescription = (route: (typeof routes)[number]): string => `${route.method} ${route.path}`;
+
+describe('ServiceStack', () => {
+  let template: Template;
+
+  beforeAll(() => {
+    template = Template.fromStack(buildApp(newApp()));
+  });
+
+  const functionWithDescription = (description: string) =>
+    only(Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Description: description } })), `function "${description}"`);
+
+  /** Every statement the function's role holds: its inline policies and the policies attached to it. */
+  const statementsOf = (description: string): Statement[] => {
+    const roleId: string = functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+    const role = template.toJSON().Resources[roleId];
+    const attached = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
+    return [
+      ...(role.Properties.Policies ?? []).flatMap((policy: { PolicyDocument: { Statement: Statement[] } }) => policy.PolicyDocument.Statement),
+      ...attached.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
+    ];
+  };
+
+  describe('functions', () => {
+    it('has exactly one function per route plus the fallback, and nothing else', () => {
+      const functions = Object.values(template.findResources('AWS::Lambda::Function'));
+      expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual([...routes.map(routeDescription), fallbackDescription].sort());
+    });
+
+    it('runs every function on nodejs22.x, arm64, with active tracing and its own log group', () => {
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+        expect(fn.Properties).toMatchObject({
+          Runtime: 'nodejs22.x',
+          Architectures: ['arm64'],
+          MemorySize: 1024,
+          Timeout: 10,
+          TracingConfig: { Mode: 'Active' },
+          LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
+        });
+        expect(fn.Properties.FunctionName).toBeUndefined();
+        expect(fn.Properties.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO' });
+      }
+    });
+
+    it('gives no role an AWS managed policy', () => {
+      for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
+        expect(role.Properties.ManagedPolicyArns).toBeUndefined();
+      }
+    });
+  });
+
+  describe('HTTP API', () => {
+    it('has one route per route of the table and a $default route', () => {
+      const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties.RouteKey);
+      expect(routeKeys.sort()).toEqual([...routes.map(routeDescription), '$default'].sort());
+    });
+
+    it('sends each route to its own function and $default to the fallback', () => {
+      const integrationOf = (routeKey: string) => {
+        const route = only(Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })), routeKey);
+        const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+        return template.toJSON().Resources[integrationId.Ref].Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+      };
+      const functionIdOf = (description: string) =>
+        only(Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Description: description } })), description);
+
+      for (const route of routes) expect(integrationOf(routeDescription(route))).toBe(functionIdOf(routeDescription(route)));
+      expect(integrationOf('$default')).toBe(functionIdOf(fallbackDescription));
+    });
+
+    it('answers CORS preflight from corsSettings', () => {
+      template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+        ProtocolType: 'HTTP',
+        CorsConfiguration: {
+          AllowOrigins: [...corsSettings.allowOrigins],
+          AllowMethods: [...corsSettings.allowMethods],
+          AllowHeaders: [...corsSettings.allowHeaders],
+          ExposeHeaders: [...corsSettings.exposeHeaders],
+          MaxAge: corsSettings.maxAgeSeconds,
+        },
+      });
+    });
+
+    it('logs every request of the default stage as JSON to a log group with a retention, and throttles', () => {
+      const stage = only(Object.values(template.findResources('AWS::ApiGatewayV2::Stage')), 'stage');
+      expect(stage.Properties).toMatchObject({
+        StageName: '$default',
+        AutoDeploy: true,
+        DefaultRouteSettings: { ThrottlingRateLimit: 1000, ThrottlingBurstLimit: 2000 },
+      });
+      const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
+      expect(Object.keys(format)).toEqual(
+        expect.arrayContaining(['requestId', 'ip', 'requestTime', 'httpMethod', 'routeKey', 'status', 'protocol', 'responseLength', 'integrationErrorMessage']),
+      );
+      expect(format.requestId).toBe('$context.requestId');
+
+      const logGroupId: string = stage.Properties.AccessLogSettings.DestinationArn['Fn::GetAtt'][0];
+      expect(template.toJSON().Resources[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+    });
+  });
+
+  describe('table', () => {
+    it('is built from tableSchema: on-demand, PITR, deletion protection, retained, TTL, stream and GSIs', () => {
+      template.resourceCountIs('AWS::DynamoDB::GlobalTable', 1);
+      template.resourceCountIs('AWS::DynamoDB::Table', 0);
+      template.hasResource('AWS::DynamoDB::GlobalTable', {
+        DeletionPolicy: 'Retain',
+        UpdateReplacePolicy: 'Retain',
+        Properties: Match.objectLike({
+          BillingMode: 'PAY_PER_REQUEST',
+          KeySchema: [
+            { AttributeName: tableSchema.partitionKey, KeyType: 'HASH' },
+            { AttributeName: tableSchema.sortKey, KeyType: 'RANGE' },
+          ],
+          TimeToLiveSpecification: { AttributeName: tableSchema.timeToLiveAttribute, Enabled: true },
+          StreamSpecification: { StreamViewType: tableSchema.streamView },
+          GlobalSecondaryIndexes: tableSchema.globalIndexes.map((index) => ({
+            IndexName: index.indexName,
+            KeySchema: [
+              { AttributeName: index.partitionKey, KeyType: 'HASH' },
+              { AttributeName: index.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          })),
+          Replicas: [
+            Match.objectLike({
+              DeletionProtectionEnabled: true,
+              PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+            }),
+          ],
+        }),
+      });
+    });
+  });
+
+  describe('least privilege', () => {
+    const writeOnlyActions = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
+    const credentialCondition = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } };
+
+    it.each(routes.filter((route) => route.tableAccess === 'read').map((route) => [routeDescription(route)]))(
+      '%s reads, and updates credential items only',
+      (description) => {
+        const statements = statementsOf(description).filter(isDynamoStatement);
+        const actions = statements.flatMap(actionsOf);
+        expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+        for (const action of writeOnlyActions) expect(actions).not.toContain(action);
+        for (const statement of statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'))) {
+          expect(statement.Condition).toEqual(credentialCondition);
+        }
+        expect(functionWithDescription(description).Properties.Environment.Variables.TABLE_NAME).toEqual({ Ref: expect.any(String) });
+      },
+    );
+
+    it.each(routes.filter((route) => route.tableAccess === 'write').map((route) => [routeDescription(route)]))(
+      '%s may write items of the table, not of its indexes',
+      (description) => {
+        const statements = statementsOf(description).filter(isDynamoStatement);
+        const unconditionedWrites = statements.filter((s) => !s.Condition && actionsOf(s).includes('dynamodb:PutItem'));
+        const write = only(unconditionedWrites, 'write statement');
+        expect(actionsOf(write)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']));
+        expect(asArray(write.Resource)).toEqual([{ 'Fn::GetAtt': [expect.any(String), 'Arn'] }]);
+      },
+    );
+
+    it.each([
+      ...routes.filter((route) => route.tableAccess === 'none').map((route) => [routeDescription(route)]),
+      [fallbackDescription],
+    ])('%s has no DynamoDB permission and no table', (description) => {
+      expect(statementsOf(description).filter(isDynamoStatement)).toEqual([]);
+      expect(functionWithDescription(description).Properties.Environment.Variables.TABLE_NAME).toBeUndefined();
+    });
+
+    it('grants no dynamodb:* and no DynamoDB action on every resource', () => {
+      const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+        (policy) => policy.Properties.PolicyDocument.Statement as Statement[],
+      );
+      for (const statement of statements.filter(isDynamoStatement)) {
+        expect(actionsOf(statement).filter((action) => action.includes('*'))).toEqual([]);
+        expect(asArray(statement.Resource)).not.toContain('*');
+      }
+    });
+  });
+
+  it('outputs the API URL and the table name', () => {
+    template.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.anyValue(), 'ApiEndpoint'] }, '/v1']] } });
+    template.hasOutput('TableName', { Value: { Ref: Match.anyValue() } });
+  });
+});
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged error or warning', () => {
+    const app = newApp();
+    buildApp(app);
+    // Registered as in bin/app.ts: an in-memory synth throws on any error it reports.
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    app.synth();
+
+    const { violations } = new AwsSolutionsChecks().validateScope(app);
+    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+  });
+});

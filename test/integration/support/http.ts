@@ -1,0 +1,45 @@
+import { apiUrl } from './runtime';
+
+export interface ApiAnswer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  key?: string;
+  /** A JSON value, sent with Content-Type: application/json. */
+  json?: unknown;
+  /** A raw body, sent as is. */
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** One real HTTP request to the local runtime; `path` is relative to /v1. */
+export const call = async <T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiAnswer<T>> => {
+  const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+  if (options.key) headers.Authorization ??= `Bearer ${options.key}`;
+  let body: string | Buffer | undefined = options.raw;
+  if (options.json !== undefined) {
+    body = JSON.stringify(options.json);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+};
+
+/** A client bound to one key. */
+export const as = (key: string) => ({
+  get: <T = any>(path: string, options: CallOptions = {}) => call<T>('GET', path, { key, ...options }),
+  post: <T = any>(path: string, json?: unknown, options: CallOptions = {}) => call<T>('POST', path, { key, json, ...options }),
+  patch: <T = any>(path: string, json?: unknown, options: CallOptions = {}) => call<T>('PATCH', path, { key, json, ...options }),
+  delete: <T = any>(path: string, options: CallOptions = {}) => call<T>('DELETE', path, { key, ...options }),
+});
