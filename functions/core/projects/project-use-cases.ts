@@ -1,6 +1,6 @@
 import { type Clock, isoTime } from '../clock';
 import { notFound } from '../errors';
-import { newId } from '../ids';
+import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from './project';
@@ -31,20 +31,26 @@ export const createProject = async (tenant: Tenant, input: NewProject, deps: Pro
   return project;
 };
 
+/** A malformed id names no project: 404 without a lookup. */
+const checkedId = (id: string): string => {
+  if (!isId('project', id)) throw notFound('Project');
+  return id;
+};
+
 export const getProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<Project> => {
-  const project = await deps.projects.get(tenant, id);
+  const project = await deps.projects.get(tenant, checkedId(id));
   if (!project) throw notFound('Project');
   return project;
 };
 
 export const updateProject = async (tenant: Tenant, id: string, changes: ProjectChanges, deps: ProjectDeps): Promise<Project> => {
-  const updated = await deps.projects.update(tenant, id, changes, isoTime(deps.clock.now()));
+  const updated = await deps.projects.update(tenant, checkedId(id), changes, isoTime(deps.clock.now()));
   if (!updated) throw notFound('Project');
   return updated;
 };
 
 export const deleteProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<void> => {
-  if (!(await deps.projects.delete(tenant, id))) throw notFound('Project');
+  if (!(await deps.projects.delete(tenant, checkedId(id)))) throw notFound('Project');
 };
 
 export const listProjects = (tenant: Tenant, query: ListQuery<ProjectSort>, deps: ProjectDeps): Promise<Page<Project>> =>

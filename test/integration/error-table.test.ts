@@ -1,0 +1,135 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { as, call } from './support/http';
+import { newAccount, runtimeTable } from './support/runtime';
+
+/** Every row of DESIGN.md's error table, through real HTTP. */
+describe('the error table', () => {
+  const repository = 'https://github.com/acme/app';
+
+  const expectError = (answer: { status: number; headers: Headers; body: any }, status: number, code: string): void => {
+    expect(answer.status).toBe(status);
+    expect(answer.body.error.code).toBe(code);
+    expect(typeof answer.body.error.message).toBe('string');
+    expect(answer.body.error.request_id).toBe(answer.headers.get('x-request-id'));
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+  };
+
+  it('400 invalid_json: the body is not JSON', async () => {
+    const { live } = await newAccount();
+    const answer = await call('POST', '/projects', { key: live.key, raw: '{"name": "x",', headers: { 'Content-Type': 'application/json' } });
+    expectError(answer, 400, 'invalid_json');
+  });
+
+  it('400 invalid_request: Authorization and X-API-Key name different credentials', async () => {
+    const { live, test } = await newAccount();
+    const answer = await call('GET', '/projects', { headers: { Authorization: `Bearer ${live.key}`, 'X-API-Key': test.key } });
+    expectError(answer, 400, 'invalid_request');
+    const same = await call('GET', '/projects', { headers: { Authorization: `Bearer ${live.key}`, 'X-API-Key': live.key } });
+    expect(same.status).toBe(200);
+  });
+
+  it('401 unauthorized with WWW-Authenticate: missing, malformed, unknown credential', async () => {
+    for (const headers of [{}, { Authorization: 'Basic dXNlcjpwYXNz' }, { Authorization: 'Bearer svc_live_nothing' }, { 'X-API-Key': 'svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA000000' }]) {
+      const answer = await call('GET', '/projects', { headers });
+      expectError(answer, 401, 'unauthorized');
+      expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    }
+  });
+
+  it('403 insufficient_scope names the scope the route requires', async () => {
+    const { newKey } = await newAccount();
+    const reader = await newKey('pat', ['read:projects']);
+    const answer = await as(reader.key).post('/projects', { name: 'x', repository });
+    expectError(answer, 403, 'insufficient_scope');
+    expect(answer.body.error.details).toEqual({ required_scope: 'write:projects' });
+    const noProjects = await newKey('live', ['read:workflows']);
+    expectError(await as(noProjects.key).get('/projects'), 403, 'insufficient_scope');
+  });
+
+  it('404 not_found: unknown id, malformed id, unknown path', async () => {
+    const { live } = await newAccount();
+    expectError(await as(live.key).get('/projects/proj_01J00000000000000000000000'), 404, 'not_found');
+    expectError(await as(live.key).get(`/projects/${'x'.repeat(3000)}`), 404, 'not_found');
+    expectError(await as(live.key).patch('/projects/proj_01J00000000000000000000000', { name: 'y' }), 404, 'not_found');
+    expectError(await call('GET', '/nothing-here'), 404, 'not_found');
+    expectError(await call('GET', '/projects/proj_x/sub'), 404, 'not_found');
+  });
+
+  it('405 method_not_allowed with Allow on a known path', async () => {
+    const answer = await call('PUT', '/projects');
+    expectError(answer, 405, 'method_not_allowed');
+    expect(answer.headers.get('allow')).toBe('GET, POST');
+    const onItem = await call('POST', '/projects/proj_01J00000000000000000000000');
+    expect(onItem.headers.get('allow')).toBe('GET, PATCH, DELETE');
+  });
+
+  it('413 payload_too_large over 1 MiB', async () => {
+    const { live } = await newAccount();
+    const answer = await as(live.key).post('/projects', { name: 'big', repository, description: 'x'.repeat(1024 * 1024) });
+    expectError(answer, 413, 'payload_too_large');
+  });
+
+  it('415 unsupported_media_type: a write without Content-Type: application/json', async () => {
+    const { live } = await newAccount();
+    const body = JSON.stringify({ name: 'x', repository });
+    expectError(await call('POST', '/projects', { key: live.key, raw: body, headers: { 'Content-Type': 'text/plain' } }), 415, 'unsupported_media_type');
+    expectError(await call('PATCH', '/projects/proj_01J00000000000000000000000', { key: live.key, raw: body }), 415, 'unsupported_media_type');
+  });
+
+  it('422 validation_error with details { field, issue } and every issue listed', async () => {
+    const { live } = await newAccount();
+    const api = as(live.key);
+    const missing = await api.post('/projects', { repository });
+    expectError(missing, 422, 'validation_error');
+    expect(missing.body.error.details).toEqual({ field: 'name', issue: expect.any(String) });
+
+    const several = await api.post('/projects', { name: '', repository: 'ftp://nope', extra: true });
+    expectError(several, 422, 'validation_error');
+    expect(several.body.error.errors.map((e: { field: string }) => e.field).sort()).toEqual(['extra', 'name', 'repository']);
+
+    expectError(await api.post('/projects', ['not', 'an', 'object']), 422, 'validation_error');
+    expectError(await api.get('/projects?per_page=101'), 422, 'validation_error');
+  });
+
+  it('429 rate_limited with Retry-After when a key exceeds its rate', async () => {
+    const { live } = await newAccount();
+    // The test runtime allows a burst of 100 and 20 per second after it.
+    const answers = await Promise.all(Array.from({ length: 250 }, () => as(live.key).get('/projects')));
+    const limited = answers.filter((a) => a.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.status === 200).length).toBeGreaterThanOrEqual(100);
+    expectError(limited[0] as (typeof answers)[number], 429, 'rate_limited');
+    expect(Number(limited[0]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it('500 internal_error shows no internals', async () => {
+    const { account, live } = await newAccount();
+    // A corrupted collection counter makes the create transaction fail inside DynamoDB.
+    const table = await runtimeTable();
+    await table.client.send(
+      new UpdateCommand({
+        TableName: table.tableName,
+        Key: keys.counter(keys.projects({ accountId: account.id, mode: 'live' })),
+        UpdateExpression: 'SET #count = :text',
+        ExpressionAttributeNames: { '#count': 'count' },
+        ExpressionAttributeValues: { ':text': 'not a number' },
+      }),
+    );
+    const answer = await as(live.key).post('/projects', { name: 'x', repository });
+    expectError(answer, 500, 'internal_error');
+    expect(answer.text).not.toMatch(/at |Exception|DynamoDB|Transaction|stack/i);
+  });
+
+  it('every answer carries X-Request-Id and CORS exposes it', async () => {
+    const answer = await call('GET', '/openapi.json');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('x-request-id')).toBeTruthy();
+    expect(answer.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/);
+    const preflight = await call('OPTIONS', '/projects', { headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' } });
+    expect(preflight.status).toBe(204);
+    for (const header of ['Authorization', 'X-API-Key', 'Idempotency-Key', 'Content-Type']) {
+      expect(preflight.headers.get('access-control-allow-headers')).toContain(header);
+    }
+  });
+});
