@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
@@ -74,14 +74,15 @@ function emulatorDir(): string {
   return join(dirname(pkg), 'emulator');
 }
 
-function findFreePort(): Promise<number> {
+/** Binds and releases `port` (0 = any), returning the port the OS granted. */
+function probePort(port: number, host?: string): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, host, () => {
       const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port ? resolvePort(port) : reject(new Error('Could not pick a free port'))));
+      const granted = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (granted ? resolvePort(granted) : reject(new Error('Could not pick a free port'))));
     });
   });
 }
@@ -99,7 +100,7 @@ class OutputTail {
     }
   }
 
-  tail(bytes: number): string {
+  tail(bytes = OUTPUT_BUFFER_BYTES): string {
     const all = Buffer.concat(this.chunks);
     return all.subarray(Math.max(0, all.length - bytes)).toString('utf8');
   }
@@ -120,7 +121,17 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     storageArgs.push('-dbPath', dataDir);
   }
 
-  const port = options.port || (await findFreePort());
+  let port: number;
+  if (options.port) {
+    port = options.port;
+    // A busy port must be caught here: the ready check would otherwise talk to whoever holds it, and
+    // DynamoDB Local does not exit when its bind fails. No host = same wildcard bind as DynamoDB Local.
+    await probePort(port).catch((err: unknown) => {
+      throw new Error(`DynamoDB Local cannot use port ${port}: ${String(err)}`);
+    });
+  } else {
+    port = await probePort(0, '127.0.0.1');
+  }
   const endpoint = `http://127.0.0.1:${port}`;
   const emulator = emulatorDir();
 
@@ -169,7 +180,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
     return stopping;
   };
 
-  const failure = await waitUntilReady(endpoint, exited);
+  const failure = await waitUntilReady(endpoint, exited, output);
   if (failure !== undefined) {
     await stop();
     throw new Error(
@@ -181,13 +192,17 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
 }
 
 /** Resolves to undefined once ListTables succeeds, or to a reason when the process dies or times out. */
-async function waitUntilReady(endpoint: string, exited: Promise<string>): Promise<string | undefined> {
+async function waitUntilReady(
+  endpoint: string,
+  exited: Promise<string>,
+  output: OutputTail,
+): Promise<string | undefined> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'local',
     credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
+    requestHandler: { connectionTimeout: 1_000 },
   });
   let exitReason: string | undefined;
   void exited.then((reason) => (exitReason = reason));
@@ -195,15 +210,17 @@ async function waitUntilReady(endpoint: string, exited: Promise<string>): Promis
   try {
     const deadline = Date.now() + STARTUP_TIMEOUT_MS;
     while (Date.now() < deadline) {
-      try {
-        await client.send(new ListTablesCommand({ Limit: 1 }));
-        return undefined;
-      } catch {
-        // Not listening yet (or still initialising); retry until the deadline.
-      }
+      // The first request can be slow while the JVM warms up, so only the overall deadline bounds it.
+      const abortSignal = AbortSignal.timeout(Math.max(1, deadline - Date.now()));
+      const answered = await client.send(new ListTablesCommand({ Limit: 1 }), { abortSignal }).then(
+        () => true,
+        () => false, // not listening yet; retry until the deadline
+      );
       if (exitReason !== undefined) return exitReason;
+      // Startup exceptions (e.g. a failed bind) leave the JVM running, so they have to be spotted in its output.
+      if (output.tail().includes('Exception in thread "main"')) return 'failed during startup';
+      if (answered) return undefined;
       await Promise.race([sleep(POLL_INTERVAL_MS), exited]);
-      if (exitReason !== undefined) return exitReason;
     }
     return `did not accept requests within ${STARTUP_TIMEOUT_MS / 1000} s`;
   } finally {
