@@ -1,5 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../../functions/adapters/dynamodb/keys';
+import { generateCredentialValue } from '../../functions/core/credentials/key-format';
 import { as, call } from './support/http';
 import { newAccount, runtimeTable } from './support/runtime';
 
@@ -29,8 +30,9 @@ describe('the error table', () => {
     expect(same.status).toBe(200);
   });
 
-  it('401 unauthorized with WWW-Authenticate: missing, malformed, unknown credential', async () => {
-    for (const headers of [{}, { Authorization: 'Basic dXNlcjpwYXNz' }, { Authorization: 'Bearer svc_live_nothing' }, { 'X-API-Key': 'svc_live_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAA000000' }]) {
+  it('401 unauthorized with WWW-Authenticate: missing, malformed, well-formed but unknown credential', async () => {
+    const cases: Record<string, string>[] = [{}, { Authorization: 'Basic dXNlcjpwYXNz' }, { Authorization: 'Bearer svc_live_nothing' }, { 'X-API-Key': generateCredentialValue('live') }];
+    for (const headers of cases) {
       const answer = await call('GET', '/projects', { headers });
       expectError(answer, 401, 'unauthorized');
       expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
