@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import { errorStatus } from '../core/errors';
 import { corsSettings } from '../http/cors';
 import type { AnyRoute } from '../routes/route';
+import { documentedAsSent } from '../routes/schemas/common';
 
 type Json = Record<string, unknown>;
 
@@ -48,7 +49,7 @@ const parametersOf = (route: AnyRoute): Json[] => {
     parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
   for (const [name, schema, required] of objectEntries(route.query)) {
-    const converted = convert(schema, 'output');
+    const converted = convert(schema, documentedAsSent.has(schema) ? 'input' : 'output');
     parameters.push({ name, in: 'query', required, description: converted.description, schema: converted });
   }
   if (route.method === 'POST' && route.scope !== null) {

@@ -14,6 +14,15 @@ export const fallbackHandler = 'meta/fallback';
 const templatePattern = (path: string): RegExp =>
   new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`);
 
+/** A segment that does not decode is kept as sent: it then names nothing (404), never a fault. */
+const decodedSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
 const compiled = routes.map((route) => ({ route, pattern: templatePattern(route.path) }));
 
 /** The route for a method and path, and the methods the path allows. */
@@ -25,7 +34,7 @@ export const matchRoute = (method: string, path: string): { route?: AnyRoute; pa
     const segments = path.split('/');
     hit.route.path.split('/').forEach((segment, i) => {
       const name = /^\{(.+)\}$/.exec(segment)?.[1];
-      if (name) params[name] = decodeURIComponent(segments[i] ?? '');
+      if (name) params[name] = decodedSegment(segments[i] ?? '');
     });
   }
   return { route: hit?.route, params, allowed: [...new Set(matching.map(({ route }) => route.method))] };

@@ -54,7 +54,7 @@ export const resolveCredential = async (
   if (credential.revoked_at) throw unauthorized('The credential has been revoked.');
   if (credential.expires_at && Date.parse(credential.expires_at) <= now) throw unauthorized('The credential has expired.');
 
-  if (!credential.last_used_at || Date.parse(credential.last_used_at) <= now - lastUsedGranularityMs) {
+  if (!credential.last_used_at || Date.parse(credential.last_used_at) < now - lastUsedGranularityMs) {
     await deps.credentials.touchLastUsed(hash, isoTime(now), isoTime(now - lastUsedGranularityMs));
   }
 

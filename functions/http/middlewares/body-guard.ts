@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import jsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { ApiError } from '../../core/errors';
+import { ApiError, validationError } from '../../core/errors';
 import type { HttpResponse } from '../response';
 
 export const maxBodyBytes = 1024 * 1024;
@@ -31,6 +31,11 @@ export const jsonBody = (): Middleware[] => {
         } catch (error) {
           const status = (error as { statusCode?: number }).statusCode;
           if (status === 415) throw new ApiError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+          const forbiddenKey = (error as { message?: string; cause?: { data?: unknown } }).message === 'Forbidden key in JSON body';
+          if (forbiddenKey) {
+            const field = String((error as { cause?: { data?: unknown } }).cause?.data);
+            throw validationError([{ field, issue: 'is not a known field' }]);
+          }
           if (status !== undefined && status < 500) throw new ApiError('invalid_json', 'The body is not valid JSON.');
           throw error;
         }

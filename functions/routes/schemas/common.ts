@@ -20,16 +20,25 @@ const isCalendarDate = (text: string): boolean => {
   return Number.isFinite(ms) && new Date(ms).toISOString().startsWith(text);
 };
 
+/**
+ * Parameters the OpenAPI document shows as sent (a date string), not as parsed (a number). Others
+ * are shown as parsed, so that `per_page` documents an integer from 1 to 100.
+ */
+export const documentedAsSent = new WeakSet<object>();
+
 /** `YYYY-MM-DD`, read as 00:00Z of that day, in epoch milliseconds. */
-export const dateParam = (description: string) =>
-  v.pipe(
+export const dateParam = (description: string) => {
+  const schema = v.pipe(
     v.string(),
-    v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form YYYY-MM-DD'),
+    v.description(description),
+    v.isoDate('must be a date in the form YYYY-MM-DD'),
     v.check(isCalendarDate, 'must be a real calendar date'),
     v.transform((text: string) => Date.parse(`${text}T00:00:00.000Z`)),
     v.number(),
-    v.description(description),
   );
+  documentedAsSent.add(schema);
+  return schema;
+};
 
 export const picklistParam = <const T extends readonly [string, ...string[]]>(options: T, description: string) =>
   v.pipe(v.picklist(options, `must be one of ${options.join(', ')}`), v.description(description));

@@ -1,0 +1,48 @@
+import type { Credential, CredentialRepository } from '../../../functions/core/credentials/credential';
+
+/**
+ * In-memory CredentialRepository keyed by hash, as the table is. Returns copies, so a caller
+ * cannot change what is stored except through the port. `calls` counts the lookups and the
+ * recorded uses, so a test can tell whether the repository was asked at all.
+ */
+export const inMemoryCredentialRepository = (): CredentialRepository & {
+  stored(): Credential[];
+  calls: { findByHash: number; touchLastUsed: number };
+} => {
+  const byHash = new Map<string, Credential>();
+  const calls = { findByHash: 0, touchLastUsed: 0 };
+  const findById = async (id: string) => {
+    const found = [...byHash.values()].find((c) => c.id === id);
+    return found && { ...found };
+  };
+  return {
+    async findByHash(hash) {
+      calls.findByHash += 1;
+      const found = byHash.get(hash);
+      return found && { ...found };
+    },
+    findById,
+    async create(credential) {
+      if (byHash.has(credential.hash)) throw new Error('a credential with this hash exists');
+      byHash.set(credential.hash, { ...credential });
+    },
+    async listByAccount(accountId) {
+      return [...byHash.values()].filter((c) => c.account_id === accountId).map((c) => ({ ...c }));
+    },
+    async revoke(id, at) {
+      const found = [...byHash.values()].find((c) => c.id === id);
+      if (!found) return undefined;
+      found.revoked_at ??= at;
+      return { ...found };
+    },
+    async touchLastUsed(hash, at, unlessAfter) {
+      calls.touchLastUsed += 1;
+      const found = byHash.get(hash);
+      // The port: a no-op when last_used_at is already at or after `unlessAfter`.
+      if (!found || (found.last_used_at !== null && found.last_used_at >= unlessAfter)) return;
+      found.last_used_at = at;
+    },
+    calls,
+    stored: () => [...byHash.values()].map((c) => ({ ...c })),
+  };
+};

@@ -1,0 +1,431 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { conflict } from '../../functions/core/errors';
+import { createProject, deleteProject, getProject, listProjects } from '../../functions/core/projects/project-use-cases';
+import { handler as openApiHandler } from '../../functions/handlers/meta/openapi';
+import { toListQuery } from '../../functions/http/list-query';
+import { logger } from '../../functions/http/logger';
+import { maxBodyBytes } from '../../functions/http/middlewares/body-guard';
+import { createApiHandler, type ApiRequest, type Reply } from '../../functions/http/pipeline';
+import type { HttpResponse } from '../../functions/http/response';
+import { pageMeta } from '../../functions/core/pagination';
+import { createProjectRoute, deleteProjectRoute, getProjectRoute, listProjectsRoute } from '../../functions/routes/projects';
+import { apiEvent, type EventOptions, lambdaContext } from './fakes/api-gateway-event';
+import { inMemoryHttpDeps } from './fakes/http-deps';
+import { inMemoryProjectRepository } from './fakes/project-repository';
+
+// Unexpected failures are logged on purpose; keep the test output readable.
+logger.setLogLevel('SILENT');
+
+type Handler = (event: APIGatewayProxyEventV2, context: typeof lambdaContext) => Promise<HttpResponse>;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: any;
+  raw: string;
+}
+
+const send = async (handler: Handler, options: EventOptions): Promise<Answer> => {
+  const response = await handler(apiEvent(options), lambdaContext);
+  const raw = response.body ?? '';
+  return { status: response.statusCode, headers: response.headers, body: raw ? JSON.parse(raw) : undefined, raw };
+};
+
+const validProject = { name: 'Checkout', repository: 'https://github.com/example/checkout' };
+
+/**
+ * The real project routes behind the real pipeline, with in-memory ports. The handle functions
+ * are the production handlers' bodies; `calls` counts how often each one ran.
+ */
+const setUp = async () => {
+  const http = inMemoryHttpDeps();
+  const projectDeps = { projects: inMemoryProjectRepository(), clock: http.deps.clock };
+  const account = await http.newAccount();
+  const live = await http.newKey(account.id, 'live');
+  const calls = { create: 0 };
+  const deps = () => http.deps;
+
+  let createBehaviour = async (request: ApiRequest<typeof createProjectRoute>): Promise<Reply> => {
+    const project = await createProject(request.principal, request.body, projectDeps);
+    return { data: project, location: `/v1/projects/${project.id}` };
+  };
+  const handlers = {
+    create: createApiHandler(
+      createProjectRoute,
+      (request) => {
+        calls.create += 1;
+        return createBehaviour(request);
+      },
+      deps,
+    ),
+    get: createApiHandler(getProjectRoute, async ({ principal, params }) => ({ data: await getProject(principal, params.id, projectDeps) }), deps),
+    delete: createApiHandler(
+      deleteProjectRoute,
+      async ({ principal, params }) => {
+        await deleteProject(principal, params.id, projectDeps);
+        return { empty: true };
+      },
+      deps,
+    ),
+    list: createApiHandler(
+      listProjectsRoute,
+      async ({ principal, query: params }) => {
+        const query = toListQuery(params, 'created_at');
+        const page = await listProjects(principal, query, projectDeps);
+        return { list: page.items, meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
+      },
+      deps,
+    ),
+  };
+  const auth = { authorization: `Bearer ${live.key}` };
+  const postProject = (json: unknown, headers: Record<string, string> = {}) =>
+    send(handlers.create, { method: 'POST', path: '/v1/projects', json, headers: { ...auth, ...headers } });
+  const setCreate = (behaviour: typeof createBehaviour) => {
+    createBehaviour = behaviour;
+  };
+  return { http, account, live, auth, calls, handlers, postProject, setCreate };
+};
+
+describe('request ids', () => {
+  it('every answer carries X-Request-Id, and error bodies repeat it as error.request_id', async () => {
+    const { handlers, auth } = await setUp();
+    const ok = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: auth, requestId: 'req-ok' });
+    expect(ok.status).toBe(201);
+    expect(ok.headers['X-Request-Id']).toBe('req-ok');
+
+    const failures = [
+      await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, requestId: 'req-401' }),
+      await send(handlers.create, { method: 'POST', path: '/v1/projects', json: {}, headers: auth, requestId: 'req-422' }),
+      await send(handlers.get, { method: 'GET', path: '/v1/projects/proj_x', pathParameters: { id: 'proj_x' }, headers: auth, requestId: 'req-404' }),
+    ];
+    expect(failures.map((f) => f.status)).toEqual([401, 422, 404]);
+    for (const failure of failures) {
+      expect(failure.headers['X-Request-Id']).toMatch(/^req-/);
+      expect(failure.body.error.request_id).toBe(failure.headers['X-Request-Id']);
+    }
+  });
+});
+
+describe('success answers', () => {
+  it('create answers 201 with data and an absolute Location naming the new resource', async () => {
+    const { postProject, handlers, auth } = await setUp();
+    const created = await postProject(validProject);
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ ...validProject, id: expect.stringMatching(/^proj_/) });
+    expect(created.headers.Location).toBe(`https://api.example.test/v1/projects/${created.body.data.id}`);
+    expect(created.headers['Content-Type']).toMatch(/^application\/json/);
+
+    const id = created.body.data.id as string;
+    const fetched = await send(handlers.get, { method: 'GET', path: `/v1/projects/${id}`, pathParameters: { id }, headers: auth });
+    expect(fetched.body).toEqual({ data: created.body.data });
+  });
+
+  it('delete answers 204 with no body', async () => {
+    const { postProject, handlers, auth } = await setUp();
+    const id = (await postProject(validProject)).body.data.id as string;
+    const deleted = await send(handlers.delete, { method: 'DELETE', path: `/v1/projects/${id}`, pathParameters: { id }, headers: auth });
+    expect(deleted.status).toBe(204);
+    expect(deleted.raw).toBe('');
+  });
+
+  it('a list answers data, meta and a Link header', async () => {
+    const { postProject, handlers, auth } = await setUp();
+    for (let i = 0; i < 3; i += 1) await postProject({ ...validProject, name: `p${i}` });
+    const listed = await send(handlers.list, { method: 'GET', path: '/v1/projects?per_page=2', headers: auth });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data).toHaveLength(2);
+    expect(listed.body.meta).toEqual({ page: 1, per_page: 2, total: 3, total_pages: 2 });
+    expect(listed.headers.Link).toContain('rel="next"');
+  });
+
+  it('a public route answers without any credential', async () => {
+    const answer = await send(openApiHandler as Handler, { method: 'GET', path: '/v1/openapi.json', requestId: 'req-doc' });
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    expect(answer.headers['X-Request-Id']).toBe('req-doc');
+  });
+});
+
+describe('credentials and scopes', () => {
+  it('answers 401 unauthorized with WWW-Authenticate when no credential is sent, and does not run the handler', async () => {
+    const { handlers, calls } = await setUp();
+    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject });
+    expect(answer.status).toBe(401);
+    expect(answer.body.error.code).toBe('unauthorized');
+    expect(answer.headers['WWW-Authenticate']).toMatch(/^Bearer\b/);
+    expect(calls.create).toBe(0);
+  });
+
+  it('accepts the key as X-API-Key too', async () => {
+    const { handlers, live } = await setUp();
+    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { 'X-API-Key': live.key } });
+    expect(answer.status).toBe(201);
+  });
+
+  it('answers 400 invalid_request when Authorization and X-API-Key name different keys', async () => {
+    const { handlers, http, account, auth } = await setUp();
+    const other = await http.newKey(account.id, 'live');
+    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { ...auth, 'X-API-Key': other.key } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('invalid_request');
+  });
+
+  it('answers 403 insufficient_scope naming the required scope, for a read-only key and for a key without the scope', async () => {
+    const { handlers, http, account, calls } = await setUp();
+    const readOnly = await http.newKey(account.id, 'ro', ['read:projects']);
+    const narrow = await http.newKey(account.id, 'live', ['read:projects', 'write:workflows']);
+    for (const key of [readOnly, narrow]) {
+      const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { authorization: `Bearer ${key.key}` } });
+      expect(answer.status).toBe(403);
+      expect(answer.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scope: 'write:projects' } });
+    }
+    expect(calls.create).toBe(0);
+  });
+
+  it('keeps test-mode keys away from live-mode objects (404)', async () => {
+    const { postProject, handlers, http, account } = await setUp();
+    const id = (await postProject(validProject)).body.data.id as string;
+    const test = await http.newKey(account.id, 'test');
+    const answer = await send(handlers.get, { method: 'GET', path: `/v1/projects/${id}`, pathParameters: { id }, headers: { authorization: `Bearer ${test.key}` } });
+    expect(answer.status).toBe(404);
+    expect(answer.body.error.code).toBe('not_found');
+  });
+
+  it('answers 429 rate_limited with Retry-After when the limiter refuses, without running the handler', async () => {
+    const { postProject, http, calls } = await setUp();
+    http.limiter.decision = { allowed: false, retryAfterSeconds: 7 };
+    const answer = await postProject(validProject);
+    expect(answer.status).toBe(429);
+    expect(answer.body.error.code).toBe('rate_limited');
+    expect(answer.headers['Retry-After']).toBe('7');
+    expect(calls.create).toBe(0);
+  });
+});
+
+describe('request bodies', () => {
+  it('answers 413 payload_too_large for a body over 1 MiB, and lets exactly 1 MiB through to validation', async () => {
+    const { handlers, auth } = await setUp();
+    const padding = (bytes: number) => JSON.stringify({ ...validProject, description: 'x'.repeat(bytes - JSON.stringify({ ...validProject, description: '' }).length) });
+    const tooLarge = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: padding(maxBodyBytes + 1), headers: { ...auth, 'content-type': 'application/json' } });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.error.code).toBe('payload_too_large');
+
+    const atLimit = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: padding(maxBodyBytes), headers: { ...auth, 'content-type': 'application/json' } });
+    expect(atLimit.status).toBe(422);
+    expect(atLimit.body.error.details.field).toBe('description');
+  });
+
+  it('measures a base64-encoded body by its decoded size', async () => {
+    const { handlers, auth } = await setUp();
+    const body = Buffer.from(JSON.stringify(validProject)).toString('base64');
+    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: body, isBase64Encoded: true, headers: { ...auth, 'content-type': 'application/json' } });
+    expect(answer.status).toBe(201);
+  });
+
+  it.each([undefined, 'text/plain', 'application/x-www-form-urlencoded'])('answers 415 unsupported_media_type for a write with content type %p', async (contentType) => {
+    const { handlers, auth, calls } = await setUp();
+    const headers: Record<string, string> = { ...auth };
+    if (contentType) headers['content-type'] = contentType;
+    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: JSON.stringify(validProject), headers });
+    expect(answer.status).toBe(415);
+    expect(answer.body.error.code).toBe('unsupported_media_type');
+    expect(calls.create).toBe(0);
+  });
+
+  it('accepts application/json with a charset', async () => {
+    const { postProject } = await setUp();
+    expect((await postProject(validProject, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(201);
+  });
+
+  it.each(['{"name":', 'not json', ''])('answers 400 invalid_json for the body %p', async (raw) => {
+    const { handlers, auth } = await setUp();
+    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw, headers: { ...auth, 'content-type': 'application/json' } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('invalid_json');
+  });
+
+  it('answers 422 validation_error with details { field, issue } for one bad field, and no errors array', async () => {
+    const { postProject } = await setUp();
+    const answer = await postProject({ ...validProject, repository: 'ftp://example.test/repo' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error).toMatchObject({ code: 'validation_error', details: { field: 'repository', issue: expect.any(String) } });
+    expect(answer.body.error).not.toHaveProperty('errors');
+  });
+
+  it('answers 422 with an errors array naming every issue when there are several', async () => {
+    const { postProject, calls } = await setUp();
+    const answer = await postProject({ name: '' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.code).toBe('validation_error');
+    expect(answer.body.error.details).toEqual(answer.body.error.errors[0]);
+    const fields = (answer.body.error.errors as { field: string }[]).map((e) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(['name', 'repository']));
+    expect(calls.create).toBe(0);
+  });
+
+  it('answers 422 saying a missing field "is required"', async () => {
+    const { postProject } = await setUp();
+    const answer = await postProject({ name: validProject.name });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details).toEqual({ field: 'repository', issue: 'is required' });
+  });
+
+  it('answers 422 naming an unknown body field', async () => {
+    const { postProject } = await setUp();
+    const answer = await postProject({ ...validProject, colour: 'red' });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details).toEqual({ field: 'colour', issue: 'is not a known field' });
+  });
+
+  it('answers 422 for a body that is not a JSON object', async () => {
+    const { postProject } = await setUp();
+    const answer = await postProject([validProject]);
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details.issue).toBe('must be a JSON object');
+  });
+
+  it('answers 422 naming a query parameter out of range or unknown, never clamping', async () => {
+    const { handlers, auth } = await setUp();
+    const tooMany = await send(handlers.list, { method: 'GET', path: '/v1/projects?per_page=101', headers: auth });
+    expect(tooMany.status).toBe(422);
+    expect(tooMany.body.error.details).toEqual({ field: 'per_page', issue: 'must be at most 100' });
+    const unknown = await send(handlers.list, { method: 'GET', path: '/v1/projects?colour=red', headers: auth });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.error.details).toEqual({ field: 'colour', issue: 'is not a known parameter' });
+  });
+});
+
+describe('unexpected faults', () => {
+  it('answer 500 internal_error without the stack or the error message', async () => {
+    const { postProject, setCreate } = await setUp();
+    const fault = new Error('connection to db-internal.example:5432 refused, password=hunter2');
+    setCreate(async () => {
+      throw fault;
+    });
+    const answer = await postProject(validProject, { 'Idempotency-Key': 'fault-1' });
+    expect(answer.status).toBe(500);
+    expect(answer.body.error.code).toBe('internal_error');
+    expect(answer.body.error.request_id).toBe(answer.headers['X-Request-Id']);
+    expect(answer.raw).not.toContain('hunter2');
+    expect(answer.raw).not.toContain('db-internal');
+    expect(answer.raw).not.toContain(' at ');
+    expect(answer.raw).not.toMatch(/stack/i);
+  });
+});
+
+describe('Idempotency-Key', () => {
+  it('replays the first answer to the same key and body, with Idempotent-Replayed: true, running the handler once', async () => {
+    const { postProject, calls } = await setUp();
+    const first = await postProject(validProject, { 'Idempotency-Key': 'create-1' });
+    const again = await postProject({ repository: validProject.repository, name: validProject.name }, { 'Idempotency-Key': 'create-1' });
+    expect(first.status).toBe(201);
+    expect(first.headers['Idempotent-Replayed']).toBeUndefined();
+    expect(again.status).toBe(201);
+    expect(again.headers['Idempotent-Replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.Location).toBe(first.headers.Location);
+    expect(calls.create).toBe(1);
+  });
+
+  it('without a key, two identical requests create two resources', async () => {
+    const { postProject, calls } = await setUp();
+    const a = await postProject(validProject);
+    const b = await postProject(validProject);
+    expect(a.body.data.id).not.toBe(b.body.data.id);
+    expect(calls.create).toBe(2);
+  });
+
+  it('answers 422 idempotency_key_reused for the same key with another body', async () => {
+    const { postProject, calls } = await setUp();
+    await postProject(validProject, { 'Idempotency-Key': 'create-1' });
+    const other = await postProject({ ...validProject, name: 'Other' }, { 'Idempotency-Key': 'create-1' });
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('idempotency_key_reused');
+    expect(calls.create).toBe(1);
+  });
+
+  it('answers 409 idempotency_key_in_use while the first request is still running', async () => {
+    const { postProject, setCreate } = await setUp();
+    let finish: () => void = () => undefined;
+    let started: () => void = () => undefined;
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    setCreate(async () => {
+      started();
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+      return { data: { id: 'proj_slow' } };
+    });
+    const first = postProject(validProject, { 'Idempotency-Key': 'slow' });
+    await running;
+    const second = await postProject(validProject, { 'Idempotency-Key': 'slow' });
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('idempotency_key_in_use');
+    finish();
+    expect((await first).status).toBe(201);
+  });
+
+  it('does not keep a 5xx answer: the claim is released and a retry runs the handler again', async () => {
+    const { postProject, setCreate, http, calls } = await setUp();
+    setCreate(async () => {
+      throw new Error('transient');
+    });
+    const failed = await postProject(validProject, { 'Idempotency-Key': 'retry-me' });
+    expect(failed.status).toBe(500);
+    expect(http.deps.idempotency.entries.size).toBe(0);
+
+    setCreate(async () => ({ data: { id: 'proj_ok' } }));
+    const retried = await postProject(validProject, { 'Idempotency-Key': 'retry-me' });
+    expect(retried.status).toBe(201);
+    expect(retried.headers['Idempotent-Replayed']).toBeUndefined();
+    expect(calls.create).toBe(2);
+  });
+
+  it('keeps a 4xx answer of the handler and replays it', async () => {
+    const { postProject, setCreate, calls } = await setUp();
+    setCreate(async () => {
+      throw conflict('A project with this repository exists.');
+    });
+    const first = await postProject(validProject, { 'Idempotency-Key': 'dup' });
+    expect(first.status).toBe(409);
+    setCreate(async () => ({ data: { id: 'proj_should_not_run' } }));
+    const again = await postProject(validProject, { 'Idempotency-Key': 'dup' });
+    expect(again.status).toBe(409);
+    expect(again.headers['Idempotent-Replayed']).toBe('true');
+    expect(again.body.error).toMatchObject({ code: first.body.error.code, message: first.body.error.message });
+    expect(calls.create).toBe(1);
+  });
+
+  it('keeps a 422 validation answer and replays it', async () => {
+    const { postProject } = await setUp();
+    const first = await postProject({ name: 'x' }, { 'Idempotency-Key': 'invalid' });
+    const again = await postProject({ name: 'x' }, { 'Idempotency-Key': 'invalid' });
+    expect([first.status, again.status]).toEqual([422, 422]);
+    expect(again.headers['Idempotent-Replayed']).toBe('true');
+  });
+
+  it('scopes keys to the mode: the same key with a test key creates a second resource', async () => {
+    const { postProject, http, account, handlers, calls } = await setUp();
+    const test = await http.newKey(account.id, 'test');
+    await postProject(validProject, { 'Idempotency-Key': 'shared' });
+    const inTest = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      json: validProject,
+      headers: { authorization: `Bearer ${test.key}`, 'Idempotency-Key': 'shared' },
+    });
+    expect(inTest.status).toBe(201);
+    expect(inTest.headers['Idempotent-Replayed']).toBeUndefined();
+    expect(calls.create).toBe(2);
+  });
+
+  it('refuses a malformed key with 422 naming Idempotency-Key', async () => {
+    const { postProject, calls } = await setUp();
+    const answer = await postProject(validProject, { 'Idempotency-Key': 'k'.repeat(256) });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details.field).toBe('Idempotency-Key');
+    expect(calls.create).toBe(0);
+  });
+});

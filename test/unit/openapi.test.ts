@@ -1,0 +1,116 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { errorStatus } from '../../functions/core/errors';
+import { buildOpenApiDocument } from '../../functions/openapi/build-document';
+import { routes } from '../../functions/routes';
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+interface Operation {
+  operationId: string;
+  'x-required-scope': string | null;
+  parameters: Parameter[];
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+  security: unknown[];
+}
+
+const document = buildOpenApiDocument(routes);
+const paths = document.paths as Record<string, Record<string, Operation>>;
+const operation = (route: (typeof routes)[number]): Operation | undefined => paths[route.path]?.[route.method.toLowerCase()];
+const listRoutes = routes.filter((r) => r.success.list);
+const postRoutes = routes.filter((r) => r.method === 'POST' && r.scope !== null);
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('would be refused by the validator if it were broken (the check above can fail)', async () => {
+    const broken = structuredClone(document) as Record<string, any>;
+    delete broken.paths['/v1/projects'].get.responses['200'].description;
+    const result = await new Validator().validate(broken);
+    expect(result.valid).toBe(false);
+  });
+
+  it('has every route of the table under its path and method, with its operationId and x-required-scope', () => {
+    for (const route of routes) {
+      expect([route.method, route.path, operation(route)?.operationId, operation(route)?.['x-required-scope']]).toEqual([
+        route.method,
+        route.path,
+        route.operationId,
+        route.scope,
+      ]);
+    }
+    const documented = Object.values(paths).reduce((count, methods) => count + Object.keys(methods).length, 0);
+    expect(documented).toBe(routes.length);
+  });
+
+  it('asks for a credential with the route scope on every non-public route, and none on public ones', () => {
+    for (const route of routes) {
+      const op = operation(route);
+      if (route.scope === null) {
+        expect(op?.security).toEqual([]);
+      } else {
+        expect(op?.security).toEqual([{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }]);
+        for (const status of ['401', '403', '429']) expect([route.operationId, status, op?.responses[status] !== undefined]).toEqual([route.operationId, status, true]);
+      }
+    }
+  });
+
+  it('documents page, per_page (1 to 100), sort and order on every list', () => {
+    expect(listRoutes.length).toBeGreaterThan(0);
+    for (const route of listRoutes) {
+      const query = Object.fromEntries((operation(route)?.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p]));
+      expect(Object.keys(query)).toEqual(expect.arrayContaining(['page', 'per_page', 'sort', 'order']));
+      expect(query.page?.schema).toMatchObject({ minimum: 1 });
+      expect(query.per_page?.schema).toMatchObject({ minimum: 1, maximum: 100 });
+      expect(query.order?.schema).toMatchObject({ enum: ['asc', 'desc'] });
+      expect(query.sort?.schema.enum).toEqual(expect.arrayContaining(['created_at']));
+      expect(operation(route)?.responses['200']?.headers).toHaveProperty('Link');
+    }
+  });
+
+  // A generated client sends what the schema says; the API reads these as YYYY-MM-DD strings.
+  it('documents created_after and created_before as YYYY-MM-DD strings, the way the API reads them', () => {
+    for (const route of listRoutes) {
+      const query = Object.fromEntries((operation(route)?.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p]));
+      for (const name of ['created_after', 'created_before']) {
+        expect([route.operationId, name, query[name]?.schema.type]).toEqual([route.operationId, name, 'string']);
+      }
+    }
+  });
+
+  it('documents the Idempotency-Key header on every POST', () => {
+    expect(postRoutes.length).toBeGreaterThan(0);
+    for (const route of postRoutes) {
+      const header = operation(route)?.parameters.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+      expect([route.operationId, header?.schema]).toEqual([route.operationId, expect.objectContaining({ type: 'string', maxLength: 255 })]);
+    }
+  });
+
+  it('documents Location on every 201 and the path parameters of every templated path', () => {
+    for (const route of routes) {
+      const op = operation(route);
+      if (route.success.status === 201) expect(op?.responses['201']?.headers).toHaveProperty('Location');
+      const templated = [...route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      const inPath = (op?.parameters ?? []).filter((p) => p.in === 'path');
+      expect(inPath.map((p) => p.name)).toEqual(templated);
+      for (const parameter of inPath) expect(parameter.required).toBe(true);
+    }
+  });
+
+  it('lists every error code of the contract in the Error schema', () => {
+    const schemas = (document.components as { schemas: Record<string, any> }).schemas;
+    const codes: string[] = schemas.Error.properties.error.properties.code.enum;
+    expect([...codes].sort()).toEqual(Object.keys(errorStatus).sort());
+    expect(schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'request_id']));
+  });
+});

@@ -1,0 +1,98 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { isScope } from '../../functions/core/credentials/scopes';
+import { handler as fallback } from '../../functions/handlers/meta/fallback';
+import { fallbackHandler, matchRoute, routes } from '../../functions/routes';
+import { apiEvent } from './fakes/api-gateway-event';
+
+const handlerFile = (name: string): string => fileURLToPath(new URL(`../../functions/handlers/${name}.ts`, import.meta.url));
+
+/** Routes anyone may call: the OpenAPI document, and nothing else. */
+const publicOperations = ['getOpenApiDocument'];
+
+describe('matchRoute', () => {
+  it('finds the route of a method and path, with its decoded parameters', () => {
+    const match = matchRoute('GET', '/v1/projects/proj_01J%2Fodd%20id');
+    expect(match.route?.operationId).toBe('getProject');
+    expect(match.params).toEqual({ id: 'proj_01J/odd id' });
+    expect(match.allowed.sort()).toEqual(['DELETE', 'GET', 'PATCH']);
+  });
+
+  it('tells a collection path from an item path', () => {
+    expect(matchRoute('GET', '/v1/projects').route?.operationId).toBe('listProjects');
+    expect(matchRoute('POST', '/v1/projects').route?.operationId).toBe('createProject');
+    expect(matchRoute('PATCH', '/v1/projects/proj_1').route?.operationId).toBe('updateProject');
+    expect(matchRoute('DELETE', '/v1/projects/proj_1').route?.operationId).toBe('deleteProject');
+    expect(matchRoute('GET', '/v1/openapi.json').route?.operationId).toBe('getOpenApiDocument');
+  });
+
+  it('for a known path with another method: no route, and the methods the path allows (405 data)', () => {
+    const match = matchRoute('PUT', '/v1/projects/proj_1');
+    expect(match.route).toBeUndefined();
+    expect(match.allowed.sort()).toEqual(['DELETE', 'GET', 'PATCH']);
+    expect(matchRoute('DELETE', '/v1/projects').allowed.sort()).toEqual(['GET', 'POST']);
+  });
+
+  it.each(['/v1/nothing', '/v1/projects/proj_1/extra', '/v1/projects/', '/projects', '/v1/openapiXjson'])('matches nothing for the unknown path %p', (path) => {
+    const match = matchRoute('GET', path);
+    expect(match.route).toBeUndefined();
+    expect(match.allowed).toEqual([]);
+    expect(match.params).toEqual({});
+  });
+
+  // A malformed id is an unknown id (DESIGN.md: 404), never a failure of the router itself.
+  it('does not throw on a path parameter whose percent-encoding does not decode', () => {
+    expect(() => matchRoute('GET', '/v1/projects/%E0%A4%A')).not.toThrow();
+  });
+});
+
+describe('the fallback function ($default route)', () => {
+  it('answers 405 method_not_allowed with Allow for a known path', async () => {
+    const response = await fallback(apiEvent({ method: 'PUT', path: '/v1/projects', requestId: 'req-405' }));
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.Allow?.split(', ').sort()).toEqual(['GET', 'POST']);
+    expect(response.headers['X-Request-Id']).toBe('req-405');
+    expect(JSON.parse(response.body ?? '')).toMatchObject({ error: { code: 'method_not_allowed', request_id: 'req-405' } });
+  });
+
+  it('answers 404 not_found in the error envelope for an unknown path', async () => {
+    const response = await fallback(apiEvent({ method: 'GET', path: '/v1/nowhere', requestId: 'req-404' }));
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['X-Request-Id']).toBe('req-404');
+    expect(JSON.parse(response.body ?? '')).toMatchObject({ error: { code: 'not_found', request_id: 'req-404' } });
+  });
+});
+
+describe('the route table', () => {
+  it('names a handler file that exists for every route, and for the fallback', () => {
+    for (const route of routes) expect([route.handler, existsSync(handlerFile(route.handler))]).toEqual([route.handler, true]);
+    expect(existsSync(handlerFile(fallbackHandler))).toBe(true);
+  });
+
+  it('gives every route but the public ones exactly one known scope', () => {
+    for (const route of routes) {
+      if (publicOperations.includes(route.operationId)) {
+        expect([route.operationId, route.scope]).toEqual([route.operationId, null]);
+      } else {
+        expect([route.operationId, route.scope !== null && isScope(route.scope)]).toEqual([route.operationId, true]);
+      }
+    }
+  });
+
+  it('has unique operationIds', () => {
+    const ids = routes.map((r) => r.operationId);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('has each (method, path) once', () => {
+    const keys = routes.map((r) => `${r.method} ${r.path}`);
+    expect(keys.filter((key, i) => keys.indexOf(key) !== i)).toEqual([]);
+  });
+
+  it('reads a write scope for every route that writes, and a read scope for every GET', () => {
+    for (const route of routes.filter((r) => r.scope !== null)) {
+      const expected = route.method === 'GET' ? 'read:' : 'write:';
+      expect([route.operationId, route.scope?.startsWith(expected)]).toEqual([route.operationId, true]);
+    }
+  });
+});
