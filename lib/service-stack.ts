@@ -1,9 +1,8 @@
-import { CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { corsSettings } from '../functions/http/cors';
 import { fallbackHandler, routes } from '../functions/routes/index';
@@ -51,7 +50,8 @@ export class ServiceStack extends Stack {
     });
 
     this.api = new HttpApi(this, 'Api', {
-      description: `${serviceName} REST API`,
+      apiName: this.stackName,
+      description: `${serviceName} HTTP API`,
       createDefaultStage: false,
       defaultIntegration: new HttpLambdaIntegration('FallbackIntegration', fallback.function),
       corsPreflight: {
@@ -86,17 +86,12 @@ export class ServiceStack extends Stack {
       });
     }
 
-    NagSuppressions.addResourceSuppressions(
-      this.api,
-      [
-        {
-          id: 'AwsSolutions-APIG4',
-          reason:
-            "Authentication is the service's own credential resolver, run in every function: API keys, personal access tokens and OAuth tokens, stored hashed in DynamoDB. The OpenAPI document and the fallback are public by design.",
-        },
-      ],
-      true,
-    );
+    // Acknowledged on the API, so it covers every route under it, the $default route too.
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason:
+        "Authentication is the service's own credential resolver, run in every function: API keys, personal access tokens and OAuth tokens, stored hashed in DynamoDB. The OpenAPI document and the fallback are public by design.",
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });

@@ -1,12 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { NagSuppressions } from 'cdk-nag';
 import { Construct } from 'constructs';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 
@@ -69,17 +68,12 @@ export class ServiceFunction extends Construct {
       },
     });
 
-    NagSuppressions.addResourceSuppressions(
-      this,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
-          appliesTo: ['Resource::*'],
-        },
-        { id: 'AwsSolutions-L1', reason: 'DESIGN.md fixes the Lambda runtime at nodejs22.x.' },
-      ],
-      true,
+    Validations.of(this).acknowledge(
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
+      },
+      { id: 'AwsSolutions-L1', reason: 'DESIGN.md fixes the Lambda runtime at nodejs22.x.' },
     );
   }
 
@@ -111,16 +105,10 @@ export class ServiceFunction extends Construct {
     }
     this.function.addEnvironment('TABLE_NAME', table.tableName);
 
-    NagSuppressions.addResourceSuppressions(
-      this,
-      [
-        {
-          id: 'AwsSolutions-IAM5',
-          reason: "Queries reach the service table's own secondary indexes, which IAM names only by the index/* suffix.",
-          appliesTo: [{ regex: '/^Resource::<.+\\.Arn>\\/index\\/\\*$/g' }],
-        },
-      ],
-      true,
-    );
+    const tableLogicalId = Stack.of(table).getLogicalId(table.node.defaultChild as CfnElement);
+    Validations.of(this).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
+      reason: "Queries reach the service table's own secondary indexes, which IAM names only by the index/* suffix.",
+    });
   }
 }
