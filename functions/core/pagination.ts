@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** A list request as every list endpoint takes it (DESIGN.md: page, per_page, sort, order, dates). */
 export interface ListQuery<Sort extends string = string> {
   page: number;
@@ -46,7 +48,10 @@ export interface CursorContent {
 
 /** What a cursor is bound to: every part of the query except the page itself. */
 export const queryFingerprint = (query: ListQuery, filters: Record<string, unknown> = {}): string =>
-  JSON.stringify([query.sort, query.order, query.perPage, query.createdFrom ?? null, query.createdUntil ?? null, filters]);
+  createHash('sha256')
+    .update(JSON.stringify([query.sort, query.order, query.perPage, query.createdFrom ?? null, query.createdUntil ?? null, filters]))
+    .digest('base64url')
+    .slice(0, 16);
 
 export const encodeCursor = (content: CursorContent): string => Buffer.from(JSON.stringify(content)).toString('base64url');
 

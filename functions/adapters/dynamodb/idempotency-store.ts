@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { idempotencyLockMs, idempotencyWindowMs, type IdempotencyRecord, type IdempotencyStore } from '../../core/idempotency';
 import type { TableRef } from './client';
 import { entityTypes, keys } from './keys';
@@ -37,8 +38,9 @@ export const dynamoIdempotencyStore = ({ client, tableName }: TableRef): Idempot
       return 'claimed';
     } catch (error) {
       if (!isConditionFailure(error)) throw error;
-      const old = (error as { Item?: Record<string, unknown> }).Item;
-      if (old && 'fingerprint' in old) return toRecord(old);
+      // The document client leaves this item in DynamoDB's wire form (aws-sdk-js-v3 #6723).
+      const old = (error as { Item?: Parameters<typeof unmarshall>[0] }).Item;
+      if (old && 'fingerprint' in old) return toRecord(unmarshall(old));
       const current = await client.send(new GetCommand({ TableName: tableName, Key: itemKey, ConsistentRead: true }));
       if (!current.Item) return this.claim(tenant, key, fingerprint, nowMs);
       return toRecord(current.Item);

@@ -12,10 +12,29 @@ export interface RangeSpec {
   query: Omit<QueryCommandInput, 'TableName' | 'Limit' | 'ExclusiveStartKey' | 'ScanIndexForward'>;
   /** The attributes that make up a position in this range (table keys plus index keys). */
   keyAttributes: readonly string[];
+  /** The collection's partition value: never put in a cursor, always the caller's own. */
+  partition: string;
 }
 
 const positionOf = (item: Item, keyAttributes: readonly string[]): Item =>
   Object.fromEntries(keyAttributes.map((name) => [name, item[name]]));
+
+/** A cursor's position holds only the sort values; the partition comes from the caller's tenant. */
+const cursorPosition = (item: Item, spec: RangeSpec): Item =>
+  Object.fromEntries(Object.entries(positionOf(item, spec.keyAttributes)).filter(([, value]) => value !== spec.partition));
+
+const startKeyFromCursor = (position: Record<string, unknown>, spec: RangeSpec): Item | undefined => {
+  const key: Item = {};
+  for (const name of spec.keyAttributes) {
+    const value = position[name] ?? spec.partition;
+    if (typeof value !== 'string' || value.length === 0 || value.length > 1024) return undefined;
+    key[name] = value;
+  }
+  return Object.keys(position).every((name) => spec.keyAttributes.includes(name)) ? key : undefined;
+};
+
+const invalidCursor = () =>
+  validationError([{ field: 'cursor', issue: 'is not a cursor of this list query and page; follow the Link header as given' }]);
 
 /** Reads up to `wanted` matching items of the range from `start`, across 1 MB pages and filters. */
 const readRange = async (
@@ -66,16 +85,16 @@ export const listPage = async <T>(
   total: number,
   filters: Record<string, unknown> = {},
 ): Promise<Page<T>> => {
-  const fingerprint = queryFingerprint(query, filters);
+  // Bound to the collection too: another tenant's cursor is refused, not silently reinterpreted.
+  const fingerprint = queryFingerprint(query, { ...filters, collection: spec.partition });
   const ascending = query.order === 'asc';
   let start: Item | undefined;
 
   if (query.cursor !== undefined) {
     const cursor = decodeCursor(query.cursor);
-    if (!cursor || cursor.query !== fingerprint || cursor.page !== query.page) {
-      throw validationError([{ field: 'cursor', issue: 'is not a cursor of this list query and page; follow the Link header as given' }]);
-    }
-    start = cursor.position;
+    if (!cursor || cursor.query !== fingerprint || cursor.page !== query.page) throw invalidCursor();
+    start = startKeyFromCursor(cursor.position, spec);
+    if (!start) throw invalidCursor();
   } else if (query.page > 1) {
     const skip = (query.page - 1) * query.perPage;
     if (skip >= total) return { items: [], total };
@@ -84,13 +103,17 @@ export const listPage = async <T>(
     start = positionOf(skipped.items[skipped.items.length - 1] as Item, spec.keyAttributes);
   }
 
-  const { items } = await readRange(table, spec, ascending, start, query.perPage, false);
+  const { items } = await readRange(table, spec, ascending, start, query.perPage, false).catch((error: unknown) => {
+    // A hand-made position that names no place in this range.
+    if (query.cursor !== undefined && error instanceof Error && error.name === 'ValidationException') throw invalidCursor();
+    throw error;
+  });
   const last = items[items.length - 1];
   const hasNext = query.page * query.perPage < total && items.length === query.perPage && last !== undefined;
   return {
     items: items.map((item) => withoutKeys<T>(item)),
     total,
-    nextCursor: hasNext ? encodeCursor({ position: positionOf(last, spec.keyAttributes), page: query.page + 1, query: fingerprint }) : undefined,
+    nextCursor: hasNext ? encodeCursor({ position: cursorPosition(last, spec), page: query.page + 1, query: fingerprint }) : undefined,
   };
 };
 

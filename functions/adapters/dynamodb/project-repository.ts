@@ -11,11 +11,15 @@ import { conditionFailedAt, isConditionFailure } from './transactions';
 
 /** The `sk` range of the projects created in [from, until). */
 const createdRange = (query: ListQuery): { low: string; high: string } => ({
-  low: keys.projectSortKeyPrefix + (query.createdFrom === undefined ? 'proj_' : lowestIdAt('project', query.createdFrom)),
+  low: keys.projectSortKeyPrefix + (query.createdFrom === undefined || query.createdFrom <= 0 ? 'proj_' : lowestIdAt('project', query.createdFrom)),
   high: keys.projectSortKeyPrefix + (query.createdUntil === undefined ? 'proj_' : lowestIdAt('project', query.createdUntil - 1)) + idRangeEnd,
 });
 
 const isDateFiltered = (query: ListQuery): boolean => query.createdFrom !== undefined || query.createdUntil !== undefined;
+
+/** No id can fall in a range that ends at or before it starts, or before 1970 (ULID time). */
+const isEmptyRange = (query: ListQuery): boolean =>
+  query.createdUntil !== undefined && query.createdUntil <= Math.max(query.createdFrom ?? 0, 0);
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
   const { low, high } = createdRange(query);
@@ -25,6 +29,7 @@ const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
       ExpressionAttributeValues: { ':pk': keys.projects(tenant), ':low': low, ':high': high },
     },
     keyAttributes: ['pk', 'sk'],
+    partition: keys.projects(tenant),
   };
 };
 
@@ -49,6 +54,7 @@ const byIndex = (tenant: Tenant, query: ListQuery, index: 'gsi1' | 'gsi2'): Rang
       ...(dateFilter ? { FilterExpression: filters.join(' AND ') } : {}),
     },
     keyAttributes: ['pk', 'sk', `${index}pk`, `${index}sk`],
+    partition: keys.projects(tenant),
   };
 };
 
@@ -169,6 +175,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
     },
 
     async list(tenant, query): Promise<Page<Project>> {
+      if (isEmptyRange(query)) return { items: [], total: 0 };
       const page = await listPage<Record<string, unknown>>(table, rangeFor(tenant, query), query, await total(tenant, query));
       return { ...page, items: page.items.map(projectFrom) };
     },
