@@ -1,0 +1,106 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { fallbackHandler, routes } from '../functions/routes/index';
+
+/** Building every function as the CDK stack does (NodejsFunction's esbuild settings). */
+
+export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+/** The stack's bundling options (lib/constructs/service-function.ts), source map off: only the .mjs is measured. */
+export const cdkBuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'esm',
+  minify: true,
+  treeShaking: true,
+  mainFields: ['module', 'main'],
+  sourcemap: false,
+  // AWS SDK bundled, as `bundleAwsSDK: true, externalModules: []` asks.
+  external: [],
+  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  metafile: true,
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
+export interface BundleTarget {
+  /** The handler name of the route table (`projects/get`), or `baseline`. */
+  name: string;
+  entry: string;
+  /** The routes this function serves, for the report. */
+  serves: string;
+}
+
+export interface BuiltBundle extends BundleTarget {
+  file: string;
+  bytes: number;
+  metafile: Metafile;
+}
+
+export interface InputShare {
+  path: string;
+  bytes: number;
+}
+
+export const baselineTarget: BundleTarget = {
+  name: 'baseline',
+  entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)),
+  serves: 'DynamoDBDocumentClient.from(new DynamoDBClient({})) only',
+};
+
+/** Every function of the stack: each route's handler, plus the fallback. */
+export const functionTargets = (): BundleTarget[] => {
+  const served = new Map<string, string[]>();
+  for (const route of routes) served.set(route.handler, [...(served.get(route.handler) ?? []), `${route.method} ${route.path}`]);
+  served.set(fallbackHandler, [...(served.get(fallbackHandler) ?? []), '$default']);
+  return [...served].map(([name, serves]) => ({
+    name,
+    entry: join(projectRoot, 'functions', 'handlers', `${name}.ts`),
+    serves: serves.join(', '),
+  }));
+};
+
+const fileNameOf = (name: string): string => `${name.replace(/[^A-Za-z0-9]+/g, '-')}.mjs`;
+
+export const buildBundle = async (target: BundleTarget, outDir: string): Promise<BuiltBundle> => {
+  const file = join(outDir, fileNameOf(target.name));
+  const result = await build({ ...cdkBuildOptions, absWorkingDir: projectRoot, entryPoints: [target.entry], outfile: file });
+  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined) ?? Object.values(result.metafile.outputs)[0];
+  if (!output) throw new Error(`esbuild wrote no output for ${target.name}`);
+  return { ...target, file, bytes: output.bytes, metafile: result.metafile };
+};
+
+const inputsOf = (bundle: BuiltBundle): InputShare[] =>
+  Object.values(bundle.metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs).map(([path, input]) => ({ path, bytes: input.bytesInOutput })),
+  );
+
+/** The `n` source files that put the most bytes into the bundle. */
+export const largestInputs = (bundle: BuiltBundle, n: number): InputShare[] =>
+  inputsOf(bundle)
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, n);
+
+/** `@scope/name` or `name` of a path inside node_modules; the project's own code otherwise. */
+const packageOf = (path: string): string => {
+  const at = path.lastIndexOf('node_modules/');
+  if (at < 0) return `(project) ${path.split('/').slice(0, 2).join('/')}`;
+  return /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(path.slice(at))?.[1] ?? path;
+};
+
+/** Bytes in the bundle per npm package (or top-level project folder), largest first. */
+export const packageShares = (bundle: BuiltBundle, n: number): InputShare[] => {
+  const totals = new Map<string, number>();
+  for (const input of inputsOf(bundle)) totals.set(packageOf(input.path), (totals.get(packageOf(input.path)) ?? 0) + input.bytes);
+  return [...totals]
+    .map(([path, bytes]) => ({ path, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, n);
+};
+
+/** Packages in `bundle` that the baseline bundle does not contain at all. */
+export const packagesBeyond = (bundle: BuiltBundle, baseline: BuiltBundle): InputShare[] => {
+  const inBaseline = new Set(packageShares(baseline, Number.MAX_SAFE_INTEGER).map((share) => share.path));
+  return packageShares(bundle, Number.MAX_SAFE_INTEGER).filter((share) => !inBaseline.has(share.path));
+};

@@ -1,0 +1,186 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { baselineTarget, buildBundle, type BuiltBundle, functionTargets, largestInputs, packageShares, packagesBeyond } from './bundles';
+import { cpus, loadavg } from 'node:os';
+import { type InitPair, type InitSample, measureColdInits } from './cold-init';
+import { deferCleanup } from './cleanup';
+import { type Check, fixed, heading, passFail, printTable, ratio } from './report';
+import { median, percentile, round } from './stats';
+
+/** Section 1: bundle size and cold init of every function beside the baseline. */
+
+export const targets = { initRatio: 1.15, sizeRatio: 1.5 } as const;
+
+export interface BundleSettings {
+  initRuns: number;
+}
+
+export interface FunctionResult {
+  name: string;
+  serves: string;
+  sizeKb: number;
+  sizeRatio: number;
+  initMedianMs: number;
+  pairedBaselineMedianMs: number;
+  initRatio: number;
+  cpuMedianMs: number;
+  pairedBaselineCpuMedianMs: number;
+  cpuRatio: number;
+  sizePass: boolean;
+  initPass: boolean;
+  samples: InitSample[];
+  pairedBaselineSamples: InitSample[];
+}
+
+export interface BundleSection {
+  baseline: { sizeKb: number; initMedianMs: number; cpuMedianMs: number };
+  /** (p75 − p25) / median of every baseline import: above ~0.25 the machine was too busy for fine verdicts. */
+  baselineSpread: number;
+  loadAverageDuringInit: number;
+  functions: FunctionResult[];
+  largest: { name: string; sizeKb: number; topInputs: { path: string; kb: number }[]; topPackages: { name: string; kb: number }[]; beyondBaseline: { name: string; kb: number }[] };
+  checks: Check[];
+}
+
+const kb = (bytes: number): number => round(bytes / 1024, 1);
+
+const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair): FunctionResult => {
+  const sizeRatio = bundle.bytes / baseline.bytes;
+  const initRatio = init.medianMs / init.baselineMedianMs;
+  const rounded = (samples: InitSample[]) => samples.map((s) => ({ initMs: round(s.initMs, 2), cpuMs: round(s.cpuMs, 2) }));
+  return {
+    name: bundle.name,
+    serves: bundle.serves,
+    sizeKb: kb(bundle.bytes),
+    sizeRatio: round(sizeRatio, 3),
+    initMedianMs: round(init.medianMs, 1),
+    pairedBaselineMedianMs: round(init.baselineMedianMs, 1),
+    initRatio: round(initRatio, 3),
+    cpuMedianMs: round(init.cpuMedianMs, 1),
+    pairedBaselineCpuMedianMs: round(init.baselineCpuMedianMs, 1),
+    cpuRatio: round(init.cpuMedianMs / init.baselineCpuMedianMs, 3),
+    sizePass: sizeRatio <= targets.sizeRatio,
+    initPass: initRatio <= targets.initRatio,
+    samples: rounded(init.samples),
+    pairedBaselineSamples: rounded(init.baselineSamples),
+  };
+};
+
+const checksOf = (results: readonly FunctionResult[]): Check[] =>
+  results.flatMap((r) => [
+    { section: 'bundles', name: `${r.name}: bundle ≤ ${targets.sizeRatio}× baseline`, pass: r.sizePass, detail: `${fixed(r.sizeKb)} KB = ${ratio(r.sizeRatio)}` },
+    {
+      section: 'bundles',
+      name: `${r.name}: cold init ≤ ${targets.initRatio}× baseline`,
+      pass: r.initPass,
+      detail: `${fixed(r.initMedianMs)} ms vs ${fixed(r.pairedBaselineMedianMs)} ms = ${ratio(r.initRatio)} (CPU time ${ratio(r.cpuRatio)})`,
+    },
+  ]);
+
+const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: number): void => {
+  const { baseline, functions: results } = section;
+  printTable(
+    'Bundle size and cold init (init = median of fresh node processes timing `await import(bundle)`)',
+    [
+      { header: 'Function' },
+      { header: 'Size KB' },
+      { header: 'Size ×base' },
+      { header: `Size ≤${targets.sizeRatio}×` },
+      { header: 'Init ms' },
+      { header: 'Base ms' },
+      { header: 'Init ×base' },
+      { header: `Init ≤${targets.initRatio}×` },
+      { header: 'CPU ms' },
+      { header: 'CPU ×base' },
+      { header: 'Serves', align: 'left' },
+    ],
+    [
+      ['baseline', fixed(baseline.sizeKb), ratio(1), '', fixed(baseline.initMedianMs), fixed(baseline.initMedianMs), ratio(1), '', fixed(baseline.cpuMedianMs), ratio(1), 'DynamoDBDocumentClient only'],
+      ...results.map((r) => [
+        r.name,
+        fixed(r.sizeKb),
+        ratio(r.sizeRatio),
+        passFail(r.sizePass),
+        fixed(r.initMedianMs),
+        fixed(r.pairedBaselineMedianMs),
+        ratio(r.initRatio),
+        passFail(r.initPass),
+        fixed(r.cpuMedianMs),
+        ratio(r.cpuRatio),
+        r.serves,
+      ]),
+    ],
+    [
+      `${runs} runs per function, each paired with a baseline run right before or after it (order alternating); "Base ms" is the median of those paired baseline runs.`,
+      'CPU ms: CPU time (user + system) of the process during the same import; a verdict-free cross-check, far less sensitive to other load.',
+      `esbuild as the CDK stack bundles (ESM, node22, minified, AWS SDK bundled, createRequire banner); size is the .mjs alone. Measured with node ${process.version}.`,
+      ...noiseWarning(section),
+    ],
+  );
+};
+
+const noiseWarning = ({ baselineSpread, loadAverageDuringInit }: Omit<BundleSection, 'checks' | 'largest'>): string[] =>
+  baselineSpread > 0.25 || loadAverageDuringInit > cpus().length
+    ? [
+        `WARNING: noisy machine (load average ${fixed(loadAverageDuringInit, 2)} on ${cpus().length} CPUs, baseline imports spread ${fixed(baselineSpread * 100, 0)}% of their median):`,
+        '         wall-clock ratios within ~0.1 of the target are not conclusive; compare the CPU-time column, or rerun on an idle machine.',
+      ]
+    : [];
+
+const printLargest = (largest: BundleSection['largest']): void => {
+  printTable(
+    `The 10 largest inputs of the largest function bundle, ${largest.name} (${fixed(largest.sizeKb)} KB)`,
+    [{ header: 'Input (esbuild metafile)' }, { header: 'KB in bundle' }],
+    largest.topInputs.map((input) => [input.path, fixed(input.kb)]),
+  );
+  printTable(
+    `Bytes of ${largest.name} per package`,
+    [{ header: 'Package' }, { header: 'KB in bundle' }, { header: 'Also in baseline', align: 'left' }],
+    largest.topPackages.map((p) => [p.name, fixed(p.kb), largest.beyondBaseline.some((b) => b.name === p.name) ? 'no' : 'yes']),
+    [`Packages beyond the baseline: ${largest.beyondBaseline.map((p) => `${p.name} ${fixed(p.kb)} KB`).join(', ') || 'none'}.`],
+  );
+};
+
+const largestOf = (bundles: readonly BuiltBundle[], baseline: BuiltBundle): BundleSection['largest'] => {
+  const largest = bundles.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  return {
+    name: largest.name,
+    sizeKb: kb(largest.bytes),
+    topInputs: largestInputs(largest, 10).map((input) => ({ path: input.path, kb: kb(input.bytes) })),
+    topPackages: packageShares(largest, 12).map((p) => ({ name: p.path, kb: kb(p.bytes) })),
+    beyondBaseline: packagesBeyond(largest, baseline).map((p) => ({ name: p.path, kb: kb(p.bytes) })),
+  };
+};
+
+export const benchBundles = async (settings: BundleSettings): Promise<BundleSection> => {
+  heading('1. Function bundles: size and cold init');
+  const outDir = await mkdtemp(join(tmpdir(), 'pas-bench-bundles-'));
+  const removeOutDir = deferCleanup(() => rm(outDir, { recursive: true, force: true }));
+  try {
+    const baseline = await buildBundle(baselineTarget, outDir);
+    const bundles: BuiltBundle[] = [];
+    for (const target of functionTargets()) bundles.push(await buildBundle(target, outDir));
+    console.log(`Built ${bundles.length} function bundles and the baseline. Timing cold inits (${settings.initRuns} rounds)…`);
+
+    const inits = await measureColdInits(baseline.file, bundles, settings.initRuns, (round) => {
+      if (round % 5 === 0 || round === settings.initRuns) console.log(`  round ${round}/${settings.initRuns}`);
+    });
+    const loadAverageDuringInit = loadavg()[0] ?? 0;
+    const baselineWall = inits.flatMap((init) => init.baselineSamples.map((s) => s.initMs));
+    const baselineCpu = inits.flatMap((init) => init.baselineSamples.map((s) => s.cpuMs));
+    const section = {
+      baseline: { sizeKb: kb(baseline.bytes), initMedianMs: round(median(baselineWall), 1), cpuMedianMs: round(median(baselineCpu), 1) },
+      baselineSpread: round((percentile(baselineWall, 75) - percentile(baselineWall, 25)) / median(baselineWall), 3),
+      loadAverageDuringInit: round(loadAverageDuringInit, 2),
+      functions: bundles.map((bundle, i) => resultOf(bundle, baseline, inits[i] as InitPair)),
+    };
+    const largest = largestOf(bundles, baseline);
+
+    printResults(section, settings.initRuns);
+    printLargest(largest);
+    return { ...section, largest, checks: checksOf(section.functions) };
+  } finally {
+    await removeOutDir();
+  }
+};
