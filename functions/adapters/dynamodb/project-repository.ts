@@ -7,7 +7,7 @@ import type { Tenant } from '../../core/tenancy';
 import type { TableRef } from './client';
 import { countRange, listPage, type RangeSpec } from './list-page';
 import { entityTypes, idRangeEnd, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
-import { conditionFailedAt, isConditionFailure } from './transactions';
+import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
 
 /** The `sk` range of the projects created in [from, until). */
 const createdRange = (query: ListQuery): { low: string; high: string } => ({
@@ -86,7 +86,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
 
   return {
     async create(tenant, project) {
-      await client.send(
+      await withConflictRetry(() => client.send(
         new TransactWriteCommand({
           TransactItems: [
             {
@@ -107,7 +107,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
             },
           ],
         }),
-      );
+      ));
     },
 
     async get(tenant, id) {
@@ -151,7 +151,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
 
     async delete(tenant, id) {
       try {
-        await client.send(
+        await withConflictRetry(() => client.send(
           new TransactWriteCommand({
             TransactItems: [
               { Delete: { TableName: tableName, Key: keys.project(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
@@ -166,7 +166,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
               },
             ],
           }),
-        );
+        ));
         return true;
       } catch (error) {
         if (conditionFailedAt(error, 0)) return false;

@@ -6,3 +6,21 @@ export const conditionFailedAt = (error: unknown, index: number): boolean =>
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+const isTransactionConflict = (error: unknown): boolean =>
+  error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');
+
+/**
+ * Runs a transaction, again when DynamoDB cancelled it only because another transaction touched
+ * the same item at once (a collection counter, say): the SDK does not retry that by itself.
+ */
+export const withConflictRetry = async <T>(run: () => Promise<T>, attempts = 4): Promise<T> => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isTransactionConflict(error) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+    }
+  }
+};
