@@ -21,6 +21,10 @@ export const entityTypes = {
   project: 'project',
   counter: 'counter',
   idempotency: 'idempotency',
+  event: 'event',
+  webhook: 'webhook',
+  delivery: 'delivery',
+  queuedMessage: 'queued_message',
 } as const;
 
 export const keys = {
@@ -54,6 +58,27 @@ export const keys = {
 
   /** Size of a collection, kept in the same transaction as every create and delete in it. */
   counter: (collection: string) => ({ pk: collection, sk: 'COUNT' }),
+
+  events: (tenant: Tenant) => join(tenantPrefix(tenant), 'EVENTS'),
+  eventsOfType: (tenant: Tenant, type: string) => join(tenantPrefix(tenant), 'EVENTS', 'TYPE', type),
+  eventSortKeyPrefix: 'EVENT#',
+  event: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'EVENTS'), sk: join('EVENT', id) }),
+  eventIndexes: (tenant: Tenant, type: string, id: string) => ({ gsi1pk: join(tenantPrefix(tenant), 'EVENTS', 'TYPE', type), gsi1sk: join('EVENT', id) }),
+
+  webhooks: (tenant: Tenant) => join(tenantPrefix(tenant), 'WEBHOOKS'),
+  webhookSortKeyPrefix: 'WEBHOOK#',
+  webhook: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'WEBHOOKS'), sk: join('WEBHOOK', id) }),
+
+  deliveries: (tenant: Tenant, webhookId: string) => join(tenantPrefix(tenant), 'WEBHOOK', webhookId, 'DELIVERIES'),
+  deliverySortKeyPrefix: 'DELIVERY#',
+  delivery: (tenant: Tenant, webhookId: string, id: string) => ({
+    pk: join(tenantPrefix(tenant), 'WEBHOOK', webhookId, 'DELIVERIES'),
+    sk: join('DELIVERY', id),
+  }),
+
+  /** The local runtime's delivery queue (SQS in AWS): ordered by due time. */
+  queuedMessages: 'DELIVERY_QUEUE',
+  queuedMessage: (dueMs: number, id: string) => ({ pk: 'DELIVERY_QUEUE', sk: `${String(dueMs).padStart(15, '0')}#${id}` }),
 
   idempotency: (tenant: Tenant, key: string) => ({ pk: join(tenantPrefix(tenant), 'IDEMPOTENCY', key), sk: 'IDEMPOTENCY' }),
 };

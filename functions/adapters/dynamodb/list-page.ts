@@ -1,8 +1,10 @@
-import { QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { isoTime } from '../../core/clock';
+import { type IdKind, idPrefixes, lowestIdAt } from '../../core/ids';
 import { validationError } from '../../core/errors';
 import { decodeCursor, encodeCursor, type ListQuery, type Page, queryFingerprint } from '../../core/pagination';
 import type { TableRef } from './client';
-import { withoutKeys } from './keys';
+import { entityTypes, idRangeEnd, keys, withoutKeys } from './keys';
 
 type Item = Record<string, unknown>;
 
@@ -130,3 +132,51 @@ export const countRange = async (table: TableRef, spec: RangeSpec): Promise<numb
   } while (startKey);
   return count;
 };
+
+/**
+ * The sort-key range of the items created in [createdFrom, createdUntil): ids are prefix + ULID,
+ * so a time range is a key range. `skPrefix` is the label before the id (`PROJECT#`), `idPrefix`
+ * the id's own (`proj_`).
+ */
+export const createdKeyRange = (skPrefix: string, idKind: IdKind, query: ListQuery): { low: string; high: string } => ({
+  low: skPrefix + (query.createdFrom === undefined || query.createdFrom <= 0 ? idPrefixes[idKind] : lowestIdAt(idKind, query.createdFrom)),
+  high: skPrefix + (query.createdUntil === undefined ? idPrefixes[idKind] : lowestIdAt(idKind, query.createdUntil - 1)) + idRangeEnd,
+});
+
+export const isDateFiltered = (query: ListQuery): boolean => query.createdFrom !== undefined || query.createdUntil !== undefined;
+
+/** No id can fall in a range that ends at or before it starts, or before 1970 (ULID time). */
+export const isEmptyCreatedRange = (query: ListQuery): boolean =>
+  query.createdUntil !== undefined && query.createdUntil <= Math.max(query.createdFrom ?? 0, 0);
+
+/** FilterExpression parts for a created_at range on an index sorted by something else. */
+export const createdAtFilter = (query: ListQuery): { expressions: string[]; values: Record<string, string> } => {
+  const expressions: string[] = [];
+  const values: Record<string, string> = {};
+  if (query.createdFrom !== undefined) {
+    expressions.push('created_at >= :createdFrom');
+    values[':createdFrom'] = isoTime(Math.max(query.createdFrom, 0));
+  }
+  if (query.createdUntil !== undefined) {
+    expressions.push('created_at < :createdUntil');
+    values[':createdUntil'] = isoTime(Math.max(query.createdUntil, 0));
+  }
+  return { expressions, values };
+};
+
+/** The whole size of a collection, kept in the same transaction as every create and delete in it. */
+export const counterValue = async (table: TableRef, collection: string): Promise<number> => {
+  const counter = await table.client.send(new GetCommand({ TableName: table.tableName, Key: keys.counter(collection) }));
+  return Number(counter.Item?.count ?? 0);
+};
+
+/** The transaction item that moves a collection's counter. */
+export const counterUpdate = (tableName: string, collection: string, by: 1 | -1) => ({
+  Update: {
+    TableName: tableName,
+    Key: keys.counter(collection),
+    UpdateExpression: 'ADD #count :by SET entity = :entity',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':by': by, ':entity': entityTypes.counter },
+  },
+});

@@ -1,28 +1,24 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { isoTime } from '../../core/clock';
-import { lowestIdAt } from '../../core/ids';
 import type { ListQuery, Page } from '../../core/pagination';
 import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from '../../core/projects/project';
 import type { Tenant } from '../../core/tenancy';
 import type { TableRef } from './client';
-import { countRange, listPage, type RangeSpec } from './list-page';
-import { entityTypes, idRangeEnd, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdAtFilter,
+  createdKeyRange,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+} from './list-page';
+import { entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
 import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
 
-/** The `sk` range of the projects created in [from, until). */
-const createdRange = (query: ListQuery): { low: string; high: string } => ({
-  low: keys.projectSortKeyPrefix + (query.createdFrom === undefined || query.createdFrom <= 0 ? 'proj_' : lowestIdAt('project', query.createdFrom)),
-  high: keys.projectSortKeyPrefix + (query.createdUntil === undefined ? 'proj_' : lowestIdAt('project', query.createdUntil - 1)) + idRangeEnd,
-});
-
-const isDateFiltered = (query: ListQuery): boolean => query.createdFrom !== undefined || query.createdUntil !== undefined;
-
-/** No id can fall in a range that ends at or before it starts, or before 1970 (ULID time). */
-const isEmptyRange = (query: ListQuery): boolean =>
-  query.createdUntil !== undefined && query.createdUntil <= Math.max(query.createdFrom ?? 0, 0);
-
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
-  const { low, high } = createdRange(query);
+  const { low, high } = createdKeyRange(keys.projectSortKeyPrefix, 'project', query);
   return {
     query: {
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
@@ -35,23 +31,13 @@ const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
 
 /** Name and update-time orders come from their own index; a date range filters them. */
 const byIndex = (tenant: Tenant, query: ListQuery, index: 'gsi1' | 'gsi2'): RangeSpec => {
-  const dateFilter = isDateFiltered(query);
-  const filters: string[] = [];
-  const values: Record<string, unknown> = { ':pk': keys.projects(tenant) };
-  if (query.createdFrom !== undefined) {
-    filters.push('created_at >= :from');
-    values[':from'] = isoTime(query.createdFrom);
-  }
-  if (query.createdUntil !== undefined) {
-    filters.push('created_at < :until');
-    values[':until'] = isoTime(query.createdUntil);
-  }
+  const filter = createdAtFilter(query);
   return {
     query: {
       IndexName: index,
       KeyConditionExpression: `${index}pk = :pk`,
-      ExpressionAttributeValues: values,
-      ...(dateFilter ? { FilterExpression: filters.join(' AND ') } : {}),
+      ExpressionAttributeValues: { ':pk': keys.projects(tenant), ...filter.values },
+      ...(filter.expressions.length > 0 ? { FilterExpression: filter.expressions.join(' AND ') } : {}),
     },
     keyAttributes: ['pk', 'sk', `${index}pk`, `${index}sk`],
     partition: keys.projects(tenant),
@@ -80,8 +66,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
 
   const total = async (tenant: Tenant, query: ListQuery): Promise<number> => {
     if (isDateFiltered(query)) return countRange(table, byCreation(tenant, query));
-    const counter = await client.send(new GetCommand({ TableName: tableName, Key: keys.counter(keys.projects(tenant)) }));
-    return Number(counter.Item?.count ?? 0);
+    return counterValue(table, keys.projects(tenant));
   };
 
   return {
@@ -96,15 +81,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.counter(keys.projects(tenant)),
-                UpdateExpression: 'ADD #count :one SET entity = :entity',
-                ExpressionAttributeNames: { '#count': 'count' },
-                ExpressionAttributeValues: { ':one': 1, ':entity': entityTypes.counter },
-              },
-            },
+            counterUpdate(tableName, keys.projects(tenant), 1),
           ],
         }),
       ));
@@ -155,15 +132,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
           new TransactWriteCommand({
             TransactItems: [
               { Delete: { TableName: tableName, Key: keys.project(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
-              {
-                Update: {
-                  TableName: tableName,
-                  Key: keys.counter(keys.projects(tenant)),
-                  UpdateExpression: 'ADD #count :minusOne',
-                  ExpressionAttributeNames: { '#count': 'count' },
-                  ExpressionAttributeValues: { ':minusOne': -1 },
-                },
-              },
+              counterUpdate(tableName, keys.projects(tenant), -1),
             ],
           }),
         ));
@@ -175,7 +144,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
     },
 
     async list(tenant, query): Promise<Page<Project>> {
-      if (isEmptyRange(query)) return { items: [], total: 0 };
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
       const page = await listPage<Record<string, unknown>>(table, rangeFor(tenant, query), query, await total(tenant, query));
       return { ...page, items: page.items.map(projectFrom) };
     },
