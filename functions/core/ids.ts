@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { decodeTime, encodeTime, ulid } from 'ulid';
 
 export const idPrefixes = {
@@ -8,6 +9,11 @@ export const idPrefixes = {
   webhook: 'wh_',
   event: 'evt_',
   delivery: 'dlv_',
+  scan: 'scan_',
+  finding: 'fnd_',
+  deployment: 'dep_',
+  testSuite: 'test_',
+  testRun: 'run_',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
@@ -27,3 +33,16 @@ export const isId = (kind: IdKind, value: string): boolean =>
   value.startsWith(idPrefixes[kind]) && ulidPattern.test(value.slice(idPrefixes[kind].length));
 
 export const idTime = (id: string): number => decodeTime(id.slice(id.indexOf('_') + 1));
+
+const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * An id that is the same every time for the same `seed`: prefix + ULID whose time is `createdAtMs`
+ * and whose random part comes from a hash. Lets a step that may run twice write the same item.
+ */
+export const derivedId = (kind: IdKind, createdAtMs: number, seed: string): string => {
+  const digest = createHash('sha256').update(seed).digest();
+  let random = '';
+  for (let i = 0; i < 16; i += 1) random += crockford[(digest[i] as number) % 32];
+  return `${idPrefixes[kind]}${encodeTime(createdAtMs, 10)}${random}`;
+};

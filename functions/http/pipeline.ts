@@ -69,7 +69,7 @@ export const createApiHandler = <R extends AnyRoute>(
   deps: () => AuthDeps & IdempotencyDeps,
 ) => {
   const pipeline = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context & ApiContext>().use(authenticate(route, deps));
-  if (route.body) for (const step of jsonBody()) pipeline.use(step);
+  if (route.body) for (const step of jsonBody({ optional: route.optionalBody })) pipeline.use(step);
   if (route.method === 'POST' && route.scope !== null) pipeline.use(idempotency(deps));
   const inner = pipeline.handler(async (event, context) => {
     const request = {

@@ -38,6 +38,8 @@ export interface RouteDefinition<
   params?: TParams;
   query?: TQuery;
   body?: TBody;
+  /** The body may be left out entirely (then it reads as `{}`). */
+  optionalBody?: boolean;
   /** Status of the success answer and what it carries. */
   success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;
   /** Error statuses this route can answer beyond the ones every authenticated route can. */

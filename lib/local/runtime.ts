@@ -1,13 +1,15 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDocumentClient } from '../../functions/adapters/dynamodb/client';
+import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
 import { bootstrapDefaultAccount, type CreatedCredential } from '../../functions/core/credentials/manage-credentials';
 import type { Account } from '../../functions/core/credentials/credential';
 import { ensureTable } from './create-table';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpServer } from './http-server';
+import { startQueuePoller } from './queue-poller';
+import { startStreamPoller } from './stream-poller';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
 
 export interface LocalRuntimeOptions {
@@ -26,6 +28,32 @@ export interface LocalRuntime {
   bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential };
   stop(): Promise<void>;
 }
+
+/**
+ * The two event-driven functions, driven as AWS drives them: the fan-out by the table's stream,
+ * the dispatcher by the delivery queue.
+ */
+const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tableName: string, table: TableRef) => {
+  const fanOut = (await import('../../functions/handlers/workers/fan-out')).handler;
+  const dispatch = (await import('../../functions/handlers/workers/dispatch')).handler;
+  const checkpointFile = join(options.dataDir, 'stream-checkpoint.json');
+  // An in-memory table starts with a new stream: an old position would point nowhere.
+  if (options.inMemory) await rm(checkpointFile, { force: true });
+  const stream = await startStreamPoller({
+    endpoint,
+    region: localRegion,
+    tableName,
+    checkpointFile,
+    handler: fanOut,
+  });
+  const queue = startQueuePoller(table, dispatch);
+  return {
+    async stop() {
+      await stream.stop();
+      await queue.stop();
+    },
+  };
+};
 
 /** Local stand-ins for the AWS settings a deployed function receives. */
 const localRegion = 'us-east-1';
@@ -47,7 +75,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+    // E-mail goes to a folder; test-mode webhooks may target this machine (never in AWS).
+    LOCAL_OUTBOX_DIR: join(options.dataDir, 'outbox'),
+    LOCAL_ALLOW_PRIVATE_TEST_TARGETS: 'true',
   });
+  delete process.env.DELIVERY_QUEUE_URL;
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;
 
@@ -56,6 +88,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
   const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
 
+  const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
   const http = await startHttpServer(options.port);
   const apiUrl = `http://localhost:${http.port}/v1`;
   await writeRuntimeInfo(options.dataDir, { apiUrl, dynamodbEndpoint: dynamodb.endpoint, tableName, region: localRegion, pid: process.pid });
@@ -69,6 +102,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     stop: () =>
       (stopping ??= (async () => {
         await http.close();
+        await workers.stop();
         await removeRuntimeInfo(options.dataDir);
         await dynamodb.stop();
       })()),

@@ -14,7 +14,7 @@ const bodyBytes = (event: APIGatewayProxyEventV2): number => {
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse>;
 
 /** 413 over 1 MiB, 415 without a JSON content type, 400 when the JSON does not parse. */
-export const jsonBody = (): Middleware[] => {
+export const jsonBody = ({ optional = false } = {}): Middleware[] => {
   const parser = jsonBodyParser();
   return [
     {
@@ -26,6 +26,10 @@ export const jsonBody = (): Middleware[] => {
     },
     {
       before: async (request) => {
+        if (optional && !request.event.body) {
+          (request.event as { body: unknown }).body = {};
+          return;
+        }
         try {
           await parser.before?.(request as never);
         } catch (error) {

@@ -1,0 +1,233 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../../core/tenancy';
+import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository } from '../../core/webhooks/delivery';
+import type { TableRef } from './client';
+import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { entityTypes, keys, withoutKeys } from './keys';
+import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
+
+const deliveryFrom = (item: Record<string, unknown>): Delivery => {
+  const d = withoutKeys<Delivery>(item);
+  return {
+    id: d.id,
+    webhook_id: d.webhook_id,
+    event_id: d.event_id,
+    event_type: d.event_type,
+    status: d.status,
+    test: d.test,
+    sequence: d.sequence,
+    attempt_count: d.attempt_count,
+    attempt_claimed_at: d.attempt_claimed_at ?? null,
+    attempts: d.attempts ?? [],
+    next_attempt_at: d.next_attempt_at ?? null,
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    payload: d.payload,
+  };
+};
+
+const filterOf = (filters: DeliveryListFilters) => {
+  const expressions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filters.status) {
+    expressions.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filters.status;
+  }
+  if (filters.event_type) {
+    expressions.push('event_type = :eventType');
+    values[':eventType'] = filters.event_type;
+  }
+  return { expressions, names, values };
+};
+
+export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository => {
+  const { client, tableName } = table;
+
+  const range = (tenant: Tenant, webhookId: string, query: Parameters<DeliveryRepository['list']>[2], filters: DeliveryListFilters): RangeSpec => {
+    const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', query);
+    const filter = filterOf(filters);
+    const partition = keys.deliveries(tenant, webhookId);
+    return {
+      query: {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high, ...filter.values },
+        ...(filter.expressions.length > 0
+          ? { FilterExpression: filter.expressions.join(' AND '), ...(Object.keys(filter.names).length > 0 ? { ExpressionAttributeNames: filter.names } : {}) }
+          : {}),
+      },
+      keyAttributes: ['pk', 'sk'],
+      partition,
+    };
+  };
+
+  const get = async (tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined> => {
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }));
+    return result.Item ? deliveryFrom(result.Item) : undefined;
+  };
+
+  return {
+    async create(tenant, delivery) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Put: {
+                    TableName: tableName,
+                    Item: { ...keys.delivery(tenant, delivery.webhook_id, delivery.id), entity: entityTypes.delivery, ...delivery },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                counterUpdate(tableName, keys.deliveries(tenant, delivery.webhook_id), 1),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    get,
+
+    async list(tenant, webhookId, query, filters) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const spec = range(tenant, webhookId, query, filters);
+      const filtered = isDateFiltered(query) || filters.status !== undefined || filters.event_type !== undefined;
+      const total = filtered ? await countRange(table, spec) : await counterValue(table, keys.deliveries(tenant, webhookId));
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
+      return { ...page, items: page.items.map(deliveryFrom) };
+    },
+
+    async findSince(tenant, webhookId, statuses, sinceMs) {
+      const found: Delivery[] = [];
+      const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', { page: 1, perPage: 1, sort: 'created_at', order: 'asc', createdFrom: sinceMs });
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+            FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':pk': keys.deliveries(tenant, webhookId),
+              ':low': low,
+              ':high': high,
+              ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
+            },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        found.push(...(result.Items ?? []).map(deliveryFrom));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      return found;
+    },
+
+    async claimAttempt(tenant, webhookId, id, sequence, attempt, at) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.delivery(tenant, webhookId, id),
+            UpdateExpression: 'SET attempt_count = :attempt, attempt_claimed_at = :at, updated_at = :at',
+            ConditionExpression: '#status = :pending AND #sequence = :sequence AND attempt_count = :previous',
+            ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+            ExpressionAttributeValues: { ':attempt': attempt, ':previous': attempt - 1, ':at': at, ':pending': 'pending', ':sequence': sequence },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    async recordAttempt(tenant, webhookId, id, attempt, outcome, at) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.delivery(tenant, webhookId, id),
+            UpdateExpression: 'SET attempts = list_append(attempts, :attempt), #status = :status, next_attempt_at = :next, updated_at = :at',
+            ConditionExpression: '#sequence = :sequence',
+            ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+            ExpressionAttributeValues: { ':attempt': [attempt], ':status': outcome.status, ':next': outcome.next_attempt_at, ':at': at, ':sequence': attempt.sequence },
+          }),
+        );
+      } catch (error) {
+        // A redelivery started a new sequence meanwhile: this result belongs to the old one.
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+
+    async restart(tenant, webhookId, id, at) {
+      try {
+        const result = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.delivery(tenant, webhookId, id),
+            UpdateExpression: 'SET #status = :pending, #sequence = #sequence + :one, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+            ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':zero': 0, ':null': null, ':at': at },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return result.Attributes ? deliveryFrom(result.Attributes) : undefined;
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async failWithWebhook(tenant, webhookId, id, attempt: DeliveryAttempt, at) {
+      await client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.delivery(tenant, webhookId, id),
+                UpdateExpression: 'SET attempts = list_append(attempts, :attempt), #status = :failed, next_attempt_at = :null, updated_at = :at',
+                ConditionExpression: '#sequence = :sequence',
+                ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+                ExpressionAttributeValues: { ':attempt': [attempt], ':failed': 'failed', ':null': null, ':at': at, ':sequence': attempt.sequence },
+              },
+            },
+            {
+              Update: {
+                TableName: tableName,
+                Key: keys.webhook(tenant, webhookId),
+                UpdateExpression: 'SET #status = :failed, failed_at = :at, updated_at = :at',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeNames: { '#status': 'status' },
+                ExpressionAttributeValues: { ':failed': 'failed', ':at': at },
+              },
+            },
+          ],
+        }),
+      );
+    },
+
+    async setStatus(tenant, webhookId, id, status, at) {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.delivery(tenant, webhookId, id),
+          UpdateExpression: 'SET #status = :status, next_attempt_at = :null, updated_at = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':status': status, ':null': null, ':at': at },
+        }),
+      );
+    },
+  };
+};
+

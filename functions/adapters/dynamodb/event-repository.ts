@@ -1,0 +1,87 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { EventType } from '../../core/events/event-types';
+import type { EventRepository, ServiceEvent } from '../../core/events/event';
+import type { ListQuery } from '../../core/pagination';
+import type { Tenant } from '../../core/tenancy';
+import type { TableRef } from './client';
+import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { entityTypes, keys } from './keys';
+
+/** Fields in the documented order. */
+export const eventFrom = (item: Record<string, unknown>): ServiceEvent => ({
+  id: item.id as string,
+  type: item.type as EventType,
+  created_at: item.created_at as string,
+  data: item.data as Record<string, unknown>,
+});
+
+/**
+ * The transactional outbox: the items that record an event, to be written in the same transaction
+ * as the state change that causes it. The table's stream carries the event on to the webhooks.
+ */
+export const outboxItems = (tableName: string, tenant: Tenant, event: ServiceEvent) => [
+  {
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...keys.event(tenant, event.id),
+        ...keys.eventIndexes(tenant, event.type, event.id),
+        entity: entityTypes.event,
+        // The fan-out reads whose event it is from the stream record.
+        account_id: tenant.accountId,
+        mode: tenant.mode,
+        ...event,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+  counterUpdate(tableName, keys.events(tenant), 1),
+  counterUpdate(tableName, keys.eventsOfType(tenant, event.type), 1),
+];
+
+const rangeFor = (tenant: Tenant, query: ListQuery, type: EventType | undefined): RangeSpec => {
+  const { low, high } = createdKeyRange(keys.eventSortKeyPrefix, 'event', query);
+  if (type) {
+    const partition = keys.eventsOfType(tenant, type);
+    return {
+      query: {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+      },
+      keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+      partition,
+    };
+  }
+  const partition = keys.events(tenant);
+  return {
+    query: {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+    },
+    keyAttributes: ['pk', 'sk'],
+    partition,
+  };
+};
+
+export const dynamoEventRepository = (table: TableRef): EventRepository & { record(tenant: Tenant, event: ServiceEvent): Promise<void> } => ({
+  async get(tenant, id) {
+    const result = await table.client.send(new GetCommand({ TableName: table.tableName, Key: keys.event(tenant, id) }));
+    return result.Item ? eventFrom(result.Item) : undefined;
+  },
+
+  async list(tenant, query, { type }) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const range = rangeFor(tenant, query, type);
+    const total = isDateFiltered(query)
+      ? await countRange(table, range)
+      : await counterValue(table, type ? keys.eventsOfType(tenant, type) : keys.events(tenant));
+    const page = await listPage<Record<string, unknown>>(table, range, query, total, { type: type ?? null });
+    return { ...page, items: page.items.map(eventFrom) };
+  },
+
+  /** An event on its own, with no other state change (system events and tests). */
+  async record(tenant, event) {
+    await table.client.send(new TransactWriteCommand({ TransactItems: outboxItems(table.tableName, tenant, event) }));
+  },
+});

@@ -1,0 +1,140 @@
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../../core/tenancy';
+import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
+import type { TableRef } from './client';
+import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { entityTypes, keys } from './keys';
+import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
+
+/** Fields in the documented order. */
+const webhookFrom = (item: Record<string, unknown>): Webhook => ({
+  id: item.id as string,
+  url: item.url as string,
+  events: item.events as Webhook['events'],
+  active: item.active as boolean,
+  status: item.status as Webhook['status'],
+  description: (item.description as string | null | undefined) ?? null,
+  created_at: item.created_at as string,
+  updated_at: item.updated_at as string,
+  failed_at: (item.failed_at as string | null | undefined) ?? null,
+  secret: item.secret as string,
+  previous_secret: (item.previous_secret as string | null | undefined) ?? null,
+  previous_secret_expires_at: (item.previous_secret_expires_at as string | null | undefined) ?? null,
+});
+
+export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
+  const { client, tableName } = table;
+
+  const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec => {
+    const { low, high } = createdKeyRange(keys.webhookSortKeyPrefix, 'webhook', query);
+    return {
+      query: {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': keys.webhooks(tenant), ':low': low, ':high': high, ...(status ? { ':status': status } : {}) },
+        ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+      },
+      keyAttributes: ['pk', 'sk'],
+      partition: keys.webhooks(tenant),
+    };
+  };
+
+  return {
+    async create(tenant, webhook) {
+      await withConflictRetry(() =>
+        client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: { ...keys.webhook(tenant, webhook.id), entity: entityTypes.webhook, ...webhook },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+              counterUpdate(tableName, keys.webhooks(tenant), 1),
+            ],
+          }),
+        ),
+      );
+    },
+
+    async get(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id) }));
+      return result.Item ? webhookFrom(result.Item) : undefined;
+    },
+
+    async all(tenant) {
+      const webhooks: Webhook[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': keys.webhooks(tenant), ':prefix': keys.webhookSortKeyPrefix },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        webhooks.push(...(result.Items ?? []).map(webhookFrom));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      return webhooks;
+    },
+
+    async list(tenant, query, { status }) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const spec = range(tenant, query, status);
+      const total = status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, keys.webhooks(tenant));
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { status: status ?? null });
+      return { ...page, items: page.items.map(webhookFrom) };
+    },
+
+    async update(tenant, id, changes, updatedAt) {
+      const names: Record<string, string> = { '#updated_at': 'updated_at' };
+      const values: Record<string, unknown> = { ':updated_at': updatedAt };
+      const sets = ['#updated_at = :updated_at'];
+      for (const [field, value] of Object.entries(changes)) {
+        if (value === undefined) continue;
+        names[`#${field}`] = field;
+        values[`:${field}`] = value;
+        sets.push(`#${field} = :${field}`);
+      }
+      try {
+        const result = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.webhook(tenant, id),
+            UpdateExpression: `SET ${sets.join(', ')}`,
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: names,
+            ExpressionAttributeValues: values,
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return webhookFrom(result.Attributes ?? {});
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async delete(tenant, id) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                { Delete: { TableName: tableName, Key: keys.webhook(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
+                counterUpdate(tableName, keys.webhooks(tenant), -1),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+  };
+};

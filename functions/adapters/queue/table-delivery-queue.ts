@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from '../../core/clock';
+import type { DeliveryMessage, DeliveryQueue } from '../../core/webhooks/delivery';
+import type { TableRef } from '../dynamodb/client';
+import { entityTypes, keys } from '../dynamodb/keys';
+import { isConditionFailure } from '../dynamodb/transactions';
+
+/** A message taken for processing is hidden this long; if its processor dies, it comes back. */
+export const visibilityTimeoutMs = 30_000;
+
+export interface LeasedMessage {
+  key: { pk: string; sk: string };
+  receiveCount: number;
+  message: DeliveryMessage;
+}
+
+/**
+ * The local runtime's delivery queue, with SQS's semantics, kept in DynamoDB Local so that a
+ * restart loses nothing: messages become visible at `not_before`, are leased while processed and
+ * deleted when done.
+ */
+export const tableDeliveryQueue = (table: TableRef, clock: Clock) => {
+  const queue: DeliveryQueue = {
+    async send(message) {
+      await table.client.send(
+        new PutCommand({
+          TableName: table.tableName,
+          Item: { ...keys.queuedMessage(message.not_before, randomUUID()), entity: entityTypes.queuedMessage, message, visible_at: message.not_before, receive_count: 0 },
+        }),
+      );
+    },
+  };
+
+  /** Leases up to `max` messages that are due now. */
+  const receive = async (max: number): Promise<LeasedMessage[]> => {
+    const now = clock.now();
+    const due = await table.client.send(
+      new QueryCommand({
+        TableName: table.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk <= :now',
+        FilterExpression: 'visible_at <= :nowMs',
+        ExpressionAttributeValues: { ':pk': keys.queuedMessages, ':now': `${String(now).padStart(15, '0')}#~`, ':nowMs': now },
+        Limit: max * 4,
+        ConsistentRead: true,
+      }),
+    );
+    const leased: LeasedMessage[] = [];
+    for (const item of due.Items ?? []) {
+      if (leased.length >= max) break;
+      const key = { pk: item.pk as string, sk: item.sk as string };
+      try {
+        const result = await table.client.send(
+          new UpdateCommand({
+            TableName: table.tableName,
+            Key: key,
+            UpdateExpression: 'SET visible_at = :hiddenUntil ADD receive_count :one',
+            ConditionExpression: 'attribute_exists(pk) AND visible_at <= :now',
+            ExpressionAttributeValues: { ':hiddenUntil': now + visibilityTimeoutMs, ':now': now, ':one': 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        leased.push({ key, receiveCount: Number(result.Attributes?.receive_count ?? 1), message: item.message as DeliveryMessage });
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    }
+    return leased;
+  };
+
+  const acknowledge = async (key: { pk: string; sk: string }): Promise<void> => {
+    await table.client.send(new DeleteCommand({ TableName: table.tableName, Key: key }));
+  };
+
+  return { queue, receive, acknowledge };
+};

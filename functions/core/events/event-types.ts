@@ -1,0 +1,94 @@
+/**
+ * The event catalogue: the spec's types plus `workflow.cancelled`. Each type's `data` is a snapshot
+ * of the resource after the change; `workflow.completed` has exactly the spec's shape.
+ */
+const workflowSnapshot = {
+  id: 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1E',
+  project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
+  name: 'Add rate limiting',
+  status: 'running',
+  stages: ['intake', 'build', 'verify', 'prove', 'iterate', 'package'],
+  created_at: '2026-11-21T10:00:00.000Z',
+};
+
+const scanSnapshot = {
+  id: 'scan_01JD2QA1F5G7H9J1K3M5N7P9Q1',
+  project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
+  status: 'completed',
+  scan_types: ['sast', 'secrets', 'dependencies'],
+  branch: 'main',
+  created_at: '2026-11-21T10:00:00.000Z',
+};
+
+const findingSnapshot = {
+  id: 'fnd_01JD2QB2G6H8J0K2M4N6P8R0S2',
+  scan_id: scanSnapshot.id,
+  project_id: scanSnapshot.project_id,
+  type: 'secrets',
+  rule_id: 'secretlint/aws',
+  severity: 'critical',
+  status: 'open',
+  title: 'AWS secret access key in source',
+  location: { path: 'config/deploy.js', line: 12 },
+  created_at: '2026-11-21T10:00:00.000Z',
+};
+
+const deploymentSnapshot = {
+  id: 'dep_01JD2QC3H7J9K1M3N5P7R9S1T3',
+  project_id: scanSnapshot.project_id,
+  environment: 'production',
+  provider: 'deploy-hook',
+  status: 'completed',
+  url: 'https://shop.example.com',
+  created_at: '2026-11-21T10:00:00.000Z',
+};
+
+export const eventCatalogue = {
+  'workflow.created': { description: 'A workflow was created and queued.', example: { ...workflowSnapshot, status: 'queued' } },
+  'workflow.started': { description: 'A workflow began its first stage.', example: workflowSnapshot },
+  'workflow.stage.completed': {
+    description: 'A stage of a workflow finished.',
+    example: { workflow_id: workflowSnapshot.id, stage: 'build', status: 'completed', duration_ms: 5231 },
+  },
+  'workflow.completed': {
+    description: 'A workflow finished all its stages.',
+    example: {
+      workflow_id: workflowSnapshot.id,
+      project_id: workflowSnapshot.project_id,
+      status: 'completed',
+      duration_ms: 183_004,
+      stages: { intake: 'completed', build: 'completed', verify: 'completed', prove: 'completed', iterate: 'skipped', package: 'completed' },
+      outputs: { docker_image: null, deployment_url: null },
+    },
+  },
+  'workflow.failed': {
+    description: 'A workflow stopped at a failed stage; later stages were skipped.',
+    example: { ...workflowSnapshot, status: 'failed', error: { stage: 'verify', message: 'type check failed' } },
+  },
+  'workflow.cancelled': { description: 'A workflow was cancelled by a caller.', example: { ...workflowSnapshot, status: 'cancelled' } },
+  'security.scan.started': { description: 'A security scan began.', example: { ...scanSnapshot, status: 'running' } },
+  'security.scan.completed': { description: 'A security scan finished.', example: scanSnapshot },
+  'security.finding.created': { description: 'A scan reported a new finding.', example: findingSnapshot },
+  'security.finding.resolved': {
+    description: 'A finding was fixed or remediated.',
+    example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed' },
+  },
+  'deployment.started': { description: 'A deployment began.', example: { ...deploymentSnapshot, status: 'in_progress' } },
+  'deployment.completed': { description: 'A deployment finished and passed its health check.', example: deploymentSnapshot },
+  'deployment.failed': { description: 'A deployment failed.', example: { ...deploymentSnapshot, status: 'failed' } },
+  'deployment.rollback': { description: 'A deployment was rolled back to the previous one.', example: { ...deploymentSnapshot, status: 'rolled_back' } },
+  'review.completed': {
+    description: 'A code review finished.',
+    example: { project_id: scanSnapshot.project_id, review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4', status: 'completed', comments: 3 },
+  },
+  'review.comment.created': {
+    description: 'A code review left a comment.',
+    example: { project_id: scanSnapshot.project_id, review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4', path: 'src/app.ts', line: 42, body: 'Consider validating this input.' },
+  },
+} as const satisfies Record<string, { description: string; example: Record<string, unknown> }>;
+
+export type EventType = keyof typeof eventCatalogue;
+
+export const eventTypes = Object.keys(eventCatalogue) as [EventType, ...EventType[]];
+
+export const isEventType = (value: string): value is EventType => Object.hasOwn(eventCatalogue, value);

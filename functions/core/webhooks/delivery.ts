@@ -1,0 +1,101 @@
+import type { EventType } from '../events/event-types';
+import type { ListQuery, Page } from '../pagination';
+import type { Tenant } from '../tenancy';
+
+export type AttemptErrorClass = 'timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status';
+
+export interface DeliveryAttempt {
+  /** Which sequence of attempts: 1, then one more per redelivery or recovery. */
+  sequence: number;
+  number: number;
+  attempted_at: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: AttemptErrorClass | null;
+  error_message: string | null;
+  response_excerpt: string;
+}
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'skipped';
+
+export interface Delivery {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: EventType;
+  status: DeliveryStatus;
+  /** A one-off attempt from `POST /webhooks/{id}/test`: never retried, never fails the webhook. */
+  test: boolean;
+  sequence: number;
+  /** Attempts claimed in the current sequence; stored before each attempt is made. */
+  attempt_count: number;
+  /** When the latest attempt was claimed. */
+  attempt_claimed_at: string | null;
+  attempts: DeliveryAttempt[];
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** The exact body every attempt sends, so that retries and replays are byte-identical. */
+  payload: string;
+}
+
+export type DeliveryView = Omit<Delivery, 'payload'>;
+
+export const viewOfDelivery = ({ payload: _p, ...view }: Delivery): DeliveryView => view;
+
+/** Retries after 5 s, 30 s, 5 min, 30 min and 2 h, each counted from the end of the failed attempt. */
+export const retryDelaysMs = [5_000, 30_000, 300_000, 1_800_000, 7_200_000] as const;
+export const maxAttempts = retryDelaysMs.length + 1;
+
+/** One message of the delivery queue: make attempt `attempt` of `sequence`, not before `not_before`. */
+export interface DeliveryMessage {
+  account_id: string;
+  mode: Tenant['mode'];
+  webhook_id: string;
+  delivery_id: string;
+  sequence: number;
+  attempt: number;
+  not_before: number;
+}
+
+export interface DeliveryQueue {
+  /** Sends the message to be processed at `message.not_before` at the earliest. */
+  send(message: DeliveryMessage): Promise<void>;
+}
+
+export interface DeliveryListFilters {
+  status?: DeliveryStatus;
+  event_type?: EventType;
+}
+
+export interface DeliveryRepository {
+  /** False when a delivery of this id exists already (fan-out may run twice for one event). */
+  create(tenant: Tenant, delivery: Delivery): Promise<boolean>;
+  get(tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined>;
+  list(tenant: Tenant, webhookId: string, query: ListQuery<'created_at'>, filters: DeliveryListFilters): Promise<Page<Delivery>>;
+  /** Deliveries of the webhook in these statuses created at or after `sinceMs`. */
+  findSince(tenant: Tenant, webhookId: string, statuses: DeliveryStatus[], sinceMs: number): Promise<Delivery[]>;
+  /**
+   * Claims attempt `attempt` of `sequence`: stores `attempt_count = attempt` only if it was
+   * `attempt - 1` and the delivery is still pending in that sequence.
+   */
+  claimAttempt(tenant: Tenant, webhookId: string, id: string, sequence: number, attempt: number, at: string): Promise<boolean>;
+  /** Appends the attempt and sets the new status and next attempt time, if still in `sequence`. */
+  recordAttempt(
+    tenant: Tenant,
+    webhookId: string,
+    id: string,
+    attempt: DeliveryAttempt,
+    outcome: { status: DeliveryStatus; next_attempt_at: string | null },
+    at: string,
+  ): Promise<void>;
+  /** Starts a new sequence of attempts: pending, attempt count 0. Returns the delivery after. */
+  restart(tenant: Tenant, webhookId: string, id: string, at: string): Promise<Delivery | undefined>;
+  /** The last attempt failed: the delivery fails and so does its webhook, in one transaction. */
+  failWithWebhook(tenant: Tenant, webhookId: string, id: string, attempt: DeliveryAttempt, at: string): Promise<void>;
+  setStatus(tenant: Tenant, webhookId: string, id: string, status: DeliveryStatus, at: string): Promise<void>;
+}
+
+export interface Mailer {
+  send(message: { to: string; subject: string; text: string }): Promise<void>;
+}

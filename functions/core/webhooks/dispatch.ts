@@ -1,0 +1,178 @@
+import { type Clock, isoTime } from '../clock';
+import type { Tenant } from '../tenancy';
+import type { AccountRepository } from '../credentials/credential';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryMessage,
+  type DeliveryQueue,
+  type DeliveryRepository,
+  type Mailer,
+  maxAttempts,
+  retryDelaysMs,
+} from './delivery';
+import { signatureHeader } from './signature';
+import type { TargetPolicy } from './target-address';
+import { signingSecrets, type Webhook, type WebhookRepository } from './webhook';
+
+/** One attempt over the network (the HTTP adapter); never throws. */
+export type SendAttempt = (request: { url: string; headers: Record<string, string>; body: string; policy: TargetPolicy }) => Promise<{
+  ok: boolean;
+  statusCode: number | null;
+  durationMs: number;
+  error: DeliveryAttempt['error'];
+  errorMessage: string | null;
+  responseExcerpt: string;
+}>;
+
+export interface DispatchDeps {
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  accounts: AccountRepository;
+  queue: DeliveryQueue;
+  mailer: Mailer;
+  send: SendAttempt;
+  clock: Clock;
+  /** Where a webhook of this mode may send. */
+  policyFor(mode: Tenant['mode']): TargetPolicy;
+  userAgent: string;
+  /** Multiplies every retry delay: 1 in AWS; the local runtime's LOCAL_TIME_SCALE. */
+  delayScale: number;
+}
+
+/** A claimed attempt with no result after this long was cut short by a crash: it counts as failed. */
+export const attemptLeaseMs = 60_000;
+
+const tenantOf = (message: DeliveryMessage): Tenant => ({ accountId: message.account_id, mode: message.mode });
+
+/** The signed request of one attempt; signed afresh each time, with every live secret. */
+export const signedRequest = (webhook: Webhook, delivery: Delivery, attempt: number, nowMs: number, userAgent: string) => ({
+  url: webhook.url,
+  body: delivery.payload,
+  headers: {
+    'Content-Type': 'application/json',
+    'User-Agent': userAgent,
+    'X-Service-Signature': signatureHeader(delivery.payload, signingSecrets(webhook, nowMs), Math.floor(nowMs / 1000)),
+    'X-Service-Event-Id': delivery.event_id,
+    'X-Service-Event-Type': delivery.event_type,
+    'X-Service-Delivery-Id': delivery.id,
+    'X-Service-Attempt': String(attempt),
+  },
+});
+
+const nextMessage = (message: DeliveryMessage, nowMs: number, delayScale: number): DeliveryMessage => ({
+  ...message,
+  attempt: message.attempt + 1,
+  not_before: nowMs + Math.round((retryDelaysMs[message.attempt - 1] ?? 0) * delayScale),
+});
+
+const notifyFailure = async (tenant: Tenant, webhook: Webhook, delivery: Delivery, deps: DispatchDeps): Promise<void> => {
+  const account = await deps.accounts.get(tenant.accountId);
+  if (!account) return;
+  await deps.mailer.send({
+    to: account.email,
+    subject: `Webhook ${webhook.id} failed and is paused`,
+    text:
+      `Every attempt to deliver event ${delivery.event_id} (${delivery.event_type}) to ${webhook.url} failed ` +
+      `(${maxAttempts} attempts over about 2 h 36 min). The webhook is marked failed and receives no new deliveries; ` +
+      'events that occur meanwhile are recorded as skipped deliveries.\n\n' +
+      `Re-enable it with PATCH /v1/webhooks/${webhook.id} {"active": true}, then replay what it missed with ` +
+      `POST /v1/webhooks/${webhook.id}/recover {"since": "<time>"}.`,
+  });
+};
+
+/** Records the result of attempt `message.attempt` and schedules what follows. */
+const settle = async (message: DeliveryMessage, webhook: Webhook, delivery: Delivery, attempt: DeliveryAttempt, ok: boolean, deps: DispatchDeps): Promise<void> => {
+  const tenant = tenantOf(message);
+  const nowMs = deps.clock.now();
+  const at = isoTime(nowMs);
+  if (ok) {
+    await deps.deliveries.recordAttempt(tenant, webhook.id, delivery.id, attempt, { status: 'succeeded', next_attempt_at: null }, at);
+    return;
+  }
+  if (message.attempt >= maxAttempts) {
+    await deps.deliveries.failWithWebhook(tenant, webhook.id, delivery.id, attempt, at);
+    await notifyFailure(tenant, webhook, delivery, deps);
+    return;
+  }
+  const next = nextMessage(message, nowMs, deps.delayScale);
+  await deps.deliveries.recordAttempt(tenant, webhook.id, delivery.id, attempt, { status: 'pending', next_attempt_at: isoTime(next.not_before) }, at);
+  await deps.queue.send(next);
+};
+
+/**
+ * Processes one queue message: at-least-once safe. The attempt is claimed (its number stored)
+ * before the request is made, so a duplicate message never repeats an attempt, and an attempt cut
+ * short by a crash is counted as failed and followed by its retry.
+ */
+export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchDeps): Promise<void> => {
+  const tenant = tenantOf(message);
+  const nowMs = deps.clock.now();
+  if (nowMs < message.not_before) {
+    // Queues delay 15 minutes at most: the message comes back until its time has come.
+    await deps.queue.send(message);
+    return;
+  }
+  const [delivery, webhook] = await Promise.all([
+    deps.deliveries.get(tenant, message.webhook_id, message.delivery_id),
+    deps.webhooks.get(tenant, message.webhook_id),
+  ]);
+  if (!delivery || delivery.status !== 'pending' || delivery.sequence !== message.sequence) return;
+  if (!webhook) {
+    await deps.deliveries.setStatus(tenant, message.webhook_id, delivery.id, 'failed', isoTime(nowMs));
+    return;
+  }
+  if (!webhook.active || webhook.status === 'failed') {
+    // Paused by the caller or failed meanwhile: recoverable later with /recover.
+    await deps.deliveries.setStatus(tenant, webhook.id, delivery.id, 'skipped', isoTime(nowMs));
+    return;
+  }
+
+  const claimed = await deps.deliveries.claimAttempt(tenant, webhook.id, delivery.id, message.sequence, message.attempt, isoTime(nowMs));
+  if (!claimed) {
+    await recoverInterruptedAttempt(message, webhook, delivery, deps);
+    return;
+  }
+
+  const request = signedRequest(webhook, delivery, message.attempt, nowMs, deps.userAgent);
+  const result = await deps.send({ ...request, policy: deps.policyFor(message.mode) });
+  const attempt: DeliveryAttempt = {
+    sequence: message.sequence,
+    number: message.attempt,
+    attempted_at: isoTime(nowMs),
+    status_code: result.statusCode,
+    duration_ms: Math.round(result.durationMs),
+    error: result.error,
+    error_message: result.errorMessage,
+    response_excerpt: result.responseExcerpt,
+  };
+  await settle(message, webhook, delivery, attempt, result.ok, deps);
+};
+
+/**
+ * The attempt was claimed already. If its result is recorded, another copy of this message did the
+ * work. If not, and the claim is older than the lease, the dispatcher that claimed it died: the
+ * attempt counts as failed and the schedule goes on.
+ */
+const recoverInterruptedAttempt = async (message: DeliveryMessage, webhook: Webhook, delivery: Delivery, deps: DispatchDeps): Promise<void> => {
+  const recorded = delivery.attempts.some((a) => a.sequence === message.sequence && a.number === message.attempt);
+  const claimedAt = delivery.attempt_claimed_at ? Date.parse(delivery.attempt_claimed_at) : 0;
+  const nowMs = deps.clock.now();
+  if (recorded || delivery.attempt_count !== message.attempt) return;
+  if (nowMs - claimedAt < attemptLeaseMs) {
+    // Possibly still running elsewhere: look again once the lease is over.
+    await deps.queue.send({ ...message, not_before: claimedAt + attemptLeaseMs });
+    return;
+  }
+  const attempt: DeliveryAttempt = {
+    sequence: message.sequence,
+    number: message.attempt,
+    attempted_at: delivery.attempt_claimed_at ?? isoTime(nowMs),
+    status_code: null,
+    duration_ms: 0,
+    error: 'connection',
+    error_message: 'the attempt was interrupted before its result was recorded',
+    response_excerpt: '',
+  };
+  await settle(message, webhook, delivery, attempt, false, deps);
+};

@@ -1,0 +1,230 @@
+import { type Clock, isoTime } from '../clock';
+import { ApiError, conflict, notFound, validationError } from '../errors';
+import { eventCatalogue, type EventType } from '../events/event-types';
+import { newEvent } from '../events/event';
+import { isId, newId } from '../ids';
+import type { ListQuery, Page } from '../pagination';
+import type { Tenant } from '../tenancy';
+import { type DeliveryListFilters, type DeliveryQueue, type DeliveryRepository, type DeliveryView, viewOfDelivery } from './delivery';
+import type { SendAttempt } from './dispatch';
+import { signedRequest } from './dispatch';
+import { firstAttemptMessage, newDelivery } from './fan-out';
+import { generateWebhookSecret } from './signature';
+import type { TargetPolicy } from './target-address';
+import { type Subscription, viewOfWebhook, type Webhook, type WebhookRepository, type WebhookView } from './webhook';
+
+export interface WebhookDeps {
+  webhooks: WebhookRepository;
+  deliveries: DeliveryRepository;
+  queue: DeliveryQueue;
+  clock: Clock;
+  policyFor(mode: Tenant['mode']): TargetPolicy;
+  /** Creation-time check of a target: refused when it is, or resolves to, a forbidden address. */
+  assessTarget(url: string, policy: TargetPolicy): Promise<{ ok: true } | { ok: false; reason: string }>;
+  send: SendAttempt;
+  userAgent: string;
+}
+
+/** The one answer that carries the secret: creation and rotation. */
+export type WebhookWithSecret = WebhookView & { secret: string };
+
+/** The old secret keeps signing this long after a rotation unless the caller says otherwise. */
+export const defaultRotationOverlapSeconds = 86_400;
+
+const checkedTarget = async (url: string, tenant: Tenant, deps: WebhookDeps): Promise<void> => {
+  const verdict = await deps.assessTarget(url, deps.policyFor(tenant.mode));
+  if (!verdict.ok) throw validationError([{ field: 'url', issue: verdict.reason }]);
+};
+
+const existing = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<Webhook> => {
+  const webhook = isId('webhook', id) ? await deps.webhooks.get(tenant, id) : undefined;
+  if (!webhook) throw notFound('Webhook');
+  return webhook;
+};
+
+const uniqueEvents = (events: Subscription[]): Subscription[] => [...new Set(events)];
+
+export interface NewWebhook {
+  url: string;
+  events: Subscription[];
+  active?: boolean;
+  description?: string;
+}
+
+export const createWebhook = async (tenant: Tenant, input: NewWebhook, deps: WebhookDeps): Promise<WebhookWithSecret> => {
+  await checkedTarget(input.url, tenant, deps);
+  const nowMs = deps.clock.now();
+  const webhook: Webhook = {
+    id: newId('webhook', nowMs),
+    url: input.url,
+    events: uniqueEvents(input.events),
+    active: input.active ?? true,
+    status: 'enabled',
+    description: input.description ?? null,
+    created_at: isoTime(nowMs),
+    updated_at: isoTime(nowMs),
+    failed_at: null,
+    secret: generateWebhookSecret(),
+    previous_secret: null,
+    previous_secret_expires_at: null,
+  };
+  await deps.webhooks.create(tenant, webhook);
+  return { ...viewOfWebhook(webhook), secret: webhook.secret };
+};
+
+export const getWebhook = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView> =>
+  viewOfWebhook(await existing(tenant, id, deps));
+
+export const listWebhooks = async (
+  tenant: Tenant,
+  query: ListQuery<'created_at'>,
+  filters: { status?: Webhook['status'] },
+  deps: Pick<WebhookDeps, 'webhooks'>,
+): Promise<Page<WebhookView>> => {
+  const page = await deps.webhooks.list(tenant, query, filters);
+  return { ...page, items: page.items.map(viewOfWebhook) };
+};
+
+export interface WebhookUpdate {
+  url?: string;
+  events?: Subscription[];
+  active?: boolean;
+  description?: string | null;
+}
+
+/** `active: true` on a failed webhook re-enables it: new events are delivered again. */
+export const updateWebhook = async (tenant: Tenant, id: string, changes: WebhookUpdate, deps: WebhookDeps): Promise<WebhookView> => {
+  const webhook = await existing(tenant, id, deps);
+  if (changes.url !== undefined) await checkedTarget(changes.url, tenant, deps);
+  const reEnable = changes.active === true && webhook.status === 'failed';
+  const updated = await deps.webhooks.update(
+    tenant,
+    id,
+    {
+      ...changes,
+      ...(changes.events ? { events: uniqueEvents(changes.events) } : {}),
+      ...(reEnable ? { status: 'enabled', failed_at: null } : {}),
+    },
+    isoTime(deps.clock.now()),
+  );
+  if (!updated) throw notFound('Webhook');
+  return viewOfWebhook(updated);
+};
+
+export const deleteWebhook = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<void> => {
+  if (!isId('webhook', id) || !(await deps.webhooks.delete(tenant, id))) throw notFound('Webhook');
+};
+
+/** A new secret; the old one keeps signing beside it for `expiresInSeconds` (0 ends it at once). */
+export const rotateWebhookSecret = async (
+  tenant: Tenant,
+  id: string,
+  expiresInSeconds: number | undefined,
+  deps: Pick<WebhookDeps, 'webhooks' | 'clock'>,
+): Promise<WebhookWithSecret> => {
+  const webhook = await existing(tenant, id, deps);
+  const nowMs = deps.clock.now();
+  const overlap = expiresInSeconds ?? defaultRotationOverlapSeconds;
+  const secret = generateWebhookSecret();
+  const updated = await deps.webhooks.update(
+    tenant,
+    id,
+    {
+      secret,
+      previous_secret: overlap > 0 ? webhook.secret : null,
+      previous_secret_expires_at: overlap > 0 ? isoTime(nowMs + overlap * 1000) : null,
+    },
+    isoTime(nowMs),
+  );
+  if (!updated) throw notFound('Webhook');
+  return { ...viewOfWebhook(updated), secret };
+};
+
+/**
+ * One signed attempt of an example event of `type`, made now and recorded in the delivery log;
+ * never retried, and never marks the webhook failed.
+ */
+export const testWebhook = async (tenant: Tenant, id: string, type: EventType, deps: WebhookDeps): Promise<DeliveryView> => {
+  const webhook = await existing(tenant, id, deps);
+  const nowMs = deps.clock.now();
+  const event = newEvent(type, { ...eventCatalogue[type].example }, nowMs);
+  const delivery = { ...newDelivery(webhook, event, 'pending', nowMs, true), attempt_count: 1, attempt_claimed_at: isoTime(nowMs) };
+  const request = signedRequest(webhook, delivery, 1, nowMs, deps.userAgent);
+  const result = await deps.send({ ...request, policy: deps.policyFor(tenant.mode) });
+  const recorded = {
+    ...delivery,
+    status: result.ok ? ('succeeded' as const) : ('failed' as const),
+    next_attempt_at: null,
+    attempts: [
+      {
+        sequence: 1,
+        number: 1,
+        attempted_at: isoTime(nowMs),
+        status_code: result.statusCode,
+        duration_ms: Math.round(result.durationMs),
+        error: result.error,
+        error_message: result.errorMessage,
+        response_excerpt: result.responseExcerpt,
+      },
+    ],
+    updated_at: isoTime(deps.clock.now()),
+  };
+  await deps.deliveries.create(tenant, recorded);
+  return viewOfDelivery(recorded);
+};
+
+export const listDeliveries = async (
+  tenant: Tenant,
+  webhookId: string,
+  query: ListQuery<'created_at'>,
+  filters: DeliveryListFilters,
+  deps: Pick<WebhookDeps, 'webhooks' | 'deliveries'>,
+): Promise<Page<DeliveryView>> => {
+  await existing(tenant, webhookId, deps);
+  const page = await deps.deliveries.list(tenant, webhookId, query, filters);
+  return { ...page, items: page.items.map(viewOfDelivery) };
+};
+
+export const getDelivery = async (tenant: Tenant, webhookId: string, id: string, deps: Pick<WebhookDeps, 'webhooks' | 'deliveries'>): Promise<DeliveryView> => {
+  await existing(tenant, webhookId, deps);
+  const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
+  if (!delivery) throw notFound('Delivery');
+  return viewOfDelivery(delivery);
+};
+
+/** A new sequence of attempts of the same event (same event id), starting now. */
+export const redeliver = async (tenant: Tenant, webhookId: string, id: string, deps: WebhookDeps): Promise<DeliveryView> => {
+  await existing(tenant, webhookId, deps);
+  const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
+  if (!delivery) throw notFound('Delivery');
+  if (delivery.test) throw conflict('A test delivery is never retried; send another test instead.');
+  if (delivery.status === 'pending') throw conflict('This delivery is still being attempted; redeliver it once it has succeeded or failed.');
+  const nowMs = deps.clock.now();
+  const restarted = await deps.deliveries.restart(tenant, webhookId, id, isoTime(nowMs));
+  if (!restarted) throw notFound('Delivery');
+  await deps.queue.send(firstAttemptMessage(tenant, restarted, nowMs));
+  return viewOfDelivery(restarted);
+};
+
+/** Queues again every failed and skipped delivery created since `sinceMs`, oldest first. */
+export const recoverDeliveries = async (
+  tenant: Tenant,
+  webhookId: string,
+  sinceMs: number,
+  deps: WebhookDeps,
+): Promise<{ webhook_id: string; since: string; requeued: number }> => {
+  const webhook = await existing(tenant, webhookId, deps);
+  if (webhook.status === 'failed' || !webhook.active) {
+    throw new ApiError('conflict', 'Re-enable the webhook first (PATCH it with {"active": true}); a failed or inactive webhook receives nothing.');
+  }
+  const missed = await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs);
+  const nowMs = deps.clock.now();
+  let requeued = 0;
+  for (const delivery of missed.filter((d) => !d.test)) {
+    const restarted = await deps.deliveries.restart(tenant, webhookId, delivery.id, isoTime(nowMs));
+    if (!restarted) continue;
+    await deps.queue.send(firstAttemptMessage(tenant, restarted, nowMs));
+    requeued += 1;
+  }
+  return { webhook_id: webhookId, since: isoTime(sinceMs), requeued };
+};

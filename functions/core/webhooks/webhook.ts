@@ -1,0 +1,51 @@
+import type { EventType } from '../events/event-types';
+import type { ListQuery, Page } from '../pagination';
+import type { Tenant } from '../tenancy';
+
+/** `*` subscribes to every type, present and future. */
+export type Subscription = EventType | '*';
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: Subscription[];
+  /** Set by the caller. */
+  active: boolean;
+  /** Set by the service: `failed` after a delivery exhausted its attempts, until re-enabled. */
+  status: 'enabled' | 'failed';
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+  failed_at: string | null;
+  /** Signs every attempt. Shown only by the create and rotate answers. */
+  secret: string;
+  /** During a rotation the old secret signs too, until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+}
+
+/** What the API shows of a webhook after its creation: never a secret. */
+export type WebhookView = Omit<Webhook, 'secret' | 'previous_secret'>;
+
+export const viewOfWebhook = ({ secret: _s, previous_secret: _p, ...view }: Webhook): WebhookView => view;
+
+export const isSubscribed = (webhook: Pick<Webhook, 'events'>, type: EventType): boolean =>
+  webhook.events.includes('*') || webhook.events.includes(type);
+
+/** The secrets that sign an attempt made at `nowMs`. */
+export const signingSecrets = (webhook: Webhook, nowMs: number): string[] =>
+  webhook.previous_secret && webhook.previous_secret_expires_at && Date.parse(webhook.previous_secret_expires_at) > nowMs
+    ? [webhook.secret, webhook.previous_secret]
+    : [webhook.secret];
+
+export type WebhookChanges = Partial<Pick<Webhook, 'url' | 'events' | 'active' | 'description' | 'status' | 'failed_at' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'>>;
+
+export interface WebhookRepository {
+  create(tenant: Tenant, webhook: Webhook): Promise<void>;
+  get(tenant: Tenant, id: string): Promise<Webhook | undefined>;
+  /** Every webhook of the tenant (fan-out reads them all). */
+  all(tenant: Tenant): Promise<Webhook[]>;
+  list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;
+  update(tenant: Tenant, id: string, changes: WebhookChanges, updatedAt: string): Promise<Webhook | undefined>;
+  delete(tenant: Tenant, id: string): Promise<boolean>;
+}

@@ -1,0 +1,11 @@
+import { createWebhook } from '../../core/webhooks/webhook-use-cases';
+import { apiHandler } from '../../http/api-handler';
+import { createWebhookRoute } from '../../routes/webhooks';
+import { webhookDeps } from './deps';
+
+const deps = webhookDeps();
+
+export const handler = apiHandler(createWebhookRoute, async ({ principal, body }) => {
+  const webhook = await createWebhook(principal, body, deps);
+  return { data: webhook, location: `/v1/webhooks/${webhook.id}` };
+});

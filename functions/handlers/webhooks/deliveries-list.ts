@@ -1,0 +1,14 @@
+import { pageMeta } from '../../core/pagination';
+import { listDeliveries } from '../../core/webhooks/webhook-use-cases';
+import { apiHandler } from '../../http/api-handler';
+import { toListQuery } from '../../http/list-query';
+import { listDeliveriesRoute } from '../../routes/webhooks';
+import { webhookDeps } from './deps';
+
+const deps = webhookDeps();
+
+export const handler = apiHandler(listDeliveriesRoute, async ({ principal, params, query: input }) => {
+  const query = toListQuery(input, 'created_at');
+  const page = await listDeliveries(principal, params.id, query, { status: input.status, event_type: input.event_type }, deps);
+  return { list: page.items, meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
+});

@@ -1,0 +1,14 @@
+import { pageMeta } from '../../core/pagination';
+import { listWebhooks } from '../../core/webhooks/webhook-use-cases';
+import { apiHandler } from '../../http/api-handler';
+import { toListQuery } from '../../http/list-query';
+import { listWebhooksRoute } from '../../routes/webhooks';
+import { webhookDeps } from './deps';
+
+const deps = webhookDeps();
+
+export const handler = apiHandler(listWebhooksRoute, async ({ principal, query: params }) => {
+  const query = toListQuery(params, 'created_at');
+  const page = await listWebhooks(principal, query, { status: params.status }, deps);
+  return { list: page.items, meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
+});

@@ -1,0 +1,47 @@
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { systemClock } from '../../core/clock';
+import type { DeliveryMessage } from '../../core/webhooks/delivery';
+import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
+import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
+import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { postWebhook } from '../../adapters/http/webhook-http-client';
+import {
+  delayScaleFromEnvironment,
+  deliveryQueueFromEnvironment,
+  mailerFromEnvironment,
+  targetPolicyFor,
+  webhookUserAgent,
+} from '../../adapters/runtime/webhook-runtime';
+import { logger } from '../../http/logger';
+
+const table = tableFromEnvironment();
+const deps: DispatchDeps = {
+  webhooks: dynamoWebhookRepository(table),
+  deliveries: dynamoDeliveryRepository(table),
+  accounts: dynamoAccountRepository(table),
+  queue: deliveryQueueFromEnvironment(table),
+  mailer: mailerFromEnvironment(),
+  send: postWebhook,
+  clock: systemClock,
+  policyFor: targetPolicyFor,
+  userAgent: webhookUserAgent,
+  delayScale: delayScaleFromEnvironment(),
+};
+
+/** Makes the delivery attempts the queue hands over; a failed message alone comes back. */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const failures = await Promise.all(
+    event.Records.map(async (record) => {
+      try {
+        await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, deps);
+        return undefined;
+      } catch (error) {
+        logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
+        return { itemIdentifier: record.messageId };
+      }
+    }),
+  );
+  return { batchItemFailures: failures.filter((f) => f !== undefined) };
+};

@@ -1,0 +1,43 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { systemClock } from '../../core/clock';
+import type { Tenant } from '../../core/tenancy';
+import { fanOutEvent } from '../../core/webhooks/fan-out';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
+import { eventFrom } from '../../adapters/dynamodb/event-repository';
+import { entityTypes } from '../../adapters/dynamodb/keys';
+import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { deliveryQueueFromEnvironment } from '../../adapters/runtime/webhook-runtime';
+import { logger } from '../../http/logger';
+
+const table = tableFromEnvironment();
+const deps = {
+  webhooks: dynamoWebhookRepository(table),
+  deliveries: dynamoDeliveryRepository(table),
+  queue: deliveryQueueFromEnvironment(table),
+  clock: systemClock,
+};
+
+/**
+ * The outbox's second half: reads new events from the table's stream and creates their
+ * deliveries. A failed record is reported so that only it and what follows are retried.
+ */
+export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  for (const record of event.Records) {
+    const image = record.dynamodb?.NewImage;
+    if (record.eventName !== 'INSERT' || !image) continue;
+    const item = unmarshall(image as Record<string, AttributeValue>);
+    if (item.entity !== entityTypes.event) continue;
+    const tenant: Tenant = { accountId: item.account_id as string, mode: item.mode as Tenant['mode'] };
+    try {
+      const webhooks = await fanOutEvent(tenant, eventFrom(item), deps);
+      logger.info('event fanned out', { event_id: item.id, event_type: item.type, webhooks });
+    } catch (error) {
+      logger.error('fan-out failed', { event_id: item.id, error: error as Error });
+      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+    }
+  }
+  return { batchItemFailures: [] };
+};

@@ -1,0 +1,48 @@
+import * as v from 'valibot';
+import { idParams } from './schemas/common';
+import { eventSchema, eventTypeSchema, listEventsQuery } from './schemas/events';
+import { defineRoute } from './route';
+
+const tag = 'Events';
+
+export const listEventTypesRoute = defineRoute({
+  operationId: 'listEventTypes',
+  summary: 'The event catalogue',
+  description: 'Every event type, with a description and an example payload `data`. Served without credentials.',
+  tag,
+  method: 'GET',
+  path: '/v1/event-types',
+  handler: 'events/types',
+  scope: null,
+  tableAccess: 'none',
+  success: { status: 200, description: 'Every event type.', data: v.array(eventTypeSchema) },
+});
+
+export const listEventsRoute = defineRoute({
+  operationId: 'listEvents',
+  summary: 'List events',
+  tag,
+  method: 'GET',
+  path: '/v1/events',
+  handler: 'events/list',
+  scope: 'read:webhooks',
+  tableAccess: 'read',
+  query: listEventsQuery,
+  success: { status: 200, description: 'A page of events, newest first by default.', data: eventSchema, list: true },
+});
+
+export const getEventRoute = defineRoute({
+  operationId: 'getEvent',
+  summary: 'Get an event',
+  tag,
+  method: 'GET',
+  path: '/v1/events/{id}',
+  handler: 'events/get',
+  scope: 'read:webhooks',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The event, as webhooks receive it.', data: eventSchema },
+  errors: [404],
+});
+
+export const eventRoutes = [listEventTypesRoute, listEventsRoute, getEventRoute];

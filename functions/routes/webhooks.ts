@@ -1,0 +1,196 @@
+import { idParams } from './schemas/common';
+import {
+  createWebhookBody,
+  deliveryParams,
+  deliverySchema,
+  listDeliveriesQuery,
+  listWebhooksQuery,
+  recoverBody,
+  recoverResultSchema,
+  rotateSecretBody,
+  testWebhookBody,
+  updateWebhookBody,
+  webhookSchema,
+  webhookWithSecretSchema,
+} from './schemas/webhooks';
+import { defineRoute } from './route';
+
+const tag = 'Webhooks';
+
+export const createWebhookRoute = defineRoute({
+  operationId: 'createWebhook',
+  summary: 'Register a webhook',
+  description: 'The answer carries the signing `secret`, shown only here. A target that is, or resolves to, a private, loopback or link-local address is refused (422); live mode requires https.',
+  tag,
+  method: 'POST',
+  path: '/v1/webhooks',
+  handler: 'webhooks/create',
+  scope: 'write:webhooks',
+  tableAccess: 'write',
+  body: createWebhookBody,
+  success: { status: 201, description: 'The new webhook with its secret.', data: webhookWithSecretSchema },
+});
+
+export const listWebhooksRoute = defineRoute({
+  operationId: 'listWebhooks',
+  summary: 'List webhooks',
+  tag,
+  method: 'GET',
+  path: '/v1/webhooks',
+  handler: 'webhooks/list',
+  scope: 'read:webhooks',
+  tableAccess: 'read',
+  query: listWebhooksQuery,
+  success: { status: 200, description: 'A page of webhooks.', data: webhookSchema, list: true },
+});
+
+export const getWebhookRoute = defineRoute({
+  operationId: 'getWebhook',
+  summary: 'Get a webhook',
+  tag,
+  method: 'GET',
+  path: '/v1/webhooks/{id}',
+  handler: 'webhooks/get',
+  scope: 'read:webhooks',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The webhook (never its secret).', data: webhookSchema },
+  errors: [404],
+});
+
+export const updateWebhookRoute = defineRoute({
+  operationId: 'updateWebhook',
+  summary: 'Change a webhook',
+  description: 'Any non-empty subset of url, events, active, description. `active: true` on a failed webhook re-enables it.',
+  tag,
+  method: 'PATCH',
+  path: '/v1/webhooks/{id}',
+  handler: 'webhooks/update',
+  scope: 'write:webhooks',
+  tableAccess: 'write',
+  params: idParams,
+  body: updateWebhookBody,
+  success: { status: 200, description: 'The webhook as changed.', data: webhookSchema },
+  errors: [404],
+});
+
+export const deleteWebhookRoute = defineRoute({
+  operationId: 'deleteWebhook',
+  summary: 'Delete a webhook',
+  tag,
+  method: 'DELETE',
+  path: '/v1/webhooks/{id}',
+  handler: 'webhooks/delete',
+  scope: 'write:webhooks',
+  tableAccess: 'write',
+  params: idParams,
+  success: { status: 204, description: 'Deleted; no body.' },
+  errors: [404],
+});
+
+export const rotateWebhookSecretRoute = defineRoute({
+  operationId: 'rotateWebhookSecret',
+  summary: 'Rotate the signing secret',
+  description: 'Returns the new secret, shown only here. The old one keeps signing beside it (two `v1=` values) for `expires_in` seconds, 24 h by default. The body may be left out.',
+  tag,
+  method: 'POST',
+  path: '/v1/webhooks/{id}/rotate-secret',
+  handler: 'webhooks/rotate-secret',
+  scope: 'write:webhooks',
+  tableAccess: 'write',
+  params: idParams,
+  body: rotateSecretBody,
+  optionalBody: true,
+  success: { status: 200, description: 'The webhook with its new secret.', data: webhookWithSecretSchema },
+  errors: [404],
+});
+
+export const testWebhookRoute = defineRoute({
+  operationId: 'testWebhook',
+  summary: 'Send a test event',
+  description: 'One signed attempt of an example event of `event_type`, made at once and recorded in the delivery log. Never retried; never marks the webhook failed.',
+  tag,
+  method: 'POST',
+  path: '/v1/webhooks/{id}/test',
+  handler: 'webhooks/test',
+  scope: 'write:webhooks',
+  tableAccess: 'write',
+  params: idParams,
+  body: testWebhookBody,
+  success: { status: 202, description: 'The test delivery with the attempt’s result.', data: deliverySchema },
+  errors: [404],
+});
+
+export const listDeliveriesRoute = defineRoute({
+  operationId: 'listWebhookDeliveries',
+  summary: 'List the deliveries of a webhook',
+  tag,
+  method: 'GET',
+  path: '/v1/webhooks/{id}/deliveries',
+  handler: 'webhooks/deliveries-list',
+  scope: 'read:webhooks',
+  tableAccess: 'read',
+  params: idParams,
+  query: listDeliveriesQuery,
+  success: { status: 200, description: 'A page of deliveries with their attempts.', data: deliverySchema, list: true },
+  errors: [404],
+});
+
+export const getDeliveryRoute = defineRoute({
+  operationId: 'getWebhookDelivery',
+  summary: 'Get a delivery and its attempts',
+  tag,
+  method: 'GET',
+  path: '/v1/webhooks/{id}/deliveries/{delivery_id}',
+  handler: 'webhooks/deliveries-get',
+  scope: 'read:webhooks',
+  tableAccess: 'read',
+  params: deliveryParams,
+  success: { status: 200, description: 'The delivery.', data: deliverySchema },
+  errors: [404],
+});
+
+export const redeliverRoute = defineRoute({
+  operationId: 'redeliverWebhookDelivery',
+  summary: 'Deliver again',
+  description: 'A new sequence of attempts of the same event (same event id), the first one at once.',
+  tag,
+  method: 'POST',
+  path: '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+  handler: 'webhooks/deliveries-redeliver',
+  scope: 'write:webhooks',
+  tableAccess: 'write',
+  params: deliveryParams,
+  success: { status: 202, description: 'The delivery, pending again.', data: deliverySchema },
+  errors: [404, 409],
+});
+
+export const recoverRoute = defineRoute({
+  operationId: 'recoverWebhookDeliveries',
+  summary: 'Replay what a webhook missed',
+  description: 'Queues again every failed and skipped delivery created since `since`. The webhook must be active and enabled.',
+  tag,
+  method: 'POST',
+  path: '/v1/webhooks/{id}/recover',
+  handler: 'webhooks/recover',
+  scope: 'write:webhooks',
+  tableAccess: 'write',
+  params: idParams,
+  body: recoverBody,
+  success: { status: 202, description: 'How many deliveries were queued again.', data: recoverResultSchema },
+  errors: [404, 409],
+});
+
+export const webhookRoutes = [
+  createWebhookRoute,
+  listWebhooksRoute,
+  getWebhookRoute,
+  updateWebhookRoute,
+  deleteWebhookRoute,
+  rotateWebhookSecretRoute,
+  testWebhookRoute,
+  listDeliveriesRoute,
+  getDeliveryRoute,
+  redeliverRoute,
+  recoverRoute,
+];

@@ -1,0 +1,114 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DescribeStreamCommand,
+  DynamoDBStreamsClient,
+  GetRecordsCommand,
+  GetShardIteratorCommand,
+  type _Record,
+} from '@aws-sdk/client-dynamodb-streams';
+import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+
+type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+
+export interface StreamPollerOptions {
+  endpoint: string;
+  region: string;
+  tableName: string;
+  /** Where the last processed sequence number of each shard is kept across restarts. */
+  checkpointFile: string;
+  handler: StreamHandler;
+  intervalMs?: number;
+}
+
+const toLambdaRecord = (record: _Record) => ({
+  eventID: record.eventID,
+  eventName: record.eventName as 'INSERT' | 'MODIFY' | 'REMOVE',
+  eventSource: 'aws:dynamodb',
+  dynamodb: record.dynamodb as NonNullable<DynamoDBStreamEvent['Records'][number]['dynamodb']>,
+});
+
+/**
+ * What the stream-triggered function gets in AWS, done locally: reads DynamoDB Local's stream of
+ * the table shard by shard and hands the records to the same handler, in order, resuming after a
+ * restart where it stopped. A batch the handler reports as failed is read again.
+ */
+export const startStreamPoller = async (options: StreamPollerOptions): Promise<{ stop(): Promise<void> }> => {
+  const config = { endpoint: options.endpoint, region: options.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+  const streams = new DynamoDBStreamsClient(config);
+  const { Table } = await new DynamoDBClient(config).send(new DescribeTableCommand({ TableName: options.tableName }));
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`table ${options.tableName} has no stream`);
+
+  let checkpoints: Record<string, string> = {};
+  try {
+    checkpoints = JSON.parse(await readFile(options.checkpointFile, 'utf8')) as Record<string, string>;
+  } catch {
+    checkpoints = {};
+  }
+  const iterators = new Map<string, string | undefined>();
+  const finished = new Set<string>();
+
+  const iteratorFor = async (shardId: string): Promise<string | undefined> => {
+    if (iterators.has(shardId)) return iterators.get(shardId);
+    const after = checkpoints[shardId];
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: shardId,
+        ...(after ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after } : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    iterators.set(shardId, ShardIterator);
+    return ShardIterator;
+  };
+
+  const pollShard = async (shardId: string): Promise<void> => {
+    const iterator = await iteratorFor(shardId);
+    if (!iterator) {
+      finished.add(shardId);
+      return;
+    }
+    const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+    if (Records.length > 0) {
+      const result = await options.handler({ Records: Records.map(toLambdaRecord) as DynamoDBStreamEvent['Records'] });
+      const failedAt = result.batchItemFailures[0]?.itemIdentifier;
+      const processed = failedAt ? Records.filter((r) => (r.dynamodb?.SequenceNumber ?? '') < failedAt) : Records;
+      const last = processed[processed.length - 1]?.dynamodb?.SequenceNumber;
+      if (last) {
+        checkpoints[shardId] = last;
+        await writeFile(options.checkpointFile, JSON.stringify(checkpoints));
+      }
+      if (failedAt) {
+        // Read again from the failed record on the next round.
+        iterators.delete(shardId);
+        return;
+      }
+    }
+    iterators.set(shardId, NextShardIterator);
+    if (!NextShardIterator) finished.add(shardId);
+  };
+
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      try {
+        const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+        for (const shard of StreamDescription?.Shards ?? []) {
+          if (shard.ShardId && !finished.has(shard.ShardId)) await pollShard(shard.ShardId);
+        }
+      } catch (error) {
+        if (running) console.error('local stream poller:', (error as Error).message);
+      }
+      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+    }
+  })();
+
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      streams.destroy();
+    },
+  };
+};
