@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../functions/core/clock';
 import type { TableRef } from '../../functions/adapters/dynamodb/client';
-import { type LeasedMessage, tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
+import { type LeasedMessage, sentMessages, tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
 
 type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
@@ -26,9 +26,26 @@ const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
  * queue in batches, hands them to the same dispatcher handler, deletes the ones it processed and
  * lets the failed ones come back after their visibility timeout.
  */
-export const startQueuePoller = (table: TableRef, handler: QueueHandler, intervalMs = 25): { stop(): Promise<void> } => {
-  const { receive, acknowledge } = tableDeliveryQueue(table, systemClock);
+export const startQueuePoller = (table: TableRef, handler: QueueHandler, maxIdleMs = 1_000): { stop(): Promise<void> } => {
+  const { receive, acknowledge, nextVisibleAt } = tableDeliveryQueue(table, systemClock);
   let running = true;
+  let wake: (() => void) | undefined;
+  const onSent = (): void => wake?.();
+  sentMessages.on('sent', onSent);
+
+  /** Sleeps until the earliest message is due (so retries keep their exact schedule), a new one is sent, or stop. */
+  const idle = async (): Promise<void> => {
+    const due = await nextVisibleAt();
+    const waitMs = Math.min(maxIdleMs, due === undefined ? maxIdleMs : Math.max(0, due - Date.now()));
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    wake = undefined;
+  };
   const loop = (async () => {
     while (running) {
       try {
@@ -44,7 +61,7 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, interva
           const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
           await Promise.all(live.filter((m) => !failed.has(m.key.sk)).map((m) => acknowledge(m.key)));
         }
-        if (batch.length === 0) await new Promise((resolve) => setTimeout(resolve, intervalMs));
+        if (batch.length === 0) await idle();
       } catch (error) {
         if (running) console.error('local delivery queue:', (error as Error).message);
         await new Promise((resolve) => setTimeout(resolve, 200));
@@ -54,6 +71,8 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, interva
   return {
     async stop() {
       running = false;
+      sentMessages.off('sent', onSent);
+      wake?.();
       await loop;
     },
   };

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from '../../core/clock';
 import type { DeliveryMessage, DeliveryQueue } from '../../core/webhooks/delivery';
 import type { TableRef } from '../dynamodb/client';
 import { entityTypes, keys } from '../dynamodb/keys';
 import { isConditionFailure } from '../dynamodb/transactions';
+
+/** Told of every message sent in this process, so a local poller can wake at its due time. */
+export const sentMessages = new EventEmitter<{ sent: [dueMs: number] }>();
 
 /** A message taken for processing is hidden this long; if its processor dies, it comes back. */
 export const visibilityTimeoutMs = 30_000;
@@ -29,7 +33,29 @@ export const tableDeliveryQueue = (table: TableRef, clock: Clock) => {
           Item: { ...keys.queuedMessage(message.not_before, randomUUID()), entity: entityTypes.queuedMessage, message, visible_at: message.not_before, receive_count: 0 },
         }),
       );
+      sentMessages.emit('sent', message.not_before);
     },
+  };
+
+  /** When the earliest message becomes visible, if there is one. */
+  const nextVisibleAt = async (): Promise<number | undefined> => {
+    let earliest: number | undefined;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await table.client.send(
+        new QueryCommand({
+          TableName: table.tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ProjectionExpression: 'visible_at',
+          ExpressionAttributeValues: { ':pk': keys.queuedMessages },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      for (const item of page.Items ?? []) earliest = Math.min(earliest ?? Infinity, Number(item.visible_at));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return earliest;
   };
 
   /** Leases up to `max` messages that are due now. */
@@ -72,5 +98,5 @@ export const tableDeliveryQueue = (table: TableRef, clock: Clock) => {
     await table.client.send(new DeleteCommand({ TableName: table.tableName, Key: key }));
   };
 
-  return { queue, receive, acknowledge };
+  return { queue, receive, acknowledge, nextVisibleAt };
 };
