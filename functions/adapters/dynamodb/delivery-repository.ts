@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import type { Tenant } from '../../core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository } from '../../core/webhooks/delivery';
 import type { TableRef } from './client';
-import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { countRange, counterUpdate, counterValue, createdKeyRange, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
 import { entityTypes, keys, withoutKeys } from './keys';
 import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
 
@@ -26,41 +26,16 @@ const deliveryFrom = (item: Record<string, unknown>): Delivery => {
   };
 };
 
-const filterOf = (filters: DeliveryListFilters) => {
-  const expressions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (filters.status) {
-    expressions.push('#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = filters.status;
-  }
-  if (filters.event_type) {
-    expressions.push('event_type = :eventType');
-    values[':eventType'] = filters.event_type;
-  }
-  return { expressions, names, values };
-};
+const filterOf = (filters: DeliveryListFilters): Record<string, Record<string, unknown>> => ({
+  ...(filters.status ? { '#status = :status': { ':status': filters.status } } : {}),
+  ...(filters.event_type ? { 'event_type = :eventType': { ':eventType': filters.event_type } } : {}),
+});
 
 export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository => {
   const { client, tableName } = table;
 
-  const range = (tenant: Tenant, webhookId: string, query: Parameters<DeliveryRepository['list']>[2], filters: DeliveryListFilters): RangeSpec => {
-    const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', query);
-    const filter = filterOf(filters);
-    const partition = keys.deliveries(tenant, webhookId);
-    return {
-      query: {
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high, ...filter.values },
-        ...(filter.expressions.length > 0
-          ? { FilterExpression: filter.expressions.join(' AND '), ...(Object.keys(filter.names).length > 0 ? { ExpressionAttributeNames: filter.names } : {}) }
-          : {}),
-      },
-      keyAttributes: ['pk', 'sk'],
-      partition,
-    };
-  };
+  const range = (tenant: Tenant, webhookId: string, query: Parameters<DeliveryRepository['list']>[2], filters: DeliveryListFilters): RangeSpec =>
+    createdRangeSpec(keys.deliveries(tenant, webhookId), keys.deliverySortKeyPrefix, 'delivery', query, filterOf(filters), { '#status': 'status' });
 
   const get = async (tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined> => {
     const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }));

@@ -180,3 +180,31 @@ export const counterUpdate = (tableName: string, collection: string, by: 1 | -1)
     ExpressionAttributeValues: { ':by': by, ':entity': entityTypes.counter },
   },
 });
+
+/**
+ * A collection's items created in the query's date range, in id (= creation) order, optionally
+ * filtered: `filters` maps each filter expression to its values; `names` are the attribute names
+ * the expressions use (only those used are sent).
+ */
+export const createdRangeSpec = (
+  partition: string,
+  skPrefix: string,
+  idKind: IdKind,
+  query: ListQuery,
+  filters: Record<string, Record<string, unknown>> = {},
+  names: Record<string, string> = {},
+): RangeSpec => {
+  const { low, high } = createdKeyRange(skPrefix, idKind, query);
+  const expressions = Object.keys(filters);
+  const usedNames = Object.fromEntries(Object.entries(names).filter(([name]) => expressions.some((e) => e.includes(name))));
+  return {
+    query: {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high, ...Object.assign({}, ...Object.values(filters)) },
+      ...(expressions.length > 0 ? { FilterExpression: expressions.join(' AND ') } : {}),
+      ...(Object.keys(usedNames).length > 0 ? { ExpressionAttributeNames: usedNames } : {}),
+    },
+    keyAttributes: ['pk', 'sk'],
+    partition,
+  };
+};

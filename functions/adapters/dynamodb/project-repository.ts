@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery, Page } from '../../core/pagination';
 import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from '../../core/projects/project';
 import type { Tenant } from '../../core/tenancy';
@@ -15,7 +15,8 @@ import {
   type RangeSpec,
 } from './list-page';
 import { entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
-import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
+import { conditionFailedAt, withConflictRetry } from './transactions';
+import { updateExisting } from './update-expression';
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
   const { low, high } = createdKeyRange(keys.projectSortKeyPrefix, 'project', query);
@@ -93,37 +94,13 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
     },
 
     async update(tenant, id, changes: ProjectChanges, updatedAt) {
-      const names: Record<string, string> = { '#updated_at': 'updated_at', '#gsi2sk': 'gsi2sk' };
-      const values: Record<string, unknown> = { ':updated_at': updatedAt, ':gsi2sk': projectUpdatedKey(updatedAt, id) };
-      const sets = ['#updated_at = :updated_at', '#gsi2sk = :gsi2sk'];
-      for (const [field, value] of Object.entries(changes)) {
-        if (value === undefined) continue;
-        names[`#${field}`] = field;
-        values[`:${field}`] = value;
-        sets.push(`#${field} = :${field}`);
-      }
-      if (changes.name !== undefined) {
-        names['#gsi1sk'] = 'gsi1sk';
-        values[':gsi1sk'] = projectNameKey(changes.name, id);
-        sets.push('#gsi1sk = :gsi1sk');
-      }
-      try {
-        const result = await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.project(tenant, id),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return projectFrom(result.Attributes ?? {});
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
+      const updated = await updateExisting(table, keys.project(tenant, id), {
+        ...changes,
+        updated_at: updatedAt,
+        gsi2sk: projectUpdatedKey(updatedAt, id),
+        gsi1sk: changes.name === undefined ? undefined : projectNameKey(changes.name, id),
+      });
+      return updated ? projectFrom(updated) : undefined;
     },
 
     async delete(tenant, id) {

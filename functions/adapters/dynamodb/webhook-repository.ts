@@ -1,10 +1,11 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
 import type { TableRef } from './client';
-import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { countRange, counterUpdate, counterValue, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
 import { entityTypes, keys } from './keys';
-import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
+import { conditionFailedAt, withConflictRetry } from './transactions';
+import { updateExisting } from './update-expression';
 
 /** Fields in the documented order. */
 const webhookFrom = (item: Record<string, unknown>): Webhook => ({
@@ -25,18 +26,8 @@ const webhookFrom = (item: Record<string, unknown>): Webhook => ({
 export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
   const { client, tableName } = table;
 
-  const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec => {
-    const { low, high } = createdKeyRange(keys.webhookSortKeyPrefix, 'webhook', query);
-    return {
-      query: {
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        ExpressionAttributeValues: { ':pk': keys.webhooks(tenant), ':low': low, ':high': high, ...(status ? { ':status': status } : {}) },
-        ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
-      },
-      keyAttributes: ['pk', 'sk'],
-      partition: keys.webhooks(tenant),
-    };
-  };
+  const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
+    createdRangeSpec(keys.webhooks(tenant), keys.webhookSortKeyPrefix, 'webhook', query, status ? { '#status = :status': { ':status': status } } : {}, { '#status': 'status' });
 
   return {
     async create(tenant, webhook) {
@@ -90,32 +81,8 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     },
 
     async update(tenant, id, changes, updatedAt) {
-      const names: Record<string, string> = { '#updated_at': 'updated_at' };
-      const values: Record<string, unknown> = { ':updated_at': updatedAt };
-      const sets = ['#updated_at = :updated_at'];
-      for (const [field, value] of Object.entries(changes)) {
-        if (value === undefined) continue;
-        names[`#${field}`] = field;
-        values[`:${field}`] = value;
-        sets.push(`#${field} = :${field}`);
-      }
-      try {
-        const result = await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.webhook(tenant, id),
-            UpdateExpression: `SET ${sets.join(', ')}`,
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: values,
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return webhookFrom(result.Attributes ?? {});
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
-      }
+      const updated = await updateExisting(table, keys.webhook(tenant, id), { ...changes, updated_at: updatedAt });
+      return updated ? webhookFrom(updated) : undefined;
     },
 
     async delete(tenant, id) {

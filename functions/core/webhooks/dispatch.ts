@@ -60,6 +60,18 @@ export const signedRequest = (webhook: Webhook, delivery: Delivery, attempt: num
   },
 });
 
+/** What the delivery log keeps of one attempt. */
+export const attemptRecord = (sequence: number, number: number, startedMs: number, result: Awaited<ReturnType<SendAttempt>>): DeliveryAttempt => ({
+  sequence,
+  number,
+  attempted_at: isoTime(startedMs),
+  status_code: result.statusCode,
+  duration_ms: Math.round(result.durationMs),
+  error: result.error,
+  error_message: result.errorMessage,
+  response_excerpt: result.responseExcerpt,
+});
+
 const nextMessage = (message: DeliveryMessage, nowMs: number, delayScale: number): DeliveryMessage => ({
   ...message,
   attempt: message.attempt + 1,
@@ -136,17 +148,7 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
 
   const request = signedRequest(webhook, delivery, message.attempt, nowMs, deps.userAgent);
   const result = await deps.send({ ...request, policy: deps.policyFor(message.mode) });
-  const attempt: DeliveryAttempt = {
-    sequence: message.sequence,
-    number: message.attempt,
-    attempted_at: isoTime(nowMs),
-    status_code: result.statusCode,
-    duration_ms: Math.round(result.durationMs),
-    error: result.error,
-    error_message: result.errorMessage,
-    response_excerpt: result.responseExcerpt,
-  };
-  await settle(message, webhook, delivery, attempt, result.ok, deps);
+  await settle(message, webhook, delivery, attemptRecord(message.sequence, message.attempt, nowMs, result), result.ok, deps);
 };
 
 /**

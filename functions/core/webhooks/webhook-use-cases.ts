@@ -7,7 +7,7 @@ import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import { type DeliveryListFilters, type DeliveryQueue, type DeliveryRepository, type DeliveryView, viewOfDelivery } from './delivery';
 import type { SendAttempt } from './dispatch';
-import { signedRequest } from './dispatch';
+import { attemptRecord, signedRequest } from './dispatch';
 import { firstAttemptMessage, newDelivery } from './fan-out';
 import { generateWebhookSecret } from './signature';
 import type { TargetPolicy } from './target-address';
@@ -155,18 +155,7 @@ export const testWebhook = async (tenant: Tenant, id: string, type: EventType, d
     ...delivery,
     status: result.ok ? ('succeeded' as const) : ('failed' as const),
     next_attempt_at: null,
-    attempts: [
-      {
-        sequence: 1,
-        number: 1,
-        attempted_at: isoTime(nowMs),
-        status_code: result.statusCode,
-        duration_ms: Math.round(result.durationMs),
-        error: result.error,
-        error_message: result.errorMessage,
-        response_excerpt: result.responseExcerpt,
-      },
-    ],
+    attempts: [attemptRecord(1, 1, nowMs, result)],
     updated_at: isoTime(deps.clock.now()),
   };
   await deps.deliveries.create(tenant, recorded);
