@@ -8,13 +8,23 @@ import { corsSettings } from '../functions/http/cors';
 import { fallbackHandler, routes } from '../functions/routes/index';
 import { ServiceFunction } from './constructs/service-function';
 import { ServiceTable } from './constructs/service-table';
+import { WebhookDelivery } from './constructs/webhook-delivery';
 
 export interface ServiceStackProps extends StackProps {
   /** Default-route throttling of the API's stage. */
   throttle?: ThrottleSettings;
   accessLogRetention?: RetentionDays;
   serviceName?: string;
+  /**
+   * From address of the e-mail sent when a webhook fails. Unless given here, the context value
+   * `notificationSender`: the deployer runs `cdk deploy -c notificationSender=webhooks@their-domain`
+   * and verifies that address as an SES identity in the stack's account and region (the
+   * dispatcher may send from that identity only). Defaults to `defaultNotificationSender`.
+   */
+  notificationSender?: string;
 }
+
+export const defaultNotificationSender = 'webhooks@example.com';
 
 const accessLogFormat = AccessLogFormat.custom(
   JSON.stringify({
@@ -32,16 +42,26 @@ const accessLogFormat = AccessLogFormat.custom(
 
 const constructIdOf = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
 
-/** The whole service: one table, one HTTP API, one function per route of the route table. */
+/**
+ * The whole service: one table, one HTTP API, one function per route of the route table, and the
+ * webhook workers (fan-out from the table's stream, dispatcher on the delivery queue).
+ */
 export class ServiceStack extends Stack {
   readonly table: ServiceTable;
   readonly api: HttpApi;
+  readonly webhooks: WebhookDelivery;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
     const serviceName = props.serviceName ?? 'project-automation-service';
 
     this.table = new ServiceTable(this, 'Table');
+
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', {
+      table: this.table,
+      serviceName,
+      notificationSender: props.notificationSender ?? this.node.tryGetContext('notificationSender') ?? defaultNotificationSender,
+    });
 
     const fallback = new ServiceFunction(this, 'Fallback', {
       handler: fallbackHandler,
@@ -77,8 +97,10 @@ export class ServiceStack extends Stack {
         handler: route.handler,
         description: `${route.method} ${route.path}`,
         serviceName,
+        timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
       });
       if (route.tableAccess !== 'none') routeFunction.bindTable(this.table, route.tableAccess);
+      if (route.sendsDeliveries) routeFunction.bindDeliveryQueue(this.webhooks.queue);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

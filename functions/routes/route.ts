@@ -35,6 +35,8 @@ export interface RouteDefinition<
   scope: Scope | null;
   /** What the function may do to the table (least privilege in the stack). */
   tableAccess: 'none' | 'read' | 'write';
+  /** Function timeout when the default 10 s is too short. */
+  timeoutSeconds?: number;
   /** Queues webhook delivery attempts (needs the delivery queue in AWS). */
   sendsDeliveries?: boolean;
   params?: TParams;

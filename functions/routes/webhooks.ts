@@ -115,6 +115,8 @@ export const testWebhookRoute = defineRoute({
   handler: 'webhooks/test',
   scope: 'write:webhooks',
   tableAccess: 'write',
+  // The attempt itself may take its whole 10 s.
+  timeoutSeconds: 20,
   params: idParams,
   body: testWebhookBody,
   success: { status: 202, description: 'The test delivery with the attempt’s result.', data: deliverySchema },
@@ -176,6 +178,7 @@ export const recoverRoute = defineRoute({
   handler: 'webhooks/recover',
   scope: 'write:webhooks',
   tableAccess: 'write',
+  timeoutSeconds: 29,
   sendsDeliveries: true,
   params: idParams,
   body: recoverBody,

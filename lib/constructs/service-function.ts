@@ -6,6 +6,7 @@ import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 
@@ -14,21 +15,35 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export type TableAccess = 'read' | 'write';
 
 export interface ServiceFunctionProps {
-  /** Entry module under `functions/handlers`, without extension: `projects/get`. */
+  /**
+   * Entry module under `functions/handlers`, without extension: `projects/get` for a route,
+   * `workers/dispatch` for a function that no route reaches (a queue or stream consumer).
+   */
   handler: string;
-  /** Shown in the console; also how tests find the function of a route. */
+  /**
+   * Shown in the console; also how tests find a function. A route's is `METHOD /path`; a
+   * worker's says what it does: `webhook dispatcher: …`.
+   */
   description: string;
   serviceName: string;
   memorySize?: number;
+  /** 10 s unless told. */
   timeout?: Duration;
+  /** Added to the common variables (never `LOCAL_*`: those belong to the local runtime alone). */
+  environment?: Record<string, string>;
 }
 
-/** The one way this service builds a Lambda function: every route and the fallback use it. */
+/**
+ * The one way this service builds a Lambda function: every route, the fallback and the webhook
+ * workers use it. What a function may reach is added by its `bind…` methods, nothing else.
+ */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    const localOnly = Object.keys(props.environment ?? {}).filter((name) => name.startsWith('LOCAL_'));
+    if (localOnly.length > 0) throw new Error(`${this.node.path}: ${localOnly.join(', ')} belong to the local runtime and must not be set in AWS`);
 
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only.
@@ -52,6 +67,7 @@ export class ServiceFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        ...props.environment,
       },
       bundling: {
         format: OutputFormat.ESM,
@@ -110,5 +126,15 @@ export class ServiceFunction extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${tableLogicalId}.Arn>/index/*]`,
       reason: "Queries reach the service table's own secondary indexes, which IAM names only by the index/* suffix.",
     });
+  }
+
+  /**
+   * May queue webhook delivery attempts: `sqs:SendMessage` on the delivery queue, nothing else of
+   * it, and the queue's URL in DELIVERY_QUEUE_URL (without it the runtime would pick the local,
+   * table-backed queue).
+   */
+  bindDeliveryQueue(queue: IQueue): void {
+    this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    this.function.addEnvironment('DELIVERY_QUEUE_URL', queue.queueUrl);
   }
 }

@@ -78,6 +78,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     // E-mail goes to a folder; test-mode webhooks may target this machine (never in AWS).
     LOCAL_OUTBOX_DIR: join(options.dataDir, 'outbox'),
     LOCAL_ALLOW_PRIVATE_TEST_TARGETS: 'true',
+    LOCAL_DELIVERY_QUEUE: 'table',
   });
   delete process.env.DELIVERY_QUEUE_URL;
   delete process.env.AWS_SESSION_TOKEN;

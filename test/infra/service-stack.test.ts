@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { App, Validations } from 'aws-cdk-lib';
+import { Validations } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { keys } from '../../functions/adapters/dynamodb/keys';
@@ -7,55 +6,54 @@ import { tableSchema } from '../../functions/adapters/dynamodb/table-schema';
 import { corsSettings } from '../../functions/http/cors';
 import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
-
-// The feature flags `cdk synth` uses, with bundling skipped so the tests stay fast.
-const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
-const newApp = (): App => new App({ context: { ...cdkJson.context, 'aws:cdk:bundling-stacks': [] } });
-
-interface Statement {
-  Effect: string;
-  Action: string | string[];
-  Resource: unknown;
-  Condition?: Record<string, unknown>;
-}
-
-const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
-const actionsOf = (statement: Statement): string[] => asArray(statement.Action);
-const isDynamoStatement = (statement: Statement): boolean => actionsOf(statement).some((action) => action.startsWith('dynamodb:'));
-
-const only = <T>(values: T[], what: string): T => {
-  if (values.length !== 1) throw new Error(`expected exactly one ${what}, found ${values.length}`);
-  return values[0] as T;
-};
+import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTimeout } from '../../lib/constructs/webhook-delivery';
+import { actionsOf, asArray, isDynamoStatement, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
 const routeDescription = (route: (typeof routes)[number]): string => `${route.method} ${route.path}`;
 
+const testWebhookRouteTimeout = (): number | undefined => routes.find((r) => r.operationId === 'testWebhook')?.timeoutSeconds;
+
 describe('ServiceStack', () => {
   let template: Template;
 
+  let lookups: ReturnType<typeof templateLookups>;
+
   beforeAll(() => {
     template = Template.fromStack(buildApp(newApp()));
+    lookups = templateLookups(template);
   });
 
-  const functionWithDescription = (description: string) =>
-    only(Object.values(template.findResources('AWS::Lambda::Function', { Properties: { Description: description } })), `function "${description}"`);
-
-  /** Every statement the function's role holds: its inline policies and the policies attached to it. */
-  const statementsOf = (description: string): Statement[] => {
-    const roleId: string = functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
-    const role = template.toJSON().Resources[roleId];
-    const attached = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
-    return [
-      ...(role.Properties.Policies ?? []).flatMap((policy: { PolicyDocument: { Statement: Statement[] } }) => policy.PolicyDocument.Statement),
-      ...attached.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
-    ];
-  };
+  const functionWithDescription = (description: string) => lookups.functionWithDescription(description);
+  const statementsOf = (description: string) => lookups.statementsOf(description);
 
   describe('functions', () => {
-    it('has exactly one function per route plus the fallback, and nothing else', () => {
+    it('has exactly one function per route, the fallback and the two webhook workers, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-      expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual([...routes.map(routeDescription), fallbackDescription].sort());
+      expect(functions).toHaveLength(routes.length + 3);
+      expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
+        [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription].sort(),
+      );
+    });
+
+    it('gives every route the timeout its route table row asks for (10 s by default), the dispatcher 30 s and the fan-out 60 s', () => {
+      const expected = new Map<string, number>([
+        ...routes.map((route): [string, number] => [routeDescription(route), route.timeoutSeconds ?? 10]),
+        [fallbackDescription, 10],
+        [dispatcherDescription, dispatcherTimeout.toSeconds()],
+        [fanOutDescription, fanOutTimeout.toSeconds()],
+      ]);
+      for (const [description, seconds] of expected) expect([description, functionWithDescription(description).Properties.Timeout]).toEqual([description, seconds]);
+      expect(testWebhookRouteTimeout()).toBe(20);
+      expect(dispatcherTimeout.toSeconds()).toBe(30);
+      // What API Gateway waits for an HTTP API integration at most.
+      for (const route of routes) expect(functionWithDescription(routeDescription(route)).Properties.Timeout).toBeLessThan(30);
+    });
+
+    it('sets no LOCAL_* variable on any function: those belong to the local runtime', () => {
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
+        expect(Object.keys(fn.Properties.Environment.Variables).filter((name) => name.startsWith('LOCAL_'))).toEqual([]);
+      }
     });
 
     it('runs every function on nodejs22.x, arm64, with active tracing and its own log group', () => {
@@ -64,7 +62,6 @@ describe('ServiceStack', () => {
           Runtime: 'nodejs22.x',
           Architectures: ['arm64'],
           MemorySize: 1024,
-          Timeout: 10,
           TracingConfig: { Mode: 'Active' },
           LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         });
@@ -92,8 +89,7 @@ describe('ServiceStack', () => {
         const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
         return template.toJSON().Resources[integrationId.Ref].Properties.IntegrationUri['Fn::GetAtt'][0] as string;
       };
-      const functionIdOf = (description: string) =>
-        only(Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Description: description } })), description);
+      const functionIdOf = (description: string) => lookups.functionIdWithDescription(description);
 
       for (const route of routes) expect(integrationOf(routeDescription(route))).toBe(functionIdOf(routeDescription(route)));
       expect(integrationOf('$default')).toBe(functionIdOf(fallbackDescription));

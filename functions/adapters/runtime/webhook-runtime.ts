@@ -16,9 +16,22 @@ import { tableDeliveryQueue } from '../queue/table-delivery-queue';
  */
 export const webhookUserAgent = 'ProjectAutomationService-Webhooks/1.0';
 
+/**
+ * Resolved on first use, so a function that never queues anything needs no queue. Only the local
+ * runtime (LOCAL_DELIVERY_QUEUE=table) uses the table; anywhere else a missing queue is an error,
+ * never a silent fallback.
+ */
 export const deliveryQueueFromEnvironment = (table: TableRef, clock: Clock = systemClock): DeliveryQueue => {
-  const queueUrl = process.env.DELIVERY_QUEUE_URL;
-  return queueUrl ? sqsDeliveryQueue(new SQSClient({}), queueUrl, clock) : tableDeliveryQueue(table, clock).queue;
+  let queue: DeliveryQueue | undefined;
+  const resolve = (): DeliveryQueue => {
+    const queueUrl = process.env.DELIVERY_QUEUE_URL;
+    if (queueUrl) return sqsDeliveryQueue(new SQSClient({}), queueUrl, clock);
+    if (process.env.LOCAL_DELIVERY_QUEUE === 'table') return tableDeliveryQueue(table, clock).queue;
+    throw new Error('DELIVERY_QUEUE_URL is not set: this function has no delivery queue');
+  };
+  return {
+    send: (message) => (queue ??= resolve()).send(message),
+  };
 };
 
 export const mailerFromEnvironment = (clock: Clock = systemClock): Mailer => {

@@ -1,0 +1,127 @@
+import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { entityTypes } from '../../functions/adapters/dynamodb/keys';
+import { ServiceFunction } from './service-function';
+
+export const dispatcherDescription = 'webhook dispatcher: one signed attempt per delivery queue message';
+export const fanOutDescription = 'webhook fan-out: new events from the table stream become deliveries';
+
+/** One attempt is bounded by 10 s; a batch of 10 runs its attempts side by side. */
+export const dispatcherTimeout = Duration.seconds(30);
+/** A batch of up to 100 events, each read against every webhook of its tenant. */
+export const fanOutTimeout = Duration.seconds(60);
+/** Lambda's advice for an SQS source: at least six times the function's timeout. */
+export const deliveryVisibilityTimeout = Duration.seconds(dispatcherTimeout.toSeconds() * 6);
+/** A message that failed this often (not a failed attempt: the dispatcher itself failed) is set aside. */
+export const deliveryMaxReceiveCount = 5;
+
+export interface WebhookDeliveryProps {
+  table: TableV2;
+  serviceName: string;
+  /** Address of the failure e-mails; an SES identity verified in the stack's account and region. */
+  notificationSender: string;
+}
+
+const plainAddress = /^[^\s@<>"]+@[^\s@<>"]+$/;
+
+/**
+ * The asynchronous half of webhooks (DESIGN.md, "Events and webhooks"):
+ *
+ *   table stream ─(INSERT of an event item)→ fan-out ─→ delivery queue ─→ dispatcher ─→ target
+ *                                                          ↑                 │
+ *                                                          └─ retries, and messages due later
+ *                                                             than SQS's 15-minute delay limit
+ *
+ * The queue's own failures (a dispatcher that threw 5 times) go to its DLQ; stream batches that
+ * the fan-out could not process after its retries are recorded in a separate queue, since those
+ * messages are stream-batch pointers, not delivery messages, and must never be redriven into the
+ * delivery queue. Those pointers name stream records, which the stream keeps 24 h: whoever reads
+ * that queue later still finds the events themselves in the table (event items have no TTL).
+ */
+export class WebhookDelivery extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly fanOutFailures: Queue;
+  readonly dispatcher: ServiceFunction;
+  readonly fanOut: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
+    super(scope, id);
+    const { table, serviceName, notificationSender } = props;
+    if (!Token.isUnresolved(notificationSender) && !plainAddress.test(notificationSender)) {
+      throw new Error(`notificationSender must be a bare e-mail address (it names an SES identity), not "${notificationSender}"`);
+    }
+
+    const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    this.queue = new Queue(this, 'Queue', {
+      ...queueDefaults,
+      visibilityTimeout: deliveryVisibilityTimeout,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: deliveryMaxReceiveCount },
+    });
+    this.fanOutFailures = new Queue(this, 'FanOutFailures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    Validations.of(this.fanOutFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is a dead-letter queue itself: the on-failure destination of the fan-out's stream mapping. cdk-nag recognises only redrive policies and function DLQs as such.",
+    });
+
+    this.dispatcher = new ServiceFunction(this, 'Dispatcher', {
+      handler: 'workers/dispatch',
+      description: dispatcherDescription,
+      serviceName,
+      timeout: dispatcherTimeout,
+      environment: { NOTIFICATION_SENDER: notificationSender },
+    });
+    this.dispatcher.bindTable(table, 'write');
+    // Retries, and messages due later than 15 minutes, go back to the queue they came from.
+    this.dispatcher.bindDeliveryQueue(this.queue);
+    // The address identity only. Were the sender verified through its domain instead, SES would
+    // authorise against identity/<domain>, and this grant would have to name that.
+    this.dispatcher.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: notificationSender })],
+      }),
+    );
+    this.dispatcher.function.addEventSource(
+      new SqsEventSource(this.queue, {
+        batchSize: 10,
+        maxBatchingWindow: Duration.seconds(1),
+        reportBatchItemFailures: true,
+      }),
+    );
+
+    this.fanOut = new ServiceFunction(this, 'FanOut', {
+      handler: 'workers/fan-out',
+      description: fanOutDescription,
+      serviceName,
+      timeout: fanOutTimeout,
+    });
+    // Creates deliveries and their collection counters.
+    this.fanOut.bindTable(table, 'write');
+    this.fanOut.bindDeliveryQueue(this.queue);
+    this.fanOut.function.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: 100,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: 10,
+        onFailure: new SqsDlq(this.fanOutFailures),
+        // Only new event items: every other write to the table never invokes the function.
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('INSERT'),
+            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(entityTypes.event) } } },
+          }),
+        ],
+      }),
+    );
+  }
+}

@@ -1,0 +1,214 @@
+import { Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { entityTypes } from '../../functions/adapters/dynamodb/keys';
+import { routes } from '../../functions/routes/index';
+import { buildApp } from '../../lib/app';
+import { ServiceFunction } from '../../lib/constructs/service-function';
+import { dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
+import { defaultNotificationSender } from '../../lib/service-stack';
+import { actionsOf, asArray, isDynamoStatement, isSesStatement, isSqsStatement, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+
+const routeDescription = (route: (typeof routes)[number]): string => `${route.method} ${route.path}`;
+const fallbackDescription = '$default: 404 or 405 in the service envelope';
+const sendingRoutes = routes.filter((route) => route.sendsDeliveries);
+const otherRoutes = routes.filter((route) => !route.sendsDeliveries);
+
+describe('webhook delivery', () => {
+  let template: Template;
+  let lookups: ReturnType<typeof templateLookups>;
+  /** Logical ids of the three queues, told apart by their roles. */
+  let queueId: string;
+  let deadLetterQueueId: string;
+  let fanOutFailuresId: string;
+
+  beforeAll(() => {
+    template = Template.fromStack(buildApp(newApp()));
+    lookups = templateLookups(template);
+    const queues = template.findResources('AWS::SQS::Queue');
+    queueId = only(Object.keys(template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: {} } })), 'queue with a redrive policy');
+    deadLetterQueueId = queues[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
+    const mapping = only(Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { StartingPosition: 'TRIM_HORIZON' } })), 'stream mapping');
+    fanOutFailuresId = mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+  });
+
+  const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+  const queueProperties = (logicalId: string) => lookups.resources()[logicalId]!.Properties;
+  const sqsStatementsOf = (description: string): Statement[] => lookups.statementsOf(description).filter(isSqsStatement);
+
+  describe('queues', () => {
+    it('has the delivery queue, its DLQ and the fan-out failure queue, three different queues and no others', () => {
+      template.resourceCountIs('AWS::SQS::Queue', 3);
+      expect(new Set([queueId, deadLetterQueueId, fanOutFailuresId]).size).toBe(3);
+    });
+
+    it('moves a message to the DLQ after 5 receives, and hides a received message 6× the dispatcher timeout', () => {
+      const queue = queueProperties(queueId);
+      expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: arnOf(deadLetterQueueId), maxReceiveCount: 5 });
+      const dispatcherTimeout: number = lookups.functionWithDescription(dispatcherDescription).Properties.Timeout;
+      expect(dispatcherTimeout).toBe(30);
+      expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dispatcherTimeout);
+      expect(queue.VisibilityTimeout).toBe(180);
+    });
+
+    it('keeps what lands in either dead-letter queue for 14 days', () => {
+      expect(queueProperties(deadLetterQueueId).MessageRetentionPeriod).toBe(14 * 24 * 3600);
+      expect(queueProperties(fanOutFailuresId).MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    });
+
+    it('encrypts every queue with SQS-managed keys and refuses requests without TLS', () => {
+      const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
+      for (const id of [queueId, deadLetterQueueId, fanOutFailuresId]) {
+        expect(queueProperties(id).SqsManagedSseEnabled).toBe(true);
+        expect(queueProperties(id).KmsMasterKeyId).toBeUndefined();
+        const policy = only(
+          policies.filter((p) => (p.Properties.Queues as unknown[]).some((q) => JSON.stringify(q) === JSON.stringify({ Ref: id }))),
+          `policy of ${id}`,
+        );
+        expect(policy.Properties.PolicyDocument.Statement).toContainEqual({
+          Effect: 'Deny',
+          Principal: { AWS: '*' },
+          Action: 'sqs:*',
+          Resource: arnOf(id),
+          Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+        });
+      }
+    });
+  });
+
+  describe('event sources', () => {
+    it('has exactly two mappings: the delivery queue and the table stream', () => {
+      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    });
+
+    it('hands the dispatcher batches of 10 from the delivery queue and lets it fail single messages', () => {
+      const mapping = only(Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } })), 'queue mapping');
+      expect(mapping.Properties).toMatchObject({
+        FunctionName: { Ref: lookups.functionIdWithDescription(dispatcherDescription) },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      expect(mapping.Properties.MaximumBatchingWindowInSeconds).toBeLessThanOrEqual(1);
+      expect(mapping.Properties.Enabled).not.toBe(false);
+    });
+
+    it('feeds the fan-out from the start of the table stream, INSERTs of event items only, bisecting and retrying, with a failure destination', () => {
+      const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
+      const mapping = only(
+        Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] } } })),
+        'stream mapping',
+      );
+      expect(mapping.Properties).toMatchObject({
+        FunctionName: { Ref: lookups.functionIdWithDescription(fanOutDescription) },
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 100,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: 10,
+        DestinationConfig: { OnFailure: { Destination: arnOf(fanOutFailuresId) } },
+      });
+      const filters = mapping.Properties.FilterCriteria.Filters as { Pattern: string }[];
+      expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
+        { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [entityTypes.event] } } } },
+      ]);
+      expect(entityTypes.event).toBe('event');
+    });
+  });
+
+  describe('dispatcher', () => {
+    it('knows the queue and the sender, and reads and writes the table', () => {
+      expect(lookups.environmentOf(dispatcherDescription)).toMatchObject({
+        DELIVERY_QUEUE_URL: { Ref: queueId },
+        NOTIFICATION_SENDER: defaultNotificationSender,
+        TABLE_NAME: { Ref: expect.any(String) },
+      });
+      const actions = lookups.statementsOf(dispatcherDescription).filter(isDynamoStatement).flatMap(actionsOf);
+      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']));
+    });
+
+    it('may send to, receive from and delete in the delivery queue, and touches no other queue', () => {
+      const statements = sqsStatementsOf(dispatcherDescription);
+      for (const statement of statements) expect(asArray(statement.Resource)).toEqual([arnOf(queueId)]);
+      const actions = statements.flatMap(actionsOf);
+      expect(actions).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+      expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+    });
+
+    it('may send e-mail from the SES identity of the sender and nothing else of SES', () => {
+      const statement = only(lookups.statementsOf(dispatcherDescription).filter(isSesStatement), 'SES statement');
+      expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
+      expect(asArray(statement.Resource).map(joined)).toEqual([
+        `arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${defaultNotificationSender}`,
+      ]);
+    });
+
+    it('takes the sender from the notificationSender context value', () => {
+      const sender = 'alerts@mail.acme.test';
+      const lookupsWithSender = templateLookups(Template.fromStack(buildApp(newApp({ notificationSender: sender }))));
+      expect(lookupsWithSender.environmentOf(dispatcherDescription).NOTIFICATION_SENDER).toBe(sender);
+      const statement = only(lookupsWithSender.statementsOf(dispatcherDescription).filter(isSesStatement), 'SES statement');
+      expect(asArray(statement.Resource).map(joined)).toEqual([`arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${sender}`]);
+    });
+
+    it('refuses a sender that is not a bare address (it names an SES identity)', () => {
+      expect(() => buildApp(newApp({ notificationSender: 'Service <alerts@acme.test>' }))).toThrow(/bare e-mail address/);
+    });
+  });
+
+  describe('fan-out', () => {
+    it('knows the queue, may only send to it, and records failed batches in the failure queue', () => {
+      const environment = lookups.environmentOf(fanOutDescription);
+      expect(environment).toMatchObject({ DELIVERY_QUEUE_URL: { Ref: queueId }, TABLE_NAME: { Ref: expect.any(String) } });
+      expect(environment.NOTIFICATION_SENDER).toBeUndefined();
+
+      const statements = sqsStatementsOf(fanOutDescription);
+      const onQueue = statements.filter((s) => JSON.stringify(asArray(s.Resource)) === JSON.stringify([arnOf(queueId)]));
+      expect(onQueue.flatMap(actionsOf)).toEqual(['sqs:SendMessage']);
+      const onFailures = statements.filter((s) => JSON.stringify(asArray(s.Resource)) === JSON.stringify([arnOf(fanOutFailuresId)]));
+      expect(onFailures.flatMap(actionsOf)).toContain('sqs:SendMessage');
+      expect(onQueue.length + onFailures.length).toBe(statements.length);
+    });
+
+    it('reads the table stream, reads and writes the table (deliveries and counters), and has no SES permission', () => {
+      const statements = lookups.statementsOf(fanOutDescription).filter(isDynamoStatement);
+      const stream = statements.filter((s) => actionsOf(s).includes('dynamodb:GetRecords'));
+      expect(asArray(only(stream, 'stream statement').Resource)).toEqual([{ 'Fn::GetAtt': [expect.any(String), 'StreamArn'] }]);
+      expect(statements.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
+      expect(lookups.statementsOf(fanOutDescription).filter(isSesStatement)).toEqual([]);
+    });
+  });
+
+  describe('route functions', () => {
+    it('has the redeliver and recover routes as the ones that queue deliveries', () => {
+      expect(sendingRoutes.map((route) => route.handler).sort()).toEqual(['webhooks/deliveries-redeliver', 'webhooks/recover']);
+    });
+
+    it.each(sendingRoutes.map((route) => [routeDescription(route)]))('%s may send to the delivery queue, nothing more, and knows its URL', (description) => {
+      const statement = only(sqsStatementsOf(description), 'SQS statement');
+      expect(actionsOf(statement)).toEqual(['sqs:SendMessage']);
+      expect(asArray(statement.Resource)).toEqual([arnOf(queueId)]);
+      expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toEqual({ Ref: queueId });
+    });
+
+    it.each([...otherRoutes.map((route) => [routeDescription(route)]), [fallbackDescription]])('%s has no SQS or SES permission and no queue URL', (description) => {
+      expect(sqsStatementsOf(description)).toEqual([]);
+      expect(lookups.statementsOf(description).filter(isSesStatement)).toEqual([]);
+      expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toBeUndefined();
+    });
+  });
+
+  it('lets only the dispatcher send e-mail', () => {
+    const withSes = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).some(isSesStatement),
+    );
+    expect(withSes.map(([id]) => id)).toEqual([expect.stringMatching(/^WebhooksDispatcher/)]);
+  });
+});
+
+describe('ServiceFunction', () => {
+  it('refuses LOCAL_* variables, which belong to the local runtime', () => {
+    const stack = new Stack(newApp(), 'Check');
+    expect(
+      () => new ServiceFunction(stack, 'Worker', { handler: 'workers/dispatch', description: 'x', serviceName: 'x', environment: { LOCAL_OUTBOX_DIR: '/tmp/outbox' } }),
+    ).toThrow(/LOCAL_OUTBOX_DIR/);
+  });
+});

@@ -1,0 +1,341 @@
+import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import { mockClient } from 'aws-sdk-client-mock';
+import { maxSqsDelaySeconds, sqsDeliveryQueue } from '../../../functions/adapters/queue/sqs-delivery-queue';
+import { isoTime } from '../../../functions/core/clock';
+import type { Tenant } from '../../../functions/core/tenancy';
+import type { Delivery, DeliveryMessage, DeliveryRepository } from '../../../functions/core/webhooks/delivery';
+import { dispatchDelivery, type DispatchDeps, type SendAttempt } from '../../../functions/core/webhooks/dispatch';
+import type { Webhook, WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import { inMemoryAccountRepository } from '../fakes/account-repository';
+import { controlledClock, startOfTests, type ControlledClock } from '../fakes/clock';
+
+/**
+ * The real SQS adapter and the real dispatcher, with SQS itself replaced by aws-sdk-client-mock:
+ * SQS delays a message 15 minutes at most, so the 30 min and 2 h retries come back early and must
+ * be sent again, with what remains of their delay, until they are due.
+ */
+
+const queueUrl = 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries';
+const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
+const second = 1_000;
+const minute = 60 * second;
+
+const sqs = mockClient(SQSClient);
+
+interface Sent {
+  input: SendMessageCommandInput;
+  sentAt: number;
+  message: DeliveryMessage;
+}
+
+/** What the mocked SQS was given, with the time of each send. */
+const recordSends = (clock: ControlledClock): Sent[] => {
+  const sent: Sent[] = [];
+  sqs.on(SendMessageCommand).callsFake((input: SendMessageCommandInput) => {
+    sent.push({ input, sentAt: clock.now(), message: JSON.parse(input.MessageBody ?? 'null') as DeliveryMessage });
+    return { MessageId: `m-${sent.length}` };
+  });
+  return sent;
+};
+
+const keyOf = (t: Tenant, webhookId: string, id = '') => `${t.accountId}/${t.mode}/${webhookId}/${id}`;
+
+const inMemoryWebhooks = (): WebhookRepository => {
+  const webhooks = new Map<string, Webhook>();
+  return {
+    async create(t, webhook) {
+      webhooks.set(keyOf(t, webhook.id), structuredClone(webhook));
+    },
+    async get(t, id) {
+      const webhook = webhooks.get(keyOf(t, id));
+      return webhook && structuredClone(webhook);
+    },
+    async all(t) {
+      return [...webhooks.entries()].filter(([key]) => key.startsWith(keyOf(t, ''))).map(([, w]) => structuredClone(w));
+    },
+    async list() {
+      throw new Error('not used');
+    },
+    async update(t, id, changes, updatedAt) {
+      const webhook = webhooks.get(keyOf(t, id));
+      if (!webhook) return undefined;
+      Object.assign(webhook, changes, { updated_at: updatedAt });
+      return structuredClone(webhook);
+    },
+    async delete(t, id) {
+      return webhooks.delete(keyOf(t, id));
+    },
+  };
+};
+
+/** The DynamoDB adapter's conditions, in memory: claims only the next attempt of the current sequence. */
+const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryRepository => {
+  const deliveries = new Map<string, Delivery>();
+  const stored = (t: Tenant, webhookId: string, id: string): Delivery | undefined => deliveries.get(keyOf(t, webhookId, id));
+  return {
+    async create(t, delivery) {
+      if (deliveries.has(keyOf(t, delivery.webhook_id, delivery.id))) return false;
+      deliveries.set(keyOf(t, delivery.webhook_id, delivery.id), structuredClone(delivery));
+      return true;
+    },
+    async get(t, webhookId, id) {
+      const delivery = stored(t, webhookId, id);
+      return delivery && structuredClone(delivery);
+    },
+    async list() {
+      throw new Error('not used');
+    },
+    async findSince() {
+      throw new Error('not used');
+    },
+    async claimAttempt(t, webhookId, id, sequence, attempt, at) {
+      const delivery = stored(t, webhookId, id);
+      if (!delivery || delivery.status !== 'pending' || delivery.sequence !== sequence || delivery.attempt_count !== attempt - 1) return false;
+      Object.assign(delivery, { attempt_count: attempt, attempt_claimed_at: at, updated_at: at });
+      return true;
+    },
+    async recordAttempt(t, webhookId, id, attempt, outcome, at) {
+      const delivery = stored(t, webhookId, id);
+      if (!delivery || delivery.sequence !== attempt.sequence) return;
+      delivery.attempts.push(attempt);
+      Object.assign(delivery, outcome, { updated_at: at });
+    },
+    async restart() {
+      throw new Error('not used');
+    },
+    async failWithWebhook(t, webhookId, id, attempt, at) {
+      const delivery = stored(t, webhookId, id);
+      if (!delivery) return;
+      delivery.attempts.push(attempt);
+      Object.assign(delivery, { status: 'failed', next_attempt_at: null, updated_at: at });
+      await webhooks.update(t, webhookId, { status: 'failed', failed_at: at }, at);
+    },
+    async setStatus(t, webhookId, id, status, at) {
+      const delivery = stored(t, webhookId, id);
+      if (delivery) Object.assign(delivery, { status, updated_at: at });
+    },
+  };
+};
+
+const webhookAt = (nowMs: number): Webhook => ({
+  id: 'wh_1',
+  url: 'https://hooks.example.com/in',
+  events: ['*'],
+  active: true,
+  status: 'enabled',
+  description: null,
+  created_at: isoTime(nowMs),
+  updated_at: isoTime(nowMs),
+  failed_at: null,
+  secret: 'whsec_test_secret',
+  previous_secret: null,
+  previous_secret_expires_at: null,
+});
+
+const deliveryAt = (nowMs: number): Delivery => ({
+  id: 'dlv_1',
+  webhook_id: 'wh_1',
+  event_id: 'evt_1',
+  event_type: 'workflow.created',
+  status: 'pending',
+  test: false,
+  sequence: 1,
+  attempt_count: 0,
+  attempt_claimed_at: null,
+  attempts: [],
+  next_attempt_at: isoTime(nowMs),
+  created_at: isoTime(nowMs),
+  updated_at: isoTime(nowMs),
+  payload: JSON.stringify({ id: 'evt_1', type: 'workflow.created', created_at: isoTime(nowMs), data: {} }),
+});
+
+interface Scenario {
+  /** How long each HTTP attempt takes: retry delays count from its end. */
+  attemptMs: number;
+  /** How late after its delay SQS hands a message over. */
+  receiveLatencyMs: number;
+}
+
+/**
+ * A delivery whose target always fails, run through the real dispatcher and the real SQS adapter
+ * until the queue is empty. Every message is received when SQS would make it visible.
+ */
+const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => {
+  const clock = controlledClock();
+  const sent = recordSends(clock);
+  const webhooks = inMemoryWebhooks();
+  const deliveries = inMemoryDeliveries(webhooks);
+  const accounts = inMemoryAccountRepository();
+  await accounts.create({ id: tenant.accountId, email: 'owner@example.com', created_at: isoTime(clock.now()) });
+  await webhooks.create(tenant, webhookAt(clock.now()));
+  await deliveries.create(tenant, deliveryAt(clock.now()));
+
+  const attempts: { at: number; attempt: string | undefined; deliveryId: string | undefined }[] = [];
+  const send: SendAttempt = async ({ headers }) => {
+    attempts.push({ at: clock.now(), attempt: headers['X-Service-Attempt'], deliveryId: headers['X-Service-Delivery-Id'] });
+    clock.advance(attemptMs);
+    return { ok: false, statusCode: 503, durationMs: attemptMs, error: 'http_status', errorMessage: 'HTTP 503', responseExcerpt: '' };
+  };
+  const mails: { to: string; subject: string }[] = [];
+  const queue = sqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), queueUrl, clock);
+  const deps: DispatchDeps = {
+    webhooks,
+    deliveries,
+    accounts,
+    queue,
+    mailer: { send: async (mail) => void mails.push(mail) },
+    send,
+    clock,
+    policyFor: () => ({ requireHttps: true, allowPrivate: false }),
+    userAgent: 'test',
+    delayScale: 1,
+  };
+
+  // What fan-out sends for a new delivery: the first attempt, due at once.
+  await queue.send({ account_id: tenant.accountId, mode: tenant.mode, webhook_id: 'wh_1', delivery_id: 'dlv_1', sequence: 1, attempt: 1, not_before: clock.now() });
+
+  /** Each received message, with whether the dispatcher made an HTTP attempt for it. */
+  const receipts: { message: DeliveryMessage; at: number; attempted: boolean }[] = [];
+  for (let next = 0; next < sent.length; next += 1) {
+    if (next > 50) throw new Error('the queue never empties');
+    const { input, sentAt, message } = sent[next]!;
+    clock.set(Math.max(clock.now(), sentAt + (input.DelaySeconds ?? 0) * second + receiveLatencyMs));
+    const before = attempts.length;
+    const at = clock.now();
+    await dispatchDelivery(message, deps);
+    receipts.push({ message, at, attempted: attempts.length > before });
+  }
+  const delivery = await deliveries.get(tenant, 'wh_1', 'dlv_1');
+  const webhook = await webhooks.get(tenant, 'wh_1');
+  return { sent, attempts, receipts, mails, delivery, webhook };
+};
+
+beforeEach(() => {
+  sqs.reset();
+});
+
+afterAll(() => {
+  sqs.restore();
+});
+
+describe('sqsDeliveryQueue', () => {
+  it.each([
+    ['due now', 0, 0],
+    ['due 5 s from now', 5 * second, 5],
+    ['due 30 s from now', 30 * second, 30],
+    ['due 5 min from now', 5 * minute, 300],
+    ['due 15 min from now', 15 * minute, 900],
+    ['due 30 min from now', 30 * minute, 900],
+    ['due 2 h from now', 120 * minute, 900],
+    ['overdue by a minute', -minute, 0],
+    ['due 4.001 s from now (rounded up, never early)', 4_001, 5],
+  ])('delays a message %s by the right number of seconds', async (_what, inMs, delaySeconds) => {
+    const clock = controlledClock();
+    const sent = recordSends(clock);
+    const message: DeliveryMessage = { account_id: 'acct_1', mode: 'test', webhook_id: 'wh_1', delivery_id: 'dlv_1', sequence: 2, attempt: 3, not_before: clock.now() + inMs };
+
+    await sqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), queueUrl, clock).send(message);
+
+    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
+    expect(sent[0]!.input).toEqual({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds });
+    expect(sent[0]!.input.DelaySeconds).toBeLessThanOrEqual(maxSqsDelaySeconds);
+    expect(maxSqsDelaySeconds).toBe(900);
+  });
+});
+
+describe('dispatchDelivery through SQS, with a target that always fails', () => {
+  it('queues attempts at once, then 5 s, 30 s, 5 min, 30 min and 2 h after the failures, re-delaying past 15 min', async () => {
+    const { sent, attempts, receipts } = await runFailingDelivery({ attemptMs: 0, receiveLatencyMs: 0 });
+
+    expect(sent.map((s) => [s.message.attempt, s.input.DelaySeconds])).toEqual([
+      [1, 0],
+      [2, 5],
+      [3, 30],
+      [4, 300],
+      // 30 min: 15 min of SQS delay, received early, sent again for the other 15 min.
+      [5, 900],
+      [5, 900],
+      // 2 h: the first 15 min and seven re-delays of 15 min each.
+      ...Array.from({ length: 8 }, () => [6, 900]),
+    ]);
+    for (const s of sent) expect(s.input.QueueUrl).toBe(queueUrl);
+
+    // The HTTP attempts happen exactly when due, counted from the end of the failed attempt before.
+    expect(attempts.map((a) => [a.attempt, (a.at - startOfTests) / second])).toEqual([
+      ['1', 0],
+      ['2', 5],
+      ['3', 35],
+      ['4', 335],
+      ['5', 335 + 1800],
+      ['6', 335 + 1800 + 7200],
+    ]);
+    expect(new Set(attempts.map((a) => a.deliveryId))).toEqual(new Set(['dlv_1']));
+    // Every message received before its time was sent on, with no attempt.
+    expect(receipts.filter((r) => !r.attempted).map((r) => r.message.attempt)).toEqual([5, 6, 6, 6, 6, 6, 6, 6]);
+    for (const receipt of receipts.filter((r) => !r.attempted)) expect(receipt.at).toBeLessThan(receipt.message.not_before);
+  });
+
+  it('sends an early message on unchanged: same delivery, sequence, attempt and due time', async () => {
+    const { sent } = await runFailingDelivery({ attemptMs: 0, receiveLatencyMs: 0 });
+
+    for (const attempt of [5, 6]) {
+      const copies = sent.filter((s) => s.message.attempt === attempt);
+      expect(copies.length).toBeGreaterThan(1);
+      for (const copy of copies) {
+        expect(copy.message).toEqual(copies[0]!.message);
+        expect(copy.message).toMatchObject({ delivery_id: 'dlv_1', webhook_id: 'wh_1', sequence: 1, attempt, account_id: tenant.accountId, mode: tenant.mode });
+        // Each copy asks for what remains of the delay, 15 min at most.
+        expect(copy.input.DelaySeconds).toBe(Math.min(900, Math.ceil((copy.message.not_before - copy.sentAt) / second)));
+      }
+    }
+  });
+
+  it('processes the 30 min retry at 30 min: one re-delay after 15 min, then the attempt', async () => {
+    const { sent, receipts } = await runFailingDelivery({ attemptMs: 0, receiveLatencyMs: 0 });
+
+    const fourthEnd = startOfTests + 335 * second;
+    const fifth = receipts.filter((r) => r.message.attempt === 5);
+    expect(fifth.map((r) => [(r.at - fourthEnd) / minute, r.attempted])).toEqual([
+      [15, false],
+      [30, true],
+    ]);
+    expect(sent.filter((s) => s.message.attempt === 5).map((s) => (s.sentAt - fourthEnd) / minute)).toEqual([0, 15]);
+  });
+
+  it('processes the 2 h retry at 2 h: received every 15 min before that, never attempted early', async () => {
+    const { receipts } = await runFailingDelivery({ attemptMs: 0, receiveLatencyMs: 0 });
+
+    const fifthEnd = startOfTests + (335 + 1800) * second;
+    const sixth = receipts.filter((r) => r.message.attempt === 6);
+    expect(sixth.map((r) => (r.at - fifthEnd) / minute)).toEqual([15, 30, 45, 60, 75, 90, 105, 120]);
+    expect(sixth.map((r) => r.attempted)).toEqual([false, false, false, false, false, false, false, true]);
+  });
+
+  it('with slow attempts and SQS handing messages over late, the last re-delay is shorter and no attempt is early', async () => {
+    const { sent, attempts, receipts } = await runFailingDelivery({ attemptMs: 1_500, receiveLatencyMs: 250 });
+
+    // 30 min: 900 s, then 899.75 s remain (rounded up); 2 h: the 250 ms lost per hand-over add up.
+    expect(sent.filter((s) => s.message.attempt === 5).map((s) => s.input.DelaySeconds)).toEqual([900, 900]);
+    expect(sent.filter((s) => s.message.attempt === 6).map((s) => s.input.DelaySeconds)).toEqual([900, 900, 900, 900, 900, 900, 900, 899]);
+
+    for (const receipt of receipts) {
+      expect(receipt.attempted).toBe(receipt.at >= receipt.message.not_before);
+    }
+    // Each retry's delay is counted from the end of the attempt before it; the hand-overs make
+    // it later (by 250 ms each, the 2 h one by 1 s over its 8 hand-overs), never earlier.
+    const gaps = attempts.slice(1).map((a, i) => a.at - (attempts[i]!.at + 1_500));
+    expect(gaps).toEqual([5_250, 30_250, 300_250, 1_800_500, 7_201_000]);
+  });
+
+  it('after the sixth failed attempt, fails the delivery and the webhook, e-mails the owner once and queues nothing more', async () => {
+    const { sent, attempts, mails, delivery, webhook } = await runFailingDelivery({ attemptMs: 0, receiveLatencyMs: 0 });
+
+    expect(attempts).toHaveLength(6);
+    expect(sent.at(-1)!.message.attempt).toBe(6);
+    expect(sent.at(-1)!.sentAt).toBeLessThan(attempts.at(-1)!.at);
+    expect(delivery).toMatchObject({ status: 'failed', attempt_count: 6, next_attempt_at: null });
+    expect(delivery!.attempts.map((a) => a.number)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(webhook).toMatchObject({ status: 'failed' });
+    expect(mails.map((m) => m.to)).toEqual(['owner@example.com']);
+  });
+});
