@@ -1,0 +1,157 @@
+import { isoTime } from '../../../functions/core/clock';
+import { newEvent } from '../../../functions/core/events/event';
+import type { Tenant } from '../../../functions/core/tenancy';
+import type { DeliveryMessage, Mailer } from '../../../functions/core/webhooks/delivery';
+import { attemptLeaseMs, dispatchDelivery, type DispatchDeps, type SendAttempt } from '../../../functions/core/webhooks/dispatch';
+import { fanOutEvent, newDelivery } from '../../../functions/core/webhooks/fan-out';
+import { verifyWebhookSignature } from '../../../functions/core/webhooks/signature';
+import { inMemoryAccountRepository } from '../fakes/account-repository';
+import { controlledClock } from '../fakes/clock';
+import { deliveryAt, inMemoryDeliveries, inMemoryWebhooks, webhookAt } from '../fakes/webhook-repositories';
+
+const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
+
+const setUp = (answer: { ok: boolean; statusCode: number | null } = { ok: true, statusCode: 200 }) => {
+  const clock = controlledClock();
+  const webhooks = inMemoryWebhooks();
+  const deliveries = inMemoryDeliveries(webhooks);
+  const queued: DeliveryMessage[] = [];
+  const requests: Parameters<SendAttempt>[0][] = [];
+  const mails: Parameters<Mailer['send']>[0][] = [];
+  const deps: DispatchDeps = {
+    webhooks,
+    deliveries,
+    accounts: inMemoryAccountRepository(),
+    queue: { send: async (message) => void queued.push(message) },
+    mailer: { send: async (mail) => void mails.push(mail) },
+    send: async (request) => {
+      requests.push(request);
+      return { ...answer, durationMs: 12, error: answer.ok ? null : 'http_status', errorMessage: answer.ok ? null : 'HTTP 500', responseExcerpt: '' };
+    },
+    clock,
+    policyFor: () => ({ requireHttps: true, allowPrivate: false }),
+    userAgent: 'test-agent',
+    delayScale: 1,
+  };
+  return { clock, webhooks, deliveries, queued, requests, mails, deps };
+};
+
+const firstMessage = (nowMs: number): DeliveryMessage => ({
+  account_id: tenant.accountId,
+  mode: tenant.mode,
+  webhook_id: 'wh_1',
+  delivery_id: 'dlv_1',
+  sequence: 1,
+  attempt: 1,
+  not_before: nowMs,
+});
+
+describe('dispatchDelivery', () => {
+  it('sends one signed attempt with the event id, type, delivery id and attempt number, and records success', async () => {
+    const { clock, webhooks, deliveries, requests, queued, deps } = setUp();
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    await deliveries.create(tenant, deliveryAt(clock.now()));
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+
+    expect(requests).toHaveLength(1);
+    const [request] = requests;
+    expect(request?.headers).toMatchObject({
+      'X-Service-Event-Id': 'evt_1',
+      'X-Service-Event-Type': 'workflow.created',
+      'X-Service-Delivery-Id': 'dlv_1',
+      'X-Service-Attempt': '1',
+      'User-Agent': 'test-agent',
+    });
+    const nowSeconds = Math.floor(clock.now() / 1000);
+    expect(verifyWebhookSignature(request?.body ?? '', request?.headers['X-Service-Signature'], 'whsec_test_secret', { nowSeconds })).toBe(true);
+    const stored = await deliveries.get(tenant, 'wh_1', 'dlv_1');
+    expect(stored).toMatchObject({ status: 'succeeded', attempt_count: 1, next_attempt_at: null });
+    expect(stored?.attempts).toEqual([expect.objectContaining({ sequence: 1, number: 1, status_code: 200, error: null })]);
+    expect(queued).toEqual([]);
+  });
+
+  it('never repeats an attempt for a duplicate message', async () => {
+    const { clock, webhooks, deliveries, requests, deps } = setUp({ ok: false, statusCode: 500 });
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    await deliveries.create(tenant, deliveryAt(clock.now()));
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+    expect(requests).toHaveLength(1);
+    expect((await deliveries.get(tenant, 'wh_1', 'dlv_1'))?.attempts).toHaveLength(1);
+  });
+
+  it('counts an attempt cut short by a crash as failed once its lease is over, and schedules the retry', async () => {
+    const { clock, webhooks, deliveries, requests, queued, deps } = setUp();
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    await deliveries.create(tenant, deliveryAt(clock.now()));
+    // A dispatcher claimed attempt 1 and died before making or recording it.
+    expect(await deliveries.claimAttempt(tenant, 'wh_1', 'dlv_1', 1, 1, isoTime(clock.now()))).toBe(true);
+
+    // The message comes back while the lease still runs: look again when it ends.
+    clock.advance(1_000);
+    await dispatchDelivery(firstMessage(clock.now() - 1_000), deps);
+    expect(requests).toHaveLength(0);
+    expect(queued.at(-1)).toMatchObject({ attempt: 1, not_before: clock.now() - 1_000 + attemptLeaseMs });
+
+    clock.advance(attemptLeaseMs);
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+    const stored = await deliveries.get(tenant, 'wh_1', 'dlv_1');
+    expect(stored?.attempts).toEqual([expect.objectContaining({ number: 1, error: 'connection', status_code: null })]);
+    expect(stored?.status).toBe('pending');
+    expect(queued.at(-1)).toMatchObject({ attempt: 2, not_before: clock.now() + 5_000 });
+    expect(requests).toHaveLength(0);
+  });
+
+  it('skips a delivery whose webhook was paused meanwhile, and makes no attempt', async () => {
+    const { clock, webhooks, deliveries, requests, deps } = setUp();
+    await webhooks.create(tenant, { ...webhookAt(clock.now()), active: false });
+    await deliveries.create(tenant, deliveryAt(clock.now()));
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+    expect(requests).toHaveLength(0);
+    expect((await deliveries.get(tenant, 'wh_1', 'dlv_1'))?.status).toBe('skipped');
+  });
+
+  it('signs with both secrets during a rotation, and with one after it', async () => {
+    const { clock, webhooks, deliveries, requests, deps } = setUp();
+    await webhooks.create(tenant, { ...webhookAt(clock.now()), secret: 'whsec_new', previous_secret: 'whsec_old', previous_secret_expires_at: isoTime(clock.now() + 1_000) });
+    await deliveries.create(tenant, deliveryAt(clock.now()));
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+    const header = requests[0]?.headers['X-Service-Signature'] ?? '';
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    for (const secret of ['whsec_new', 'whsec_old']) {
+      expect(verifyWebhookSignature(requests[0]?.body ?? '', header, secret, { nowSeconds: Math.floor(clock.now() / 1000) })).toBe(true);
+    }
+  });
+});
+
+describe('fanOutEvent', () => {
+  it('creates one delivery per active subscribed webhook, and running again after the attempts neither duplicates nor re-sends', async () => {
+    const { clock, webhooks, deliveries, queued, requests, deps } = setUp();
+    const at = clock.now();
+    await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_all', events: ['*'] });
+    await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_deploys', events: ['deployment.completed'] });
+    await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_other', events: ['workflow.failed'] });
+    await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_paused', events: ['*'], active: false });
+    await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_failed', events: ['*'], status: 'failed' });
+    await webhooks.create({ accountId: 'acct_1', mode: 'test' }, { ...webhookAt(at), id: 'wh_test_mode', events: ['*'] });
+    const event = newEvent('deployment.completed', { id: 'dep_1' }, at);
+
+    const fanOutDeps = { webhooks, deliveries, queue: deps.queue, clock };
+    await fanOutEvent(tenant, event, fanOutDeps);
+    expect(queued.map((m) => m.webhook_id).sort()).toEqual(['wh_all', 'wh_deploys']);
+    for (const message of [...queued]) await dispatchDelivery(message, deps);
+    // The stream hands the same record over again: nothing new is created or sent.
+    await fanOutEvent(tenant, event, fanOutDeps);
+    expect(queued).toHaveLength(2);
+    expect(requests).toHaveLength(2);
+    const [message] = queued;
+    const delivery = await deliveries.get(tenant, message?.webhook_id ?? '', message?.delivery_id ?? '');
+    expect(delivery).toMatchObject({ event_id: event.id, status: 'succeeded', attempt_count: 1 });
+    expect(JSON.parse(delivery?.payload ?? '{}')).toEqual({ id: event.id, type: event.type, created_at: event.created_at, data: { id: 'dep_1' } });
+    // The failed webhook keeps a record of what it missed, for /recover; the paused one gets nothing.
+    const idFor = (webhookId: string) => newDelivery({ ...webhookAt(at), id: webhookId }, event, 'skipped', at).id;
+    expect(await deliveries.get(tenant, 'wh_failed', idFor('wh_failed'))).toMatchObject({ status: 'skipped', event_id: event.id });
+    expect(await deliveries.get(tenant, 'wh_paused', idFor('wh_paused'))).toBeUndefined();
+    expect(await deliveries.get(tenant, 'wh_other', idFor('wh_other'))).toBeUndefined();
+  });
+});
