@@ -8,6 +8,9 @@ type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 /** As the SQS queue's redrive policy: after this many receives a message goes to the dead letters. */
 export const maxReceiveCount = 5;
 
+/** Messages processed at once, like several concurrent dispatcher invocations. */
+const maxInFlight = 32;
+
 const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
   ({
     messageId: leased.key.sk,
@@ -23,8 +26,8 @@ const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
 
 /**
  * What the SQS event source does in AWS, done locally: takes due messages from the table-backed
- * queue in batches, hands them to the same dispatcher handler, deletes the ones it processed and
- * lets the failed ones come back after their visibility timeout.
+ * queue, hands each to the same dispatcher handler (many at once), deletes the ones it processed
+ * and lets the failed ones come back after their visibility timeout.
  */
 export const startQueuePoller = (table: TableRef, handler: QueueHandler, maxIdleMs = 1_000): { stop(): Promise<void> } => {
   const { receive, acknowledge, nextVisibleAt } = tableDeliveryQueue(table, systemClock);
@@ -46,20 +49,36 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, maxIdle
     });
     wake = undefined;
   };
+  const inFlight = new Set<Promise<void>>();
+
+  /** One message, one invocation: a slow target holds up nothing else, as with SQS's parallel batches. */
+  const process = async (leased: LeasedMessage): Promise<void> => {
+    try {
+      const { batchItemFailures } = await handler({ Records: [toSqsRecord(leased)] });
+      // A failed message stays hidden until its visibility timeout, then comes back.
+      if (batchItemFailures.length === 0) await acknowledge(leased.key);
+    } catch (error) {
+      if (running) console.error('local delivery queue:', (error as Error).message);
+    }
+  };
+
   const loop = (async () => {
     while (running) {
       try {
-        const batch = await receive(10);
-        const poisoned = batch.filter((m) => m.receiveCount > maxReceiveCount);
-        for (const message of poisoned) {
-          console.error('local delivery queue: dead letter', JSON.stringify(message.message));
-          await acknowledge(message.key);
+        const room = maxInFlight - inFlight.size;
+        if (room <= 0) {
+          await Promise.race(inFlight);
+          continue;
         }
-        const live = batch.filter((m) => m.receiveCount <= maxReceiveCount);
-        if (live.length > 0) {
-          const { batchItemFailures } = await handler({ Records: live.map(toSqsRecord) });
-          const failed = new Set(batchItemFailures.map((f) => f.itemIdentifier));
-          await Promise.all(live.filter((m) => !failed.has(m.key.sk)).map((m) => acknowledge(m.key)));
+        const batch = await receive(Math.min(10, room));
+        for (const leased of batch) {
+          if (leased.receiveCount > maxReceiveCount) {
+            console.error('local delivery queue: dead letter', JSON.stringify(leased.message));
+            await acknowledge(leased.key);
+            continue;
+          }
+          const work: Promise<void> = process(leased).finally(() => inFlight.delete(work));
+          inFlight.add(work);
         }
         if (batch.length === 0) await idle();
       } catch (error) {
@@ -74,6 +93,7 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, maxIdle
       sentMessages.off('sent', onSent);
       wake?.();
       await loop;
+      await Promise.all(inFlight);
     },
   };
 };

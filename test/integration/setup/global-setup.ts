@@ -10,7 +10,7 @@ import { join } from 'node:path';
 export default async (): Promise<void> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'pas-it-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'bin/start.ts', '--in-memory', '--port', '0'], {
-    env: { ...process.env, DATA_DIR: dataDir, RATE_LIMIT_PER_SECOND: '20', RATE_LIMIT_BURST: '100', LOG_LEVEL: 'ERROR' },
+    env: { ...process.env, DATA_DIR: dataDir, RATE_LIMIT_PER_SECOND: '20', RATE_LIMIT_BURST: '100', LOG_LEVEL: 'ERROR', LOCAL_TIME_SCALE: '0.01' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

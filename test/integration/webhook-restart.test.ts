@@ -1,0 +1,150 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
+import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
+import { createAccount, createCredential } from '../../functions/core/credentials/manage-credentials';
+import { verifyWebhookSignature } from '../../functions/core/webhooks/signature';
+import { readRuntimeInfo } from '../../lib/local/runtime-file';
+import { clientFor, processesMentioning, startChildRuntime, type ChildRuntime } from './support/child-runtime';
+import { eventually, startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
+import { recordEvent } from './support/webhooks';
+
+/**
+ * A pending retry survives a restart of the local runtime: its own runtime (not the shared one),
+ * on disk, with LOCAL_TIME_SCALE=0.01, so the retries after 5 s, 30 s, 5 min and 30 min come after
+ * 50 ms, 300 ms, 3 s and 18 s. The receiver fails the first 4 attempts; the runtime is stopped
+ * right after the 4th and started again on the same data: the 5th attempt, due 18 s after the 4th
+ * ended, must come after the restart (which takes about 3 to 6 s: JVM and DynamoDB Local
+ * included), on time, exactly once.
+ */
+const scale = 0.01;
+const fifthAttemptGapMs = 1_800_000 * scale; // after attempt 4 fails: the 30 min retry
+
+let dataDir: string | undefined;
+let runtime: ChildRuntime | undefined;
+let receiver: Receiver | undefined;
+const tables: TableRef[] = [];
+
+const tableOf = async (dir: string): Promise<TableRef> => {
+  const info = await readRuntimeInfo(dir);
+  if (!info) throw new Error(`no running runtime in ${dir}`);
+  const table = {
+    client: createDocumentClient({ endpoint: info.dynamodbEndpoint, region: info.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    tableName: info.tableName,
+  };
+  tables.push(table);
+  return table;
+};
+
+const header = (request: ReceivedRequest, name: string) => request.headers[name] as string | undefined;
+
+afterAll(async () => {
+  for (const table of tables) table.client.destroy();
+  await runtime?.stop();
+  await receiver?.close();
+  if (dataDir) {
+    // The runtime stops its DynamoDB Local; make sure no java process of this data directory is left.
+    const left = await processesMentioning(dataDir);
+    for (const pid of left) process.kill(pid, 'SIGKILL');
+    expect(left).toEqual([]);
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}, 30_000);
+
+describe('webhook delivery across a restart', () => {
+  it('keeps a pending retry: not lost, not early, no attempt repeated, then delivered', async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'pas-restart-'));
+    const env = { LOCAL_TIME_SCALE: String(scale) };
+    receiver = await startReceiver((r) => (r.index <= 4 ? { status: 500, body: `failure ${r.index}` } : { status: 200, body: 'finally' }));
+    const hooks = receiver;
+
+    runtime = await startChildRuntime(dataDir, env);
+    // The first start creates the default account and shows its keys, once.
+    expect(runtime.output()).toMatch(/test key: svc_test_/);
+
+    const table = await tableOf(dataDir);
+    const deps = adminDeps(table);
+    const account = await createAccount({ email: `restart-${Date.now()}@example.com` }, deps);
+    const key = await createCredential({ accountId: account.id, type: 'test', name: 'restart test', scopes: ['read:webhooks', 'write:webhooks'] }, deps);
+    const before = clientFor(runtime.apiUrl, key.key);
+    const created = await before.post('/webhooks', { url: hooks.url(), events: ['deployment.completed'] });
+    expect(created.status).toBe(201);
+    const hook = created.body.data as { id: string; secret: string };
+
+    const event = await recordEvent(account.id, 'test', 'deployment.completed', { id: 'dep_9', status: 'completed' }, table);
+    await hooks.waitFor(4, 20_000);
+    const deliveryId = header(hooks.requests[0] as ReceivedRequest, 'x-service-delivery-id') as string;
+    // Attempt 4's failure is recorded and the 5th attempt announced.
+    const pending = await eventually(
+      async () => {
+        const d = (await before.get(`/webhooks/${hook.id}/deliveries/${deliveryId}`)).body?.data;
+        return d?.attempts?.length === 4 && d.status === 'pending' ? d : undefined;
+      },
+      10_000,
+      () => 'attempt 4 was not recorded',
+      100,
+    );
+    const fourth = hooks.requests[3] as ReceivedRequest;
+    const dueAt = Date.parse(pending.next_attempt_at);
+    expect(dueAt - (fourth.answeredAt as number)).toBeGreaterThanOrEqual(fifthAttemptGapMs);
+
+    // Stop it (as Ctrl-C would) and start it again on the same data.
+    for (const t of tables.splice(0)) t.client.destroy();
+    const stopped = await runtime.stop();
+    expect(stopped).toEqual({ code: 0, signal: null });
+    const stoppedAt = Date.now();
+    await expect(stat(join(dataDir, 'runtime.json'))).rejects.toThrow();
+    expect(await processesMentioning(dataDir)).toEqual([]); // its DynamoDB Local is gone too
+    expect(hooks.requests).toHaveLength(4);
+
+    runtime = await startChildRuntime(dataDir, env);
+    const restartedAt = Date.now();
+    // The second start reuses the stored account: no keys are shown.
+    expect(runtime.output()).not.toMatch(/key: svc_/);
+    expect(runtime.output()).toMatch(/kept across restarts/);
+    // The retry is due after the restart: what follows shows it was kept, not replayed at start-up.
+    expect({ restartedBeforeDue: restartedAt < dueAt, restartTookMs: restartedAt - stoppedAt }).toEqual({
+      restartedBeforeDue: true,
+      restartTookMs: expect.any(Number),
+    });
+    expect(hooks.requests).toHaveLength(4);
+
+    const [fifth] = (await hooks.waitFor(5, fifthAttemptGapMs + 15_000)).slice(4) as [ReceivedRequest];
+    // Not early: no sooner than the scheduled gap after the 4th attempt ended, and not before its
+    // announced time; and not forgotten until some later event: within a couple of seconds of it.
+    expect(fifth.arrivedAt - (fourth.answeredAt as number)).toBeGreaterThanOrEqual(fifthAttemptGapMs);
+    expect(fifth.arrivedAt).toBeGreaterThanOrEqual(dueAt);
+    expect(fifth.arrivedAt - dueAt).toBeLessThan(2_500);
+    expect(header(fifth, 'x-service-attempt')).toBe('5');
+    expect(header(fifth, 'x-service-event-id')).toBe(event.id);
+    expect(header(fifth, 'x-service-delivery-id')).toBe(deliveryId);
+    expect(JSON.parse(fifth.body)).toEqual(event);
+    expect(verifyWebhookSignature(fifth.rawBody, header(fifth, 'x-service-signature'), hook.secret)).toBe(true);
+
+    const after = clientFor(runtime.apiUrl, key.key);
+    const done = await eventually(
+      async () => {
+        const d = (await after.get(`/webhooks/${hook.id}/deliveries/${deliveryId}`)).body?.data;
+        return d?.status === 'succeeded' ? d : undefined;
+      },
+      10_000,
+      () => 'the delivery did not succeed after the restart',
+      100,
+    );
+    expect(done.attempts.map((a: { sequence: number; number: number; status_code: number }) => [a.sequence, a.number, a.status_code])).toEqual([
+      [1, 1, 500],
+      [1, 2, 500],
+      [1, 3, 500],
+      [1, 4, 500],
+      [1, 5, 200],
+    ]);
+    expect(done.attempts[4].response_excerpt).toBe('finally');
+    expect((await after.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ status: 'enabled' });
+
+    // Exactly five requests, numbered 1 to 5, all of the same event: nothing repeated by the restart.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(hooks.requests.map((r) => header(r, 'x-service-attempt'))).toEqual(['1', '2', '3', '4', '5']);
+    expect(new Set(hooks.requests.map((r) => header(r, 'x-service-event-id')))).toEqual(new Set([event.id]));
+  }, 120_000);
+});
