@@ -23,7 +23,7 @@ export interface BenchRuntime {
 
 export interface BenchAccount {
   account: Account;
-  /** A live key holding every scope. */
+  /** A key (live unless asked otherwise) holding every scope. */
   key: string;
 }
 
@@ -66,11 +66,11 @@ export const startBenchRuntime = async (): Promise<BenchRuntime> => {
 
 let accounts = 0;
 
-/** A fresh account and a live key, made directly on the table as the CLI and the tests do. */
-export const newBenchAccount = async (table: TableRef, label: string): Promise<BenchAccount> => {
+/** A fresh account and a key of `type` (live by default), made directly on the table as the CLI and the tests do. */
+export const newBenchAccount = async (table: TableRef, label: string, type: 'live' | 'test' = 'live'): Promise<BenchAccount> => {
   const deps = adminDeps(table);
   accounts += 1;
   const account = await createAccount({ email: `bench-${label}-${Date.now()}-${accounts}@example.com` }, deps);
-  const credential = await createCredential({ accountId: account.id, type: 'live', name: `bench ${label}`, scopes: [...allScopes] }, deps);
+  const credential = await createCredential({ accountId: account.id, type, name: `bench ${label}`, scopes: [...allScopes] }, deps);
   return { account, key: credential.key };
 };

@@ -17,6 +17,13 @@ export interface Check {
   detail: string;
 }
 
+/** A result the summary shows without a verdict (its section has no target). */
+export interface Figure {
+  section: string;
+  name: string;
+  value: string;
+}
+
 export const passFail = (pass: boolean): 'PASS' | 'FAIL' => (pass ? 'PASS' : 'FAIL');
 
 /** A number with a fixed count of decimals; `—` for NaN. */
@@ -58,6 +65,15 @@ export const printChecks = (checks: readonly Check[]): void => {
   );
   const failed = checks.filter((check) => !check.pass).length;
   console.log(`\n${checks.length - failed} of ${checks.length} targets pass${failed > 0 ? `, ${failed} fail` : ''}.`);
+};
+
+export const printFigures = (figures: readonly Figure[]): void => {
+  if (figures.length === 0) return;
+  printTable(
+    'Measured, no target',
+    [{ header: 'Section', align: 'left' }, { header: 'Measure', align: 'left' }, { header: 'Value', align: 'left' }],
+    figures.map((figure) => [figure.section, figure.name, figure.value]),
+  );
 };
 
 export const writeJson = async (path: string, data: unknown): Promise<void> => {

@@ -1,32 +1,92 @@
+import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runCleanups } from './cleanup';
 import { startBenchRuntime } from './local-runtime';
-import { type Check, heading, printChecks, writeJson } from './report';
+import { type Check, type Figure, heading, printChecks, printFigures, writeJson } from './report';
 import { benchBundles } from './section-bundles';
 import { benchCapacity } from './section-capacity';
 import { benchHttp } from './section-http';
+import { benchWebhooks } from './section-webhooks';
 
 /**
  * `npm run bench`: bundle size and cold init of every function, latency and throughput of the local
- * runtime, and DynamoDB capacity per operation. Prints a table per section and a PASS/FAIL summary,
+ * runtime, DynamoDB capacity per operation, and webhook delivery throughput and latency. Prints a
+ * table per section and a summary (PASS/FAIL where a target exists, the plain numbers elsewhere),
  * writes everything to bench/results.json, and exits 0 whatever the verdicts (1 only if it crashes).
  */
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
-/** `--only=bundles,http,capacity` runs some sections only (all by default). */
+/** `--only=bundles,http,capacity,webhooks` runs some sections only (all by default). */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
-const wants = (section: 'bundles' | 'http' | 'capacity'): boolean => only === undefined || only.includes(section);
+const sections = ['bundles', 'http', 'capacity', 'webhooks'] as const;
+type Section = (typeof sections)[number];
+const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
 const settings = {
   bundles: { initRuns: quick ? 5 : 15 },
   http: { requests: quick ? { 1: 50, 16: 200 } : { 1: 300, 16: 2000 }, warmupRequests: quick ? 20 : 100 },
   capacity: { projects: 1000, perPage: 20, deepPage: 50, seedConcurrency: 8 },
+  webhooks: {
+    throughput: quick
+      ? [
+          { name: '(a)', webhooks: 1, events: 200 },
+          { name: '(b)', webhooks: 50, events: 10 },
+        ]
+      : [
+          { name: '(a)', webhooks: 1, events: 1000 },
+          { name: '(b)', webhooks: 50, events: 100 },
+        ],
+    recordConcurrency: 10,
+    // As asked (one every 20 ms), and slower, where nothing queues behind the fan-out.
+    latency: [
+      { events: quick ? 50 : 200, intervalMs: 20 },
+      { events: quick ? 30 : 100, intervalMs: 100 },
+    ],
+    maxWaitMs: quick ? 60_000 : 300_000,
+    probeCalls: quick ? 200 : 500,
+  },
 };
 
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url));
+
+interface SavedResults {
+  date?: string;
+  /** When each section was last measured. */
+  sectionDates?: Partial<Record<Section, string>>;
+  settings?: Partial<Record<Section, unknown>>;
+  checks?: Check[];
+  figures?: Figure[];
+  [section: string]: unknown;
+}
+
+/**
+ * With `--only`, the sections not run keep their last results in results.json (with their date)
+ * instead of disappearing from it.
+ */
+const mergedResults = async (date: string, fresh: Record<Section, unknown>, checks: Check[], figures: Figure[]) => {
+  let previous: SavedResults = {};
+  if (only !== undefined) {
+    try {
+      previous = JSON.parse(await readFile(resultsFile, 'utf8')) as SavedResults;
+    } catch {
+      previous = {};
+    }
+  }
+  const kept = sections.filter((section) => !wants(section) && previous[section] !== undefined && previous[section] !== null);
+  const pick = <T>(section: Section, now: T, before: T): T => (kept.includes(section) ? before : now);
+  return {
+    sectionDates: Object.fromEntries(
+      sections.flatMap((section) => (wants(section) ? [[section, date]] : kept.includes(section) ? [[section, previous.sectionDates?.[section] ?? previous.date]] : [])),
+    ),
+    settings: Object.fromEntries(sections.map((section) => [section, pick<unknown>(section, settings[section], previous.settings?.[section])])),
+    ...Object.fromEntries(sections.map((section) => [section, pick(section, fresh[section], previous[section])])),
+    checks: [...checks, ...(previous.checks ?? []).filter((check) => kept.includes(check.section as Section))],
+    figures: [...figures, ...(previous.figures ?? []).filter((figure) => kept.includes(figure.section as Section))],
+  };
+};
 
 /** Ctrl-C still stops DynamoDB Local and removes the temporary directories. */
 const onInterrupt = (): void => {
@@ -51,31 +111,44 @@ const main = async (): Promise<void> => {
 
   let http: Awaited<ReturnType<typeof benchHttp>> | undefined;
   let capacity: Awaited<ReturnType<typeof benchCapacity>> | undefined;
-  if (wants('http') || wants('capacity')) {
+  let webhooks: Awaited<ReturnType<typeof benchWebhooks>> | undefined;
+  if (wants('http') || wants('capacity') || wants('webhooks')) {
     console.log('\nStarting the local runtime on DynamoDB Local (in memory)…');
     const runtime = await startBenchRuntime();
     try {
       if (wants('http')) http = await benchHttp(runtime, settings.http);
       if (wants('capacity')) capacity = await benchCapacity(runtime, settings.capacity);
+      if (wants('webhooks')) webhooks = await benchWebhooks(runtime, settings.webhooks);
     } finally {
       await runtime.stop();
     }
   }
 
   const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? [])];
-  heading('4. Summary');
-  printChecks(checks);
+  const figures: Figure[] = webhooks?.figures ?? [];
+  heading('5. Summary');
+  if (checks.length > 0 || figures.length === 0) printChecks(checks);
+  printFigures(figures);
 
   const durationS = Math.round((Date.now() - started) / 100) / 10;
-  await writeJson(resultsFile, {
-    date: new Date(started).toISOString(),
-    durationS,
-    machine: { atStart: startMachine, atEnd: machine() },
-    settings,
+  const date = new Date(started).toISOString();
+  const fresh: Record<Section, unknown> = {
     bundles: bundles && { ...bundles, checks: undefined },
     http: http && { results: http.results, reference: http.reference },
     capacity: capacity && { ...capacity, checks: undefined },
-    checks,
+    webhooks: webhooks && { ...webhooks, figures: undefined },
+  };
+  const { sectionDates, settings: savedSettings, checks: savedChecks, figures: savedFigures, ...savedSections } = await mergedResults(date, fresh, checks, figures);
+  await writeJson(resultsFile, {
+    date,
+    durationS,
+    machine: { atStart: startMachine, atEnd: machine() },
+    sectionsRun: sections.filter(wants),
+    sectionDates,
+    settings: savedSettings,
+    ...savedSections,
+    checks: savedChecks,
+    figures: savedFigures,
   });
   console.log(`\nFull results: ${resultsFile} (${durationS} s in all).`);
 };
