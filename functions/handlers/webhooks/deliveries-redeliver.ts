@@ -1,9 +1,10 @@
 import { redeliver } from '../../core/webhooks/webhook-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { redeliverRoute } from '../../routes/webhooks';
+import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
 import { webhookDeps } from './deps';
 
-const deps = webhookDeps();
+const deps = webhookDeps(deliveryQueueFromEnvironment);
 
 export const handler = apiHandler(redeliverRoute, async ({ principal, params }) => ({
   data: await redeliver(principal, params.id, params.delivery_id, deps),

@@ -4,14 +4,23 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { assessTarget, postWebhook } from '../../adapters/http/webhook-http-client';
-import { deliveryQueueFromEnvironment, targetPolicyFor, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
+import { targetPolicyFor, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
+import type { TableRef } from '../../adapters/dynamodb/client';
+import type { DeliveryQueue } from '../../core/webhooks/delivery';
 
-export const webhookDeps = (): WebhookDeps => {
+const noQueue: DeliveryQueue = {
+  send: async () => {
+    throw new Error('this function queues no deliveries');
+  },
+};
+
+/** `queueOf` only for the routes that queue deliveries (redeliver, recover): others carry no SQS client. */
+export const webhookDeps = (queueOf: (table: TableRef) => DeliveryQueue = () => noQueue): WebhookDeps => {
   const table = tableFromEnvironment();
   return {
     webhooks: dynamoWebhookRepository(table),
     deliveries: dynamoDeliveryRepository(table),
-    queue: deliveryQueueFromEnvironment(table),
+    queue: queueOf(table),
     clock: systemClock,
     policyFor: targetPolicyFor,
     assessTarget: (url, policy) => assessTarget(url, policy),

@@ -7,13 +7,9 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { postWebhook } from '../../adapters/http/webhook-http-client';
-import {
-  delayScaleFromEnvironment,
-  deliveryQueueFromEnvironment,
-  mailerFromEnvironment,
-  targetPolicyFor,
-  webhookUserAgent,
-} from '../../adapters/runtime/webhook-runtime';
+import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
+import { mailerFromEnvironment } from '../../adapters/runtime/mailer';
+import { delayScaleFromEnvironment, targetPolicyFor, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
 import { logger } from '../../http/logger';
 
 const table = tableFromEnvironment();

@@ -9,7 +9,7 @@ import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repos
 import { eventFrom } from '../../adapters/dynamodb/event-repository';
 import { entityTypes } from '../../adapters/dynamodb/keys';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
-import { deliveryQueueFromEnvironment } from '../../adapters/runtime/webhook-runtime';
+import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
 import { logger } from '../../http/logger';
 
 const table = tableFromEnvironment();

@@ -1,0 +1,23 @@
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { systemClock, type Clock } from '../../core/clock';
+import type { DeliveryQueue } from '../../core/webhooks/delivery';
+import type { TableRef } from '../dynamodb/client';
+import { sqsDeliveryQueue } from '../queue/sqs-delivery-queue';
+import { tableDeliveryQueue } from '../queue/table-delivery-queue';
+
+/**
+ * SQS in AWS (DELIVERY_QUEUE_URL); the table-backed queue only in the local runtime
+ * (LOCAL_DELIVERY_QUEUE=table). Anywhere else a missing queue is an error, never a silent fallback.
+ * Imported only by the functions that queue deliveries.
+ */
+export const deliveryQueueFromEnvironment = (table: TableRef, clock: Clock = systemClock): DeliveryQueue => {
+  let queue: DeliveryQueue | undefined;
+  // Chosen on the first send, so that loading the function never fails for want of a setting.
+  const resolve = (): DeliveryQueue => {
+    const queueUrl = process.env.DELIVERY_QUEUE_URL;
+    if (queueUrl) return sqsDeliveryQueue(new SQSClient({}), queueUrl, clock);
+    if (process.env.LOCAL_DELIVERY_QUEUE === 'table') return tableDeliveryQueue(table, clock).queue;
+    throw new Error('DELIVERY_QUEUE_URL is not set: this function has no delivery queue');
+  };
+  return { send: (message) => (queue ??= resolve()).send(message) };
+};
