@@ -2,9 +2,10 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import type { Tenant } from '../../core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository } from '../../core/webhooks/delivery';
 import type { TableRef } from './client';
-import { countRange, counterUpdate, counterValue, createdKeyRange, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { putInCollection } from './collection-writes';
+import { countRange, counterValue, createdKeyRange, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
 import { entityTypes, keys, withoutKeys } from './keys';
-import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
+import { isConditionFailure } from './transactions';
 
 const deliveryFrom = (item: Record<string, unknown>): Delivery => {
   const d = withoutKeys<Delivery>(item);
@@ -43,30 +44,8 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
   };
 
   return {
-    async create(tenant, delivery) {
-      try {
-        await withConflictRetry(() =>
-          client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  Put: {
-                    TableName: tableName,
-                    Item: { ...keys.delivery(tenant, delivery.webhook_id, delivery.id), entity: entityTypes.delivery, ...delivery },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                counterUpdate(tableName, keys.deliveries(tenant, delivery.webhook_id), 1),
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return false;
-        throw error;
-      }
-    },
+    create: (tenant, delivery) =>
+      putInCollection(table, { ...keys.delivery(tenant, delivery.webhook_id, delivery.id), entity: entityTypes.delivery, ...delivery }, keys.deliveries(tenant, delivery.webhook_id)),
 
     get,
 

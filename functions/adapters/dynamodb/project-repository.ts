@@ -1,11 +1,11 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery, Page } from '../../core/pagination';
 import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from '../../core/projects/project';
 import type { Tenant } from '../../core/tenancy';
 import type { TableRef } from './client';
+import { deleteFromCollection, putInCollection } from './collection-writes';
 import {
   countRange,
-  counterUpdate,
   counterValue,
   createdAtFilter,
   createdKeyRange,
@@ -15,7 +15,6 @@ import {
   type RangeSpec,
 } from './list-page';
 import { entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
-import { conditionFailedAt, withConflictRetry } from './transactions';
 import { updateExisting } from './update-expression';
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
@@ -72,20 +71,8 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
 
   return {
     async create(tenant, project) {
-      await withConflictRetry(() => client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Put: {
-                TableName: tableName,
-                Item: { ...keys.project(tenant, project.id), ...keys.projectIndexes(tenant, project), entity: entityTypes.project, ...project },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            counterUpdate(tableName, keys.projects(tenant), 1),
-          ],
-        }),
-      ));
+      const item = { ...keys.project(tenant, project.id), ...keys.projectIndexes(tenant, project), entity: entityTypes.project, ...project };
+      if (!(await putInCollection(table, item, keys.projects(tenant)))) throw new Error(`project ${project.id} exists already`);
     },
 
     async get(tenant, id) {
@@ -103,22 +90,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
       return updated ? projectFrom(updated) : undefined;
     },
 
-    async delete(tenant, id) {
-      try {
-        await withConflictRetry(() => client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Delete: { TableName: tableName, Key: keys.project(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
-              counterUpdate(tableName, keys.projects(tenant), -1),
-            ],
-          }),
-        ));
-        return true;
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return false;
-        throw error;
-      }
-    },
+    delete: (tenant, id) => deleteFromCollection(table, keys.project(tenant, id), keys.projects(tenant)),
 
     async list(tenant, query): Promise<Page<Project>> {
       if (isEmptyCreatedRange(query)) return { items: [], total: 0 };

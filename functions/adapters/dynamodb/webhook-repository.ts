@@ -1,10 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
 import type { TableRef } from './client';
-import { countRange, counterUpdate, counterValue, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { deleteFromCollection, putInCollection } from './collection-writes';
+import { countRange, counterValue, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
 import { entityTypes, keys } from './keys';
-import { conditionFailedAt, withConflictRetry } from './transactions';
 import { updateExisting } from './update-expression';
 
 /** Fields in the documented order. */
@@ -31,22 +31,8 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
 
   return {
     async create(tenant, webhook) {
-      await withConflictRetry(() =>
-        client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: tableName,
-                  Item: { ...keys.webhook(tenant, webhook.id), entity: entityTypes.webhook, ...webhook },
-                  ConditionExpression: 'attribute_not_exists(pk)',
-                },
-              },
-              counterUpdate(tableName, keys.webhooks(tenant), 1),
-            ],
-          }),
-        ),
-      );
+      const item = { ...keys.webhook(tenant, webhook.id), entity: entityTypes.webhook, ...webhook };
+      if (!(await putInCollection(table, item, keys.webhooks(tenant)))) throw new Error(`webhook ${webhook.id} exists already`);
     },
 
     async get(tenant, id) {
@@ -85,23 +71,6 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       return updated ? webhookFrom(updated) : undefined;
     },
 
-    async delete(tenant, id) {
-      try {
-        await withConflictRetry(() =>
-          client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                { Delete: { TableName: tableName, Key: keys.webhook(tenant, id), ConditionExpression: 'attribute_exists(pk)' } },
-                counterUpdate(tableName, keys.webhooks(tenant), -1),
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return false;
-        throw error;
-      }
-    },
+    delete: (tenant, id) => deleteFromCollection(table, keys.webhook(tenant, id), keys.webhooks(tenant)),
   };
 };
