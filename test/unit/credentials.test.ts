@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../../functions/core/errors';
 import { generateCredentialValue, hashCredentialValue } from '../../functions/core/credentials/key-format';
 import {
   bootstrapDefaultAccount,
@@ -13,23 +12,13 @@ import { allScopes, readScopes } from '../../functions/core/credentials/scopes';
 import { inMemoryAccountRepository } from './fakes/account-repository';
 import { controlledClock } from './fakes/clock';
 import { inMemoryCredentialRepository } from './fakes/credential-repository';
+import { apiErrorOf } from './fakes/api-error';
 
 const setUp = () => {
   const accounts = inMemoryAccountRepository();
   const credentials = inMemoryCredentialRepository();
   const clock = controlledClock();
   return { accounts, credentials, clock, deps: { accounts, credentials, clock } };
-};
-
-/** The ApiError a promise rejects with (fails the test when it resolves or throws something else). */
-const apiErrorOf = async (promise: Promise<unknown>): Promise<ApiError> => {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError, but the call succeeded');
 };
 
 const withAccountAndKey = async (type: 'live' | 'test' | 'ro' | 'pat' = 'live', scopes: string[] = [...allScopes]) => {

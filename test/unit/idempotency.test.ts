@@ -8,20 +8,11 @@ import {
 import type { Tenant } from '../../functions/core/tenancy';
 import { startOfTests } from './fakes/clock';
 import { inMemoryIdempotencyStore } from './fakes/idempotency-store';
+import { apiErrorOf } from './fakes/api-error';
 
 const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
 const created: StoredResponse = { statusCode: 201, headers: { Location: '/v1/projects/proj_1' }, body: '{"data":{"id":"proj_1"}}' };
 const t0 = startOfTests;
-
-const errorOf = async (promise: Promise<unknown>): Promise<ApiError> => {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError, but the call succeeded');
-};
 
 describe('claimIdempotencyKey', () => {
   const fingerprint = requestFingerprint('POST', '/v1/projects', { name: 'a' });
@@ -42,7 +33,7 @@ describe('claimIdempotencyKey', () => {
     await claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0);
     await store.complete(tenant, 'k1', created, t0 + 10);
     const other = requestFingerprint('POST', '/v1/projects', { name: 'b' });
-    const error = await errorOf(claimIdempotencyKey(store, tenant, 'k1', other, t0 + 1_000));
+    const error = await apiErrorOf(claimIdempotencyKey(store, tenant, 'k1', other, t0 + 1_000));
     expect(error.code).toBe('idempotency_key_reused');
     expect(error.status).toBe(422);
   });
@@ -50,7 +41,7 @@ describe('claimIdempotencyKey', () => {
   it('refuses the same request while the first is in flight with 409 idempotency_key_in_use', async () => {
     const store = inMemoryIdempotencyStore();
     await claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0);
-    const error = await errorOf(claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0 + 100));
+    const error = await apiErrorOf(claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0 + 100));
     expect(error.code).toBe('idempotency_key_in_use');
     expect(error.status).toBe(409);
   });
@@ -59,7 +50,7 @@ describe('claimIdempotencyKey', () => {
     const store = inMemoryIdempotencyStore();
     await claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0);
     const other = requestFingerprint('POST', '/v1/projects', { name: 'b' });
-    expect((await errorOf(claimIdempotencyKey(store, tenant, 'k1', other, t0 + 100))).code).toBe('idempotency_key_reused');
+    expect((await apiErrorOf(claimIdempotencyKey(store, tenant, 'k1', other, t0 + 100))).code).toBe('idempotency_key_reused');
   });
 
   it('lets the request proceed again once its claim was released', async () => {
