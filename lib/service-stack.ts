@@ -9,6 +9,8 @@ import { fallbackHandler, routes } from '../functions/routes/index';
 import { ServiceFunction } from './constructs/service-function';
 import { ServiceTable } from './constructs/service-table';
 import { WebhookDelivery } from './constructs/webhook-delivery';
+import { aiSettingsFromContext } from './constructs/ai-settings';
+import { WorkflowOrchestration } from './constructs/workflow-orchestration';
 
 export interface ServiceStackProps extends StackProps {
   /** Default-route throttling of the API's stage. */
@@ -50,6 +52,7 @@ export class ServiceStack extends Stack {
   readonly table: ServiceTable;
   readonly api: HttpApi;
   readonly webhooks: WebhookDelivery;
+  readonly workflows: WorkflowOrchestration;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -61,6 +64,15 @@ export class ServiceStack extends Stack {
       table: this.table,
       serviceName,
       notificationSender: props.notificationSender ?? this.node.tryGetContext('notificationSender') ?? defaultNotificationSender,
+    });
+
+    const ai = aiSettingsFromContext(this);
+    const repositoryTokenSecret: unknown = this.node.tryGetContext('repositoryTokenSecret');
+    this.workflows = new WorkflowOrchestration(this, 'Workflows', {
+      table: this.table,
+      serviceName,
+      ai,
+      repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
     });
 
     const fallback = new ServiceFunction(this, 'Fallback', {
@@ -101,6 +113,7 @@ export class ServiceStack extends Stack {
       });
       if (route.tableAccess !== 'none') routeFunction.bindTable(this.table, route.tableAccess);
       if (route.sendsDeliveries) routeFunction.bindDeliveryQueue(this.webhooks.queue);
+      if (route.startsWorkflows) this.workflows.bindStarter(routeFunction, ai);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
@@ -116,6 +129,8 @@ export class ServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
+    new CfnOutput(this, 'WorkflowStateMachineArn', { value: this.workflows.stateMachine.stateMachineArn, description: 'Runs the workflow stages' });
+    new CfnOutput(this, 'ArtifactBucketName', { value: this.workflows.artifacts.bucketName, description: 'Workflow artifacts: plans, diffs, reports, provenance, bundles' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
   }
 }

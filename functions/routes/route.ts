@@ -39,6 +39,8 @@ export interface RouteDefinition<
   timeoutSeconds?: number;
   /** Queues webhook delivery attempts (needs the delivery queue in AWS). */
   sendsDeliveries?: boolean;
+  /** Starts or stops workflow executions (needs the workflow state machine). */
+  startsWorkflows?: boolean;
   params?: TParams;
   query?: TQuery;
   body?: TBody;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { Duration, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -29,6 +29,8 @@ export interface ServiceFunctionProps {
   memorySize?: number;
   /** 10 s unless told. */
   timeout?: Duration;
+  /** /tmp size; Lambda's 512 MiB unless told (stages that check out a repository need more). */
+  ephemeralStorageMiB?: number;
   /** Added to the common variables (never `LOCAL_*`: those belong to the local runtime alone). */
   environment?: Record<string, string>;
 }
@@ -60,6 +62,7 @@ export class ServiceFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize ?? 1024,
       timeout: props.timeout ?? Duration.seconds(10),
+      ...(props.ephemeralStorageMiB ? { ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMiB) } : {}),
       tracing: Tracing.ACTIVE,
       logGroup,
       role,

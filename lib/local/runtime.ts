@@ -11,6 +11,9 @@ import { startHttpServer } from './http-server';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller } from './stream-poller';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
+import { faultsFromFile } from './step-functions/fault-rules';
+import { startLocalStepFunctions } from './step-functions/local-step-functions';
+import { workflowMachine } from './workflow-machine';
 
 export interface LocalRuntimeOptions {
   port: number;
@@ -79,8 +82,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     LOCAL_OUTBOX_DIR: join(options.dataDir, 'outbox'),
     LOCAL_ALLOW_PRIVATE_TEST_TARGETS: 'true',
     LOCAL_DELIVERY_QUEUE: 'table',
+    // Workflow artifacts and the provenance signing key live in the data folder.
+    LOCAL_ARTIFACT_DIR: join(options.dataDir, 'artifacts'),
+    LOCAL_SIGNING_KEY_DIR: join(options.dataDir, 'signing'),
+    AI_PROVIDERS: process.env.AI_PROVIDERS ?? 'local',
   });
   delete process.env.DELIVERY_QUEUE_URL;
+  delete process.env.ARTIFACT_BUCKET;
+  delete process.env.SIGNING_KEY_ID;
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;
 
@@ -90,6 +99,16 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
 
   const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
+  const timeScale = Number(process.env.LOCAL_TIME_SCALE);
+  const stepFunctions = await startLocalStepFunctions({
+    machines: [workflowMachine()],
+    timeScale: Number.isFinite(timeScale) && timeScale > 0 ? timeScale : 1,
+    // Failure injection for tests, as Step Functions Local's mocked errors: see the README.
+    faults: faultsFromFile(process.env.LOCAL_FAULTS_FILE ?? join(options.dataDir, 'faults.json')),
+    region: localRegion,
+  });
+  process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
+  process.env.WORKFLOW_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('workflow');
   const http = await startHttpServer(options.port);
   const apiUrl = `http://localhost:${http.port}/v1`;
   await writeRuntimeInfo(options.dataDir, { apiUrl, dynamodbEndpoint: dynamodb.endpoint, tableName, region: localRegion, pid: process.pid });
@@ -103,6 +122,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     stop: () =>
       (stopping ??= (async () => {
         await http.close();
+        await stepFunctions.stop();
         await workers.stop();
         await removeRuntimeInfo(options.dataDir);
         await dynamodb.stop();

@@ -7,6 +7,7 @@ import { corsSettings } from '../../functions/http/cors';
 import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
 import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTimeout } from '../../lib/constructs/webhook-delivery';
+import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { actionsOf, asArray, isDynamoStatement, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
@@ -28,11 +29,12 @@ describe('ServiceStack', () => {
   const statementsOf = (description: string) => lookups.statementsOf(description);
 
   describe('functions', () => {
-    it('has exactly one function per route, the fallback and the two webhook workers, and nothing else', () => {
+    it('has exactly one function per route, the fallback, the two webhook workers and the workflow stage functions, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-      expect(functions).toHaveLength(routes.length + 3);
+      const stageFunctions = Object.values(stageFunctionDescriptions);
+      expect(functions).toHaveLength(routes.length + 3 + stageFunctions.length);
       expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
-        [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription].sort(),
+        [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),
       );
     });
 
@@ -61,11 +63,13 @@ describe('ServiceStack', () => {
         expect(fn.Properties).toMatchObject({
           Runtime: 'nodejs22.x',
           Architectures: ['arm64'],
-          MemorySize: 1024,
+          MemorySize: expect.any(Number),
           TracingConfig: { Mode: 'Active' },
           LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         });
         expect(fn.Properties.FunctionName).toBeUndefined();
+        // 1 GiB for the API and its workers; the stages that hold a repository in memory get 2 GiB.
+        expect([1024, 2048]).toContain(fn.Properties.MemorySize);
         expect(fn.Properties.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO' });
       }
     });

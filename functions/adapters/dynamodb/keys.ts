@@ -25,6 +25,8 @@ export const entityTypes = {
   webhook: 'webhook',
   delivery: 'delivery',
   queuedMessage: 'queued_message',
+  workflow: 'workflow',
+  workflowLog: 'workflow_log',
 } as const;
 
 export const keys = {
@@ -76,6 +78,23 @@ export const keys = {
     sk: join('DELIVERY', id),
   }),
 
+  workflows: (tenant: Tenant) => join(tenantPrefix(tenant), 'WORKFLOWS'),
+  workflowSortKeyPrefix: 'WORKFLOW#',
+  workflow: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'WORKFLOWS'), sk: join('WORKFLOW', id) }),
+  workflowsOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'WORKFLOWS'),
+  workflowIndexes: (tenant: Tenant, projectId: string, id: string) => ({
+    gsi1pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'WORKFLOWS'),
+    gsi1sk: join('WORKFLOW', id),
+  }),
+
+  /** A workflow's log lines, in the order written (ULIDs are monotonic within a process). */
+  workflowLogs: (tenant: Tenant, workflowId: string) => join(tenantPrefix(tenant), 'WORKFLOW', workflowId, 'LOGS'),
+  workflowLogSortKeyPrefix: 'LOG#',
+  workflowLog: (tenant: Tenant, workflowId: string, sortValue: string) => ({
+    pk: join(tenantPrefix(tenant), 'WORKFLOW', workflowId, 'LOGS'),
+    sk: join('LOG', sortValue),
+  }),
+
   /** The local runtime's delivery queue (SQS in AWS): ordered by due time. */
   queuedMessages: 'DELIVERY_QUEUE',
   queuedMessage: (dueMs: number, id: string) => ({ pk: 'DELIVERY_QUEUE', sk: `${String(dueMs).padStart(15, '0')}#${id}` }),
@@ -88,6 +107,9 @@ export const projectNameKey = (name: string, id: string): string => `${name.toLo
 
 /** Update-time order, ties broken by id. */
 export const projectUpdatedKey = (updatedAt: string, id: string): string => `${updatedAt}${tieBreak}${id}`;
+
+/** On a project item: how many of its workflows are queued or running. A project with any cannot be deleted. */
+export const activeWorkflowsAttribute = 'active_workflows';
 
 export const keyAttributeNames = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl', 'entity'] as const;
 

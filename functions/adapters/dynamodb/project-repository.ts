@@ -1,11 +1,14 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery, Page } from '../../core/pagination';
 import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from '../../core/projects/project';
 import type { Tenant } from '../../core/tenancy';
 import type { TableRef } from './client';
-import { deleteFromCollection, putInCollection } from './collection-writes';
+import { putInCollection } from './collection-writes';
+import { conditionFailedAt, withConflictRetry } from './transactions';
 import {
   countRange,
+  counterUpdate,
   counterValue,
   createdAtFilter,
   createdKeyRange,
@@ -14,7 +17,7 @@ import {
   listPage,
   type RangeSpec,
 } from './list-page';
-import { entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
+import { activeWorkflowsAttribute, entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
 import { updateExisting } from './update-expression';
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
@@ -90,7 +93,33 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
       return updated ? projectFrom(updated) : undefined;
     },
 
-    delete: (tenant, id) => deleteFromCollection(table, keys.project(tenant, id), keys.projects(tenant)),
+    async delete(tenant, id) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Delete: {
+                    TableName: tableName,
+                    Key: keys.project(tenant, id),
+                    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#active) OR #active <= :none)',
+                    ExpressionAttributeNames: { '#active': activeWorkflowsAttribute },
+                    ExpressionAttributeValues: { ':none': 0 },
+                    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                  },
+                },
+                counterUpdate(tableName, keys.projects(tenant), -1),
+              ],
+            }),
+          ),
+        );
+        return 'deleted';
+      } catch (error) {
+        if (!conditionFailedAt(error, 0)) throw error;
+        return (error as TransactionCanceledException).CancellationReasons?.[0]?.Item ? 'busy' : 'not_found';
+      }
+    },
 
     async list(tenant, query): Promise<Page<Project>> {
       if (isEmptyCreatedRange(query)) return { items: [], total: 0 };

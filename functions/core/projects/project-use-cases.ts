@@ -1,5 +1,5 @@
 import { type Clock, isoTime } from '../clock';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
@@ -50,7 +50,9 @@ export const updateProject = async (tenant: Tenant, id: string, changes: Project
 };
 
 export const deleteProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<void> => {
-  if (!(await deps.projects.delete(tenant, checkedId(id)))) throw notFound('Project');
+  const outcome = await deps.projects.delete(tenant, checkedId(id));
+  if (outcome === 'not_found') throw notFound('Project');
+  if (outcome === 'busy') throw conflict('The project has a queued or running workflow; cancel it or wait for it to finish.');
 };
 
 export const listProjects = (tenant: Tenant, query: ListQuery<ProjectSort>, deps: ProjectDeps): Promise<Page<Project>> =>

@@ -20,7 +20,7 @@ export interface ProjectRepository {
   get(tenant: Tenant, id: string): Promise<Project | undefined>;
   /** Undefined when there is no such project. */
   update(tenant: Tenant, id: string, changes: ProjectChanges, updatedAt: string): Promise<Project | undefined>;
-  /** False when there is no such project. */
-  delete(tenant: Tenant, id: string): Promise<boolean>;
+  /** `busy` while a workflow of the project is queued or running (nothing is deleted then). */
+  delete(tenant: Tenant, id: string): Promise<'deleted' | 'not_found' | 'busy'>;
   list(tenant: Tenant, query: ListQuery<ProjectSort>): Promise<Page<Project>>;
 }

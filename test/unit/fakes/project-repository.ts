@@ -22,7 +22,7 @@ export const inMemoryProjectRepository = (): ProjectRepository => {
       return { ...project };
     },
     async delete(tenant, projectId) {
-      return projects.delete(id(tenant, projectId));
+      return projects.delete(id(tenant, projectId)) ? 'deleted' : 'not_found';
     },
     async list(tenant, query: ListQuery<ProjectSort>): Promise<Page<Project>> {
       const prefix = id(tenant, '');

@@ -1,0 +1,198 @@
+import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { monotonicFactory } from 'ulid';
+import { newEvent } from '../../core/events/event';
+import type { ListQuery } from '../../core/pagination';
+import type { Tenant } from '../../core/tenancy';
+import { isFinished, type LogEntry, type PendingEvent, type Workflow, type WorkflowRepository } from '../../core/workflows/workflow';
+import type { TableRef } from './client';
+import { outboxItems } from './event-repository';
+import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { activeWorkflowsAttribute, entityTypes, keys, withoutKeys } from './keys';
+import { conditionFailedAt, withConflictRetry } from './transactions';
+
+const nextLogSortValue = monotonicFactory();
+
+const projectActivity = (tableName: string, tenant: Tenant, projectId: string, by: 1 | -1) => ({
+  Update: {
+    TableName: tableName,
+    Key: keys.project(tenant, projectId),
+    UpdateExpression: 'ADD #active :by',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#active': activeWorkflowsAttribute },
+    ExpressionAttributeValues: { ':by': by },
+  },
+});
+
+const eventItems = (tableName: string, tenant: Tenant, events: PendingEvent[], nowMs: number) =>
+  events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, nowMs)));
+
+const filterExpressions = (filters: Record<string, unknown>): { expressions: string[]; names: Record<string, string>; values: Record<string, unknown> } => {
+  const expressions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  Object.entries(filters).forEach(([name, value], i) => {
+    if (value === undefined) return;
+    expressions.push(`#f${i} = :f${i}`);
+    names[`#f${i}`] = name;
+    values[`:f${i}`] = value;
+  });
+  return { expressions, names, values };
+};
+
+const withFilters = (spec: RangeSpec, filters: Record<string, unknown>): RangeSpec => {
+  const { expressions, names, values } = filterExpressions(filters);
+  if (expressions.length === 0) return spec;
+  return {
+    ...spec,
+    query: {
+      ...spec.query,
+      FilterExpression: expressions.join(' AND '),
+      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...names },
+      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...values },
+    },
+  };
+};
+
+const workflowRange = (tenant: Tenant, query: ListQuery, projectId: string | undefined): RangeSpec => {
+  const { low, high } = createdKeyRange(keys.workflowSortKeyPrefix, 'workflow', query);
+  if (projectId) {
+    const partition = keys.workflowsOfProject(tenant, projectId);
+    return {
+      query: {
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :low AND :high',
+        ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+      },
+      keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
+      partition,
+    };
+  }
+  const partition = keys.workflows(tenant);
+  return {
+    query: {
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+    },
+    keyAttributes: ['pk', 'sk'],
+    partition,
+  };
+};
+
+const workflowFrom = (item: Record<string, unknown>): Workflow => {
+  const { account_id: _a, mode: _m, [activeWorkflowsAttribute]: _active, ...workflow } = withoutKeys<Record<string, unknown>>(item);
+  return workflow as unknown as Workflow;
+};
+
+const logFrom = (item: Record<string, unknown>): LogEntry => ({
+  timestamp: item.timestamp as string,
+  stage: (item.stage as LogEntry['stage']) ?? null,
+  level: item.level as LogEntry['level'],
+  message: item.message as string,
+});
+
+export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Date.now): WorkflowRepository => {
+  const { client, tableName } = table;
+  const itemOf = (tenant: Tenant, workflow: Workflow) => ({
+    ...keys.workflow(tenant, workflow.id),
+    ...keys.workflowIndexes(tenant, workflow.project_id, workflow.id),
+    entity: entityTypes.workflow,
+    ...workflow,
+  });
+
+  return {
+    async create(tenant, workflow, event) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                projectActivity(tableName, tenant, workflow.project_id, 1),
+                { Put: { TableName: tableName, Item: itemOf(tenant, workflow), ConditionExpression: 'attribute_not_exists(pk)' } },
+                counterUpdate(tableName, keys.workflows(tenant), 1),
+                counterUpdate(tableName, keys.workflowsOfProject(tenant, workflow.project_id), 1),
+                ...eventItems(tableName, tenant, [event], now()),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    async get(tenant, id) {
+      // Strongly consistent: stages and cancel read-modify-write on this.
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.workflow(tenant, id), ConsistentRead: true }));
+      return result.Item ? workflowFrom(result.Item) : undefined;
+    },
+
+    async list(tenant, query, filters) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const spec = withFilters(workflowRange(tenant, query, filters.project_id), { status: filters.status });
+      const total =
+        filters.status || isDateFiltered(query)
+          ? await countRange(table, spec)
+          : await counterValue(table, filters.project_id ? keys.workflowsOfProject(tenant, filters.project_id) : keys.workflows(tenant));
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { project_id: filters.project_id ?? null, status: filters.status ?? null });
+      return { ...page, items: page.items.map(workflowFrom) };
+    },
+
+    async save(tenant, previous, workflow, events) {
+      const finishing = !isFinished(previous.status) && isFinished(workflow.status);
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Put: {
+                    TableName: tableName,
+                    Item: itemOf(tenant, workflow),
+                    ConditionExpression: '#version = :expected',
+                    ExpressionAttributeNames: { '#version': 'version' },
+                    ExpressionAttributeValues: { ':expected': previous.version },
+                  },
+                },
+                // The project cannot be deleted while this workflow counts as active on it.
+                ...(finishing ? [projectActivity(tableName, tenant, workflow.project_id, -1)] : []),
+                ...eventItems(tableName, tenant, events, now()),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    async appendLog(tenant, workflowId, entry) {
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: { ...keys.workflowLog(tenant, workflowId, nextLogSortValue(Date.parse(entry.timestamp))), entity: entityTypes.workflowLog, ...entry },
+        }),
+      );
+    },
+
+    async listLogs(tenant, workflowId, query, filters) {
+      const partition = keys.workflowLogs(tenant, workflowId);
+      const spec = withFilters(
+        {
+          query: {
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+            ExpressionAttributeValues: { ':pk': partition, ':prefix': keys.workflowLogSortKeyPrefix },
+          },
+          keyAttributes: ['pk', 'sk'],
+          partition,
+        },
+        { stage: filters.stage, level: filters.level },
+      );
+      const page = await listPage<Record<string, unknown>>(table, spec, query, await countRange(table, spec), { stage: filters.stage ?? null, level: filters.level ?? null });
+      return { ...page, items: page.items.map(logFrom) };
+    },
+  };
+};

@@ -1,0 +1,14 @@
+import fs from 'node:fs';
+import git from 'isomorphic-git';
+
+export { git, fs };
+
+/** Isomorphic-git's errors carry their kind in `code` (NotFoundError, HttpError, ...). */
+export const gitErrorCode = (error: unknown): string | undefined => {
+  // No `instanceof Error`: errors from node's own modules may come from another realm (jest's vm).
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/** The object cache isomorphic-git shares between calls on one repository (packfile indexes). */
+export type GitCache = Record<string, unknown>;

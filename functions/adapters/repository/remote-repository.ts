@@ -1,0 +1,138 @@
+import type { AuthCallback, HttpClient } from 'isomorphic-git';
+import { fs, git, gitErrorCode, type GitCache } from './git-client';
+import { BranchExists, RepositoryRefNotFound, RepositoryUnavailable } from './repository-errors';
+
+/** A token for https: sent as the password, never logged. `username` defaults to GitHub's `x-access-token`. */
+export interface RepositoryCredentials {
+  token: string;
+  username?: string;
+}
+
+export interface Remote {
+  url: string;
+  http: HttpClient;
+  credentials?: RepositoryCredentials;
+}
+
+const onAuthFor = (credentials: RepositoryCredentials | undefined): AuthCallback | undefined =>
+  credentials ? () => ({ username: credentials.username ?? 'x-access-token', password: credentials.token }) : undefined;
+
+/** What went wrong, in words that hold no URL, header or token. */
+const describe = (error: unknown): string => {
+  const code = gitErrorCode(error);
+  if (code === 'HttpError') {
+    const status = (error as { data?: { statusCode?: number } }).data?.statusCode;
+    if (status === 401 || status === 403) return `access denied (HTTP ${status}): check the repository token`;
+    if (status === 404) return 'not found (HTTP 404)';
+    return `HTTP ${status ?? 'error'}`;
+  }
+  if (code === 'UserCanceledError') return 'access denied';
+  if (code && /^E[A-Z]+$/.test(code)) return `network error ${code}`;
+  return code ?? 'unknown error';
+};
+
+export const unavailable = (url: string, error: unknown): RepositoryUnavailable =>
+  error instanceof RepositoryUnavailable || error instanceof RepositoryRefNotFound
+    ? error
+    : new RepositoryUnavailable(`repository ${url} is unavailable: ${describe(error)}`, { cause: error });
+
+export interface RemoteBranches {
+  /** Branch name (without refs/heads/) → tip commit. */
+  tips: Map<string, string>;
+  /** The branch HEAD points at, when the server says. */
+  defaultBranch: string | undefined;
+}
+
+export const listBranches = async (remote: Remote): Promise<RemoteBranches> => {
+  try {
+    const refs = await git.listServerRefs({
+      http: remote.http,
+      url: remote.url,
+      onAuth: onAuthFor(remote.credentials),
+      symrefs: true,
+    });
+    const tips = new Map<string, string>();
+    let defaultBranch: string | undefined;
+    for (const { ref, oid, target } of refs) {
+      if (ref.startsWith('refs/heads/')) tips.set(ref.slice('refs/heads/'.length), oid);
+      if (ref === 'HEAD' && target?.startsWith('refs/heads/')) defaultBranch = target.slice('refs/heads/'.length);
+    }
+    return { tips, defaultBranch };
+  } catch (error) {
+    throw unavailable(remote.url, error);
+  }
+};
+
+/**
+ * Brings one commit (depth 1) into a new repository at `gitdir`. By branch name when the branch
+ * is at that commit; else by commit id, which the server must allow (GitHub and GitLab do).
+ */
+export const fetchCommit = async (
+  remote: Remote,
+  gitdir: string,
+  wanted: { commit: string; branch: string | undefined },
+  cache: GitCache,
+): Promise<void> => {
+  try {
+    await git.init({ fs, gitdir, bare: true });
+    await git.addRemote({ fs, gitdir, remote: 'origin', url: remote.url });
+    await git.fetch({
+      fs,
+      cache,
+      http: remote.http,
+      gitdir,
+      remote: 'origin',
+      // The full name, so that a tag of the same name is not taken instead.
+      ref: wanted.branch ? `refs/heads/${wanted.branch}` : wanted.commit,
+      singleBranch: true,
+      depth: 1,
+      tags: false,
+      onAuth: onAuthFor(remote.credentials),
+    });
+    if (wanted.branch) {
+      // On push, isomorphic-git leaves out every object reachable from the remote's HEAD as it
+      // knows it: pointing that at the fetched branch sends only what the change adds.
+      await git.writeRef({
+        fs,
+        gitdir,
+        ref: 'refs/remotes/origin/HEAD',
+        value: `refs/remotes/origin/${wanted.branch}`,
+        symbolic: true,
+        force: true,
+      });
+    }
+  } catch (error) {
+    throw unavailable(remote.url, error);
+  }
+  try {
+    await git.readCommit({ fs, gitdir, oid: wanted.commit, cache });
+  } catch {
+    throw new RepositoryRefNotFound(`commit ${wanted.commit} was not found in the repository`);
+  }
+};
+
+/**
+ * Publishes the local `refs/heads/<branch>` as a new remote branch. BranchExists when the branch
+ * appeared on the server meanwhile; RepositoryUnavailable when the server refused it otherwise.
+ */
+export const pushNewBranch = async (remote: Remote, gitdir: string, branch: string, cache: GitCache): Promise<void> => {
+  try {
+    await git.push({
+      fs,
+      cache,
+      http: remote.http,
+      gitdir,
+      remote: 'origin',
+      ref: `refs/heads/${branch}`,
+      remoteRef: `refs/heads/${branch}`,
+      onAuth: onAuthFor(remote.credentials),
+    });
+  } catch (error) {
+    const code = gitErrorCode(error);
+    if (code === 'PushRejectedError') throw new BranchExists(branch);
+    if (code === 'GitPushError') {
+      throw new RepositoryUnavailable(`the server refused branch ${branch}: ${(error as Error).message}`, { cause: error });
+    }
+    throw unavailable(remote.url, error);
+  }
+};

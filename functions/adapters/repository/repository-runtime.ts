@@ -1,0 +1,40 @@
+import type { RepositoryAccess } from '../../core/workflows/stages/stage-deps';
+import { checkout, pushBranch, type RepositoryCredentials } from './git-repository';
+
+const readSecretString = async (secretId: string): Promise<string> => {
+  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
+  const secret = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: secretId }));
+  return secret.SecretString ?? '';
+};
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Repository access as the deployment configured it. `REPOSITORY_TOKEN_SECRET` (AWS) names a
+ * Secrets Manager secret holding a token (raw, or JSON with `token`): used to fetch private https
+ * repositories and enables pushing result branches. Locally `LOCAL_REPOSITORY_PUSH=true` lets
+ * workflows push branches into `file:///` repositories.
+ */
+export const repositoryAccessFromEnvironment = (env: Environment = process.env, readSecret?: (id: string) => Promise<string>): RepositoryAccess => {
+  const secretId = env.REPOSITORY_TOKEN_SECRET;
+  let credentials: Promise<RepositoryCredentials | undefined> | undefined;
+  const credentialsOf = (): Promise<RepositoryCredentials | undefined> => {
+    if (!secretId) return Promise.resolve(undefined);
+    credentials ??= (async () => {
+      const value = (await (readSecret ?? readSecretString)(secretId)).trim();
+      const token = value.startsWith('{') ? String((JSON.parse(value) as { token?: unknown }).token ?? '') : value;
+      if (!token) throw new Error(`secret ${secretId} holds no token`);
+      return { token };
+    })().catch((error: unknown) => {
+      credentials = undefined;
+      throw error;
+    });
+    return credentials;
+  };
+
+  const pushEnabled = Boolean(secretId) || env.LOCAL_REPOSITORY_PUSH === 'true';
+  return {
+    checkout: async (request) => checkout({ ...request, credentials: await credentialsOf() }),
+    ...(pushEnabled ? { pushBranch: async (request) => pushBranch({ ...request, credentials: await credentialsOf() }) } : {}),
+  };
+};

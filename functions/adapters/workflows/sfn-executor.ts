@@ -1,0 +1,35 @@
+import { ExecutionAlreadyExists, ExecutionDoesNotExist, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import type { WorkflowExecutor } from '../../core/workflows/workflow-executor';
+
+/** An execution's ARN follows from its machine's and its name. */
+export const executionArnOf = (stateMachineArn: string, name: string): string =>
+  `${stateMachineArn.replace(':stateMachine:', ':execution:')}:${name}`;
+
+/**
+ * Runs workflows on the Step Functions state machine. Locally the same code talks to the local
+ * runtime's Step Functions endpoint (`AWS_ENDPOINT_URL_SFN`).
+ */
+export const sfnWorkflowExecutor = (stateMachineArn: string, client = new SFNClient({})): WorkflowExecutor => ({
+  async start(input) {
+    try {
+      await client.send(new StartExecutionCommand({ stateMachineArn, name: input.workflow.id, input: JSON.stringify(input) }));
+    } catch (error) {
+      // The same name with the same input is answered without error; anything else is a real clash.
+      if (!(error instanceof ExecutionAlreadyExists)) throw error;
+    }
+  },
+
+  async stop(workflowId, cause) {
+    try {
+      await client.send(new StopExecutionCommand({ executionArn: executionArnOf(stateMachineArn, workflowId), cause }));
+    } catch (error) {
+      if (!(error instanceof ExecutionDoesNotExist)) throw error;
+    }
+  },
+});
+
+export const workflowExecutorFromEnvironment = (env: NodeJS.ProcessEnv = process.env): WorkflowExecutor => {
+  const arn = env.WORKFLOW_STATE_MACHINE_ARN;
+  if (!arn) throw new Error('WORKFLOW_STATE_MACHINE_ARN is not set');
+  return sfnWorkflowExecutor(arn);
+};

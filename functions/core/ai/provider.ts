@@ -1,0 +1,39 @@
+import type { ChangeSet, Plan, RepositoryContext, TokenUsage, VerificationReport } from '../workflows/stage-data';
+
+/**
+ * What the service asks of an AI model. Each task has a typed answer; real providers render the
+ * task into a prompt and parse the model's JSON reply, the `local` provider computes a fixed-form
+ * answer from the task itself. Later capabilities (remediation, test generation) add task kinds.
+ */
+export type AiTask =
+  | { kind: 'plan'; prompt: string; context: RepositoryContext }
+  | { kind: 'change_set'; prompt: string; plan: Plan; context: RepositoryContext; files: Record<string, string> }
+  | { kind: 'fix'; prompt: string; changes: ChangeSet; report: VerificationReport; originals: Record<string, string | null> };
+
+export type AiAnswer<T extends AiTask> = T extends { kind: 'plan' } ? Plan : ChangeSet;
+
+export interface AiResult<T> {
+  output: T;
+  usage: TokenUsage;
+  /** Provider name and model id that answered, e.g. 'bedrock' / 'anthropic.claude-3-5-sonnet-20240620-v1:0'. */
+  provider: string;
+  model: string;
+}
+
+export interface AiProvider {
+  readonly name: string;
+  run<T extends AiTask>(task: T): Promise<AiResult<AiAnswer<T>>>;
+}
+
+/**
+ * Thrown for failures worth retrying (429, 5xx, timeouts, connection errors) after the SDK's own
+ * retries are spent; the state machine's Retry matches on this name.
+ */
+export class AiProviderTransientError extends Error {
+  override readonly name = 'AiProviderTransientError';
+}
+
+/** Thrown when the provider answered but the answer is unusable (bad JSON, wrong shape), or a 4xx. */
+export class AiProviderError extends Error {
+  override readonly name = 'AiProviderError';
+}

@@ -1,0 +1,162 @@
+import ts from 'typescript';
+
+/**
+ * A file checked alone sees none of the types it imports: they are errors, typed like `any`.
+ * Most of the time that silences TypeScript, but in a few patterns it makes TypeScript report
+ * what the whole project would not. The diagnostics those patterns produce are recognised here.
+ */
+
+/** The innermost node that `matches` and whose text contains `position`. */
+const innermostAt = <T extends ts.Node>(sourceFile: ts.SourceFile, position: number, matches: (node: ts.Node) => node is T): T | undefined => {
+  let found: T | undefined;
+  const visit = (node: ts.Node): void => {
+    if (position < node.getStart(sourceFile) || position >= node.end) return;
+    if (matches(node)) found = node;
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sourceFile, visit);
+  return found;
+};
+
+const isAny = (type: ts.Type): boolean => (type.flags & ts.TypeFlags.Any) !== 0;
+
+// A class or interface extending an imported one looks like one without a base: its inherited
+// members are reported as missing (read, or given in an object literal) and its overrides as
+// overriding nothing.
+const missingMemberCodes = new Set([2339, 2551]); // Property 'x' does not exist on type 'T' (. Did you mean 'y'?)
+const excessPropertyCodes = new Set([2353, 2561]); // Object literal may only specify known properties (. Did you mean...)
+const overrideCodes = new Set([4112, 4113, 4117, 4121, 4122, 4123]); // `override` with no (such member in the) base class
+
+const extendedExpressions = (declaration: ts.Declaration): ts.Expression[] =>
+  ts.isClassLike(declaration) || ts.isInterfaceDeclaration(declaration)
+    ? (declaration.heritageClauses ?? [])
+        .filter((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)
+        .flatMap((clause) => clause.types.map((type) => type.expression))
+    : [];
+
+/** True when the class or interface, or one of its ancestors declared in the file, extends something typed `any`. */
+const hasUnseenBase = (checker: ts.TypeChecker, declaration: ts.Declaration, seen = new Set<ts.Declaration>()): boolean => {
+  if (seen.has(declaration)) return false;
+  seen.add(declaration);
+  return extendedExpressions(declaration).some((expression) => {
+    if (isAny(checker.getTypeAtLocation(expression))) return true;
+    const declarations = checker.getSymbolAtLocation(expression)?.declarations ?? [];
+    return declarations.some((base) => hasUnseenBase(checker, base, seen));
+  });
+};
+
+const typeHasUnseenBase = (checker: ts.TypeChecker, type: ts.Type): boolean =>
+  [type, checker.getApparentType(type)]
+    .flatMap((t) => (t.isUnionOrIntersection() ? t.types : [t]))
+    .some((t) => (t.getSymbol()?.declarations ?? []).some((declaration) => hasUnseenBase(checker, declaration)));
+
+const isAboutAnUnseenBase = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  if (overrideCodes.has(diagnostic.code)) {
+    const owner = innermostAt(sourceFile, start, ts.isClassLike);
+    return owner !== undefined && hasUnseenBase(checker, owner);
+  }
+  if (missingMemberCodes.has(diagnostic.code)) {
+    const access = innermostAt(sourceFile, start, ts.isPropertyAccessExpression);
+    return access !== undefined && typeHasUnseenBase(checker, checker.getTypeAtLocation(access.expression));
+  }
+  if (excessPropertyCodes.has(diagnostic.code)) {
+    const literal = innermostAt(sourceFile, start, ts.isObjectLiteralExpression);
+    const target = literal && checker.getContextualType(literal);
+    return target !== undefined && typeHasUnseenBase(checker, target);
+  }
+  return false;
+};
+
+// `unknown`, or an anonymous `{}`, is what is left of an unseen type after inference
+// (`Object.values(imported)`) or narrowing (`error instanceof ImportedError`): diagnostics about
+// them are dropped, at the cost of missing the few about an `unknown` the file declares itself.
+const mentionsUnknown = /'[^']*\bunknown\b[^']*'/;
+const arithmeticOperandCodes = new Set([2362, 2363]); // The left/right-hand side of an arithmetic operation must be...
+
+const isInferredEmptyObject = (checker: ts.TypeChecker, type: ts.Type): boolean =>
+  (type.flags & ts.TypeFlags.Object) !== 0 && type.getSymbol() === undefined && checker.getPropertiesOfType(type).length === 0;
+
+const isAboutAnUnknown = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  if (mentionsUnknown.test(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))) return true;
+  if (missingMemberCodes.has(diagnostic.code)) {
+    const access = innermostAt(sourceFile, start, ts.isPropertyAccessExpression);
+    return access !== undefined && isInferredEmptyObject(checker, checker.getNonNullableType(checker.getTypeAtLocation(access.expression)));
+  }
+  if (!arithmeticOperandCodes.has(diagnostic.code)) return false;
+  const operand = innermostAt(sourceFile, start, ts.isExpression);
+  return operand !== undefined && (checker.getTypeAtLocation(operand).flags & ts.TypeFlags.Unknown) !== 0;
+};
+
+// `let dir: string | undefined; dir = await mkdtemp(...)`: assigned an unseen (`any`) value, the
+// variable is not narrowed and stays possibly undefined where the project knows it is not.
+const mentionsNullOrUndefined = /'[^']*\b(undefined|null)\b[^']*'/;
+
+/** Whether, earlier in the same function, `variable = <something typed any>`. */
+const isAssignedAnUnseenValueBefore = (checker: ts.TypeChecker, sourceFile: ts.SourceFile, variable: ts.Symbol, position: number): boolean => {
+  const scope: ts.Node = innermostAt(sourceFile, position, ts.isFunctionLike) ?? sourceFile;
+  let found = false;
+  const visit = (node: ts.Node): void => {
+    if (found || node.pos >= position) return;
+    if (
+      ts.isBinaryExpression(node) &&
+      node.end <= position &&
+      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      ts.isIdentifier(node.left) &&
+      checker.getSymbolAtLocation(node.left) === variable &&
+      isAny(checker.getTypeAtLocation(node.right))
+    ) {
+      found = true;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(scope, visit);
+  return found;
+};
+
+/** What a diagnostic at `start` is about: the value returned or given to a declaration, or the identifier there. */
+const assignedExpressionAt = (sourceFile: ts.SourceFile, start: number): ts.Expression | undefined => {
+  const statement = innermostAt(sourceFile, start, ts.isReturnStatement);
+  if (statement && statement.getStart(sourceFile) === start) return statement.expression;
+  const identifier = innermostAt(sourceFile, start, ts.isIdentifier);
+  const parent = identifier?.parent;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name === identifier) return parent.initializer;
+  return identifier;
+};
+
+const isAboutAnUnseenAssignment = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  if (!mentionsNullOrUndefined.test(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))) return false;
+  const identifier = assignedExpressionAt(sourceFile, start);
+  const variable = identifier && ts.isIdentifier(identifier) ? checker.getSymbolAtLocation(identifier) : undefined;
+  return variable !== undefined && isAssignedAnUnseenValueBefore(checker, sourceFile, variable, start);
+};
+
+// A function that ends with a call of an unseen function (`process.exit()`, `assertNever()`) or a
+// switch over an unseen union may well never reach its end; TypeScript cannot tell.
+const reachableEndCodes = new Set([2366, 2534, 7030]); // lacks ending return / `never` with a reachable end / not all paths return
+
+const endsInTheUnseen = (checker: ts.TypeChecker, body: ts.Block): boolean => {
+  const last = body.statements[body.statements.length - 1];
+  if (!last) return false;
+  if (ts.isSwitchStatement(last)) return isAny(checker.getTypeAtLocation(last.expression));
+  if (ts.isExpressionStatement(last) && ts.isCallExpression(last.expression)) return isAny(checker.getTypeAtLocation(last.expression.expression));
+  return false;
+};
+
+const isAboutAnUnseenEnd = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  if (!reachableEndCodes.has(diagnostic.code)) return false;
+  const owner = innermostAt(sourceFile, start, ts.isFunctionLike);
+  const body = owner && 'body' in owner ? owner.body : undefined;
+  return body !== undefined && ts.isBlock(body) && endsInTheUnseen(checker, body);
+};
+
+export const isAboutUnseenTypes = (diagnostic: ts.Diagnostic, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  const start = diagnostic.start;
+  if (start === undefined) return false;
+  return (
+    isAboutAnUnseenBase(diagnostic, start, sourceFile, checker) ||
+    isAboutAnUnknown(diagnostic, start, sourceFile, checker) ||
+    isAboutAnUnseenAssignment(diagnostic, start, sourceFile, checker) ||
+    isAboutAnUnseenEnd(diagnostic, start, sourceFile, checker)
+  );
+};

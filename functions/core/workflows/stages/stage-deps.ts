@@ -1,0 +1,48 @@
+import type { AiProvider } from '../../ai/provider';
+import type { Clock } from '../../clock';
+import type { Project } from '../../projects/project';
+import type { Signer } from '../../provenance/signer';
+import type { Tenant } from '../../tenancy';
+import type { ArtifactStore } from '../../workspace/artifact-store';
+import type { ChangeSet } from '../stage-data';
+import type { WorkflowRepository } from '../workflow';
+
+export interface CheckoutRequest {
+  url: string;
+  branch?: string;
+  /** Check out this commit of the branch rather than its tip. */
+  commit?: string;
+  dir: string;
+}
+
+export interface PushRequest {
+  url: string;
+  baseCommit: string;
+  branch: string;
+  changes: ChangeSet;
+  message: string;
+  author: { name: string; email: string };
+}
+
+/** Where the code lives: fetch a branch into a folder; publish a change as a branch. */
+export interface RepositoryAccess {
+  checkout(request: CheckoutRequest): Promise<{ commit: string; branch: string }>;
+  /** Present only when push credentials are configured. */
+  pushBranch?: (request: PushRequest) => Promise<{ branch: string; commit: string }>;
+}
+
+/** A scratch folder for one stage's working tree, removed afterwards. */
+export interface Scratch {
+  create(): Promise<{ dir: string; dispose(): Promise<void> }>;
+}
+
+export interface StageDeps {
+  workflows: WorkflowRepository;
+  projects: { get(tenant: Tenant, id: string): Promise<Project | undefined> };
+  clock: Clock;
+  aiProvider(name: string): Promise<AiProvider>;
+  repository: RepositoryAccess;
+  scratch: Scratch;
+  artifacts: ArtifactStore;
+  signer(): Promise<Signer>;
+}

@@ -1,0 +1,192 @@
+import { conflict } from '../errors';
+import { type StageName, stageNames, type TokenUsage } from './stage-data';
+import { isFinished, type PendingEvent, type StageStatus, type Workflow, type WorkflowOutputs } from './workflow';
+
+/**
+ * Every change of a workflow, as pure functions from the record before to the record after and
+ * the events the change causes. The repository stores both in one transaction.
+ */
+export interface Transition {
+  workflow: Workflow;
+  events: PendingEvent[];
+}
+
+/** The workflow stopped being runnable (cancelled, failed, finished) while a stage worked. */
+export class WorkflowNotRunning extends Error {
+  override readonly name = 'WorkflowNotRunning';
+}
+
+const changed = (workflow: Workflow, changes: Partial<Workflow>, nowIso: string): Workflow => ({
+  ...workflow,
+  ...changes,
+  updated_at: nowIso,
+  version: workflow.version + 1,
+});
+
+const elapsed = (fromIso: string | null, toIso: string): number | null => (fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null);
+
+/** The snapshot events carry: the record as the API shows it, minus the heavy prompt and bookkeeping. */
+export const workflowSnapshot = (workflow: Workflow): Record<string, unknown> => ({
+  id: workflow.id,
+  project_id: workflow.project_id,
+  name: workflow.name,
+  status: workflow.status,
+  stages: workflow.stages,
+  stage_statuses: workflow.stage_statuses,
+  config: workflow.config,
+  outputs: workflow.outputs,
+  error: workflow.error,
+  created_at: workflow.created_at,
+  started_at: workflow.started_at,
+  completed_at: workflow.completed_at,
+  duration_ms: workflow.duration_ms,
+});
+
+const requireRunning = (workflow: Workflow): void => {
+  if (workflow.status !== 'running') throw new WorkflowNotRunning(`workflow ${workflow.id} is ${workflow.status}`);
+};
+
+export const startRun = (workflow: Workflow, nowIso: string): Transition => {
+  if (workflow.status === 'running') return { workflow, events: [] };
+  if (workflow.status !== 'queued') throw new WorkflowNotRunning(`workflow ${workflow.id} is ${workflow.status}`);
+  const next = changed(workflow, { status: 'running', started_at: nowIso }, nowIso);
+  return { workflow: next, events: [{ type: 'workflow.started', data: workflowSnapshot(next) }] };
+};
+
+export const startStage = (workflow: Workflow, stage: StageName, nowIso: string): Transition => {
+  requireRunning(workflow);
+  const timing = workflow.stage_timings[stage];
+  // A retried attempt of the same run keeps its start.
+  if (workflow.stage_statuses[stage] === 'running') return { workflow, events: [] };
+  const next = changed(
+    workflow,
+    {
+      stage_statuses: { ...workflow.stage_statuses, [stage]: 'running' },
+      stage_timings: { ...workflow.stage_timings, [stage]: { ...timing, started_at: nowIso, completed_at: null, duration_ms: null, runs: timing.runs + 1 } },
+    },
+    nowIso,
+  );
+  return { workflow: next, events: [] };
+};
+
+export interface StageResult {
+  outputs?: Partial<WorkflowOutputs>;
+  usage?: TokenUsage & { provider: string; model: string };
+}
+
+export const addUsage = (workflow: Workflow, usage: StageResult['usage']): Workflow['ai_usage'] =>
+  usage
+    ? {
+        input_tokens: workflow.ai_usage.input_tokens + usage.input_tokens,
+        output_tokens: workflow.ai_usage.output_tokens + usage.output_tokens,
+        total_tokens: workflow.ai_usage.total_tokens + usage.input_tokens + usage.output_tokens,
+        provider: usage.provider,
+        model: usage.model,
+        calls: workflow.ai_usage.calls + 1,
+      }
+    : workflow.ai_usage;
+
+const finishedStage = (workflow: Workflow, stage: StageName, status: StageStatus, nowIso: string) => {
+  const timing = workflow.stage_timings[stage];
+  const duration = elapsed(timing.started_at, nowIso);
+  return {
+    stage_statuses: { ...workflow.stage_statuses, [stage]: status },
+    stage_timings: { ...workflow.stage_timings, [stage]: { ...timing, completed_at: nowIso, duration_ms: duration } },
+    duration,
+  };
+};
+
+export const completeStage = (workflow: Workflow, stage: StageName, result: StageResult, nowIso: string): Transition => {
+  requireRunning(workflow);
+  if (workflow.stage_statuses[stage] !== 'running') throw new WorkflowNotRunning(`stage ${stage} of ${workflow.id} is ${workflow.stage_statuses[stage]}`);
+  const { duration, ...stageChanges } = finishedStage(workflow, stage, 'completed', nowIso);
+  const next = changed(
+    workflow,
+    { ...stageChanges, outputs: { ...workflow.outputs, ...result.outputs }, ai_usage: addUsage(workflow, result.usage) },
+    nowIso,
+  );
+  return {
+    workflow: next,
+    events: [{ type: 'workflow.stage.completed', data: { workflow_id: workflow.id, stage, status: 'completed', duration_ms: duration ?? 0 } }],
+  };
+};
+
+/** A stage the run did not need (iterate when verification passed): recorded as such, with its event. */
+export const skipStage = (workflow: Workflow, stage: StageName, nowIso: string): Transition => {
+  requireRunning(workflow);
+  if (workflow.stage_statuses[stage] !== 'pending') return { workflow, events: [] };
+  const next = changed(workflow, { stage_statuses: { ...workflow.stage_statuses, [stage]: 'skipped' } }, nowIso);
+  return { workflow: next, events: [{ type: 'workflow.stage.completed', data: { workflow_id: workflow.id, stage, status: 'skipped', duration_ms: 0 } }] };
+};
+
+const finished = (workflow: Workflow, nowIso: string) => ({
+  completed_at: nowIso,
+  duration_ms: elapsed(workflow.started_at ?? workflow.created_at, nowIso),
+});
+
+export const completeRun = (workflow: Workflow, nowIso: string): Transition => {
+  requireRunning(workflow);
+  const unfinished = stageNames.filter((stage) => !['completed', 'skipped'].includes(workflow.stage_statuses[stage]));
+  if (unfinished.length > 0) throw new Error(`workflow ${workflow.id} cannot complete: ${unfinished.join(', ')} not finished`);
+  const next = changed(workflow, { status: 'completed', ...finished(workflow, nowIso) }, nowIso);
+  return {
+    workflow: next,
+    events: [
+      {
+        type: 'workflow.completed',
+        // Exactly the spec's shape.
+        data: {
+          workflow_id: next.id,
+          project_id: next.project_id,
+          status: next.status,
+          duration_ms: next.duration_ms ?? 0,
+          stages: { ...next.stage_statuses },
+          outputs: { docker_image: next.outputs.docker_image, deployment_url: next.outputs.deployment_url },
+        },
+      },
+    ],
+  };
+};
+
+/**
+ * The stage a failure belongs to: the one named, else the one running, else the first not yet
+ * finished (a failure before the stage could mark itself running).
+ */
+const failedStageOf = (workflow: Workflow, named: StageName | undefined): StageName | null =>
+  named ??
+  stageNames.find((stage) => workflow.stage_statuses[stage] === 'running') ??
+  stageNames.find((stage) => workflow.stage_statuses[stage] === 'pending') ??
+  null;
+
+export const failRun = (workflow: Workflow, failure: { stage?: StageName; message: string }, nowIso: string): Transition => {
+  if (isFinished(workflow.status)) return { workflow, events: [] };
+  const stage = failedStageOf(workflow, failure.stage);
+  const stage_statuses = { ...workflow.stage_statuses };
+  const stage_timings = { ...workflow.stage_timings };
+  if (stage) {
+    const ended = finishedStage(workflow, stage, 'failed', nowIso);
+    stage_statuses[stage] = 'failed';
+    if (workflow.stage_statuses[stage] === 'running') stage_timings[stage] = ended.stage_timings[stage];
+    for (const later of stageNames.slice(stageNames.indexOf(stage) + 1)) {
+      if (stage_statuses[later] === 'pending' || stage_statuses[later] === 'running') stage_statuses[later] = 'skipped';
+    }
+  }
+  const next = changed(
+    workflow,
+    { status: 'failed', stage_statuses, stage_timings, error: { stage, message: failure.message }, ...finished(workflow, nowIso) },
+    nowIso,
+  );
+  return { workflow: next, events: [{ type: 'workflow.failed', data: workflowSnapshot(next) }] };
+};
+
+export const cancelRun = (workflow: Workflow, nowIso: string): Transition => {
+  if (isFinished(workflow.status)) throw conflict(`The workflow is ${workflow.status}; only a queued or running workflow can be cancelled.`);
+  const stage_statuses = Object.fromEntries(
+    stageNames.map((stage) => {
+      const status = workflow.stage_statuses[stage];
+      return [stage, status === 'running' || status === 'pending' ? 'cancelled' : status];
+    }),
+  ) as Workflow['stage_statuses'];
+  const next = changed(workflow, { status: 'cancelled', stage_statuses, ...finished(workflow, nowIso) }, nowIso);
+  return { workflow: next, events: [{ type: 'workflow.cancelled', data: workflowSnapshot(next) }] };
+};

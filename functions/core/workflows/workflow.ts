@@ -1,0 +1,176 @@
+import type { EventType } from '../events/event-types';
+import type { ListQuery, Page } from '../pagination';
+import type { Tenant } from '../tenancy';
+import { type StageName, stageNames, type TokenUsage } from './stage-data';
+
+export const workflowStatuses = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type WorkflowStatus = (typeof workflowStatuses)[number];
+
+export const stageStatuses = ['pending', 'running', 'completed', 'failed', 'skipped', 'cancelled'] as const;
+export type StageStatus = (typeof stageStatuses)[number];
+
+export const terminalStatuses: readonly WorkflowStatus[] = ['completed', 'failed', 'cancelled'];
+export const isFinished = (status: WorkflowStatus): boolean => terminalStatuses.includes(status);
+
+export interface WorkflowConfig {
+  ai_provider: string;
+  auto_deploy: boolean;
+  branch: string | null;
+  max_iterations: number;
+}
+
+export interface StageTiming {
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+  /** How many times the stage ran (verify and prove run again after each iteration). */
+  runs: number;
+}
+
+export interface ArtifactRef {
+  location: string;
+  sha256: string;
+  size: number;
+}
+
+export interface WorkflowOutputs {
+  /** Only what really exists: null until an image was built / a deployment answered. */
+  docker_image: string | null;
+  deployment_url: string | null;
+  commit: string | null;
+  branch: string | null;
+  plan: { summary: string; steps: string[] } | null;
+  diff: (ArtifactRef & { files_changed: number; additions: number; deletions: number }) | null;
+  verification: (ArtifactRef & { passed: boolean; problems: number }) | null;
+  provenance: (ArtifactRef & { key_id: string; predicate_type: string }) | null;
+  bundle: ArtifactRef | null;
+  pushed_branch: string | null;
+  iterations: number;
+}
+
+export interface AiUsage extends TokenUsage {
+  total_tokens: number;
+  provider: string | null;
+  model: string | null;
+  calls: number;
+}
+
+export interface Workflow {
+  id: string;
+  project_id: string;
+  name: string;
+  status: WorkflowStatus;
+  stages: StageName[];
+  prompt: string;
+  config: WorkflowConfig;
+  stage_statuses: Record<StageName, StageStatus>;
+  stage_timings: Record<StageName, StageTiming>;
+  outputs: WorkflowOutputs;
+  ai_usage: AiUsage;
+  error: { stage: StageName | null; message: string } | null;
+  created_at: string;
+  updated_at: string;
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms: number | null;
+  /** Optimistic-lock counter: every change is conditional on the version it was computed from. */
+  version: number;
+}
+
+/** What the API shows: the record without its bookkeeping. */
+export type WorkflowView = Omit<Workflow, 'version'>;
+export const viewOfWorkflow = ({ version: _version, ...view }: Workflow): WorkflowView => view;
+
+/** Everything a stage needs to find its workflow; the state machine's input. */
+export interface WorkflowRef {
+  account_id: string;
+  mode: Tenant['mode'];
+  id: string;
+}
+
+export const tenantOf = (ref: WorkflowRef): Tenant => ({ accountId: ref.account_id, mode: ref.mode });
+
+export const emptyOutputs = (): WorkflowOutputs => ({
+  docker_image: null,
+  deployment_url: null,
+  commit: null,
+  branch: null,
+  plan: null,
+  diff: null,
+  verification: null,
+  provenance: null,
+  bundle: null,
+  pushed_branch: null,
+  iterations: 0,
+});
+
+export const newWorkflow = (input: {
+  id: string;
+  project_id: string;
+  name: string | undefined;
+  prompt: string;
+  config: WorkflowConfig;
+  now: string;
+}): Workflow => ({
+  id: input.id,
+  project_id: input.project_id,
+  name: input.name ?? defaultName(input.prompt),
+  status: 'queued',
+  stages: [...stageNames],
+  prompt: input.prompt,
+  config: input.config,
+  stage_statuses: Object.fromEntries(stageNames.map((stage) => [stage, 'pending'])) as Record<StageName, StageStatus>,
+  stage_timings: Object.fromEntries(
+    stageNames.map((stage) => [stage, { started_at: null, completed_at: null, duration_ms: null, runs: 0 }]),
+  ) as Record<StageName, StageTiming>,
+  outputs: emptyOutputs(),
+  ai_usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0, provider: null, model: null, calls: 0 },
+  error: null,
+  created_at: input.now,
+  updated_at: input.now,
+  started_at: null,
+  completed_at: null,
+  duration_ms: null,
+  version: 1,
+});
+
+/** The prompt's first line, cut to the name's 100 characters. */
+const defaultName = (prompt: string): string => {
+  const firstLine = prompt.split('\n').find((line) => line.trim().length > 0)?.trim() ?? 'Workflow';
+  return firstLine.length <= 100 ? firstLine : `${firstLine.slice(0, 99)}…`;
+};
+
+export interface PendingEvent {
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
+export const workflowSortFields = ['created_at'] as const;
+
+export interface LogEntry {
+  timestamp: string;
+  stage: StageName | null;
+  level: LogLevel;
+  message: string;
+}
+
+export const logLevels = ['debug', 'info', 'warn', 'error'] as const;
+export type LogLevel = (typeof logLevels)[number];
+
+export interface WorkflowRepository {
+  /**
+   * Stores a new workflow with its `workflow.created` event, counting it as active on its
+   * project. False when the project does not exist (nothing is written then).
+   */
+  create(tenant: Tenant, workflow: Workflow, event: PendingEvent): Promise<boolean>;
+  get(tenant: Tenant, id: string): Promise<Workflow | undefined>;
+  list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { project_id?: string; status?: WorkflowStatus }): Promise<Page<Workflow>>;
+  /**
+   * Replaces `previous` by `next` if it is still at `previous.version`, with the events, in one
+   * transaction; a workflow that finishes stops counting as active on its project. False when
+   * someone else changed it first.
+   */
+  save(tenant: Tenant, previous: Workflow, next: Workflow, events: PendingEvent[]): Promise<boolean>;
+  appendLog(tenant: Tenant, workflowId: string, entry: LogEntry): Promise<void>;
+  listLogs(tenant: Tenant, workflowId: string, query: ListQuery<'timestamp'>, filters: { stage?: StageName; level?: LogLevel }): Promise<Page<LogEntry>>;
+}

@@ -1,0 +1,23 @@
+import * as v from 'valibot';
+import { systemClock } from '../../core/clock';
+import { completeWorkflow, failWorkflow, skipWorkflowStage, startWorkflow } from '../../core/workflows/stages/control';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
+import { controlInput } from './stage-input';
+
+const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()), clock: systemClock };
+
+/** The state machine's bookkeeping steps: start, skip a stage, complete, record a failure. */
+export const handler = async (event: unknown): Promise<unknown> => {
+  const input = v.parse(controlInput, event);
+  switch (input.action) {
+    case 'start':
+      return startWorkflow(deps, input.workflow, input.max_iterations);
+    case 'skip_stage':
+      return skipWorkflowStage(deps, input.workflow, input.stage);
+    case 'complete':
+      return completeWorkflow(deps, input.workflow);
+    case 'fail':
+      return failWorkflow(deps, input.workflow, input.error);
+  }
+};

@@ -1,0 +1,8 @@
+import * as v from 'valibot';
+import { runPackage } from '../../core/workflows/stages/package';
+import { stageDeps } from './stage-deps';
+import { stageInput } from './stage-input';
+
+const deps = stageDeps();
+
+export const handler = async (event: unknown): Promise<unknown> => runPackage(deps, v.parse(stageInput, event).workflow);

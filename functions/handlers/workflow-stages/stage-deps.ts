@@ -1,0 +1,38 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../../core/clock';
+import type { Signer } from '../../core/provenance/signer';
+import type { StageDeps } from '../../core/workflows/stages/stage-deps';
+import { providerFor } from '../../adapters/ai/registry';
+import { artifactStoreFromEnvironment } from '../../adapters/artifacts/artifact-runtime';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
+import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
+import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
+import { signerFromEnvironment } from '../../adapters/signing/signer-runtime';
+
+/** Everything a stage function reaches, from its environment; the signer is made on first use. */
+export const stageDeps = (): StageDeps => {
+  const table = tableFromEnvironment();
+  let signer: Promise<Signer> | undefined;
+  return {
+    workflows: dynamoWorkflowRepository(table),
+    projects: dynamoProjectRepository(table),
+    clock: systemClock,
+    aiProvider: async (name) => providerFor(name),
+    repository: repositoryAccessFromEnvironment(),
+    scratch: {
+      async create() {
+        const dir = await mkdtemp(join(tmpdir(), 'workflow-'));
+        return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
+      },
+    },
+    artifacts: artifactStoreFromEnvironment(),
+    signer: () =>
+      (signer ??= signerFromEnvironment().catch((error: unknown) => {
+        signer = undefined;
+        throw error;
+      })),
+  };
+};

@@ -1,0 +1,15 @@
+import { pageMeta } from '../../core/pagination';
+import { listWorkflowLogs } from '../../core/workflows/workflow-use-cases';
+import { apiHandler } from '../../http/api-handler';
+import { toListQuery } from '../../http/list-query';
+import { listWorkflowLogsRoute } from '../../routes/workflows';
+import { workflowDeps } from './deps';
+
+const deps = workflowDeps();
+
+export const handler = apiHandler(listWorkflowLogsRoute, async ({ principal, params, query: listParams }) => {
+  // Logs read oldest first unless asked otherwise.
+  const query = toListQuery({ ...listParams, order: listParams.order ?? 'asc' }, 'timestamp');
+  const page = await listWorkflowLogs(principal, params.id, query, { stage: listParams.stage, level: listParams.level }, deps);
+  return { list: page.items, meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
+});

@@ -1,0 +1,82 @@
+import { idParams } from './schemas/common';
+import { createWorkflowBody, listLogsQuery, listWorkflowsQuery, logEntrySchema, workflowSchema } from './schemas/workflows';
+import { defineRoute } from './route';
+
+const tag = 'Workflows';
+
+export const createWorkflowRoute = defineRoute({
+  operationId: 'createWorkflow',
+  summary: 'Create and start a workflow',
+  description:
+    'Queues the workflow and starts its state machine: intake, build, verify, prove, iterate, package. `project_id` must name a project of your account and mode and `config.ai_provider` a provider this deployment configured (else 422).',
+  tag,
+  method: 'POST',
+  path: '/v1/workflows',
+  handler: 'workflows/create',
+  scope: 'write:workflows',
+  tableAccess: 'write',
+  startsWorkflows: true,
+  body: createWorkflowBody,
+  success: { status: 201, description: 'The new workflow, `queued`.', data: workflowSchema },
+});
+
+export const listWorkflowsRoute = defineRoute({
+  operationId: 'listWorkflows',
+  summary: 'List workflows',
+  tag,
+  method: 'GET',
+  path: '/v1/workflows',
+  handler: 'workflows/list',
+  scope: 'read:workflows',
+  tableAccess: 'read',
+  query: listWorkflowsQuery,
+  success: { status: 200, description: 'A page of workflows.', data: workflowSchema, list: true },
+});
+
+export const getWorkflowRoute = defineRoute({
+  operationId: 'getWorkflow',
+  summary: 'Get a workflow',
+  tag,
+  method: 'GET',
+  path: '/v1/workflows/{id}',
+  handler: 'workflows/get',
+  scope: 'read:workflows',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The workflow with its stage statuses, outputs, usage and error.', data: workflowSchema },
+  errors: [404],
+});
+
+export const listWorkflowLogsRoute = defineRoute({
+  operationId: 'listWorkflowLogs',
+  summary: 'Read a workflow\'s logs',
+  description: 'Oldest first by default (`order=desc` for newest first); readable while the workflow runs.',
+  tag,
+  method: 'GET',
+  path: '/v1/workflows/{id}/logs',
+  handler: 'workflows/logs',
+  scope: 'read:workflows',
+  tableAccess: 'read',
+  params: idParams,
+  query: listLogsQuery,
+  success: { status: 200, description: 'A page of log entries.', data: logEntrySchema, list: true },
+  errors: [404],
+});
+
+export const cancelWorkflowRoute = defineRoute({
+  operationId: 'cancelWorkflow',
+  summary: 'Cancel a workflow',
+  description: 'Stops the execution; the running and pending stages become `cancelled` (event `workflow.cancelled`). A finished workflow answers 409.',
+  tag,
+  method: 'POST',
+  path: '/v1/workflows/{id}/cancel',
+  handler: 'workflows/cancel',
+  scope: 'write:workflows',
+  tableAccess: 'write',
+  startsWorkflows: true,
+  params: idParams,
+  success: { status: 202, description: 'The workflow, `cancelled`.', data: workflowSchema },
+  errors: [404, 409],
+});
+
+export const workflowRoutes = [createWorkflowRoute, listWorkflowsRoute, getWorkflowRoute, listWorkflowLogsRoute, cancelWorkflowRoute];

@@ -1,0 +1,66 @@
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+
+/**
+ * Which AI providers a deployment offers, from context (`cdk deploy -c aiProviders=bedrock,anthropic
+ * -c bedrockModelId=… -c anthropicApiKeySecret=…`). A provider without its settings is not offered.
+ */
+export interface AiSettings {
+  providers: string[];
+  bedrockModelId?: string;
+  openaiApiKeySecret?: string;
+  openaiModel?: string;
+  anthropicApiKeySecret?: string;
+  anthropicModel?: string;
+}
+
+export const defaultBedrockModelId = 'anthropic.claude-3-5-haiku-20241022-v1:0';
+
+export const aiSettingsFromContext = (scope: Construct): AiSettings => {
+  const context = (name: string): string | undefined => {
+    const value: unknown = scope.node.tryGetContext(name);
+    return typeof value === 'string' && value.length > 0 ? value : undefined;
+  };
+  return {
+    providers: (context('aiProviders') ?? 'bedrock').split(',').map((name) => name.trim()).filter(Boolean),
+    bedrockModelId: context('bedrockModelId') ?? defaultBedrockModelId,
+    openaiApiKeySecret: context('openaiApiKeySecret'),
+    openaiModel: context('openaiModel'),
+    anthropicApiKeySecret: context('anthropicApiKeySecret'),
+    anthropicModel: context('anthropicModel'),
+  };
+};
+
+/** The variables `functions/adapters/ai/registry.ts` reads. */
+export const aiEnvironment = (ai: AiSettings): Record<string, string> => {
+  const env: Record<string, string> = { AI_PROVIDERS: ai.providers.join(',') };
+  if (ai.providers.includes('bedrock') && ai.bedrockModelId) env.BEDROCK_MODEL_ID = ai.bedrockModelId;
+  if (ai.providers.includes('openai') && ai.openaiApiKeySecret) env.OPENAI_API_KEY_SECRET = ai.openaiApiKeySecret;
+  if (ai.providers.includes('openai') && ai.openaiModel) env.OPENAI_MODEL = ai.openaiModel;
+  if (ai.providers.includes('anthropic') && ai.anthropicApiKeySecret) env.ANTHROPIC_API_KEY_SECRET = ai.anthropicApiKeySecret;
+  if (ai.providers.includes('anthropic') && ai.anthropicModel) env.ANTHROPIC_MODEL = ai.anthropicModel;
+  return env;
+};
+
+export const secretArn = (scope: Construct, name: string): string =>
+  Stack.of(scope).formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: `${name}-??????`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+
+/** Only the configured model and the configured secrets. */
+export const grantAi = (fn: IFunction, ai: AiSettings): void => {
+  if (ai.providers.includes('bedrock') && ai.bedrockModelId) {
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['bedrock:InvokeModel'],
+        resources: [Stack.of(fn).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: ai.bedrockModelId, arnFormat: ArnFormat.SLASH_RESOURCE_NAME })],
+      }),
+    );
+  }
+  const secrets = [ai.providers.includes('openai') ? ai.openaiApiKeySecret : undefined, ai.providers.includes('anthropic') ? ai.anthropicApiKeySecret : undefined].filter(
+    (name): name is string => name !== undefined,
+  );
+  if (secrets.length > 0) {
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((name) => secretArn(fn, name)) }));
+  }
+};

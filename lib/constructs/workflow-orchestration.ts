@@ -1,0 +1,182 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ArnFormat, type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { ServiceFunction } from './service-function';
+import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export const workflowDefinitionFile = join(projectRoot, 'state-machines', 'workflow.asl.json');
+
+/** Prefix of every workflow artifact in the bucket; stage functions may touch nothing else. */
+export const workflowArtifactPrefix = 'workflows/';
+
+export const stageFunctionDescriptions = {
+  control: 'workflow control: start, skip a stage, complete, record a failure',
+  intake: 'workflow stage intake: fetch the repository, gather context, plan',
+  build: 'workflow stage build: the AI change set, applied, and its diff',
+  verify: 'workflow stage verify: syntax and type checks of the changed files',
+  prove: 'workflow stage prove: signed provenance statement',
+  iterate: 'workflow stage iterate: the AI fixes what verify reported',
+  package: 'workflow stage package: bundle, and a pushed branch when configured',
+} as const;
+
+type StageKey = keyof typeof stageFunctionDescriptions;
+
+const substitutionNames: Record<StageKey, string> = {
+  control: 'WorkflowControlFunctionArn',
+  intake: 'IntakeFunctionArn',
+  build: 'BuildFunctionArn',
+  verify: 'VerifyFunctionArn',
+  prove: 'ProveFunctionArn',
+  iterate: 'IterateFunctionArn',
+  package: 'PackageFunctionArn',
+};
+
+/** Which stages talk to the AI, sign, or reach the repository. */
+const usesAi: StageKey[] = ['intake', 'build', 'iterate'];
+const usesRepository: StageKey[] = ['intake', 'build', 'verify', 'iterate', 'package'];
+
+export interface WorkflowOrchestrationProps {
+  table: TableV2;
+  serviceName: string;
+  ai: AiSettings;
+  /** Secrets Manager name of a token for private https repositories; also enables pushing branches. */
+  repositoryTokenSecret?: string;
+}
+
+/**
+ * The workflows' asynchronous half: the Standard state machine from `state-machines/workflow.asl.json`
+ * (the same file the local runtime runs), one function per stage plus a control function, the
+ * artifact bucket and the provenance signing key.
+ */
+export class WorkflowOrchestration extends Construct {
+  readonly stateMachine: StateMachine;
+  readonly artifacts: Bucket;
+  readonly signingKey: Key;
+  readonly functions: Record<StageKey, ServiceFunction>;
+
+  constructor(scope: Construct, id: string, props: WorkflowOrchestrationProps) {
+    super(scope, id);
+
+    const accessLogs = new Bucket(this, 'ArtifactAccessLogs', {
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket of the artifact bucket; logging it into itself would loop.' });
+
+    const artifactKey = new Key(this, 'ArtifactKey', { enableKeyRotation: true, description: 'Encrypts workflow artifacts' });
+    this.artifacts = new Bucket(this, 'Artifacts', {
+      encryption: BucketEncryption.KMS,
+      encryptionKey: artifactKey,
+      bucketKeyEnabled: true,
+      enforceSSL: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      versioned: true,
+      serverAccessLogsBucket: accessLogs,
+      serverAccessLogsPrefix: 'artifacts/',
+      lifecycleRules: [
+        { id: 'expire-artifacts', expiration: Duration.days(90), noncurrentVersionExpiration: Duration.days(7) },
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.signingKey = new Key(this, 'ProvenanceSigningKey', {
+      keySpec: KeySpec.ECC_NIST_P256,
+      keyUsage: KeyUsage.SIGN_VERIFY,
+      description: 'Signs the provenance statements of workflows (ECDSA P-256, SHA-256)',
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const functionOf = (stage: StageKey): ServiceFunction => {
+      const long = stage !== 'control' && stage !== 'prove';
+      const fn = new ServiceFunction(this, `${stage.charAt(0).toUpperCase()}${stage.slice(1)}Function`, {
+        handler: `workflow-stages/${stage}`,
+        description: stageFunctionDescriptions[stage],
+        serviceName: props.serviceName,
+        timeout: Duration.seconds(long ? 900 : 60),
+        memorySize: long ? 2048 : 1024,
+        ephemeralStorageMiB: usesRepository.includes(stage) ? 4096 : undefined,
+        environment: stage === 'control' ? {} : { ARTIFACT_BUCKET: this.artifacts.bucketName, ARTIFACT_KMS_KEY_ID: artifactKey.keyArn },
+      });
+      fn.bindTable(props.table, 'write');
+      if (stage !== 'control') {
+        fn.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [this.artifacts.arnForObjects(`${workflowArtifactPrefix}*`)] }));
+        fn.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [artifactKey.keyArn] }));
+        Validations.of(fn).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.artifacts.node.defaultChild as CfnElement)}.Arn>/${workflowArtifactPrefix}*]`,
+          reason: 'Stage functions read and write objects under the workflows/ prefix of the artifact bucket only; object ARNs need the wildcard.',
+        });
+      }
+      if (usesAi.includes(stage)) {
+        for (const [name, value] of Object.entries(aiEnvironment(props.ai))) fn.function.addEnvironment(name, value);
+        grantAi(fn.function, props.ai);
+      }
+      if (props.repositoryTokenSecret && usesRepository.includes(stage)) {
+        fn.function.addEnvironment('REPOSITORY_TOKEN_SECRET', props.repositoryTokenSecret);
+        fn.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }));
+      }
+      return fn;
+    };
+
+    this.functions = {
+      control: functionOf('control'),
+      intake: functionOf('intake'),
+      build: functionOf('build'),
+      verify: functionOf('verify'),
+      prove: functionOf('prove'),
+      iterate: functionOf('iterate'),
+      package: functionOf('package'),
+    };
+    this.functions.prove.function.addEnvironment('SIGNING_KEY_ID', this.signingKey.keyArn);
+    this.functions.prove.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }));
+
+    const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
+    this.stateMachine = new StateMachine(this, 'StateMachine', {
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromFile(workflowDefinitionFile),
+      definitionSubstitutions: Object.fromEntries(
+        (Object.keys(substitutionNames) as StageKey[]).map((stage) => [substitutionNames[stage], this.functions[stage].function.functionArn]),
+      ),
+      timeout: Duration.hours(2),
+      tracingEnabled: true,
+      // Execution data holds only ids and small results; prompts and code stay out of the logs.
+      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
+    });
+    // The definition names the unqualified functions: no version or alias wildcard needed.
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: Object.values(this.functions).map((fn) => fn.function.functionArn) }),
+    );
+    Validations.of(this.stateMachine).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'CloudWatch Logs delivery and X-Ray actions of Step Functions support no resource-level permissions.',
+    });
+  }
+
+  /** A route function that starts or stops executions of this machine. */
+  bindStarter(fn: ServiceFunction, ai: AiSettings): void {
+    fn.function.addEnvironment('WORKFLOW_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
+    for (const [name, value] of Object.entries(aiEnvironment(ai))) fn.function.addEnvironment(name, value);
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
+    const executions = Stack.of(this).formatArn({
+      service: 'states',
+      resource: 'execution',
+      resourceName: `${this.stateMachine.stateMachineName}:*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StopExecution'], resources: [executions] }));
+    const machineId = Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as CfnElement);
+    Validations.of(fn).acknowledge({ id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<${machineId}.Name>:*]`, reason: 'StopExecution names executions of the workflow state machine only: <machine>:* is the execution-name wildcard.' });
+  }
+}

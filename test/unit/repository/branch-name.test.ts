@@ -1,0 +1,33 @@
+import { branchNameProblem } from '../../../functions/adapters/repository/branch-name';
+import { parseRepositoryAddress } from '../../../functions/adapters/repository/repository-address';
+
+describe('branchNameProblem', () => {
+  it.each(['main', 'automation/wf_01HZX', 'release-1.2', 'feature/a.b/c'])('accepts %s', (name) => {
+    expect(branchNameProblem(name)).toBeNull();
+  });
+
+  it.each(['', 'a..b', '-x', 'a b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', '/a', 'a/', 'a//b', '.hidden', 'a/.b', 'x.lock', 'a.', 'a@{1}', '@', 'tab\there'])(
+    'refuses %j',
+    (name) => {
+      expect(branchNameProblem(name)).not.toBeNull();
+    },
+  );
+});
+
+describe('parseRepositoryAddress', () => {
+  it('reads https and file addresses', () => {
+    expect(parseRepositoryAddress('https://github.com/acme/app.git')).toEqual({ kind: 'https', url: 'https://github.com/acme/app.git' });
+    expect(parseRepositoryAddress('file:///srv/repos/app')).toEqual({ kind: 'file', path: '/srv/repos/app' });
+  });
+
+  it.each([
+    ['http://example.com/app.git', 'http repositories are not supported'],
+    ['ssh://git@example.com/app.git', 'ssh repositories are not supported'],
+    ['git@github.com:acme/app.git', 'ssh repositories are not supported'],
+    ['file://host/share/app', 'file:///absolute/path'],
+    ['not a url', 'not a URL'],
+    ['https://user:pw@example.com/app.git', 'credentials in the repository URL'],
+  ])('refuses %s', (address, message) => {
+    expect(() => parseRepositoryAddress(address)).toThrow(message);
+  });
+});
