@@ -7,6 +7,7 @@ import type { Account } from '../functions/core/credentials/credential';
 import { createAccount, createCredential } from '../functions/core/credentials/manage-credentials';
 import { allScopes } from '../functions/core/credentials/scopes';
 import { startLocalRuntime } from '../lib/local/runtime';
+import type { ExecutionSummary } from '../lib/local/step-functions/executions';
 import { deferCleanup } from './cleanup';
 
 /** The whole service in this process on DynamoDB Local, as `npm start --in-memory` runs it. */
@@ -18,6 +19,8 @@ export interface BenchRuntime {
   tableName: string;
   /** A document client on the runtime's table, for set-up. */
   table: TableRef;
+  /** The local Step Functions executions so far (name = workflow id, status, states entered, retries). */
+  executions(): ExecutionSummary[];
   stop(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export const startBenchRuntime = async (): Promise<BenchRuntime> => {
     dynamodbEndpoint: runtime.dynamodbEndpoint,
     tableName: runtime.tableName,
     table,
+    executions: () => runtime.executions(),
     stop,
   };
 };

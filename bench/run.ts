@@ -8,10 +8,12 @@ import { benchBundles } from './section-bundles';
 import { benchCapacity } from './section-capacity';
 import { benchHttp } from './section-http';
 import { benchWebhooks } from './section-webhooks';
+import { benchWorkflows } from './section-workflows';
 
 /**
  * `npm run bench`: bundle size and cold init of every function, latency and throughput of the local
- * runtime, DynamoDB capacity per operation, and webhook delivery throughput and latency. Prints a
+ * runtime, DynamoDB capacity per operation, webhook delivery throughput and latency, and AI workflows
+ * end to end (time, stage/orchestration split, Step Functions transitions and their cost). Prints a
  * table per section and a summary (PASS/FAIL where a target exists, the plain numbers elsewhere),
  * writes everything to bench/results.json, and exits 0 whatever the verdicts (1 only if it crashes).
  */
@@ -19,9 +21,9 @@ import { benchWebhooks } from './section-webhooks';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
-/** `--only=bundles,http,capacity,webhooks` runs some sections only (all by default). */
+/** `--only=bundles,http,capacity,webhooks,workflows` runs some sections only (all by default). */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['bundles', 'http', 'capacity', 'webhooks'] as const;
+const sections = ['bundles', 'http', 'capacity', 'webhooks', 'workflows'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
@@ -47,6 +49,14 @@ const settings = {
     ],
     maxWaitMs: quick ? 60_000 : 300_000,
     probeCalls: quick ? 200 : 500,
+  },
+  workflows: {
+    warmup: { plain: 2, iterate: 1 },
+    sequential: quick ? 5 : 20,
+    concurrent: quick ? 5 : 20,
+    iterate: quick ? 3 : 10,
+    maxWaitMs: quick ? 60_000 : 300_000,
+    pricePerThousandTransitionsUsd: 0.025,
   },
 };
 
@@ -112,21 +122,23 @@ const main = async (): Promise<void> => {
   let http: Awaited<ReturnType<typeof benchHttp>> | undefined;
   let capacity: Awaited<ReturnType<typeof benchCapacity>> | undefined;
   let webhooks: Awaited<ReturnType<typeof benchWebhooks>> | undefined;
-  if (wants('http') || wants('capacity') || wants('webhooks')) {
+  let workflows: Awaited<ReturnType<typeof benchWorkflows>> | undefined;
+  if (wants('http') || wants('capacity') || wants('webhooks') || wants('workflows')) {
     console.log('\nStarting the local runtime on DynamoDB Local (in memory)…');
     const runtime = await startBenchRuntime();
     try {
       if (wants('http')) http = await benchHttp(runtime, settings.http);
       if (wants('capacity')) capacity = await benchCapacity(runtime, settings.capacity);
       if (wants('webhooks')) webhooks = await benchWebhooks(runtime, settings.webhooks);
+      if (wants('workflows')) workflows = await benchWorkflows(runtime, settings.workflows);
     } finally {
       await runtime.stop();
     }
   }
 
   const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? [])];
-  const figures: Figure[] = webhooks?.figures ?? [];
-  heading('5. Summary');
+  const figures: Figure[] = [...(webhooks?.figures ?? []), ...(workflows?.figures ?? [])];
+  heading('6. Summary');
   if (checks.length > 0 || figures.length === 0) printChecks(checks);
   printFigures(figures);
 
@@ -137,6 +149,7 @@ const main = async (): Promise<void> => {
     http: http && { results: http.results, reference: http.reference },
     capacity: capacity && { ...capacity, checks: undefined },
     webhooks: webhooks && { ...webhooks, figures: undefined },
+    workflows: workflows && { ...workflows, figures: undefined },
   };
   const { sectionDates, settings: savedSettings, checks: savedChecks, figures: savedFigures, ...savedSections } = await mergedResults(date, fresh, checks, figures);
   await writeJson(resultsFile, {

@@ -13,7 +13,9 @@ import { startStreamPoller } from './stream-poller';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
 import { faultsFromFile } from './step-functions/fault-rules';
 import { startLocalStepFunctions } from './step-functions/local-step-functions';
+import type { ExecutionSummary } from './step-functions/executions';
 import { workflowMachine } from './workflow-machine';
+import { failOrphanedWorkflows } from './recover-workflows';
 
 export interface LocalRuntimeOptions {
   port: number;
@@ -27,6 +29,8 @@ export interface LocalRuntime {
   apiUrl: string;
   dynamodbEndpoint: string;
   tableName: string;
+  /** The local Step Functions executions so far (status, state transitions), for the benchmark. */
+  executions(): ExecutionSummary[];
   /** Present on the first start only: the keys are shown once. */
   bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential };
   stop(): Promise<void>;
@@ -108,6 +112,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     region: localRegion,
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
+  if (!options.inMemory) await failOrphanedWorkflows(table);
   process.env.WORKFLOW_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('workflow');
   const http = await startHttpServer(options.port);
   const apiUrl = `http://localhost:${http.port}/v1`;
@@ -119,6 +124,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     dynamodbEndpoint: dynamodb.endpoint,
     tableName,
     bootstrap,
+    executions: () => stepFunctions.executions(),
     stop: () =>
       (stopping ??= (async () => {
         await http.close();

@@ -96,6 +96,9 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
     ...keys.workflow(tenant, workflow.id),
     ...keys.workflowIndexes(tenant, workflow.project_id, workflow.id),
     entity: entityTypes.workflow,
+    // Whose it is, for tooling that scans (the local runtime's restart recovery).
+    account_id: tenant.accountId,
+    mode: tenant.mode,
     ...workflow,
   });
 

@@ -7,12 +7,14 @@ import { insideRoot } from './inside-root';
  * Options of the project's tsconfig.json that the isolated check honours, so that a lax project
  * is not held to strict mode nor the reverse (narrowing differs). Left out: options whose checks
  * mostly fire on the types the check cannot see (noUncheckedIndexedAccess over an unseen key
- * type, noImplicitReturns after a call of an unseen function...). typescript-checks.ts turns off
- * the parts of `strict` that would.
+ * type, noImplicitReturns after a call of an unseen function...). typescript-checks.ts drops or
+ * turns off what `strict` would report about unseen types.
  */
 const honouredOptionNames = [
   'target',
   'strict',
+  'noImplicitAny',
+  'noImplicitThis',
   'strictNullChecks',
   'strictFunctionTypes',
   'strictBindCallApply',

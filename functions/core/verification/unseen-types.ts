@@ -20,6 +20,29 @@ const innermostAt = <T extends ts.Node>(sourceFile: ts.SourceFile, position: num
 
 const isAny = (type: ts.Type): boolean => (type.flags & ts.TypeFlags.Any) !== 0;
 
+/** The type of the outermost expression that starts at `start`. */
+const expressionTypeAt = (sourceFile: ts.SourceFile, start: number, checker: ts.TypeChecker): ts.Type | undefined => {
+  let found: ts.Expression | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found || start < node.getStart(sourceFile) || start >= node.end) return;
+    if (ts.isExpression(node) && node.getStart(sourceFile) === start) found = node;
+    else ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(sourceFile, visit);
+  return found && checker.getTypeAtLocation(found);
+};
+
+/** The type whose member is said to be missing: `owner.member`, or `const { member } = owner`. */
+const memberOwnerTypeAt = (sourceFile: ts.SourceFile, start: number, checker: ts.TypeChecker): ts.Type | undefined => {
+  const access = innermostAt(sourceFile, start, ts.isPropertyAccessExpression);
+  if (access && access.name.getStart(sourceFile) === start) return checker.getNonNullableType(checker.getTypeAtLocation(access.expression));
+  const element = innermostAt(sourceFile, start, ts.isBindingElement);
+  if (!element || !ts.isObjectBindingPattern(element.parent)) return undefined;
+  const declaration = element.parent.parent;
+  const source = ts.isVariableDeclaration(declaration) && declaration.initializer ? declaration.initializer : declaration;
+  return checker.getNonNullableType(checker.getTypeAtLocation(source));
+};
+
 // A class or interface extending an imported one looks like one without a base: its inherited
 // members are reported as missing (read, or given in an object literal) and its overrides as
 // overriding nothing.
@@ -45,10 +68,15 @@ const hasUnseenBase = (checker: ts.TypeChecker, declaration: ts.Declaration, see
   });
 };
 
+/** Also `Pick<Imported, 'a'>` and the like: a type made from an unseen one. */
 const typeHasUnseenBase = (checker: ts.TypeChecker, type: ts.Type): boolean =>
   [type, checker.getApparentType(type)]
     .flatMap((t) => (t.isUnionOrIntersection() ? t.types : [t]))
-    .some((t) => (t.getSymbol()?.declarations ?? []).some((declaration) => hasUnseenBase(checker, declaration)));
+    .some(
+      (t) =>
+        (t.aliasTypeArguments ?? []).some(isAny) ||
+        (t.getSymbol()?.declarations ?? []).some((declaration) => hasUnseenBase(checker, declaration)),
+    );
 
 const isAboutAnUnseenBase = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
   if (overrideCodes.has(diagnostic.code)) {
@@ -56,8 +84,8 @@ const isAboutAnUnseenBase = (diagnostic: ts.Diagnostic, start: number, sourceFil
     return owner !== undefined && hasUnseenBase(checker, owner);
   }
   if (missingMemberCodes.has(diagnostic.code)) {
-    const access = innermostAt(sourceFile, start, ts.isPropertyAccessExpression);
-    return access !== undefined && typeHasUnseenBase(checker, checker.getTypeAtLocation(access.expression));
+    const owner = memberOwnerTypeAt(sourceFile, start, checker);
+    return owner !== undefined && typeHasUnseenBase(checker, owner);
   }
   if (excessPropertyCodes.has(diagnostic.code)) {
     const literal = innermostAt(sourceFile, start, ts.isObjectLiteralExpression);
@@ -79,20 +107,49 @@ const isInferredEmptyObject = (checker: ts.TypeChecker, type: ts.Type): boolean 
 const isAboutAnUnknown = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
   if (mentionsUnknown.test(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))) return true;
   if (missingMemberCodes.has(diagnostic.code)) {
-    const access = innermostAt(sourceFile, start, ts.isPropertyAccessExpression);
-    return access !== undefined && isInferredEmptyObject(checker, checker.getNonNullableType(checker.getTypeAtLocation(access.expression)));
+    const owner = memberOwnerTypeAt(sourceFile, start, checker);
+    return owner !== undefined && isInferredEmptyObject(checker, owner);
   }
   if (!arithmeticOperandCodes.has(diagnostic.code)) return false;
   const operand = innermostAt(sourceFile, start, ts.isExpression);
   return operand !== undefined && (checker.getTypeAtLocation(operand).flags & ts.TypeFlags.Unknown) !== 0;
 };
 
+// A type guard on an unseen type (`value is Imported`) narrows to `never` where it fails: what is
+// then said about a `never` value comes from that.
+const neverValueCodes = new Set([
+  2339, 2551, // Property 'x' does not exist on type 'never'.
+  2349, // This expression is not callable.
+  2358, // The left-hand side of an 'instanceof' expression must be of type 'any', an object type...
+  2407, // The right-hand side of a 'for...in' statement must be of type 'any', an object type...
+  2488, 2504, // Type 'never' must have a '[Symbol.iterator]()' / '[Symbol.asyncIterator]()' method...
+]);
+
+const isAboutANeverValue = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  if (!neverValueCodes.has(diagnostic.code)) return false;
+  const subject = missingMemberCodes.has(diagnostic.code) ? memberOwnerTypeAt(sourceFile, start, checker) : expressionTypeAt(sourceFile, start, checker);
+  return subject !== undefined && (subject.flags & ts.TypeFlags.Never) !== 0;
+};
+
 // `let dir: string | undefined; dir = await mkdtemp(...)`: assigned an unseen (`any`) value, the
-// variable is not narrowed and stays possibly undefined where the project knows it is not.
+// variable is not narrowed and stays possibly undefined where the project knows it is not. Same
+// with `const n = overloaded(unseen)`: with an `any` argument, another overload may be chosen.
 const mentionsNullOrUndefined = /'[^']*\b(undefined|null)\b[^']*'/;
 
-/** Whether, earlier in the same function, `variable = <something typed any>`. */
-const isAssignedAnUnseenValueBefore = (checker: ts.TypeChecker, sourceFile: ts.SourceFile, variable: ts.Symbol, position: number): boolean => {
+const isTainted = (checker: ts.TypeChecker, value: ts.Expression): boolean => {
+  if (isAny(checker.getTypeAtLocation(value))) return true;
+  const call = ts.isAwaitExpression(value) ? value.expression : value;
+  return (
+    ts.isCallExpression(call) &&
+    call.arguments.some((argument) => isAny(checker.getTypeAtLocation(argument))) &&
+    checker.getTypeAtLocation(call.expression).getCallSignatures().length > 1
+  );
+};
+
+/** Whether the variable's initializer, or an assignment to it earlier in the same function, is tainted. */
+const hasTaintedValueBefore = (checker: ts.TypeChecker, sourceFile: ts.SourceFile, variable: ts.Symbol, position: number): boolean => {
+  const declaration = variable.valueDeclaration;
+  if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer && isTainted(checker, declaration.initializer)) return true;
   const scope: ts.Node = innermostAt(sourceFile, position, ts.isFunctionLike) ?? sourceFile;
   let found = false;
   const visit = (node: ts.Node): void => {
@@ -103,7 +160,7 @@ const isAssignedAnUnseenValueBefore = (checker: ts.TypeChecker, sourceFile: ts.S
       node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
       ts.isIdentifier(node.left) &&
       checker.getSymbolAtLocation(node.left) === variable &&
-      isAny(checker.getTypeAtLocation(node.right))
+      isTainted(checker, node.right)
     ) {
       found = true;
       return;
@@ -128,7 +185,16 @@ const isAboutAnUnseenAssignment = (diagnostic: ts.Diagnostic, start: number, sou
   if (!mentionsNullOrUndefined.test(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))) return false;
   const identifier = assignedExpressionAt(sourceFile, start);
   const variable = identifier && ts.isIdentifier(identifier) ? checker.getSymbolAtLocation(identifier) : undefined;
-  return variable !== undefined && isAssignedAnUnseenValueBefore(checker, sourceFile, variable, start);
+  return variable !== undefined && hasTaintedValueBefore(checker, sourceFile, variable, start);
+};
+
+// `assertNever(kind)` after a switch over an unseen union: `any` is not assignable to `never`.
+const mentionsNever = /to (parameter of )?type 'never'/;
+
+const isAnUnseenValueIntoNever = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  if (!mentionsNever.test(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))) return false;
+  const value = innermostAt(sourceFile, start, ts.isExpression);
+  return value !== undefined && isAny(checker.getTypeAtLocation(value));
 };
 
 // A function that ends with a call of an unseen function (`process.exit()`, `assertNever()`) or a
@@ -157,6 +223,8 @@ export const isAboutUnseenTypes = (diagnostic: ts.Diagnostic, sourceFile: ts.Sou
     isAboutAnUnseenBase(diagnostic, start, sourceFile, checker) ||
     isAboutAnUnknown(diagnostic, start, sourceFile, checker) ||
     isAboutAnUnseenAssignment(diagnostic, start, sourceFile, checker) ||
+    isAnUnseenValueIntoNever(diagnostic, start, sourceFile, checker) ||
+    isAboutANeverValue(diagnostic, start, sourceFile, checker) ||
     isAboutAnUnseenEnd(diagnostic, start, sourceFile, checker)
   );
 };

@@ -152,13 +152,16 @@ export const completeRun = (workflow: Workflow, nowIso: string): Transition => {
  * The stage a failure belongs to: the one named, else the one running, else the first not yet
  * finished (a failure before the stage could mark itself running).
  */
-const failedStageOf = (workflow: Workflow, named: StageName | undefined): StageName | null =>
-  named ??
-  stageNames.find((stage) => workflow.stage_statuses[stage] === 'running') ??
-  stageNames.find((stage) => workflow.stage_statuses[stage] === 'pending') ??
-  null;
+const failedStageOf = (workflow: Workflow, named: StageName | null | undefined): StageName | null =>
+  named === null
+    ? null
+    : (named ??
+      stageNames.find((stage) => workflow.stage_statuses[stage] === 'running') ??
+      stageNames.find((stage) => workflow.stage_statuses[stage] === 'pending') ??
+      null);
 
-export const failRun = (workflow: Workflow, failure: { stage?: StageName; message: string }, nowIso: string): Transition => {
+/** `stage: null` is a failure before any stage could run (the execution never started). */
+export const failRun = (workflow: Workflow, failure: { stage?: StageName | null; message: string }, nowIso: string): Transition => {
   if (isFinished(workflow.status)) return { workflow, events: [] };
   const stage = failedStageOf(workflow, failure.stage);
   const stage_statuses = { ...workflow.stage_statuses };
@@ -170,6 +173,8 @@ export const failRun = (workflow: Workflow, failure: { stage?: StageName; messag
     for (const later of stageNames.slice(stageNames.indexOf(stage) + 1)) {
       if (stage_statuses[later] === 'pending' || stage_statuses[later] === 'running') stage_statuses[later] = 'skipped';
     }
+  } else {
+    for (const name of stageNames) if (stage_statuses[name] === 'pending' || stage_statuses[name] === 'running') stage_statuses[name] = 'skipped';
   }
   const next = changed(
     workflow,

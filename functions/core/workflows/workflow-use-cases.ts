@@ -57,7 +57,7 @@ export const createWorkflow = async (tenant: Tenant, input: NewWorkflow, deps: W
   } catch {
     // Stored but never started: say so on the record (with its event) rather than leave it queued.
     return applyTransition(deps, tenant, workflow.id, (current, nowIso) =>
-      failRun(current, { message: 'The workflow could not be started; create it again.' }, nowIso),
+      failRun(current, { stage: null, message: 'The workflow could not be started; create it again.' }, nowIso),
     );
   }
   return workflow;

@@ -45,11 +45,13 @@ const friendlyErrors: Record<string, string> = {
 export const failureMessage = (caught: CaughtError): string => {
   let message: string | undefined;
   if (caught.Cause) {
+    message = caught.Cause;
     try {
-      const parsed = JSON.parse(caught.Cause) as { errorMessage?: unknown };
-      if (typeof parsed.errorMessage === 'string') message = parsed.errorMessage;
+      const parsed = JSON.parse(caught.Cause) as unknown;
+      const errorMessage = typeof parsed === 'object' && parsed !== null ? (parsed as { errorMessage?: unknown }).errorMessage : undefined;
+      if (typeof errorMessage === 'string') message = errorMessage;
     } catch {
-      message = caught.Cause;
+      // Not JSON: the cause is the message itself.
     }
   }
   const base = message?.trim() || friendlyErrors[caught.Error ?? ''] || caught.Error || 'the stage failed';

@@ -1,0 +1,489 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
+import { routes } from '../../functions/routes/index';
+import { buildApp } from '../../lib/app';
+import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
+import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+
+type StageKey = keyof typeof stageFunctionDescriptions;
+
+const stages = Object.keys(stageFunctionDescriptions) as StageKey[];
+const aiStages: StageKey[] = ['intake', 'build', 'iterate'];
+const repositoryStages: StageKey[] = ['intake', 'build', 'verify', 'iterate', 'package'];
+const artifactStages = stages.filter((stage) => stage !== 'control');
+
+/** The contract between `state-machines/workflow.asl.json` and the construct: which placeholder names which stage. */
+const placeholderStages: Record<string, StageKey> = {
+  WorkflowControlFunctionArn: 'control',
+  IntakeFunctionArn: 'intake',
+  BuildFunctionArn: 'build',
+  VerifyFunctionArn: 'verify',
+  ProveFunctionArn: 'prove',
+  IterateFunctionArn: 'iterate',
+  PackageFunctionArn: 'package',
+};
+
+const createWorkflowDescription = 'POST /v1/workflows';
+const cancelWorkflowDescription = 'POST /v1/workflows/{id}/cancel';
+const workflowReadDescriptions = ['GET /v1/workflows', 'GET /v1/workflows/{id}', 'GET /v1/workflows/{id}/logs'];
+
+const aslText = readFileSync(workflowDefinitionFile, 'utf8');
+const asl = JSON.parse(aslText) as { StartAt: string; States: Record<string, { Type: string; Resource?: string }> };
+
+interface Synthesized {
+  app: App;
+  template: Template;
+  lookups: ReturnType<typeof templateLookups>;
+  /** Logical id of each stage function. */
+  stageIds: Record<StageKey, string>;
+  bucketId: string;
+  machineId: string;
+  /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
+  policyStatements: () => { roles: string[]; statement: Statement }[];
+  /** Statements of one role: inline and attached. */
+  statementsOfRole: (roleId: string) => Statement[];
+  /** Description of every function, by logical id. */
+  descriptions: () => Map<string, string>;
+}
+
+const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
+  const app = newApp(context);
+  const template = Template.fromStack(buildApp(app));
+  const lookups = templateLookups(template);
+  const stageIds = Object.fromEntries(stages.map((stage) => [stage, lookups.functionIdWithDescription(stageFunctionDescriptions[stage])])) as Record<StageKey, string>;
+  const bucketId = only(Object.keys(template.findResources('AWS::S3::Bucket', { Properties: { VersioningConfiguration: Match.anyValue() } })), 'versioned bucket');
+  const machineId = only(Object.keys(template.findResources('AWS::StepFunctions::StateMachine')), 'state machine');
+  const policyStatements = () =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
+        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+        statement,
+      })),
+    );
+  const statementsOfRole = (roleId: string): Statement[] => [
+    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    ...policyStatements()
+      .filter((entry) => entry.roles.includes(roleId))
+      .map((entry) => entry.statement),
+  ];
+  const descriptions = () =>
+    new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
+  return { app, template, lookups, stageIds, bucketId, machineId, policyStatements, statementsOfRole, descriptions };
+};
+
+const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
+const allDescriptions = (s: Synthesized) => [...s.descriptions().values()];
+const secretPattern = (name: string) => `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
+const foundationModel = (modelId: string) => `arn:\${AWS::Partition}:bedrock:\${AWS::Region}::foundation-model/${modelId}`;
+
+/** Secret ARNs (rendered by `joined`) the function may read; fails on any other Secrets Manager action. */
+const readableSecretsOf = (s: Synthesized, description: string): string[] => {
+  const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('secretsmanager:'));
+  for (const statement of statements) {
+    expect(statement.Effect).toBe('Allow');
+    expect(actionsOf(statement)).toEqual(['secretsmanager:GetSecretValue']);
+  }
+  return statements.flatMap((statement) => asArray(statement.Resource).map(joined)).sort();
+};
+
+/**
+ * The definition the machine runs, as text, with each function's GetAtt rendered `${<logicalId>.Arn}`:
+ * its DefinitionString (a string or an Fn::Join), or the file asset named by DefinitionS3Location, after
+ * DefinitionSubstitutions are applied.
+ */
+const resolvedDefinitionOf = (s: Synthesized): string => {
+  const properties = s.lookups.resources()[s.machineId]!.Properties;
+  let text: string;
+  if (properties.DefinitionString !== undefined) {
+    text = joined(properties.DefinitionString);
+  } else {
+    const key = properties.DefinitionS3Location.Key as string;
+    const assembly = s.app.synth();
+    const stackArtifactId = only(
+      assembly.stacks.map((stack) => stack.id),
+      'stack artifact',
+    );
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stackArtifactId}.assets.json`), 'utf8')) as {
+      files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>;
+    };
+    const asset = only(
+      Object.values(manifest.files).filter((file) => Object.values(file.destinations).some((destination) => destination.objectKey === key)),
+      `asset ${key}`,
+    );
+    text = readFileSync(join(assembly.directory, asset.source.path), 'utf8');
+    // The asset is the file itself, byte for byte.
+    expect(text).toBe(aslText);
+  }
+  for (const [name, value] of Object.entries((properties.DefinitionSubstitutions ?? {}) as Record<string, unknown>)) {
+    text = text.split(`\${${name}}`).join(joined(value));
+  }
+  return text;
+};
+
+describe('workflow orchestration', () => {
+  let s: Synthesized;
+
+  beforeAll(() => {
+    s = synthesize();
+  });
+
+  describe('state machine', () => {
+    it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
+      const machine = s.lookups.resources()[s.machineId]!;
+      expect(machine.Properties).toMatchObject({
+        StateMachineType: 'STANDARD',
+        TracingConfiguration: { Enabled: true },
+        LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
+      });
+      const destination = only(machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[], 'log destination');
+      expect(destination.CloudWatchLogsLogGroup.LogGroupArn).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+      const logGroupId = (destination.CloudWatchLogsLogGroup.LogGroupArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      expect(s.lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+    });
+
+    it('the ASL file names exactly the seven stage placeholders', () => {
+      const placeholders = new Set([...aslText.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]));
+      expect([...placeholders].sort()).toEqual(Object.keys(placeholderStages).sort());
+      expect(new Set(Object.values(placeholderStages))).toEqual(new Set(stages));
+    });
+
+    it('runs the ASL file with every ${…}Arn placeholder replaced by the Arn of its stage function', () => {
+      const definition = resolvedDefinitionOf(s);
+      let expected = aslText;
+      for (const [name, stage] of Object.entries(placeholderStages)) expected = expected.split(`\${${name}}`).join(`\${${s.stageIds[stage]}.Arn}`);
+      expect(definition).not.toMatch(/\$\{\w+\}/);
+      expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
+    });
+
+    it('keeps the states of the file, in its order, and sends every Task to one of the seven stage functions', () => {
+      const definition = JSON.parse(resolvedDefinitionOf(s)) as typeof asl;
+      expect(definition.StartAt).toBe(asl.StartAt);
+      expect(Object.keys(definition.States)).toEqual(Object.keys(asl.States));
+      expect(Object.values(definition.States).map((state) => state.Type)).toEqual(Object.values(asl.States).map((state) => state.Type));
+
+      const stageIds = new Set(Object.values(s.stageIds));
+      const used = new Set<string>();
+      for (const [name, state] of Object.entries(definition.States).filter(([, state]) => state.Type === 'Task')) {
+        const match = /^\$\{(\w+)\.Arn\}$/.exec(state.Resource ?? '');
+        expect([name, match?.[1] !== undefined && stageIds.has(match[1])]).toEqual([name, true]);
+        used.add(match![1]!);
+      }
+      expect(used).toEqual(stageIds);
+      // Spot checks of the wiring, state by state.
+      const resourceOf = (state: string) => definition.States[state]!.Resource;
+      expect(resourceOf('StartWorkflow')).toBe(`\${${s.stageIds.control}.Arn}`);
+      expect(resourceOf('Intake')).toBe(`\${${s.stageIds.intake}.Arn}`);
+      expect(resourceOf('Build')).toBe(`\${${s.stageIds.build}.Arn}`);
+      expect(resourceOf('Verify')).toBe(`\${${s.stageIds.verify}.Arn}`);
+      expect(resourceOf('Prove')).toBe(`\${${s.stageIds.prove}.Arn}`);
+      expect(resourceOf('Iterate')).toBe(`\${${s.stageIds.iterate}.Arn}`);
+      expect(resourceOf('Package')).toBe(`\${${s.stageIds.package}.Arn}`);
+      expect(resourceOf('RecordFailure')).toBe(`\${${s.stageIds.control}.Arn}`);
+    });
+
+    it('its role may invoke exactly the seven unqualified stage functions, and nothing else of Lambda', () => {
+      const roleId: string = s.lookups.resources()[s.machineId]!.Properties.RoleArn['Fn::GetAtt'][0];
+      const statements = s.statementsOfRole(roleId);
+      const lambda = only(statements.filter(hasActionWithPrefix('lambda:')), 'Lambda statement');
+      expect(lambda.Effect).toBe('Allow');
+      expect(lambda.Condition).toBeUndefined();
+      expect(actionsOf(lambda)).toEqual(['lambda:InvokeFunction']);
+      const resources = asArray(lambda.Resource);
+      expect(resources).toHaveLength(7);
+      expect(resources).toEqual(expect.arrayContaining(stages.map((stage) => arnOf(s.stageIds[stage]))));
+      // What else it holds: log delivery and X-Ray only.
+      for (const statement of statements.filter((st) => st !== lambda)) {
+        for (const action of actionsOf(statement)) expect(action).toMatch(/^(logs|xray):/);
+      }
+    });
+
+    it('the stage functions are invoked by no other role', () => {
+      const stageArns = stages.map((stage) => JSON.stringify(arnOf(s.stageIds[stage])));
+      const invokers = s.policyStatements().filter(({ statement }) => actionsOf(statement).some((action) => action.startsWith('lambda:')));
+      expect(invokers.flatMap(({ roles }) => roles)).toEqual([s.lookups.resources()[s.machineId]!.Properties.RoleArn['Fn::GetAtt'][0]]);
+      expect(invokers.flatMap(({ statement }) => asArray(statement.Resource).map((r) => JSON.stringify(r))).sort()).toEqual(stageArns.sort());
+    });
+  });
+
+  describe('stage functions', () => {
+    const expectedTimeouts: Record<StageKey, number> = { control: 60, intake: 900, build: 900, verify: 900, prove: 60, iterate: 900, package: 900 };
+
+    it.each(stages.map((stage) => [stage]))('%s has its timeout and /tmp size', (stage) => {
+      const properties = s.lookups.functionWithDescription(stageFunctionDescriptions[stage]).Properties;
+      expect(properties.Timeout).toBe(expectedTimeouts[stage]);
+      if (repositoryStages.includes(stage)) expect(properties.EphemeralStorage).toEqual({ Size: 4096 });
+      else expect(properties.EphemeralStorage).toBeUndefined();
+    });
+
+    it.each(artifactStages.map((stage) => [stage]))('%s knows the artifact bucket and may get and put objects under workflows/ only', (stage) => {
+      const description = stageFunctionDescriptions[stage];
+      expect(s.lookups.environmentOf(description).ARTIFACT_BUCKET).toEqual({ Ref: s.bucketId });
+      const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'));
+      const objects = only(statements, 'S3 statement');
+      expect(objects.Effect).toBe('Allow');
+      expect([...actionsOf(objects)].sort()).toEqual(['s3:GetObject', 's3:PutObject']);
+      expect(asArray(objects.Resource).map(joined)).toEqual([`\${${s.bucketId}.Arn}/workflows/*`]);
+    });
+
+    it('control has no artifact bucket and no S3 permission', () => {
+      const description = stageFunctionDescriptions.control;
+      expect(s.lookups.environmentOf(description).ARTIFACT_BUCKET).toBeUndefined();
+      expect(s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'))).toEqual([]);
+    });
+
+    it('no role in the stack reaches the artifact bucket except the six artifact stages, and none with an S3 wildcard or bucket-wide', () => {
+      const artifactRoles = new Set(artifactStages.map((stage) => s.lookups.functionWithDescription(stageFunctionDescriptions[stage]).Properties.Role['Fn::GetAtt'][0] as string));
+      const touching = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.bucketId}"`));
+      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(artifactRoles);
+      for (const { statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('s3:')(statement))) {
+        for (const action of actionsOf(statement)) expect(action).not.toContain('*');
+        for (const resource of asArray(statement.Resource)) {
+          expect(resource).not.toBe('*');
+          expect(resource).not.toEqual(arnOf(s.bucketId));
+          expect(joined(resource)).toBe(`\${${s.bucketId}.Arn}/workflows/*`);
+        }
+      }
+    });
+
+    it('only prove may sign, and only with the signing key; only prove gets SIGNING_KEY_ID', () => {
+      const keyId = only(Object.keys(s.template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: 'SIGN_VERIFY' } })), 'signing key');
+      const signing = s.policyStatements().filter(({ statement }) => actionsOf(statement).some((action) => ['kms:Sign', 'kms:GetPublicKey', 'kms:*'].includes(action)));
+      const proveRole: string = s.lookups.functionWithDescription(stageFunctionDescriptions.prove).Properties.Role['Fn::GetAtt'][0];
+      const entry = only(signing, 'signing statement');
+      expect(entry.roles).toEqual([proveRole]);
+      expect([...actionsOf(entry.statement)].sort()).toEqual(['kms:GetPublicKey', 'kms:Sign']);
+      expect(asArray(entry.statement.Resource)).toEqual([arnOf(keyId)]);
+
+      for (const [id, description] of s.descriptions()) {
+        const env = s.lookups.environmentOf(description);
+        if (id === s.stageIds.prove) expect(env.SIGNING_KEY_ID).toEqual(arnOf(keyId));
+        else expect([description, env.SIGNING_KEY_ID]).toEqual([description, undefined]);
+      }
+    });
+
+    it('the artifact stages may use the artifact key for their objects, and no role holds a kms wildcard', () => {
+      const artifactKeyId: string = s.lookups.resources()[s.bucketId]!.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.KMSMasterKeyID['Fn::GetAtt'][0];
+      for (const stage of artifactStages) {
+        const kms = s.lookups.statementsOf(stageFunctionDescriptions[stage]).filter((st) => actionsOf(st).includes('kms:Decrypt'));
+        expect(asArray(only(kms, `${stage} kms:Decrypt statement`).Resource)).toEqual([arnOf(artifactKeyId)]);
+      }
+      for (const { statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('kms:')(statement))) {
+        for (const action of actionsOf(statement)) expect(action).not.toContain('*');
+        expect(asArray(statement.Resource)).not.toContain('*');
+      }
+    });
+
+    it('only intake, build and iterate may invoke a model: bedrock:InvokeModel on the configured foundation model', () => {
+      const aiIds = new Set(aiStages.map((stage) => s.stageIds[stage]));
+      for (const [id, description] of s.descriptions()) {
+        const bedrock = s.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:'));
+        if (!aiIds.has(id)) {
+          expect([description, bedrock]).toEqual([description, []]);
+          continue;
+        }
+        const statement = only(bedrock, `${description} bedrock statement`);
+        expect(statement.Effect).toBe('Allow');
+        expect(actionsOf(statement)).toEqual(['bedrock:InvokeModel']);
+        expect(asArray(statement.Resource).map(joined)).toEqual([foundationModel(defaultBedrockModelId)]);
+      }
+    });
+
+    it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages and createWorkflow, on no function outside those and cancelWorkflow', () => {
+      const expected = new Set([...aiStages.map((stage) => stageFunctionDescriptions[stage]), createWorkflowDescription]);
+      for (const description of allDescriptions(s)) {
+        const env = s.lookups.environmentOf(description);
+        if (expected.has(description)) {
+          expect([description, env.AI_PROVIDERS, env.BEDROCK_MODEL_ID]).toEqual([description, 'bedrock', defaultBedrockModelId]);
+        } else if (description !== cancelWorkflowDescription) {
+          expect([description, env.AI_PROVIDERS, env.BEDROCK_MODEL_ID]).toEqual([description, undefined, undefined]);
+        }
+      }
+    });
+
+    // Known defect: WorkflowOrchestration.bindStarter adds aiEnvironment(ai) to every starter, the cancel
+    // route too, although cancelWorkflow never reads the providers. Remove `.failing` once it is fixed.
+    it.failing('cancelWorkflow carries no AI settings (fails today: bindStarter sets them on every starter)', () => {
+      const env = s.lookups.environmentOf(cancelWorkflowDescription);
+      expect([env.AI_PROVIDERS, env.BEDROCK_MODEL_ID]).toEqual([undefined, undefined]);
+    });
+
+    it('without repositoryTokenSecret no function knows a repository token and no role reads any secret', () => {
+      for (const description of allDescriptions(s)) {
+        expect([description, s.lookups.environmentOf(description).REPOSITORY_TOKEN_SECRET]).toEqual([description, undefined]);
+      }
+      expect(s.policyStatements().filter(({ statement }) => hasActionWithPrefix('secretsmanager:')(statement))).toEqual([]);
+    });
+  });
+
+  describe('context settings', () => {
+    it('with a configured bedrockModelId the AI stages get that model and may invoke that model only', () => {
+      const modelId = 'amazon.nova-lite-v1:0';
+      const custom = synthesize({ bedrockModelId: modelId });
+      for (const stage of aiStages) {
+        const description = stageFunctionDescriptions[stage];
+        expect(custom.lookups.environmentOf(description).BEDROCK_MODEL_ID).toBe(modelId);
+        const statement = only(custom.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:')), 'bedrock statement');
+        expect(asArray(statement.Resource).map(joined)).toEqual([foundationModel(modelId)]);
+      }
+      expect(custom.lookups.environmentOf(createWorkflowDescription).BEDROCK_MODEL_ID).toBe(modelId);
+    });
+
+    it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret the AI stages may read that secret only', () => {
+      const anthropic = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic' });
+      const aiIds = new Set(aiStages.map((stage) => anthropic.stageIds[stage]));
+      for (const [id, description] of anthropic.descriptions()) {
+        const env = anthropic.lookups.environmentOf(description);
+        if (aiIds.has(id)) {
+          expect(env).toMatchObject({ AI_PROVIDERS: 'bedrock,anthropic', BEDROCK_MODEL_ID: defaultBedrockModelId, ANTHROPIC_API_KEY_SECRET: 'my/anthropic' });
+          expect(readableSecretsOf(anthropic, description)).toEqual([secretPattern('my/anthropic')]);
+          // Bedrock stays offered next to Anthropic.
+          expect(anthropic.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:'))).toHaveLength(1);
+        } else {
+          expect([description, readableSecretsOf(anthropic, description)]).toEqual([description, []]);
+        }
+      }
+      // The create route checks which providers are configured (by name only): it reads no secret.
+      expect(anthropic.lookups.environmentOf(createWorkflowDescription)).toMatchObject({ AI_PROVIDERS: 'bedrock,anthropic', ANTHROPIC_API_KEY_SECRET: 'my/anthropic' });
+    });
+
+    it('with aiProviders=local no role holds any Bedrock permission and no function a model id', () => {
+      const local = synthesize({ aiProviders: 'local' });
+      expect(local.policyStatements().filter(({ statement }) => hasActionWithPrefix('bedrock:')(statement))).toEqual([]);
+      for (const description of allDescriptions(local)) expect([description, local.lookups.environmentOf(description).BEDROCK_MODEL_ID]).toEqual([description, undefined]);
+      for (const stage of aiStages) expect(local.lookups.environmentOf(stageFunctionDescriptions[stage]).AI_PROVIDERS).toBe('local');
+      expect(local.lookups.environmentOf(createWorkflowDescription).AI_PROVIDERS).toBe('local');
+    });
+
+    it('with repositoryTokenSecret the repository stages know it and may read that secret only; no other function', () => {
+      const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
+      const repositoryIds = new Set(repositoryStages.map((stage) => repository.stageIds[stage]));
+      for (const [id, description] of repository.descriptions()) {
+        const env = repository.lookups.environmentOf(description);
+        if (repositoryIds.has(id)) {
+          expect(env.REPOSITORY_TOKEN_SECRET).toBe('repo/token');
+          expect(readableSecretsOf(repository, description)).toEqual([secretPattern('repo/token')]);
+        } else {
+          expect([description, env.REPOSITORY_TOKEN_SECRET, readableSecretsOf(repository, description)]).toEqual([description, undefined, []]);
+        }
+      }
+    });
+
+    it('with both secrets each function reads exactly the secrets of its own concerns', () => {
+      const both = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic', repositoryTokenSecret: 'repo/token' });
+      for (const stage of stages) {
+        const expected = [
+          ...(aiStages.includes(stage) ? [secretPattern('my/anthropic')] : []),
+          ...(repositoryStages.includes(stage) ? [secretPattern('repo/token')] : []),
+        ].sort();
+        expect([stage, readableSecretsOf(both, stageFunctionDescriptions[stage])]).toEqual([stage, expected]);
+      }
+    });
+  });
+
+  describe('artifact bucket', () => {
+    it('is encrypted with a rotated customer managed key and a bucket key, versioned, private and retained', () => {
+      const bucket = s.lookups.resources()[s.bucketId]! as { Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+      expect(bucket.DeletionPolicy).toBe('Retain');
+      expect(bucket.UpdateReplacePolicy).toBe('Retain');
+      const encryption = only(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration as Record<string, any>[], 'encryption rule');
+      expect(encryption).toEqual({
+        BucketKeyEnabled: true,
+        ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } },
+      });
+      const keyId: string = encryption.ServerSideEncryptionByDefault.KMSMasterKeyID['Fn::GetAtt'][0];
+      expect(s.lookups.resources()[keyId]).toMatchObject({ Type: 'AWS::KMS::Key', Properties: { EnableKeyRotation: true } });
+      expect(s.lookups.resources()[keyId]!.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
+      expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    });
+
+    it('denies every request without TLS in its bucket policy', () => {
+      const policy = only(Object.values(s.template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: s.bucketId } } })), 'artifact bucket policy');
+      expect(policy.Properties.PolicyDocument.Statement).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Principal: { AWS: '*' },
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+            Resource: expect.arrayContaining([arnOf(s.bucketId), { 'Fn::Join': ['', [arnOf(s.bucketId), '/*']] }]),
+          }),
+        ]),
+      );
+    });
+
+    it('expires artifacts and noncurrent versions and aborts incomplete multipart uploads', () => {
+      const rules = s.lookups.resources()[s.bucketId]!.Properties.LifecycleConfiguration.Rules as Record<string, any>[];
+      for (const rule of rules) expect(rule.Status).toBe('Enabled');
+      expect(rules.some((rule) => typeof rule.ExpirationInDays === 'number' && rule.ExpirationInDays > 0)).toBe(true);
+      expect(rules.some((rule) => typeof rule.NoncurrentVersionExpiration?.NoncurrentDays === 'number' && rule.NoncurrentVersionExpiration.NoncurrentDays > 0)).toBe(true);
+      expect(rules.some((rule) => typeof rule.AbortIncompleteMultipartUpload?.DaysAfterInitiation === 'number')).toBe(true);
+      expect(rules).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ ExpirationInDays: 90, NoncurrentVersionExpiration: { NoncurrentDays: 7 } }),
+          expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+        ]),
+      );
+    });
+
+    it('sends its server access logs to a separate, private, TLS-only bucket', () => {
+      const logging = s.lookups.resources()[s.bucketId]!.Properties.LoggingConfiguration;
+      expect(logging).toEqual({ DestinationBucketName: { Ref: expect.any(String) }, LogFilePrefix: expect.any(String) });
+      const logsId: string = logging.DestinationBucketName.Ref;
+      expect(logsId).not.toBe(s.bucketId);
+      expect(s.lookups.resources()[logsId]).toMatchObject({
+        Type: 'AWS::S3::Bucket',
+        Properties: { PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true } },
+      });
+      s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: { Ref: logsId },
+        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+      });
+    });
+  });
+
+  it('the signing key is an asymmetric ECC_NIST_P256 SIGN_VERIFY key', () => {
+    const keys = Object.values(s.template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: 'SIGN_VERIFY' } }));
+    expect(only(keys, 'signing key').Properties).toMatchObject({ KeySpec: 'ECC_NIST_P256', KeyUsage: 'SIGN_VERIFY' });
+  });
+
+  describe('route functions', () => {
+    const executionsArn = () => `arn:\${AWS::Partition}:states:\${AWS::Region}:\${AWS::AccountId}:execution:\${${s.machineId}.Name}:*`;
+
+    it('the route table marks exactly createWorkflow and cancelWorkflow as starters', () => {
+      expect(routes.filter((route) => route.startsWorkflows).map((route) => `${route.method} ${route.path}`).sort()).toEqual([createWorkflowDescription, cancelWorkflowDescription].sort());
+    });
+
+    it.each([[createWorkflowDescription], [cancelWorkflowDescription]])(
+      '%s knows the machine, may start executions of it and stop only its executions',
+      (description) => {
+        expect(s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
+        const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
+        for (const statement of statements) {
+          expect(statement.Effect).toBe('Allow');
+          expect(statement.Condition).toBeUndefined();
+        }
+        const grants = statements.flatMap((statement) => actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`)));
+        expect(grants.sort()).toEqual([`states:StartExecution \${${s.machineId}}`, `states:StopExecution ${executionsArn()}`].sort());
+      },
+    );
+
+    it('no other function knows the machine or holds a Step Functions permission, the GET workflow routes included', () => {
+      for (const description of workflowReadDescriptions) expect(allDescriptions(s)).toContain(description);
+      const starters = new Set([createWorkflowDescription, cancelWorkflowDescription]);
+      for (const description of allDescriptions(s).filter((d) => !starters.has(d))) {
+        expect([description, s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN]).toEqual([description, undefined]);
+        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'))]).toEqual([description, []]);
+      }
+    });
+  });
+
+  it('outputs the state machine ARN and the artifact bucket name', () => {
+    s.template.hasOutput('WorkflowStateMachineArn', { Value: { Ref: s.machineId } });
+    s.template.hasOutput('ArtifactBucketName', { Value: { Ref: s.bucketId } });
+  });
+});

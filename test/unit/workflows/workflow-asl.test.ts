@@ -1,0 +1,279 @@
+import { fileURLToPath } from 'node:url';
+import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import { startLocalStepFunctions, type LocalStepFunctions } from '../../../lib/local/step-functions/local-step-functions';
+import { validateDefinitionFile } from '../../../lib/local/step-functions/validate-definition';
+
+/**
+ * The real workflow state machine, run by the local Step Functions endpoint with stub Lambda
+ * functions that behave as the real handlers answer (budget from start, {passed} from verify,
+ * the spent budget from iterate) and record every call.
+ */
+
+const definitionFile = fileURLToPath(new URL('../../../state-machines/workflow.asl.json', import.meta.url));
+
+const functionArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
+const arns = {
+  control: functionArn('workflow-control'),
+  intake: functionArn('intake'),
+  build: functionArn('build'),
+  verify: functionArn('verify'),
+  prove: functionArn('prove'),
+  iterate: functionArn('iterate'),
+  package: functionArn('package'),
+};
+const substitutions = {
+  WorkflowControlFunctionArn: arns.control,
+  IntakeFunctionArn: arns.intake,
+  BuildFunctionArn: arns.build,
+  VerifyFunctionArn: arns.verify,
+  ProveFunctionArn: arns.prove,
+  IterateFunctionArn: arns.iterate,
+  PackageFunctionArn: arns.package,
+};
+
+type StageFunction = 'intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package';
+
+interface Call {
+  /** `control:<action>` or the stage function's name. */
+  name: string;
+  input: Record<string, unknown>;
+}
+
+class NamedError extends Error {
+  constructor(name: string, message: string) {
+    super(message);
+    this.name = name;
+  }
+}
+
+interface Scenario {
+  /** What verify answers on each call; the last value repeats. */
+  verifyPasses: boolean[];
+  /** A stage function that throws: `times` calls (Infinity: always) throw an error named `name`, then it succeeds. */
+  throwing?: { stage: StageFunction; name: string; message: string; times: number };
+}
+
+const workflowRef = { account_id: 'acct_1', mode: 'test', id: 'wf_x', project_id: 'proj_1' };
+
+const harness = () => {
+  const calls: Call[] = [];
+  const scenario: Scenario = { verifyPasses: [true] };
+  let verifyCalls = 0;
+  const thrown = new Map<StageFunction, number>();
+
+  const maybeThrow = (stage: StageFunction) => {
+    const throwing = scenario.throwing;
+    if (!throwing || throwing.stage !== stage) return;
+    const count = thrown.get(stage) ?? 0;
+    if (count >= throwing.times) return;
+    thrown.set(stage, count + 1);
+    throw new NamedError(throwing.name, throwing.message);
+  };
+
+  const stage =
+    (name: StageFunction, answer: (input: Record<string, unknown>) => unknown = () => null) =>
+    async (raw: unknown) => {
+      const input = raw as Record<string, unknown>;
+      calls.push({ name, input });
+      maybeThrow(name);
+      return answer(input);
+    };
+
+  const handlers = {
+    [arns.control]: async (raw: unknown) => {
+      const input = raw as Record<string, unknown>;
+      calls.push({ name: `control:${String(input.action)}`, input });
+      if (input.action === 'start') return { remaining: input.max_iterations, used: 0 };
+      return null;
+    },
+    [arns.intake]: stage('intake'),
+    [arns.build]: stage('build'),
+    [arns.verify]: stage('verify', () => {
+      const passed = scenario.verifyPasses[Math.min(verifyCalls, scenario.verifyPasses.length - 1)] ?? true;
+      verifyCalls += 1;
+      return { passed };
+    }),
+    [arns.prove]: stage('prove'),
+    [arns.iterate]: stage('iterate', (input) => {
+      const { remaining, used } = input.iteration as { remaining: number; used: number };
+      return { remaining: remaining - 1, used: used + 1 };
+    }),
+    [arns.package]: stage('package'),
+  };
+  return { calls, scenario, handlers };
+};
+
+describe('state-machines/workflow.asl.json', () => {
+  it('is a valid definition, with and without its substitutions', () => {
+    expect(validateDefinitionFile(definitionFile)).toEqual({ valid: true, errors: [] });
+    expect(validateDefinitionFile(definitionFile, substitutions)).toEqual({ valid: true, errors: [] });
+  });
+
+  it('reports a function ARN left without a substitution', () => {
+    const withoutOne = Object.fromEntries(Object.entries(substitutions).filter(([name]) => name !== 'PackageFunctionArn'));
+    expect(validateDefinitionFile(definitionFile, withoutOne).errors).toEqual(['UNRESOLVED_PLACEHOLDER: no substitution for ${PackageFunctionArn}']);
+  });
+});
+
+describe('the workflow state machine, run locally', () => {
+  let local: LocalStepFunctions;
+  let client: SFNClient;
+  let stub: ReturnType<typeof harness>;
+
+  beforeEach(async () => {
+    stub = harness();
+    local = await startLocalStepFunctions({
+      machines: [{ name: 'workflow', definitionFile, substitutions, taskHandlers: stub.handlers }],
+      timeScale: 0.01,
+    });
+    client = new SFNClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  });
+
+  afterEach(async () => {
+    client.destroy();
+    await local.stop();
+  });
+
+  const run = async (maxIterations: number): Promise<DescribeExecutionCommandOutput> => {
+    const { executionArn } = await client.send(
+      new StartExecutionCommand({
+        stateMachineArn: local.stateMachineArn('workflow'),
+        name: 'wf_x',
+        input: JSON.stringify({ workflow: workflowRef, max_iterations: maxIterations }),
+      }),
+    );
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const described = await client.send(new DescribeExecutionCommand({ executionArn }));
+      if (described.status !== 'RUNNING') return described;
+      if (Date.now() > deadline) throw new Error(`execution still RUNNING: ${stub.calls.map((c) => c.name).join(' → ')}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+
+  const names = () => stub.calls.map((call) => call.name);
+  const callsOf = (name: string) => stub.calls.filter((call) => call.name === name);
+
+  it('verification passing the first time: every stage once, iterate skipped, then complete; SUCCEEDED', async () => {
+    const described = await run(2);
+    expect(names()).toEqual([
+      'control:start',
+      'intake',
+      'build',
+      'verify',
+      'prove',
+      'control:skip_stage',
+      'package',
+      'control:complete',
+    ]);
+    expect(described.status).toBe('SUCCEEDED');
+
+    expect(callsOf('control:start')[0]?.input).toEqual({ action: 'start', workflow: workflowRef, max_iterations: 2 });
+    expect(callsOf('control:skip_stage')[0]?.input).toEqual({ action: 'skip_stage', stage: 'iterate', workflow: workflowRef });
+    expect(callsOf('control:complete')[0]?.input).toEqual({ action: 'complete', workflow: workflowRef });
+    for (const stage of ['intake', 'build', 'verify', 'prove', 'package']) expect(callsOf(stage)[0]?.input).toEqual({ workflow: workflowRef });
+    expect(JSON.parse(described.output ?? 'null')).toMatchObject({ iteration: { remaining: 2, used: 0 }, verification: { passed: true } });
+  });
+
+  it('verification failing once: iterate with the whole budget, verify and prove again, then package; no skip', async () => {
+    stub.scenario.verifyPasses = [false, true];
+    const described = await run(2);
+    expect(names()).toEqual([
+      'control:start',
+      'intake',
+      'build',
+      'verify',
+      'prove',
+      'iterate',
+      'verify',
+      'prove',
+      'package',
+      'control:complete',
+    ]);
+    expect(described.status).toBe('SUCCEEDED');
+    expect(callsOf('iterate')[0]?.input).toEqual({ workflow: workflowRef, iteration: { remaining: 2, used: 0 } });
+    expect(JSON.parse(described.output ?? 'null')).toMatchObject({ iteration: { remaining: 1, used: 1 } });
+  });
+
+  it('verification passing on the last allowed round: iterates max_iterations times and completes', async () => {
+    stub.scenario.verifyPasses = [false, false, true];
+    const described = await run(2);
+    expect(described.status).toBe('SUCCEEDED');
+    expect(callsOf('iterate').map((call) => call.input.iteration)).toEqual([
+      { remaining: 2, used: 0 },
+      { remaining: 1, used: 1 },
+    ]);
+    expect(names().slice(-2)).toEqual(['package', 'control:complete']);
+    expect(callsOf('control:fail')).toEqual([]);
+  });
+
+  it('verification always failing: iterates max_iterations times, then records VerificationFailed on verify; FAILED', async () => {
+    stub.scenario.verifyPasses = [false];
+    const described = await run(2);
+    expect(names()).toEqual([
+      'control:start',
+      'intake',
+      'build',
+      'verify',
+      'prove',
+      'iterate',
+      'verify',
+      'prove',
+      'iterate',
+      'verify',
+      'prove',
+      'control:fail',
+    ]);
+    expect(callsOf('iterate')).toHaveLength(2);
+    const [fail] = callsOf('control:fail');
+    expect(fail?.input).toEqual({
+      action: 'fail',
+      workflow: workflowRef,
+      error: { Error: 'VerificationFailed', stage: 'verify', Cause: expect.any(String) },
+    });
+    expect(((fail?.input.error as { Cause: string }) ?? { Cause: '' }).Cause.length).toBeGreaterThan(0);
+    expect(callsOf('package')).toEqual([]);
+    expect(callsOf('control:complete')).toEqual([]);
+    expect(described).toMatchObject({ status: 'FAILED', error: 'WorkflowFailed' });
+  });
+
+  it('verification failing with max_iterations 0: no iterate at all, straight to VerificationFailed', async () => {
+    stub.scenario.verifyPasses = [false];
+    const described = await run(0);
+    expect(names()).toEqual(['control:start', 'intake', 'build', 'verify', 'prove', 'control:fail']);
+    expect(callsOf('control:fail')[0]?.input.error).toMatchObject({ Error: 'VerificationFailed', stage: 'verify' });
+    expect(described.status).toBe('FAILED');
+  });
+
+  it('a stage throwing another error: recorded with its name and message, no later stage runs; FAILED', async () => {
+    stub.scenario.throwing = { stage: 'build', name: 'Boom', message: 'the change set could not be applied', times: Infinity };
+    const described = await run(2);
+    // Not a retried error: build runs once.
+    expect(names()).toEqual(['control:start', 'intake', 'build', 'control:fail']);
+    expect(callsOf('control:fail')[0]?.input).toEqual({
+      action: 'fail',
+      workflow: workflowRef,
+      error: { Error: 'Boom', Cause: 'the change set could not be applied' },
+    });
+    expect(described).toMatchObject({ status: 'FAILED', error: 'WorkflowFailed' });
+  });
+
+  it('a transient AI error twice: the stage is retried and the workflow completes', async () => {
+    stub.scenario.throwing = { stage: 'intake', name: 'AiProviderTransientError', message: 'throttled', times: 2 };
+    const described = await run(2);
+    expect(callsOf('intake')).toHaveLength(3);
+    expect(callsOf('control:fail')).toEqual([]);
+    expect(names().slice(-2)).toEqual(['package', 'control:complete']);
+    expect(described.status).toBe('SUCCEEDED');
+    expect(local.executions()[0]).toMatchObject({ status: 'SUCCEEDED', retries: 2 });
+  });
+
+  it('a transient AI error every time: retried MaxAttempts (3) times, then recorded as a failure; FAILED', async () => {
+    stub.scenario.throwing = { stage: 'verify', name: 'AiProviderTransientError', message: 'still throttled', times: Infinity };
+    const described = await run(2);
+    expect(callsOf('verify')).toHaveLength(4); // the first call and 3 retries
+    expect(names()).toEqual(['control:start', 'intake', 'build', 'verify', 'verify', 'verify', 'verify', 'control:fail']);
+    expect(callsOf('control:fail')[0]?.input.error).toEqual({ Error: 'AiProviderTransientError', Cause: 'still throttled' });
+    expect(described).toMatchObject({ status: 'FAILED', error: 'WorkflowFailed' });
+  });
+});
