@@ -47,7 +47,10 @@ export interface WebhookRequest {
   /** Caller's headers (signature, event id, User-Agent…). Host, Content-Length, Connection and
    *  Transfer-Encoding are set by the client and dropped from here. */
   headers: Record<string, string>;
+  /** Ignored for GET. */
   body: string;
+  /** POST (default) or GET (a health probe: no body, no Content-Type). */
+  method?: 'POST' | 'GET';
   policy: TargetPolicy;
   /** Bound on the whole attempt. Default 10 000 ms. */
   timeoutMs?: number;
@@ -215,11 +218,12 @@ const excerptOf = (bytes: Buffer): string => {
   return text.slice(0, read);
 };
 
-const requestHeaders = (given: Record<string, string>, body: string): Record<string, string> => {
+const requestHeaders = (given: Record<string, string>, body: string | undefined): Record<string, string> => {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(given)) {
     if (!clientOwnedHeaders.has(name.toLowerCase())) headers[name] = value;
   }
+  if (body === undefined) return headers;
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(Buffer.byteLength(body));
   return headers;
@@ -301,8 +305,8 @@ const send = (
       hostname: host,
       port: url.port === '' ? undefined : Number(url.port),
       path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers: requestHeaders(request.headers, request.body),
+      method: request.method ?? 'POST',
+      headers: requestHeaders(request.headers, request.method === 'GET' ? undefined : request.body),
       agent: false, // no keep-alive: every attempt is a fresh connection to a checked address
       lookup: pinnedLookup(addresses),
       // SNI and the certificate check use the name; an IP literal gets no SNI (RFC 6066).
@@ -342,5 +346,5 @@ const send = (
     req.on('close', () => {
       if (statusCode === null) finish(result('connection', 'connection closed without a response'));
     });
-    req.end(request.body);
+    req.end(request.method === 'GET' ? undefined : request.body);
   });
