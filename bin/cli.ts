@@ -19,11 +19,19 @@ const usage = `npm run cli -- <command> [options]
   keys create --type live|test|ro|pat --scopes <s1,s2,...> --name <name> [--account <acct_id>] [--expires-in-days N]
   keys list [--account <acct_id>]
   keys revoke <key_id>
+  provenance verify <envelope.json> (--public-key <pem> | --local)
+  provenance public-key --local
 
 Options for every command:
   --json           print one JSON object
   --stack <name>   act on a deployed stack (AWS credentials and region from the environment)
                    instead of the running local runtime`;
+
+// `provenance …` has its own options: hand it the rest of the command line before the strict parse.
+if (process.argv[2] === 'provenance') {
+  const { provenanceCommand } = await import('./commands/verify-provenance');
+  process.exit(await provenanceCommand(process.argv.slice(3), { out: (line: string) => console.log(line), err: (line: string) => console.error(line) }));
+}
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

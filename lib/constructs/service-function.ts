@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Size, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
@@ -31,6 +31,12 @@ export interface ServiceFunctionProps {
   timeout?: Duration;
   /** /tmp size; Lambda's 512 MiB unless told (stages that check out a repository need more). */
   ephemeralStorageMiB?: number;
+  /**
+   * Packages shipped beside the bundle (in its node_modules) instead of bundled: TypeScript reads
+   * its own lib files from disk and uses `__filename`, which an ESM bundle has not. Only the files
+   * named are copied, from the project's own node_modules (no install, no network).
+   */
+  shippedModules?: Record<string, string[]>;
   /** Added to the common variables (never `LOCAL_*`: those belong to the local runtime alone). */
   environment?: Record<string, string>;
 }
@@ -80,7 +86,17 @@ export class ServiceFunction extends Construct {
         sourceMap: true,
         sourcesContent: false,
         bundleAwsSDK: true,
-        externalModules: [],
+        externalModules: Object.keys(props.shippedModules ?? {}),
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (_inputDir: string, outputDir: string) =>
+            Object.entries(props.shippedModules ?? {}).flatMap(([name, files]) => {
+              const from = join(projectRoot, 'node_modules', name);
+              const to = join(outputDir, 'node_modules', name);
+              return files.map((pattern) => `mkdir -p "${join(to, dirname(pattern))}" && cp ${join(from, pattern)} "${join(to, dirname(pattern))}/"`);
+            }),
+        },
         forceDockerBundling: false,
         // Some dependencies still call require(); an ESM bundle has none unless it is defined.
         banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",

@@ -108,6 +108,8 @@ export class WorkflowOrchestration extends Construct {
         timeout: Duration.seconds(long ? 900 : 60),
         memorySize: long ? 2048 : 1024,
         ephemeralStorageMiB: usesRepository.includes(stage) ? 4096 : undefined,
+        // The type checks need TypeScript and its lib files on disk.
+        shippedModules: stage === 'verify' ? { typescript: ['package.json', 'lib/typescript.js', 'lib/lib.*.d.ts'] } : undefined,
         environment: stage === 'control' ? {} : { ARTIFACT_BUCKET: this.artifacts.bucketName, ARTIFACT_KMS_KEY_ID: artifactKey.keyArn },
       });
       fn.bindTable(props.table, 'write');

@@ -27,6 +27,9 @@ export const entityTypes = {
   queuedMessage: 'queued_message',
   workflow: 'workflow',
   workflowLog: 'workflow_log',
+  deployment: 'deployment',
+  deploymentLock: 'deployment_lock',
+  currentDeployment: 'current_deployment',
 } as const;
 
 export const keys = {
@@ -95,6 +98,29 @@ export const keys = {
     sk: join('LOG', sortValue),
   }),
 
+  deployments: (tenant: Tenant) => join(tenantPrefix(tenant), 'DEPLOYMENTS'),
+  deploymentSortKeyPrefix: 'DEPLOYMENT#',
+  deployment: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'DEPLOYMENTS'), sk: join('DEPLOYMENT', id) }),
+  deploymentsOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'DEPLOYMENTS'),
+  deploymentsOfEnvironment: (tenant: Tenant, projectId: string, environment: string) =>
+    join(tenantPrefix(tenant), 'PROJECT', projectId, 'ENV', environment, 'DEPLOYMENTS'),
+  deploymentIndexes: (tenant: Tenant, projectId: string, environment: string, id: string) => ({
+    gsi1pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'DEPLOYMENTS'),
+    gsi1sk: join('DEPLOYMENT', id),
+    gsi2pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'ENV', environment, 'DEPLOYMENTS'),
+    gsi2sk: join('DEPLOYMENT', id),
+  }),
+  /** Held by the one deployment (or rollback) in progress for a project and environment. */
+  deploymentLock: (tenant: Tenant, projectId: string, environment: string) => ({
+    pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'ENV', environment),
+    sk: 'DEPLOYMENT_LOCK',
+  }),
+  /** Names the current (last completed, not rolled back) deployment of a project and environment. */
+  currentDeployment: (tenant: Tenant, projectId: string, environment: string) => ({
+    pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'ENV', environment),
+    sk: 'CURRENT_DEPLOYMENT',
+  }),
+
   /** The local runtime's delivery queue (SQS in AWS): ordered by due time. */
   queuedMessages: 'DELIVERY_QUEUE',
   queuedMessage: (dueMs: number, id: string) => ({ pk: 'DELIVERY_QUEUE', sk: `${String(dueMs).padStart(15, '0')}#${id}` }),
@@ -110,6 +136,9 @@ export const projectUpdatedKey = (updatedAt: string, id: string): string => `${u
 
 /** On a project item: how many of its workflows are queued or running. A project with any cannot be deleted. */
 export const activeWorkflowsAttribute = 'active_workflows';
+
+/** On a project item: how many of its deployments are queued or in progress. */
+export const activeDeploymentsAttribute = 'active_deployments';
 
 export const keyAttributeNames = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl', 'entity'] as const;
 

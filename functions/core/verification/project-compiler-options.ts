@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { insideRoot } from './inside-root';
 
@@ -30,22 +30,39 @@ const honouredOptionNames = [
   'allowUnusedLabels',
 ];
 
-const honouredOptionsIn = (tsconfigPath: string): ts.CompilerOptions => {
+/** Every base of https://github.com/tsconfig/bases sets `strict`; no other package base is readable here. */
+const packageBaseOptions = (base: string): ts.CompilerOptions => (base.startsWith('@tsconfig/') ? { strict: true } : {});
+
+const maxExtendsDepth = 5;
+
+/** The honoured options of one tsconfig file, over those of the bases it extends that can be read. */
+const honouredOptionsIn = (root: string, tsconfigPath: string, depth = 0): ts.CompilerOptions => {
   const { config } = ts.parseConfigFileTextToJson(tsconfigPath, readFileSync(tsconfigPath, 'utf8'));
-  const compilerOptions = (config as { compilerOptions?: unknown } | undefined)?.compilerOptions;
-  if (typeof compilerOptions !== 'object' || compilerOptions === null) return {};
+  const { compilerOptions, extends: extended } = (config ?? {}) as { compilerOptions?: unknown; extends?: unknown };
+  const bases = (Array.isArray(extended) ? extended : [extended]).filter((base): base is string => typeof base === 'string');
+  let options: ts.CompilerOptions = {};
+  for (const base of bases) {
+    if (!base.startsWith('.')) {
+      options = { ...options, ...packageBaseOptions(base) };
+      continue;
+    }
+    const basePath = resolve(dirname(tsconfigPath), base.endsWith('.json') ? base : `${base}.json`);
+    if (depth < maxExtendsDepth && insideRoot(root, basePath) && existsSync(basePath)) options = { ...options, ...honouredOptionsIn(root, basePath, depth + 1) };
+  }
+  if (typeof compilerOptions !== 'object' || compilerOptions === null) return options;
   const picked = Object.fromEntries(Object.entries(compilerOptions).filter(([name]) => honouredOptionNames.includes(name)));
-  return ts.convertCompilerOptionsFromJson(picked, dirname(tsconfigPath)).options;
+  return { ...options, ...ts.convertCompilerOptionsFromJson(picked, dirname(tsconfigPath)).options };
 };
 
 /**
  * The honoured options of the tsconfig.json nearest to the file, up to the root; none when there
- * is none. `extends` is not followed: its base usually lives in node_modules, which is not there.
+ * is none. Bases it `extends` are followed within the repository; packages (node_modules is not
+ * there) are not, except that @tsconfig/* bases are known to be strict.
  */
 export const projectCompilerOptions = (root: string, absoluteFile: string): ts.CompilerOptions => {
   for (let dir = dirname(absoluteFile); insideRoot(root, dir); dir = dirname(dir)) {
     const tsconfigPath = join(dir, 'tsconfig.json');
-    if (existsSync(tsconfigPath)) return honouredOptionsIn(tsconfigPath);
+    if (existsSync(tsconfigPath)) return honouredOptionsIn(root, tsconfigPath);
     if (dir === dirname(dir)) break;
   }
   return {};

@@ -115,6 +115,14 @@ const isAboutAnUnknown = (diagnostic: ts.Diagnostic, start: number, sourceFile: 
   return operand !== undefined && (checker.getTypeAtLocation(operand).flags & ts.TypeFlags.Unknown) !== 0;
 };
 
+// `keyof Imported` is `string | number | symbol`, which a template literal may not convert.
+const isAboutAnUnseenKey = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+  if (diagnostic.code !== 2731) return false; // Implicit conversion of a 'symbol' to a 'string' will fail at runtime.
+  const type = expressionTypeAt(sourceFile, start, checker);
+  const flags = type?.isUnion() ? type.types.reduce((all, t) => all | t.flags, 0) : 0;
+  return (flags & ts.TypeFlags.String) !== 0 && (flags & ts.TypeFlags.Number) !== 0 && (flags & ts.TypeFlags.ESSymbol) !== 0;
+};
+
 // A type guard on an unseen type (`value is Imported`) narrows to `never` where it fails: what is
 // then said about a `never` value comes from that.
 const neverValueCodes = new Set([
@@ -135,6 +143,13 @@ const isAboutANeverValue = (diagnostic: ts.Diagnostic, start: number, sourceFile
 // variable is not narrowed and stays possibly undefined where the project knows it is not. Same
 // with `const n = overloaded(unseen)`: with an `any` argument, another overload may be chosen.
 const mentionsNullOrUndefined = /'[^']*\b(undefined|null)\b[^']*'/;
+
+const assignmentOperators = new Set([
+  ts.SyntaxKind.EqualsToken,
+  ts.SyntaxKind.QuestionQuestionEqualsToken,
+  ts.SyntaxKind.BarBarEqualsToken,
+  ts.SyntaxKind.AmpersandAmpersandEqualsToken,
+]);
 
 const isTainted = (checker: ts.TypeChecker, value: ts.Expression): boolean => {
   if (isAny(checker.getTypeAtLocation(value))) return true;
@@ -157,7 +172,7 @@ const hasTaintedValueBefore = (checker: ts.TypeChecker, sourceFile: ts.SourceFil
     if (
       ts.isBinaryExpression(node) &&
       node.end <= position &&
-      node.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+      assignmentOperators.has(node.operatorToken.kind) &&
       ts.isIdentifier(node.left) &&
       checker.getSymbolAtLocation(node.left) === variable &&
       isTainted(checker, node.right)
@@ -225,6 +240,7 @@ export const isAboutUnseenTypes = (diagnostic: ts.Diagnostic, sourceFile: ts.Sou
     isAboutAnUnseenAssignment(diagnostic, start, sourceFile, checker) ||
     isAnUnseenValueIntoNever(diagnostic, start, sourceFile, checker) ||
     isAboutANeverValue(diagnostic, start, sourceFile, checker) ||
+    isAboutAnUnseenKey(diagnostic, start, sourceFile, checker) ||
     isAboutAnUnseenEnd(diagnostic, start, sourceFile, checker)
   );
 };

@@ -128,6 +128,21 @@ describe('verifyChangedFiles: TypeScript and JavaScript', () => {
     ]);
   });
 
+  it('follows `extends` to a base in the repository, and takes @tsconfig/* bases as strict', async () => {
+    const source = 'export const length = (text: string | undefined): number => text.length;\n';
+    const report = await verify({
+      'tsconfig.base.json': '{ "compilerOptions": { "strict": true } }',
+      'packages/a/tsconfig.json': '{ "extends": "../../tsconfig.base.json" }',
+      'packages/a/index.ts': source,
+      'packages/b/tsconfig.json': '{ "extends": ["@tsconfig/node22/tsconfig.json"], "compilerOptions": { "outDir": "dist" } }',
+      'packages/b/index.ts': source,
+      'packages/c/tsconfig.json': '{ "extends": "some-company-config", "compilerOptions": { "outDir": "dist" } }',
+      'packages/c/index.ts': source,
+    });
+
+    expect(report.problems.map((p) => p.path)).toEqual(['packages/a/index.ts', 'packages/b/index.ts']);
+  });
+
   it('skips type checks, with the reason, when TypeScript lib files are not available', async () => {
     const emptyLibDir = await mkdtemp(join(tmpdir(), 'no-ts-libs-'));
     try {

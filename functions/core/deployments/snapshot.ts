@@ -1,0 +1,29 @@
+import type { Deployment, DeploymentView } from './deployment';
+
+type Redactor = (provider: string, config: Record<string, unknown>) => Record<string, unknown>;
+
+/** What the API and the events show: no bookkeeping, and the config with its secrets replaced. */
+export const viewOfDeployment = (deployment: Deployment, redact: Redactor): DeploymentView => {
+  const { revision: _revision, deployed: _deployed, config, ...view } = deployment;
+  return { ...view, config: { branch: deployment.branch, auto_rollback: deployment.auto_rollback, ...redact(deployment.provider, config) } };
+};
+
+/** Event data: the resource after the change, lighter (no health-check history, no config). */
+export const deploymentSnapshot = (deployment: Deployment): Record<string, unknown> => ({
+  id: deployment.id,
+  project_id: deployment.project_id,
+  environment: deployment.environment,
+  provider: deployment.provider,
+  branch: deployment.branch,
+  status: deployment.status,
+  url: deployment.url,
+  version: deployment.version,
+  artifact: deployment.artifact ? { workflow_id: deployment.artifact.workflow_id } : null,
+  rolled_back_from: deployment.rolled_back_from,
+  rolled_back_to: deployment.rolled_back_to,
+  error: deployment.error,
+  created_at: deployment.created_at,
+  started_at: deployment.started_at,
+  completed_at: deployment.completed_at,
+  duration_ms: deployment.duration_ms,
+});
