@@ -113,7 +113,8 @@ export class ServiceStack extends Stack {
       });
       if (route.tableAccess !== 'none') routeFunction.bindTable(this.table, route.tableAccess);
       if (route.sendsDeliveries) routeFunction.bindDeliveryQueue(this.webhooks.queue);
-      if (route.startsWorkflows) this.workflows.bindStarter(routeFunction, ai);
+      if (route.workflowExecutions === 'start') this.workflows.bindStarter(routeFunction, ai);
+      if (route.workflowExecutions === 'stop') this.workflows.bindStopper(routeFunction);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

@@ -40,7 +40,7 @@ export interface RouteDefinition<
   /** Queues webhook delivery attempts (needs the delivery queue in AWS). */
   sendsDeliveries?: boolean;
   /** Starts or stops workflow executions (needs the workflow state machine). */
-  startsWorkflows?: boolean;
+  workflowExecutions?: 'start' | 'stop';
   params?: TParams;
   query?: TQuery;
   body?: TBody;

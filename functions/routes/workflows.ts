@@ -15,7 +15,7 @@ export const createWorkflowRoute = defineRoute({
   handler: 'workflows/create',
   scope: 'write:workflows',
   tableAccess: 'write',
-  startsWorkflows: true,
+  workflowExecutions: 'start',
   body: createWorkflowBody,
   success: { status: 201, description: 'The new workflow, `queued`.', data: workflowSchema },
 });
@@ -73,7 +73,7 @@ export const cancelWorkflowRoute = defineRoute({
   handler: 'workflows/cancel',
   scope: 'write:workflows',
   tableAccess: 'write',
-  startsWorkflows: true,
+  workflowExecutions: 'stop',
   params: idParams,
   success: { status: 202, description: 'The workflow, `cancelled`.', data: workflowSchema },
   errors: [404, 409],

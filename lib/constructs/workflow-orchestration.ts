@@ -105,7 +105,8 @@ export class WorkflowOrchestration extends Construct {
         handler: `workflow-stages/${stage}`,
         description: stageFunctionDescriptions[stage],
         serviceName: props.serviceName,
-        timeout: Duration.seconds(long ? 900 : 60),
+        // The state machine's TimeoutSeconds of each Task is 30 s longer: the function's own limit ends it first.
+        timeout: Duration.seconds(long ? 900 : stage === 'prove' ? 120 : 60),
         memorySize: long ? 2048 : 1024,
         ephemeralStorageMiB: usesRepository.includes(stage) ? 4096 : undefined,
         // The type checks need TypeScript and its lib files on disk.
@@ -166,11 +167,16 @@ export class WorkflowOrchestration extends Construct {
     });
   }
 
-  /** A route function that starts or stops executions of this machine. */
+  /** A route function that starts executions (and checks the AI provider asked for). */
   bindStarter(fn: ServiceFunction, ai: AiSettings): void {
     fn.function.addEnvironment('WORKFLOW_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     for (const [name, value] of Object.entries(aiEnvironment(ai))) fn.function.addEnvironment(name, value);
     fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
+  }
+
+  /** A route function that stops executions. */
+  bindStopper(fn: ServiceFunction): void {
+    fn.function.addEnvironment('WORKFLOW_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     const executions = Stack.of(this).formatArn({
       service: 'states',
       resource: 'execution',

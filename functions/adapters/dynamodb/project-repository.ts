@@ -17,7 +17,7 @@ import {
   listPage,
   type RangeSpec,
 } from './list-page';
-import { activeWorkflowsAttribute, entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
+import { activeDeploymentsAttribute, activeWorkflowsAttribute, entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
 import { updateExisting } from './update-expression';
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
@@ -103,8 +103,9 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
                   Delete: {
                     TableName: tableName,
                     Key: keys.project(tenant, id),
-                    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#active) OR #active <= :none)',
-                    ExpressionAttributeNames: { '#active': activeWorkflowsAttribute },
+                    ConditionExpression:
+                      'attribute_exists(pk) AND (attribute_not_exists(#workflows) OR #workflows <= :none) AND (attribute_not_exists(#deployments) OR #deployments <= :none)',
+                    ExpressionAttributeNames: { '#workflows': activeWorkflowsAttribute, '#deployments': activeDeploymentsAttribute },
                     ExpressionAttributeValues: { ':none': 0 },
                     ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
                   },

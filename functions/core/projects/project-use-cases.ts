@@ -52,7 +52,7 @@ export const updateProject = async (tenant: Tenant, id: string, changes: Project
 export const deleteProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<void> => {
   const outcome = await deps.projects.delete(tenant, checkedId(id));
   if (outcome === 'not_found') throw notFound('Project');
-  if (outcome === 'busy') throw conflict('The project has a queued or running workflow; cancel it or wait for it to finish.');
+  if (outcome === 'busy') throw conflict('The project has a workflow or deployment in progress; cancel it or wait for it to finish.');
 };
 
 export const listProjects = (tenant: Tenant, query: ListQuery<ProjectSort>, deps: ProjectDeps): Promise<Page<Project>> =>

@@ -1,0 +1,231 @@
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deployment, DeploymentRepository, Environment } from '../../core/deployments/deployment';
+import { newEvent } from '../../core/events/event';
+import type { ListQuery } from '../../core/pagination';
+import type { Tenant } from '../../core/tenancy';
+import type { PendingEvent } from '../../core/workflows/workflow';
+import type { TableRef } from './client';
+import { outboxItems } from './event-repository';
+import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { activeDeploymentsAttribute, entityTypes, keys, withoutKeys } from './keys';
+import { conditionFailedAt, withConflictRetry } from './transactions';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+const deploymentFrom = (item: Record<string, unknown>): Deployment => {
+  const { account_id: _a, mode: _m, ...deployment } = withoutKeys<Record<string, unknown>>(item);
+  return deployment as unknown as Deployment;
+};
+
+const filtered = (spec: RangeSpec, filters: Record<string, unknown>): RangeSpec => {
+  const entries = Object.entries(filters).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return spec;
+  return {
+    ...spec,
+    query: {
+      ...spec.query,
+      FilterExpression: entries.map((_, i) => `#f${i} = :f${i}`).join(' AND '),
+      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
+      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
+    },
+  };
+};
+
+/** The narrowest range for the filters: project + environment, project, or the whole collection. */
+const rangeFor = (tenant: Tenant, query: ListQuery, projectId: string | undefined, environment: Environment | undefined): RangeSpec => {
+  const { low, high } = createdKeyRange(keys.deploymentSortKeyPrefix, 'deployment', query);
+  const onIndex = (index: 'gsi1' | 'gsi2', partition: string): RangeSpec => ({
+    query: {
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :low AND :high`,
+      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+    },
+    keyAttributes: ['pk', 'sk', `${index}pk`, `${index}sk`],
+    partition,
+  });
+  if (projectId && environment) return onIndex('gsi2', keys.deploymentsOfEnvironment(tenant, projectId, environment));
+  if (projectId) return onIndex('gsi1', keys.deploymentsOfProject(tenant, projectId));
+  const partition = keys.deployments(tenant);
+  return {
+    query: { KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high', ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high } },
+    keyAttributes: ['pk', 'sk'],
+    partition,
+  };
+};
+
+export const dynamoDeploymentRepository = (table: TableRef, now: () => number = Date.now): DeploymentRepository => {
+  const { client, tableName } = table;
+  const itemOf = (tenant: Tenant, deployment: Deployment) => ({
+    ...keys.deployment(tenant, deployment.id),
+    ...keys.deploymentIndexes(tenant, deployment.project_id, deployment.environment, deployment.id),
+    entity: entityTypes.deployment,
+    account_id: tenant.accountId,
+    mode: tenant.mode,
+    ...deployment,
+  });
+  const conditionalPut = (tenant: Tenant, previous: Deployment, next: Deployment): TransactItem => ({
+    Put: {
+      TableName: tableName,
+      Item: itemOf(tenant, next),
+      ConditionExpression: '#revision = :revision',
+      ExpressionAttributeNames: { '#revision': 'revision' },
+      ExpressionAttributeValues: { ':revision': previous.revision },
+    },
+  });
+  const projectActivity = (tenant: Tenant, projectId: string, by: 1 | -1): TransactItem => ({
+    Update: {
+      TableName: tableName,
+      Key: keys.project(tenant, projectId),
+      UpdateExpression: 'ADD #active :by',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: { '#active': activeDeploymentsAttribute },
+      ExpressionAttributeValues: { ':by': by },
+    },
+  });
+  const lockPut = (tenant: Tenant, deployment: Deployment): TransactItem => ({
+    Put: {
+      TableName: tableName,
+      Item: { ...keys.deploymentLock(tenant, deployment.project_id, deployment.environment), entity: entityTypes.deploymentLock, deployment_id: deployment.id },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  });
+  const eventItems = (tenant: Tenant, events: PendingEvent[]): TransactItem[] =>
+    events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now())) as TransactItem[]);
+
+  return {
+    async create(tenant, deployment) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                projectActivity(tenant, deployment.project_id, 1),
+                lockPut(tenant, deployment),
+                { Put: { TableName: tableName, Item: itemOf(tenant, deployment), ConditionExpression: 'attribute_not_exists(pk)' } },
+                counterUpdate(tableName, keys.deployments(tenant), 1),
+                counterUpdate(tableName, keys.deploymentsOfProject(tenant, deployment.project_id), 1),
+                counterUpdate(tableName, keys.deploymentsOfEnvironment(tenant, deployment.project_id, deployment.environment), 1),
+              ],
+            }),
+          ),
+        );
+        return 'created';
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return 'project_missing';
+        if (conditionFailedAt(error, 1)) return 'busy';
+        throw error;
+      }
+    },
+
+    async get(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.deployment(tenant, id), ConsistentRead: true }));
+      return result.Item ? deploymentFrom(result.Item) : undefined;
+    },
+
+    async list(tenant, query, filters) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const base = rangeFor(tenant, query, filters.project_id, filters.environment);
+      const spec = filtered(base, { status: filters.status, environment: filters.project_id ? undefined : filters.environment });
+      const total =
+        filters.status || isDateFiltered(query) || (filters.environment && !filters.project_id)
+          ? await countRange(table, spec)
+          : await counterValue(table, base.partition);
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+        project_id: filters.project_id ?? null,
+        environment: filters.environment ?? null,
+        status: filters.status ?? null,
+      });
+      return { ...page, items: page.items.map(deploymentFrom) };
+    },
+
+    async save(tenant, previous, next, events, effects = {}) {
+      const items: TransactItem[] = [conditionalPut(tenant, previous, next)];
+      if (effects.alsoSave) items.push(conditionalPut(tenant, effects.alsoSave.previous, effects.alsoSave.next));
+      const place = keys.deploymentLock(tenant, next.project_id, next.environment);
+      if (effects.releaseLock) {
+        items.push({
+          Delete: {
+            TableName: tableName,
+            Key: place,
+            ConditionExpression: 'deployment_id = :id',
+            ExpressionAttributeValues: { ':id': next.id },
+          },
+        });
+      }
+      if (effects.setCurrent) {
+        items.push({
+          Put: {
+            TableName: tableName,
+            Item: { ...keys.currentDeployment(tenant, next.project_id, next.environment), entity: entityTypes.currentDeployment, deployment_id: effects.setCurrent },
+          },
+        });
+      }
+      if (effects.finished) items.push(projectActivity(tenant, next.project_id, -1));
+      items.push(...eventItems(tenant, events));
+      try {
+        await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0) || (effects.alsoSave && conditionFailedAt(error, 1))) return false;
+        throw error;
+      }
+    },
+
+    async currentId(tenant, projectId, environment) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.currentDeployment(tenant, projectId, environment), ConsistentRead: true }));
+      return result.Item?.deployment_id as string | undefined;
+    },
+
+    async previousCompleted(tenant, projectId, environment, beforeId) {
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi2',
+            KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk < :before',
+            FilterExpression: '#status = :completed',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':pk': keys.deploymentsOfEnvironment(tenant, projectId, environment),
+              ':before': `${keys.deploymentSortKeyPrefix}${beforeId}`,
+              ':completed': 'completed',
+            },
+            ScanIndexForward: false,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        // The index is eventually consistent: read the item itself before trusting its status.
+        for (const item of result.Items ?? []) {
+          const fresh = await this.get(tenant, item.id as string);
+          if (fresh?.status === 'completed') return fresh;
+        }
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      return undefined;
+    },
+
+    async beginRollback(tenant, previous, next) {
+      const current = keys.currentDeployment(tenant, next.project_id, next.environment);
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                lockPut(tenant, next),
+                { ConditionCheck: { TableName: tableName, Key: current, ConditionExpression: 'deployment_id = :id', ExpressionAttributeValues: { ':id': next.id } } },
+                conditionalPut(tenant, previous, next),
+              ],
+            }),
+          ),
+        );
+        return 'started';
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return 'busy';
+        if (conditionFailedAt(error, 1)) return 'not_current';
+        if (conditionFailedAt(error, 2)) return 'changed';
+        throw error;
+      }
+    },
+  };
+};
