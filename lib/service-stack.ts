@@ -11,6 +11,7 @@ import { ServiceTable } from './constructs/service-table';
 import { WebhookDelivery } from './constructs/webhook-delivery';
 import { aiSettingsFromContext } from './constructs/ai-settings';
 import { WorkflowOrchestration } from './constructs/workflow-orchestration';
+import { DeploymentOrchestration } from './constructs/deployment-orchestration';
 
 export interface ServiceStackProps extends StackProps {
   /** Default-route throttling of the API's stage. */
@@ -53,6 +54,7 @@ export class ServiceStack extends Stack {
   readonly api: HttpApi;
   readonly webhooks: WebhookDelivery;
   readonly workflows: WorkflowOrchestration;
+  readonly deployments: DeploymentOrchestration;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -73,6 +75,17 @@ export class ServiceStack extends Stack {
       serviceName,
       ai,
       repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
+    });
+
+    const contextList = (name: string): string[] => {
+      const value: unknown = this.node.tryGetContext(name);
+      return typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : [];
+    };
+    this.deployments = new DeploymentOrchestration(this, 'Deployments', {
+      table: this.table,
+      serviceName,
+      lambdaTargets: contextList('deployLambdaTargets'),
+      codeBuckets: contextList('deployCodeBuckets'),
     });
 
     const fallback = new ServiceFunction(this, 'Fallback', {
@@ -115,6 +128,7 @@ export class ServiceStack extends Stack {
       if (route.sendsDeliveries) routeFunction.bindDeliveryQueue(this.webhooks.queue);
       if (route.workflowExecutions === 'start') this.workflows.bindStarter(routeFunction, ai);
       if (route.workflowExecutions === 'stop') this.workflows.bindStopper(routeFunction);
+      if (route.deploymentExecutions) this.deployments.bindStarter(routeFunction);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
@@ -131,6 +145,7 @@ export class ServiceStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
     new CfnOutput(this, 'WorkflowStateMachineArn', { value: this.workflows.stateMachine.stateMachineArn, description: 'Runs the workflow stages' });
+    new CfnOutput(this, 'DeploymentStateMachineArn', { value: this.deployments.stateMachine.stateMachineArn, description: 'Runs deployments and rollbacks' });
     new CfnOutput(this, 'ArtifactBucketName', { value: this.workflows.artifacts.bucketName, description: 'Workflow artifacts: plans, diffs, reports, provenance, bundles' });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
   }

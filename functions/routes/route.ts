@@ -41,6 +41,8 @@ export interface RouteDefinition<
   sendsDeliveries?: boolean;
   /** Starts or stops workflow executions (needs the workflow state machine). */
   workflowExecutions?: 'start' | 'stop';
+  /** Starts deployment executions (needs the deployment state machine). */
+  deploymentExecutions?: boolean;
   params?: TParams;
   query?: TQuery;
   body?: TBody;

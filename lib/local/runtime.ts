@@ -14,8 +14,8 @@ import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
 import { faultsFromFile } from './step-functions/fault-rules';
 import { startLocalStepFunctions } from './step-functions/local-step-functions';
 import type { ExecutionSummary } from './step-functions/executions';
-import { workflowMachine } from './workflow-machine';
-import { failOrphanedWorkflows } from './recover-workflows';
+import { deploymentMachine, workflowMachine } from './state-machines';
+import { failOrphans } from './recover-orphans';
 
 export interface LocalRuntimeOptions {
   port: number;
@@ -105,15 +105,16 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
   const timeScale = Number(process.env.LOCAL_TIME_SCALE);
   const stepFunctions = await startLocalStepFunctions({
-    machines: [workflowMachine()],
+    machines: [workflowMachine(), deploymentMachine()],
     timeScale: Number.isFinite(timeScale) && timeScale > 0 ? timeScale : 1,
     // Failure injection for tests, as Step Functions Local's mocked errors: see the README.
     faults: faultsFromFile(process.env.LOCAL_FAULTS_FILE ?? join(options.dataDir, 'faults.json')),
     region: localRegion,
   });
   process.env.AWS_ENDPOINT_URL_SFN = stepFunctions.endpoint;
-  if (!options.inMemory) await failOrphanedWorkflows(table);
+  if (!options.inMemory) await failOrphans(table);
   process.env.WORKFLOW_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('workflow');
+  process.env.DEPLOYMENT_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('deployment');
   const http = await startHttpServer(options.port);
   const apiUrl = `http://localhost:${http.port}/v1`;
   await writeRuntimeInfo(options.dataDir, { apiUrl, dynamodbEndpoint: dynamodb.endpoint, tableName, region: localRegion, pid: process.pid });

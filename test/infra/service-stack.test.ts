@@ -8,6 +8,7 @@ import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
 import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTimeout } from '../../lib/constructs/webhook-delivery';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
+import { deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { actionsOf, asArray, isDynamoStatement, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
@@ -29,9 +30,9 @@ describe('ServiceStack', () => {
   const statementsOf = (description: string) => lookups.statementsOf(description);
 
   describe('functions', () => {
-    it('has exactly one function per route, the fallback, the two webhook workers and the workflow stage functions, and nothing else', () => {
+    it('has exactly one function per route, the fallback, the two webhook workers and the workflow and deployment step functions, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-      const stageFunctions = Object.values(stageFunctionDescriptions);
+      const stageFunctions = [...Object.values(stageFunctionDescriptions), ...Object.values(deploymentFunctionDescriptions)];
       expect(functions).toHaveLength(routes.length + 3 + stageFunctions.length);
       expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
         [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),

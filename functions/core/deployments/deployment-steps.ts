@@ -4,6 +4,7 @@ import type { PendingEvent } from '../workflows/workflow';
 import { type Deployment, type DeploymentRef, type DeploymentRepository, deploymentTenantOf, keptHealthChecks, type SaveEffects } from './deployment';
 import { type DeploymentProvider, type DeploymentTarget, healthSchedule, type HealthSettings } from './providers/provider';
 import { deploymentSnapshot } from './snapshot';
+import { failureMessage } from '../workflows/stages/control';
 
 /**
  * The steps of the deployment state machine (`state-machines/deployment.asl.json`), as plain
@@ -199,3 +200,18 @@ export const recordRollbackFailure = (deps: Pick<StepDeps, 'deployments' | 'cloc
     const next: Deployment = { ...deployment, rollback: { ...deployment.rollback, status: 'failed', completed_at: nowIso, error: message } };
     return { next, effects: { releaseLock: true, finished: deployment.rollback.trigger === 'automatic' } };
   });
+
+/** What a Catch hands over, as for workflows. */
+export interface CaughtDeploymentError {
+  Error?: string;
+  Cause?: string;
+}
+
+/** The step a failure belongs to follows from how far the deployment got. */
+export const failFromCatch = async (deps: StepDeps, ref: DeploymentRef, caught: CaughtDeploymentError): Promise<{ rollback: boolean }> => {
+  const deployment = await deps.deployments.get(deploymentTenantOf(ref), ref.id);
+  if (!deployment) throw new DeploymentStateError(`deployment ${ref.id} not found`);
+  const step = deployment.status === 'queued' ? 'start' : deployment.deployed ? 'health_check' : 'deploy';
+  const failed = await recordFailure(deps, ref, { step, message: failureMessage(caught) });
+  return { rollback: failed.status === 'failed' && failed.rollback?.status === 'in_progress' && failed.rollback.trigger === 'automatic' };
+};

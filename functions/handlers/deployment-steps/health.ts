@@ -1,0 +1,8 @@
+import * as v from 'valibot';
+import { runHealthCheck } from '../../core/deployments/deployment-steps';
+import { stepDeps } from './step-deps';
+import { stepInput } from './step-input';
+
+const deps = stepDeps();
+
+export const handler = async (event: unknown): Promise<unknown> => runHealthCheck(deps, v.parse(stepInput, event).deployment);

@@ -1,0 +1,14 @@
+import { pageMeta } from '../../core/pagination';
+import { listDeployments } from '../../core/deployments/deployment-use-cases';
+import { apiHandler } from '../../http/api-handler';
+import { toListQuery } from '../../http/list-query';
+import { listDeploymentsRoute } from '../../routes/deployments';
+import { deploymentDeps, deploymentView } from './deps';
+
+const deps = deploymentDeps();
+
+export const handler = apiHandler(listDeploymentsRoute, async ({ principal, query: params }) => {
+  const query = toListQuery(params, 'created_at');
+  const page = await listDeployments(principal, query, { project_id: params.project_id, environment: params.environment, status: params.status }, deps);
+  return { list: page.items.map(deploymentView), meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
+});

@@ -1,0 +1,11 @@
+import { requestRollback } from '../../core/deployments/deployment-use-cases';
+import { deploymentExecutorFromEnvironment } from '../../adapters/deployments/sfn-deployment-executor';
+import { apiHandler } from '../../http/api-handler';
+import { rollbackDeploymentRoute } from '../../routes/deployments';
+import { deploymentDeps, deploymentView } from './deps';
+
+const deps = deploymentDeps(deploymentExecutorFromEnvironment);
+
+export const handler = apiHandler(rollbackDeploymentRoute, async ({ principal, params }) => ({
+  data: deploymentView(await requestRollback(principal, params.id, deps)),
+}));

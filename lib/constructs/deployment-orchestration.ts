@@ -1,0 +1,114 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { ServiceFunction } from './service-function';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export const deploymentDefinitionFile = join(projectRoot, 'state-machines', 'deployment.asl.json');
+
+export const deploymentFunctionDescriptions = {
+  control: 'deployment control: start, complete, record a failure or a failed rollback',
+  deploy: 'deployment step deploy: through the provider',
+  health: 'deployment step health check: one probe',
+  rollback: 'deployment step rollback: back to the previous completed deployment',
+} as const;
+
+type StepKey = keyof typeof deploymentFunctionDescriptions;
+
+const substitutionNames: Record<StepKey, string> = {
+  control: 'DeploymentControlFunctionArn',
+  deploy: 'DeployFunctionArn',
+  health: 'HealthCheckFunctionArn',
+  rollback: 'RollbackFunctionArn',
+};
+
+/** The steps that talk to a provider: they reach the configured Lambda targets and nothing else. */
+const reachesTargets: StepKey[] = ['deploy', 'health', 'rollback'];
+
+export interface DeploymentOrchestrationProps {
+  table: TableV2;
+  serviceName: string;
+  /** Unqualified ARNs of the functions `aws-lambda` deployments may update (context `deployLambdaTargets`). */
+  lambdaTargets: string[];
+  /** Buckets holding the code packages of `aws-lambda` deployments (context `deployCodeBuckets`). */
+  codeBuckets: string[];
+}
+
+/**
+ * Deployments' asynchronous half: the Standard state machine from `state-machines/deployment.asl.json`
+ * (also run by the local runtime) and its four functions.
+ */
+export class DeploymentOrchestration extends Construct {
+  readonly stateMachine: StateMachine;
+  readonly functions: Record<StepKey, ServiceFunction>;
+  private readonly lambdaTargets: string[];
+
+  constructor(scope: Construct, id: string, props: DeploymentOrchestrationProps) {
+    super(scope, id);
+    this.lambdaTargets = props.lambdaTargets;
+    const functionOf = (step: StepKey): ServiceFunction => {
+      const fn = new ServiceFunction(this, `${step.charAt(0).toUpperCase()}${step.slice(1)}Function`, {
+        handler: `deployment-steps/${step}`,
+        description: deploymentFunctionDescriptions[step],
+        serviceName: props.serviceName,
+        // A deploy waits for Lambda's code update; one probe or one hook call is bounded by 10 s.
+        timeout: Duration.seconds(step === 'deploy' || step === 'rollback' ? 300 : 60),
+      });
+      fn.bindTable(props.table, 'write');
+      if (reachesTargets.includes(step)) this.bindTargets(fn, props);
+      return fn;
+    };
+    this.functions = { control: functionOf('control'), deploy: functionOf('deploy'), health: functionOf('health'), rollback: functionOf('rollback') };
+
+    const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
+    this.stateMachine = new StateMachine(this, 'StateMachine', {
+      stateMachineType: StateMachineType.STANDARD,
+      definitionBody: DefinitionBody.fromFile(deploymentDefinitionFile),
+      definitionSubstitutions: Object.fromEntries((Object.keys(substitutionNames) as StepKey[]).map((step) => [substitutionNames[step], this.functions[step].function.functionArn])),
+      timeout: Duration.hours(2),
+      tracingEnabled: true,
+      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
+    });
+    this.stateMachine.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: Object.values(this.functions).map((fn) => fn.function.functionArn) }),
+    );
+    Validations.of(this.stateMachine).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'CloudWatch Logs delivery and X-Ray actions of Step Functions support no resource-level permissions.',
+    });
+  }
+
+  private bindTargets(fn: ServiceFunction, props: DeploymentOrchestrationProps): void {
+    fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', props.lambdaTargets.join(','));
+    if (props.lambdaTargets.length > 0) {
+      fn.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['lambda:GetAlias', 'lambda:CreateAlias', 'lambda:UpdateAlias', 'lambda:UpdateFunctionCode', 'lambda:GetFunctionConfiguration', 'lambda:PublishVersion', 'lambda:InvokeFunction'],
+          // Aliases and versions are qualified ARNs of the same functions.
+          resources: props.lambdaTargets.flatMap((arn) => [arn, `${arn}:*`]),
+        }),
+      );
+      for (const arn of props.lambdaTargets) {
+        Validations.of(fn).acknowledge({ id: `AwsSolutions-IAM5[Resource::${arn}:*]`, reason: 'Aliases and versions of a configured deploy target: the qualifier is the wildcard.' });
+      }
+    }
+    if (props.codeBuckets.length > 0) {
+      fn.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: props.codeBuckets.map((bucket) => `arn:aws:s3:::${bucket}/*`) }));
+      for (const bucket of props.codeBuckets) {
+        Validations.of(fn).acknowledge({ id: `AwsSolutions-IAM5[Resource::arn:aws:s3:::${bucket}/*]`, reason: 'Code packages of aws-lambda deployments, read by Lambda on the caller\'s behalf.' });
+      }
+    }
+  }
+
+  /** A route function that starts deployments or rollbacks (and checks aws-lambda targets). */
+  bindStarter(fn: ServiceFunction): void {
+    fn.function.addEnvironment('DEPLOYMENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
+    fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', this.lambdaTargets.join(','));
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
+  }
+}
