@@ -87,6 +87,8 @@ export class ServiceStack extends Stack {
       lambdaTargets: contextList('deployLambdaTargets'),
       codeBuckets: contextList('deployCodeBuckets'),
     });
+    // auto_deploy: the package stage starts a deployment of the change it packaged.
+    this.deployments.bindStarter(this.workflows.functions.package);
 
     const fallback = new ServiceFunction(this, 'Fallback', {
       handler: fallbackHandler,

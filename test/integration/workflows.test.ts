@@ -247,3 +247,54 @@ describe('the workflow API', () => {
     expect((await api.post('/workflows/wf_01JD2Q9R7W3T0N8M4K6H5G2F1E/cancel')).status).toBe(404);
   });
 });
+
+describe('auto_deploy', () => {
+  it('without a completed deployment to follow, the workflow completes and says why nothing was deployed', async () => {
+    const { api, projectId } = await setUp();
+    const created = await start(api, projectId, promptWriting('src/ok.js', 'export const ok = 1;\n'), { auto_deploy: true });
+    const done = await waitForWorkflow(api, created.id);
+    expect(done.status).toBe('completed');
+    expect(done.outputs).toMatchObject({ deployment_url: null, deployment_id: null });
+    const warnings = await allLogs(api, created.id, '&stage=package&level=warn');
+    expect(warnings.map((line) => line.message)).toEqual(expect.arrayContaining([expect.stringContaining('auto_deploy skipped')]));
+  });
+
+  it('deploys the packaged change like the last completed deployment and reports its URL', async () => {
+    const { api, projectId } = await setUp();
+    const hook = await startReceiver((request) => {
+      const body = JSON.parse(request.body);
+      return { status: 200, body: JSON.stringify({ url: `https://shop.example.com/${body.deployment_id}`, version: 'v-auto' }), headers: { 'Content-Type': 'application/json' } };
+    });
+    const health = await startReceiver({ status: 200, body: 'ok' });
+    try {
+      const config = { branch: 'main', hook_url: hook.url('/deploy'), health_url: health.url('/health'), secret: 'a-deploy-hook-secret-of-some-length', health_timeout_seconds: 10, health_interval_seconds: 1 };
+      const first = await api.post('/deployments', { project_id: projectId, environment: 'staging', provider: 'deploy-hook', config });
+      expect(first.status).toBe(201);
+      let last: any;
+      await eventually(
+        async () => {
+          last = await api.get(`/deployments/${first.body.data.id}`);
+          return last.body?.data?.status === 'completed';
+        },
+        15_000,
+        () => `first deployment: ${last?.status} ${last?.text}`,
+        100,
+      );
+
+      const created = await start(api, projectId, promptWriting('src/ok.js', 'export const ok = 1;\n'), { auto_deploy: true });
+      const done = await waitForWorkflow(api, created.id);
+      expect(done.status).toBe('completed');
+      const deploymentId = done.outputs.deployment_id;
+      expect(deploymentId).toMatch(/^dep_/);
+      expect(done.outputs.deployment_url).toBe(`https://shop.example.com/${deploymentId}`);
+
+      const deployment = (await api.get(`/deployments/${deploymentId}`)).body.data;
+      expect(deployment).toMatchObject({ status: 'completed', environment: 'staging', provider: 'deploy-hook', artifact: { workflow_id: created.id } });
+      const requested = hook.requests.map((request) => JSON.parse(request.body)).find((body) => body.deployment_id === deploymentId);
+      expect(requested).toMatchObject({ type: 'deployment.requested', artifact: { workflow_id: created.id, bundle: { sha256: done.outputs.bundle.sha256 } } });
+    } finally {
+      await hook.close();
+      await health.close();
+    }
+  });
+});

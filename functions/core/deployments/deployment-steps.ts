@@ -16,7 +16,7 @@ export interface StepDeps {
   projects: { get(tenant: ReturnType<typeof deploymentTenantOf>, id: string): Promise<Project | undefined> };
   provider(name: string): DeploymentProvider<Record<string, unknown>>;
   clock: Clock;
-  /** Multiplies health deadlines and waits: 1 in AWS, LOCAL_TIME_SCALE locally. */
+  /** Multiplies health deadlines: 1 in AWS, LOCAL_TIME_SCALE locally (the local runtime scales Waits itself). */
   timeScale: number;
 }
 
@@ -88,7 +88,8 @@ export const runDeploy = async (deps: StepDeps, ref: DeploymentRef): Promise<{ i
     const deadline = isoTime(deps.clock.now() + schedule.timeoutSeconds * 1000 * deps.timeScale);
     return { next: { ...current, deployed, url: deployed.url, version: deployed.version, health_deadline_at: deadline } };
   });
-  return { interval_seconds: schedule.intervalSeconds * deps.timeScale };
+  // Whole seconds, as a Wait's SecondsPath requires (the local runtime scales the wait itself).
+  return { interval_seconds: schedule.intervalSeconds };
 };
 
 /** One health probe, recorded; `expired` once the deadline has passed without a healthy answer. */
@@ -101,7 +102,7 @@ export const runHealthCheck = async (deps: StepDeps, ref: DeploymentRef): Promis
   await applyChange(deps, ref, (current) => ({ next: { ...current, health_checks: [...current.health_checks, outcome].slice(-keptHealthChecks) } }));
   const expired = !outcome.healthy && deployment.health_deadline_at !== null && deps.clock.now() >= Date.parse(deployment.health_deadline_at);
   const schedule = healthSchedule(deployment.config as unknown as HealthSettings);
-  return { healthy: outcome.healthy, expired, interval_seconds: schedule.intervalSeconds * deps.timeScale };
+  return { healthy: outcome.healthy, expired, interval_seconds: schedule.intervalSeconds };
 };
 
 export const completeDeployment = (deps: StepDeps, ref: DeploymentRef): Promise<Deployment> =>

@@ -43,7 +43,16 @@ const artifactOf = async (tenant: Tenant, input: NewDeployment, deps: Deployment
   return { workflow_id: workflow.id, bundle: workflow.outputs.bundle };
 };
 
-export const createDeployment = async (tenant: Tenant, input: NewDeployment, deps: DeploymentDeps): Promise<Deployment> => {
+/**
+ * `resolvedArtifact`: the package of a workflow still finishing (its auto_deploy), which the
+ * public `artifact` check (a completed workflow) would refuse.
+ */
+export const createDeployment = async (
+  tenant: Tenant,
+  input: NewDeployment,
+  deps: DeploymentDeps,
+  resolvedArtifact?: NonNullable<Deployment['artifact']>,
+): Promise<Deployment> => {
   const issues: FieldIssue[] = [];
   if (!deps.providers.names().includes(input.provider)) issues.push({ field: 'provider', issue: `must be one of ${deps.providers.names().join(', ')}` });
   if (!isId('project', input.project_id)) issues.push(unknownProject());
@@ -51,7 +60,7 @@ export const createDeployment = async (tenant: Tenant, input: NewDeployment, dep
 
   const parsed = await deps.providers.parseConfig(input.provider, input.config, { mode: tenant.mode });
   if (!parsed.ok) throw validationError(parsed.issues);
-  const artifact = await artifactOf(tenant, input, deps);
+  const artifact = resolvedArtifact ?? (await artifactOf(tenant, input, deps));
 
   const now = deps.clock.now();
   const at = isoTime(now);

@@ -46,6 +46,8 @@ export interface WorkflowOutputs {
   bundle: ArtifactRef | null;
   pushed_branch: string | null;
   iterations: number;
+  /** The deployment auto_deploy started, if any. */
+  deployment_id: string | null;
 }
 
 export interface AiUsage extends TokenUsage {
@@ -102,6 +104,7 @@ export const emptyOutputs = (): WorkflowOutputs => ({
   bundle: null,
   pushed_branch: null,
   iterations: 0,
+  deployment_id: null,
 });
 
 export const newWorkflow = (input: {

@@ -11,6 +11,7 @@ import { dynamoProjectRepository } from '../../adapters/dynamodb/project-reposit
 import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
 import { signerFromEnvironment } from '../../adapters/signing/signer-runtime';
+import { autoDeployerFromEnvironment } from './auto-deployer';
 
 /** Everything a stage function reaches, from its environment; the signer is made on first use. */
 export const stageDeps = (): StageDeps => {
@@ -29,6 +30,7 @@ export const stageDeps = (): StageDeps => {
       },
     },
     artifacts: artifactStoreFromEnvironment(),
+    autoDeployer: autoDeployerFromEnvironment(),
     signer: () =>
       (signer ??= signerFromEnvironment().catch((error: unknown) => {
         signer = undefined;

@@ -75,6 +75,7 @@ export const workflowSchema = v.object({
     bundle: v.nullable(v.object(artifact)),
     pushed_branch: v.nullable(v.string()),
     iterations: v.number(),
+    deployment_id: v.pipe(v.nullable(v.string()), v.description('The deployment auto_deploy started.')),
   }),
   ai_usage: v.object({
     input_tokens: v.number(),

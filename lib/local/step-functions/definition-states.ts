@@ -64,6 +64,34 @@ export const unsupportedFeatures = (definition: AslDefinition): string[] => {
 const longestTaskTimeoutSeconds = 2_147_483;
 const defaultRetryIntervalSeconds = 1;
 
+const scaledWaitResource = 'local:scaled-wait';
+
+/** The Wait states with a SecondsPath, which a time scale other than 1 runs as scaled-wait Tasks. */
+export const secondsPathWaits = (definition: AslDefinition): string[] => {
+  const names: string[] = [];
+  forEachState(definition, (name, state) => {
+    if (state.Type === 'Wait' && state.SecondsPath !== undefined) names.push(name);
+  });
+  return names;
+};
+
+/**
+ * Sleeps the seconds a Wait's SecondsPath named, times the scale; like Step Functions, a value that
+ * is not a whole number of seconds fails the execution (States.Runtime, which no Catch catches).
+ */
+export const scaledWait =
+  (timeScale: number) =>
+  async (input: unknown): Promise<null> => {
+    const seconds = (input as { seconds?: unknown } | null)?.seconds;
+    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < 0) {
+      const error = new Error(`SecondsPath evaluated to ${JSON.stringify(seconds)}, but expected a non-negative integer`);
+      error.name = 'States.Runtime';
+      throw error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000 * timeScale));
+    return null;
+  };
+
 /**
  * The definition the local runner executes: Wait `Seconds`, Retry `IntervalSeconds` (its default of
  * 1 s made explicit) and `MaxDelaySeconds` multiplied by timeScale, so BackoffRate and jitter still
@@ -73,6 +101,12 @@ export const runnableDefinition = (definition: AslDefinition, timeScale: number)
   const copy = structuredClone(definition);
   forEachState(copy, (_name, state) => {
     if (state.Type === 'Wait' && state.Seconds !== undefined) state.Seconds *= timeScale;
+    if (state.Type === 'Wait' && state.SecondsPath !== undefined && timeScale !== 1) {
+      // A wait whose length comes from the input: a local Task that sleeps it, scaled (see scaledWait).
+      const secondsPath = state.SecondsPath;
+      delete state.SecondsPath;
+      Object.assign(state, { Type: 'Task', Resource: scaledWaitResource, Parameters: { 'seconds.$': secondsPath }, ResultPath: null, TimeoutSeconds: longestTaskTimeoutSeconds });
+    }
     for (const retrier of state.Retry ?? []) {
       retrier.IntervalSeconds = (retrier.IntervalSeconds ?? defaultRetryIntervalSeconds) * timeScale;
       if (retrier.MaxDelaySeconds !== undefined) retrier.MaxDelaySeconds *= timeScale;

@@ -1,6 +1,6 @@
 import './promise-with-resolvers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { runnableDefinition, taskResources, unsupportedFeatures, type AslDefinition } from './definition-states';
+import { runnableDefinition, scaledWait, secondsPathWaits, taskResources, unsupportedFeatures, type AslDefinition } from './definition-states';
 import { createExecutionStore, type ExecutionSummary, type LocalMachine } from './executions';
 import { createFaultInjector, type FaultRules } from './fault-rules';
 import { startJsonProtocolServer } from './json-protocol-server';
@@ -50,6 +50,7 @@ const loadMachine = (options: LocalMachineOptions, timeScale: number, arn: strin
     else problems.push(`NO_TASK_HANDLER: Task ${state} has Resource ${resource}, which taskHandlers does not name`);
   }
   if (problems.length > 0) throw new InvalidDefinitionError(options.definitionFile, problems);
+  if (timeScale !== 1) for (const state of secondsPathWaits(definition)) taskHandlers.set(state, scaledWait(timeScale));
 
   // Validated above with the project's asl-validator; the scaled copy may hold fractional seconds.
   const runnable = runnableDefinition(definition, timeScale) as unknown as StateMachineDefinition;

@@ -40,6 +40,23 @@ export const runPackage = (deps: StageDeps, ref: WorkflowRef) =>
 
     const dockerfile = changes.files.some((file) => file.path === 'Dockerfile' && file.content !== null) || context.files.some((file) => file.path === 'Dockerfile');
     if (dockerfile) await log.warn('The repository has a Dockerfile, but this deployment builds no container images: docker_image stays null');
-    if (workflow.config.auto_deploy) await log.warn('auto_deploy was requested, but this deployment has no deployments capability yet: deployment_url stays null');
+    if (workflow.config.auto_deploy) {
+      if (!deps.autoDeployer) {
+        await log.warn('auto_deploy was requested, but deployments are not available here: deployment_url stays null');
+      } else {
+        const outcome = await deps.autoDeployer.deploy(ref, workflow, bundle, outputs.pushed_branch ?? context.branch);
+        if (outcome.kind === 'skipped') {
+          await log.warn(`auto_deploy skipped: ${outcome.reason}`);
+        } else if (outcome.kind === 'still_running') {
+          await log.warn(`Deployment ${outcome.deployment_id} is still in progress; its events will tell how it ends: deployment_url stays null`);
+          outputs.deployment_id = outcome.deployment_id;
+        } else {
+          outputs.deployment_id = outcome.deployment_id;
+          if (outcome.status !== 'completed') throw new Error(`auto deploy ${outcome.deployment_id} ${outcome.status}: ${outcome.error ?? 'no reason given'}`);
+          outputs.deployment_url = outcome.url;
+          await log.info(`Deployed as ${outcome.deployment_id}${outcome.url ? ` at ${outcome.url}` : ''}`);
+        }
+      }
+    }
     return { answer: {}, outputs };
   });

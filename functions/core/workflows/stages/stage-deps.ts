@@ -6,6 +6,7 @@ import type { Tenant } from '../../tenancy';
 import type { ArtifactStore } from '../../workspace/artifact-store';
 import type { ChangeSet } from '../stage-data';
 import type { WorkflowRepository } from '../workflow';
+import type { AutoDeployer } from './auto-deploy';
 
 export interface CheckoutRequest {
   url: string;
@@ -45,4 +46,6 @@ export interface StageDeps {
   scratch: Scratch;
   artifacts: ArtifactStore;
   signer(): Promise<Signer>;
+  /** Present where deployments are available. */
+  autoDeployer?: AutoDeployer;
 }
