@@ -3,9 +3,19 @@ import type { Deployment, DeploymentView } from './deployment';
 type Redactor = (provider: string, config: Record<string, unknown>) => Record<string, unknown>;
 
 /** What the API and the events show: no bookkeeping, and the config with its secrets replaced. */
+/** The documented order of the fields (the table returns them in any order). */
+const deploymentFieldOrder: (keyof DeploymentView)[] = [
+  'id', 'project_id', 'environment', 'provider', 'branch', 'auto_rollback', 'config', 'artifact', 'status', 'url', 'version',
+  'health_checks', 'health_deadline_at', 'rolled_back_from', 'rolled_back_to', 'rollback', 'error',
+  'created_at', 'updated_at', 'started_at', 'completed_at', 'duration_ms',
+];
+
 export const viewOfDeployment = (deployment: Deployment, redact: Redactor): DeploymentView => {
-  const { revision: _revision, deployed: _deployed, config, ...view } = deployment;
-  return { ...view, config: { branch: deployment.branch, auto_rollback: deployment.auto_rollback, ...redact(deployment.provider, config) } };
+  const view: DeploymentView = {
+    ...deployment,
+    config: { branch: deployment.branch, auto_rollback: deployment.auto_rollback, ...redact(deployment.provider, deployment.config) },
+  };
+  return Object.fromEntries(deploymentFieldOrder.map((field) => [field, view[field]])) as unknown as DeploymentView;
 };
 
 /** Event data: the resource after the change, lighter (no health-check history, no config). */

@@ -81,7 +81,15 @@ export interface Workflow {
 
 /** What the API shows: the record without its bookkeeping. */
 export type WorkflowView = Omit<Workflow, 'version'>;
-export const viewOfWorkflow = ({ version: _version, ...view }: Workflow): WorkflowView => view;
+
+/** The documented order of the fields (the table returns them in any order). */
+const workflowFieldOrder: (keyof WorkflowView)[] = [
+  'id', 'project_id', 'name', 'status', 'stages', 'prompt', 'config', 'stage_statuses', 'stage_timings', 'outputs',
+  'ai_usage', 'error', 'created_at', 'updated_at', 'started_at', 'completed_at', 'duration_ms',
+];
+
+export const viewOfWorkflow = (workflow: Workflow): WorkflowView =>
+  Object.fromEntries(workflowFieldOrder.map((field) => [field, workflow[field]])) as unknown as WorkflowView;
 
 /** Everything a stage needs to find its workflow; the state machine's input. */
 export interface WorkflowRef {
