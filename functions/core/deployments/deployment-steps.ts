@@ -158,6 +158,8 @@ export const recordFailure = async (
 export const runRollback = async (deps: StepDeps, ref: DeploymentRef): Promise<Deployment> => {
   const tenant = deploymentTenantOf(ref);
   const deployment = await deps.deployments.get(tenant, ref.id);
+  // A retried invocation whose first attempt finished the rollback: done already.
+  if (deployment?.rollback?.status === 'completed') return deployment;
   if (!deployment?.rollback || deployment.rollback.status !== 'in_progress') throw new DeploymentStateError(`deployment ${ref.id} has no rollback in progress`);
   const target = await deps.deployments.get(tenant, deployment.rollback.to);
   if (!target?.deployed) throw new DeploymentStateError(`the rollback target ${deployment.rollback.to} has nothing deployed`);

@@ -136,6 +136,9 @@ export const requestRollback = async (tenant: Tenant, id: string, deps: Deployme
   if (deployment.status !== 'completed') throw conflict(`The deployment is ${deployment.status}; only the current completed deployment can be rolled back.`);
   const previous = await deps.deployments.previousCompleted(tenant, deployment.project_id, deployment.environment, deployment.id);
   if (!previous) throw conflict(`There is no earlier completed deployment of this project to ${deployment.environment} to go back to.`);
+  if (previous.provider !== deployment.provider) {
+    throw conflict(`The previous completed deployment (${previous.id}) used ${previous.provider}, this one ${deployment.provider}: a rollback cannot change providers; deploy it again instead.`);
+  }
   const now = isoTime(deps.clock.now());
   const next: Deployment = {
     ...deployment,

@@ -1,0 +1,358 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Validations, type App, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { routes } from '../../functions/routes/index';
+import { buildApp } from '../../lib/app';
+import { deploymentDefinitionFile, deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
+import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
+import { actionsOf, asArray, isDynamoStatement, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+
+type StepKey = keyof typeof deploymentFunctionDescriptions;
+
+const steps = Object.keys(deploymentFunctionDescriptions) as StepKey[];
+/** The steps that talk to a provider, and so to the configured targets. */
+const targetSteps: StepKey[] = ['deploy', 'health', 'rollback'];
+
+/** The contract between `state-machines/deployment.asl.json` and the construct. */
+const placeholderSteps: Record<string, StepKey> = {
+  DeploymentControlFunctionArn: 'control',
+  DeployFunctionArn: 'deploy',
+  HealthCheckFunctionArn: 'health',
+  RollbackFunctionArn: 'rollback',
+};
+
+const expectedTimeouts: Record<StepKey, number> = { control: 60, deploy: 300, health: 60, rollback: 300 };
+
+const createDescription = 'POST /v1/deployments';
+const rollbackDescription = 'POST /v1/deployments/{id}/rollback';
+const readDescriptions = ['GET /v1/deployments', 'GET /v1/deployments/{id}'];
+/** auto_deploy: the workflow package stage starts deployments too. */
+const packageDescription = stageFunctionDescriptions.package;
+const starterDescriptions = [createDescription, rollbackDescription, packageDescription];
+
+const lambdaTarget = 'arn:aws:lambda:us-east-1:111122223333:function:shop';
+const lambdaActions = [
+  'lambda:CreateAlias',
+  'lambda:GetAlias',
+  'lambda:GetFunctionConfiguration',
+  'lambda:InvokeFunction',
+  'lambda:PublishVersion',
+  'lambda:UpdateAlias',
+  'lambda:UpdateFunctionCode',
+];
+
+const aslText = readFileSync(deploymentDefinitionFile, 'utf8');
+const asl = JSON.parse(aslText) as { StartAt: string; States: Record<string, { Type: string; Resource?: string; TimeoutSeconds?: number }> };
+
+interface Synthesized {
+  app: App;
+  template: Template;
+  lookups: ReturnType<typeof templateLookups>;
+  stepIds: Record<StepKey, string>;
+  machineId: string;
+  machineRoleId: string;
+  policyStatements: () => { roles: string[]; statement: Statement }[];
+  statementsOfRole: (roleId: string) => Statement[];
+  /** Description of every function, by logical id. */
+  descriptions: () => Map<string, string>;
+  roleOf: (description: string) => string;
+}
+
+const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
+  const app = newApp(context);
+  const stack = buildApp(app);
+  const template = Template.fromStack(stack);
+  const lookups = templateLookups(template);
+  const stepIds = Object.fromEntries(steps.map((step) => [step, lookups.functionIdWithDescription(deploymentFunctionDescriptions[step])])) as Record<StepKey, string>;
+  // Told by construct, not by a property under test.
+  const machineId = stack.getLogicalId(stack.deployments.stateMachine.node.defaultChild as CfnElement);
+  const machine = lookups.resources()[machineId]!;
+  expect(machine.Type).toBe('AWS::StepFunctions::StateMachine');
+  const machineRoleId: string = machine.Properties.RoleArn['Fn::GetAtt'][0];
+  const policyStatements = () =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
+        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+        statement,
+      })),
+    );
+  const statementsOfRole = (roleId: string): Statement[] => [
+    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    ...policyStatements()
+      .filter((entry) => entry.roles.includes(roleId))
+      .map((entry) => entry.statement),
+  ];
+  const descriptions = () =>
+    new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
+  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+  return { app, template, lookups, stepIds, machineId, machineRoleId, policyStatements, statementsOfRole, descriptions, roleOf };
+};
+
+const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
+/** Every (action, resource) pair of the statements, resources rendered by `joined`. */
+const grantsOf = (statements: Statement[]): string[] =>
+  statements.flatMap((statement) => actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`))).sort();
+
+/** The definition the machine runs, with each function's GetAtt rendered `${<logicalId>.Arn}` (as in workflow-orchestration.test.ts). */
+const resolvedDefinitionOf = (s: Synthesized): string => {
+  const properties = s.lookups.resources()[s.machineId]!.Properties;
+  let text: string;
+  if (properties.DefinitionString !== undefined) {
+    text = joined(properties.DefinitionString);
+  } else {
+    const key = properties.DefinitionS3Location.Key as string;
+    const assembly = s.app.synth();
+    const stackArtifactId = only(
+      assembly.stacks.map((stack) => stack.id),
+      'stack artifact',
+    );
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stackArtifactId}.assets.json`), 'utf8')) as {
+      files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>;
+    };
+    const asset = only(
+      Object.values(manifest.files).filter((file) => Object.values(file.destinations).some((destination) => destination.objectKey === key)),
+      `asset ${key}`,
+    );
+    text = readFileSync(join(assembly.directory, asset.source.path), 'utf8');
+    expect(text).toBe(aslText);
+  }
+  for (const [name, value] of Object.entries((properties.DefinitionSubstitutions ?? {}) as Record<string, unknown>)) {
+    text = text.split(`\${${name}}`).join(joined(value));
+  }
+  return text;
+};
+
+describe('deployment orchestration', () => {
+  let s: Synthesized;
+
+  beforeAll(() => {
+    s = synthesize();
+  });
+
+  describe('state machine', () => {
+    it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
+      const machine = s.lookups.resources()[s.machineId]!;
+      expect(machine.Properties).toMatchObject({
+        StateMachineType: 'STANDARD',
+        TracingConfiguration: { Enabled: true },
+        LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
+      });
+      const destination = only(machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[], 'log destination');
+      const logGroupId = (destination.CloudWatchLogsLogGroup.LogGroupArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+      expect(s.lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+    });
+
+    it('the ASL file names exactly the four step placeholders', () => {
+      const placeholders = new Set([...aslText.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]));
+      expect([...placeholders].sort()).toEqual(Object.keys(placeholderSteps).sort());
+      expect(new Set(Object.values(placeholderSteps))).toEqual(new Set(steps));
+    });
+
+    it('maps the four substitutions to the Arn of their step functions, and nothing else', () => {
+      const substitutions = s.lookups.resources()[s.machineId]!.Properties.DefinitionSubstitutions as Record<string, unknown>;
+      expect(substitutions).toEqual(Object.fromEntries(Object.entries(placeholderSteps).map(([name, step]) => [name, arnOf(s.stepIds[step])])));
+    });
+
+    it('runs the ASL file with every placeholder replaced by its step function', () => {
+      const definition = resolvedDefinitionOf(s);
+      let expected = aslText;
+      for (const [name, step] of Object.entries(placeholderSteps)) expected = expected.split(`\${${name}}`).join(`\${${s.stepIds[step]}.Arn}`);
+      expect(definition).not.toMatch(/\$\{\w+\}/);
+      expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
+    });
+
+    it('sends each Task to its step function', () => {
+      const definition = JSON.parse(resolvedDefinitionOf(s)) as typeof asl;
+      const tasks = Object.fromEntries(Object.entries(definition.States).filter(([, state]) => state.Type === 'Task').map(([name, state]) => [name, state.Resource]));
+      const of = (step: StepKey) => `\${${s.stepIds[step]}.Arn}`;
+      expect(tasks).toEqual({
+        StartDeployment: of('control'),
+        Deploy: of('deploy'),
+        CheckHealth: of('health'),
+        CompleteDeployment: of('control'),
+        RecordFailure: of('control'),
+        AutoRollback: of('rollback'),
+        Rollback: of('rollback'),
+        RecordRollbackFailure: of('control'),
+      });
+    });
+
+    it('its role may invoke exactly the four unqualified step functions, and nothing else of Lambda', () => {
+      const statements = s.statementsOfRole(s.machineRoleId);
+      const lambda = only(statements.filter(hasActionWithPrefix('lambda:')), 'Lambda statement');
+      expect(lambda.Effect).toBe('Allow');
+      expect(lambda.Condition).toBeUndefined();
+      expect(actionsOf(lambda)).toEqual(['lambda:InvokeFunction']);
+      const resources = asArray(lambda.Resource);
+      expect(resources).toHaveLength(4);
+      expect(resources).toEqual(expect.arrayContaining(steps.map((step) => arnOf(s.stepIds[step]))));
+      for (const statement of statements.filter((st) => st !== lambda)) {
+        for (const action of actionsOf(statement)) expect(action).toMatch(/^(logs|xray):/);
+      }
+    });
+
+    it('the step functions are invoked by no other role', () => {
+      const stepArns = steps.map((step) => JSON.stringify(arnOf(s.stepIds[step])));
+      const invokers = s
+        .policyStatements()
+        .filter(({ statement }) => hasActionWithPrefix('lambda:')(statement))
+        .filter(({ statement }) => asArray(statement.Resource).some((r) => stepArns.includes(JSON.stringify(r))));
+      expect(invokers.flatMap(({ roles }) => roles)).toEqual([s.machineRoleId]);
+    });
+
+    it('outputs its ARN as DeploymentStateMachineArn', () => {
+      s.template.hasOutput('DeploymentStateMachineArn', { Value: { Ref: s.machineId } });
+    });
+  });
+
+  describe('step functions', () => {
+    it.each(steps.map((step) => [step]))('%s has its timeout, below the timeout of every Task that calls it', (step) => {
+      const timeout = s.lookups.functionWithDescription(deploymentFunctionDescriptions[step]).Properties.Timeout as number;
+      expect(timeout).toBe(expectedTimeouts[step]);
+      const placeholder = Object.keys(placeholderSteps).find((name) => placeholderSteps[name] === step)!;
+      const tasks = Object.entries(asl.States).filter(([, state]) => state.Type === 'Task' && state.Resource === `\${${placeholder}}`);
+      expect(tasks.length).toBeGreaterThan(0);
+      for (const [name, state] of tasks) expect([name, state.TimeoutSeconds! > timeout]).toEqual([name, true]);
+    });
+
+    it.each(steps.map((step) => [step]))('%s may write the table', (step) => {
+      const statements = s.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(isDynamoStatement);
+      expect(statements.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem']));
+      expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).TABLE_NAME).toEqual({ Ref: expect.any(String) });
+    });
+
+    it('without deployLambdaTargets no function holds any Lambda permission, and DEPLOY_LAMBDA_TARGETS is empty', () => {
+      for (const [, description] of s.descriptions()) {
+        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, []]);
+      }
+      // The state machine's invoke is the only Lambda permission in the stack.
+      const lambdaRoles = s.policyStatements().filter(({ statement }) => hasActionWithPrefix('lambda:')(statement)).flatMap(({ roles }) => roles);
+      expect(lambdaRoles).toContain(s.machineRoleId);
+      for (const step of targetSteps) expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).DEPLOY_LAMBDA_TARGETS).toBe('');
+      for (const description of starterDescriptions) expect(s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe('');
+      expect(s.lookups.environmentOf(deploymentFunctionDescriptions.control).DEPLOY_LAMBDA_TARGETS).toBeUndefined();
+    });
+
+    it('without deployCodeBuckets no step function holds any S3 permission', () => {
+      for (const step of steps) expect([step, s.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(hasActionWithPrefix('s3:'))]).toEqual([step, []]);
+    });
+
+    it('no step function knows the state machine or may start it', () => {
+      for (const step of steps) {
+        const description = deploymentFunctionDescriptions[step];
+        expect(s.lookups.environmentOf(description).DEPLOYMENT_STATE_MACHINE_ARN).toBeUndefined();
+        expect(s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'))).toEqual([]);
+      }
+    });
+  });
+
+  describe('starters', () => {
+    it('the route table marks exactly the create and rollback routes as starters', () => {
+      expect(routes.filter((route) => route.deploymentExecutions).map((route) => `${route.method} ${route.path}`).sort()).toEqual([createDescription, rollbackDescription].sort());
+    });
+
+    it.each(starterDescriptions.map((description) => [description]))('%s knows the machine and may only start its executions', (description) => {
+      expect(s.lookups.environmentOf(description).DEPLOYMENT_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
+      const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
+      for (const statement of statements) {
+        expect(statement.Effect).toBe('Allow');
+        expect(statement.Condition).toBeUndefined();
+      }
+      expect(grantsOf(statements)).toEqual([`states:StartExecution \${${s.machineId}}`]);
+    });
+
+    it('no other function knows the machine or holds a permission on it, the GET deployment routes included', () => {
+      for (const description of readDescriptions) expect([...s.descriptions().values()]).toContain(description);
+      for (const description of [...s.descriptions().values()].filter((d) => !starterDescriptions.includes(d))) {
+        expect([description, s.lookups.environmentOf(description).DEPLOYMENT_STATE_MACHINE_ARN]).toEqual([description, undefined]);
+        const onMachine = s.lookups.statementsOf(description).filter((statement) => JSON.stringify(statement.Resource).includes(s.machineId));
+        expect([description, onMachine]).toEqual([description, []]);
+      }
+      for (const description of readDescriptions) {
+        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'))]).toEqual([description, []]);
+        expect([description, s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS]).toEqual([description, undefined]);
+      }
+    });
+  });
+
+  describe('context deployLambdaTargets and deployCodeBuckets', () => {
+    let targets: Synthesized;
+
+    beforeAll(() => {
+      targets = synthesize({ deployLambdaTargets: lambdaTarget, deployCodeBuckets: 'my-code' });
+    });
+
+    it.each(targetSteps.map((step) => [step]))('%s gets exactly the seven Lambda actions on the target and its qualified ARNs, and the target in DEPLOY_LAMBDA_TARGETS', (step) => {
+      const description = deploymentFunctionDescriptions[step];
+      const lambda = only(targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), `${step} Lambda statement`);
+      expect(lambda.Effect).toBe('Allow');
+      expect(lambda.Condition).toBeUndefined();
+      expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions);
+      expect([...asArray(lambda.Resource)].sort()).toEqual([lambdaTarget, `${lambdaTarget}:*`]);
+      expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(lambdaTarget);
+    });
+
+    it('no other function holds any Lambda permission; the starters know the targets, no other function', () => {
+      const targetIds = new Set(targetSteps.map((step) => targets.stepIds[step]));
+      for (const [id, description] of targets.descriptions()) {
+        const env = targets.lookups.environmentOf(description);
+        if (targetIds.has(id)) continue;
+        expect([description, targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, []]);
+        expect([description, env.DEPLOY_LAMBDA_TARGETS]).toEqual([description, starterDescriptions.includes(description) ? lambdaTarget : undefined]);
+      }
+      // Nor any role that is not a function's, but the state machine's invoke of its own steps.
+      const onTarget = targets.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes('function:shop'));
+      expect(new Set(onTarget.flatMap(({ roles }) => roles))).toEqual(new Set(targetSteps.map((step) => targets.roleOf(deploymentFunctionDescriptions[step]))));
+    });
+
+    it.each(targetSteps.map((step) => [step]))('%s may read code packages from the configured bucket only', (step) => {
+      const s3 = only(targets.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(hasActionWithPrefix('s3:')), `${step} S3 statement`);
+      expect(s3.Effect).toBe('Allow');
+      expect([...actionsOf(s3)].sort()).toEqual(['s3:GetObject', 's3:GetObjectVersion']);
+      expect(asArray(s3.Resource)).toEqual(['arn:aws:s3:::my-code/*']);
+    });
+
+    it('the code bucket is readable by the three provider steps only', () => {
+      const onBucket = targets.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes('my-code'));
+      expect(new Set(onBucket.flatMap(({ roles }) => roles))).toEqual(new Set(targetSteps.map((step) => targets.roleOf(deploymentFunctionDescriptions[step]))));
+      expect(targets.lookups.statementsOf(deploymentFunctionDescriptions.control).filter(hasActionWithPrefix('s3:'))).toEqual([]);
+    });
+
+    it('the starters still may only start the machine', () => {
+      for (const description of starterDescriptions) {
+        expect([description, grantsOf(targets.lookups.statementsOf(description).filter(hasActionWithPrefix('states:')))]).toEqual([
+          description,
+          [`states:StartExecution \${${targets.machineId}}`],
+        ]);
+      }
+    });
+
+    it('several targets and buckets, comma-separated: each one, and its qualified ARNs', () => {
+      const other = 'arn:aws:lambda:us-east-1:111122223333:function:billing';
+      const several = synthesize({ deployLambdaTargets: ` ${lambdaTarget}, ${other} ,`, deployCodeBuckets: 'my-code,more-code' });
+      for (const step of targetSteps) {
+        const description = deploymentFunctionDescriptions[step];
+        const lambda = only(several.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), 'Lambda statement');
+        expect([...asArray(lambda.Resource)].sort()).toEqual([lambdaTarget, `${lambdaTarget}:*`, other, `${other}:*`].sort());
+        const s3 = only(several.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:')), 'S3 statement');
+        expect([...asArray(s3.Resource)].sort()).toEqual(['arn:aws:s3:::more-code/*', 'arn:aws:s3:::my-code/*']);
+        expect(several.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(`${lambdaTarget},${other}`);
+      }
+    });
+  });
+});
+
+describe('cdk-nag AwsSolutions with deployment targets and code buckets', () => {
+  it('reports no unacknowledged error or warning', () => {
+    const app = newApp({ deployLambdaTargets: lambdaTarget, deployCodeBuckets: 'my-code' });
+    buildApp(app);
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    app.synth();
+
+    const { violations } = new AwsSolutionsChecks().validateScope(app);
+    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+  });
+});
