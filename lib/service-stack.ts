@@ -12,6 +12,7 @@ import { WebhookDelivery } from './constructs/webhook-delivery';
 import { aiSettingsFromContext } from './constructs/ai-settings';
 import { WorkflowOrchestration } from './constructs/workflow-orchestration';
 import { DeploymentOrchestration } from './constructs/deployment-orchestration';
+import { ExecutionSafetyNet } from './constructs/execution-safety-net';
 
 export interface ServiceStackProps extends StackProps {
   /** Default-route throttling of the API's stage. */
@@ -89,6 +90,11 @@ export class ServiceStack extends Stack {
     });
     // auto_deploy: the package stage starts a deployment of the change it packaged.
     this.deployments.bindStarter(this.workflows.functions.package);
+    new ExecutionSafetyNet(this, 'ExecutionSafetyNet', {
+      table: this.table,
+      serviceName,
+      stateMachines: [this.workflows.stateMachine, this.deployments.stateMachine],
+    });
 
     const fallback = new ServiceFunction(this, 'Fallback', {
       handler: fallbackHandler,

@@ -9,6 +9,7 @@ import { buildApp } from '../../lib/app';
 import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTimeout } from '../../lib/constructs/webhook-delivery';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
+import { executionEndedDescription } from '../../lib/constructs/execution-safety-net';
 import { actionsOf, asArray, isDynamoStatement, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
@@ -32,7 +33,7 @@ describe('ServiceStack', () => {
   describe('functions', () => {
     it('has exactly one function per route, the fallback, the two webhook workers and the workflow and deployment step functions, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-      const stageFunctions = [...Object.values(stageFunctionDescriptions), ...Object.values(deploymentFunctionDescriptions)];
+      const stageFunctions = [...Object.values(stageFunctionDescriptions), ...Object.values(deploymentFunctionDescriptions), executionEndedDescription];
       expect(functions).toHaveLength(routes.length + 3 + stageFunctions.length);
       expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
         [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),

@@ -1,0 +1,52 @@
+import { Duration, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { ServiceFunction } from './service-function';
+
+export const executionEndedDescription = 'execution safety net: records workflows and deployments whose execution ended unfinished';
+
+export interface ExecutionSafetyNetProps {
+  table: TableV2;
+  serviceName: string;
+  stateMachines: IStateMachine[];
+}
+
+/**
+ * When an execution of the service's state machines ends FAILED, TIMED_OUT or ABORTED while its
+ * workflow or deployment still looks under way, a function fails the record and frees the
+ * deployment lock (`functions/core/executions/execution-ended.ts`). The local runtime does the same
+ * for executions a restart cut short.
+ */
+export class ExecutionSafetyNet extends Construct {
+  readonly function: ServiceFunction;
+
+  constructor(scope: Construct, id: string, props: ExecutionSafetyNetProps) {
+    super(scope, id);
+    this.function = new ServiceFunction(this, 'Function', {
+      handler: 'workers/execution-ended',
+      description: executionEndedDescription,
+      serviceName: props.serviceName,
+      timeout: Duration.seconds(30),
+    });
+    this.function.bindTable(props.table, 'write');
+
+    const failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(failures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is the dead-letter target of the EventBridge rule (events the function could not take after its retries); it needs no DLQ of its own.',
+    });
+    new Rule(this, 'ExecutionEnded', {
+      description: 'Executions of the workflow and deployment state machines that ended without succeeding',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: props.stateMachines.map((machine) => machine.stateMachineArn) },
+      },
+      targets: [new LambdaFunction(this.function.function, { deadLetterQueue: failures, retryAttempts: 8, maxEventAge: Duration.hours(24) })],
+    });
+  }
+}
