@@ -215,6 +215,8 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
                 lockPut(tenant, next),
                 { ConditionCheck: { TableName: tableName, Key: current, ConditionExpression: 'deployment_id = :id', ExpressionAttributeValues: { ':id': next.id } } },
                 conditionalPut(tenant, previous, next),
+                // A rollback under way counts as active too: its project cannot be deleted meanwhile.
+                projectActivity(tenant, next.project_id, 1),
               ],
             }),
           ),
@@ -223,7 +225,7 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
       } catch (error) {
         if (conditionFailedAt(error, 0)) return 'busy';
         if (conditionFailedAt(error, 1)) return 'not_current';
-        if (conditionFailedAt(error, 2)) return 'changed';
+        if (conditionFailedAt(error, 2) || conditionFailedAt(error, 3)) return 'changed';
         throw error;
       }
     },

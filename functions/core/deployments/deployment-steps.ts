@@ -191,7 +191,7 @@ export const runRollback = async (deps: StepDeps, ref: DeploymentRef): Promise<D
     return {
       next,
       events: [{ type: 'deployment.rollback', data: deploymentSnapshot(next) }],
-      effects: { releaseLock: true, finished: automatic, alsoSave: { previous: target, next: restoredTarget }, ...(automatic ? {} : { setCurrent: target.id }) },
+      effects: { releaseLock: true, finished: true, alsoSave: { previous: target, next: restoredTarget }, ...(automatic ? {} : { setCurrent: target.id }) },
     };
   });
 };
@@ -201,7 +201,8 @@ export const recordRollbackFailure = (deps: Pick<StepDeps, 'deployments' | 'cloc
   applyChange(deps, ref, (deployment, nowIso) => {
     if (deployment.rollback?.status !== 'in_progress') return null;
     const next: Deployment = { ...deployment, rollback: { ...deployment.rollback, status: 'failed', completed_at: nowIso, error: message } };
-    return { next, effects: { releaseLock: true, finished: deployment.rollback.trigger === 'automatic' } };
+    // Automatic or requested, the rollback counted as active on the project until now.
+    return { next, effects: { releaseLock: true, finished: true } };
   });
 
 /** What a Catch hands over, as for workflows. */

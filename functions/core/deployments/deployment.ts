@@ -96,7 +96,8 @@ export interface DeploymentRepository {
   previousCompleted(tenant: Tenant, projectId: string, environment: Environment, beforeId: string): Promise<Deployment | undefined>;
   /**
    * Takes the in-progress lock for a rollback of `deployment` if it is still the current one and
-   * unchanged, marking its rollback as requested. `busy` / `not_current` / `changed` write nothing.
+   * unchanged, marking its rollback as requested and counting it as active on its project (until
+   * the rollback ends). `busy` / `not_current` / `changed` write nothing.
    */
   beginRollback(tenant: Tenant, previous: Deployment, next: Deployment): Promise<'started' | 'busy' | 'not_current' | 'changed'>;
 }

@@ -542,7 +542,7 @@ describe('runRollback', () => {
     expect(deployments.events[1]?.data).toEqual(deploymentSnapshot(answered));
   });
 
-  it('requested: the current deployment becomes rolled_back, its target current again, the lock released; activity unchanged', async () => {
+  it('requested: the current deployment becomes rolled_back, its target current again, the lock released, no longer active', async () => {
     const { deps, deployments, fake, a, b } = await requested();
     const at = isoTime(startOfTests + 5_000);
     const answered = await runRollback(deps, refOf(b));
@@ -561,7 +561,8 @@ describe('runRollback', () => {
     expect(answered.rollback?.trigger).toBe('requested');
     expect(deployments.stored(tenant, a.id)).toMatchObject({ status: 'completed', rolled_back_from: b.id, revision: a.revision + 1 });
     expect(deployments.current(tenant, projectId, 'production')).toBe(a.id);
-    expect(deployments.saves.at(-1)?.effects).toMatchObject({ releaseLock: true, finished: false, setCurrent: a.id });
+    // The rollback counted as active from its request until now.
+    expect(deployments.saves.at(-1)?.effects).toMatchObject({ releaseLock: true, finished: true, setCurrent: a.id });
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
     expect(deployments.activeCount(tenant, projectId)).toBe(0);
     expect(deployments.events).toEqual([{ type: 'deployment.rollback', data: deploymentSnapshot(answered), deploymentId: b.id }]);
@@ -633,7 +634,7 @@ describe('recordRollbackFailure', () => {
     deployments.holdLock(tenant, projectId, 'production', b.id);
     const answered = await recordRollbackFailure(deps, refOf(b), 'no');
     expect(answered).toMatchObject({ status: 'completed', rollback: { status: 'failed', error: 'no' } });
-    expect(deployments.saves.at(-1)?.effects).toEqual({ releaseLock: true, finished: false });
+    expect(deployments.saves.at(-1)?.effects).toEqual({ releaseLock: true, finished: true });
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
     expect(deployments.current(tenant, projectId, 'production')).toBe(b.id);
   });

@@ -131,8 +131,11 @@ export const inMemoryDeploymentRepository = () => {
       if (locks.has(place)) return 'busy';
       if (current.get(place) !== next.id) return 'not_current';
       if (deployments.get(keyOf(tenant, previous.id))?.revision !== previous.revision) return 'changed';
+      const projectKey = keyOf(tenant, next.project_id);
+      if (!projects.has(projectKey)) return 'changed';
       locks.set(place, next.id);
       deployments.set(keyOf(tenant, next.id), copy(next));
+      active.set(projectKey, (active.get(projectKey) ?? 0) + 1);
       return 'started';
     },
   };
