@@ -13,6 +13,7 @@ import { aiSettingsFromContext } from './constructs/ai-settings';
 import { WorkflowOrchestration } from './constructs/workflow-orchestration';
 import { DeploymentOrchestration } from './constructs/deployment-orchestration';
 import { ExecutionSafetyNet } from './constructs/execution-safety-net';
+import { SecurityScanning } from './constructs/security-scanning';
 
 export interface ServiceStackProps extends StackProps {
   /** Default-route throttling of the API's stage. */
@@ -56,6 +57,7 @@ export class ServiceStack extends Stack {
   readonly webhooks: WebhookDelivery;
   readonly workflows: WorkflowOrchestration;
   readonly deployments: DeploymentOrchestration;
+  readonly security: SecurityScanning;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -90,6 +92,16 @@ export class ServiceStack extends Stack {
     });
     // auto_deploy: the package stage starts a deployment of the change it packaged.
     this.deployments.bindStarter(this.workflows.functions.package);
+    const osvApiUrl: unknown = this.node.tryGetContext('osvApiUrl');
+    this.security = new SecurityScanning(this, 'Security', {
+      table: this.table,
+      serviceName,
+      artifacts: this.workflows.artifacts,
+      artifactKey: this.workflows.artifactKey,
+      ai,
+      repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
+      osvApiUrl: typeof osvApiUrl === 'string' && osvApiUrl.length > 0 ? osvApiUrl : 'https://api.osv.dev',
+    });
     new ExecutionSafetyNet(this, 'ExecutionSafetyNet', {
       table: this.table,
       serviceName,
@@ -137,6 +149,7 @@ export class ServiceStack extends Stack {
       if (route.workflowExecutions === 'start') this.workflows.bindStarter(routeFunction, ai);
       if (route.workflowExecutions === 'stop') this.workflows.bindStopper(routeFunction);
       if (route.deploymentExecutions) this.deployments.bindStarter(routeFunction);
+      if (route.startsSecurityJobs) this.security.bindStarter(routeFunction);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

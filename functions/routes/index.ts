@@ -1,5 +1,6 @@
 import { deploymentRoutes } from './deployments';
 import { eventRoutes } from './events';
+import { securityRoutes } from './security';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
 import type { AnyRoute } from './route';
@@ -10,7 +11,7 @@ import { workflowRoutes } from './workflows';
  * The route table: every implemented route, once. The CDK stack, the local server and the OpenAPI
  * document are all built from it.
  */
-export const routes: readonly AnyRoute[] = [openApiRoute, ...projectRoutes, ...workflowRoutes, ...deploymentRoutes, ...eventRoutes, ...webhookRoutes];
+export const routes: readonly AnyRoute[] = [openApiRoute, ...projectRoutes, ...workflowRoutes, ...securityRoutes, ...deploymentRoutes, ...eventRoutes, ...webhookRoutes];
 
 /** The function that answers everything no route matches: 404, or 405 with `Allow`. */
 export const fallbackHandler = 'meta/fallback';

@@ -43,6 +43,8 @@ export interface RouteDefinition<
   workflowExecutions?: 'start' | 'stop';
   /** Starts deployment executions (needs the deployment state machine). */
   deploymentExecutions?: boolean;
+  /** Starts scans or remediations (invokes the security function asynchronously). */
+  startsSecurityJobs?: boolean;
   params?: TParams;
   query?: TQuery;
   body?: TBody;

@@ -37,6 +37,8 @@ export interface ServiceFunctionProps {
    * named are copied, from the project's own node_modules (no install, no network).
    */
   shippedModules?: Record<string, string[]>;
+  /** Packages left out of the bundle that the code never loads at run time (optional peers). */
+  unusedModules?: string[];
   /** Added to the common variables (never `LOCAL_*`: those belong to the local runtime alone). */
   environment?: Record<string, string>;
 }
@@ -86,7 +88,7 @@ export class ServiceFunction extends Construct {
         sourceMap: true,
         sourcesContent: false,
         bundleAwsSDK: true,
-        externalModules: Object.keys(props.shippedModules ?? {}),
+        externalModules: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
         commandHooks: {
           beforeBundling: () => [],
           beforeInstall: () => [],
@@ -94,7 +96,7 @@ export class ServiceFunction extends Construct {
             Object.entries(props.shippedModules ?? {}).flatMap(([name, files]) => {
               const from = join(projectRoot, 'node_modules', name);
               const to = join(outputDir, 'node_modules', name);
-              return files.map((pattern) => `mkdir -p "${join(to, dirname(pattern))}" && cp ${join(from, pattern)} "${join(to, dirname(pattern))}/"`);
+              return files.map((pattern) => `mkdir -p "${join(to, dirname(pattern))}" && cp -r ${join(from, pattern)} "${join(to, dirname(pattern))}/"`);
             }),
         },
         forceDockerBundling: false,

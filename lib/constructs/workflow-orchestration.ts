@@ -60,6 +60,7 @@ export class WorkflowOrchestration extends Construct {
   readonly stateMachine: StateMachine;
   readonly artifacts: Bucket;
   readonly signingKey: Key;
+  readonly artifactKey: Key;
   readonly functions: Record<StageKey, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: WorkflowOrchestrationProps) {
@@ -76,6 +77,7 @@ export class WorkflowOrchestration extends Construct {
     Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket of the artifact bucket; logging it into itself would loop.' });
 
     const artifactKey = new Key(this, 'ArtifactKey', { enableKeyRotation: true, description: 'Encrypts workflow artifacts' });
+    this.artifactKey = artifactKey;
     this.artifacts = new Bucket(this, 'Artifacts', {
       encryption: BucketEncryption.KMS,
       encryptionKey: artifactKey,

@@ -1,5 +1,6 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
@@ -71,7 +72,7 @@ const localRegion = 'us-east-1';
  */
 export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
   const tableName = options.tableName ?? 'project-automation-local';
-  await mkdir(options.dataDir, { recursive: true });
+  await mkdir(join(options.dataDir, 'osv'), { recursive: true });
   const dynamodb = await startDynamoDbLocal({ inMemory: options.inMemory, dataDir: join(options.dataDir, 'dynamodb') });
 
   // Handlers read these when first loaded, exactly as they read their Lambda environment.
@@ -90,6 +91,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     LOCAL_ARTIFACT_DIR: join(options.dataDir, 'artifacts'),
     LOCAL_SIGNING_KEY_DIR: join(options.dataDir, 'signing'),
     AI_PROVIDERS: process.env.AI_PROVIDERS ?? 'local',
+    // Scans and remediations run in this process, as the security function's asynchronous invocations.
+    LOCAL_SECURITY_JOBS_MODULE: fileURLToPath(new URL('../../functions/handlers/workers/security-job.ts', import.meta.url)),
+    // Local advisories in the OSV format (a copy of the OSV database, or a test's own); OSV_ADVISORY_DIR= (empty) asks the OSV API.
+    OSV_ADVISORY_DIR: process.env.OSV_ADVISORY_DIR ?? join(options.dataDir, 'osv'),
   });
   delete process.env.DELIVERY_QUEUE_URL;
   delete process.env.ARTIFACT_BUCKET;

@@ -38,14 +38,15 @@ describe('a workflow from POST to workflow.completed', () => {
     const { api, repository, projectId } = await setUp();
     receiver = await startReceiver();
     await createWebhook(api, { url: receiver.url(), events: ['workflow.created', 'workflow.started', 'workflow.stage.completed', 'workflow.completed', 'workflow.failed'] });
-    // Slow verify a little so the logs can be read while the workflow runs.
-    injectFaults({ state: 'Verify', delayMs: 700, match: { 'workflow.project_id': projectId } });
+    // Slow verify down so the logs can be read while the workflow runs.
+    injectFaults({ state: 'Verify', delayMs: 1500, match: { 'workflow.project_id': projectId } });
 
     const created = await start(api, projectId, promptWriting('src/farewell.js', 'export const farewell = (name) => `Goodbye, ${name}!`;\n'));
     expect(created).toMatchObject({ status: 'queued', project_id: projectId, stages, config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 2 } });
     expect(created.id).toMatch(/^wf_/);
 
-    const running = await waitForWorkflow(api, created.id, (w) => w.stage_statuses.verify === 'running');
+    // The injected delay holds the workflow before verify: build done, the workflow still running.
+    const running = await waitForWorkflow(api, created.id, (w) => w.stage_statuses.build === 'completed' && w.status === 'running');
     expect(running.status).toBe('running');
     const duringRun = await allLogs(api, created.id);
     expect(duringRun.map((line) => line.message)).toEqual(expect.arrayContaining(['intake started', 'build started']));

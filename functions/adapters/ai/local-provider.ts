@@ -134,8 +134,31 @@ const fix = (changes: ChangeSet, problemPaths: string[]): ChangeSet => {
   return { summary, files: kept };
 };
 
+/** Line comment syntax by extension, for the remediation marker. */
+const commentPrefix = (path: string): string => {
+  const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
+  if (['py', 'rb', 'sh', 'bash', 'yml', 'yaml', 'toml', 'env', 'properties', 'r', 'pl'].includes(extension) || path.endsWith('.env') || !path.includes('.')) return '#';
+  if (['sql', 'lua', 'hs'].includes(extension)) return '--';
+  return '//';
+};
+
+/**
+ * Fixed form: the flagged line is replaced by a comment saying what was removed and why, so the
+ * finding is gone and the change is plain to review. A real provider writes a real fix.
+ */
+const remediation = (task: Extract<AiTask, { kind: 'remediation' }>): ChangeSet => {
+  const lines = task.file.content.split('\n');
+  const index = (task.finding.location.line ?? 0) - 1;
+  if (index < 0 || index >= lines.length) return { summary: `No line ${task.finding.location.line ?? '?'} in ${task.file.path}`, files: [] };
+  const indent = /^\s*/.exec(lines[index] ?? '')?.[0] ?? '';
+  lines[index] = `${indent}${commentPrefix(task.file.path)} removed by automated remediation (${task.finding.rule_id}): ${task.finding.type === 'secrets' ? 'read this value from configuration' : 'rewrite this safely'}`;
+  return { summary: `Remove the line flagged by ${task.finding.rule_id} in ${task.file.path}`, files: [{ path: task.file.path, content: lines.join('\n') }] };
+};
+
 const answer = (task: AiTask): Plan | ChangeSet => {
   switch (task.kind) {
+    case 'remediation':
+      return remediation(task);
     case 'plan':
       return plan(task.prompt, task.context);
     case 'change_set':

@@ -30,6 +30,9 @@ export const entityTypes = {
   deployment: 'deployment',
   deploymentLock: 'deployment_lock',
   currentDeployment: 'current_deployment',
+  scan: 'scan',
+  finding: 'finding',
+  findingPointer: 'finding_pointer',
 } as const;
 
 export const keys = {
@@ -119,6 +122,31 @@ export const keys = {
   currentDeployment: (tenant: Tenant, projectId: string, environment: string) => ({
     pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'ENV', environment),
     sk: 'CURRENT_DEPLOYMENT',
+  }),
+
+  scans: (tenant: Tenant) => join(tenantPrefix(tenant), 'SCANS'),
+  scanSortKeyPrefix: 'SCAN#',
+  scan: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'SCANS'), sk: join('SCAN', id) }),
+  scansOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'SCANS'),
+  scanIndexes: (tenant: Tenant, projectId: string, id: string) => ({ gsi1pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'SCANS'), gsi1sk: join('SCAN', id) }),
+
+  findings: (tenant: Tenant) => join(tenantPrefix(tenant), 'FINDINGS'),
+  findingSortKeyPrefix: 'FINDING#',
+  finding: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'FINDINGS'), sk: join('FINDING', id) }),
+  findingsOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDINGS'),
+  /** gsi1: a project's findings by creation; gsi2: the tenant's findings most severe first. */
+  findingIndexes: (tenant: Tenant, projectId: string, id: string, severityRank: number) => ({
+    gsi1pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDINGS'),
+    gsi1sk: join('FINDING', id),
+    gsi2pk: join(tenantPrefix(tenant), 'FINDINGS'),
+    gsi2sk: `${severityRank}${tieBreak}${id}`,
+  }),
+  /** One per fingerprint in a project, branch and scan type: a re-scan finds the finding it reported before. */
+  findingScope: (tenant: Tenant, projectId: string, branch: string, type: string) =>
+    join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDING_SCOPE', encodeURIComponent(branch), type),
+  findingPointer: (tenant: Tenant, projectId: string, branch: string, type: string, fingerprint: string) => ({
+    pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDING_SCOPE', encodeURIComponent(branch), type),
+    sk: join('FP', fingerprint),
   }),
 
   /** The local runtime's delivery queue (SQS in AWS): ordered by due time. */

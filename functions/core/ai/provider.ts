@@ -8,7 +8,18 @@ import type { ChangeSet, Plan, RepositoryContext, TokenUsage, VerificationReport
 export type AiTask =
   | { kind: 'plan'; prompt: string; context: RepositoryContext }
   | { kind: 'change_set'; prompt: string; plan: Plan; context: RepositoryContext; files: Record<string, string> }
-  | { kind: 'fix'; prompt: string; changes: ChangeSet; report: VerificationReport; originals: Record<string, string | null> };
+  | { kind: 'fix'; prompt: string; changes: ChangeSet; report: VerificationReport; originals: Record<string, string | null> }
+  | { kind: 'remediation'; finding: RemediationFinding; file: { path: string; content: string } };
+
+/** What a remediation request shows of a security finding: never a secret (the excerpt is redacted). */
+export interface RemediationFinding {
+  type: 'sast' | 'secrets';
+  rule_id: string;
+  title: string;
+  description: string;
+  location: { path: string; line: number | null };
+  excerpt: string | null;
+}
 
 export type AiAnswer<T extends AiTask> = T extends { kind: 'plan' } ? Plan : ChangeSet;
 

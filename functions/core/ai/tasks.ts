@@ -235,8 +235,29 @@ const fixPrompt = (task: Extract<AiTask, { kind: 'fix' }>) => {
   };
 };
 
+const remediationPrompt = (task: Extract<AiTask, { kind: 'remediation' }>) => ({
+  system: system(changeSetShape, 'Fix one security finding in one file with the smallest safe change.', [
+    ...changeRules,
+    'For a secret: remove it from the code and read it from configuration (an environment variable) instead; never write a secret.',
+    'For an unsafe pattern: replace it with a safe equivalent that keeps the behaviour.',
+    'Return only the file(s) you change.',
+  ]),
+  user: [
+    '## Finding',
+    `${task.finding.type} ${task.finding.rule_id}: ${task.finding.title}`,
+    task.finding.description,
+    `Location: ${task.finding.location.path}${task.finding.location.line === null ? '' : `:${task.finding.location.line}`}`,
+    task.finding.excerpt ? `Excerpt (redacted): ${task.finding.excerpt}` : '',
+    '',
+    '## File',
+    fileSections([[task.file.path, task.file.content]], promptLimits.fileContents, '(missing)'),
+  ].join('\n'),
+});
+
 export const renderPrompt = (task: AiTask): { system: string; user: string } => {
   switch (task.kind) {
+    case 'remediation':
+      return remediationPrompt(task);
     case 'plan':
       return planPrompt(task);
     case 'change_set':

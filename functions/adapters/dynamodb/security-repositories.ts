@@ -1,0 +1,264 @@
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { newEvent } from '../../core/events/event';
+import type { ListQuery } from '../../core/pagination';
+import { type Finding, type FindingRepository, severityRank } from '../../core/security/finding';
+import type { Scan, ScanRepository } from '../../core/security/scan';
+import type { Tenant } from '../../core/tenancy';
+import type { PendingEvent } from '../../core/workflows/workflow';
+import type { TableRef } from './client';
+import { outboxItems } from './event-repository';
+import { countRange, counterUpdate, counterValue, createdAtFilter, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { entityTypes, keys, withoutKeys } from './keys';
+import { conditionFailedAt, withConflictRetry } from './transactions';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+const recordFrom = <T>(item: Record<string, unknown>): T => {
+  const { account_id: _a, mode: _m, ...record } = withoutKeys<Record<string, unknown>>(item);
+  return record as T;
+};
+
+const withFilters = (spec: RangeSpec, filters: Record<string, unknown>): RangeSpec => {
+  const entries = Object.entries(filters).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return spec;
+  return {
+    ...spec,
+    query: {
+      ...spec.query,
+      FilterExpression: entries.map((_, i) => `#f${i} = :f${i}`).join(' AND '),
+      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
+      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
+    },
+  };
+};
+
+/** created_at bounds as a filter, for a range not ordered by creation. */
+const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
+  if (!query) return spec;
+  const { expressions, values } = createdAtFilter(query);
+  if (expressions.length === 0) return spec;
+  const existing = spec.query.FilterExpression;
+  return {
+    ...spec,
+    query: {
+      ...spec.query,
+      FilterExpression: [existing, ...expressions].filter(Boolean).join(' AND '),
+      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...values },
+    },
+  };
+};
+
+const createdRange = (partition: string, index: 'gsi1' | null, skPrefix: string, kind: 'scan' | 'finding', query: ListQuery): RangeSpec => {
+  const { low, high } = createdKeyRange(skPrefix, kind, query);
+  const [pk, sk] = index ? [`${index}pk`, `${index}sk`] : ['pk', 'sk'];
+  return {
+    query: {
+      ...(index ? { IndexName: index } : {}),
+      KeyConditionExpression: `${pk} = :pk AND ${sk} BETWEEN :low AND :high`,
+      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+    },
+    keyAttributes: index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'],
+    partition,
+  };
+};
+
+const conditionalPut = (tableName: string, item: Record<string, unknown>, revision: number): TransactItem => ({
+  Put: { TableName: tableName, Item: item, ConditionExpression: '#revision = :revision', ExpressionAttributeNames: { '#revision': 'revision' }, ExpressionAttributeValues: { ':revision': revision } },
+});
+
+export const dynamoScanRepository = (table: TableRef, now: () => number = Date.now): ScanRepository => {
+  const { client, tableName } = table;
+  const itemOf = (tenant: Tenant, scan: Scan) => ({
+    ...keys.scan(tenant, scan.id),
+    ...keys.scanIndexes(tenant, scan.project_id, scan.id),
+    entity: entityTypes.scan,
+    account_id: tenant.accountId,
+    mode: tenant.mode,
+    ...scan,
+  });
+  return {
+    async create(tenant, scan) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                { ConditionCheck: { TableName: tableName, Key: keys.project(tenant, scan.project_id), ConditionExpression: 'attribute_exists(pk)' } },
+                { Put: { TableName: tableName, Item: itemOf(tenant, scan), ConditionExpression: 'attribute_not_exists(pk)' } },
+                counterUpdate(tableName, keys.scans(tenant), 1),
+                counterUpdate(tableName, keys.scansOfProject(tenant, scan.project_id), 1),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    async get(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.scan(tenant, id), ConsistentRead: true }));
+      return result.Item ? recordFrom<Scan>(result.Item) : undefined;
+    },
+
+    async list(tenant, query, filters) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const base = filters.project_id
+        ? createdRange(keys.scansOfProject(tenant, filters.project_id), 'gsi1', keys.scanSortKeyPrefix, 'scan', query)
+        : createdRange(keys.scans(tenant), null, keys.scanSortKeyPrefix, 'scan', query);
+      const spec = withFilters(base, { status: filters.status });
+      const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { project_id: filters.project_id ?? null, status: filters.status ?? null });
+      return { ...page, items: page.items.map((item) => recordFrom<Scan>(item)) };
+    },
+
+    async save(tenant, previous, next, events) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                conditionalPut(tableName, itemOf(tenant, next), previous.revision),
+                ...(events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now()))) as TransactItem[]),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+  };
+};
+
+export const dynamoFindingRepository = (table: TableRef, now: () => number = Date.now): FindingRepository => {
+  const { client, tableName } = table;
+  const itemOf = (tenant: Tenant, finding: Finding) => ({
+    ...keys.finding(tenant, finding.id),
+    ...keys.findingIndexes(tenant, finding.project_id, finding.id, severityRank[finding.severity]),
+    entity: entityTypes.finding,
+    account_id: tenant.accountId,
+    mode: tenant.mode,
+    ...finding,
+  });
+  const eventItems = (tenant: Tenant, events: PendingEvent[]) =>
+    events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now()))) as TransactItem[];
+
+  const rangeFor = (tenant: Tenant, query: ListQuery<'created_at' | 'severity'>, projectId: string | undefined): RangeSpec => {
+    if (query.sort === 'severity') {
+      const partition = keys.findings(tenant);
+      return {
+        query: { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': partition } },
+        keyAttributes: ['pk', 'sk', 'gsi2pk', 'gsi2sk'],
+        partition,
+      };
+    }
+    return projectId
+      ? createdRange(keys.findingsOfProject(tenant, projectId), 'gsi1', keys.findingSortKeyPrefix, 'finding', query)
+      : createdRange(keys.findings(tenant), null, keys.findingSortKeyPrefix, 'finding', query);
+  };
+
+  return {
+    async get(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.finding(tenant, id), ConsistentRead: true }));
+      return result.Item ? recordFrom<Finding>(result.Item) : undefined;
+    },
+
+    async list(tenant, query, filters) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const bySeverity = query.sort === 'severity';
+      const base = rangeFor(tenant, query, filters.project_id);
+      // The severity index holds the whole tenant: the project and the dates become filters there.
+      const spec = withCreatedAt(
+        withFilters(base, {
+          severity: filters.severity,
+          status: filters.status,
+          type: filters.type,
+          scan_id: filters.scan_id,
+          project_id: bySeverity ? filters.project_id : undefined,
+        }),
+        bySeverity ? query : undefined,
+      );
+      const onlyTheRange = !filters.severity && !filters.status && !filters.type && !filters.scan_id && !isDateFiltered(query) && !(bySeverity && filters.project_id);
+      const total = onlyTheRange
+        ? await counterValue(table, filters.project_id ? keys.findingsOfProject(tenant, filters.project_id) : keys.findings(tenant))
+        : await countRange(table, spec);
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
+      return { ...page, items: page.items.map((item) => recordFrom<Finding>(item)) };
+    },
+
+    async ofScope(tenant, projectId, branch, type) {
+      const ids: string[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.findingScope(tenant, projectId, branch, type) },
+            ExclusiveStartKey: startKey,
+            ConsistentRead: true,
+          }),
+        );
+        ids.push(...(result.Items ?? []).map((item) => item.finding_id as string));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      const findings: Finding[] = [];
+      for (let i = 0; i < ids.length; i += 100) {
+        let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+          [tableName]: { Keys: ids.slice(i, i + 100).map((id) => keys.finding(tenant, id)), ConsistentRead: true },
+        };
+        while (request && Object.keys(request).length > 0) {
+          const result = await client.send(new BatchGetCommand({ RequestItems: request }));
+          findings.push(...(result.Responses?.[tableName] ?? []).map((item) => recordFrom<Finding>(item)));
+          request = result.UnprocessedKeys as typeof request;
+        }
+      }
+      return findings;
+    },
+
+    async create(tenant, finding, events) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Put: {
+                    TableName: tableName,
+                    Item: { ...keys.findingPointer(tenant, finding.project_id, finding.branch, finding.type, finding.fingerprint), entity: entityTypes.findingPointer, finding_id: finding.id },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                { Put: { TableName: tableName, Item: itemOf(tenant, finding), ConditionExpression: 'attribute_not_exists(pk)' } },
+                counterUpdate(tableName, keys.findings(tenant), 1),
+                counterUpdate(tableName, keys.findingsOfProject(tenant, finding.project_id), 1),
+                ...eventItems(tenant, events),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    async save(tenant, previous, next, events) {
+      try {
+        await withConflictRetry(() =>
+          client.send(new TransactWriteCommand({ TransactItems: [conditionalPut(tableName, itemOf(tenant, next), previous.revision), ...eventItems(tenant, events)] })),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+  };
+};

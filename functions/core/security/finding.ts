@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import type { ListQuery, Page } from '../pagination';
+import type { Tenant } from '../tenancy';
+import type { ArtifactRef, PendingEvent } from '../workflows/workflow';
+import type { RawFinding, ScanType, Severity } from './scanners/scanner';
+
+export const findingStatuses = ['open', 'remediating', 'resolved'] as const;
+export type FindingStatus = (typeof findingStatuses)[number];
+
+export const findingSortFields = ['created_at', 'severity'] as const;
+export type FindingSort = (typeof findingSortFields)[number];
+
+export interface Remediation {
+  status: 'in_progress' | 'completed' | 'failed';
+  /** `upgrade`: the mechanical version bump; `ai`: a patch proposed by an AI provider. */
+  method: 'upgrade' | 'ai' | null;
+  requested_at: string;
+  completed_at: string | null;
+  error: string | null;
+  /** The verified patch (unified diff) in the artifact store. */
+  patch: ArtifactRef | null;
+  pushed_branch: string | null;
+}
+
+export interface Finding {
+  id: string;
+  project_id: string;
+  branch: string;
+  /** The latest scan that reported it. */
+  scan_id: string;
+  type: ScanType;
+  rule_id: string;
+  severity: Severity;
+  title: string;
+  description: string;
+  location: { path: string; line: number | null };
+  excerpt: string | null;
+  details: Record<string, unknown>;
+  /** Stable across scans: the rule, the path and the normalised snippet. */
+  fingerprint: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  status: FindingStatus;
+  resolution: 'fixed' | 'remediated' | null;
+  resolved_at: string | null;
+  remediation: Remediation | null;
+  created_at: string;
+  updated_at: string;
+  revision: number;
+}
+
+export const fingerprintOf = (raw: Pick<RawFinding, 'type' | 'rule_id' | 'location' | 'snippet'>): string =>
+  createHash('sha256').update([raw.type, raw.rule_id, raw.location.path, raw.snippet].join('\n')).digest('hex').slice(0, 32);
+
+/** Sorts most severe first in an ascending key. */
+export const severityRank: Record<Severity, number> = { critical: 0, high: 1, medium: 2, low: 3, info: 4 };
+
+export interface FindingFilters {
+  severity?: Severity;
+  status?: FindingStatus;
+  project_id?: string;
+  type?: ScanType;
+  scan_id?: string;
+}
+
+export interface FindingRepository {
+  get(tenant: Tenant, id: string): Promise<Finding | undefined>;
+  list(tenant: Tenant, query: ListQuery<FindingSort>, filters: FindingFilters): Promise<Page<Finding>>;
+  /** Every finding (any status) of a project, branch and scan type: what a scan is compared with. */
+  ofScope(tenant: Tenant, projectId: string, branch: string, type: ScanType): Promise<Finding[]>;
+  /**
+   * Stores one finding change with its events in one transaction: a new finding (false when its
+   * fingerprint exists already in the scope), or a change conditional on the revision read.
+   */
+  create(tenant: Tenant, finding: Finding, events: PendingEvent[]): Promise<boolean>;
+  save(tenant: Tenant, previous: Finding, next: Finding, events: PendingEvent[]): Promise<boolean>;
+}

@@ -1,0 +1,26 @@
+import type { AiProvider } from '../ai/provider';
+import type { Clock } from '../clock';
+import type { Project } from '../projects/project';
+import type { Tenant } from '../tenancy';
+import type { FileChange } from '../workflows/stage-data';
+import type { RepositoryAccess, Scratch } from '../workflows/stages/stage-deps';
+import type { ArtifactStore } from '../workspace/artifact-store';
+import type { FindingRepository } from './finding';
+import type { ScanRepository } from './scan';
+import type { Scanner, ScanType } from './scanners/scanner';
+
+/** What the security function reaches: the records, the repository, the scanners, an AI provider. */
+export interface SecurityJobDeps {
+  scans: ScanRepository;
+  findings: FindingRepository;
+  projects: { get(tenant: Tenant, id: string): Promise<Project | undefined> };
+  clock: Clock;
+  repository: RepositoryAccess;
+  scratch: Scratch;
+  scanner(type: ScanType): Scanner;
+  /** The provider that proposes patches for secrets and sast findings. */
+  aiProvider(): Promise<AiProvider>;
+  artifacts: ArtifactStore;
+  /** The mechanical upgrade of a vulnerable dependency: full new contents of the files, or null. */
+  planUpgrade(root: string, details: Record<string, unknown>): Promise<FileChange[] | null>;
+}

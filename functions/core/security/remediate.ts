@@ -1,0 +1,116 @@
+import { readFile } from 'node:fs/promises';
+import { isoTime, type Clock } from '../clock';
+import type { Tenant } from '../tenancy';
+import type { FileChange } from '../workflows/stage-data';
+import { applyChangeSet } from '../workspace/apply-change-set';
+import { unifiedDiff } from '../workspace/diff';
+import { resolveInside } from '../workspace/safe-path';
+import type { Finding, FindingRepository } from './finding';
+import { fingerprintOf } from './finding';
+import type { SecurityJobDeps } from './job-deps';
+import type { SecurityJobRef } from './security-jobs';
+import { findingSnapshot } from './snapshots';
+
+const changeFinding = async (
+  deps: { findings: FindingRepository; clock: Clock },
+  tenant: Tenant,
+  id: string,
+  change: (finding: Finding, nowIso: string) => { next: Finding; resolvedEvent?: boolean } | null,
+): Promise<Finding> => {
+  for (let attempt = 1; attempt <= 10; attempt += 1) {
+    const current = await deps.findings.get(tenant, id);
+    if (!current) throw new Error(`finding ${id} not found`);
+    const nowIso = isoTime(deps.clock.now());
+    const result = change(current, nowIso);
+    if (!result) return current;
+    const next = { ...result.next, updated_at: nowIso, revision: current.revision + 1 };
+    const events = result.resolvedEvent ? [{ type: 'security.finding.resolved' as const, data: findingSnapshot(next) }] : [];
+    if (await deps.findings.save(tenant, current, next, events)) return next;
+  }
+  throw new Error(`finding ${id} kept changing; gave up`);
+};
+
+/** The remediation did not work: the finding is open again, with the reason. */
+export const remediationFailed = (deps: { findings: FindingRepository; clock: Clock }, tenant: Tenant, id: string, reason: string): Promise<Finding> =>
+  changeFinding(deps, tenant, id, (finding, nowIso) => {
+    if (finding.status !== 'remediating' || !finding.remediation) return null;
+    return { next: { ...finding, status: 'open', remediation: { ...finding.remediation, status: 'failed', completed_at: nowIso, error: reason } } };
+  });
+
+/** The change that should remove the finding: the mechanical upgrade, or the AI's patch. */
+const proposeChange = async (deps: SecurityJobDeps, finding: Finding, root: string): Promise<{ method: 'upgrade' | 'ai'; files: FileChange[] }> => {
+  if (finding.type === 'dependencies') {
+    const files = await deps.planUpgrade(root, finding.details);
+    if (!files || files.length === 0) throw new Error('no mechanical upgrade is possible: the advisory names no fixed version, or the lockfile entry was not found');
+    return { method: 'upgrade', files };
+  }
+  const content = await readFile(resolveInside(root, finding.location.path), 'utf8').catch(() => {
+    throw new Error(`${finding.location.path} is not in the branch any more`);
+  });
+  const provider = await deps.aiProvider();
+  const answer = await provider.run({
+    kind: 'remediation',
+    finding: { type: finding.type, rule_id: finding.rule_id, title: finding.title, description: finding.description, location: finding.location, excerpt: finding.excerpt },
+    file: { path: finding.location.path, content },
+  });
+  if (answer.output.files.length === 0) throw new Error(`${provider.name} proposed no change`);
+  return { method: 'ai', files: answer.output.files };
+};
+
+/**
+ * Remediates one finding: proposes the change on the branch's current tree, applies it, and
+ * re-runs the finding's scanner on the patched tree. Only a patch after which the finding is gone
+ * counts: the finding is then `resolved` (`remediated`, event `security.finding.resolved`) with the
+ * patch and, when push credentials are configured, the pushed branch; otherwise it is open again
+ * with the reason.
+ */
+export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promise<Finding> => {
+  const tenant: Tenant = { accountId: ref.account_id, mode: ref.mode };
+  const finding = await deps.findings.get(tenant, ref.id);
+  if (!finding || finding.status !== 'remediating') throw new Error(`finding ${ref.id} is not being remediated`);
+  try {
+    const project = await deps.projects.get(tenant, finding.project_id);
+    if (!project) throw new Error(`project ${finding.project_id} no longer exists`);
+    const scratch = await deps.scratch.create();
+    try {
+      const { commit } = await deps.repository.checkout({ url: project.repository, branch: finding.branch, dir: scratch.dir });
+      const { method, files } = await proposeChange(deps, finding, scratch.dir);
+      const { originals } = await applyChangeSet(scratch.dir, files);
+      const patch = unifiedDiff(originals, files);
+      const rescan = await deps.scanner(finding.type).scan(scratch.dir);
+      if (rescan.findings.some((raw) => fingerprintOf(raw) === finding.fingerprint)) {
+        return await remediationFailed(deps, tenant, finding.id, `the ${method === 'upgrade' ? 'upgrade' : 'proposed patch'} was verified by re-running the ${finding.type} scanner, which still reports the finding`);
+      }
+      const stored = await deps.artifacts.put(`findings/${ref.account_id}/${ref.mode}/${finding.id}/remediation.patch`, patch, 'text/x-diff');
+      let pushedBranch: string | null = null;
+      if (deps.repository.pushBranch) {
+        const pushed = await deps.repository.pushBranch({
+          url: project.repository,
+          baseCommit: commit,
+          branch: `remediation/${finding.id}`,
+          changes: { summary: `Remediate ${finding.rule_id}`, files },
+          message: `Remediate ${finding.title}\n\nFinding: ${finding.id} (${finding.rule_id})`,
+          author: { name: 'Project Automation Service', email: 'automation@localhost' },
+        });
+        pushedBranch = pushed.branch;
+      }
+      return await changeFinding(deps, tenant, finding.id, (current, nowIso) => {
+        if (current.status !== 'remediating' || !current.remediation) return null;
+        return {
+          next: {
+            ...current,
+            status: 'resolved',
+            resolution: 'remediated',
+            resolved_at: nowIso,
+            remediation: { ...current.remediation, status: 'completed', method, completed_at: nowIso, patch: stored, pushed_branch: pushedBranch },
+          },
+          resolvedEvent: true,
+        };
+      });
+    } finally {
+      await scratch.dispose();
+    }
+  } catch (error) {
+    return remediationFailed(deps, tenant, finding.id, error instanceof Error ? error.message : String(error));
+  }
+};

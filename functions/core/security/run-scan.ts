@@ -1,0 +1,191 @@
+import { isoTime } from '../clock';
+import type { Tenant } from '../tenancy';
+import type { PendingEvent } from '../workflows/workflow';
+import { type Finding, fingerprintOf } from './finding';
+import { findingSnapshot, scanSnapshot } from './snapshots';
+import type { SecurityJobDeps } from './job-deps';
+import { type Scan, type ScanSummary, zeroCounts } from './scan';
+import type { SecurityJobRef } from './security-jobs';
+import type { RawFinding, ScanResult, ScanType } from './scanners/scanner';
+import { newId } from '../ids';
+
+const tenantOf = (ref: SecurityJobRef): Tenant => ({ accountId: ref.account_id, mode: ref.mode });
+
+/** Read, change, store if unchanged meanwhile (else again). */
+const changeScan = async (deps: SecurityJobDeps, tenant: Tenant, id: string, change: (scan: Scan, nowIso: string) => { next: Scan; events: PendingEvent[] } | null): Promise<Scan | undefined> => {
+  for (let attempt = 1; attempt <= 10; attempt += 1) {
+    const current = await deps.scans.get(tenant, id);
+    if (!current) return undefined;
+    const nowIso = isoTime(deps.clock.now());
+    const result = change(current, nowIso);
+    if (!result) return current;
+    const next = { ...result.next, updated_at: nowIso, revision: current.revision + 1 };
+    if (await deps.scans.save(tenant, current, next, result.events)) return next;
+  }
+  throw new Error(`scan ${id} kept changing; gave up`);
+};
+
+/** One finding per fingerprint: the same issue reported twice in one scan counts once. */
+const uniqueByFingerprint = (raws: RawFinding[]): Array<{ raw: RawFinding; fingerprint: string }> => {
+  const seen = new Map<string, RawFinding>();
+  for (const raw of raws) {
+    const fingerprint = fingerprintOf(raw);
+    if (!seen.has(fingerprint)) seen.set(fingerprint, raw);
+  }
+  return [...seen].map(([fingerprint, raw]) => ({ raw, fingerprint }));
+};
+
+const mapLimit = async <T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++] as T);
+  }));
+};
+
+/**
+ * Compares one scan type's results with what earlier scans of the same project and branch
+ * reported: new fingerprints become findings (`security.finding.created`), known ones are seen
+ * again (`last_seen_at`; a `fixed` one that is back is open again), and open ones not reported any
+ * more are resolved as `fixed` (`security.finding.resolved`).
+ */
+const reconcile = async (
+  deps: SecurityJobDeps,
+  tenant: Tenant,
+  scan: Scan,
+  branch: string,
+  type: ScanType,
+  result: ScanResult,
+): Promise<{ created: number; resolved: number }> => {
+  const existing = new Map((await deps.findings.ofScope(tenant, scan.project_id, branch, type)).map((finding) => [finding.fingerprint, finding]));
+  const current = uniqueByFingerprint(result.findings);
+  let created = 0;
+  let resolved = 0;
+
+  await mapLimit(current, 8, async ({ raw, fingerprint }) => {
+    const at = isoTime(deps.clock.now());
+    const known = existing.get(fingerprint);
+    if (!known) {
+      const finding: Finding = {
+        id: newId('finding', deps.clock.now()),
+        project_id: scan.project_id,
+        branch,
+        scan_id: scan.id,
+        type,
+        rule_id: raw.rule_id,
+        severity: raw.severity,
+        title: raw.title,
+        description: raw.description,
+        location: raw.location,
+        excerpt: raw.excerpt,
+        details: raw.details,
+        fingerprint,
+        first_seen_at: at,
+        last_seen_at: at,
+        status: 'open',
+        resolution: null,
+        resolved_at: null,
+        remediation: null,
+        created_at: at,
+        updated_at: at,
+        revision: 1,
+      };
+      if (await deps.findings.create(tenant, finding, [{ type: 'security.finding.created', data: findingSnapshot(finding) }])) created += 1;
+      return;
+    }
+    const reopened = known.status === 'resolved' && known.resolution === 'fixed';
+    const next: Finding = {
+      ...known,
+      scan_id: scan.id,
+      severity: raw.severity,
+      title: raw.title,
+      description: raw.description,
+      location: raw.location,
+      excerpt: raw.excerpt,
+      details: raw.details,
+      last_seen_at: at,
+      ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null } : {}),
+      updated_at: at,
+      revision: known.revision + 1,
+    };
+    await deps.findings.save(tenant, known, next, []);
+  });
+
+  const reported = new Set(current.map(({ fingerprint }) => fingerprint));
+  const gone = [...existing.values()].filter((finding) => !reported.has(finding.fingerprint) && finding.status !== 'resolved');
+  await mapLimit(gone, 8, async (finding) => {
+    const at = isoTime(deps.clock.now());
+    const next: Finding = { ...finding, status: 'resolved', resolution: 'fixed', resolved_at: at, updated_at: at, revision: finding.revision + 1 };
+    if (await deps.findings.save(tenant, finding, next, [{ type: 'security.finding.resolved', data: findingSnapshot(next) }])) resolved += 1;
+  });
+  return { created, resolved };
+};
+
+const summaryOf = (results: Array<[ScanType, ScanResult]>, created: number, resolved: number): ScanSummary => {
+  const summary: ScanSummary = { total: 0, by_severity: zeroCounts(), by_type: {}, new_findings: created, resolved_findings: resolved };
+  for (const [type, result] of results) {
+    const counts = zeroCounts();
+    for (const { raw } of uniqueByFingerprint(result.findings)) {
+      counts[raw.severity] += 1;
+      summary.by_severity[raw.severity] += 1;
+      summary.total += 1;
+    }
+    summary.by_type[type] = counts;
+  }
+  return summary;
+};
+
+/**
+ * A scan: check out the branch, run each scanner asked for, reconcile the findings, and record the
+ * summary and coverage (`security.scan.completed`). A scan that cannot finish is `failed` with its
+ * errors (also announced by `security.scan.completed`, whose data says `failed`).
+ */
+export const runScan = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promise<Scan | undefined> => {
+  const tenant = tenantOf(ref);
+  const started = await changeScan(deps, tenant, ref.id, (scan, nowIso) => {
+    if (scan.status !== 'queued') return null;
+    const next: Scan = { ...scan, status: 'running', started_at: nowIso };
+    return { next, events: [{ type: 'security.scan.started', data: scanSnapshot(next) }] };
+  });
+  if (!started || started.status !== 'running') return started;
+
+  const finish = (change: (scan: Scan, nowIso: string) => Scan) =>
+    changeScan(deps, tenant, ref.id, (scan, nowIso) => {
+      if (scan.status !== 'running') return null;
+      const next = change(scan, nowIso);
+      const duration = scan.started_at ? Math.max(0, Date.parse(nowIso) - Date.parse(scan.started_at)) : null;
+      const finished = { ...next, completed_at: nowIso, duration_ms: duration };
+      return { next: finished, events: [{ type: 'security.scan.completed', data: scanSnapshot(finished) }] };
+    });
+
+  try {
+    const project = await deps.projects.get(tenant, started.project_id);
+    if (!project) throw new Error(`project ${started.project_id} no longer exists`);
+    const scratch = await deps.scratch.create();
+    let checkedOut: { commit: string; branch: string };
+    const results: Array<[ScanType, ScanResult]> = [];
+    try {
+      checkedOut = await deps.repository.checkout({ url: project.repository, branch: started.branch ?? undefined, dir: scratch.dir });
+      for (const type of started.scan_types) results.push([type, await deps.scanner(type).scan(scratch.dir)]);
+    } finally {
+      await scratch.dispose();
+    }
+    let created = 0;
+    let resolved = 0;
+    for (const [type, result] of results) {
+      const counts = await reconcile(deps, tenant, started, checkedOut.branch, type, result);
+      created += counts.created;
+      resolved += counts.resolved;
+    }
+    return await finish((scan) => ({
+      ...scan,
+      status: 'completed',
+      branch_scanned: checkedOut.branch,
+      commit: checkedOut.commit,
+      summary: summaryOf(results, created, resolved),
+      coverage: Object.fromEntries(results.map(([type, result]) => [type, result.coverage])),
+      errors: results.flatMap(([type, result]) => result.errors.map((error) => `${type}: ${error}`)).slice(0, 100),
+    }));
+  } catch (error) {
+    return finish((scan) => ({ ...scan, status: 'failed', errors: [...scan.errors, error instanceof Error ? error.message : String(error)] }));
+  }
+};

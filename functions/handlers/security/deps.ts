@@ -1,0 +1,16 @@
+import { systemClock } from '../../core/clock';
+import type { SecurityJobs } from '../../core/security/security-jobs';
+import type { SecurityDeps } from '../../core/security/security-use-cases';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
+
+const noJobs: SecurityJobs = {
+  start: async () => {
+    throw new Error('this function starts no security jobs');
+  },
+};
+
+export const securityDeps = (jobsOf: () => SecurityJobs = () => noJobs): SecurityDeps => {
+  const table = tableFromEnvironment();
+  return { scans: dynamoScanRepository(table), findings: dynamoFindingRepository(table), jobs: jobsOf(), clock: systemClock };
+};

@@ -1,0 +1,93 @@
+import { idParams } from './schemas/common';
+import { createScanBody, findingSchema, listFindingsQuery, listScansQuery, scanSchema } from './schemas/security';
+import { defineRoute } from './route';
+
+const tag = 'Security';
+
+export const createScanRoute = defineRoute({
+  operationId: 'createScan',
+  summary: 'Start a security scan',
+  description: 'Queues the scan; it runs asynchronously in the security function: secrets (secretlint), dependencies (OSV advisories), sast (ESLint security rules for JavaScript and TypeScript).',
+  tag,
+  method: 'POST',
+  path: '/v1/security/scans',
+  handler: 'security/create-scan',
+  scope: 'write:security',
+  tableAccess: 'write',
+  startsSecurityJobs: true,
+  body: createScanBody,
+  success: { status: 201, description: 'The new scan, `queued`.', data: scanSchema },
+});
+
+export const listScansRoute = defineRoute({
+  operationId: 'listScans',
+  summary: 'List security scans',
+  tag,
+  method: 'GET',
+  path: '/v1/security/scans',
+  handler: 'security/list-scans',
+  scope: 'read:security',
+  tableAccess: 'read',
+  query: listScansQuery,
+  success: { status: 200, description: 'A page of scans.', data: scanSchema, list: true },
+});
+
+export const getScanRoute = defineRoute({
+  operationId: 'getScan',
+  summary: 'Get a security scan',
+  tag,
+  method: 'GET',
+  path: '/v1/security/scans/{id}',
+  handler: 'security/get-scan',
+  scope: 'read:security',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The scan: status, commit, counts per type and severity, coverage, errors.', data: scanSchema },
+  errors: [404],
+});
+
+export const listFindingsRoute = defineRoute({
+  operationId: 'listFindings',
+  summary: 'List security findings',
+  tag,
+  method: 'GET',
+  path: '/v1/security/findings',
+  handler: 'security/list-findings',
+  scope: 'read:security',
+  tableAccess: 'read',
+  query: listFindingsQuery,
+  success: { status: 200, description: 'A page of findings.', data: findingSchema, list: true },
+});
+
+export const getFindingRoute = defineRoute({
+  operationId: 'getFinding',
+  summary: 'Get a security finding',
+  tag,
+  method: 'GET',
+  path: '/v1/security/findings/{id}',
+  handler: 'security/get-finding',
+  scope: 'read:security',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The finding.', data: findingSchema },
+  errors: [404],
+});
+
+export const remediateFindingRoute = defineRoute({
+  operationId: 'remediateFinding',
+  summary: 'Remediate a finding',
+  description:
+    'Dependencies get the mechanical upgrade to the fixed version; secrets and sast findings a patch proposed by the AI provider. The patch is verified by re-running the scanner on the patched tree. Only an open finding can be remediated (else 409).',
+  tag,
+  method: 'POST',
+  path: '/v1/security/findings/{id}/remediate',
+  handler: 'security/remediate',
+  scope: 'write:security',
+  tableAccess: 'write',
+  startsSecurityJobs: true,
+  params: idParams,
+  success: { status: 202, description: 'The finding, `remediating`.', data: findingSchema },
+  errors: [404, 409],
+});
+
+export const securityRoutes = [createScanRoute, listScansRoute, getScanRoute, listFindingsRoute, getFindingRoute, remediateFindingRoute];

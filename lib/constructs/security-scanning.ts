@@ -1,0 +1,85 @@
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+import { ServiceFunction } from './service-function';
+
+export const securityFunctionDescription = 'security: scans (secrets, dependencies, sast) and remediations, invoked asynchronously';
+
+/** Prefix of remediation patches in the artifact bucket. */
+export const findingArtifactPrefix = 'findings/';
+
+export interface SecurityScanningProps {
+  table: TableV2;
+  serviceName: string;
+  artifacts: IBucket;
+  artifactKey: IKey;
+  ai: AiSettings;
+  repositoryTokenSecret?: string;
+  /** The OSV API the dependencies scanner asks (context `osvApiUrl`); its advisories are public. */
+  osvApiUrl: string;
+}
+
+/**
+ * The security function: a scan or a remediation per asynchronous invocation, long enough for a
+ * repository (15 minutes, 10 GiB of /tmp). Lambda retries a failed invocation twice, then the event
+ * goes to a queue for inspection.
+ */
+export class SecurityScanning extends Construct {
+  readonly function: ServiceFunction;
+  readonly failures: Queue;
+
+  constructor(scope: Construct, id: string, props: SecurityScanningProps) {
+    super(scope, id);
+    this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(this.failures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'This queue is the on-failure destination of the security function (invocations that failed after their retries); it needs no DLQ of its own.',
+    });
+    this.function = new ServiceFunction(this, 'Function', {
+      handler: 'workers/security-job',
+      description: securityFunctionDescription,
+      serviceName: props.serviceName,
+      timeout: Duration.minutes(15),
+      memorySize: 3008,
+      ephemeralStorageMiB: 10_240,
+      // Both read their own files from disk (__filename), which an ESM bundle has not; jiti (ESLint's
+      // config loader) is never used: the scanner passes its own config.
+      shippedModules: {
+        typescript: ['package.json', 'lib/typescript.js'],
+        'eslint-plugin-no-unsanitized': ['package.json', 'index.js', 'lib'],
+      },
+      unusedModules: ['jiti'],
+      environment: {
+        ARTIFACT_BUCKET: props.artifacts.bucketName,
+        ARTIFACT_KMS_KEY_ID: props.artifactKey.keyArn,
+        OSV_API_URL: props.osvApiUrl,
+        ...aiEnvironment(props.ai),
+        ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
+      },
+    });
+    this.function.function.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failures) });
+    this.function.bindTable(props.table, 'write');
+    grantAi(this.function.function, props.ai);
+    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [props.artifacts.arnForObjects(`${findingArtifactPrefix}*`)] }));
+    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
+    if (props.repositoryTokenSecret) {
+      this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }));
+    }
+    Validations.of(this.function).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(props.artifacts.node.defaultChild as CfnElement)}.Arn>/${findingArtifactPrefix}*]`,
+      reason: 'Remediation patches live under the findings/ prefix of the artifact bucket; object ARNs need the wildcard.',
+    });
+  }
+
+  /** A route function that starts scans or remediations. */
+  bindStarter(fn: ServiceFunction): void {
+    fn.function.addEnvironment('SECURITY_FUNCTION_NAME', this.function.function.functionName);
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
+  }
+}

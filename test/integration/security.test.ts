@@ -1,0 +1,209 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { as } from './support/http';
+import { eventually, startReceiver, type Receiver } from './support/receiver';
+import { newAccount } from './support/runtime';
+import { createWebhook } from './support/webhooks';
+import { fixtureRepository, gitOutput } from './support/workflows';
+
+type Api = ReturnType<typeof as>;
+
+// Assembled at run time so no source file holds a token-shaped literal.
+const githubToken = ['ghp', '_', 'Zq3', 'k9L'.repeat(2), 'Xw2mN8vR4tY6uB1cD5eF7gH0jK2lM'].join('').slice(0, 40);
+const awsSecret = ['wJa', 'Q7x', 'K2m', 'P9v', 'R4t', 'Y6u', 'B1c', 'D5e', 'F7g', 'H0j', 'K2l', 'M8n', 'Q3sZ'].join('');
+const awsKeyId = ['AKIA', 'Q3ZT', '7R5B', 'XW2K', '9PLM'].join('');
+
+const vulnerablePackage = 'pas-it-vulnerable-lib';
+
+const lock = (version: string) =>
+  `${JSON.stringify(
+    {
+      name: 'shop',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: {
+        '': { name: 'shop', version: '1.0.0', dependencies: { [vulnerablePackage]: `^${version}` } },
+        [`node_modules/${vulnerablePackage}`]: { version, resolved: `https://registry.npmjs.org/${vulnerablePackage}/-/${vulnerablePackage}-${version}.tgz`, integrity: 'sha512-AAAA' },
+      },
+    },
+    null,
+    2,
+  )}\n`;
+
+const plantedFiles: Record<string, string> = {
+  'package.json': `${JSON.stringify({ name: 'shop', version: '1.0.0', dependencies: { [vulnerablePackage]: '^1.2.0' } }, null, 2)}\n`,
+  'package-lock.json': lock('1.2.0'),
+  'config/deploy.js': `export const github = '${githubToken}';\nexport const region = 'eu-west-1';\n`,
+  '.env': `AWS_ACCESS_KEY_ID=${awsKeyId}\nAWS_SECRET_ACCESS_KEY=${awsSecret}\n`,
+  'src/run.js': "import { exec } from 'node:child_process';\nexport const run = (input) => eval(input);\nexport const list = (dir) => exec(`ls ${dir}`);\n",
+  'src/view.ts': 'export const show = (el: HTMLElement, html: string): void => {\n  el.innerHTML = html;\n};\n',
+  'tools/report.py': 'print("not covered by sast")\n',
+};
+
+const cleanFiles: Record<string, string> = {
+  'package.json': `${JSON.stringify({ name: 'clean', version: '1.0.0' }, null, 2)}\n`,
+  'README.md': '# Clean\n\nSet the password in your environment, never in code.\n',
+  'src/sum.ts': 'export const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);\n',
+  'src/greet.js': 'export const greet = (name) => `Hello, ${name}!`;\n',
+};
+
+const advisory = {
+  id: 'GHSA-pas-it-0001',
+  summary: 'Remote code execution in pas-it-vulnerable-lib',
+  details: 'Versions before 1.2.5 evaluate untrusted input.',
+  severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }],
+  affected: [{ package: { ecosystem: 'npm', name: vulnerablePackage }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.2.5' }] }] }],
+};
+
+const waitForScan = async (api: Api, id: string): Promise<any> => {
+  let last: any;
+  return eventually(
+    async () => {
+      last = (await api.get(`/security/scans/${id}`)).body?.data;
+      return last && ['completed', 'failed'].includes(last.status) ? last : undefined;
+    },
+    60_000,
+    () => `scan ${id} is ${last?.status}: ${JSON.stringify(last?.errors)}`,
+    100,
+  );
+};
+
+const scan = async (api: Api, projectId: string, types = ['secrets', 'dependencies', 'sast']) => {
+  const created = await api.post('/security/scans', { project_id: projectId, scan_types: types });
+  if (created.status !== 201) throw new Error(`scan answered ${created.status}: ${created.text}`);
+  expect(created.body.data.status).toBe('queued');
+  return waitForScan(api, created.body.data.id);
+};
+
+const findingsOf = async (api: Api, query: string): Promise<any[]> => (await api.get(`/security/findings?per_page=100&${query}`)).body.data;
+
+const secretsIn = (text: string) => [githubToken, awsSecret].filter((secret) => text.includes(secret));
+
+describe('security scans', () => {
+  let receiver: Receiver;
+  const answers: string[] = [];
+  beforeAll(async () => {
+    await mkdir(join(process.env.IT_DATA_DIR as string, 'osv'), { recursive: true });
+    await writeFile(join(process.env.IT_DATA_DIR as string, 'osv', `${advisory.id}.json`), JSON.stringify(advisory));
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    // Nothing any answer or event carried ever held a secret.
+    expect(answers.flatMap(secretsIn)).toEqual([]);
+    expect(receiver.requests.flatMap((request) => secretsIn(request.body))).toEqual([]);
+  });
+
+  it('finds every planted issue with its severity and place, dedupes a re-scan, resolves what was fixed, and remediates a dependency', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const record = async <T>(answer: Promise<T>): Promise<T> => {
+      const value = await answer;
+      answers.push(JSON.stringify(value));
+      return value;
+    };
+    receiver = await startReceiver();
+    await createWebhook(api, { url: receiver.url(), events: ['security.scan.started', 'security.scan.completed', 'security.finding.created', 'security.finding.resolved'] });
+    const repository = await fixtureRepository(plantedFiles);
+    const project = (await api.post('/projects', { name: 'Shop', repository: repository.url })).body.data;
+
+    const first = await record(scan(api, project.id));
+    expect(first.status).toBe('completed');
+    expect(first.commit).toBe(repository.commit);
+    expect(first.branch_scanned).toBe('main');
+    expect(first.coverage.sast.covered).toEqual(expect.arrayContaining(['JavaScript', 'TypeScript']));
+    expect(first.coverage.sast.not_covered).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'Python', files: 1 })]));
+
+    const findings = await record(findingsOf(api, `project_id=${project.id}`));
+    const byRule = (type: string, path: string) => findings.filter((finding) => finding.type === type && finding.location.path === path);
+    // secrets
+    expect(byRule('secrets', 'config/deploy.js')).toEqual([expect.objectContaining({ severity: 'critical', location: { path: 'config/deploy.js', line: 1 }, status: 'open' })]);
+    expect(byRule('secrets', '.env').map((finding) => finding.location.line).sort()).toEqual(expect.arrayContaining([2]));
+    expect(byRule('secrets', '.env').find((finding) => finding.location.line === 2)?.severity).toBe('critical');
+    for (const finding of findings.filter((f) => f.type === 'secrets')) expect(finding.excerpt).toContain('***');
+    // dependencies
+    const dependency = byRule('dependencies', 'package-lock.json');
+    expect(dependency).toEqual([
+      expect.objectContaining({ rule_id: advisory.id, severity: 'critical', details: expect.objectContaining({ package: vulnerablePackage, installed_version: '1.2.0', fixed_version: '1.2.5' }) }),
+    ]);
+    // sast
+    const sastRules = findings.filter((f) => f.type === 'sast').map((f) => `${f.location.path}:${f.location.line} ${f.rule_id} ${f.severity}`);
+    expect(sastRules).toEqual(expect.arrayContaining([expect.stringMatching(/^src\/run\.js:2 no-eval high$/), expect.stringMatching(/^src\/run\.js:3 security\/detect-child-process/), expect.stringMatching(/^src\/view\.ts:2 no-unsanitized\/property high$/)]));
+    expect(first.summary.total).toBe(findings.length);
+    expect(first.summary.new_findings).toBe(findings.length);
+
+    // Severity order and filters.
+    const bySeverity = (await api.get(`/security/findings?project_id=${project.id}&sort=severity&order=asc&per_page=100`)).body.data.map((f: any) => f.severity);
+    const rank = ['critical', 'high', 'medium', 'low', 'info'];
+    expect([...bySeverity].sort((a, b) => rank.indexOf(a) - rank.indexOf(b))).toEqual(bySeverity);
+    const critical = await findingsOf(api, `project_id=${project.id}&severity=critical&status=open`);
+    expect(critical.length).toBeGreaterThanOrEqual(3);
+    expect(critical.every((finding) => finding.severity === 'critical')).toBe(true);
+
+    // A re-scan of the same tree: the same findings, seen again, none new.
+    const second = await record(scan(api, project.id));
+    expect(second.summary).toMatchObject({ total: findings.length, new_findings: 0, resolved_findings: 0 });
+    const again = await findingsOf(api, `project_id=${project.id}`);
+    expect(again.map((f) => f.id).sort()).toEqual(findings.map((f) => f.id).sort());
+    expect(again.every((f) => f.scan_id === second.id)).toBe(true);
+
+    // Fixing the GitHub token in the repository resolves that finding on the next scan.
+    await writeFile(join(repository.dir, 'config/deploy.js'), "export const github = process.env.GITHUB_TOKEN;\nexport const region = 'eu-west-1';\n");
+    gitOutput(repository.dir, 'commit', '-qam', 'Read the token from the environment');
+    const third = await record(scan(api, project.id, ['secrets']));
+    expect(third.summary.resolved_findings).toBe(1);
+    const token = byRule('secrets', 'config/deploy.js')[0];
+    expect((await api.get(`/security/findings/${token.id}`)).body.data).toMatchObject({ status: 'resolved', resolution: 'fixed' });
+
+    // Remediating the vulnerable dependency: the version bump, verified by a clean re-scan of the patched tree.
+    const remediating = await api.post(`/security/findings/${dependency[0].id}/remediate`);
+    expect(remediating.status).toBe(202);
+    expect(remediating.body.data).toMatchObject({ status: 'remediating', remediation: { status: 'in_progress' } });
+    expect((await api.post(`/security/findings/${dependency[0].id}/remediate`)).status).toBe(409);
+    const remediated = await eventually(
+      async () => {
+        const current = (await api.get(`/security/findings/${dependency[0].id}`)).body.data;
+        return current.status !== 'remediating' ? current : undefined;
+      },
+      30_000,
+      () => 'still remediating',
+      100,
+    );
+    expect(remediated).toMatchObject({ status: 'resolved', resolution: 'remediated', remediation: { status: 'completed', method: 'upgrade', pushed_branch: null } });
+    const patch = await readFile(remediated.remediation.patch.location, 'utf8');
+    expect(patch).toMatch(/^-\s+"version": "1\.2\.0",?$/m);
+    expect(patch).toMatch(/^\+\s+"version": "1\.2\.5",?$/m);
+    expect(patch).toMatch(new RegExp(`^\\+\\s+"${vulnerablePackage}": "\\^1\\.2\\.5"`, 'm'));
+    expect(patch).toContain('diff --git a/package.json b/package.json');
+
+    // Events: the scans started and completed, each finding created once, the two resolutions.
+    const events = (await receiver.waitFor(3 * 2 + findings.length + 2, 20_000)).map((request) => JSON.parse(request.body));
+    const count = (type: string) => events.filter((event) => event.type === type).length;
+    expect([count('security.scan.started'), count('security.scan.completed'), count('security.finding.created'), count('security.finding.resolved')]).toEqual([3, 3, findings.length, 2]);
+  });
+
+  it('a clean repository yields zero findings, with what it covered', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const project = (await api.post('/projects', { name: 'Clean', repository: (await fixtureRepository(cleanFiles)).url })).body.data;
+    const result = await scan(api, project.id);
+    expect(result.status).toBe('completed');
+    expect(result.summary.total).toBe(0);
+    expect(await findingsOf(api, `project_id=${project.id}`)).toEqual([]);
+    expect(result.coverage.secrets.files_scanned).toBe(Object.keys(cleanFiles).length);
+    expect(result.coverage.sast.covered).toEqual(expect.arrayContaining(['JavaScript', 'TypeScript']));
+  });
+
+  it('refuses bad input and unknown ids', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const project = (await api.post('/projects', { name: 'X', repository: (await fixtureRepository(cleanFiles)).url })).body.data;
+    expect((await api.post('/security/scans', { project_id: project.id, scan_types: [] })).status).toBe(422);
+    expect((await api.post('/security/scans', { project_id: project.id, scan_types: ['dast'] })).status).toBe(422);
+    expect((await api.post('/security/scans', { project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', scan_types: ['sast'] })).body.error.details.field).toBe('project_id');
+    expect((await api.get('/security/scans/scan_01JD2QA1F5G7H9J1K3M5N7P9Q1')).status).toBe(404);
+    expect((await api.get('/security/findings/nope')).status).toBe(404);
+    expect((await api.post('/security/findings/fnd_01JD2QB2G6H8J0K2M4N6P8R0S2/remediate')).status).toBe(404);
+    expect((await api.get('/security/findings?severity=urgent')).status).toBe(422);
+  });
+});
