@@ -112,7 +112,12 @@ export class WorkflowOrchestration extends Construct {
         memorySize: long ? 2048 : 1024,
         ephemeralStorageMiB: usesRepository.includes(stage) ? 4096 : undefined,
         // The type checks need TypeScript and its lib files on disk.
-        shippedModules: stage === 'verify' ? { typescript: ['package.json', 'lib/typescript.js', 'lib/lib.*.d.ts'] } : undefined,
+        // (and ESLint's no-unsanitized plugin, for the sast scanner verify also runs).
+        shippedModules:
+          stage === 'verify'
+            ? { typescript: ['package.json', 'lib/typescript.js', 'lib/lib.*.d.ts'], 'eslint-plugin-no-unsanitized': ['package.json', 'index.js', 'lib'] }
+            : undefined,
+        unusedModules: stage === 'verify' ? ['jiti'] : undefined,
         environment: stage === 'control' ? {} : { ARTIFACT_BUCKET: this.artifacts.bucketName, ARTIFACT_KMS_KEY_ID: artifactKey.keyArn },
       });
       fn.bindTable(props.table, 'write');

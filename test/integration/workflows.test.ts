@@ -299,3 +299,19 @@ describe('auto_deploy', () => {
     }
   });
 });
+
+describe('verify runs the security scanners on the changed files', () => {
+  it('a change that plants a secret fails verification, and the iteration drops it', async () => {
+    const { api, projectId } = await setUp();
+    const password = ['Zk29', 'sLqP', '3xWv'].join('');
+    const token = `https://admin:${password}@internal.example.com/`;
+    const prompt = `${promptWriting('src/settings.js', `export const url = '${token}';\n`, 'Add settings')}\n${fence}js src/fine.js\nexport const fine = 1;\n${fence}\n`;
+    const created = await start(api, projectId, prompt);
+    const done = await waitForWorkflow(api, created.id);
+    expect(done.status).toBe('completed');
+    expect(done.outputs.iterations).toBe(1);
+    const warnings = await allLogs(api, created.id, '&stage=verify&level=warn');
+    expect(warnings.some((line) => line.message.startsWith('secrets src/settings.js:1'))).toBe(true);
+    expect(JSON.stringify(await allLogs(api, created.id))).not.toContain(password);
+  });
+});

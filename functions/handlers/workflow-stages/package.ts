@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 import { runPackage } from '../../core/workflows/stages/package';
+import { autoDeployerFromEnvironment } from './auto-deployer';
 import { stageDeps } from './stage-deps';
 import { stageInput } from './stage-input';
 
-const deps = stageDeps();
+const deps = stageDeps({ autoDeployer: autoDeployerFromEnvironment() });
 
 export const handler = async (event: unknown): Promise<unknown> => runPackage(deps, v.parse(stageInput, event).workflow);

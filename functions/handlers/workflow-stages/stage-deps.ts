@@ -11,10 +11,10 @@ import { dynamoProjectRepository } from '../../adapters/dynamodb/project-reposit
 import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
 import { signerFromEnvironment } from '../../adapters/signing/signer-runtime';
-import { autoDeployerFromEnvironment } from './auto-deployer';
 
 /** Everything a stage function reaches, from its environment; the signer is made on first use. */
-export const stageDeps = (): StageDeps => {
+/** `extra`: what only some stages use (verify's scanners, package's auto-deployer), so the other bundles stay lean. */
+export const stageDeps = (extra: Partial<StageDeps> = {}): StageDeps => {
   const table = tableFromEnvironment();
   let signer: Promise<Signer> | undefined;
   return {
@@ -30,11 +30,11 @@ export const stageDeps = (): StageDeps => {
       },
     },
     artifacts: artifactStoreFromEnvironment(),
-    autoDeployer: autoDeployerFromEnvironment(),
     signer: () =>
       (signer ??= signerFromEnvironment().catch((error: unknown) => {
         signer = undefined;
         throw error;
       })),
+    ...extra,
   };
 };

@@ -7,6 +7,7 @@ import type { ArtifactStore } from '../../workspace/artifact-store';
 import type { ChangeSet } from '../stage-data';
 import type { WorkflowRepository } from '../workflow';
 import type { AutoDeployer } from './auto-deploy';
+import type { Scanner } from '../../security/scanners/scanner';
 
 export interface CheckoutRequest {
   url: string;
@@ -46,6 +47,8 @@ export interface StageDeps {
   scratch: Scratch;
   artifacts: ArtifactStore;
   signer(): Promise<Signer>;
+  /** The security scanners verify runs on the changed tree (findings in changed files fail it). */
+  securityScanners?: Scanner[];
   /** Present where deployments are available. */
   autoDeployer?: AutoDeployer;
 }
