@@ -7,13 +7,15 @@ import { type Check, type Figure, heading, printChecks, printFigures, writeJson 
 import { benchBundles } from './section-bundles';
 import { benchCapacity } from './section-capacity';
 import { benchHttp } from './section-http';
+import { benchScans } from './section-scans';
 import { benchWebhooks } from './section-webhooks';
 import { benchWorkflows } from './section-workflows';
 
 /**
  * `npm run bench`: bundle size and cold init of every function, latency and throughput of the local
  * runtime, DynamoDB capacity per operation, webhook delivery throughput and latency, and AI workflows
- * end to end (time, stage/orchestration split, Step Functions transitions and their cost). Prints a
+ * end to end (time, stage/orchestration split, Step Functions transitions and their cost), and the
+ * security scanners on a generated 1,000-file repository (beside the secretlint CLI). Prints a
  * table per section and a summary (PASS/FAIL where a target exists, the plain numbers elsewhere),
  * writes everything to bench/results.json, and exits 0 whatever the verdicts (1 only if it crashes).
  */
@@ -21,9 +23,9 @@ import { benchWorkflows } from './section-workflows';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
-/** `--only=bundles,http,capacity,webhooks,workflows` runs some sections only (all by default). */
+/** `--only=bundles,http,capacity,webhooks,workflows,scans` runs some sections only (all by default). */
 const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
-const sections = ['bundles', 'http', 'capacity', 'webhooks', 'workflows'] as const;
+const sections = ['bundles', 'http', 'capacity', 'webhooks', 'workflows', 'scans'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
@@ -58,6 +60,7 @@ const settings = {
     maxWaitMs: quick ? 60_000 : 300_000,
     pricePerThousandTransitionsUsd: 0.025,
   },
+  scans: { files: 1000, seed: 1, warmup: 1, runs: quick ? 2 : 5 },
 };
 
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -135,10 +138,12 @@ const main = async (): Promise<void> => {
       await runtime.stop();
     }
   }
+  // After the runtime is stopped: DynamoDB Local's JVM would compete for the CPUs.
+  const scans = wants('scans') ? await benchScans(settings.scans) : undefined;
 
   const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? [])];
-  const figures: Figure[] = [...(webhooks?.figures ?? []), ...(workflows?.figures ?? [])];
-  heading('6. Summary');
+  const figures: Figure[] = [...(webhooks?.figures ?? []), ...(workflows?.figures ?? []), ...(scans?.figures ?? [])];
+  heading('7. Summary');
   if (checks.length > 0 || figures.length === 0) printChecks(checks);
   printFigures(figures);
 
@@ -150,6 +155,7 @@ const main = async (): Promise<void> => {
     capacity: capacity && { ...capacity, checks: undefined },
     webhooks: webhooks && { ...webhooks, figures: undefined },
     workflows: workflows && { ...workflows, figures: undefined },
+    scans: scans && { ...scans, figures: undefined },
   };
   const { sectionDates, settings: savedSettings, checks: savedChecks, figures: savedFigures, ...savedSections } = await mergedResults(date, fresh, checks, figures);
   await writeJson(resultsFile, {

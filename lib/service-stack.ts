@@ -14,6 +14,8 @@ import { WorkflowOrchestration } from './constructs/workflow-orchestration';
 import { DeploymentOrchestration } from './constructs/deployment-orchestration';
 import { ExecutionSafetyNet } from './constructs/execution-safety-net';
 import { SecurityScanning } from './constructs/security-scanning';
+import { ImageBuilds } from './constructs/image-builds';
+import { TestRunning } from './constructs/test-running';
 
 export interface ServiceStackProps extends StackProps {
   /** Default-route throttling of the API's stage. */
@@ -58,6 +60,8 @@ export class ServiceStack extends Stack {
   readonly workflows: WorkflowOrchestration;
   readonly deployments: DeploymentOrchestration;
   readonly security: SecurityScanning;
+  readonly images: ImageBuilds;
+  readonly tests: TestRunning;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -79,6 +83,9 @@ export class ServiceStack extends Stack {
       ai,
       repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
     });
+    // Container images: the package stage builds one when the packaged tree has a Dockerfile.
+    this.images = new ImageBuilds(this, 'Images', { artifacts: this.workflows.artifacts, artifactKey: this.workflows.artifactKey });
+    this.images.bindStarter(this.workflows.functions.package);
 
     const contextList = (name: string): string[] => {
       const value: unknown = this.node.tryGetContext(name);
@@ -101,6 +108,14 @@ export class ServiceStack extends Stack {
       ai,
       repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
       osvApiUrl: typeof osvApiUrl === 'string' && osvApiUrl.length > 0 ? osvApiUrl : 'https://api.osv.dev',
+    });
+    this.tests = new TestRunning(this, 'Tests', {
+      table: this.table,
+      serviceName,
+      artifacts: this.workflows.artifacts,
+      artifactKey: this.workflows.artifactKey,
+      ai,
+      repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
     });
     new ExecutionSafetyNet(this, 'ExecutionSafetyNet', {
       table: this.table,
@@ -150,6 +165,7 @@ export class ServiceStack extends Stack {
       if (route.workflowExecutions === 'stop') this.workflows.bindStopper(routeFunction);
       if (route.deploymentExecutions) this.deployments.bindStarter(routeFunction);
       if (route.startsSecurityJobs) this.security.bindStarter(routeFunction);
+      if (route.startsTestJobs) this.tests.bindStarter(routeFunction);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],

@@ -1,6 +1,7 @@
 import { deploymentRoutes } from './deployments';
 import { eventRoutes } from './events';
 import { securityRoutes } from './security';
+import { testRoutes } from './tests';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
 import type { AnyRoute } from './route';
@@ -11,7 +12,7 @@ import { workflowRoutes } from './workflows';
  * The route table: every implemented route, once. The CDK stack, the local server and the OpenAPI
  * document are all built from it.
  */
-export const routes: readonly AnyRoute[] = [openApiRoute, ...projectRoutes, ...workflowRoutes, ...securityRoutes, ...deploymentRoutes, ...eventRoutes, ...webhookRoutes];
+export const routes: readonly AnyRoute[] = [openApiRoute, ...projectRoutes, ...workflowRoutes, ...securityRoutes, ...deploymentRoutes, ...testRoutes, ...eventRoutes, ...webhookRoutes];
 
 /** The function that answers everything no route matches: 404, or 405 with `Allow`. */
 export const fallbackHandler = 'meta/fallback';

@@ -45,6 +45,8 @@ export interface RouteDefinition<
   deploymentExecutions?: boolean;
   /** Starts scans or remediations (invokes the security function asynchronously). */
   startsSecurityJobs?: boolean;
+  /** Starts test generations or runs (invokes the tests function asynchronously). */
+  startsTestJobs?: boolean;
   params?: TParams;
   query?: TQuery;
   body?: TBody;

@@ -93,6 +93,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     AI_PROVIDERS: process.env.AI_PROVIDERS ?? 'local',
     // Scans and remediations run in this process, as the security function's asynchronous invocations.
     LOCAL_SECURITY_JOBS_MODULE: fileURLToPath(new URL('../../functions/handlers/workers/security-job.ts', import.meta.url)),
+    // Test generations and runs too; the tests themselves run in sandboxed child processes.
+    LOCAL_TEST_JOBS_MODULE: fileURLToPath(new URL('../../functions/handlers/workers/test-job.ts', import.meta.url)),
+    LOCAL_TEST_RUNNER: 'child-process',
     // Local advisories in the OSV format (a copy of the OSV database, or a test's own); OSV_ADVISORY_DIR= (empty) asks the OSV API.
     OSV_ADVISORY_DIR: process.env.OSV_ADVISORY_DIR ?? join(options.dataDir, 'osv'),
   });

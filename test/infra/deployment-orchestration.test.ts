@@ -6,6 +6,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
 import { deploymentDefinitionFile, deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
+import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { actionsOf, asArray, isDynamoStatement, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
 
@@ -31,6 +32,8 @@ const readDescriptions = ['GET /v1/deployments', 'GET /v1/deployments/{id}'];
 /** auto_deploy: the workflow package stage starts deployments too. */
 const packageDescription = stageFunctionDescriptions.package;
 const starterDescriptions = [createDescription, rollbackDescription, packageDescription];
+/** The routes that start security jobs: asynchronous invocations of the security function. */
+const securityStarterDescriptions = ['POST /v1/security/scans', 'POST /v1/security/findings/{id}/remediate'];
 
 const lambdaTarget = 'arn:aws:lambda:us-east-1:111122223333:function:shop';
 const lambdaActions = [
@@ -92,6 +95,14 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
 
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
+/**
+ * The Lambda statements a function other than the provider steps may hold: the security starters'
+ * invoke of the security function, exactly that; nothing for any other function.
+ */
+const expectedLambdaStatementsOf = (s: Synthesized, description: string): Statement[] =>
+  securityStarterDescriptions.includes(description)
+    ? [{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.lookups.functionIdWithDescription(securityFunctionDescription)) }]
+    : [];
 /** Every (action, resource) pair of the statements, resources rendered by `joined`. */
 const grantsOf = (statements: Statement[]): string[] =>
   statements.flatMap((statement) => actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`))).sort();
@@ -224,13 +235,16 @@ describe('deployment orchestration', () => {
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).TABLE_NAME).toEqual({ Ref: expect.any(String) });
     });
 
-    it('without deployLambdaTargets no function holds any Lambda permission, and DEPLOY_LAMBDA_TARGETS is empty', () => {
+    it('without deployLambdaTargets no function holds any Lambda permission but the security starters\' invoke of the security function, and DEPLOY_LAMBDA_TARGETS is empty', () => {
+      for (const description of securityStarterDescriptions) expect([...s.descriptions().values()]).toContain(description);
       for (const [, description] of s.descriptions()) {
-        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, []]);
+        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, expectedLambdaStatementsOf(s, description)]);
       }
-      // The state machine's invoke is the only Lambda permission in the stack.
+      // Besides the security starters', the state machines' invokes of their own steps are the only Lambda permissions in the stack.
       const lambdaRoles = s.policyStatements().filter(({ statement }) => hasActionWithPrefix('lambda:')(statement)).flatMap(({ roles }) => roles);
       expect(lambdaRoles).toContain(s.machineRoleId);
+      const machineRoles = Object.values(s.template.findResources('AWS::StepFunctions::StateMachine')).map((machine) => machine.Properties.RoleArn['Fn::GetAtt'][0] as string);
+      expect(new Set(lambdaRoles)).toEqual(new Set([...machineRoles, ...securityStarterDescriptions.map(s.roleOf)]));
       for (const step of targetSteps) expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).DEPLOY_LAMBDA_TARGETS).toBe('');
       for (const description of starterDescriptions) expect(s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe('');
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions.control).DEPLOY_LAMBDA_TARGETS).toBeUndefined();
@@ -295,12 +309,12 @@ describe('deployment orchestration', () => {
       expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(lambdaTarget);
     });
 
-    it('no other function holds any Lambda permission; the starters know the targets, no other function', () => {
+    it('no other function holds any Lambda permission (but the security starters\' invoke of the security function); the starters know the targets, no other function', () => {
       const targetIds = new Set(targetSteps.map((step) => targets.stepIds[step]));
       for (const [id, description] of targets.descriptions()) {
         const env = targets.lookups.environmentOf(description);
         if (targetIds.has(id)) continue;
-        expect([description, targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, []]);
+        expect([description, targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, expectedLambdaStatementsOf(targets, description)]);
         expect([description, env.DEPLOY_LAMBDA_TARGETS]).toEqual([description, starterDescriptions.includes(description) ? lambdaTarget : undefined]);
       }
       // Nor any role that is not a function's, but the state machine's invoke of its own steps.

@@ -10,6 +10,7 @@ import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTime
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { executionEndedDescription } from '../../lib/constructs/execution-safety-net';
+import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { actionsOf, asArray, isDynamoStatement, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
@@ -31,9 +32,9 @@ describe('ServiceStack', () => {
   const statementsOf = (description: string) => lookups.statementsOf(description);
 
   describe('functions', () => {
-    it('has exactly one function per route, the fallback, the two webhook workers and the workflow and deployment step functions, and nothing else', () => {
+    it('has exactly one function per route, the fallback, the two webhook workers, the workflow and deployment step functions and the security function, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-      const stageFunctions = [...Object.values(stageFunctionDescriptions), ...Object.values(deploymentFunctionDescriptions), executionEndedDescription];
+      const stageFunctions = [...Object.values(stageFunctionDescriptions), ...Object.values(deploymentFunctionDescriptions), executionEndedDescription, securityFunctionDescription];
       expect(functions).toHaveLength(routes.length + 3 + stageFunctions.length);
       expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
         [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),
@@ -61,6 +62,7 @@ describe('ServiceStack', () => {
     });
 
     it('runs every function on nodejs22.x, arm64, with active tracing and its own log group', () => {
+      expect(lookups.functionWithDescription(securityFunctionDescription).Properties.MemorySize).toBe(3008);
       for (const fn of Object.values(template.findResources('AWS::Lambda::Function'))) {
         expect(fn.Properties).toMatchObject({
           Runtime: 'nodejs22.x',
@@ -70,8 +72,10 @@ describe('ServiceStack', () => {
           LoggingConfig: { LogGroup: { Ref: expect.any(String) } },
         });
         expect(fn.Properties.FunctionName).toBeUndefined();
-        // 1 GiB for the API and its workers; the stages that hold a repository in memory get 2 GiB.
-        expect([1024, 2048]).toContain(fn.Properties.MemorySize);
+        // 1 GiB for the API and its workers; the stages that hold a repository in memory get 2 GiB;
+        // the security function (repository, ESLint and TypeScript, the OSV answers) alone gets 3008 MB.
+        if (fn.Properties.Description === securityFunctionDescription) expect(fn.Properties.MemorySize).toBe(3008);
+        else expect([fn.Properties.Description, [1024, 2048].includes(fn.Properties.MemorySize)]).toEqual([fn.Properties.Description, true]);
         expect(fn.Properties.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO' });
       }
     });

@@ -36,9 +36,15 @@ describe('webhook delivery', () => {
   const sqsStatementsOf = (description: string): Statement[] => lookups.statementsOf(description).filter(isSqsStatement);
 
   describe('queues', () => {
-    it('has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has one more: the execution safety net\'s)', () => {
-      template.resourceCountIs('AWS::SQS::Queue', 4);
+    it('has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has two more: the execution safety net\'s and the security function\'s failure queue)', () => {
+      template.resourceCountIs('AWS::SQS::Queue', 5);
       expect(new Set([queueId, deadLetterQueueId, fanOutFailuresId]).size).toBe(3);
+      // The two others, told by what uses them: the safety net's rule target DLQ, the security function's on-failure destination.
+      const safetyNetRule = only(Object.values(template.findResources('AWS::Events::Rule')), 'execution safety net rule');
+      const safetyNetQueueId: string = only(safetyNetRule.Properties.Targets as { DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string, string] } } }[], 'rule target').DeadLetterConfig.Arn['Fn::GetAtt'][0];
+      const invokeConfig = only(Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')), 'event invoke config');
+      const securityFailuresId: string = invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
+      expect(new Set(Object.keys(template.findResources('AWS::SQS::Queue')))).toEqual(new Set([queueId, deadLetterQueueId, fanOutFailuresId, safetyNetQueueId, securityFailuresId]));
     });
 
     it('moves a message to the DLQ after 5 receives, and hides a received message 6× the dispatcher timeout', () => {

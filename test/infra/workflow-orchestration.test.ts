@@ -5,6 +5,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
+import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
 import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
 
@@ -39,6 +40,8 @@ interface Synthesized {
   lookups: ReturnType<typeof templateLookups>;
   /** Logical id of each stage function. */
   stageIds: Record<StageKey, string>;
+  /** Logical id of the security function, which holds AI settings and reaches the artifact bucket too. */
+  securityId: string;
   bucketId: string;
   machineId: string;
   /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
@@ -74,7 +77,8 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   ];
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
-  return { app, template, lookups, stageIds, bucketId, machineId, policyStatements, statementsOfRole, descriptions };
+  const securityId = lookups.functionIdWithDescription(securityFunctionDescription);
+  return { app, template, lookups, stageIds, securityId, bucketId, machineId, policyStatements, statementsOfRole, descriptions };
 };
 
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
@@ -241,18 +245,29 @@ describe('workflow orchestration', () => {
       expect(s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'))).toEqual([]);
     });
 
-    it('no role in the stack reaches the artifact bucket except the six artifact stages, and none with an S3 wildcard or bucket-wide', () => {
+    it('no role in the stack reaches the artifact bucket except the six artifact stages (workflows/*) and the security function (findings/* only), and none with an S3 wildcard or bucket-wide', () => {
       const artifactRoles = new Set(artifactStages.map((stage) => s.lookups.functionWithDescription(stageFunctionDescriptions[stage]).Properties.Role['Fn::GetAtt'][0] as string));
+      const securityRole: string = s.lookups.functionWithDescription(securityFunctionDescription).Properties.Role['Fn::GetAtt'][0];
+      expect(artifactRoles.has(securityRole)).toBe(false);
       const touching = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.bucketId}"`));
-      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(artifactRoles);
-      for (const { statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('s3:')(statement))) {
+      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(new Set([...artifactRoles, securityRole]));
+      for (const { roles, statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('s3:')(statement))) {
+        // One role per policy: a statement is either the security function's or another role's.
+        const role = only(roles, 'role of an S3 statement');
         for (const action of actionsOf(statement)) expect(action).not.toContain('*');
         for (const resource of asArray(statement.Resource)) {
           expect(resource).not.toBe('*');
           expect(resource).not.toEqual(arnOf(s.bucketId));
-          expect(joined(resource)).toBe(`\${${s.bucketId}.Arn}/workflows/*`);
+          expect([role, joined(resource)]).toEqual([role, `\${${s.bucketId}.Arn}/${role === securityRole ? 'findings' : 'workflows'}/*`]);
         }
       }
+      // What the security function holds on the bucket: that one statement, on findings/* only.
+      const securityOnBucket = only(
+        touching.filter(({ roles }) => roles.includes(securityRole)),
+        'security statement on the artifact bucket',
+      );
+      expect(securityOnBucket.roles).toEqual([securityRole]);
+      expect(asArray(securityOnBucket.statement.Resource).map(joined)).toEqual([`\${${s.bucketId}.Arn}/findings/*`]);
     });
 
     it('only prove may sign, and only with the signing key; only prove gets SIGNING_KEY_ID', () => {
@@ -283,8 +298,9 @@ describe('workflow orchestration', () => {
       }
     });
 
-    it('only intake, build and iterate may invoke a model: bedrock:InvokeModel on the configured foundation model', () => {
-      const aiIds = new Set(aiStages.map((stage) => s.stageIds[stage]));
+    it('only intake, build, iterate and the security function may invoke a model: bedrock:InvokeModel on the configured foundation model', () => {
+      const aiIds = new Set([...aiStages.map((stage) => s.stageIds[stage]), s.securityId]);
+      expect(aiIds.size).toBe(aiStages.length + 1);
       for (const [id, description] of s.descriptions()) {
         const bedrock = s.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:'));
         if (!aiIds.has(id)) {
@@ -298,8 +314,8 @@ describe('workflow orchestration', () => {
       }
     });
 
-    it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages and createWorkflow, on no function outside those and cancelWorkflow', () => {
-      const expected = new Set([...aiStages.map((stage) => stageFunctionDescriptions[stage]), createWorkflowDescription]);
+    it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages, the security function and createWorkflow, on no function outside those and cancelWorkflow', () => {
+      const expected = new Set([...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, createWorkflowDescription]);
       for (const description of allDescriptions(s)) {
         const env = s.lookups.environmentOf(description);
         if (expected.has(description)) {
@@ -324,11 +340,10 @@ describe('workflow orchestration', () => {
   });
 
   describe('context settings', () => {
-    it('with a configured bedrockModelId the AI stages get that model and may invoke that model only', () => {
+    it('with a configured bedrockModelId the AI stages and the security function get that model and may invoke that model only', () => {
       const modelId = 'amazon.nova-lite-v1:0';
       const custom = synthesize({ bedrockModelId: modelId });
-      for (const stage of aiStages) {
-        const description = stageFunctionDescriptions[stage];
+      for (const description of [...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription]) {
         expect(custom.lookups.environmentOf(description).BEDROCK_MODEL_ID).toBe(modelId);
         const statement = only(custom.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:')), 'bedrock statement');
         expect(asArray(statement.Resource).map(joined)).toEqual([foundationModel(modelId)]);
@@ -336,9 +351,10 @@ describe('workflow orchestration', () => {
       expect(custom.lookups.environmentOf(createWorkflowDescription).BEDROCK_MODEL_ID).toBe(modelId);
     });
 
-    it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret the AI stages may read that secret only', () => {
+    it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret the AI stages and the security function may read that secret only', () => {
       const anthropic = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic' });
-      const aiIds = new Set(aiStages.map((stage) => anthropic.stageIds[stage]));
+      const aiIds = new Set([...aiStages.map((stage) => anthropic.stageIds[stage]), anthropic.securityId]);
+      expect(aiIds.size).toBe(aiStages.length + 1);
       for (const [id, description] of anthropic.descriptions()) {
         const env = anthropic.lookups.environmentOf(description);
         if (aiIds.has(id)) {
@@ -359,12 +375,14 @@ describe('workflow orchestration', () => {
       expect(local.policyStatements().filter(({ statement }) => hasActionWithPrefix('bedrock:')(statement))).toEqual([]);
       for (const description of allDescriptions(local)) expect([description, local.lookups.environmentOf(description).BEDROCK_MODEL_ID]).toEqual([description, undefined]);
       for (const stage of aiStages) expect(local.lookups.environmentOf(stageFunctionDescriptions[stage]).AI_PROVIDERS).toBe('local');
+      expect(local.lookups.environmentOf(securityFunctionDescription).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(createWorkflowDescription).AI_PROVIDERS).toBe('local');
     });
 
-    it('with repositoryTokenSecret the repository stages know it and may read that secret only; no other function', () => {
+    it('with repositoryTokenSecret the repository stages and the security function know it and may read that secret only; no other function', () => {
       const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
-      const repositoryIds = new Set(repositoryStages.map((stage) => repository.stageIds[stage]));
+      const repositoryIds = new Set([...repositoryStages.map((stage) => repository.stageIds[stage]), repository.securityId]);
+      expect(repositoryIds.size).toBe(repositoryStages.length + 1);
       for (const [id, description] of repository.descriptions()) {
         const env = repository.lookups.environmentOf(description);
         if (repositoryIds.has(id)) {
@@ -385,6 +403,8 @@ describe('workflow orchestration', () => {
         ].sort();
         expect([stage, readableSecretsOf(both, stageFunctionDescriptions[stage])]).toEqual([stage, expected]);
       }
+      // The security function remediates with the AI and checks out (and pushes to) the repository.
+      expect(readableSecretsOf(both, securityFunctionDescription)).toEqual([secretPattern('my/anthropic'), secretPattern('repo/token')].sort());
     });
   });
 

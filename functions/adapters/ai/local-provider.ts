@@ -12,12 +12,17 @@
  *   blocks yields one AUTOMATION.md quoting the prompt and the plan's steps.
  * - fix: drops from the change set every file the verification problems name, so those files keep
  *   their original content.
+ * - remediation: replaces the flagged line with a comment saying what was removed.
+ * - tests: writes runnable smoke tests from the exports it finds (module loads, exported functions
+ *   exist and are callable, classes are classes, other exports are defined), one test file next to
+ *   each source; see core/tests/generate/smoke-tests. A real provider writes behavioural tests.
  *
  * Usage is an estimate (4 characters a token) of the prompt a real model would have been given and
  * of the answer, so cost accounting sees non-zero, stable numbers.
  */
-import type { AiAnswer, AiProvider, AiResult, AiTask } from '../../core/ai/provider';
+import type { AiAnswer, AiProvider, AiResult, AiTask, GeneratedTests } from '../../core/ai/provider';
 import { isSafeRelativePath, maxChangedFiles, renderPrompt, validateAnswer } from '../../core/ai/tasks';
+import { smokeTests } from '../../core/tests/generate/smoke-tests';
 import type { ChangeSet, FileChange, Plan, RepositoryContext } from '../../core/workflows/stage-data';
 
 export const localModel = 'local-deterministic-1';
@@ -155,8 +160,10 @@ const remediation = (task: Extract<AiTask, { kind: 'remediation' }>): ChangeSet 
   return { summary: `Remove the line flagged by ${task.finding.rule_id} in ${task.file.path}`, files: [{ path: task.file.path, content: lines.join('\n') }] };
 };
 
-const answer = (task: AiTask): Plan | ChangeSet => {
+const answer = (task: AiTask): Plan | ChangeSet | GeneratedTests => {
   switch (task.kind) {
+    case 'tests':
+      return smokeTests(task);
     case 'remediation':
       return remediation(task);
     case 'plan':

@@ -33,6 +33,8 @@ export const entityTypes = {
   scan: 'scan',
   finding: 'finding',
   findingPointer: 'finding_pointer',
+  testSuite: 'test_suite',
+  testRun: 'test_run',
 } as const;
 
 export const keys = {
@@ -148,6 +150,11 @@ export const keys = {
     pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDING_SCOPE', encodeURIComponent(branch), type),
     sk: join('FP', fingerprint),
   }),
+
+  testSuites: (tenant: Tenant) => join(tenantPrefix(tenant), 'TEST_SUITES'),
+  testSuite: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_SUITES'), sk: join('TEST_SUITE', id) }),
+  testRuns: (tenant: Tenant) => join(tenantPrefix(tenant), 'TEST_RUNS'),
+  testRun: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_RUNS'), sk: join('TEST_RUN', id) }),
 
   /** The local runtime's delivery queue (SQS in AWS): ordered by due time. */
   queuedMessages: 'DELIVERY_QUEUE',

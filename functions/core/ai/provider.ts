@@ -9,7 +9,40 @@ export type AiTask =
   | { kind: 'plan'; prompt: string; context: RepositoryContext }
   | { kind: 'change_set'; prompt: string; plan: Plan; context: RepositoryContext; files: Record<string, string> }
   | { kind: 'fix'; prompt: string; changes: ChangeSet; report: VerificationReport; originals: Record<string, string | null> }
-  | { kind: 'remediation'; finding: RemediationFinding; file: { path: string; content: string } };
+  | { kind: 'remediation'; finding: RemediationFinding; file: { path: string; content: string } }
+  | {
+      kind: 'tests';
+      framework: TestFramework;
+      /** What the caller asked for beyond "test these sources" (focus, style), or null. */
+      instructions: string | null;
+      /** The files to cover, repo-relative paths (see core/tests/generate/collect-sources). */
+      sources: TestSource[];
+      /** The repository's package.json `type`, deciding how a `.js` file is loaded ('commonjs' when absent). */
+      moduleType: ModuleType;
+    };
+
+export type TestFramework = 'jest' | 'vitest' | 'node:test' | 'pytest';
+export const testFrameworks: readonly TestFramework[] = ['jest', 'vitest', 'node:test', 'pytest'];
+
+export type ModuleType = 'module' | 'commonjs';
+
+export interface TestSource {
+  path: string;
+  content: string;
+}
+
+/** One written test file; `cases` are the names of the tests it declares, in file order. */
+export interface GeneratedTestFile {
+  path: string;
+  content: string;
+  cases: string[];
+}
+
+/** The answer to a `tests` task: new test files only (never a change to a source). */
+export interface GeneratedTests {
+  summary: string;
+  files: GeneratedTestFile[];
+}
 
 /** What a remediation request shows of a security finding: never a secret (the excerpt is redacted). */
 export interface RemediationFinding {
@@ -21,7 +54,7 @@ export interface RemediationFinding {
   excerpt: string | null;
 }
 
-export type AiAnswer<T extends AiTask> = T extends { kind: 'plan' } ? Plan : ChangeSet;
+export type AiAnswer<T extends AiTask> = T extends { kind: 'plan' } ? Plan : T extends { kind: 'tests' } ? GeneratedTests : ChangeSet;
 
 export interface AiResult<T> {
   output: T;

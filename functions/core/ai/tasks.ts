@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import type { RepositoryContext } from '../workflows/stage-data';
-import { AiProviderError, type AiAnswer, type AiTask } from './provider';
+import { AiProviderError, testFrameworks, type AiAnswer, type AiTask, type TestFramework } from './provider';
 
 /**
  * What every provider shares about a task: the prompt a real model is given, and the schema its
@@ -57,7 +57,66 @@ export const ChangeSetSchema = v.object({
   ),
 });
 
-const schemaFor = (task: AiTask) => (task.kind === 'plan' ? PlanSchema : ChangeSetSchema);
+// ---- Generated tests ----
+
+export const maxTestFiles = 50;
+export const maxTestFileBytes = 256 * 1024;
+export const maxTestCases = 500;
+const maxTestCaseLength = 500;
+
+/** How each framework finds its test files, in words (for the prompt and for refusals). */
+export const testFileConventions: Record<TestFramework, string> = {
+  jest: 'named *.test.js, *.test.ts, *.test.mjs or *.test.cjs, or a .js/.ts/.mjs/.cjs file under a __tests__/ folder',
+  vitest: 'named *.test.js, *.test.ts, *.test.mjs or *.test.cjs, or a .js/.ts/.mjs/.cjs file under a __tests__/ folder',
+  'node:test': 'named *.test.js, *.test.mjs or *.test.cjs (Node 20 runs JavaScript only)',
+  pytest: 'named test_*.py or *_test.py',
+};
+
+/** True when `path` is a test file `framework` would pick up by its default conventions. */
+export const isTestFilePath = (framework: TestFramework, path: string): boolean => {
+  const segments = path.split('/');
+  const name = segments[segments.length - 1] ?? '';
+  switch (framework) {
+    case 'jest':
+    case 'vitest':
+      return /^[^.].*\.test\.(?:js|ts|mjs|cjs)$/.test(name) || (segments.slice(0, -1).includes('__tests__') && /^[^.].*\.(?:js|ts|mjs|cjs)$/.test(name));
+    case 'node:test':
+      return /^[^.].*\.test\.(?:js|mjs|cjs)$/.test(name);
+    case 'pytest':
+      return /^test_.+\.py$/.test(name) || /^[^.].*_test\.py$/.test(name);
+  }
+};
+
+const generatedTestsSchema = (framework: TestFramework) =>
+  v.object({
+    summary: v.pipe(v.string(), v.maxLength(4_000)),
+    files: v.pipe(
+      v.array(
+        v.object({
+          path: v.pipe(
+            SafePath,
+            v.check((path) => isTestFilePath(framework, path), `must be a ${framework} test file: ${testFileConventions[framework]}`),
+          ),
+          content: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxBytes(maxTestFileBytes, `must be at most ${maxTestFileBytes} bytes`)),
+          cases: v.pipe(
+            v.array(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(maxTestCaseLength))),
+            v.minLength(1, 'must name at least one test'),
+            v.maxLength(maxTestCases, `must have at most ${maxTestCases} cases`),
+          ),
+        }),
+      ),
+      v.maxLength(maxTestFiles, `must have at most ${maxTestFiles} files`),
+      v.check((files) => new Set(files.map((file) => file.path)).size === files.length, 'must name each path once'),
+    ),
+  });
+
+const GeneratedTestsSchemas = new Map(testFrameworks.map((framework) => [framework, generatedTestsSchema(framework)]));
+
+const schemaFor = (task: AiTask) => {
+  if (task.kind === 'plan') return PlanSchema;
+  if (task.kind === 'tests') return GeneratedTestsSchemas.get(task.framework) ?? generatedTestsSchema(task.framework);
+  return ChangeSetSchema;
+};
 
 /** Checks an answer against its task's schema; unknown keys are dropped. */
 export const validateAnswer = <T extends AiTask>(task: T, value: unknown): AiAnswer<T> => {
@@ -254,8 +313,49 @@ const remediationPrompt = (task: Extract<AiTask, { kind: 'remediation' }>) => ({
   ].join('\n'),
 });
 
+const testsShape = '{"summary": string, "files": [{"path": string, "content": string, "cases": string[]}]}';
+
+const frameworkNotes: Record<TestFramework, string> = {
+  jest: 'Use the Jest globals (describe, test, expect) without importing them.',
+  vitest: 'Import describe, test and expect from "vitest".',
+  'node:test': 'Import test from "node:test" and assert from "node:assert/strict"; write JavaScript, not TypeScript.',
+  pytest: 'Write plain pytest functions (def test_...) with bare assert statements; make the module under test importable from the test file (insert its folder into sys.path if needed).',
+};
+
+const moduleNote = (task: Extract<AiTask, { kind: 'tests' }>): string | null => {
+  if (task.framework === 'pytest') return null;
+  return task.moduleType === 'module'
+    ? 'The package is an ES module package ("type": "module"): .js and .mjs files are ES modules (import them with their extension), .cjs files are CommonJS.'
+    : 'The package is CommonJS: .js and .cjs files are CommonJS (require them), .mjs files are ES modules.';
+};
+
+const testsPrompt = (task: Extract<AiTask, { kind: 'tests' }>) => ({
+  system: system(testsShape, `Write runnable ${task.framework} tests for the source files given.`, [
+    `Every file is a new test file ${testFileConventions[task.framework]}; never change or repeat a source file.`,
+    frameworkNotes[task.framework],
+    ...(task.framework === 'pytest' ? [] : ['Import the code under test by its path relative to the test file.']),
+    'Test the behaviour the sources show; no network, no real credentials, no files written outside a temporary folder, no dependency beyond the framework and what the sources already use.',
+    '"cases" lists the exact name of every test the file declares (the title given to test/it, or the pytest function name), in file order.',
+    `At most ${maxTestFiles} files, each at most ${maxTestFileBytes} bytes; keep tests short so the whole answer fits.`,
+    '"summary" says in one or two sentences what the tests cover.',
+  ]),
+  user: [
+    '## Framework',
+    task.framework,
+    ...[moduleNote(task)].filter((note): note is string => note !== null),
+    '',
+    '## Instructions',
+    task.instructions === null || task.instructions.trim() === '' ? '(none: cover the public behaviour of each source)' : clip(task.instructions, promptLimits.request),
+    '',
+    `## Sources (${task.sources.length} file${task.sources.length === 1 ? '' : 's'})`,
+    fileSections(task.sources.map((source) => [source.path, source.content]), promptLimits.fileContents, '(missing)') || '(none)',
+  ].join('\n'),
+});
+
 export const renderPrompt = (task: AiTask): { system: string; user: string } => {
   switch (task.kind) {
+    case 'tests':
+      return testsPrompt(task);
     case 'remediation':
       return remediationPrompt(task);
     case 'plan':

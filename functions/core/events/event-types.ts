@@ -77,6 +77,18 @@ export const eventCatalogue = {
   'deployment.completed': { description: 'A deployment finished and passed its health check.', example: deploymentSnapshot },
   'deployment.failed': { description: 'A deployment failed.', example: { ...deploymentSnapshot, status: 'failed' } },
   'deployment.rollback': { description: 'A deployment was rolled back to the previous one.', example: { ...deploymentSnapshot, status: 'rolled_back' } },
+  'test.run.completed': {
+    description: 'A test run finished (added: the spec has no test events).',
+    example: {
+      id: 'run_01JD2QE5K9M1N3P5R7S9T1V3W5',
+      project_id: scanSnapshot.project_id,
+      suite_id: 'test_01JD2QE4J8K0M2N4P6R8S0T2V4',
+      status: 'completed',
+      framework: 'jest',
+      totals: { passed: 12, failed: 1, skipped: 2, errored: 0 },
+      duration_ms: 4120,
+    },
+  },
   'review.completed': {
     description: 'A code review finished.',
     example: { project_id: scanSnapshot.project_id, review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4', status: 'completed', comments: 3 },

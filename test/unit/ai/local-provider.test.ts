@@ -102,6 +102,23 @@ describe('local provider', () => {
     }
   });
 
+  it('answers a tests task with smoke tests next to each source, deterministically', async () => {
+    const task = {
+      kind: 'tests' as const,
+      framework: 'jest' as const,
+      instructions: null,
+      moduleType: 'commonjs' as const,
+      sources: [{ path: 'lib/add.js', content: 'exports.add = (a, b) => a + b;\nexports.NAME = "add";\n' }],
+    };
+    const result = await provider.run(task);
+    expect(result.output.files.map((file) => [file.path, file.cases])).toEqual([
+      ['lib/add.generated.test.js', ['loads lib/add.js', 'NAME is defined', 'add is a function', 'add can be called']],
+    ]);
+    expect(result.output.summary).toBe('Wrote 1 jest smoke test file with 4 cases (module loads, exports exist and are callable)');
+    expect(result.usage.output_tokens).toBe(Math.ceil(JSON.stringify(result.output).length / 4));
+    expect(JSON.stringify(await localProvider().run(task))).toBe(JSON.stringify(result));
+  });
+
   it('reports a non-zero token estimate, its name and model', async () => {
     const result = await provider.run(changeSetTask(prompt));
     expect(result.usage.input_tokens).toBeGreaterThan(0);

@@ -1,5 +1,15 @@
-import { AiProviderError } from '../../../functions/core/ai/provider';
-import { maxChangedFiles, maxFileBytes, parseAnswer, promptLimits, renderPrompt } from '../../../functions/core/ai/tasks';
+import { AiProviderError, type AiTask, type TestFramework } from '../../../functions/core/ai/provider';
+import {
+  defaultMaxOutputTokens,
+  isTestFilePath,
+  maxChangedFiles,
+  maxFileBytes,
+  maxTestFileBytes,
+  maxTestFiles,
+  parseAnswer,
+  promptLimits,
+  renderPrompt,
+} from '../../../functions/core/ai/tasks';
 import { changeSetTask, fixTask, planTask, validChangeSetJson, validPlanJson } from './sample-tasks';
 
 const changeTask = changeSetTask('Change a');
@@ -111,5 +121,86 @@ describe('renderPrompt', () => {
 
   it('is deterministic', () => {
     expect(renderPrompt(fixTask())).toEqual(renderPrompt(fixTask()));
+  });
+});
+
+describe('the tests task', () => {
+  const testsTask = (framework: TestFramework, sources = [{ path: 'src/math.js', content: 'module.exports = { add: (a, b) => a + b };\n' }]): Extract<AiTask, { kind: 'tests' }> => ({
+    kind: 'tests',
+    framework,
+    instructions: 'Cover the edge cases of add',
+    sources,
+    moduleType: 'commonjs',
+  });
+  const testFile = (path: string, cases: unknown = ['adds two numbers']) => ({ path, content: 'test("adds two numbers", () => {});\n', cases });
+  const answer = (...files: unknown[]) => JSON.stringify({ summary: 'Tests for add', files });
+
+  it('accepts an answer of test files with their cases, in each framework’s conventions', () => {
+    const good: Array<[TestFramework, string]> = [
+      ['jest', 'src/math.test.js'],
+      ['jest', 'src/math.test.ts'],
+      ['jest', 'src/__tests__/math.js'],
+      ['vitest', 'src/math.test.mjs'],
+      ['vitest', 'src/__tests__/deep/math.cjs'],
+      ['node:test', 'test/math.test.cjs'],
+      ['pytest', 'tests/test_math.py'],
+      ['pytest', 'math_test.py'],
+    ];
+    for (const [framework, path] of good) {
+      expect(isTestFilePath(framework, path)).toBe(true);
+      expect(parseAnswer(testsTask(framework), `\`\`\`json\n${answer(testFile(path))}\n\`\`\``)).toEqual({
+        summary: 'Tests for add',
+        files: [{ path, content: 'test("adds two numbers", () => {});\n', cases: ['adds two numbers'] }],
+      });
+    }
+  });
+
+  it.each<[TestFramework, string]>([
+    ['jest', 'src/math.js'],
+    ['jest', 'src/math.spec.tsx'],
+    ['jest', 'src/math.test.py'],
+    ['vitest', '__tests__/notes.md'],
+    ['node:test', 'src/math.test.ts'],
+    ['node:test', 'src/__tests__/math.js'],
+    ['pytest', 'tests/math.py'],
+    ['pytest', 'tests/test_math.js'],
+  ])('refuses a %s file that is not a test file: %j', (framework, path) => {
+    const error = rejection(answer(testFile(path)), testsTask(framework));
+    expect(error).toBeInstanceOf(AiProviderError);
+    expect(error.message).toMatch(new RegExp(`files\\.0\\.path: must be a ${framework} test file`));
+  });
+
+  it.each(['../math.test.js', '/abs/math.test.js', '.git/hooks/a.test.js', 'a//b.test.js', 'a\\b.test.js'])('refuses the unsafe path %j', (path) => {
+    expect(rejection(answer(testFile(path)), testsTask('jest')).message).toMatch(/files\.0\.path: must be a relative/);
+  });
+
+  it('refuses missing or empty cases, empty content, a path twice, too many files and too large a file', () => {
+    const jest = testsTask('jest');
+    expect(rejection(answer(testFile('a.test.js', [])), jest).message).toMatch(/files\.0\.cases: must name at least one test/);
+    expect(rejection(answer({ path: 'a.test.js', content: 'x' }), jest).message).toMatch(/files\.0\.cases/);
+    expect(rejection(answer(testFile('a.test.js', [''])), jest).message).toMatch(/files\.0\.cases\.0/);
+    expect(rejection(answer({ ...testFile('a.test.js'), content: '' }), jest).message).toMatch(/files\.0\.content/);
+    expect(rejection(answer(testFile('a.test.js'), testFile('a.test.js')), jest).message).toMatch(/each path once/);
+    const many = Array.from({ length: maxTestFiles + 1 }, (_, index) => testFile(`t${index}.test.js`));
+    expect(rejection(answer(...many), jest).message).toMatch(/at most 50 files/);
+    expect(rejection(answer({ ...testFile('a.test.js'), content: 'x'.repeat(maxTestFileBytes + 1) }), jest).message).toMatch(/files\.0\.content: must be at most/);
+  });
+
+  it('renders a prompt with the framework, the module type, the instructions and the sources, bounded', () => {
+    const { system, user } = renderPrompt(testsTask('jest'));
+    expect(system).toContain('"cases": string[]');
+    expect(system).toContain('Write runnable jest tests');
+    expect(system).toContain('named *.test.js, *.test.ts, *.test.mjs or *.test.cjs');
+    expect(user).toContain('## Framework\njest\nThe package is CommonJS');
+    expect(user).toContain('Cover the edge cases of add');
+    expect(user).toContain('#### src/math.js\n```\nmodule.exports = { add: (a, b) => a + b };\n```');
+    expect(renderPrompt(testsTask('pytest')).user).not.toContain('CommonJS');
+    expect(renderPrompt({ ...testsTask('pytest'), instructions: null }).user).toContain('(none: cover the public behaviour of each source)');
+
+    const huge = Array.from({ length: 20 }, (_, index) => ({ path: `src/f${index}.js`, content: 'x'.repeat(100_000) }));
+    const bounded = renderPrompt(testsTask('jest', huge)).user;
+    expect(bounded.length).toBeLessThan(promptLimits.fileContents + 10_000);
+    expect(bounded).toContain('(omitted: prompt budget spent)');
+    expect(defaultMaxOutputTokens(testsTask('jest'))).toBe(8_192);
   });
 });

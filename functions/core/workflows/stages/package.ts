@@ -1,10 +1,54 @@
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { applyChangeSet } from '../../workspace/apply-change-set';
 import { createBundle } from '../../workspace/bundle';
 import type { ChangeSet, RepositoryContext } from '../stage-data';
-import type { WorkflowOutputs, WorkflowRef } from '../workflow';
+import type { Workflow, WorkflowOutputs, WorkflowRef } from '../workflow';
 import { artifactKeys } from './artifact-keys';
-import { runStage } from './run-stage';
+import type { ImageBuilder } from './image-build';
+import { runStage, type StageLog } from './run-stage';
 import type { StageDeps } from './stage-deps';
-import { readArtifact, readJson, repositoryOf } from './stage-helpers';
+import { readArtifact, readJson, repositoryOf, withTreeAtIntakeCommit } from './stage-helpers';
+
+/**
+ * Whether the packaged tree (intake's commit with the change set) has a Dockerfile at its root:
+ * the change set decides for a file it writes or deletes, else intake's file list; `unknown` when
+ * that list was cut at its cap without naming one.
+ */
+const dockerfileOf = (changes: ChangeSet, context: RepositoryContext): 'yes' | 'no' | 'unknown' => {
+  const changed = changes.files.find((file) => file.path === 'Dockerfile');
+  if (changed) return changed.content === null ? 'no' : 'yes';
+  if (context.files.some((file) => file.path === 'Dockerfile')) return 'yes';
+  return context.filesTruncated ? 'unknown' : 'no';
+};
+
+const isFile = async (path: string): Promise<boolean> => (await lstat(path).catch(() => null))?.isFile() ?? false;
+
+/**
+ * The container image of the packaged tree, built and pushed by the image builder; undefined when
+ * the checked-out tree has no Dockerfile after all. An image that did not build fails the package:
+ * docker_image names only an image that exists.
+ */
+const buildImage = (
+  deps: StageDeps,
+  builder: ImageBuilder,
+  ref: WorkflowRef,
+  workflow: Workflow,
+  log: StageLog,
+  changes: ChangeSet,
+): Promise<string | undefined> =>
+  withTreeAtIntakeCommit(deps, ref, workflow, log, async (tree) => {
+    await applyChangeSet(tree, changes.files);
+    if (!(await isFile(join(tree, 'Dockerfile')))) {
+      await log.debug('The packaged tree has no Dockerfile at its root: no container image');
+      return undefined;
+    }
+    await log.info('The packaged tree has a Dockerfile: building its container image');
+    const outcome = await builder.build({ ref, workflowId: workflow.id, tree, log: log.info });
+    if ('failed' in outcome) throw new Error(`container image build failed: ${outcome.failed}`);
+    await log.info(`Container image built and pushed: ${outcome.image}`);
+    return outcome.image;
+  });
 
 /** Store the change as a bundle; push it as a branch when push credentials are configured. */
 export const runPackage = (deps: StageDeps, ref: WorkflowRef) =>
@@ -38,8 +82,13 @@ export const runPackage = (deps: StageDeps, ref: WorkflowRef) =>
       await log.info('No push credentials configured: the change stays in the bundle');
     }
 
-    const dockerfile = changes.files.some((file) => file.path === 'Dockerfile' && file.content !== null) || context.files.some((file) => file.path === 'Dockerfile');
-    if (dockerfile) await log.warn('The repository has a Dockerfile, but this deployment builds no container images: docker_image stays null');
+    const dockerfile = dockerfileOf(changes, context);
+    if (deps.imageBuilder && dockerfile !== 'no') {
+      const image = await buildImage(deps, deps.imageBuilder, ref, workflow, log, changes);
+      if (image) outputs.docker_image = image;
+    } else if (dockerfile === 'yes') {
+      await log.warn('The repository has a Dockerfile, but this deployment builds no container images: docker_image stays null');
+    }
     if (workflow.config.auto_deploy) {
       if (!deps.autoDeployer) {
         await log.warn('auto_deploy was requested, but deployments are not available here: deployment_url stays null');

@@ -7,6 +7,7 @@ import type { ArtifactStore } from '../../workspace/artifact-store';
 import type { ChangeSet } from '../stage-data';
 import type { WorkflowRepository } from '../workflow';
 import type { AutoDeployer } from './auto-deploy';
+import type { ImageBuilder } from './image-build';
 import type { Scanner } from '../../security/scanners/scanner';
 
 export interface CheckoutRequest {
@@ -51,4 +52,6 @@ export interface StageDeps {
   securityScanners?: Scanner[];
   /** Present where deployments are available. */
   autoDeployer?: AutoDeployer;
+  /** Present where container images can be built: package builds one when the tree has a Dockerfile. */
+  imageBuilder?: ImageBuilder;
 }

@@ -1,0 +1,373 @@
+import { join } from 'node:path';
+import { osvDirectorySource } from '../functions/adapters/security/osv/osv-directory-source';
+import { dependenciesScanner } from '../functions/core/security/scanners/dependencies/dependencies-scanner';
+import { sastScanner } from '../functions/core/security/scanners/sast/sast-scanner';
+import type { RawFinding, ScanResult, Scanner } from '../functions/core/security/scanners/scanner';
+import { secretsScanner } from '../functions/core/security/scanners/secrets-scanner';
+import { type Figure, fixed, heading, printTable } from './report';
+import { type CliMessage, type CliRun, type GeneratedRepository, generateRepository, runSecretlintCli, timed } from './scan-runs';
+import { median, round } from './stats';
+
+/**
+ * Section 6: the security scanners on a generated repository of 1,000 files, each called in
+ * process (not through the API): time per scan, files per second, findings against what was
+ * planted; and the secrets scanner beside the secretlint CLI run on the same tree.
+ */
+
+export interface ScanSettings {
+  /** Files of the generated working tree. */
+  files: number;
+  /** Seed of the generator (the same tree every time). */
+  seed: number;
+  /** Unmeasured runs per scanner (and CLI) first. */
+  warmup: number;
+  /** Measured runs per scanner (and CLI). */
+  runs: number;
+}
+
+export interface Timing {
+  runsMs: number[];
+  warmupMs: number[];
+  p50: number;
+  min: number;
+  max: number;
+}
+
+export interface PlantedCheck {
+  planted: number;
+  found: number;
+  /** Findings that match nothing planted (`key ×n`). */
+  unexpected: string[];
+  /** Planted issues not found. */
+  missed: string[];
+}
+
+export interface ScannerResult {
+  scanner: Scanner['type'];
+  time: Timing;
+  filesScanned: number;
+  filesPerSecond: number;
+  findings: number;
+  findingsByRule: Record<string, number>;
+  planted: PlantedCheck;
+  covered: string[];
+  notCovered: ScanResult['coverage']['not_covered'];
+  errors: string[];
+}
+
+export interface CliResult {
+  time: Timing;
+  /** The CLI on a tree of one small file: node start-up, loading secretlint and its configuration. */
+  startupMs: Timing;
+  /**
+   * Diagnostic: the CLI on the whole tree with secretlint's performance profiler turned off (a
+   * preloaded module replaces its `mark`, as secrets-scanner.ts does in process).
+   */
+  profilerOff: Timing;
+  /** Messages of the profiler-off run (the same as with it on, or the diagnostic is not comparable). */
+  profilerOffMessages: number;
+  /** `--output` makes the CLI exit 0 even when it found secrets. */
+  exitCode: number;
+  filesLinted: number;
+  binaryFiles: number;
+  messages: number;
+  messagesByRule: Record<string, number>;
+  /** Files with at least one message. */
+  filesWithSecrets: number;
+  planted: PlantedCheck;
+}
+
+export interface SecretsComparison {
+  /** Our secrets scan p50 / the CLI's p50. */
+  ratio: number;
+  /** The same, the CLI's start-up (tiny tree p50) taken off its time. */
+  ratioWithoutStartup: number;
+  /** Our p50 / the p50 of the CLI with its profiler off. */
+  ratioProfilerOff: number;
+  ours: number;
+  cli: number;
+  /** Same file, rule and line. */
+  same: number;
+  /** Same file and rule, another line. */
+  otherLine: number;
+  onlyOurs: string[];
+  onlyCli: string[];
+}
+
+export interface ScansSection {
+  repository: {
+    files: number;
+    bytes: number;
+    byKind: Record<string, number>;
+    skippedFiles: number;
+    packages: { npm: number; pypi: number };
+    advisories: number;
+  };
+  scanners: ScannerResult[];
+  cli: CliResult;
+  comparison: SecretsComparison;
+  figures: Figure[];
+}
+
+const timing = (warmupMs: readonly number[], runsMs: readonly number[]): Timing => ({
+  runsMs: runsMs.map((ms) => round(ms)),
+  warmupMs: warmupMs.map((ms) => round(ms)),
+  p50: round(median(runsMs)),
+  min: round(Math.min(...runsMs)),
+  max: round(Math.max(...runsMs)),
+});
+
+const countBy = (keys: readonly string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const key of [...keys].sort()) counts[key] = (counts[key] ?? 0) + 1;
+  return counts;
+};
+
+/** Multiset difference, as `key` or `key ×n`. */
+const minus = (a: readonly string[], b: readonly string[]): string[] => {
+  const left = countBy(a);
+  for (const key of b) if (left[key] !== undefined) left[key] -= 1;
+  return Object.entries(left)
+    .filter(([, n]) => n > 0)
+    .map(([key, n]) => (n === 1 ? key : `${key} ×${n}`));
+};
+
+const plantedCheck = (planted: readonly string[], found: readonly string[]): PlantedCheck => {
+  const missed = minus(planted, found);
+  const missedCount = missed.reduce((n, m) => n + Number(/ ×(\d+)$/.exec(m)?.[1] ?? 1), 0);
+  return { planted: planted.length, found: planted.length - missedCount, unexpected: minus(found, planted), missed };
+};
+
+const secretKind = (f: RawFinding): string => f.rule_id.replace(/^secretlint\//, '');
+
+/** What each scanner should find in the generated tree, and the same key for each finding. */
+const expectations = (repo: GeneratedRepository): Record<Scanner['type'], { planted: string[]; key: (f: RawFinding) => string }> => ({
+  secrets: { planted: repo.planted.secrets.map((s) => `${s.path} ${s.kind}`), key: (f) => `${f.location.path} ${secretKind(f)}` },
+  sast: { planted: repo.planted.sast.map((s) => `${s.path} ${s.rule}`), key: (f) => `${f.location.path} ${f.rule_id}` },
+  dependencies: {
+    planted: repo.planted.dependencies.map((d) => `${d.ecosystem}:${d.name}@${d.version}`),
+    key: (f) => `${String(f.details.ecosystem)}:${String(f.details.package)}@${String(f.details.installed_version)}`,
+  },
+});
+
+const runScanner = async (scanner: Scanner, repo: GeneratedRepository, settings: ScanSettings): Promise<{ result: ScannerResult; last: ScanResult }> => {
+  process.stdout.write(`  ${scanner.type}: ${settings.warmup} warm-up + ${settings.runs} runs…`);
+  const { warmupMs, runsMs, last } = await timed(() => scanner.scan(repo.root), settings.warmup, settings.runs);
+  const time = timing(warmupMs, runsMs);
+  const expected = expectations(repo)[scanner.type];
+  const result: ScannerResult = {
+    scanner: scanner.type,
+    time,
+    filesScanned: last.coverage.files_scanned,
+    filesPerSecond: round(last.coverage.files_scanned / (time.p50 / 1000), 0),
+    findings: last.findings.length,
+    findingsByRule: countBy(last.findings.map((f) => f.rule_id)),
+    planted: plantedCheck(expected.planted, last.findings.map(expected.key)),
+    covered: last.coverage.covered,
+    notCovered: last.coverage.not_covered,
+    errors: last.errors,
+  };
+  console.log(` p50 ${fixed(time.p50, 0)} ms, ${result.filesScanned} files, ${result.findings} findings`);
+  return { result, last };
+};
+
+const runCli = async (repo: GeneratedRepository, settings: ScanSettings): Promise<{ cli: CliResult; last: CliRun }> => {
+  process.stdout.write(`  secretlint CLI: ${settings.warmup} warm-up + ${settings.runs} runs…`);
+  const output = join(repo.base, 'secretlint-output.json');
+  const full = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output), settings.warmup, settings.runs);
+  const last = full.last;
+  console.log(` p50 ${fixed(median(full.runsMs), 0)} ms, ${last.files} files, ${last.messages.length} messages (exit code ${last.exitCode})`);
+  process.stdout.write(`  secretlint CLI on a one-file tree (start-up), then with its profiler off: ${settings.warmup} + ${settings.runs} runs each…`);
+  const tiny = await timed(() => runSecretlintCli(repo.tinyRoot, repo.secretlintrc, output), settings.warmup, settings.runs);
+  const off = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output, repo.profilerOffPreload), settings.warmup, settings.runs);
+  const cli: CliResult = {
+    time: timing(full.warmupMs, full.runsMs),
+    startupMs: timing(tiny.warmupMs, tiny.runsMs),
+    profilerOff: timing(off.warmupMs, off.runsMs),
+    profilerOffMessages: off.last.messages.length,
+    exitCode: last.exitCode,
+    filesLinted: last.files,
+    binaryFiles: last.binaryFiles,
+    messages: last.messages.length,
+    messagesByRule: countBy(last.messages.map((m) => m.kind)),
+    filesWithSecrets: new Set(last.messages.map((m) => m.path)).size,
+    planted: plantedCheck(
+      repo.planted.secrets.map((p) => `${p.path} ${p.kind}`),
+      last.messages.map((m) => `${m.path} ${m.kind}`),
+    ),
+  };
+  console.log(` start-up p50 ${fixed(cli.startupMs.p50, 0)} ms; profiler off p50 ${fixed(cli.profilerOff.p50, 0)} ms, ${cli.profilerOffMessages} messages`);
+  return { cli, last };
+};
+
+const compareSecrets = (ours: readonly RawFinding[], cli: readonly CliMessage[], oursMs: number, cliTime: CliResult): SecretsComparison => {
+  const withLine = (path: string, kind: string, line: number | null): string => `${path}:${line ?? '?'} ${kind}`;
+  const oursKeys = ours.map((f) => withLine(f.location.path, secretKind(f), f.location.line));
+  const cliKeys = cli.map((m) => withLine(m.path, m.kind, m.line));
+  const oursOnly = minus(oursKeys, cliKeys);
+  const cliOnly = minus(cliKeys, oursKeys);
+  const count = (list: readonly string[]): number => list.reduce((n, m) => n + Number(/ ×(\d+)$/.exec(m)?.[1] ?? 1), 0);
+  // Of those, the same secret kind in the same file on another line (a rule reporting a wrong range).
+  const noLine = (list: readonly string[]): string[] => list.flatMap((k) => Array.from({ length: Number(/ ×(\d+)$/.exec(k)?.[1] ?? 1) }, () => k.replace(/ ×\d+$/, '').replace(/:[^: ]+ /, ' ')));
+  const otherLine = count(oursOnly) - count(minus(noLine(oursOnly), noLine(cliOnly)));
+  const cliWork = cliTime.time.p50 - cliTime.startupMs.p50;
+  return {
+    ratio: round(oursMs / cliTime.time.p50, 3),
+    ratioWithoutStartup: round(cliWork > 0 ? oursMs / cliWork : Number.NaN, 3),
+    ratioProfilerOff: round(oursMs / cliTime.profilerOff.p50, 3),
+    ours: ours.length,
+    cli: cli.length,
+    same: ours.length - count(oursOnly),
+    otherLine,
+    onlyOurs: oursOnly,
+    onlyCli: cliOnly,
+  };
+};
+
+/** `0.021×`: three decimals below 0.1, so that a small ratio keeps its digits. */
+const ratio = (value: number): string => `${fixed(value, Math.abs(value) < 0.1 ? 3 : 2)}×`;
+
+const plantedText = (p: PlantedCheck): string => `${p.found}/${p.planted}${p.unexpected.length > 0 ? ` +${p.unexpected.length} other` : ''}`;
+
+const kindsText = (byKind: Record<string, number>): string =>
+  Object.entries(byKind)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, n]) => `${n} ${kind}`)
+    .join(', ');
+
+const notCoveredText = (r: ScannerResult): string =>
+  r.notCovered.length === 0 ? 'nothing' : r.notCovered.map((n) => `${n.kind} (${n.files})`).join(', ');
+
+const printScanners = (repo: ScansSection['repository'], scanners: readonly ScannerResult[], cli: CliResult, settings: ScanSettings): void => {
+  const row = (name: string, t: Timing, files: number, findings: number, planted: string): (string | number)[] => [
+    name,
+    t.runsMs.length,
+    fixed(t.p50, 0),
+    fixed(t.min, 0),
+    fixed(t.max, 0),
+    fixed(t.warmupMs[0] ?? Number.NaN, 0),
+    files,
+    fixed(files / (t.p50 / 1000), 0),
+    findings,
+    planted,
+  ];
+  printTable(
+    `Scan time per scanner: generated repository of ${repo.files.toLocaleString('en')} files (${fixed(repo.bytes / (1024 * 1024), 1)} MiB), in process`,
+    [
+      { header: 'Scanner' },
+      { header: 'Runs' },
+      { header: 'p50 ms' },
+      { header: 'min ms' },
+      { header: 'max ms' },
+      { header: 'Warm-up ms' },
+      { header: 'Files scanned' },
+      { header: 'Files/s' },
+      { header: 'Findings' },
+      { header: 'Planted found' },
+    ],
+    [
+      ...scanners.map((s) => row(s.scanner, s.time, s.filesScanned, s.findings, plantedText(s.planted))),
+      row('secretlint CLI', cli.time, cli.filesLinted, cli.messages, plantedText(cli.planted)),
+      row('  profiler off', cli.profilerOff, cli.filesLinted, cli.profilerOffMessages, '—'),
+    ],
+    [
+      `Tree: ${kindsText(repo.byKind)}; plus ${repo.skippedFiles} files under .git/ and node_modules/ (with secrets) that no tool should read.`,
+      `Dependencies: ${repo.packages.npm} packages in package-lock.json, ${repo.packages.pypi} pins in requirements.txt, ${repo.advisories} OSV advisories in a local directory`,
+      '(osvDirectorySource; its index is built by the warm-up run and reused after). Its files scanned are the lockfiles read.',
+      `Each scanner's scan(root) called directly, ${settings.warmup} warm-up run(s) first (Warm-up ms: the first one), then ${settings.runs} measured;`,
+      'the secretlint CLI is a new node process each run (same tree, same configuration). p50 = median of the runs; files/s = files scanned / p50.',
+      'profiler off: the same CLI with a preloaded module that turns secretlint’s performance profiler off (diagnostic, see below).',
+      ...scanners.map((s) => `${s.scanner}: not covered: ${notCoveredText(s)}${s.errors.length > 0 ? `; ${s.errors.length} error(s), first: ${s.errors[0]}` : ''}.`),
+      ...scanners.flatMap((s) => [
+        ...(s.planted.missed.length > 0 ? [`${s.scanner}: planted but not found: ${s.planted.missed.join(', ')}`] : []),
+        ...(s.planted.unexpected.length > 0 ? [`${s.scanner}: found, not planted: ${s.planted.unexpected.join(', ')}`] : []),
+      ]),
+    ],
+  );
+};
+
+const printComparison = (secrets: ScannerResult, cli: CliResult, c: SecretsComparison): void => {
+  printTable(
+    'Secrets: this service’s scanner (in process) beside the secretlint CLI on the same tree',
+    [{ header: 'Measure', align: 'left' }, { header: 'secrets scanner', align: 'right' }, { header: 'secretlint CLI', align: 'right' }],
+    [
+      ['p50 ms', fixed(secrets.time.p50, 0), fixed(cli.time.p50, 0)],
+      ['min–max ms', `${fixed(secrets.time.min, 0)}–${fixed(secrets.time.max, 0)}`, `${fixed(cli.time.min, 0)}–${fixed(cli.time.max, 0)}`],
+      ['start-up (CLI on a one-file tree), p50 ms', '—', fixed(cli.startupMs.p50, 0)],
+      ['p50 ms, CLI with its profiler off', '', fixed(cli.profilerOff.p50, 0)],
+      ['files linted', secrets.filesScanned, cli.filesLinted],
+      ['  of which binary (no text rule runs)', 0, cli.binaryFiles],
+      ['secrets reported', c.ours, c.cli],
+      ['  same file, rule and line', c.same, c.same],
+      ['ratio ours / CLI', ratio(c.ratio), ''],
+      ['ratio ours / (CLI − start-up)', ratio(c.ratioWithoutStartup), ''],
+      ['ratio ours / CLI with its profiler off', ratio(c.ratioProfilerOff), ''],
+    ],
+    [
+      'Both run @secretlint/secretlint-rule-preset-recommend with the same options (AWS key ids on, account ids off), the CLI from a',
+      '.secretlintrc.json outside the tree; both leave out .git/ and node_modules/. Our scanner skips files with a NUL byte in their',
+      'first 8 KiB; the CLI reads every file and passes binary ones (by extension or content) to the rules as binary, where no',
+      'text rule runs: same secrets, one more file counted per binary file. The CLI counts messages per file; our scanner keeps one',
+      'finding per rule and place (duplicates of a message at the same span are dropped) and locates the secret itself (some rules',
+      'report a wrong range), so its line can differ. The CLI lints os.cpus() files at once, our scanner 8.',
+      'Most of the CLI’s time is secretlint’s performance profiler, on in the CLI even without --profile: @secretlint/core marks',
+      'perf_hooks ~56 times per file and the profiler keeps every mark and searches them all at each new one (time quadratic in',
+      'the file count). Our scanner replaces its mark by a no-op; the profiler-off row does the same to the CLI (node --import).',
+      ...(c.otherLine > 0 ? [`${c.otherLine} secret(s) reported by both in the same file with the same rule but on another line.`] : []),
+      ...(c.onlyOurs.length > 0 ? [`Only ours: ${c.onlyOurs.join(', ')}`] : []),
+      ...(c.onlyCli.length > 0 ? [`Only the CLI: ${c.onlyCli.join(', ')}`] : []),
+      ...(c.onlyOurs.length === 0 && c.onlyCli.length === 0 ? ['The two report the same secrets (file, rule and line).'] : []),
+    ],
+  );
+};
+
+const figuresOf = (repo: ScansSection['repository'], scanners: readonly ScannerResult[], cli: CliResult, c: SecretsComparison): Figure[] => {
+  const figures: Figure[] = scanners.map((s) => ({
+    section: 'scans',
+    name: `${s.scanner} scan, generated repository of ${repo.files.toLocaleString('en')} files`,
+    value:
+      `p50 ${fixed(s.time.p50, 0)} ms (${fixed(s.time.min, 0)}–${fixed(s.time.max, 0)}), ${s.filesScanned} files scanned, ${fixed(s.filesPerSecond, 0)} files/s, ` +
+      `${s.findings} findings (${s.planted.found}/${s.planted.planted} planted${s.planted.unexpected.length > 0 ? `, ${s.planted.unexpected.length} other` : ''})`,
+  }));
+  const oursMs = scanners.find((s) => s.scanner === 'secrets')?.time.p50 ?? Number.NaN;
+  figures.push({
+    section: 'scans',
+    name: 'secrets scan vs the secretlint CLI, same tree',
+    value:
+      `${fixed(oursMs, 0)} ms vs ${fixed(cli.time.p50, 0)} ms (CLI start-up ${fixed(cli.startupMs.p50, 0)} ms): ` +
+      `${ratio(c.ratio)}, the CLI taking ${fixed(cli.time.p50 / oursMs, 0)}× as long (${ratio(c.ratioWithoutStartup)} without start-up; ${ratio(c.ratioProfilerOff)} of the CLI with its profiler off, ${fixed(cli.profilerOff.p50, 0)} ms); ` +
+      `secrets ${c.ours} vs ${c.cli}` +
+      `${c.onlyOurs.length === 0 && c.onlyCli.length === 0 ? ' (the same)' : ` (${c.same} the same)`}`,
+  });
+  return figures;
+};
+
+export const benchScans = async (settings: ScanSettings): Promise<ScansSection> => {
+  heading('6. Security scans');
+  const repo = await generateRepository({ files: settings.files, seed: settings.seed });
+  try {
+    const repository: ScansSection['repository'] = {
+      files: repo.files,
+      bytes: repo.bytes,
+      byKind: repo.byKind,
+      skippedFiles: repo.skippedFiles,
+      packages: repo.packages,
+      advisories: repo.advisories,
+    };
+    console.log(`Generated ${repo.files} files (${kindsText(repo.byKind)}) in ${repo.root}; ${repo.advisories} advisories.`);
+
+    const secrets = await runScanner(secretsScanner(), repo, settings);
+    const sast = await runScanner(sastScanner(), repo, settings);
+    const dependencies = await runScanner(dependenciesScanner(osvDirectorySource(repo.advisoryDir)), repo, settings);
+    const scanners = [secrets.result, sast.result, dependencies.result];
+
+    const { cli, last } = await runCli(repo, settings);
+    const comparison = compareSecrets(secrets.last.findings, last.messages, secrets.result.time.p50, cli);
+
+    printScanners(repository, scanners, cli, settings);
+    printComparison(secrets.result, cli, comparison);
+    return { repository, scanners, cli, comparison, figures: figuresOf(repository, scanners, cli, comparison) };
+  } finally {
+    await repo.remove();
+  }
+};

@@ -1,0 +1,85 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { newEvent } from '../../core/events/event';
+import type { Tenant } from '../../core/tenancy';
+import type { TestRepository, TestRun, TestSuite } from '../../core/tests/test-records';
+import type { TableRef } from './client';
+import { outboxItems } from './event-repository';
+import { counterUpdate } from './list-page';
+import { entityTypes, keys, withoutKeys } from './keys';
+import { conditionFailedAt, withConflictRetry } from './transactions';
+
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+const recordFrom = <T>(item: Record<string, unknown>): T => {
+  const { account_id: _a, mode: _m, ...record } = withoutKeys<Record<string, unknown>>(item);
+  return record as T;
+};
+
+export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
+  const { client, tableName } = table;
+  const owner = (tenant: Tenant) => ({ account_id: tenant.accountId, mode: tenant.mode });
+  const suiteItem = (tenant: Tenant, suite: TestSuite) => ({ ...keys.testSuite(tenant, suite.id), entity: entityTypes.testSuite, ...owner(tenant), ...suite });
+  const runItem = (tenant: Tenant, run: TestRun) => ({ ...keys.testRun(tenant, run.id), entity: entityTypes.testRun, ...owner(tenant), ...run });
+  const projectExists = (tenant: Tenant, projectId: string): TransactItem => ({
+    ConditionCheck: { TableName: tableName, Key: keys.project(tenant, projectId), ConditionExpression: 'attribute_exists(pk)' },
+  });
+  const revisionPut = (item: Record<string, unknown>, revision: number): TransactItem => ({
+    Put: { TableName: tableName, Item: item, ConditionExpression: '#revision = :revision', ExpressionAttributeNames: { '#revision': 'revision' }, ExpressionAttributeValues: { ':revision': revision } },
+  });
+  const send = async (items: TransactItem[]): Promise<boolean> => {
+    try {
+      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+      return true;
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return false;
+      throw error;
+    }
+  };
+
+  return {
+    createSuite: (tenant, suite) =>
+      send([
+        projectExists(tenant, suite.project_id),
+        { Put: { TableName: tableName, Item: suiteItem(tenant, suite), ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(tableName, keys.testSuites(tenant), 1),
+      ]),
+
+    createRun: (tenant, run) =>
+      send([
+        projectExists(tenant, run.project_id),
+        { Put: { TableName: tableName, Item: runItem(tenant, run), ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(tableName, keys.testRuns(tenant), 1),
+        ...(run.suite_id
+          ? [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.testSuite(tenant, run.suite_id),
+                  UpdateExpression: 'SET latest_run_id = :run',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':run': run.id },
+                },
+              },
+            ]
+          : []),
+      ]),
+
+    async getSuite(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testSuite(tenant, id), ConsistentRead: true }));
+      return result.Item ? recordFrom<TestSuite>(result.Item) : undefined;
+    },
+
+    async getRun(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testRun(tenant, id), ConsistentRead: true }));
+      return result.Item ? recordFrom<TestRun>(result.Item) : undefined;
+    },
+
+    saveSuite: (tenant, previous, next) => send([revisionPut(suiteItem(tenant, next), previous.revision)]),
+
+    saveRun: (tenant, previous, next, events) =>
+      send([
+        revisionPut(runItem(tenant, next), previous.revision),
+        ...(events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now()))) as TransactItem[]),
+      ]),
+  };
+};

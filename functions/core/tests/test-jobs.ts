@@ -1,0 +1,164 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AiProvider } from '../ai/provider';
+import { type Clock, isoTime } from '../clock';
+import type { Project } from '../projects/project';
+import type { Tenant } from '../tenancy';
+import type { RepositoryAccess, Scratch } from '../workflows/stages/stage-deps';
+import { applyChangeSet } from '../workspace/apply-change-set';
+import { collectSources } from './generate/collect-sources';
+import { detectFramework } from './run/detect-framework';
+import type { Framework, TestRunner } from './run/results';
+import type { TestJobRef, TestRepository, TestRun, TestSuite } from './test-records';
+
+export interface TestJobDeps {
+  tests: TestRepository;
+  projects: { get(tenant: Tenant, id: string): Promise<Project | undefined> };
+  clock: Clock;
+  repository: RepositoryAccess;
+  scratch: Scratch;
+  aiProvider(name: string): Promise<AiProvider>;
+  /** Runs tests in isolation: a child process locally, CodeBuild in AWS. */
+  runner: TestRunner;
+}
+
+const tenantOf = (ref: TestJobRef): Tenant => ({ accountId: ref.account_id, mode: ref.mode });
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+const change = async <T extends { revision: number; updated_at: string }>(
+  read: () => Promise<T | undefined>,
+  save: (previous: T, next: T) => Promise<boolean>,
+  clock: Clock,
+  update: (current: T, nowIso: string) => T | null,
+): Promise<T | undefined> => {
+  for (let attempt = 1; attempt <= 10; attempt += 1) {
+    const current = await read();
+    if (!current) return undefined;
+    const nowIso = isoTime(clock.now());
+    const next = update(current, nowIso);
+    if (!next) return current;
+    const stored = { ...next, updated_at: nowIso, revision: current.revision + 1 };
+    if (await save(current, stored)) return stored;
+  }
+  throw new Error('the record kept changing; gave up');
+};
+
+const moduleTypeOf = async (dir: string): Promise<'module' | 'commonjs'> => {
+  try {
+    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { type?: unknown };
+    return manifest.type === 'module' ? 'module' : 'commonjs';
+  } catch {
+    return 'commonjs';
+  }
+};
+
+/** Generates a suite: the branch checked out, the framework detected unless given, the AI asked for tests of the sources. */
+export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise<TestSuite | undefined> => {
+  const tenant = tenantOf(ref);
+  const suiteChange = (update: (suite: TestSuite, nowIso: string) => TestSuite | null) =>
+    change(() => deps.tests.getSuite(tenant, ref.id), (previous, next) => deps.tests.saveSuite(tenant, previous, next), deps.clock, update);
+  const started = await suiteChange((suite, nowIso): TestSuite | null => (suite.status === 'queued' ? { ...suite, status: 'running', started_at: nowIso } : null));
+  if (!started || started.status !== 'running') return started;
+  try {
+    const project = await deps.projects.get(tenant, started.project_id);
+    if (!project) throw new Error(`project ${started.project_id} no longer exists`);
+    const scratch = await deps.scratch.create();
+    try {
+      const checkedOut = await deps.repository.checkout({ url: project.repository, branch: started.branch ?? undefined, dir: scratch.dir });
+      const detected = started.framework ? null : await detectFramework(scratch.dir);
+      const framework: Framework | null = started.framework ?? detected;
+      if (!framework) throw new Error('no test framework was detected in the repository; name one (jest, vitest, node:test, pytest)');
+      const sources = await collectSources(scratch.dir, { paths: started.paths ?? undefined, framework });
+      if (sources.files.length === 0) throw new Error('no source files to write tests for');
+      const provider = await deps.aiProvider(started.ai_provider);
+      const answer = await provider.run({ kind: 'tests', framework, instructions: started.instructions, sources: sources.files, moduleType: await moduleTypeOf(scratch.dir) });
+      if (answer.output.files.length === 0) throw new Error(`${provider.name} wrote no test file`);
+      return await suiteChange((suite, nowIso) =>
+        suite.status !== 'running'
+          ? null
+          : {
+              ...suite,
+              status: 'completed',
+              branch_used: checkedOut.branch,
+              commit: checkedOut.commit,
+              framework,
+              framework_detected: detected !== null,
+              summary: answer.output.summary,
+              files: answer.output.files,
+              ai_usage: { ...answer.usage, provider: answer.provider, model: answer.model },
+              completed_at: nowIso,
+            },
+      );
+    } finally {
+      await scratch.dispose();
+    }
+  } catch (error) {
+    return suiteChange((suite, nowIso) => (suite.status === 'running' ? { ...suite, status: 'failed', error: message(error), completed_at: nowIso } : null));
+  }
+};
+
+const runSnapshot = (run: TestRun): Record<string, unknown> => ({
+  id: run.id,
+  project_id: run.project_id,
+  suite_id: run.suite_id,
+  status: run.status,
+  framework: run.framework,
+  totals: run.results?.totals ?? null,
+  duration_ms: run.results?.duration_ms ?? null,
+  error: run.error,
+  completed_at: run.completed_at,
+});
+
+/**
+ * Runs a suite (its files written into the tree it was generated from) or the repository's own
+ * tests, in isolation, and records the results the framework's reporter gave (`test.run.completed`).
+ */
+export const runTestRun = async (deps: TestJobDeps, ref: TestJobRef): Promise<TestRun | undefined> => {
+  const tenant = tenantOf(ref);
+  const finish = (update: (run: TestRun, nowIso: string) => TestRun) =>
+    change(
+      () => deps.tests.getRun(tenant, ref.id),
+      (previous, next) => deps.tests.saveRun(tenant, previous, next, [{ type: 'test.run.completed', data: runSnapshot(next) }]),
+      deps.clock,
+      (run, nowIso) => (run.status === 'running' ? { ...update(run, nowIso), completed_at: nowIso } : null),
+    );
+  const started = await change(
+    () => deps.tests.getRun(tenant, ref.id),
+    (previous, next) => deps.tests.saveRun(tenant, previous, next, []),
+    deps.clock,
+    (run, nowIso): TestRun | null => (run.status === 'queued' ? { ...run, status: 'running', started_at: nowIso } : null),
+  );
+  if (!started || started.status !== 'running') return started;
+  try {
+    const suite = started.suite_id ? await deps.tests.getSuite(tenant, started.suite_id) : undefined;
+    const project = await deps.projects.get(tenant, started.project_id);
+    if (!project) throw new Error(`project ${started.project_id} no longer exists`);
+    const scratch = await deps.scratch.create();
+    try {
+      const checkedOut = await deps.repository.checkout({
+        url: project.repository,
+        branch: (suite?.branch_used ?? started.branch) ?? undefined,
+        commit: suite?.commit ?? undefined,
+        dir: scratch.dir,
+      });
+      if (suite) await applyChangeSet(scratch.dir, suite.files.map((file) => ({ path: file.path, content: file.content })));
+      const framework = suite?.framework ?? started.framework ?? (await detectFramework(scratch.dir));
+      if (!framework) throw new Error('no test framework was detected in the repository');
+      const results = await deps.runner.run({ dir: scratch.dir, framework, timeoutSeconds: started.timeout_seconds, files: suite?.files.map((file) => file.path) });
+      const { status, reason, ...recorded } = results;
+      return await finish((run) => ({
+        ...run,
+        status: status === 'completed' ? 'completed' : 'failed',
+        error: status === 'completed' ? null : reason,
+        branch: checkedOut.branch,
+        commit: checkedOut.commit,
+        framework,
+        results: recorded,
+      }));
+    } finally {
+      await scratch.dispose();
+    }
+  } catch (error) {
+    return finish((run) => ({ ...run, status: 'failed', error: message(error) }));
+  }
+};

@@ -1,0 +1,42 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { systemClock } from '../../core/clock';
+import type { TestJobDeps } from '../../core/tests/test-jobs';
+import { runGeneration, runTestRun } from '../../core/tests/test-jobs';
+import { providerFor } from '../../adapters/ai/registry';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
+import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
+import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
+import { testRunnerFromEnvironment } from '../../adapters/tests/test-runner-runtime';
+
+const table = tableFromEnvironment();
+
+const deps: TestJobDeps = {
+  tests: dynamoTestRepository(table),
+  projects: dynamoProjectRepository(table),
+  clock: systemClock,
+  repository: repositoryAccessFromEnvironment(),
+  scratch: {
+    async create() {
+      const dir = await mkdtemp(join(tmpdir(), 'tests-'));
+      return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
+    },
+  },
+  aiProvider: async (name) => providerFor(name),
+  runner: testRunnerFromEnvironment(),
+};
+
+const job = v.object({
+  action: v.picklist(['generate', 'run']),
+  ref: v.object({ account_id: v.string(), mode: v.picklist(['live', 'test']), id: v.string() }),
+});
+
+/** Invoked asynchronously (locally: in process) by the generate and run routes. */
+export const handler = async (event: unknown): Promise<void> => {
+  const { action, ref } = v.parse(job, event);
+  if (action === 'generate') await runGeneration(deps, ref);
+  else await runTestRun(deps, ref);
+};

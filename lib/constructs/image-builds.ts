@@ -1,0 +1,135 @@
+import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { BuildSpec, type CfnProject, ComputeType, type IProject, LinuxArmBuildImage, Project, Source, type SourceConfig } from 'aws-cdk-lib/aws-codebuild';
+import { Repository, RepositoryEncryption, TagStatus } from 'aws-cdk-lib/aws-ecr';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { ServiceFunction } from './service-function';
+
+/** Prefix of the zipped trees the package stage hands to the image build in the artifact bucket. */
+export const imageSourcePrefix = 'images/';
+
+/** The commands the project runs on the unzipped tree; IMAGE_TAG comes with each build (the workflow id). */
+export const imageBuildSpec = {
+  version: '0.2',
+  phases: {
+    pre_build: {
+      'on-failure': 'ABORT',
+      commands: ['aws ecr get-login-password --region "$AWS_REGION" | docker login --username AWS --password-stdin "${IMAGE_REPOSITORY_URI%%/*}"'],
+    },
+    build: {
+      'on-failure': 'ABORT',
+      commands: ['docker build -t "$IMAGE_REPOSITORY_URI:$IMAGE_TAG" .'],
+    },
+    post_build: {
+      commands: ['docker push "$IMAGE_REPOSITORY_URI:$IMAGE_TAG"'],
+    },
+  },
+} as const;
+
+/**
+ * An S3 source whose location every build overrides (StartBuild `sourceLocationOverride`): the
+ * project's own location is a placeholder under the prefix. Unlike `Source.s3` it grants nothing;
+ * the construct grants exactly what reading the prefix needs.
+ */
+class OverriddenS3Source extends Source {
+  readonly type = 'S3';
+
+  constructor(private readonly location: string) {
+    super({});
+  }
+
+  override bind(scope: Construct, project: IProject): SourceConfig {
+    const config = super.bind(scope, project);
+    return { ...config, sourceProperty: { ...config.sourceProperty, location: this.location } };
+  }
+}
+
+export interface ImageBuildsProps {
+  /** The artifact bucket: the package stage puts each tree under `images/`. */
+  artifacts: IBucket;
+  /** The artifact bucket's key; the project encrypts with it too. */
+  artifactKey: IKey;
+}
+
+/**
+ * Container images of packaged workflows: an ECR repository of the stack and the CodeBuild project
+ * that builds a tree with docker and pushes `<repository>:<workflow id>` to it.
+ */
+export class ImageBuilds extends Construct {
+  readonly repository: Repository;
+  readonly project: Project;
+
+  constructor(scope: Construct, id: string, private readonly props: ImageBuildsProps) {
+    super(scope, id);
+
+    this.repository = new Repository(this, 'Repository', {
+      imageScanOnPush: true,
+      encryption: RepositoryEncryption.KMS,
+      lifecycleRules: [
+        { description: 'Expire untagged images after 7 days', tagStatus: TagStatus.UNTAGGED, maxImageAge: Duration.days(7) },
+        { description: 'Keep the last 100 images', tagStatus: TagStatus.ANY, maxImageCount: 100 },
+      ],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    const logGroup = new LogGroup(this, 'BuildLogs', { retention: RetentionDays.ONE_MONTH });
+    this.project = new Project(this, 'Project', {
+      description: 'Builds the container image of a packaged workflow and pushes it to the image repository',
+      source: new OverriddenS3Source(`${props.artifacts.bucketName}/${imageSourcePrefix}source.zip`),
+      buildSpec: BuildSpec.fromObject(imageBuildSpec),
+      environment: {
+        buildImage: LinuxArmBuildImage.AMAZON_LINUX_2023_STANDARD_3_0,
+        computeType: ComputeType.SMALL,
+        // docker build needs the Docker daemon.
+        privileged: true,
+        environmentVariables: { IMAGE_REPOSITORY_URI: { value: this.repository.repositoryUri } },
+      },
+      timeout: Duration.minutes(30),
+      logging: { cloudWatch: { logGroup } },
+      grantReportGroupPermissions: false,
+    });
+    // The artifact key, with exact actions: the `encryptionKey` prop would grant kms:ReEncrypt* and kms:GenerateDataKey*.
+    (this.project.node.defaultChild as CfnProject).encryptionKey = props.artifactKey.keyArn;
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'], resources: [props.artifactKey.keyArn] }));
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }));
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetBucketAcl', 's3:GetBucketLocation'], resources: [props.artifacts.bucketArn] }));
+    this.repository.grantPush(this.project);
+
+    const stack = Stack.of(this);
+    const projectId = stack.getLogicalId(this.project.node.defaultChild as CfnElement);
+    Validations.of(this.project).acknowledge(
+      { id: 'AwsSolutions-CB3', reason: "docker builds need privileged mode; the project builds only the service's own packaged sources" },
+      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'ecr:GetAuthorizationToken (docker login) supports no resource-level permissions; pushing is limited to the image repository.' },
+      {
+        id: `AwsSolutions-IAM5[Resource::${this.artifactObjects()}]`,
+        reason: 'The project reads the zipped trees under the images/ prefix of the artifact bucket only; object ARNs need the wildcard.',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/<${projectId}>:*]`,
+        reason: "CodeBuild's default log group of the project, which CDK always grants (the project logs to its own log group): log streams need the wildcard.",
+      },
+    );
+  }
+
+  /** The package function: starts and watches builds of this project, puts trees under `images/`. */
+  bindStarter(fn: ServiceFunction): void {
+    fn.function.addEnvironment('IMAGE_BUILD_PROJECT', this.project.projectName);
+    fn.function.addEnvironment('IMAGE_REPOSITORY_URI', this.repository.repositoryUri);
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }));
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }));
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey'], resources: [this.props.artifactKey.keyArn] }));
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${this.artifactObjects()}]`,
+      reason: 'The package stage puts the zipped tree of an image build under the images/ prefix of the artifact bucket only; object ARNs need the wildcard.',
+    });
+  }
+
+  /** `<bucket>.Arn/images/*` as cdk-nag names it. */
+  private artifactObjects(): string {
+    const bucketId = Stack.of(this).getLogicalId(this.props.artifacts.node.defaultChild as CfnElement);
+    return `<${bucketId}.Arn>/${imageSourcePrefix}*`;
+  }
+}

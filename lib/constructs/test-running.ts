@@ -1,0 +1,112 @@
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { BuildSpec, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+import { ServiceFunction } from './service-function';
+
+export const testsFunctionDescription = 'tests: AI test generation and isolated test runs, invoked asynchronously';
+export const testArtifactPrefix = 'tests/';
+
+/** Runs the framework with its machine reporter; `timeout` bounds the run, and kills it (exit 124). */
+const runScript = [
+  'case "$FRAMEWORK" in',
+  '  jest) CMD="npx --yes jest --ci --json --outputFile=/tmp/out/report.json $TEST_FILES" ;;',
+  '  vitest) CMD="npx --yes vitest run --reporter=junit --outputFile=/tmp/out/report.xml $TEST_FILES" ;;',
+  '  node:test) CMD="node --test --test-reporter=junit --test-reporter-destination=/tmp/out/report.xml $TEST_FILES" ;;',
+  '  pytest) CMD="python3 -m pytest --junitxml=/tmp/out/report.xml -p no:cacheprovider -q $TEST_FILES" ;;',
+  'esac',
+  'set +e; timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" bash -c "$CMD" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code; set -e',
+].join('\n');
+
+export interface TestRunningProps {
+  table: TableV2;
+  serviceName: string;
+  artifacts: IBucket;
+  artifactKey: IKey;
+  ai: AiSettings;
+  repositoryTokenSecret?: string;
+}
+
+/**
+ * The tests function (generation and runs, asynchronous like the security function) and the
+ * CodeBuild project that runs untrusted test code: its role may read the run's source and write its
+ * report under `tests/` of the artifact bucket, and nothing else of the service.
+ */
+export class TestRunning extends Construct {
+  readonly function: ServiceFunction;
+  readonly project: Project;
+
+  constructor(scope: Construct, id: string, props: TestRunningProps) {
+    super(scope, id);
+    const objects = props.artifacts.arnForObjects(`${testArtifactPrefix}*`);
+    const bucketId = Stack.of(this).getLogicalId(props.artifacts.node.defaultChild as CfnElement);
+    const objectsFinding = `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${testArtifactPrefix}*]`;
+
+    this.project = new Project(this, 'Runner', {
+      description: 'Runs untrusted test code in isolation; reaches nothing of the service',
+      environment: { buildImage: LinuxArmBuildImage.AMAZON_LINUX_2023_STANDARD_3_0, computeType: ComputeType.SMALL },
+      encryptionKey: props.artifactKey,
+      timeout: Duration.minutes(20),
+      logging: { cloudWatch: { logGroup: new LogGroup(this, 'RunnerLogs', { retention: RetentionDays.ONE_MONTH }) } },
+      buildSpec: BuildSpec.fromObject({
+        version: '0.2',
+        env: { shell: 'bash' },
+        phases: {
+          install: {
+            commands: [
+              'mkdir -p /tmp/out',
+              'if [ -f package.json ]; then (npm ci --ignore-scripts || npm install --ignore-scripts) > /tmp/out/install.log 2>&1 || true; fi',
+              'if [ "$FRAMEWORK" = pytest ]; then pip install -q pytest > /tmp/out/install.log 2>&1; if [ -f requirements.txt ]; then pip install -q -r requirements.txt >> /tmp/out/install.log 2>&1 || true; fi; fi',
+            ],
+          },
+          build: { commands: [runScript] },
+        },
+        artifacts: { 'base-directory': '/tmp/out', files: ['**/*'] },
+      }),
+    });
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
+    props.artifactKey.grantEncryptDecrypt(this.project);
+    Validations.of(this.project).acknowledge({ id: objectsFinding, reason: 'The runner reads its source and writes its report under tests/ of the artifact bucket only.' });
+
+    const failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    Validations.of(failures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'On-failure destination of the tests function; it needs no DLQ of its own.' });
+
+    this.function = new ServiceFunction(this, 'Function', {
+      handler: 'workers/test-job',
+      description: testsFunctionDescription,
+      serviceName: props.serviceName,
+      timeout: Duration.minutes(15),
+      ephemeralStorageMiB: 4096,
+      environment: {
+        ARTIFACT_BUCKET: props.artifacts.bucketName,
+        ARTIFACT_KMS_KEY_ID: props.artifactKey.keyArn,
+        TEST_RUN_PROJECT: this.project.projectName,
+        ...aiEnvironment(props.ai),
+        ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
+      },
+    });
+    this.function.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(failures) });
+    this.function.bindTable(props.table, 'write');
+    grantAi(this.function.function, props.ai);
+    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }));
+    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
+    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
+    if (props.repositoryTokenSecret) {
+      this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }));
+    }
+    Validations.of(this.function).acknowledge({ id: objectsFinding, reason: 'Run sources and reports live under tests/ of the artifact bucket; object ARNs need the wildcard.' });
+  }
+
+  /** A route function that starts generations or runs. */
+  bindStarter(fn: ServiceFunction): void {
+    fn.function.addEnvironment('TESTS_FUNCTION_NAME', this.function.function.functionName);
+    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
+  }
+}

@@ -1,0 +1,157 @@
+import type { CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { buildApp } from '../../lib/app';
+import { imageSourcePrefix } from '../../lib/constructs/image-builds';
+import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
+import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+
+const packageDescription = stageFunctionDescriptions.package;
+const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
+
+describe('ImageBuilds', () => {
+  const app = newApp();
+  const stack = buildApp(app);
+  const template = Template.fromStack(stack);
+  const lookups = templateLookups(template);
+  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  const repositoryId = idOf(stack.images.repository);
+  const projectId = idOf(stack.images.project);
+  const bucketId = idOf(stack.workflows.artifacts);
+  const keyId = idOf(stack.workflows.artifactKey);
+  const project = lookups.resources()[projectId]!;
+  const projectRoleId: string = project.Properties.ServiceRole['Fn::GetAtt'][0];
+  const imageObjects = `\${${bucketId}.Arn}/${imageSourcePrefix}*`;
+
+  /** Statements of a role: inline and attached. */
+  const statementsOfRole = (roleId: string): Statement[] => [
+    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    ...Object.values(template.findResources('AWS::IAM::Policy'))
+      .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
+      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
+  ];
+  const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Description as string);
+
+  describe('repository', () => {
+    it('scans on push, is encrypted, retained, and keeps the last 100 images and untagged ones for 7 days', () => {
+      const repository = lookups.resources()[repositoryId]! as { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+      expect(repository.Type).toBe('AWS::ECR::Repository');
+      expect(template.findResources('AWS::ECR::Repository')).toEqual({ [repositoryId]: expect.anything() });
+      expect(repository.Properties.ImageScanningConfiguration).toEqual({ ScanOnPush: true });
+      expect(['KMS', 'AES256']).toContain(repository.Properties.EncryptionConfiguration.EncryptionType);
+      expect([repository.DeletionPolicy, repository.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
+      const rules = (JSON.parse(repository.Properties.LifecyclePolicy.LifecyclePolicyText) as { rules: { selection: Record<string, unknown>; action: { type: string } }[] }).rules;
+      expect(rules.map((rule) => [rule.selection, rule.action.type])).toEqual(
+        expect.arrayContaining([
+          [{ tagStatus: 'untagged', countType: 'sinceImagePushed', countNumber: 7, countUnit: 'days' }, 'expire'],
+          [{ tagStatus: 'any', countType: 'imageCountMoreThan', countNumber: 100 }, 'expire'],
+        ]),
+      );
+    });
+  });
+
+  describe('project', () => {
+    it('builds on ARM, privileged for docker, small, within 30 minutes, encrypted with the artifact key', () => {
+      expect(template.findResources('AWS::CodeBuild::Project', { Properties: { Description: project.Properties.Description } })).toEqual({ [projectId]: expect.anything() });
+      expect(project.Properties.Environment).toMatchObject({
+        Type: 'ARM_CONTAINER',
+        ComputeType: 'BUILD_GENERAL1_SMALL',
+        PrivilegedMode: true,
+        Image: expect.stringMatching(/^aws\/codebuild\/amazonlinux.*aarch64/),
+      });
+      expect(project.Properties.TimeoutInMinutes).toBe(30);
+      expect(project.Properties.EncryptionKey).toEqual(arnOf(keyId));
+    });
+
+    it('takes an S3 source (each build names its own zip) and logs to a log group with a retention', () => {
+      expect(project.Properties.Source.Type).toBe('S3');
+      expect(joined(project.Properties.Source.Location)).toBe(`\${${bucketId}}/${imageSourcePrefix}source.zip`);
+      const logGroupId: string = project.Properties.LogsConfig.CloudWatchLogs.GroupName.Ref;
+      expect(project.Properties.LogsConfig.CloudWatchLogs.Status).toBe('ENABLED');
+      expect(lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: expect.any(Number) } });
+    });
+
+    it('logs in to ECR, builds the tree with docker and pushes <repository>:<tag>', () => {
+      const spec = JSON.parse(project.Properties.Source.BuildSpec as string) as { phases: Record<string, { commands: string[] }> };
+      expect(spec.phases.pre_build?.commands.join('\n')).toMatch(/aws ecr get-login-password .*\| docker login/);
+      expect(spec.phases.build?.commands).toEqual(['docker build -t "$IMAGE_REPOSITORY_URI:$IMAGE_TAG" .']);
+      expect(spec.phases.post_build?.commands).toEqual(['docker push "$IMAGE_REPOSITORY_URI:$IMAGE_TAG"']);
+      const variables = project.Properties.Environment.EnvironmentVariables as { Name: string; Value: unknown }[];
+      const uri = JSON.stringify(only(variables.filter((v) => v.Name === 'IMAGE_REPOSITORY_URI'), 'IMAGE_REPOSITORY_URI').Value);
+      expect(uri).toContain('.dkr.ecr.');
+      expect(uri).toContain(JSON.stringify({ Ref: repositoryId }));
+    });
+
+    it('its role pushes to the image repository only, reads images/* of the artifact bucket and uses the artifact key', () => {
+      const statements = statementsOfRole(projectRoleId);
+      for (const statement of statements) {
+        expect(statement.Effect).toBe('Allow');
+        for (const action of actionsOf(statement)) expect(action).not.toContain('*');
+      }
+      const ecr = statements.filter(hasActionWithPrefix('ecr:'));
+      const token = only(ecr.filter((s) => asArray(s.Resource).includes('*')), 'ecr statement on *');
+      expect(actionsOf(token)).toEqual(['ecr:GetAuthorizationToken']);
+      const push = only(ecr.filter((s) => s !== token), 'ecr push statement');
+      expect(actionsOf(push).sort()).toEqual(['ecr:BatchCheckLayerAvailability', 'ecr:CompleteLayerUpload', 'ecr:InitiateLayerUpload', 'ecr:PutImage', 'ecr:UploadLayerPart']);
+      expect(asArray(push.Resource)).toEqual([arnOf(repositoryId)]);
+
+      const s3 = statements.filter(hasActionWithPrefix('s3:'));
+      const objects = only(s3.filter((s) => actionsOf(s).includes('s3:GetObject')), 's3:GetObject statement');
+      expect(asArray(objects.Resource).map(joined)).toEqual([imageObjects]);
+      for (const statement of s3) expect(actionsOf(statement).filter((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete'))).toEqual([]);
+      for (const statement of s3.filter((s) => s !== objects)) expect(asArray(statement.Resource)).toEqual([arnOf(bucketId)]);
+
+      const kms = only(statements.filter(hasActionWithPrefix('kms:')), 'kms statement');
+      expect(actionsOf(kms)).toContain('kms:Decrypt');
+      expect(asArray(kms.Resource)).toEqual([arnOf(keyId)]);
+      expect(statements.filter(hasActionWithPrefix('codebuild:'))).toEqual([]);
+    });
+  });
+
+  describe('package function', () => {
+    it('knows the project and the repository', () => {
+      const env = lookups.environmentOf(packageDescription);
+      expect(env.IMAGE_BUILD_PROJECT).toEqual({ Ref: projectId });
+      const projectUri = (project.Properties.Environment.EnvironmentVariables as { Name: string; Value: unknown }[]).find((v) => v.Name === 'IMAGE_REPOSITORY_URI')?.Value;
+      expect(env.IMAGE_REPOSITORY_URI).toEqual(projectUri);
+      expect(env.ARTIFACT_BUCKET).toEqual({ Ref: bucketId });
+    });
+
+    it('may start and watch builds of the image project only, put zips under images/ and encrypt them with the artifact key', () => {
+      const statements = lookups.statementsOf(packageDescription);
+      const codebuild = only(statements.filter(hasActionWithPrefix('codebuild:')), 'codebuild statement');
+      expect(actionsOf(codebuild).sort()).toEqual(['codebuild:BatchGetBuilds', 'codebuild:StartBuild']);
+      expect(asArray(codebuild.Resource)).toEqual([arnOf(projectId)]);
+      const images = only(statements.filter((s) => asArray(s.Resource).map(joined).includes(imageObjects)), 'images/* statement');
+      expect(actionsOf(images)).toEqual(['s3:PutObject']);
+      expect(asArray(images.Resource).map(joined)).toEqual([imageObjects]);
+      const generate = statements.filter((s) => actionsOf(s).includes('kms:GenerateDataKey'));
+      expect(generate.flatMap((s) => asArray(s.Resource))).toEqual([arnOf(keyId)]);
+      expect(statements.filter(hasActionWithPrefix('ecr:'))).toEqual([]);
+    });
+
+    it('no other function knows or reaches the image project, and no function holds an ECR permission', () => {
+      const others = descriptions().filter((description) => description !== packageDescription);
+      expect(others.length).toBeGreaterThan(0);
+      for (const description of others) {
+        const env = lookups.environmentOf(description);
+        expect([description, env.IMAGE_BUILD_PROJECT, env.IMAGE_REPOSITORY_URI]).toEqual([description, undefined, undefined]);
+        const statements = lookups.statementsOf(description);
+        const reachesImages = statements.filter(
+          (s) => (hasActionWithPrefix('codebuild:')(s) && asArray(s.Resource).some((r) => JSON.stringify(r).includes(projectId))) || asArray(s.Resource).map(joined).includes(imageObjects),
+        );
+        expect([description, reachesImages]).toEqual([description, []]);
+        for (const statement of statements.filter(hasActionWithPrefix('codebuild:'))) expect([description, asArray(statement.Resource).includes('*')]).toEqual([description, false]);
+        expect([description, statements.filter(hasActionWithPrefix('ecr:'))]).toEqual([description, []]);
+      }
+    });
+  });
+
+  it('cdk-nag AwsSolutions reports nothing unacknowledged on the image constructs or the package function', () => {
+    const { violations } = new AwsSolutionsChecks().validateScope(app);
+    const ours = [`${stack.node.path}/Images/`, `${stack.workflows.functions.package.node.path}/`];
+    const mine = violations.filter((v) => v.violatingResources.some((r) => ours.some((path) => `${r.constructPath}/`.startsWith(path))));
+    expect(mine.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+  });
+});

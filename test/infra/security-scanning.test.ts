@@ -1,0 +1,269 @@
+import { Validations, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { routes } from '../../functions/routes/index';
+import { buildApp } from '../../lib/app';
+import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
+import { findingArtifactPrefix, securityFunctionDescription } from '../../lib/constructs/security-scanning';
+import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+
+const scanDescription = 'POST /v1/security/scans';
+const remediateDescription = 'POST /v1/security/findings/{id}/remediate';
+const starterDescriptions = [scanDescription, remediateDescription];
+const readDescriptions = ['GET /v1/security/scans', 'GET /v1/security/scans/{id}', 'GET /v1/security/findings', 'GET /v1/security/findings/{id}'];
+
+const defaultOsvApiUrl = 'https://api.osv.dev';
+const secretPattern = (name: string) => `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
+const foundationModel = (modelId: string) => `arn:\${AWS::Partition}:bedrock:\${AWS::Region}::foundation-model/${modelId}`;
+const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
+
+/** Every (action, resource) pair of the statements, resources rendered by `joined`, with the condition when there is one. */
+const grantsOf = (statements: Statement[]): string[] =>
+  statements
+    .flatMap((statement) =>
+      actionsOf(statement).flatMap((action) =>
+        asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`),
+      ),
+    )
+    .sort();
+
+const synthesize = (context: Record<string, unknown> = {}) => {
+  const stack = buildApp(newApp(context));
+  const template = Template.fromStack(stack);
+  const lookups = templateLookups(template);
+  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
+  // Told by construct, not by a property under test.
+  const functionId = idOf(stack.security.function.function);
+  expect(lookups.functionIdWithDescription(securityFunctionDescription)).toBe(functionId);
+  const fn = lookups.functionWithDescription(securityFunctionDescription);
+  const roleId: string = fn.Properties.Role['Fn::GetAtt'][0];
+  const policyStatements = () =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
+        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+        statement,
+      })),
+    );
+  const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
+  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+  return {
+    stack,
+    template,
+    lookups,
+    functionId,
+    roleId,
+    queueId: idOf(stack.security.failures),
+    bucketId: idOf(stack.workflows.artifacts),
+    artifactKeyId: idOf(stack.workflows.artifactKey),
+    tableId: idOf(stack.table),
+    logGroupId: fn.Properties.LoggingConfig.LogGroup.Ref as string,
+    properties: fn.Properties,
+    environment: () => lookups.environmentOf(securityFunctionDescription),
+    statements: () => lookups.statementsOf(securityFunctionDescription),
+    policyStatements,
+    descriptions,
+    roleOf,
+  };
+};
+
+type Synthesized = ReturnType<typeof synthesize>;
+
+/** What the security function may do whatever the context: its own logs and traces, the failure queue, the table, the model, findings/* and the artifact key. */
+const baseGrantsOf = (s: Synthesized): string[] => {
+  const table = `\${${s.tableId}.Arn}`;
+  return [
+    `logs:CreateLogStream \${${s.logGroupId}.Arn}`,
+    `logs:PutLogEvents \${${s.logGroupId}.Arn}`,
+    'xray:PutTelemetryRecords *',
+    'xray:PutTraceSegments *',
+    `sqs:GetQueueAttributes \${${s.queueId}.Arn}`,
+    `sqs:GetQueueUrl \${${s.queueId}.Arn}`,
+    `sqs:SendMessage \${${s.queueId}.Arn}`,
+    `dynamodb:BatchGetItem ${table}`,
+    `dynamodb:BatchGetItem ${table}/index/*`,
+    `dynamodb:GetItem ${table}`,
+    `dynamodb:GetItem ${table}/index/*`,
+    `dynamodb:Query ${table}`,
+    `dynamodb:Query ${table}/index/*`,
+    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } })}`,
+    `dynamodb:ConditionCheckItem ${table}`,
+    `dynamodb:DeleteItem ${table}`,
+    `dynamodb:PutItem ${table}`,
+    `dynamodb:UpdateItem ${table}`,
+    `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`,
+    `s3:GetObject \${${s.bucketId}.Arn}/findings/*`,
+    `s3:PutObject \${${s.bucketId}.Arn}/findings/*`,
+    `kms:Decrypt \${${s.artifactKeyId}.Arn}`,
+    `kms:GenerateDataKey \${${s.artifactKeyId}.Arn}`,
+  ].sort();
+};
+
+describe('security scanning', () => {
+  let s: Synthesized;
+
+  beforeAll(() => {
+    s = synthesize();
+  });
+
+  describe('the security function', () => {
+    it('runs 15 minutes with 3008 MB of memory and 10 GiB of /tmp', () => {
+      expect(s.properties.Timeout).toBe(900);
+      expect(s.properties.MemorySize).toBe(3008);
+      expect(s.properties.EphemeralStorage).toEqual({ Size: 10240 });
+    });
+
+    it('knows the table, the artifact bucket and its key, the OSV API (https://api.osv.dev by default) and the AI settings, and nothing else', () => {
+      expect(findingArtifactPrefix).toBe('findings/');
+      expect(s.environment()).toEqual({
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'project-automation-service',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        TABLE_NAME: { Ref: s.tableId },
+        ARTIFACT_BUCKET: { Ref: s.bucketId },
+        ARTIFACT_KMS_KEY_ID: arnOf(s.artifactKeyId),
+        OSV_API_URL: defaultOsvApiUrl,
+        AI_PROVIDERS: 'bedrock',
+        BEDROCK_MODEL_ID: defaultBedrockModelId,
+      });
+    });
+
+    it('takes the OSV API from the osvApiUrl context value (an empty one keeps the default)', () => {
+      const custom = synthesize({ osvApiUrl: 'https://osv.mirror.example.test' });
+      expect(custom.environment().OSV_API_URL).toBe('https://osv.mirror.example.test');
+      expect(synthesize({ osvApiUrl: '' }).environment().OSV_API_URL).toBe(defaultOsvApiUrl);
+    });
+
+    it('may use its log group and X-Ray, send to its failure queue, write the table, invoke the configured model, get and put objects under findings/ and use the artifact key; nothing else', () => {
+      for (const statement of s.statements()) expect(statement.Effect).toBe('Allow');
+      expect(grantsOf(s.statements())).toEqual(baseGrantsOf(s));
+      // Spelled out: nothing under workflows/, no Step Functions, no Lambda, no secret, no signing.
+      expect(grantsOf(s.statements()).filter((grant) => grant.includes('/workflows/'))).toEqual([]);
+      for (const prefix of ['states:', 'lambda:', 'secretsmanager:', 'kms:Sign', 'ses:']) expect([prefix, s.statements().filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
+      expect(s.lookups.resources()[s.roleId]!.Properties.Policies).toBeUndefined();
+      expect(s.lookups.resources()[s.roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+    });
+
+    it('is the only role that reaches the findings/ prefix', () => {
+      const onFindings = s.policyStatements().filter(({ statement }) => asArray(statement.Resource).some((resource) => joined(resource).includes(`/${findingArtifactPrefix}`)));
+      expect(new Set(onFindings.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId]));
+    });
+
+    it('with repositoryTokenSecret knows it and may read that secret, and that secret only', () => {
+      const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
+      expect(repository.environment().REPOSITORY_TOKEN_SECRET).toBe('repo/token');
+      const secrets = repository.statements().filter(hasActionWithPrefix('secretsmanager:'));
+      const statement = only(secrets, 'Secrets Manager statement');
+      expect(statement.Effect).toBe('Allow');
+      expect(statement.Condition).toBeUndefined();
+      expect(grantsOf(repository.statements())).toEqual([...baseGrantsOf(repository), `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort());
+    });
+
+    it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret gets those settings and may read that secret too', () => {
+      const anthropic = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic', repositoryTokenSecret: 'repo/token' });
+      expect(anthropic.environment()).toMatchObject({ AI_PROVIDERS: 'bedrock,anthropic', BEDROCK_MODEL_ID: defaultBedrockModelId, ANTHROPIC_API_KEY_SECRET: 'my/anthropic' });
+      expect(grantsOf(anthropic.statements().filter(hasActionWithPrefix('secretsmanager:')))).toEqual(
+        [`secretsmanager:GetSecretValue ${secretPattern('my/anthropic')}`, `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort(),
+      );
+    });
+
+    it('with aiProviders=local has no model and no Bedrock permission', () => {
+      const local = synthesize({ aiProviders: 'local' });
+      expect(local.environment().AI_PROVIDERS).toBe('local');
+      expect(local.environment().BEDROCK_MODEL_ID).toBeUndefined();
+      expect(local.statements().filter(hasActionWithPrefix('bedrock:'))).toEqual([]);
+      expect(grantsOf(local.statements())).toEqual(baseGrantsOf(local).filter((grant) => !grant.startsWith('bedrock:')));
+    });
+
+    it('is invoked asynchronously: two retries, events up to 6 hours old, then its failure queue', () => {
+      const config = only(
+        Object.values(s.template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: s.functionId } } })),
+        'event invoke config of the security function',
+      );
+      expect(config.Properties).toEqual({
+        FunctionName: { Ref: s.functionId },
+        Qualifier: '$LATEST',
+        MaximumRetryAttempts: 2,
+        MaximumEventAgeInSeconds: 21600,
+        DestinationConfig: { OnFailure: { Destination: arnOf(s.queueId) } },
+      });
+    });
+
+    it('is reached by no API route, event source or other service principal', () => {
+      const references = (resource: unknown) => JSON.stringify(resource).includes(`"${s.functionId}"`);
+      expect(Object.values(s.template.findResources('AWS::Lambda::Permission')).filter((permission) => references(permission.Properties.FunctionName))).toEqual([]);
+      expect(Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) => references(mapping.Properties.FunctionName))).toEqual([]);
+      expect(Object.values(s.template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) => references(integration.Properties.IntegrationUri))).toEqual([]);
+    });
+  });
+
+  describe('its failure queue', () => {
+    it('is encrypted with SQS-managed keys, keeps messages 14 days and refuses requests without TLS', () => {
+      const queue = s.lookups.resources()[s.queueId]!;
+      expect(queue.Type).toBe('AWS::SQS::Queue');
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+      expect(queue.Properties.KmsMasterKeyId).toBeUndefined();
+      expect(queue.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+      const policy = only(
+        Object.values(s.template.findResources('AWS::SQS::QueuePolicy', { Properties: { Queues: [{ Ref: s.queueId }] } })),
+        'policy of the failure queue',
+      );
+      expect(policy.Properties.PolicyDocument.Statement).toContainEqual({
+        Effect: 'Deny',
+        Principal: { AWS: '*' },
+        Action: 'sqs:*',
+        Resource: arnOf(s.queueId),
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+    });
+
+    it('is reached by the security function only', () => {
+      const onQueue = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.queueId}"`));
+      expect(new Set(onQueue.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId]));
+    });
+  });
+
+  describe('route functions', () => {
+    it('the route table marks exactly the scan and remediate routes as starting security jobs', () => {
+      expect(routes.filter((route) => route.startsSecurityJobs).map((route) => `${route.method} ${route.path}`).sort()).toEqual([...starterDescriptions].sort());
+    });
+
+    it.each(starterDescriptions.map((description) => [description]))('%s knows the security function and may only invoke it', (description) => {
+      expect(s.lookups.environmentOf(description).SECURITY_FUNCTION_NAME).toEqual({ Ref: s.functionId });
+      const lambda = s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'));
+      expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
+      // Starting a job is all: the job's own permissions stay with the security function.
+      for (const prefix of ['s3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']) {
+        expect([prefix, s.lookups.statementsOf(description).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
+      }
+    });
+
+    it('no other function knows the security function or may invoke it, the GET security routes included', () => {
+      for (const description of readDescriptions) expect(s.descriptions()).toContain(description);
+      for (const description of s.descriptions().filter((d) => !starterDescriptions.includes(d))) {
+        expect([description, s.lookups.environmentOf(description).SECURITY_FUNCTION_NAME]).toEqual([description, undefined]);
+      }
+      for (const description of readDescriptions) {
+        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, []]);
+      }
+      // Of every role in the stack, only the two starters' hold a permission on the security function.
+      const onFunction = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.functionId}"`));
+      expect(onFunction.flatMap(({ roles }) => roles).sort()).toEqual(starterDescriptions.map(s.roleOf).sort());
+      for (const { statement } of onFunction) expect(actionsOf(statement)).toEqual(['lambda:InvokeFunction']);
+    });
+  });
+});
+
+describe('cdk-nag AwsSolutions with the security function fully configured', () => {
+  it('reports no unacknowledged error or warning', () => {
+    const app = newApp({ repositoryTokenSecret: 'repo/token', aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic', osvApiUrl: 'https://osv.mirror.example.test' });
+    buildApp(app);
+    // Registered as in bin/app.ts: an in-memory synth throws on any error it reports.
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    app.synth();
+
+    const { violations } = new AwsSolutionsChecks().validateScope(app);
+    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+  });
+});
