@@ -121,6 +121,7 @@ export class ServiceStack extends Stack {
       table: this.table,
       serviceName,
       stateMachines: [this.workflows.stateMachine, this.deployments.stateMachine],
+      jobFailureQueues: [this.security.failures, this.tests.failures],
     });
 
     const fallback = new ServiceFunction(this, 'Fallback', {

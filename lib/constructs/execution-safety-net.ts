@@ -3,16 +3,21 @@ import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function';
 
 export const executionEndedDescription = 'execution safety net: records workflows and deployments whose execution ended unfinished';
 
+export const jobFailedDescription = 'job safety net: records scans, remediations and test jobs whose invocations all failed';
+
 export interface ExecutionSafetyNetProps {
   table: TableV2;
   serviceName: string;
   stateMachines: IStateMachine[];
+  /** The asynchronous workers' on-failure destinations (security and tests functions). */
+  jobFailureQueues: IQueue[];
 }
 
 /**
@@ -23,6 +28,7 @@ export interface ExecutionSafetyNetProps {
  */
 export class ExecutionSafetyNet extends Construct {
   readonly function: ServiceFunction;
+  readonly jobFailed: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: ExecutionSafetyNetProps) {
     super(scope, id);
@@ -48,5 +54,18 @@ export class ExecutionSafetyNet extends Construct {
       },
       targets: [new LambdaFunction(this.function.function, { deadLetterQueue: failures, retryAttempts: 8, maxEventAge: Duration.hours(24) })],
     });
+
+    // The same for the asynchronous workers: a job whose invocations all failed lands in its
+    // function's failure queue, and its record is failed instead of staying under way.
+    this.jobFailed = new ServiceFunction(this, 'JobFailed', {
+      handler: 'workers/job-failed',
+      description: jobFailedDescription,
+      serviceName: props.serviceName,
+      timeout: Duration.seconds(30),
+    });
+    this.jobFailed.bindTable(props.table, 'write');
+    for (const queue of props.jobFailureQueues) {
+      this.jobFailed.function.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
+    }
   }
 }

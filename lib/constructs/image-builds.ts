@@ -1,5 +1,6 @@
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { BuildSpec, type CfnProject, ComputeType, type IProject, LinuxArmBuildImage, Project, Source, type SourceConfig } from 'aws-cdk-lib/aws-codebuild';
+import { BuildSpec, type CfnProject, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import { OverriddenS3Source } from './overridden-s3-source';
 import { Repository, RepositoryEncryption, TagStatus } from 'aws-cdk-lib/aws-ecr';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -7,6 +8,8 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { ServiceFunction } from './service-function';
+
+export const imageProjectDescription = 'Builds the container image of a packaged workflow and pushes it to the image repository';
 
 /** Prefix of the zipped trees the package stage hands to the image build in the artifact bucket. */
 export const imageSourcePrefix = 'images/';
@@ -28,24 +31,6 @@ export const imageBuildSpec = {
     },
   },
 } as const;
-
-/**
- * An S3 source whose location every build overrides (StartBuild `sourceLocationOverride`): the
- * project's own location is a placeholder under the prefix. Unlike `Source.s3` it grants nothing;
- * the construct grants exactly what reading the prefix needs.
- */
-class OverriddenS3Source extends Source {
-  readonly type = 'S3';
-
-  constructor(private readonly location: string) {
-    super({});
-  }
-
-  override bind(scope: Construct, project: IProject): SourceConfig {
-    const config = super.bind(scope, project);
-    return { ...config, sourceProperty: { ...config.sourceProperty, location: this.location } };
-  }
-}
 
 export interface ImageBuildsProps {
   /** The artifact bucket: the package stage puts each tree under `images/`. */
@@ -77,7 +62,7 @@ export class ImageBuilds extends Construct {
 
     const logGroup = new LogGroup(this, 'BuildLogs', { retention: RetentionDays.ONE_MONTH });
     this.project = new Project(this, 'Project', {
-      description: 'Builds the container image of a packaged workflow and pushes it to the image repository',
+      description: imageProjectDescription,
       source: new OverriddenS3Source(`${props.artifacts.bucketName}/${imageSourcePrefix}source.zip`),
       buildSpec: BuildSpec.fromObject(imageBuildSpec),
       environment: {

@@ -1,5 +1,6 @@
 import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
-import { BuildSpec, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import { BuildSpec, type CfnProject, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import { OverriddenS3Source } from './overridden-s3-source';
 import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
@@ -11,6 +12,7 @@ import { Construct } from 'constructs';
 import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
 import { ServiceFunction } from './service-function';
 
+export const testRunnerDescription = 'Runs untrusted test code in isolation; reaches nothing of the service';
 export const testsFunctionDescription = 'tests: AI test generation and isolated test runs, invoked asynchronously';
 export const testArtifactPrefix = 'tests/';
 
@@ -42,6 +44,7 @@ export interface TestRunningProps {
 export class TestRunning extends Construct {
   readonly function: ServiceFunction;
   readonly project: Project;
+  readonly failures: Queue;
 
   constructor(scope: Construct, id: string, props: TestRunningProps) {
     super(scope, id);
@@ -50,10 +53,11 @@ export class TestRunning extends Construct {
     const objectsFinding = `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${testArtifactPrefix}*]`;
 
     this.project = new Project(this, 'Runner', {
-      description: 'Runs untrusted test code in isolation; reaches nothing of the service',
+      description: testRunnerDescription,
+      source: new OverriddenS3Source(`${props.artifacts.bucketName}/${testArtifactPrefix}source.zip`),
       environment: { buildImage: LinuxArmBuildImage.AMAZON_LINUX_2023_STANDARD_3_0, computeType: ComputeType.SMALL },
-      encryptionKey: props.artifactKey,
       timeout: Duration.minutes(20),
+      grantReportGroupPermissions: false,
       logging: { cloudWatch: { logGroup: new LogGroup(this, 'RunnerLogs', { retention: RetentionDays.ONE_MONTH }) } },
       buildSpec: BuildSpec.fromObject({
         version: '0.2',
@@ -71,11 +75,21 @@ export class TestRunning extends Construct {
         artifacts: { 'base-directory': '/tmp/out', files: ['**/*'] },
       }),
     });
+    // The key set on the resource with exact actions (the `encryptionKey` prop would grant kms wildcards).
+    (this.project.node.defaultChild as CfnProject).encryptionKey = props.artifactKey.keyArn;
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'], resources: [props.artifactKey.keyArn] }));
     this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
-    props.artifactKey.grantEncryptDecrypt(this.project);
-    Validations.of(this.project).acknowledge({ id: objectsFinding, reason: 'The runner reads its source and writes its report under tests/ of the artifact bucket only.' });
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetBucketAcl', 's3:GetBucketLocation'], resources: [props.artifacts.bucketArn] }));
+    const projectId = Stack.of(this).getLogicalId(this.project.node.defaultChild as CfnElement);
+    Validations.of(this.project).acknowledge(
+      { id: objectsFinding, reason: 'The runner reads its source and writes its report under tests/ of the artifact bucket only.' },
+      {
+        id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/<${projectId}>:*]`,
+        reason: "CodeBuild's default log group of the project, which CDK always grants (the project logs to its own log group): log streams need the wildcard.",
+      },
+    );
 
-    const failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    const failures = (this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) }));
     Validations.of(failures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'On-failure destination of the tests function; it needs no DLQ of its own.' });
 
     this.function = new ServiceFunction(this, 'Function', {

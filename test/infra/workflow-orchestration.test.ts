@@ -7,6 +7,7 @@ import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
+import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
 import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 type StageKey = keyof typeof stageFunctionDescriptions;
@@ -232,7 +233,11 @@ describe('workflow orchestration', () => {
     it.each(artifactStages.map((stage) => [stage]))('%s knows the artifact bucket and may get and put objects under workflows/ only', (stage) => {
       const description = stageFunctionDescriptions[stage];
       expect(s.lookups.environmentOf(description).ARTIFACT_BUCKET).toEqual({ Ref: s.bucketId });
-      const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'));
+      const all = s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'));
+      // Package also puts the zipped tree of an image build under images/ (test/infra/image-builds.test.ts).
+      const images = all.filter((statement) => asArray(statement.Resource).map(joined).includes(`\${${s.bucketId}.Arn}/${imageSourcePrefix}*`));
+      expect(images.map((statement) => [actionsOf(statement), asArray(statement.Resource).length])).toEqual(stage === 'package' ? [[['s3:PutObject'], 1]] : []);
+      const statements = all.filter((statement) => !images.includes(statement));
       const objects = only(statements, 'S3 statement');
       expect(objects.Effect).toBe('Allow');
       expect([...actionsOf(objects)].sort()).toEqual(['s3:GetObject', 's3:PutObject']);
@@ -249,16 +254,28 @@ describe('workflow orchestration', () => {
       const artifactRoles = new Set(artifactStages.map((stage) => s.lookups.functionWithDescription(stageFunctionDescriptions[stage]).Properties.Role['Fn::GetAtt'][0] as string));
       const securityRole: string = s.lookups.functionWithDescription(securityFunctionDescription).Properties.Role['Fn::GetAtt'][0];
       expect(artifactRoles.has(securityRole)).toBe(false);
+      // The image builds (test/infra/image-builds.test.ts): package puts zipped trees under images/, the image project reads them.
+      const packageRole: string = s.lookups.functionWithDescription(stageFunctionDescriptions.package).Properties.Role['Fn::GetAtt'][0];
+      const imageProject = only(Object.values(s.template.findResources('AWS::CodeBuild::Project', { Properties: { Description: imageProjectDescription } })), 'image project');
+      const imageProjectRole: string = imageProject.Properties.ServiceRole['Fn::GetAtt'][0];
+      const images = `\${${s.bucketId}.Arn}/${imageSourcePrefix}*`;
       const touching = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.bucketId}"`));
-      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(new Set([...artifactRoles, securityRole]));
+      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(new Set([...artifactRoles, securityRole, imageProjectRole]));
       for (const { roles, statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('s3:')(statement))) {
         // One role per policy: a statement is either the security function's or another role's.
         const role = only(roles, 'role of an S3 statement');
         for (const action of actionsOf(statement)) expect(action).not.toContain('*');
         for (const resource of asArray(statement.Resource)) {
           expect(resource).not.toBe('*');
+          if (role === imageProjectRole) {
+            // CodeBuild checks the source bucket's identity (ACL, location) besides reading images/*.
+            if (JSON.stringify(resource) === JSON.stringify(arnOf(s.bucketId))) expect(actionsOf(statement).sort()).toEqual(['s3:GetBucketAcl', 's3:GetBucketLocation']);
+            else expect(joined(resource)).toBe(images);
+            continue;
+          }
           expect(resource).not.toEqual(arnOf(s.bucketId));
-          expect([role, joined(resource)]).toEqual([role, `\${${s.bucketId}.Arn}/${role === securityRole ? 'findings' : 'workflows'}/*`]);
+          if (role === packageRole && joined(resource) === images) expect(actionsOf(statement)).toEqual(['s3:PutObject']);
+          else expect([role, joined(resource)]).toEqual([role, `\${${s.bucketId}.Arn}/${role === securityRole ? 'findings' : 'workflows'}/*`]);
         }
       }
       // What the security function holds on the bucket: that one statement, on findings/* only.

@@ -1,0 +1,40 @@
+import type { SQSEvent } from 'aws-lambda';
+import { systemClock } from '../../core/clock';
+import { type FailedJob, recordFailedJob } from '../../core/jobs/job-failed';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
+import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
+import { logger } from '../../http/logger';
+
+const table = tableFromEnvironment();
+const deps = { scans: dynamoScanRepository(table), findings: dynamoFindingRepository(table), tests: dynamoTestRepository(table), clock: systemClock };
+
+/** A Lambda on-failure destination record: the original request and why it failed. */
+interface DestinationRecord {
+  requestPayload?: FailedJob;
+  requestContext?: { condition?: string };
+  responsePayload?: { errorType?: string; errorMessage?: string };
+}
+
+const reasonOf = (record: DestinationRecord): string => {
+  const condition = record.requestContext?.condition;
+  if (condition === 'RetriesExhausted') return `it failed after its retries (${record.responsePayload?.errorType ?? 'error'})`;
+  if (condition === 'EventAgeExceeded') return 'it waited too long to run';
+  return `it failed (${condition ?? 'unknown reason'})`;
+};
+
+/** Reads the security and tests functions' failure queues. */
+export const handler = async (event: SQSEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> => {
+  const batchItemFailures: { itemIdentifier: string }[] = [];
+  for (const message of event.Records) {
+    try {
+      const record = JSON.parse(message.body) as DestinationRecord;
+      if (record.requestPayload?.action && record.requestPayload.ref) await recordFailedJob(deps, record.requestPayload, reasonOf(record));
+      logger.info('job failed', { action: record.requestPayload?.action, id: record.requestPayload?.ref?.id, condition: record.requestContext?.condition });
+    } catch (error) {
+      logger.error('could not record a failed job', { error: error instanceof Error ? error.message : String(error) });
+      batchItemFailures.push({ itemIdentifier: message.messageId });
+    }
+  }
+  return { batchItemFailures };
+};

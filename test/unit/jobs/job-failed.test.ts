@@ -1,0 +1,61 @@
+import { recordFailedJob } from '../../../functions/core/jobs/job-failed';
+import type { Finding, FindingRepository } from '../../../functions/core/security/finding';
+import type { Scan, ScanRepository } from '../../../functions/core/security/scan';
+import type { TestRepository, TestRun, TestSuite } from '../../../functions/core/tests/test-records';
+import type { PendingEvent } from '../../../functions/core/workflows/workflow';
+import { controlledClock } from '../fakes/clock';
+
+const ref = { account_id: 'acct_01JD2Q7A0B1C2D3E4F5G6H7J8K', mode: 'test' as const, id: 'x' };
+const at = '2026-11-21T10:00:00.000Z';
+
+/** One record of each kind, stored by id, with the revision check the real repositories make. */
+const store = () => {
+  const records = new Map<string, { revision: number }>();
+  const events: PendingEvent[] = [];
+  const save = async <T extends { id: string; revision: number }>(previous: T, next: T, saved: PendingEvent[] = []) => {
+    if (records.get(previous.id)?.revision !== previous.revision) return false;
+    records.set(next.id, structuredClone(next));
+    events.push(...saved);
+    return true;
+  };
+  const get = async <T>(id: string) => structuredClone(records.get(id)) as T | undefined;
+  const scans = { get: (_t: unknown, id: string) => get<Scan>(id), save: (_t: unknown, p: Scan, n: Scan, e: PendingEvent[]) => save(p, n, e) } as unknown as ScanRepository;
+  const findings = { get: (_t: unknown, id: string) => get<Finding>(id), save: (_t: unknown, p: Finding, n: Finding, e: PendingEvent[]) => save(p, n, e) } as unknown as FindingRepository;
+  const tests = {
+    getSuite: (_t: unknown, id: string) => get<TestSuite>(id),
+    getRun: (_t: unknown, id: string) => get<TestRun>(id),
+    saveSuite: (_t: unknown, p: TestSuite, n: TestSuite) => save(p, n),
+    saveRun: (_t: unknown, p: TestRun, n: TestRun, e: PendingEvent[]) => save(p, n, e),
+  } as unknown as TestRepository;
+  return { records, events, deps: { scans, findings, tests, clock: controlledClock() } };
+};
+
+describe('a job whose invocations all failed', () => {
+  it('fails a scan still running, with its reason and the scan.completed event', async () => {
+    const { records, events, deps } = store();
+    records.set('scan_1', { id: 'scan_1', status: 'running', errors: [], revision: 3, created_at: at } as unknown as Scan);
+    await recordFailedJob(deps, { action: 'scan', ref: { ...ref, id: 'scan_1' } }, 'it failed after its retries (Runtime.ExitError)');
+    expect(records.get('scan_1')).toMatchObject({ status: 'failed', errors: ['The scan stopped: it failed after its retries (Runtime.ExitError).'], revision: 4 });
+    expect(events.map((event) => event.type)).toEqual(['security.scan.completed']);
+  });
+
+  it('puts a finding being remediated back to open with the reason', async () => {
+    const { records, deps } = store();
+    records.set('fnd_1', { id: 'fnd_1', status: 'remediating', remediation: { status: 'in_progress', error: null }, revision: 2 } as unknown as Finding);
+    await recordFailedJob(deps, { action: 'remediate', ref: { ...ref, id: 'fnd_1' } }, 'it waited too long to run');
+    expect(records.get('fnd_1')).toMatchObject({ status: 'open', remediation: { status: 'failed', error: 'The remediate stopped: it waited too long to run.' } });
+  });
+
+  it('fails a test suite or run still under way, and leaves finished ones alone', async () => {
+    const { records, deps } = store();
+    records.set('test_1', { id: 'test_1', status: 'running', revision: 2 } as unknown as TestSuite);
+    records.set('run_1', { id: 'run_1', status: 'queued', revision: 1 } as unknown as TestRun);
+    records.set('run_2', { id: 'run_2', status: 'completed', revision: 5 } as unknown as TestRun);
+    await recordFailedJob(deps, { action: 'generate', ref: { ...ref, id: 'test_1' } }, 'timeout');
+    await recordFailedJob(deps, { action: 'run', ref: { ...ref, id: 'run_1' } }, 'timeout');
+    await recordFailedJob(deps, { action: 'run', ref: { ...ref, id: 'run_2' } }, 'timeout');
+    expect(records.get('test_1')).toMatchObject({ status: 'failed', error: 'The generate stopped: timeout.' });
+    expect(records.get('run_1')).toMatchObject({ status: 'failed', error: 'The run stopped: timeout.' });
+    expect(records.get('run_2')).toMatchObject({ status: 'completed', revision: 5 });
+  });
+});
