@@ -16,15 +16,20 @@ export const testRunnerDescription = 'Runs untrusted test code in isolation; rea
 export const testsFunctionDescription = 'tests: AI test generation and isolated test runs, invoked asynchronously';
 export const testArtifactPrefix = 'tests/';
 
-/** Runs the framework with its machine reporter; `timeout` bounds the run, and kills it (exit 124). */
+/**
+ * Runs the framework with its machine reporter; `timeout` bounds the run and kills it (exit 124,
+ * or 137 after the grace period). The test files (one per line) become an array: no word splitting.
+ */
 const runScript = [
+  'echo "$CODEBUILD_SRC_DIR" > /tmp/out/source-dir',
+  'FILES=(); while IFS= read -r file; do [ -n "$file" ] && FILES+=("$file"); done <<< "$TEST_FILES"',
   'case "$FRAMEWORK" in',
-  '  jest) CMD="npx --yes jest --ci --json --outputFile=/tmp/out/report.json $TEST_FILES" ;;',
-  '  vitest) CMD="npx --yes vitest run --reporter=junit --outputFile=/tmp/out/report.xml $TEST_FILES" ;;',
-  '  node:test) CMD="node --test --test-reporter=junit --test-reporter-destination=/tmp/out/report.xml $TEST_FILES" ;;',
-  '  pytest) CMD="python3 -m pytest --junitxml=/tmp/out/report.xml -p no:cacheprovider -q $TEST_FILES" ;;',
+  '  jest) set -- npx --yes jest --ci --json --outputFile=/tmp/out/report.json ;;',
+  '  vitest) set -- npx --yes vitest run --reporter=junit --outputFile=/tmp/out/report.xml ;;',
+  '  node:test) set -- node --test --test-reporter=junit --test-reporter-destination=/tmp/out/report.xml ;;',
+  '  pytest) set -- python3 -m pytest --junitxml=/tmp/out/report.xml -p no:cacheprovider -q ;;',
   'esac',
-  'set +e; timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" bash -c "$CMD" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code; set -e',
+  'set +e; timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" "$@" "${FILES[@]}" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code; set -e',
 ].join('\n');
 
 export interface TestRunningProps {

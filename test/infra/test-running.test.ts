@@ -238,11 +238,13 @@ describe('test running', () => {
       expect(spec.phases.install!.commands[0]).toBe('mkdir -p /tmp/out');
       const build = spec.phases.build!.commands.join('\n');
       expect(build).toContain('case "$FRAMEWORK" in');
-      expect(build).toContain('jest) CMD="npx --yes jest --ci --json --outputFile=/tmp/out/report.json $TEST_FILES"');
-      expect(build).toContain('vitest) CMD="npx --yes vitest run --reporter=junit --outputFile=/tmp/out/report.xml $TEST_FILES"');
-      expect(build).toContain('node:test) CMD="node --test --test-reporter=junit --test-reporter-destination=/tmp/out/report.xml $TEST_FILES"');
-      expect(build).toContain('pytest) CMD="python3 -m pytest --junitxml=/tmp/out/report.xml -p no:cacheprovider -q $TEST_FILES"');
-      expect(build).toContain('timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" bash -c "$CMD" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code');
+      expect(build).toContain('jest) set -- npx --yes jest --ci --json --outputFile=/tmp/out/report.json ;;');
+      expect(build).toContain('vitest) set -- npx --yes vitest run --reporter=junit --outputFile=/tmp/out/report.xml ;;');
+      expect(build).toContain('node:test) set -- node --test --test-reporter=junit --test-reporter-destination=/tmp/out/report.xml ;;');
+      // Test files arrive one per line and become an array: a path is never re-parsed by the shell.
+      expect(build).toContain('while IFS= read -r file; do');
+      expect(build).toContain('pytest) set -- python3 -m pytest --junitxml=/tmp/out/report.xml -p no:cacheprovider -q ;;');
+      expect(build).toContain('timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" "$@" "${FILES[@]}" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code');
       // Installs never run the repository's lifecycle scripts.
       const install = spec.phases.install!.commands.join('\n');
       expect(install).toContain('npm ci --ignore-scripts || npm install --ignore-scripts');

@@ -23,7 +23,13 @@ const inProcessJobs = <J extends { action: string; ref: { id: string } }>(module
   let handler: Promise<JobHandler<J>> | undefined;
   return {
     async start(job) {
-      handler ??= import(pathToFileURL(modulePath).href).then((module: { handler: JobHandler<J> }) => module.handler);
+      handler ??= import(pathToFileURL(modulePath).href).then(
+        (module: { handler: JobHandler<J> }) => module.handler,
+        (error: unknown) => {
+          handler = undefined;
+          throw error;
+        },
+      );
       const run = await handler;
       void run(job).catch((error: unknown) => console.error(`job ${job.action} ${job.ref.id} failed:`, error));
     },

@@ -13,6 +13,9 @@ export interface CodeBuildTestRunnerOptions {
   kmsKeyId?: string;
   sleep?: (ms: number) => Promise<void>;
   pollIntervalMs?: number;
+  /** How long the calling function may wait for the build (it must answer before its own timeout). */
+  maxWaitMs?: number;
+  now?: () => number;
 }
 
 const done = new Set(['SUCCEEDED', 'FAILED', 'FAULT', 'TIMED_OUT', 'STOPPED']);
@@ -57,15 +60,30 @@ export const codeBuildTestRunner = (options: CodeBuildTestRunnerOptions): TestRu
           timeoutInMinutesOverride: Math.max(5, Math.ceil(timeoutSeconds / 60) + 5),
           environmentVariablesOverride: [
             { name: 'FRAMEWORK', value: framework, type: 'PLAINTEXT' },
-            { name: 'TEST_FILES', value: (files ?? []).join(' '), type: 'PLAINTEXT' },
+            // One path per line: the buildspec reads them into an array, never through the shell's word splitting.
+            { name: 'TEST_FILES', value: (files ?? []).join('\n'), type: 'PLAINTEXT' },
             { name: 'TEST_TIMEOUT_SECONDS', value: String(timeoutSeconds), type: 'PLAINTEXT' },
           ],
         }),
       );
       const id = build.build?.id;
       if (!id) throw new Error('CodeBuild started no build');
+      const now = options.now ?? Date.now;
+      const deadline = now() + (options.maxWaitMs ?? 13 * 60_000);
       let finished: Build | undefined;
       while (!finished) {
+        if (now() > deadline) {
+          return {
+            status: 'failed',
+            reason: `CodeBuild build ${id} did not finish while the tests function could wait; see its logs`,
+            totals: { passed: 0, failed: 0, skipped: 0, errored: 0 },
+            duration_ms: now() - started,
+            cases: [],
+            log_excerpt: '',
+            exit_code: null,
+            timed_out: true,
+          };
+        }
         await sleep(options.pollIntervalMs ?? 5_000);
         const [current] = (await options.codebuild.send(new BatchGetBuildsCommand({ ids: [id] }))).builds ?? [];
         if (current?.buildStatus && done.has(current.buildStatus)) finished = current;
@@ -73,14 +91,17 @@ export const codeBuildTestRunner = (options: CodeBuildTestRunnerOptions): TestRu
       const duration = Date.now() - started;
       const log = (await readText(options.s3, options.bucket, `${prefix}/out/output.log`)) ?? '';
       const exit = Number((await readText(options.s3, options.bucket, `${prefix}/out/exit-code`))?.trim());
-      const timedOut = exit === 124 || finished.buildStatus === 'TIMED_OUT';
+      // `timeout` exits 124, or 137 when it had to SIGKILL after its grace period.
+      const timedOut = exit === 124 || exit === 137 || finished.buildStatus === 'TIMED_OUT';
       const base = { duration_ms: duration, log_excerpt: log.slice(-4096), exit_code: Number.isFinite(exit) ? exit : null, timed_out: timedOut };
       if (timedOut) return { ...base, status: 'failed', reason: `timed out after ${timeoutSeconds} s`, totals: { passed: 0, failed: 0, skipped: 0, errored: 0 }, cases: [] };
       const report = framework === 'jest' ? await readText(options.s3, options.bucket, `${prefix}/out/report.json`) : await readText(options.s3, options.bucket, `${prefix}/out/report.xml`);
       if (!report) {
         return { ...base, status: 'failed', reason: `the test framework wrote no report (build ${finished.buildStatus})`, totals: { passed: 0, failed: 0, skipped: 0, errored: 0 }, cases: [] };
       }
-      const parsed = framework === 'jest' ? parseJestJson(report) : parseJUnitXml(report);
+      // Paths in the report are under the build's source directory, which the buildspec records.
+      const rootDir = (await readText(options.s3, options.bucket, `${prefix}/out/source-dir`))?.trim() || undefined;
+      const parsed = framework === 'jest' ? parseJestJson(report, { rootDir }) : parseJUnitXml(report, { rootDir });
       const results: RunResults = { ...base, status: 'completed', reason: null, totals: parsed.totals, cases: parsed.cases };
       return results;
     },

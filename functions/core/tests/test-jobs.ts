@@ -57,8 +57,13 @@ export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise
   const tenant = tenantOf(ref);
   const suiteChange = (update: (suite: TestSuite, nowIso: string) => TestSuite | null) =>
     change(() => deps.tests.getSuite(tenant, ref.id), (previous, next) => deps.tests.saveSuite(tenant, previous, next), deps.clock, update);
-  const started = await suiteChange((suite, nowIso): TestSuite | null => (suite.status === 'queued' ? { ...suite, status: 'running', started_at: nowIso } : null));
-  if (!started || started.status !== 'running') return started;
+  // Claimed only if this invocation moved it from queued: a second delivery of the job does nothing.
+  let claimed = false;
+  const started = await suiteChange((suite, nowIso): TestSuite | null => {
+    claimed = suite.status === 'queued';
+    return claimed ? { ...suite, status: 'running', started_at: nowIso } : null;
+  });
+  if (!started || !claimed) return started;
   try {
     const project = await deps.projects.get(tenant, started.project_id);
     if (!project) throw new Error(`project ${started.project_id} no longer exists`);
@@ -122,13 +127,17 @@ export const runTestRun = async (deps: TestJobDeps, ref: TestJobRef): Promise<Te
       deps.clock,
       (run, nowIso) => (run.status === 'running' ? { ...update(run, nowIso), completed_at: nowIso } : null),
     );
+  let claimed = false;
   const started = await change(
     () => deps.tests.getRun(tenant, ref.id),
     (previous, next) => deps.tests.saveRun(tenant, previous, next, []),
     deps.clock,
-    (run, nowIso): TestRun | null => (run.status === 'queued' ? { ...run, status: 'running', started_at: nowIso } : null),
+    (run, nowIso): TestRun | null => {
+      claimed = run.status === 'queued';
+      return claimed ? { ...run, status: 'running', started_at: nowIso } : null;
+    },
   );
-  if (!started || started.status !== 'running') return started;
+  if (!started || !claimed) return started;
   try {
     const suite = started.suite_id ? await deps.tests.getSuite(tenant, started.suite_id) : undefined;
     const project = await deps.projects.get(tenant, started.project_id);

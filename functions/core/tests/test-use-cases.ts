@@ -106,7 +106,9 @@ export const runTests = async (tenant: Tenant, input: RunRequest, deps: TestDeps
     completed_at: null,
     revision: 1,
   };
-  if (!(await deps.tests.createRun(tenant, run))) throw unknownProject();
+  if (!(await deps.tests.createRun(tenant, run))) {
+    throw suite ? validationError([{ field: 'test_id', issue: 'belongs to a project that no longer exists' }]) : unknownProject();
+  }
   try {
     await deps.jobs.start({ action: 'run', ref: { account_id: tenant.accountId, mode: tenant.mode, id: run.id } });
   } catch {

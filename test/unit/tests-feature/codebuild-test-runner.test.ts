@@ -69,28 +69,6 @@ const tree = async (): Promise<string> => {
 const putInput = () => s3.commandCalls(PutObjectCommand)[0]!.args[0].input;
 const prefixOf = () => /^(tests\/[0-9a-f-]{36})\/source\.zip$/.exec(putInput().Key!)![1]!;
 
-/**
- * DEFECT (zip-tree.ts:13): every entry gets `mtime: new Date(0)`, 1970, which a zip cannot hold;
- * fflate's zipSync throws "date not in range 1980-2099", so every CodeBuild run fails before it
- * uploads anything (pinned by the `it.failing` below). To test the rest of the runner, this
- * replaces the global Date, for the duration of a test, with one that reads the epoch as
- * 1980-01-01 (the earliest time a zip holds); every other date is left as it is.
- */
-const RealDate = Date;
-const dosEpoch = RealDate.UTC(1980, 0, 1, 12);
-class DosEpochDate extends RealDate {
-  constructor(...args: unknown[]) {
-    if (args.length === 1 && Number(args[0]) === 0) super(dosEpoch);
-    else super(...(args as [number]));
-  }
-}
-const readEpochAs1980 = () => {
-  globalThis.Date = DosEpochDate as DateConstructor;
-};
-const restoreDate = () => {
-  globalThis.Date = RealDate;
-};
-
 beforeEach(() => {
   s3.reset();
   codebuild.reset();
@@ -103,26 +81,16 @@ beforeEach(() => {
     .resolves({ builds: [{ id: `${projectName}:b-1`, buildStatus: 'SUCCEEDED', currentPhase: 'COMPLETED' }] });
 });
 
-describe('zipTree, as the runner uploads it (without the Date workaround)', () => {
-  it.failing('zips a tree (DEFECT: throws "date not in range 1980-2099" for the 1970 mtime)', async () => {
+describe('zipTree, as the runner uploads it', () => {
+  it('zips a tree', async () => {
     serveOutputs({ 'out/report.json': jestReport });
     const { runner } = runnerWith();
     await runner.run({ dir: await tree(), framework: 'jest', timeoutSeconds: 300 });
     expect(s3.commandCalls(PutObjectCommand)).toHaveLength(1);
   });
-
-  it('so a run rejects before anything is uploaded or built', async () => {
-    const { runner } = runnerWith();
-    await expect(runner.run({ dir: await tree(), framework: 'jest', timeoutSeconds: 300 })).rejects.toThrow('date not in range 1980-2099');
-    expect(s3.commandCalls(PutObjectCommand)).toHaveLength(0);
-    expect(codebuild.commandCalls(StartBuildCommand)).toHaveLength(0);
-  });
 });
 
 describe('codeBuildTestRunner', () => {
-  beforeEach(readEpochAs1980);
-  afterEach(restoreDate);
-
   it('uploads the tree as a zip under tests/<uuid>/source.zip, encrypted with the artifact key, without .git and node_modules', async () => {
     serveOutputs({ 'out/report.json': jestReport, 'out/exit-code': '1\n', 'out/output.log': 'Tests: 2 failed' });
     const { runner } = runnerWith();
@@ -160,7 +128,8 @@ describe('codeBuildTestRunner', () => {
       timeoutInMinutesOverride: 10,
       environmentVariablesOverride: [
         { name: 'FRAMEWORK', value: 'jest', type: 'PLAINTEXT' },
-        { name: 'TEST_FILES', value: '__tests__/a.test.js src/b.test.js', type: 'PLAINTEXT' },
+        // One path per line (the buildspec reads them into an array).
+        { name: 'TEST_FILES', value: '__tests__/a.test.js\nsrc/b.test.js', type: 'PLAINTEXT' },
         { name: 'TEST_TIMEOUT_SECONDS', value: '300', type: 'PLAINTEXT' },
       ],
     });
@@ -205,7 +174,7 @@ describe('codeBuildTestRunner', () => {
 
     const keys = s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input);
     const prefix = prefixOf();
-    expect(keys).toEqual(['out/output.log', 'out/exit-code', 'out/report.json'].map((key) => ({ Bucket: bucket, Key: `${prefix}/${key}` })));
+    expect(keys).toEqual(['out/output.log', 'out/exit-code', 'out/report.json', 'out/source-dir'].map((key) => ({ Bucket: bucket, Key: `${prefix}/${key}` })));
     const parsed = parseJestJson(jestReport);
     expect(results).toEqual({
       status: 'completed',
@@ -220,11 +189,9 @@ describe('codeBuildTestRunner', () => {
     expect(results.log_excerpt).toHaveLength(4096);
   });
 
-  // DEFECT (codebuild-test-runner.ts:84): the report is parsed without `rootDir`, so jest's absolute
-  // paths in the build (`/codebuild/output/src…/src/…`) are kept; TestCaseResult.file is documented
-  // as repository-relative, and the local runner passes `rootDir: dir`.
-  it.failing("names jest cases' files relative to the repository (DEFECT: they keep CodeBuild's absolute source path)", async () => {
-    serveOutputs({ 'out/report.json': jestReport, 'out/exit-code': '1\n' });
+  // The buildspec records the build's source directory; paths under it become repository-relative.
+  it("names jest cases' files relative to the repository", async () => {
+    serveOutputs({ 'out/report.json': jestReport, 'out/exit-code': '1\n', 'out/source-dir': '/codebuild/output/src4211873/src\n' });
     const { runner } = runnerWith();
     const results = await runner.run({ dir: await tree(), framework: 'jest', timeoutSeconds: 300 });
     expect(new Set(results.cases.map((c) => c.file))).toEqual(new Set(['__tests__/math.test.js', '__tests__/broken.test.js']));
@@ -236,7 +203,7 @@ describe('codeBuildTestRunner', () => {
     const results = await runner.run({ dir: await tree(), framework, timeoutSeconds: 300 });
     const parsed = parseJUnitXml(vitestReport);
     expect(results).toMatchObject({ status: 'completed', reason: null, totals: parsed.totals, cases: parsed.cases, exit_code: 1, timed_out: false });
-    expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input.Key!.split('/').slice(2).join('/'))).toEqual(['out/output.log', 'out/exit-code', 'out/report.xml']);
+    expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input.Key!.split('/').slice(2).join('/'))).toEqual(['out/output.log', 'out/exit-code', 'out/report.xml', 'out/source-dir']);
   });
 
   it('answers failed, timed out, when `timeout` killed the run (exit code 124); the report is not read', async () => {
