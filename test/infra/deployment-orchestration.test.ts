@@ -7,6 +7,7 @@ import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
 import { deploymentDefinitionFile, deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
+import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { actionsOf, asArray, isDynamoStatement, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
 
@@ -34,6 +35,8 @@ const packageDescription = stageFunctionDescriptions.package;
 const starterDescriptions = [createDescription, rollbackDescription, packageDescription];
 /** The routes that start security jobs: asynchronous invocations of the security function. */
 const securityStarterDescriptions = ['POST /v1/security/scans', 'POST /v1/security/findings/{id}/remediate'];
+/** The routes that start test jobs: asynchronous invocations of the tests function. */
+const testsStarterDescriptions = ['POST /v1/tests/generate', 'POST /v1/tests/run'];
 
 const lambdaTarget = 'arn:aws:lambda:us-east-1:111122223333:function:shop';
 const lambdaActions = [
@@ -97,12 +100,17 @@ const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 /**
  * The Lambda statements a function other than the provider steps may hold: the security starters'
- * invoke of the security function, exactly that; nothing for any other function.
+ * invoke of the security function and the tests starters' invoke of the tests function, exactly
+ * that; nothing for any other function.
  */
-const expectedLambdaStatementsOf = (s: Synthesized, description: string): Statement[] =>
-  securityStarterDescriptions.includes(description)
-    ? [{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.lookups.functionIdWithDescription(securityFunctionDescription)) }]
-    : [];
+const expectedLambdaStatementsOf = (s: Synthesized, description: string): Statement[] => {
+  const invoke = (workerDescription: string): Statement[] => [
+    { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.lookups.functionIdWithDescription(workerDescription)) },
+  ];
+  if (securityStarterDescriptions.includes(description)) return invoke(securityFunctionDescription);
+  if (testsStarterDescriptions.includes(description)) return invoke(testsFunctionDescription);
+  return [];
+};
 /** Every (action, resource) pair of the statements, resources rendered by `joined`. */
 const grantsOf = (statements: Statement[]): string[] =>
   statements.flatMap((statement) => actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`))).sort();
@@ -235,16 +243,16 @@ describe('deployment orchestration', () => {
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).TABLE_NAME).toEqual({ Ref: expect.any(String) });
     });
 
-    it('without deployLambdaTargets no function holds any Lambda permission but the security starters\' invoke of the security function, and DEPLOY_LAMBDA_TARGETS is empty', () => {
-      for (const description of securityStarterDescriptions) expect([...s.descriptions().values()]).toContain(description);
+    it('without deployLambdaTargets no function holds any Lambda permission but the security starters\' invoke of the security function and the tests starters\' invoke of the tests function, and DEPLOY_LAMBDA_TARGETS is empty', () => {
+      for (const description of [...securityStarterDescriptions, ...testsStarterDescriptions]) expect([...s.descriptions().values()]).toContain(description);
       for (const [, description] of s.descriptions()) {
         expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, expectedLambdaStatementsOf(s, description)]);
       }
-      // Besides the security starters', the state machines' invokes of their own steps are the only Lambda permissions in the stack.
+      // Besides the security and tests starters', the state machines' invokes of their own steps are the only Lambda permissions in the stack.
       const lambdaRoles = s.policyStatements().filter(({ statement }) => hasActionWithPrefix('lambda:')(statement)).flatMap(({ roles }) => roles);
       expect(lambdaRoles).toContain(s.machineRoleId);
       const machineRoles = Object.values(s.template.findResources('AWS::StepFunctions::StateMachine')).map((machine) => machine.Properties.RoleArn['Fn::GetAtt'][0] as string);
-      expect(new Set(lambdaRoles)).toEqual(new Set([...machineRoles, ...securityStarterDescriptions.map(s.roleOf)]));
+      expect(new Set(lambdaRoles)).toEqual(new Set([...machineRoles, ...securityStarterDescriptions.map(s.roleOf), ...testsStarterDescriptions.map(s.roleOf)]));
       for (const step of targetSteps) expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).DEPLOY_LAMBDA_TARGETS).toBe('');
       for (const description of starterDescriptions) expect(s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe('');
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions.control).DEPLOY_LAMBDA_TARGETS).toBeUndefined();
@@ -309,7 +317,7 @@ describe('deployment orchestration', () => {
       expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(lambdaTarget);
     });
 
-    it('no other function holds any Lambda permission (but the security starters\' invoke of the security function); the starters know the targets, no other function', () => {
+    it('no other function holds any Lambda permission (but the security starters\' invoke of the security function and the tests starters\' of the tests function); the starters know the targets, no other function', () => {
       const targetIds = new Set(targetSteps.map((step) => targets.stepIds[step]));
       for (const [id, description] of targets.descriptions()) {
         const env = targets.lookups.environmentOf(description);

@@ -1,8 +1,23 @@
 import type { CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../lib/app';
-import { executionEndedDescription } from '../../lib/constructs/execution-safety-net';
-import { newApp, templateLookups } from './template-helpers';
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { executionEndedDescription, type ExecutionSafetyNet, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
+import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
+import { testsFunctionDescription } from '../../lib/constructs/test-running';
+import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+
+const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+
+/** Every (action, resource) pair of the statements, resources rendered by `joined`, with the condition when there is one. */
+const grantsOf = (statements: Statement[]): string[] =>
+  statements
+    .flatMap((statement) =>
+      actionsOf(statement).flatMap((action) =>
+        asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`),
+      ),
+    )
+    .sort();
 
 describe('execution safety net', () => {
   const stack = buildApp(newApp());
@@ -35,5 +50,119 @@ describe('execution safety net', () => {
     const actions = lookups.statementsOf(executionEndedDescription).flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]));
     expect(actions.every((action) => action.startsWith('dynamodb:') || action.startsWith('logs:') || action.startsWith('xray:'))).toBe(true);
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']));
+  });
+
+  describe('job safety net', () => {
+    // Told by construct, not by a property under test.
+    const jobFailedId = idOf((stack.node.findChild('ExecutionSafetyNet') as ExecutionSafetyNet).jobFailed.function);
+    const jobFailed = lookups.resources()[jobFailedId]!;
+    const roleId: string = jobFailed.Properties.Role['Fn::GetAtt'][0];
+    const securityQueueId = idOf(stack.security.failures);
+    const testsQueueId = idOf(stack.tests.failures);
+    const tableId = idOf(stack.table);
+    const consumeActions = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+    const policyStatements = () =>
+      Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+        (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
+          roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+          statement,
+        })),
+      );
+
+    it('its function is the one described as the job safety net, a function of its own', () => {
+      expect(lookups.functionIdWithDescription(jobFailedDescription)).toBe(jobFailedId);
+      expect(jobFailed.Type).toBe('AWS::Lambda::Function');
+      expect(jobFailedId).not.toBe(lookups.functionIdWithDescription(executionEndedDescription));
+    });
+
+    it('the two failure queues are the security and the tests functions\' on-failure destinations', () => {
+      expect(securityQueueId).not.toBe(testsQueueId);
+      const onFailureQueueOf = (description: string) =>
+        only(
+          Object.values(template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: lookups.functionIdWithDescription(description) } } })),
+          `event invoke config of ${description}`,
+        ).Properties.DestinationConfig.OnFailure.Destination;
+      expect(onFailureQueueOf(securityFunctionDescription)).toEqual(arnOf(securityQueueId));
+      expect(onFailureQueueOf(testsFunctionDescription)).toEqual(arnOf(testsQueueId));
+    });
+
+    it('its function reads exactly the security and tests failure queues, batches of 10, failing single messages', () => {
+      const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: jobFailedId } } }));
+      expect(mappings.map((mapping) => mapping.Properties).sort((a, b) => JSON.stringify(a.EventSourceArn).localeCompare(JSON.stringify(b.EventSourceArn)))).toEqual(
+        [securityQueueId, testsQueueId]
+          .map((queueId) => ({ FunctionName: { Ref: jobFailedId }, EventSourceArn: arnOf(queueId), BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] }))
+          .sort((a, b) => JSON.stringify(a.EventSourceArn).localeCompare(JSON.stringify(b.EventSourceArn))),
+      );
+      // Nothing else reads those queues, and it reads no other source.
+      for (const queueId of [securityQueueId, testsQueueId]) {
+        const readers = Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } }));
+        expect([queueId, readers.map((mapping) => mapping.Properties.FunctionName)]).toEqual([queueId, [{ Ref: jobFailedId }]]);
+      }
+    });
+
+    it('its function is started by its event sources only: no API route, rule, permission or other role reaches it', () => {
+      const references = (resource: unknown) => JSON.stringify(resource).includes(`"${jobFailedId}"`);
+      expect(Object.values(template.findResources('AWS::Lambda::Permission')).filter((permission) => references(permission.Properties.FunctionName))).toEqual([]);
+      expect(Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) => references(integration.Properties.IntegrationUri))).toEqual([]);
+      expect(Object.values(template.findResources('AWS::Events::Rule')).filter((rule) => references(rule.Properties.Targets))).toEqual([]);
+      expect(policyStatements().filter(({ statement }) => references(statement.Resource))).toEqual([]);
+    });
+
+    it('its function knows the table and nothing else, and has 30 s, within the failure queues\' visibility timeout', () => {
+      expect(jobFailed.Properties.Environment.Variables).toEqual({
+        NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: 'project-automation-service',
+        POWERTOOLS_LOG_LEVEL: 'INFO',
+        TABLE_NAME: { Ref: tableId },
+      });
+      expect(jobFailed.Properties.Timeout).toBe(30);
+      // Lambda refuses an SQS event source whose visibility timeout is shorter than the function's (SQS's default is 30 s).
+      for (const queueId of [securityQueueId, testsQueueId]) {
+        expect([queueId, (lookups.resources()[queueId]!.Properties.VisibilityTimeout ?? 30) >= jobFailed.Properties.Timeout]).toEqual([queueId, true]);
+      }
+    });
+
+    it('its function may use its log group and X-Ray, write the table and consume the two failure queues; nothing else of AWS', () => {
+      const statements = lookups.statementsOf(jobFailedDescription);
+      for (const statement of statements) expect(statement.Effect).toBe('Allow');
+      const logGroupId: string = jobFailed.Properties.LoggingConfig.LogGroup.Ref;
+      const table = `\${${tableId}.Arn}`;
+      expect(grantsOf(statements)).toEqual(
+        [
+          `logs:CreateLogStream \${${logGroupId}.Arn}`,
+          `logs:PutLogEvents \${${logGroupId}.Arn}`,
+          'xray:PutTelemetryRecords *',
+          'xray:PutTraceSegments *',
+          `dynamodb:BatchGetItem ${table}`,
+          `dynamodb:BatchGetItem ${table}/index/*`,
+          `dynamodb:GetItem ${table}`,
+          `dynamodb:GetItem ${table}/index/*`,
+          `dynamodb:Query ${table}`,
+          `dynamodb:Query ${table}/index/*`,
+          `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } })}`,
+          `dynamodb:ConditionCheckItem ${table}`,
+          `dynamodb:DeleteItem ${table}`,
+          `dynamodb:PutItem ${table}`,
+          `dynamodb:UpdateItem ${table}`,
+          ...[securityQueueId, testsQueueId].flatMap((queueId) => consumeActions.map((action) => `${action} \${${queueId}.Arn}`)),
+        ].sort(),
+      );
+      // Spelled out: it never sends to a queue, never invokes or starts anything, reads no object, key, model or secret.
+      expect(statements.flatMap(actionsOf)).not.toContain('sqs:SendMessage');
+      for (const prefix of ['lambda:', 'states:', 's3:', 'kms:', 'bedrock:', 'secretsmanager:', 'codebuild:', 'ses:']) {
+        expect([prefix, statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix)))]).toEqual([prefix, []]);
+      }
+      expect(lookups.resources()[roleId]!.Properties.Policies).toBeUndefined();
+      expect(lookups.resources()[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
+    });
+
+    it('no other role consumes the failure queues', () => {
+      for (const queueId of [securityQueueId, testsQueueId]) {
+        const consumers = policyStatements().filter(
+          ({ statement }) => JSON.stringify(statement.Resource).includes(`"${queueId}"`) && actionsOf(statement).some((action) => action !== 'sqs:SendMessage' && action !== 'sqs:GetQueueAttributes' && action !== 'sqs:GetQueueUrl'),
+        );
+        expect([queueId, new Set(consumers.flatMap(({ roles }) => roles))]).toEqual([queueId, new Set([roleId])]);
+      }
+    });
   });
 });

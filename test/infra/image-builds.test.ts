@@ -32,6 +32,12 @@ describe('ImageBuilds', () => {
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
   ];
   const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Description as string);
+  /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
+  const policyStatements = () =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({ roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref), statement })),
+    );
+  const packageRoleId: string = lookups.functionWithDescription(packageDescription).Properties.Role['Fn::GetAtt'][0];
 
   describe('repository', () => {
     it('scans on push, is encrypted, retained, and keeps the last 100 images and untagged ones for 7 days', () => {
@@ -145,6 +151,46 @@ describe('ImageBuilds', () => {
         for (const statement of statements.filter(hasActionWithPrefix('codebuild:'))) expect([description, asArray(statement.Resource).includes('*')]).toEqual([description, false]);
         expect([description, statements.filter(hasActionWithPrefix('ecr:'))]).toEqual([description, []]);
       }
+    });
+  });
+
+  describe('in the stack', () => {
+    it('has two CodeBuild projects: the image project and the test runner, each with its own role', () => {
+      const runnerId = idOf(stack.tests.project);
+      expect(Object.keys(template.findResources('AWS::CodeBuild::Project')).sort()).toEqual([projectId, runnerId].sort());
+      const runnerRoleId: string = lookups.resources()[runnerId]!.Properties.ServiceRole['Fn::GetAtt'][0];
+      expect(runnerRoleId).not.toBe(projectRoleId);
+    });
+
+    it('only the package stage may start or watch image builds, with StartBuild and BatchGetBuilds only', () => {
+      const codebuild = policyStatements().filter(({ statement }) => hasActionWithPrefix('codebuild:')(statement));
+      // No CodeBuild grant on every project; the tests function's are on the test runner (test/infra/test-running.test.ts).
+      for (const { statement } of codebuild) expect(asArray(statement.Resource)).not.toContain('*');
+      const onProject = codebuild.filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${projectId}"`));
+      expect(onProject.map(({ roles }) => roles)).toEqual([[packageRoleId]]);
+      expect(onProject.flatMap(({ statement }) => actionsOf(statement)).sort()).toEqual(['codebuild:BatchGetBuilds', 'codebuild:StartBuild']);
+      // Besides its own log groups (CodeBuild's default one included), its project is named by no other role's statement.
+      const naming = policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${projectId}"`));
+      for (const { roles, statement } of naming.filter(({ roles }) => !roles.includes(packageRoleId))) {
+        expect([roles, actionsOf(statement).every((action) => action.startsWith('logs:'))]).toEqual([[projectRoleId], true]);
+      }
+    });
+
+    it('no role but the image project\'s holds an ECR permission or names the repository', () => {
+      const ecr = policyStatements().filter(({ statement }) => hasActionWithPrefix('ecr:')(statement));
+      expect(new Set(ecr.flatMap(({ roles }) => roles))).toEqual(new Set([projectRoleId]));
+      const onRepository = policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${repositoryId}"`));
+      expect(new Set(onRepository.flatMap(({ roles }) => roles))).toEqual(new Set([projectRoleId]));
+    });
+
+    it('images/* of the artifact bucket is reached by the package stage (put) and the image project (get) only', () => {
+      const onImages = policyStatements().filter(({ statement }) => asArray(statement.Resource).map(joined).includes(imageObjects));
+      expect(onImages.map(({ roles, statement }) => [roles, [...actionsOf(statement)].sort()]).sort()).toEqual(
+        [
+          [[packageRoleId], ['s3:PutObject']],
+          [[projectRoleId], ['s3:GetObject', 's3:GetObjectVersion']],
+        ].sort(),
+      );
     });
   });
 

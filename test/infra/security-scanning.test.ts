@@ -5,6 +5,7 @@ import { keys } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
+import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { findingArtifactPrefix, securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
 
@@ -218,9 +219,24 @@ describe('security scanning', () => {
       });
     });
 
-    it('is reached by the security function only', () => {
+    it('is sent to by the security function only, and read by the job safety net\'s function only', () => {
+      const jobFailedRole = s.roleOf(jobFailedDescription);
+      expect(jobFailedRole).not.toBe(s.roleId);
       const onQueue = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.queueId}"`));
-      expect(new Set(onQueue.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId]));
+      expect(new Set(onQueue.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId, jobFailedRole]));
+      const queueArn = `\${${s.queueId}.Arn}`;
+      /** A role's grants on this queue (its statements may name other queues too). */
+      const grantsOnQueue = (roleId: string) =>
+        grantsOf(onQueue.filter(({ roles }) => roles.includes(roleId)).map(({ statement }) => statement)).filter((grant) => grant.split(' ')[1]!.includes(s.queueId));
+      expect(grantsOnQueue(s.roleId)).toEqual([`sqs:GetQueueAttributes ${queueArn}`, `sqs:GetQueueUrl ${queueArn}`, `sqs:SendMessage ${queueArn}`]);
+      // The event source of the job safety net: it consumes the queue, it never sends to it.
+      expect(grantsOnQueue(jobFailedRole)).toEqual(
+        ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map((action) => `${action} ${queueArn}`),
+      );
+      for (const { roles } of onQueue) expect(roles.length).toBe(1);
+      // Its only consumer is that function's event source mapping.
+      const mappings = Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(s.queueId) } }));
+      expect(mappings.map((mapping) => mapping.Properties.FunctionName)).toEqual([{ Ref: s.lookups.functionIdWithDescription(jobFailedDescription) }]);
     });
   });
 

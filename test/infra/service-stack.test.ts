@@ -9,8 +9,9 @@ import { buildApp } from '../../lib/app';
 import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTimeout } from '../../lib/constructs/webhook-delivery';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
-import { executionEndedDescription } from '../../lib/constructs/execution-safety-net';
+import { executionEndedDescription, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
+import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { actionsOf, asArray, isDynamoStatement, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
@@ -32,9 +33,17 @@ describe('ServiceStack', () => {
   const statementsOf = (description: string) => lookups.statementsOf(description);
 
   describe('functions', () => {
-    it('has exactly one function per route, the fallback, the two webhook workers, the workflow and deployment step functions and the security function, and nothing else', () => {
+    it('has exactly one function per route, the fallback, the two webhook workers, the workflow and deployment step functions, the two safety net functions, the security and the tests function, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
-      const stageFunctions = [...Object.values(stageFunctionDescriptions), ...Object.values(deploymentFunctionDescriptions), executionEndedDescription, securityFunctionDescription];
+      const stageFunctions = [
+        ...Object.values(stageFunctionDescriptions),
+        ...Object.values(deploymentFunctionDescriptions),
+        executionEndedDescription,
+        jobFailedDescription,
+        securityFunctionDescription,
+        testsFunctionDescription,
+      ];
+      expect(new Set(stageFunctions).size).toBe(stageFunctions.length);
       expect(functions).toHaveLength(routes.length + 3 + stageFunctions.length);
       expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
         [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),

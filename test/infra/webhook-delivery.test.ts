@@ -3,7 +3,10 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
 import { buildApp } from '../../lib/app';
+import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
+import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { ServiceFunction } from '../../lib/constructs/service-function';
+import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
 import { defaultNotificationSender } from '../../lib/service-stack';
 import { actionsOf, asArray, isDynamoStatement, isSesStatement, isSqsStatement, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
@@ -34,17 +37,30 @@ describe('webhook delivery', () => {
   const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
   const queueProperties = (logicalId: string) => lookups.resources()[logicalId]!.Properties;
   const sqsStatementsOf = (description: string): Statement[] => lookups.statementsOf(description).filter(isSqsStatement);
+  /** The queue an asynchronous worker's failed invocations go to, told by its event invoke config. */
+  const onFailureQueueOf = (description: string): string =>
+    only(
+      Object.values(template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: lookups.functionIdWithDescription(description) } } })),
+      `event invoke config of ${description}`,
+    ).Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
 
   describe('queues', () => {
-    it('has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has two more: the execution safety net\'s and the security function\'s failure queue)', () => {
-      template.resourceCountIs('AWS::SQS::Queue', 5);
+    it('has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has three more: the execution safety net\'s, the security function\'s and the tests function\'s failure queue)', () => {
+      template.resourceCountIs('AWS::SQS::Queue', 6);
       expect(new Set([queueId, deadLetterQueueId, fanOutFailuresId]).size).toBe(3);
-      // The two others, told by what uses them: the safety net's rule target DLQ, the security function's on-failure destination.
+      // The three others, told by what uses them: the safety net's rule target DLQ, the security and tests functions' on-failure destinations.
       const safetyNetRule = only(Object.values(template.findResources('AWS::Events::Rule')), 'execution safety net rule');
       const safetyNetQueueId: string = only(safetyNetRule.Properties.Targets as { DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string, string] } } }[], 'rule target').DeadLetterConfig.Arn['Fn::GetAtt'][0];
-      const invokeConfig = only(Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')), 'event invoke config');
-      const securityFailuresId: string = invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
-      expect(new Set(Object.keys(template.findResources('AWS::SQS::Queue')))).toEqual(new Set([queueId, deadLetterQueueId, fanOutFailuresId, safetyNetQueueId, securityFailuresId]));
+      // One event invoke config per asynchronous worker, and none else.
+      const invokeConfigs = template.findResources('AWS::Lambda::EventInvokeConfig');
+      expect(Object.values(invokeConfigs).map((config) => config.Properties.FunctionName.Ref as string).sort()).toEqual(
+        [lookups.functionIdWithDescription(securityFunctionDescription), lookups.functionIdWithDescription(testsFunctionDescription)].sort(),
+      );
+      const securityFailuresId = onFailureQueueOf(securityFunctionDescription);
+      const testsFailuresId = onFailureQueueOf(testsFunctionDescription);
+      const all = [queueId, deadLetterQueueId, fanOutFailuresId, safetyNetQueueId, securityFailuresId, testsFailuresId];
+      expect(new Set(all).size).toBe(6);
+      expect(new Set(Object.keys(template.findResources('AWS::SQS::Queue')))).toEqual(new Set(all));
     });
 
     it('moves a message to the DLQ after 5 receives, and hides a received message 6× the dispatcher timeout', () => {
@@ -82,8 +98,19 @@ describe('webhook delivery', () => {
   });
 
   describe('event sources', () => {
-    it('has exactly two mappings: the delivery queue and the table stream', () => {
-      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 2);
+    it('has exactly four mappings: the delivery queue (dispatcher), the table stream (fan-out), and the security and tests functions\' failure queues (job safety net)', () => {
+      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
+      const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
+      const sources = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((mapping) => [mapping.Properties.FunctionName.Ref, JSON.stringify(mapping.Properties.EventSourceArn)]);
+      const byFunction = (description: string) => lookups.functionIdWithDescription(description);
+      expect(sources.sort()).toEqual(
+        [
+          [byFunction(dispatcherDescription), JSON.stringify(arnOf(queueId))],
+          [byFunction(fanOutDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
+          [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(securityFunctionDescription)))],
+          [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(testsFunctionDescription)))],
+        ].sort(),
+      );
     });
 
     it('hands the dispatcher batches of 10 from the delivery queue and lets it fail single messages', () => {

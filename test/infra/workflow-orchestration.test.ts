@@ -8,6 +8,7 @@ import { buildApp } from '../../lib/app';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
 import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
+import { testArtifactPrefix, testRunnerDescription, testsFunctionDescription } from '../../lib/constructs/test-running';
 import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
 
 type StageKey = keyof typeof stageFunctionDescriptions;
@@ -43,6 +44,8 @@ interface Synthesized {
   stageIds: Record<StageKey, string>;
   /** Logical id of the security function, which holds AI settings and reaches the artifact bucket too. */
   securityId: string;
+  /** Logical id of the tests function, which holds AI settings and reaches the artifact bucket too. */
+  testsId: string;
   bucketId: string;
   machineId: string;
   /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
@@ -79,7 +82,9 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
   const securityId = lookups.functionIdWithDescription(securityFunctionDescription);
-  return { app, template, lookups, stageIds, securityId, bucketId, machineId, policyStatements, statementsOfRole, descriptions };
+  const testsId = lookups.functionIdWithDescription(testsFunctionDescription);
+  expect(testsId).toBe(stack.getLogicalId(stack.tests.function.function.node.defaultChild as CfnElement));
+  return { app, template, lookups, stageIds, securityId, testsId, bucketId, machineId, policyStatements, statementsOfRole, descriptions };
 };
 
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
@@ -250,32 +255,44 @@ describe('workflow orchestration', () => {
       expect(s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'))).toEqual([]);
     });
 
-    it('no role in the stack reaches the artifact bucket except the six artifact stages (workflows/*) and the security function (findings/* only), and none with an S3 wildcard or bucket-wide', () => {
-      const artifactRoles = new Set(artifactStages.map((stage) => s.lookups.functionWithDescription(stageFunctionDescriptions[stage]).Properties.Role['Fn::GetAtt'][0] as string));
-      const securityRole: string = s.lookups.functionWithDescription(securityFunctionDescription).Properties.Role['Fn::GetAtt'][0];
-      expect(artifactRoles.has(securityRole)).toBe(false);
+    it('no role in the stack reaches the artifact bucket except the six artifact stages (workflows/*), the security function (findings/* only), the package stage (images/*), the image project (images/* and the bucket ACL and location), the tests function (tests/* only) and the test runner (tests/* and the bucket ACL and location); none with an S3 wildcard or bucket-wide otherwise', () => {
+      const roleOf = (description: string): string => s.lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+      const artifactRoles = new Set(artifactStages.map((stage) => roleOf(stageFunctionDescriptions[stage])));
+      const securityRole = roleOf(securityFunctionDescription);
+      const testsRole = roleOf(testsFunctionDescription);
       // The image builds (test/infra/image-builds.test.ts): package puts zipped trees under images/, the image project reads them.
-      const packageRole: string = s.lookups.functionWithDescription(stageFunctionDescriptions.package).Properties.Role['Fn::GetAtt'][0];
-      const imageProject = only(Object.values(s.template.findResources('AWS::CodeBuild::Project', { Properties: { Description: imageProjectDescription } })), 'image project');
-      const imageProjectRole: string = imageProject.Properties.ServiceRole['Fn::GetAtt'][0];
-      const images = `\${${s.bucketId}.Arn}/${imageSourcePrefix}*`;
+      const packageRole = roleOf(stageFunctionDescriptions.package);
+      const projectRoleOf = (description: string): string =>
+        only(Object.values(s.template.findResources('AWS::CodeBuild::Project', { Properties: { Description: description } })), description).Properties.ServiceRole['Fn::GetAtt'][0];
+      const imageProjectRole = projectRoleOf(imageProjectDescription);
+      // The test runs (test/infra/test-running.test.ts): the tests function puts sources and reads reports under tests/, the runner reads and writes them.
+      const runnerRole = projectRoleOf(testRunnerDescription);
+      // Ten different roles.
+      expect(new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole]).size).toBe(artifactStages.length + 4);
+      const bucketArn = JSON.stringify(arnOf(s.bucketId));
+      const under = (prefix: string) => `\${${s.bucketId}.Arn}/${prefix}*`;
+      const images = under(imageSourcePrefix);
+      const tests = under(testArtifactPrefix);
+      expect(testArtifactPrefix).toBe('tests/');
       const touching = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.bucketId}"`));
-      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(new Set([...artifactRoles, securityRole, imageProjectRole]));
+      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole]));
       for (const { roles, statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('s3:')(statement))) {
         // One role per policy: a statement is either the security function's or another role's.
         const role = only(roles, 'role of an S3 statement');
         for (const action of actionsOf(statement)) expect(action).not.toContain('*');
         for (const resource of asArray(statement.Resource)) {
           expect(resource).not.toBe('*');
-          if (role === imageProjectRole) {
-            // CodeBuild checks the source bucket's identity (ACL, location) besides reading images/*.
-            if (JSON.stringify(resource) === JSON.stringify(arnOf(s.bucketId))) expect(actionsOf(statement).sort()).toEqual(['s3:GetBucketAcl', 's3:GetBucketLocation']);
-            else expect(joined(resource)).toBe(images);
+          if (role === imageProjectRole || role === runnerRole) {
+            // CodeBuild checks the source bucket's identity (ACL, location) besides reading its prefix.
+            if (JSON.stringify(resource) === bucketArn) expect([role, actionsOf(statement).sort()]).toEqual([role, ['s3:GetBucketAcl', 's3:GetBucketLocation']]);
+            else if (role === imageProjectRole) expect(joined(resource)).toBe(images);
+            else expect([role, joined(resource), actionsOf(statement).sort()]).toEqual([role, tests, ['s3:GetObject', 's3:PutObject']]);
             continue;
           }
-          expect(resource).not.toEqual(arnOf(s.bucketId));
+          expect([role, resource]).not.toEqual([role, arnOf(s.bucketId)]);
           if (role === packageRole && joined(resource) === images) expect(actionsOf(statement)).toEqual(['s3:PutObject']);
-          else expect([role, joined(resource)]).toEqual([role, `\${${s.bucketId}.Arn}/${role === securityRole ? 'findings' : 'workflows'}/*`]);
+          else if (role === testsRole) expect([role, joined(resource), actionsOf(statement).sort()]).toEqual([role, tests, ['s3:GetObject', 's3:PutObject']]);
+          else expect([role, joined(resource)]).toEqual([role, under(role === securityRole ? 'findings/' : 'workflows/')]);
         }
       }
       // What the security function holds on the bucket: that one statement, on findings/* only.
@@ -284,7 +301,22 @@ describe('workflow orchestration', () => {
         'security statement on the artifact bucket',
       );
       expect(securityOnBucket.roles).toEqual([securityRole]);
-      expect(asArray(securityOnBucket.statement.Resource).map(joined)).toEqual([`\${${s.bucketId}.Arn}/findings/*`]);
+      expect(asArray(securityOnBucket.statement.Resource).map(joined)).toEqual([under('findings/')]);
+      // The tests function: one statement, on tests/* only.
+      const testsOnBucket = only(
+        touching.filter(({ roles }) => roles.includes(testsRole)),
+        'tests function statement on the artifact bucket',
+      );
+      expect(testsOnBucket.roles).toEqual([testsRole]);
+      expect(asArray(testsOnBucket.statement.Resource).map(joined)).toEqual([tests]);
+      // The runner: tests/* objects and the bucket itself (ACL and location), nothing else of the bucket.
+      const runnerOnBucket = touching.filter(({ roles }) => roles.includes(runnerRole));
+      for (const { roles } of runnerOnBucket) expect(roles).toEqual([runnerRole]);
+      expect(runnerOnBucket.flatMap(({ statement }) => asArray(statement.Resource).map(joined)).sort()).toEqual([`\${${s.bucketId}.Arn}`, tests].sort());
+      // tests/ is the tests function's and the runner's alone, images/ the package stage's and the image project's alone.
+      const rolesOn = (objects: string) => new Set(touching.filter(({ statement }) => asArray(statement.Resource).map(joined).includes(objects)).flatMap(({ roles }) => roles));
+      expect(rolesOn(tests)).toEqual(new Set([testsRole, runnerRole]));
+      expect(rolesOn(images)).toEqual(new Set([packageRole, imageProjectRole]));
     });
 
     it('only prove may sign, and only with the signing key; only prove gets SIGNING_KEY_ID', () => {
@@ -315,9 +347,9 @@ describe('workflow orchestration', () => {
       }
     });
 
-    it('only intake, build, iterate and the security function may invoke a model: bedrock:InvokeModel on the configured foundation model', () => {
-      const aiIds = new Set([...aiStages.map((stage) => s.stageIds[stage]), s.securityId]);
-      expect(aiIds.size).toBe(aiStages.length + 1);
+    it('only intake, build, iterate, the security function and the tests function may invoke a model: bedrock:InvokeModel on the configured foundation model', () => {
+      const aiIds = new Set([...aiStages.map((stage) => s.stageIds[stage]), s.securityId, s.testsId]);
+      expect(aiIds.size).toBe(aiStages.length + 2);
       for (const [id, description] of s.descriptions()) {
         const bedrock = s.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:'));
         if (!aiIds.has(id)) {
@@ -331,8 +363,9 @@ describe('workflow orchestration', () => {
       }
     });
 
-    it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages, the security function and createWorkflow, on no function outside those and cancelWorkflow', () => {
-      const expected = new Set([...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, createWorkflowDescription]);
+    it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages, the security function, the tests function and createWorkflow, on no function outside those and cancelWorkflow', () => {
+      const expected = new Set([...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, testsFunctionDescription, createWorkflowDescription]);
+      expect(expected.size).toBe(aiStages.length + 3);
       for (const description of allDescriptions(s)) {
         const env = s.lookups.environmentOf(description);
         if (expected.has(description)) {
@@ -357,10 +390,10 @@ describe('workflow orchestration', () => {
   });
 
   describe('context settings', () => {
-    it('with a configured bedrockModelId the AI stages and the security function get that model and may invoke that model only', () => {
+    it('with a configured bedrockModelId the AI stages, the security function and the tests function get that model and may invoke that model only', () => {
       const modelId = 'amazon.nova-lite-v1:0';
       const custom = synthesize({ bedrockModelId: modelId });
-      for (const description of [...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription]) {
+      for (const description of [...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, testsFunctionDescription]) {
         expect(custom.lookups.environmentOf(description).BEDROCK_MODEL_ID).toBe(modelId);
         const statement = only(custom.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:')), 'bedrock statement');
         expect(asArray(statement.Resource).map(joined)).toEqual([foundationModel(modelId)]);
@@ -368,10 +401,10 @@ describe('workflow orchestration', () => {
       expect(custom.lookups.environmentOf(createWorkflowDescription).BEDROCK_MODEL_ID).toBe(modelId);
     });
 
-    it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret the AI stages and the security function may read that secret only', () => {
+    it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret the AI stages, the security function and the tests function may read that secret only', () => {
       const anthropic = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic' });
-      const aiIds = new Set([...aiStages.map((stage) => anthropic.stageIds[stage]), anthropic.securityId]);
-      expect(aiIds.size).toBe(aiStages.length + 1);
+      const aiIds = new Set([...aiStages.map((stage) => anthropic.stageIds[stage]), anthropic.securityId, anthropic.testsId]);
+      expect(aiIds.size).toBe(aiStages.length + 2);
       for (const [id, description] of anthropic.descriptions()) {
         const env = anthropic.lookups.environmentOf(description);
         if (aiIds.has(id)) {
@@ -393,13 +426,14 @@ describe('workflow orchestration', () => {
       for (const description of allDescriptions(local)) expect([description, local.lookups.environmentOf(description).BEDROCK_MODEL_ID]).toEqual([description, undefined]);
       for (const stage of aiStages) expect(local.lookups.environmentOf(stageFunctionDescriptions[stage]).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(securityFunctionDescription).AI_PROVIDERS).toBe('local');
+      expect(local.lookups.environmentOf(testsFunctionDescription).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(createWorkflowDescription).AI_PROVIDERS).toBe('local');
     });
 
-    it('with repositoryTokenSecret the repository stages and the security function know it and may read that secret only; no other function', () => {
+    it('with repositoryTokenSecret the repository stages, the security function and the tests function know it and may read that secret only; no other function', () => {
       const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
-      const repositoryIds = new Set([...repositoryStages.map((stage) => repository.stageIds[stage]), repository.securityId]);
-      expect(repositoryIds.size).toBe(repositoryStages.length + 1);
+      const repositoryIds = new Set([...repositoryStages.map((stage) => repository.stageIds[stage]), repository.securityId, repository.testsId]);
+      expect(repositoryIds.size).toBe(repositoryStages.length + 2);
       for (const [id, description] of repository.descriptions()) {
         const env = repository.lookups.environmentOf(description);
         if (repositoryIds.has(id)) {
@@ -422,6 +456,11 @@ describe('workflow orchestration', () => {
       }
       // The security function remediates with the AI and checks out (and pushes to) the repository.
       expect(readableSecretsOf(both, securityFunctionDescription)).toEqual([secretPattern('my/anthropic'), secretPattern('repo/token')].sort());
+      // The tests function generates tests with the AI from a checkout of the repository.
+      expect(readableSecretsOf(both, testsFunctionDescription)).toEqual([secretPattern('my/anthropic'), secretPattern('repo/token')].sort());
+      // No other function reads either secret.
+      const readers = new Set([...stages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, testsFunctionDescription]);
+      for (const description of allDescriptions(both).filter((d) => !readers.has(d))) expect([description, readableSecretsOf(both, description)]).toEqual([description, []]);
     });
   });
 
