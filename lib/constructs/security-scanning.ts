@@ -36,7 +36,8 @@ export class SecurityScanning extends Construct {
 
   constructor(scope: Construct, id: string, props: SecurityScanningProps) {
     super(scope, id);
-    this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    // Read by the job safety net's function (30 s): six times that as visibility timeout.
+    this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14), visibilityTimeout: Duration.minutes(3) });
     Validations.of(this.failures).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason: 'This queue is the on-failure destination of the security function (invocations that failed after their retries); it needs no DLQ of its own.',

@@ -83,18 +83,28 @@ export class TestRunning extends Construct {
     // The key set on the resource with exact actions (the `encryptionKey` prop would grant kms wildcards).
     (this.project.node.defaultChild as CfnProject).encryptionKey = props.artifactKey.keyArn;
     this.project.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'], resources: [props.artifactKey.keyArn] }));
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
+    // A run reads only source zips and writes only reports; with no list permission and a random
+    // (UUID) prefix per run, a run cannot find another run's objects.
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.artifacts.arnForObjects(`${testArtifactPrefix}*/source.zip`)] }));
+    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [props.artifacts.arnForObjects(`${testArtifactPrefix}*/out/*`)] }));
     this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetBucketAcl', 's3:GetBucketLocation'], resources: [props.artifacts.bucketArn] }));
     const projectId = Stack.of(this).getLogicalId(this.project.node.defaultChild as CfnElement);
     Validations.of(this.project).acknowledge(
-      { id: objectsFinding, reason: 'The runner reads its source and writes its report under tests/ of the artifact bucket only.' },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${testArtifactPrefix}*/source.zip]`,
+        reason: 'The runner reads source zips under tests/ only; each run has its own random prefix and the role cannot list.',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${testArtifactPrefix}*/out/*]`,
+        reason: 'The runner writes its report under tests/<run>/out/ only; each run has its own random prefix and the role cannot list.',
+      },
       {
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/<${projectId}>:*]`,
         reason: "CodeBuild's default log group of the project, which CDK always grants (the project logs to its own log group): log streams need the wildcard.",
       },
     );
 
-    const failures = (this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) }));
+    const failures = (this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14), visibilityTimeout: Duration.minutes(3) }));
     Validations.of(failures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'On-failure destination of the tests function; it needs no DLQ of its own.' });
 
     this.function = new ServiceFunction(this, 'Function', {

@@ -259,7 +259,7 @@ describe('test running', () => {
       expect(role.Properties.Policies).toBeUndefined();
     });
 
-    it('reaches nothing of the service: its role may get and put tests/* objects, read the bucket location and ACL, use the artifact key (no wildcard action), and write its own logs; nothing else', () => {
+    it('reaches nothing of the service: its role may get tests/*/source.zip and put tests/*/out/* objects, read the bucket location and ACL, use the artifact key (no wildcard action), and write its own logs; nothing else', () => {
       const statements = s.statementsOfRole(s.projectRoleId);
       const logGroupId = s.project.Properties.LogsConfig.CloudWatchLogs.GroupName.Ref as string;
       const defaultLogGroup = `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/codebuild/\${${s.projectId}}`;
@@ -284,8 +284,9 @@ describe('test running', () => {
           // Bucket metadata only (CodeBuild checks the source and artifact bucket): no object of it.
           `s3:GetBucketAcl \${${s.bucketId}.Arn}`,
           `s3:GetBucketLocation \${${s.bucketId}.Arn}`,
-          `s3:GetObject \${${s.bucketId}.Arn}/tests/*`,
-          `s3:PutObject \${${s.bucketId}.Arn}/tests/*`,
+          // A run's source zip and its report, each under the run's own random prefix; no list.
+          `s3:GetObject \${${s.bucketId}.Arn}/tests/*/source.zip`,
+          `s3:PutObject \${${s.bucketId}.Arn}/tests/*/out/*`,
         ].sort(),
       );
       // No report groups: results come from the frameworks' reports under tests/.

@@ -286,7 +286,11 @@ describe('workflow orchestration', () => {
             // CodeBuild checks the source bucket's identity (ACL, location) besides reading its prefix.
             if (JSON.stringify(resource) === bucketArn) expect([role, actionsOf(statement).sort()]).toEqual([role, ['s3:GetBucketAcl', 's3:GetBucketLocation']]);
             else if (role === imageProjectRole) expect(joined(resource)).toBe(images);
-            else expect([role, joined(resource), actionsOf(statement).sort()]).toEqual([role, tests, ['s3:GetObject', 's3:PutObject']]);
+            // The runner reads source zips and writes reports, each under a run's own prefix.
+            else
+              expect([role, joined(resource), actionsOf(statement).sort()]).toEqual(
+                joined(resource).endsWith('/source.zip') ? [role, `${tests}/source.zip`, ['s3:GetObject']] : [role, `${tests}/out/*`, ['s3:PutObject']],
+              );
             continue;
           }
           expect([role, resource]).not.toEqual([role, arnOf(s.bucketId)]);
@@ -312,10 +316,14 @@ describe('workflow orchestration', () => {
       // The runner: tests/* objects and the bucket itself (ACL and location), nothing else of the bucket.
       const runnerOnBucket = touching.filter(({ roles }) => roles.includes(runnerRole));
       for (const { roles } of runnerOnBucket) expect(roles).toEqual([runnerRole]);
-      expect(runnerOnBucket.flatMap(({ statement }) => asArray(statement.Resource).map(joined)).sort()).toEqual([`\${${s.bucketId}.Arn}`, tests].sort());
+      expect(runnerOnBucket.flatMap(({ statement }) => asArray(statement.Resource).map(joined)).sort()).toEqual(
+        [`\${${s.bucketId}.Arn}`, `${tests}/source.zip`, `${tests}/out/*`].sort(),
+      );
       // tests/ is the tests function's and the runner's alone, images/ the package stage's and the image project's alone.
       const rolesOn = (objects: string) => new Set(touching.filter(({ statement }) => asArray(statement.Resource).map(joined).includes(objects)).flatMap(({ roles }) => roles));
-      expect(rolesOn(tests)).toEqual(new Set([testsRole, runnerRole]));
+      expect(rolesOn(tests)).toEqual(new Set([testsRole]));
+      expect(rolesOn(`${tests}/source.zip`)).toEqual(new Set([runnerRole]));
+      expect(rolesOn(`${tests}/out/*`)).toEqual(new Set([runnerRole]));
       expect(rolesOn(images)).toEqual(new Set([packageRole, imageProjectRole]));
     });
 
