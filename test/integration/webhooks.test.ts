@@ -261,6 +261,7 @@ describe('events', () => {
     'deployment.completed',
     'deployment.failed',
     'deployment.rollback',
+    'test.run.completed',
     'review.completed',
     'review.comment.created',
   ];
