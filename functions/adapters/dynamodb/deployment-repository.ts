@@ -6,51 +6,17 @@ import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
 import { outboxItems } from './event-repository';
-import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
-import { activeDeploymentsAttribute, entityTypes, keys, withoutKeys } from './keys';
+import { countRange, counterUpdate, counterValue, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
+import { activeDeploymentsAttribute, entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
-const deploymentFrom = (item: Record<string, unknown>): Deployment => {
-  const { account_id: _a, mode: _m, ...deployment } = withoutKeys<Record<string, unknown>>(item);
-  return deployment as unknown as Deployment;
-};
-
-const filtered = (spec: RangeSpec, filters: Record<string, unknown>): RangeSpec => {
-  const entries = Object.entries(filters).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return spec;
-  return {
-    ...spec,
-    query: {
-      ...spec.query,
-      FilterExpression: entries.map((_, i) => `#f${i} = :f${i}`).join(' AND '),
-      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
-      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
-    },
-  };
-};
-
 /** The narrowest range for the filters: project + environment, project, or the whole collection. */
 const rangeFor = (tenant: Tenant, query: ListQuery, projectId: string | undefined, environment: Environment | undefined): RangeSpec => {
-  const { low, high } = createdKeyRange(keys.deploymentSortKeyPrefix, 'deployment', query);
-  const onIndex = (index: 'gsi1' | 'gsi2', partition: string): RangeSpec => ({
-    query: {
-      IndexName: index,
-      KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :low AND :high`,
-      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
-    },
-    keyAttributes: ['pk', 'sk', `${index}pk`, `${index}sk`],
-    partition,
-  });
-  if (projectId && environment) return onIndex('gsi2', keys.deploymentsOfEnvironment(tenant, projectId, environment));
-  if (projectId) return onIndex('gsi1', keys.deploymentsOfProject(tenant, projectId));
-  const partition = keys.deployments(tenant);
-  return {
-    query: { KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high', ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high } },
-    keyAttributes: ['pk', 'sk'],
-    partition,
-  };
+  if (projectId && environment) return createdRangeOn(keys.deploymentsOfEnvironment(tenant, projectId, environment), 'gsi2', keys.deploymentSortKeyPrefix, 'deployment', query);
+  if (projectId) return createdRangeOn(keys.deploymentsOfProject(tenant, projectId), 'gsi1', keys.deploymentSortKeyPrefix, 'deployment', query);
+  return createdRangeOn(keys.deployments(tenant), null, keys.deploymentSortKeyPrefix, 'deployment', query);
 };
 
 export const dynamoDeploymentRepository = (table: TableRef, now: () => number = Date.now): DeploymentRepository => {
@@ -119,13 +85,13 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
 
     async get(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.deployment(tenant, id), ConsistentRead: true }));
-      return result.Item ? deploymentFrom(result.Item) : undefined;
+      return result.Item ? ownedRecord<Deployment>(result.Item) : undefined;
     },
 
     async list(tenant, query, filters) {
       if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
       const base = rangeFor(tenant, query, filters.project_id, filters.environment);
-      const spec = filtered(base, { status: filters.status, environment: filters.project_id ? undefined : filters.environment });
+      const spec = withEqualityFilters(base, { status: filters.status, environment: filters.project_id ? undefined : filters.environment });
       const total =
         filters.status || isDateFiltered(query) || (filters.environment && !filters.project_id)
           ? await countRange(table, spec)
@@ -135,7 +101,7 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
         environment: filters.environment ?? null,
         status: filters.status ?? null,
       });
-      return { ...page, items: page.items.map(deploymentFrom) };
+      return { ...page, items: page.items.map((item) => ownedRecord<Deployment>(item)) };
     },
 
     async save(tenant, previous, next, events, effects = {}) {

@@ -177,6 +177,12 @@ export const activeDeploymentsAttribute = 'active_deployments';
 
 export const keyAttributeNames = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'ttl', 'entity'] as const;
 
+/** The stored item without its keys, bookkeeping and owner attributes (`account_id`, `mode`). */
+export const ownedRecord = <T>(item: Record<string, unknown>): T => {
+  const { account_id: _account, mode: _mode, ...record } = withoutKeys<Record<string, unknown>>(item);
+  return record as T;
+};
+
 /** The stored item without its keys and bookkeeping: the entity itself. */
 export const withoutKeys = <T>(item: Record<string, unknown>): T => {
   const copy: Record<string, unknown> = { ...item };

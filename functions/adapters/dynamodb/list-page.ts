@@ -208,3 +208,37 @@ export const createdRangeSpec = (
     partition,
   };
 };
+
+/** The range with `attribute = value` filters added for every filter that is set. */
+export const withEqualityFilters = (spec: RangeSpec, filters: Record<string, unknown>): RangeSpec => {
+  const entries = Object.entries(filters).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return spec;
+  const expressions = entries.map((_, i) => `#f${i} = :f${i}`);
+  return {
+    ...spec,
+    query: {
+      ...spec.query,
+      FilterExpression: [spec.query.FilterExpression, ...expressions].filter(Boolean).join(' AND '),
+      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
+      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
+    },
+  };
+};
+
+/**
+ * A collection's items created in the query's date range, in id order: on the table (`index`
+ * null) or on an index whose sort key is `<skPrefix><id>` too.
+ */
+export const createdRangeOn = (partition: string, index: 'gsi1' | 'gsi2' | null, skPrefix: string, idKind: IdKind, query: ListQuery): RangeSpec => {
+  const { low, high } = createdKeyRange(skPrefix, idKind, query);
+  const [pk, sk] = index ? [`${index}pk`, `${index}sk`] : ['pk', 'sk'];
+  return {
+    query: {
+      ...(index ? { IndexName: index } : {}),
+      KeyConditionExpression: `${pk} = :pk AND ${sk} BETWEEN :low AND :high`,
+      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+    },
+    keyAttributes: index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'],
+    partition,
+  };
+};

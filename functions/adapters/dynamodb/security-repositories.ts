@@ -7,30 +7,11 @@ import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
 import { outboxItems } from './event-repository';
-import { countRange, counterUpdate, counterValue, createdAtFilter, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
-import { entityTypes, keys, withoutKeys } from './keys';
+import { countRange, counterUpdate, counterValue, createdAtFilter, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
+import { entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-
-const recordFrom = <T>(item: Record<string, unknown>): T => {
-  const { account_id: _a, mode: _m, ...record } = withoutKeys<Record<string, unknown>>(item);
-  return record as T;
-};
-
-const withFilters = (spec: RangeSpec, filters: Record<string, unknown>): RangeSpec => {
-  const entries = Object.entries(filters).filter(([, value]) => value !== undefined);
-  if (entries.length === 0) return spec;
-  return {
-    ...spec,
-    query: {
-      ...spec.query,
-      FilterExpression: entries.map((_, i) => `#f${i} = :f${i}`).join(' AND '),
-      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
-      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
-    },
-  };
-};
 
 /** created_at bounds as a filter, for a range not ordered by creation. */
 const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
@@ -45,20 +26,6 @@ const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec
       FilterExpression: [existing, ...expressions].filter(Boolean).join(' AND '),
       ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...values },
     },
-  };
-};
-
-const createdRange = (partition: string, index: 'gsi1' | null, skPrefix: string, kind: 'scan' | 'finding', query: ListQuery): RangeSpec => {
-  const { low, high } = createdKeyRange(skPrefix, kind, query);
-  const [pk, sk] = index ? [`${index}pk`, `${index}sk`] : ['pk', 'sk'];
-  return {
-    query: {
-      ...(index ? { IndexName: index } : {}),
-      KeyConditionExpression: `${pk} = :pk AND ${sk} BETWEEN :low AND :high`,
-      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
-    },
-    keyAttributes: index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'],
-    partition,
   };
 };
 
@@ -100,18 +67,18 @@ export const dynamoScanRepository = (table: TableRef, now: () => number = Date.n
 
     async get(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.scan(tenant, id), ConsistentRead: true }));
-      return result.Item ? recordFrom<Scan>(result.Item) : undefined;
+      return result.Item ? ownedRecord<Scan>(result.Item) : undefined;
     },
 
     async list(tenant, query, filters) {
       if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
       const base = filters.project_id
-        ? createdRange(keys.scansOfProject(tenant, filters.project_id), 'gsi1', keys.scanSortKeyPrefix, 'scan', query)
-        : createdRange(keys.scans(tenant), null, keys.scanSortKeyPrefix, 'scan', query);
-      const spec = withFilters(base, { status: filters.status });
+        ? createdRangeOn(keys.scansOfProject(tenant, filters.project_id), 'gsi1', keys.scanSortKeyPrefix, 'scan', query)
+        : createdRangeOn(keys.scans(tenant), null, keys.scanSortKeyPrefix, 'scan', query);
+      const spec = withEqualityFilters(base, { status: filters.status });
       const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
       const page = await listPage<Record<string, unknown>>(table, spec, query, total, { project_id: filters.project_id ?? null, status: filters.status ?? null });
-      return { ...page, items: page.items.map((item) => recordFrom<Scan>(item)) };
+      return { ...page, items: page.items.map((item) => ownedRecord<Scan>(item)) };
     },
 
     async save(tenant, previous, next, events) {
@@ -158,14 +125,14 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
       };
     }
     return projectId
-      ? createdRange(keys.findingsOfProject(tenant, projectId), 'gsi1', keys.findingSortKeyPrefix, 'finding', query)
-      : createdRange(keys.findings(tenant), null, keys.findingSortKeyPrefix, 'finding', query);
+      ? createdRangeOn(keys.findingsOfProject(tenant, projectId), 'gsi1', keys.findingSortKeyPrefix, 'finding', query)
+      : createdRangeOn(keys.findings(tenant), null, keys.findingSortKeyPrefix, 'finding', query);
   };
 
   return {
     async get(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.finding(tenant, id), ConsistentRead: true }));
-      return result.Item ? recordFrom<Finding>(result.Item) : undefined;
+      return result.Item ? ownedRecord<Finding>(result.Item) : undefined;
     },
 
     async list(tenant, query, filters) {
@@ -174,7 +141,7 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
       const base = rangeFor(tenant, query, filters.project_id);
       // The severity index holds the whole tenant: the project and the dates become filters there.
       const spec = withCreatedAt(
-        withFilters(base, {
+        withEqualityFilters(base, {
           severity: filters.severity,
           status: filters.status,
           type: filters.type,
@@ -188,7 +155,7 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
         ? await counterValue(table, filters.project_id ? keys.findingsOfProject(tenant, filters.project_id) : keys.findings(tenant))
         : await countRange(table, spec);
       const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
-      return { ...page, items: page.items.map((item) => recordFrom<Finding>(item)) };
+      return { ...page, items: page.items.map((item) => ownedRecord<Finding>(item)) };
     },
 
     async ofScope(tenant, projectId, branch, type) {
@@ -214,7 +181,7 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
         };
         while (request && Object.keys(request).length > 0) {
           const result = await client.send(new BatchGetCommand({ RequestItems: request }));
-          findings.push(...(result.Responses?.[tableName] ?? []).map((item) => recordFrom<Finding>(item)));
+          findings.push(...(result.Responses?.[tableName] ?? []).map((item) => ownedRecord<Finding>(item)));
           request = result.UnprocessedKeys as typeof request;
         }
       }

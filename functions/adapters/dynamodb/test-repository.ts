@@ -5,15 +5,10 @@ import type { TestRepository, TestRun, TestSuite } from '../../core/tests/test-r
 import type { TableRef } from './client';
 import { outboxItems } from './event-repository';
 import { counterUpdate } from './list-page';
-import { entityTypes, keys, withoutKeys } from './keys';
+import { entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
 
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
-
-const recordFrom = <T>(item: Record<string, unknown>): T => {
-  const { account_id: _a, mode: _m, ...record } = withoutKeys<Record<string, unknown>>(item);
-  return record as T;
-};
 
 export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
   const { client, tableName } = table;
@@ -66,12 +61,12 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
 
     async getSuite(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testSuite(tenant, id), ConsistentRead: true }));
-      return result.Item ? recordFrom<TestSuite>(result.Item) : undefined;
+      return result.Item ? ownedRecord<TestSuite>(result.Item) : undefined;
     },
 
     async getRun(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testRun(tenant, id), ConsistentRead: true }));
-      return result.Item ? recordFrom<TestRun>(result.Item) : undefined;
+      return result.Item ? ownedRecord<TestRun>(result.Item) : undefined;
     },
 
     saveSuite: (tenant, previous, next) => send([revisionPut(suiteItem(tenant, next), previous.revision)]),

@@ -6,8 +6,8 @@ import type { Tenant } from '../../core/tenancy';
 import { isFinished, type LogEntry, type PendingEvent, type Workflow, type WorkflowRepository } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
 import { outboxItems } from './event-repository';
-import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
-import { activeWorkflowsAttribute, entityTypes, keys, withoutKeys } from './keys';
+import { countRange, counterUpdate, counterValue, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
+import { activeWorkflowsAttribute, entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
 
 const nextLogSortValue = monotonicFactory();
@@ -26,62 +26,12 @@ const projectActivity = (tableName: string, tenant: Tenant, projectId: string, b
 const eventItems = (tableName: string, tenant: Tenant, events: PendingEvent[], nowMs: number) =>
   events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, nowMs)));
 
-const filterExpressions = (filters: Record<string, unknown>): { expressions: string[]; names: Record<string, string>; values: Record<string, unknown> } => {
-  const expressions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  Object.entries(filters).forEach(([name, value], i) => {
-    if (value === undefined) return;
-    expressions.push(`#f${i} = :f${i}`);
-    names[`#f${i}`] = name;
-    values[`:f${i}`] = value;
-  });
-  return { expressions, names, values };
-};
+const workflowRange = (tenant: Tenant, query: ListQuery, projectId: string | undefined): RangeSpec =>
+  projectId
+    ? createdRangeOn(keys.workflowsOfProject(tenant, projectId), 'gsi1', keys.workflowSortKeyPrefix, 'workflow', query)
+    : createdRangeOn(keys.workflows(tenant), null, keys.workflowSortKeyPrefix, 'workflow', query);
 
-const withFilters = (spec: RangeSpec, filters: Record<string, unknown>): RangeSpec => {
-  const { expressions, names, values } = filterExpressions(filters);
-  if (expressions.length === 0) return spec;
-  return {
-    ...spec,
-    query: {
-      ...spec.query,
-      FilterExpression: expressions.join(' AND '),
-      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...names },
-      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...values },
-    },
-  };
-};
-
-const workflowRange = (tenant: Tenant, query: ListQuery, projectId: string | undefined): RangeSpec => {
-  const { low, high } = createdKeyRange(keys.workflowSortKeyPrefix, 'workflow', query);
-  if (projectId) {
-    const partition = keys.workflowsOfProject(tenant, projectId);
-    return {
-      query: {
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk BETWEEN :low AND :high',
-        ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
-      },
-      keyAttributes: ['pk', 'sk', 'gsi1pk', 'gsi1sk'],
-      partition,
-    };
-  }
-  const partition = keys.workflows(tenant);
-  return {
-    query: {
-      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
-    },
-    keyAttributes: ['pk', 'sk'],
-    partition,
-  };
-};
-
-const workflowFrom = (item: Record<string, unknown>): Workflow => {
-  const { account_id: _a, mode: _m, [activeWorkflowsAttribute]: _active, ...workflow } = withoutKeys<Record<string, unknown>>(item);
-  return workflow as unknown as Workflow;
-};
+const workflowFrom = (item: Record<string, unknown>): Workflow => ownedRecord<Workflow>(item);
 
 const logFrom = (item: Record<string, unknown>): LogEntry => ({
   timestamp: item.timestamp as string,
@@ -133,7 +83,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
 
     async list(tenant, query, filters) {
       if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const spec = withFilters(workflowRange(tenant, query, filters.project_id), { status: filters.status });
+      const spec = withEqualityFilters(workflowRange(tenant, query, filters.project_id), { status: filters.status });
       const total =
         filters.status || isDateFiltered(query)
           ? await countRange(table, spec)
@@ -183,7 +133,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
 
     async listLogs(tenant, workflowId, query, filters) {
       const partition = keys.workflowLogs(tenant, workflowId);
-      const spec = withFilters(
+      const spec = withEqualityFilters(
         {
           query: {
             KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
