@@ -1,6 +1,6 @@
 import { conflict } from '../errors';
 import { type StageName, stageNames, type TokenUsage } from './stage-data';
-import { isFinished, type PendingEvent, type StageStatus, type Workflow, type WorkflowOutputs } from './workflow';
+import { inStageOrder, isFinished, type PendingEvent, type StageStatus, type Workflow, type WorkflowOutputs } from './workflow';
 
 /**
  * Every change of a workflow, as pure functions from the record before to the record after and
@@ -32,7 +32,7 @@ export const workflowSnapshot = (workflow: Workflow): Record<string, unknown> =>
   name: workflow.name,
   status: workflow.status,
   stages: workflow.stages,
-  stage_statuses: workflow.stage_statuses,
+  stage_statuses: inStageOrder(workflow.stage_statuses),
   config: workflow.config,
   outputs: workflow.outputs,
   error: workflow.error,
@@ -140,7 +140,7 @@ export const completeRun = (workflow: Workflow, nowIso: string): Transition => {
           project_id: next.project_id,
           status: next.status,
           duration_ms: next.duration_ms ?? 0,
-          stages: { ...next.stage_statuses },
+          stages: inStageOrder(next.stage_statuses),
           outputs: { docker_image: next.outputs.docker_image, deployment_url: next.outputs.deployment_url },
         },
       },

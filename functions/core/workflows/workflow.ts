@@ -88,8 +88,17 @@ const workflowFieldOrder: (keyof WorkflowView)[] = [
   'ai_usage', 'error', 'created_at', 'updated_at', 'started_at', 'completed_at', 'duration_ms',
 ];
 
+/** A map keyed by stage, in the stages' order (the table keeps map keys in no order). */
+export const inStageOrder = <T>(byStage: Record<StageName, T>): Record<StageName, T> =>
+  Object.fromEntries(stageNames.map((stage) => [stage, byStage[stage]])) as Record<StageName, T>;
+
 export const viewOfWorkflow = (workflow: Workflow): WorkflowView =>
-  Object.fromEntries(workflowFieldOrder.map((field) => [field, workflow[field]])) as unknown as WorkflowView;
+  Object.fromEntries(
+    workflowFieldOrder.map((field) => [
+      field,
+      field === 'stage_statuses' || field === 'stage_timings' ? inStageOrder(workflow[field] as Record<StageName, unknown>) : workflow[field],
+    ]),
+  ) as unknown as WorkflowView;
 
 /** Everything a stage needs to find its workflow; the state machine's input. */
 export interface WorkflowRef {
