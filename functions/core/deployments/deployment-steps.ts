@@ -5,6 +5,7 @@ import { type Deployment, type DeploymentRef, type DeploymentRepository, deploym
 import { type DeploymentProvider, type DeploymentTarget, healthSchedule, type HealthSettings } from './providers/provider';
 import { deploymentSnapshot } from './snapshot';
 import { failureMessage } from '../workflows/stages/control';
+import { changeOptimistically } from '../optimistic-update';
 
 /**
  * The steps of the deployment state machine (`state-machines/deployment.asl.json`), as plain
@@ -37,16 +38,18 @@ const applyChange = async (
   change: (deployment: Deployment, nowIso: string) => Change | null,
 ): Promise<Deployment> => {
   const tenant = deploymentTenantOf(ref);
-  for (let attempt = 1; attempt <= 10; attempt += 1) {
-    const current = await deps.deployments.get(tenant, ref.id);
-    if (!current) throw new DeploymentStateError(`deployment ${ref.id} not found`);
-    const nowIso = isoTime(deps.clock.now());
-    const result = change(current, nowIso);
-    if (!result) return current;
-    const next = { ...result.next, updated_at: nowIso, revision: current.revision + 1 };
-    if (await deps.deployments.save(tenant, current, next, result.events ?? [], result.effects)) return next;
-  }
-  throw new Error(`deployment ${ref.id} kept changing; gave up`);
+  const stored = await changeOptimistically(
+    `deployment ${ref.id}`,
+    () => deps.deployments.get(tenant, ref.id),
+    (current) => {
+      const nowIso = isoTime(deps.clock.now());
+      const result = change(current, nowIso);
+      return result && { ...result, next: { ...result.next, updated_at: nowIso, revision: current.revision + 1 } };
+    },
+    async (current, { next, events, effects }) => ((await deps.deployments.save(tenant, current, next, events ?? [], effects)) ? next : null),
+  );
+  if (!stored) throw new DeploymentStateError(`deployment ${ref.id} not found`);
+  return stored;
 };
 
 const elapsed = (fromIso: string | null, toIso: string): number | null => (fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null);

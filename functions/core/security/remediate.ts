@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isoTime, type Clock } from '../clock';
+import { changeOptimistically } from '../optimistic-update';
 import type { Tenant } from '../tenancy';
 import type { FileChange } from '../workflows/stage-data';
 import { applyChangeSet } from '../workspace/apply-change-set';
@@ -17,17 +18,21 @@ const changeFinding = async (
   id: string,
   change: (finding: Finding, nowIso: string) => { next: Finding; resolvedEvent?: boolean } | null,
 ): Promise<Finding> => {
-  for (let attempt = 1; attempt <= 10; attempt += 1) {
-    const current = await deps.findings.get(tenant, id);
-    if (!current) throw new Error(`finding ${id} not found`);
-    const nowIso = isoTime(deps.clock.now());
-    const result = change(current, nowIso);
-    if (!result) return current;
-    const next = { ...result.next, updated_at: nowIso, revision: current.revision + 1 };
-    const events = result.resolvedEvent ? [{ type: 'security.finding.resolved' as const, data: findingSnapshot(next) }] : [];
-    if (await deps.findings.save(tenant, current, next, events)) return next;
-  }
-  throw new Error(`finding ${id} kept changing; gave up`);
+  const stored = await changeOptimistically(
+    `finding ${id}`,
+    () => deps.findings.get(tenant, id),
+    (current) => {
+      const nowIso = isoTime(deps.clock.now());
+      const result = change(current, nowIso);
+      return result && { ...result, next: { ...result.next, updated_at: nowIso, revision: current.revision + 1 } };
+    },
+    async (current, { next, resolvedEvent }) => {
+      const events = resolvedEvent ? [{ type: 'security.finding.resolved' as const, data: findingSnapshot(next) }] : [];
+      return (await deps.findings.save(tenant, current, next, events)) ? next : null;
+    },
+  );
+  if (!stored) throw new Error(`finding ${id} not found`);
+  return stored;
 };
 
 /** The remediation did not work: the finding is open again, with the reason. */

@@ -8,22 +8,22 @@ import { type Scan, type ScanSummary, zeroCounts } from './scan';
 import type { SecurityJobRef } from './security-jobs';
 import type { RawFinding, ScanResult, ScanType } from './scanners/scanner';
 import { newId } from '../ids';
+import { changeOptimistically } from '../optimistic-update';
 
 const tenantOf = (ref: SecurityJobRef): Tenant => ({ accountId: ref.account_id, mode: ref.mode });
 
 /** Read, change, store if unchanged meanwhile (else again). */
-const changeScan = async (deps: SecurityJobDeps, tenant: Tenant, id: string, change: (scan: Scan, nowIso: string) => { next: Scan; events: PendingEvent[] } | null): Promise<Scan | undefined> => {
-  for (let attempt = 1; attempt <= 10; attempt += 1) {
-    const current = await deps.scans.get(tenant, id);
-    if (!current) return undefined;
-    const nowIso = isoTime(deps.clock.now());
-    const result = change(current, nowIso);
-    if (!result) return current;
-    const next = { ...result.next, updated_at: nowIso, revision: current.revision + 1 };
-    if (await deps.scans.save(tenant, current, next, result.events)) return next;
-  }
-  throw new Error(`scan ${id} kept changing; gave up`);
-};
+const changeScan = (deps: SecurityJobDeps, tenant: Tenant, id: string, change: (scan: Scan, nowIso: string) => { next: Scan; events: PendingEvent[] } | null): Promise<Scan | undefined> =>
+  changeOptimistically(
+    `scan ${id}`,
+    () => deps.scans.get(tenant, id),
+    (current) => {
+      const nowIso = isoTime(deps.clock.now());
+      const result = change(current, nowIso);
+      return result && { ...result, next: { ...result.next, updated_at: nowIso, revision: current.revision + 1 } };
+    },
+    async (current, { next, events }) => ((await deps.scans.save(tenant, current, next, events)) ? next : null),
+  );
 
 /** One finding per fingerprint: the same issue reported twice in one scan counts once. */
 const uniqueByFingerprint = (raws: RawFinding[]): Array<{ raw: RawFinding; fingerprint: string }> => {

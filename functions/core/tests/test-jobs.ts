@@ -5,6 +5,7 @@ import { type Clock, isoTime } from '../clock';
 import type { Project } from '../projects/project';
 import type { Tenant } from '../tenancy';
 import type { RepositoryAccess, Scratch } from '../workflows/stages/stage-deps';
+import { changeOptimistically } from '../optimistic-update';
 import { applyChangeSet } from '../workspace/apply-change-set';
 import { collectSources } from './generate/collect-sources';
 import { detectFramework } from './run/detect-framework';
@@ -30,18 +31,17 @@ const change = async <T extends { revision: number; updated_at: string }>(
   save: (previous: T, next: T) => Promise<boolean>,
   clock: Clock,
   update: (current: T, nowIso: string) => T | null,
-): Promise<T | undefined> => {
-  for (let attempt = 1; attempt <= 10; attempt += 1) {
-    const current = await read();
-    if (!current) return undefined;
-    const nowIso = isoTime(clock.now());
-    const next = update(current, nowIso);
-    if (!next) return current;
-    const stored = { ...next, updated_at: nowIso, revision: current.revision + 1 };
-    if (await save(current, stored)) return stored;
-  }
-  throw new Error('the record kept changing; gave up');
-};
+): Promise<T | undefined> =>
+  changeOptimistically(
+    'the record',
+    read,
+    (current) => {
+      const nowIso = isoTime(clock.now());
+      const next = update(current, nowIso);
+      return next && { ...next, updated_at: nowIso, revision: current.revision + 1 };
+    },
+    async (current, next) => ((await save(current, next)) ? next : null),
+  );
 
 const moduleTypeOf = async (dir: string): Promise<'module' | 'commonjs'> => {
   try {

@@ -1,4 +1,5 @@
 import { isoTime, type Clock } from '../clock';
+import { changeOptimistically } from '../optimistic-update';
 import type { Tenant } from '../tenancy';
 import type { Transition } from './transitions';
 import type { Workflow, WorkflowRepository } from './workflow';
@@ -17,12 +18,15 @@ export const applyTransition = async (
   id: string,
   transition: (workflow: Workflow, nowIso: string) => Transition,
 ): Promise<Workflow> => {
-  for (let attempt = 1; ; attempt += 1) {
-    const current = await deps.workflows.get(tenant, id);
-    if (!current) throw new WorkflowMissing(`workflow ${id} not found`);
-    const { workflow, events } = transition(current, isoTime(deps.clock.now()));
-    if (workflow === current) return current;
-    if (await deps.workflows.save(tenant, current, workflow, events)) return workflow;
-    if (attempt >= 10) throw new Error(`workflow ${id} kept changing; gave up after ${attempt} attempts`);
-  }
+  const stored = await changeOptimistically(
+    `workflow ${id}`,
+    () => deps.workflows.get(tenant, id),
+    (current) => {
+      const result = transition(current, isoTime(deps.clock.now()));
+      return result.workflow === current ? null : result;
+    },
+    async (current, { workflow, events }) => ((await deps.workflows.save(tenant, current, workflow, events)) ? workflow : null),
+  );
+  if (!stored) throw new WorkflowMissing(`workflow ${id} not found`);
+  return stored;
 };
