@@ -1,16 +1,14 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deployment, DeploymentRepository, Environment } from '../../core/deployments/deployment';
-import { newEvent } from '../../core/events/event';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
-import { outboxItems } from './event-repository';
+import { pendingEventItems } from './event-repository';
 import { countRange, counterUpdate, counterValue, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
 import { activeDeploymentsAttribute, entityTypes, keys, ownedRecord } from './keys';
-import { conditionFailedAt, withConflictRetry } from './transactions';
+import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** The narrowest range for the filters: project + environment, project, or the whole collection. */
 const rangeFor = (tenant: Tenant, query: ListQuery, projectId: string | undefined, environment: Environment | undefined): RangeSpec => {
@@ -29,15 +27,7 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
     mode: tenant.mode,
     ...deployment,
   });
-  const conditionalPut = (tenant: Tenant, previous: Deployment, next: Deployment): TransactItem => ({
-    Put: {
-      TableName: tableName,
-      Item: itemOf(tenant, next),
-      ConditionExpression: '#revision = :revision',
-      ExpressionAttributeNames: { '#revision': 'revision' },
-      ExpressionAttributeValues: { ':revision': previous.revision },
-    },
-  });
+  const conditionalPut = (tenant: Tenant, previous: Deployment, next: Deployment): TransactItem => revisionPut(tableName, itemOf(tenant, next), previous.revision);
   const projectActivity = (tenant: Tenant, projectId: string, by: 1 | -1): TransactItem => ({
     Update: {
       TableName: tableName,
@@ -55,8 +45,7 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   });
-  const eventItems = (tenant: Tenant, events: PendingEvent[]): TransactItem[] =>
-    events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now())) as TransactItem[]);
+  const eventItems = (tenant: Tenant, events: PendingEvent[]): TransactItem[] => pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
 
   return {
     async create(tenant, deployment) {

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../../core/events/event-types';
-import type { EventRepository, ServiceEvent } from '../../core/events/event';
+import { newEvent, type EventRepository, type ServiceEvent } from '../../core/events/event';
+import type { PendingEvent } from '../../core/workflows/workflow';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import type { TableRef } from './client';
@@ -38,6 +39,10 @@ export const outboxItems = (tableName: string, tenant: Tenant, event: ServiceEve
   counterUpdate(tableName, keys.events(tenant), 1),
   counterUpdate(tableName, keys.eventsOfType(tenant, event.type), 1),
 ];
+
+/** The outbox items of events a state change causes, all created at `nowMs`. */
+export const pendingEventItems = (tableName: string, tenant: Tenant, events: PendingEvent[], nowMs: number) =>
+  events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, nowMs)));
 
 const rangeFor = (tenant: Tenant, query: ListQuery, type: EventType | undefined): RangeSpec => {
   const { low, high } = createdKeyRange(keys.eventSortKeyPrefix, 'event', query);

@@ -1,17 +1,15 @@
 import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { newEvent } from '../../core/events/event';
 import type { ListQuery } from '../../core/pagination';
 import { type Finding, type FindingRepository, severityRank } from '../../core/security/finding';
 import type { Scan, ScanRepository } from '../../core/security/scan';
 import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
-import { outboxItems } from './event-repository';
+import { pendingEventItems } from './event-repository';
 import { countRange, counterUpdate, counterValue, createdAtFilter, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
 import { entityTypes, keys, ownedRecord } from './keys';
-import { conditionFailedAt, withConflictRetry } from './transactions';
+import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 /** created_at bounds as a filter, for a range not ordered by creation. */
 const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
@@ -28,10 +26,6 @@ const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec
     },
   };
 };
-
-const conditionalPut = (tableName: string, item: Record<string, unknown>, revision: number): TransactItem => ({
-  Put: { TableName: tableName, Item: item, ConditionExpression: '#revision = :revision', ExpressionAttributeNames: { '#revision': 'revision' }, ExpressionAttributeValues: { ':revision': revision } },
-});
 
 export const dynamoScanRepository = (table: TableRef, now: () => number = Date.now): ScanRepository => {
   const { client, tableName } = table;
@@ -87,8 +81,8 @@ export const dynamoScanRepository = (table: TableRef, now: () => number = Date.n
           client.send(
             new TransactWriteCommand({
               TransactItems: [
-                conditionalPut(tableName, itemOf(tenant, next), previous.revision),
-                ...(events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now()))) as TransactItem[]),
+                revisionPut(tableName, itemOf(tenant, next), previous.revision),
+                ...(pendingEventItems(tableName, tenant, events, now()) as TransactItem[]),
               ],
             }),
           ),
@@ -112,8 +106,7 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
     mode: tenant.mode,
     ...finding,
   });
-  const eventItems = (tenant: Tenant, events: PendingEvent[]) =>
-    events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now()))) as TransactItem[];
+  const eventItems = (tenant: Tenant, events: PendingEvent[]) => pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
 
   const rangeFor = (tenant: Tenant, query: ListQuery<'created_at' | 'severity'>, projectId: string | undefined): RangeSpec => {
     if (query.sort === 'severity') {
@@ -219,7 +212,7 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
     async save(tenant, previous, next, events) {
       try {
         await withConflictRetry(() =>
-          client.send(new TransactWriteCommand({ TransactItems: [conditionalPut(tableName, itemOf(tenant, next), previous.revision), ...eventItems(tenant, events)] })),
+          client.send(new TransactWriteCommand({ TransactItems: [revisionPut(tableName, itemOf(tenant, next), previous.revision), ...eventItems(tenant, events)] })),
         );
         return true;
       } catch (error) {

@@ -1,14 +1,12 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { newEvent } from '../../core/events/event';
 import type { Tenant } from '../../core/tenancy';
 import type { TestRepository, TestRun, TestSuite } from '../../core/tests/test-records';
 import type { TableRef } from './client';
-import { outboxItems } from './event-repository';
+import { pendingEventItems } from './event-repository';
 import { counterUpdate } from './list-page';
 import { entityTypes, keys, ownedRecord } from './keys';
-import { conditionFailedAt, withConflictRetry } from './transactions';
+import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
   const { client, tableName } = table;
@@ -17,9 +15,6 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
   const runItem = (tenant: Tenant, run: TestRun) => ({ ...keys.testRun(tenant, run.id), entity: entityTypes.testRun, ...owner(tenant), ...run });
   const projectExists = (tenant: Tenant, projectId: string): TransactItem => ({
     ConditionCheck: { TableName: tableName, Key: keys.project(tenant, projectId), ConditionExpression: 'attribute_exists(pk)' },
-  });
-  const revisionPut = (item: Record<string, unknown>, revision: number): TransactItem => ({
-    Put: { TableName: tableName, Item: item, ConditionExpression: '#revision = :revision', ExpressionAttributeNames: { '#revision': 'revision' }, ExpressionAttributeValues: { ':revision': revision } },
   });
   const send = async (items: TransactItem[]): Promise<boolean> => {
     try {
@@ -69,12 +64,12 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
       return result.Item ? ownedRecord<TestRun>(result.Item) : undefined;
     },
 
-    saveSuite: (tenant, previous, next) => send([revisionPut(suiteItem(tenant, next), previous.revision)]),
+    saveSuite: (tenant, previous, next) => send([revisionPut(tableName, suiteItem(tenant, next), previous.revision)]),
 
     saveRun: (tenant, previous, next, events) =>
       send([
-        revisionPut(runItem(tenant, next), previous.revision),
-        ...(events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, now()))) as TransactItem[]),
+        revisionPut(tableName, runItem(tenant, next), previous.revision),
+        ...(pendingEventItems(tableName, tenant, events, now()) as TransactItem[]),
       ]),
   };
 };

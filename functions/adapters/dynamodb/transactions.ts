@@ -1,4 +1,5 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 
 /** True when the transaction was cancelled because the condition of item `index` failed. */
 export const conditionFailedAt = (error: unknown, index: number): boolean =>
@@ -24,3 +25,17 @@ export const withConflictRetry = async <T>(run: () => Promise<T>, attempts = 4):
     }
   }
 };
+
+/** One item of a TransactWriteItems request. */
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+/** Puts `item` only if the stored one is still at `revision` (optimistic concurrency). */
+export const revisionPut = (tableName: string, item: Record<string, unknown>, revision: number): TransactItem => ({
+  Put: {
+    TableName: tableName,
+    Item: item,
+    ConditionExpression: '#revision = :revision',
+    ExpressionAttributeNames: { '#revision': 'revision' },
+    ExpressionAttributeValues: { ':revision': revision },
+  },
+});

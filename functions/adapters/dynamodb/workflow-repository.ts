@@ -1,11 +1,10 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { monotonicFactory } from 'ulid';
-import { newEvent } from '../../core/events/event';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
-import { isFinished, type LogEntry, type PendingEvent, type Workflow, type WorkflowRepository } from '../../core/workflows/workflow';
+import { isFinished, type LogEntry, type Workflow, type WorkflowRepository } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
-import { outboxItems } from './event-repository';
+import { pendingEventItems } from './event-repository';
 import { countRange, counterUpdate, counterValue, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
 import { activeWorkflowsAttribute, entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
@@ -22,9 +21,6 @@ const projectActivity = (tableName: string, tenant: Tenant, projectId: string, b
     ExpressionAttributeValues: { ':by': by },
   },
 });
-
-const eventItems = (tableName: string, tenant: Tenant, events: PendingEvent[], nowMs: number) =>
-  events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, nowMs)));
 
 const workflowRange = (tenant: Tenant, query: ListQuery, projectId: string | undefined): RangeSpec =>
   projectId
@@ -63,7 +59,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
                 { Put: { TableName: tableName, Item: itemOf(tenant, workflow), ConditionExpression: 'attribute_not_exists(pk)' } },
                 counterUpdate(tableName, keys.workflows(tenant), 1),
                 counterUpdate(tableName, keys.workflowsOfProject(tenant, workflow.project_id), 1),
-                ...eventItems(tableName, tenant, [event], now()),
+                ...pendingEventItems(tableName, tenant, [event], now()),
               ],
             }),
           ),
@@ -110,7 +106,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
                 },
                 // The project cannot be deleted while this workflow counts as active on it.
                 ...(finishing ? [projectActivity(tableName, tenant, workflow.project_id, -1)] : []),
-                ...eventItems(tableName, tenant, events, now()),
+                ...pendingEventItems(tableName, tenant, events, now()),
               ],
             }),
           ),
