@@ -66,7 +66,8 @@ const fileNameOf = (name: string): string => `${name.replace(/[^A-Za-z0-9]+/g, '
 export const buildBundle = async (target: BundleTarget, outDir: string): Promise<BuiltBundle> => {
   const file = join(outDir, fileNameOf(target.name));
   const result = await build({ ...cdkBuildOptions, absWorkingDir: projectRoot, entryPoints: [target.entry], outfile: file });
-  const output = Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined) ?? Object.values(result.metafile.outputs)[0];
+  const output =
+    Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined) ?? Object.values(result.metafile.outputs)[0];
   if (!output) throw new Error(`esbuild wrote no output for ${target.name}`);
   return { ...target, file, bytes: output.bytes, metafile: result.metafile };
 };

@@ -84,7 +84,8 @@ const meterClient = (client: DynamoDBDocumentClient) => {
       const current = tally;
       current?.calls.push(command);
       const result = await next(args);
-      if (current) addConsumed(current, command, (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity);
+      if (current)
+        addConsumed(current, command, (result.output as { ConsumedCapacity?: ConsumedCapacity | ConsumedCapacity[] }).ConsumedCapacity);
       return result;
     },
     { step: 'initialize', name: 'benchConsumedCapacity' },
@@ -155,7 +156,11 @@ const seedProjects = async (tenant: Tenant, count: number, concurrency: number, 
 
 const ids = (page: Page<Project>): string => page.items.map((p) => p.id).join(',');
 
-type Request = <T>(label: readonly [string, string], work: (principal: Principal) => Promise<T>, options?: { warm: boolean }) => Promise<{ row: CapacityRow; result: T }>;
+type Request = <T>(
+  label: readonly [string, string],
+  work: (principal: Principal) => Promise<T>,
+  options?: { warm: boolean },
+) => Promise<{ row: CapacityRow; result: T }>;
 
 /** The credential check alone, then create, get, update and delete of one project. */
 const measureSingleItemOperations = async (request: Request, deps: ProjectDeps): Promise<CapacityRow[]> => {
@@ -170,7 +175,9 @@ const measureSingleItemOperations = async (request: Request, deps: ProjectDeps):
   const id = created.result.id;
   rows.push(created.row);
   rows.push((await request(['get', 'GET /v1/projects/{id}'], (p) => getProject(p, id, deps))).row);
-  rows.push((await request(['update', 'PATCH /v1/projects/{id} (name)'], (p) => updateProject(p, id, { name: 'capacity probe 2' }, deps))).row);
+  rows.push(
+    (await request(['update', 'PATCH /v1/projects/{id} (name)'], (p) => updateProject(p, id, { name: 'capacity probe 2' }, deps))).row,
+  );
   rows.push((await request(['delete', 'DELETE /v1/projects/{id}'], (p) => deleteProject(p, id, deps))).row);
   return rows;
 };
@@ -178,14 +185,17 @@ const measureSingleItemOperations = async (request: Request, deps: ProjectDeps):
 /** Page 1, the deep page reached through the cursors, and the deep page jumped to. */
 const measureLists = async (request: Request, tenant: Tenant, deps: ProjectDeps, { perPage, deepPage, projects }: CapacitySettings) => {
   const listQuery = (page: number, cursor?: string) => toListQuery({ page, per_page: perPage, cursor }, 'created_at');
-  const first = await request(['list page 1', `GET /v1/projects?per_page=${perPage} (${projects} projects)`], (p) => listProjects(p, listQuery(1), deps));
+  const first = await request(['list page 1', `GET /v1/projects?per_page=${perPage} (${projects} projects)`], (p) =>
+    listProjects(p, listQuery(1), deps),
+  );
   let cursor = first.result.nextCursor;
   for (let page = 2; page < deepPage; page += 1) cursor = (await listProjects(tenant, listQuery(page, cursor), deps)).nextCursor;
   const walked = await request([`list page ${deepPage}, walking`, `the ${deepPage}th page alone, reached through the next cursors`], (p) =>
     listProjects(p, listQuery(deepPage, cursor), deps),
   );
-  const jumped = await request([`list page ${deepPage}, jumping`, `GET /v1/projects?page=${deepPage}&per_page=${perPage}, no cursor`], (p) =>
-    listProjects(p, listQuery(deepPage), deps),
+  const jumped = await request(
+    [`list page ${deepPage}, jumping`, `GET /v1/projects?page=${deepPage}&per_page=${perPage}, no cursor`],
+    (p) => listProjects(p, listQuery(deepPage), deps),
   );
   return {
     rows: [first.row, walked.row, jumped.row],
@@ -211,7 +221,10 @@ export const measureCapacity = async (endpoint: string, tableName: string, setti
 
     const tenant = await authenticate();
     const seedStarted = performance.now();
-    await seedProjects(tenant, settings.projects, settings.seedConcurrency, { projects: dynamoProjectRepository(plain), clock: systemClock });
+    await seedProjects(tenant, settings.projects, settings.seedConcurrency, {
+      projects: dynamoProjectRepository(plain),
+      clock: systemClock,
+    });
     const seedMs = performance.now() - seedStarted;
 
     const lists = await measureLists(request, tenant, projectDeps, settings);

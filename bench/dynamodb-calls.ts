@@ -84,7 +84,11 @@ export const meterDynamoCalls = (endpoint: string): CallMeter => {
     },
     read() {
       const snapshot = Object.fromEntries(Object.entries(byOperation).map(([op, c]) => [op, { ...c }]));
-      return { byOperation: snapshot, calls: Object.values(snapshot).reduce((sum, c) => sum + c.calls, 0), elapsedMs: performance.now() - since };
+      return {
+        byOperation: snapshot,
+        calls: Object.values(snapshot).reduce((sum, c) => sum + c.calls, 0),
+        elapsedMs: performance.now() - since,
+      };
     },
     close() {
       unsubscribe('http.client.request.start', onStart);

@@ -28,7 +28,15 @@ export const probeDynamoCapacity = async (table: TableRef, callsPerOperation: nu
     ['GetItem', (phase, i) => client.send(new GetCommand({ TableName: tableName, Key: key(phase, i), ConsistentRead: true }))],
     [
       'UpdateItem',
-      (phase, i) => client.send(new UpdateCommand({ TableName: tableName, Key: key(phase, i), UpdateExpression: 'SET n = :n', ExpressionAttributeValues: { ':n': i } })),
+      (phase, i) =>
+        client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: key(phase, i),
+            UpdateExpression: 'SET n = :n',
+            ExpressionAttributeValues: { ':n': i },
+          }),
+        ),
     ],
     ['DeleteItem', (phase, i) => client.send(new DeleteCommand({ TableName: tableName, Key: key(phase, i) }))],
     [
@@ -37,8 +45,12 @@ export const probeDynamoCapacity = async (table: TableRef, callsPerOperation: nu
         client.send(
           new TransactWriteCommand({
             TransactItems: [
-              { Put: { TableName: tableName, Item: { ...key(`${phase}-tx`, i), payload }, ConditionExpression: 'attribute_not_exists(pk)' } },
-              { Update: { TableName: tableName, Key: counter(i), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } } },
+              {
+                Put: { TableName: tableName, Item: { ...key(`${phase}-tx`, i), payload }, ConditionExpression: 'attribute_not_exists(pk)' },
+              },
+              {
+                Update: { TableName: tableName, Key: counter(i), UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } },
+              },
             ],
           }),
         ),
@@ -59,7 +71,12 @@ export const probeDynamoCapacity = async (table: TableRef, callsPerOperation: nu
   const results: ProbeResult[] = [];
   for (const [operation, call] of operations) {
     const measured = await loop('measured', callsPerOperation, call);
-    results.push({ operation, concurrency, callsPerSecond: measured.requestsPerSecond, meanMs: (measured.elapsedMs * concurrency) / callsPerOperation });
+    results.push({
+      operation,
+      concurrency,
+      callsPerSecond: measured.requestsPerSecond,
+      meanMs: (measured.elapsedMs * concurrency) / callsPerOperation,
+    });
   }
   // The puts were deleted by the DeleteItem round; the transactions' items and the counters stay in
   // the bench's throw-away in-memory table.

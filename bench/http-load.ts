@@ -120,7 +120,9 @@ export const runHttpLoad = async (spec: HttpSpec, firstIndex = 0): Promise<LoadR
       firstIndex,
       attempt: async (i) => {
         const answer = await send(agent, spec, i);
-        return answer.status === spec.expectedStatus ? undefined : { error: `HTTP ${answer.status}`, detail: `HTTP ${answer.status} ${answer.body.slice(0, 300)}` };
+        return answer.status === spec.expectedStatus
+          ? undefined
+          : { error: `HTTP ${answer.status}`, detail: `HTTP ${answer.status} ${answer.body.slice(0, 300)}` };
       },
     });
   } finally {

@@ -44,10 +44,12 @@ export const startBenchRuntime = async (): Promise<BenchRuntime> => {
 
   const dataDir = await mkdtemp(join(tmpdir(), 'pas-bench-runtime-'));
   const removeDataDir = deferCleanup(() => rm(dataDir, { recursive: true, force: true }));
-  const runtime = await startLocalRuntime({ port: 0, dataDir, inMemory: true, tableName: 'project-automation-bench' }).catch(async (error: unknown) => {
-    await removeDataDir();
-    throw error;
-  });
+  const runtime = await startLocalRuntime({ port: 0, dataDir, inMemory: true, tableName: 'project-automation-bench' }).catch(
+    async (error: unknown) => {
+      await removeDataDir();
+      throw error;
+    },
+  );
   const table = { client: localDocumentClient(runtime.dynamodbEndpoint), tableName: runtime.tableName };
 
   const stop = deferCleanup(async () => {

@@ -42,7 +42,12 @@ export const heading = (title: string): void => {
 };
 
 /** A plain-text table with a title and optional notes underneath. */
-export const printTable = (title: string, columns: readonly Column[], rows: readonly (readonly Cell[])[], notes: readonly string[] = []): void => {
+export const printTable = (
+  title: string,
+  columns: readonly Column[],
+  rows: readonly (readonly Cell[])[],
+  notes: readonly string[] = [],
+): void => {
   const text = rows.map((row) => row.map(String));
   const widths = columns.map((column, i) => Math.max(column.header.length, ...text.map((row) => (row[i] ?? '').length)));
   const alignOf = (i: number, cell: Cell | undefined): 'left' | 'right' =>
@@ -51,16 +56,33 @@ export const printTable = (title: string, columns: readonly Column[], rows: read
     cells.map((cell, i) => pad(cell, widths[i] ?? 0, aligns[i] ?? 'left')).join('  ');
 
   console.log(`\n${title}`);
-  console.log(line(columns.map((c) => c.header), columns.map((c, i) => c.align ?? (i === 0 ? 'left' : 'right'))));
+  console.log(
+    line(
+      columns.map((c) => c.header),
+      columns.map((c, i) => c.align ?? (i === 0 ? 'left' : 'right')),
+    ),
+  );
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  rows.forEach((row, r) => console.log(line(text[r] ?? [], row.map((cell, i) => alignOf(i, cell)))));
+  rows.forEach((row, r) =>
+    console.log(
+      line(
+        text[r] ?? [],
+        row.map((cell, i) => alignOf(i, cell)),
+      ),
+    ),
+  );
   for (const note of notes) console.log(`  ${note}`);
 };
 
 export const printChecks = (checks: readonly Check[]): void => {
   printTable(
     'Targets',
-    [{ header: 'Result' }, { header: 'Section', align: 'left' }, { header: 'Target', align: 'left' }, { header: 'Measured', align: 'left' }],
+    [
+      { header: 'Result' },
+      { header: 'Section', align: 'left' },
+      { header: 'Target', align: 'left' },
+      { header: 'Measured', align: 'left' },
+    ],
     checks.map((check) => [passFail(check.pass), check.section, check.name, check.detail]),
   );
   const failed = checks.filter((check) => !check.pass).length;
@@ -71,7 +93,11 @@ export const printFigures = (figures: readonly Figure[]): void => {
   if (figures.length === 0) return;
   printTable(
     'Measured, no target',
-    [{ header: 'Section', align: 'left' }, { header: 'Measure', align: 'left' }, { header: 'Value', align: 'left' }],
+    [
+      { header: 'Section', align: 'left' },
+      { header: 'Measure', align: 'left' },
+      { header: 'Value', align: 'left' },
+    ],
     figures.map((figure) => [figure.section, figure.name, figure.value]),
   );
 };

@@ -24,7 +24,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
 /** `--only=bundles,http,capacity,webhooks,workflows,scans` runs some sections only (all by default). */
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 const sections = ['bundles', 'http', 'capacity', 'webhooks', 'workflows', 'scans'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
@@ -92,9 +95,13 @@ const mergedResults = async (date: string, fresh: Record<Section, unknown>, chec
   const pick = <T>(section: Section, now: T, before: T): T => (kept.includes(section) ? before : now);
   return {
     sectionDates: Object.fromEntries(
-      sections.flatMap((section) => (wants(section) ? [[section, date]] : kept.includes(section) ? [[section, previous.sectionDates?.[section] ?? previous.date]] : [])),
+      sections.flatMap((section) =>
+        wants(section) ? [[section, date]] : kept.includes(section) ? [[section, previous.sectionDates?.[section] ?? previous.date]] : [],
+      ),
     ),
-    settings: Object.fromEntries(sections.map((section) => [section, pick<unknown>(section, settings[section], previous.settings?.[section])])),
+    settings: Object.fromEntries(
+      sections.map((section) => [section, pick<unknown>(section, settings[section], previous.settings?.[section])]),
+    ),
     ...Object.fromEntries(sections.map((section) => [section, pick(section, fresh[section], previous[section])])),
     checks: [...checks, ...(previous.checks ?? []).filter((check) => kept.includes(check.section as Section))],
     figures: [...figures, ...(previous.figures ?? []).filter((figure) => kept.includes(figure.section as Section))],
@@ -118,7 +125,9 @@ const machine = () => ({
 const main = async (): Promise<void> => {
   const started = Date.now();
   const startMachine = machine();
-  console.log(`Project Automation Service bench: node ${startMachine.node}, ${startMachine.cpus} CPUs (${startMachine.cpuModel}), load average ${startMachine.loadAverage.join(' ')}${quick ? ' [--quick]' : ''}`);
+  console.log(
+    `Project Automation Service bench: node ${startMachine.node}, ${startMachine.cpus} CPUs (${startMachine.cpuModel}), load average ${startMachine.loadAverage.join(' ')}${quick ? ' [--quick]' : ''}`,
+  );
 
   const bundles = wants('bundles') ? await benchBundles(settings.bundles) : undefined;
 
@@ -157,7 +166,13 @@ const main = async (): Promise<void> => {
     workflows: workflows && { ...workflows, figures: undefined },
     scans: scans && { ...scans, figures: undefined },
   };
-  const { sectionDates, settings: savedSettings, checks: savedChecks, figures: savedFigures, ...savedSections } = await mergedResults(date, fresh, checks, figures);
+  const {
+    sectionDates,
+    settings: savedSettings,
+    checks: savedChecks,
+    figures: savedFigures,
+    ...savedSections
+  } = await mergedResults(date, fresh, checks, figures);
   await writeJson(resultsFile, {
     date,
     durationS,

@@ -84,18 +84,173 @@ const fakeSecrets = (seed: string) => {
 // Words
 
 const NOUNS = [
-  'account', 'invoice', 'order', 'project', 'session', 'report', 'profile', 'message', 'payment', 'ticket', 'upload', 'schedule',
-  'metric', 'widget', 'customer', 'product', 'cart', 'review', 'channel', 'token', 'policy', 'event', 'queue', 'batch', 'record',
-  'layout', 'theme', 'asset', 'region', 'tenant', 'bucket', 'job', 'worker', 'task', 'note', 'comment', 'draft', 'digest', 'invite',
-  'release', 'build', 'config', 'route', 'filter', 'cache', 'index', 'search', 'label', 'team', 'member', 'role', 'audit', 'plan',
+  'account',
+  'invoice',
+  'order',
+  'project',
+  'session',
+  'report',
+  'profile',
+  'message',
+  'payment',
+  'ticket',
+  'upload',
+  'schedule',
+  'metric',
+  'widget',
+  'customer',
+  'product',
+  'cart',
+  'review',
+  'channel',
+  'token',
+  'policy',
+  'event',
+  'queue',
+  'batch',
+  'record',
+  'layout',
+  'theme',
+  'asset',
+  'region',
+  'tenant',
+  'bucket',
+  'job',
+  'worker',
+  'task',
+  'note',
+  'comment',
+  'draft',
+  'digest',
+  'invite',
+  'release',
+  'build',
+  'config',
+  'route',
+  'filter',
+  'cache',
+  'index',
+  'search',
+  'label',
+  'team',
+  'member',
+  'role',
+  'audit',
+  'plan',
 ] as const;
-const VERBS = ['load', 'save', 'build', 'parse', 'format', 'resolve', 'merge', 'sync', 'fetch', 'render', 'update', 'compute', 'group', 'count', 'select', 'sort', 'apply', 'check', 'collect', 'prepare'] as const;
-const ADJECTIVES = ['fast', 'tiny', 'smart', 'quick', 'simple', 'deep', 'pure', 'safe', 'lazy', 'fresh', 'bright', 'open', 'clear', 'solid', 'rapid', 'light', 'plain', 'neat', 'bold', 'calm'] as const;
-const AREAS = ['api', 'billing', 'core', 'dashboard', 'auth', 'reports', 'storage', 'search', 'notifications', 'admin', 'jobs', 'utils', 'models', 'services', 'ui', 'integrations', 'ops', 'i18n', 'analytics', 'legacy'] as const;
+const VERBS = [
+  'load',
+  'save',
+  'build',
+  'parse',
+  'format',
+  'resolve',
+  'merge',
+  'sync',
+  'fetch',
+  'render',
+  'update',
+  'compute',
+  'group',
+  'count',
+  'select',
+  'sort',
+  'apply',
+  'check',
+  'collect',
+  'prepare',
+] as const;
+const ADJECTIVES = [
+  'fast',
+  'tiny',
+  'smart',
+  'quick',
+  'simple',
+  'deep',
+  'pure',
+  'safe',
+  'lazy',
+  'fresh',
+  'bright',
+  'open',
+  'clear',
+  'solid',
+  'rapid',
+  'light',
+  'plain',
+  'neat',
+  'bold',
+  'calm',
+] as const;
+const AREAS = [
+  'api',
+  'billing',
+  'core',
+  'dashboard',
+  'auth',
+  'reports',
+  'storage',
+  'search',
+  'notifications',
+  'admin',
+  'jobs',
+  'utils',
+  'models',
+  'services',
+  'ui',
+  'integrations',
+  'ops',
+  'i18n',
+  'analytics',
+  'legacy',
+] as const;
 const SENTENCE_WORDS = [
-  'the', 'a', 'each', 'every', 'this', 'that', 'when', 'then', 'with', 'without', 'after', 'before', 'only', 'once', 'is', 'are', 'kept',
-  'sent', 'read', 'written', 'checked', 'cached', 'retried', 'sorted', 'grouped', 'value', 'result', 'request', 'response', 'list', 'page',
-  'item', 'limit', 'default', 'first', 'last', 'next', 'empty', 'missing', 'stale', 'valid', 'user', 'server', 'client', 'file', 'line',
+  'the',
+  'a',
+  'each',
+  'every',
+  'this',
+  'that',
+  'when',
+  'then',
+  'with',
+  'without',
+  'after',
+  'before',
+  'only',
+  'once',
+  'is',
+  'are',
+  'kept',
+  'sent',
+  'read',
+  'written',
+  'checked',
+  'cached',
+  'retried',
+  'sorted',
+  'grouped',
+  'value',
+  'result',
+  'request',
+  'response',
+  'list',
+  'page',
+  'item',
+  'limit',
+  'default',
+  'first',
+  'last',
+  'next',
+  'empty',
+  'missing',
+  'stale',
+  'valid',
+  'user',
+  'server',
+  'client',
+  'file',
+  'line',
 ] as const;
 
 const pascal = (word: string): string => word.charAt(0).toUpperCase() + word.slice(1);
@@ -121,7 +276,10 @@ const blocks: Block[] = [
   },
   (rng, _ts, id) => {
     const name = id(`${rng.pick(ADJECTIVES)}${pascal(rng.pick(NOUNS))}Defaults`);
-    const fields = Array.from({ length: rng.int(3, 7) }, (_, i) => `  ${rng.pick(NOUNS)}${i}: ${rng.next() < 0.5 ? rng.int(1, 5000) : `'${rng.pick(NOUNS)}'`},`).join('\n');
+    const fields = Array.from(
+      { length: rng.int(3, 7) },
+      (_, i) => `  ${rng.pick(NOUNS)}${i}: ${rng.next() < 0.5 ? rng.int(1, 5000) : `'${rng.pick(NOUNS)}'`},`,
+    ).join('\n');
     return `export const ${name} = Object.freeze({\n${fields}\n});\n`;
   },
   (rng, ts, id) => {
@@ -164,7 +322,9 @@ const blocks: Block[] = [
     return [
       `export class ${name} {`,
       ts ? '  private readonly entries = new Map<string, { value: unknown; expires: number }>();' : '  entries = new Map();',
-      ts ? `  constructor(private readonly ttlMs: number = ${rng.int(1, 60) * 1000}) {}` : `  constructor(ttlMs = ${rng.int(1, 60) * 1000}) {\n    this.ttlMs = ttlMs;\n  }`,
+      ts
+        ? `  constructor(private readonly ttlMs: number = ${rng.int(1, 60) * 1000}) {}`
+        : `  constructor(ttlMs = ${rng.int(1, 60) * 1000}) {\n    this.ttlMs = ttlMs;\n  }`,
       '',
       `  get(key${t(ts, ': string')})${t(ts, ': unknown')} {`,
       '    const entry = this.entries.get(key);',
@@ -254,7 +414,9 @@ const moduleSource = (rng: Rng, spec: ModuleSpec, siblings: readonly string[], p
   }
   for (let i = rng.int(0, 2); i > 0; i -= 1) {
     const pkg = rng.pick(packages);
-    imports.add(`import ${id(`${pkg.replace(/^@[^/]+\//, '').replace(/[^a-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase())}Lib`)} from '${pkg}';`);
+    imports.add(
+      `import ${id(`${pkg.replace(/^@[^/]+\//, '').replace(/[^a-z0-9]+(.)/g, (_m, c: string) => c.toUpperCase())}Lib`)} from '${pkg}';`,
+    );
   }
   const parts = [...head, [...imports, ...(spec.imports ?? [])].join('\n'), ''];
   let size = parts.join('\n').length;
@@ -287,17 +449,30 @@ const jsonConfig = (rng: Rng): string => {
     const key = `${rng.pick(NOUNS)}${pascal(rng.pick(NOUNS))}`;
     const roll = rng.next();
     object[key] =
-      roll < 0.3 ? rng.int(0, 10_000) : roll < 0.6 ? sentence(rng, rng.int(2, 6)) : roll < 0.8 ? rng.next() < 0.5 : { enabled: rng.next() < 0.5, limit: rng.int(1, 100), tags: [rng.pick(NOUNS), rng.pick(NOUNS)] };
+      roll < 0.3
+        ? rng.int(0, 10_000)
+        : roll < 0.6
+          ? sentence(rng, rng.int(2, 6))
+          : roll < 0.8
+            ? rng.next() < 0.5
+            : { enabled: rng.next() < 0.5, limit: rng.int(1, 100), tags: [rng.pick(NOUNS), rng.pick(NOUNS)] };
   }
   return `${JSON.stringify(object, null, 2)}\n`;
 };
 
 const yamlFile = (rng: Rng, name: string): string => {
   if (rng.next() < 0.5) {
-    const steps = Array.from({ length: rng.int(2, 6) }, () => `      - name: ${pascal(rng.pick(VERBS))} ${rng.pick(NOUNS)}s\n        run: npm run ${rng.pick(VERBS)}`).join('\n');
+    const steps = Array.from(
+      { length: rng.int(2, 6) },
+      () => `      - name: ${pascal(rng.pick(VERBS))} ${rng.pick(NOUNS)}s\n        run: npm run ${rng.pick(VERBS)}`,
+    ).join('\n');
     return `name: ${name}\non:\n  push:\n    branches: [main]\njobs:\n  ${rng.pick(VERBS)}:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@v4\n${steps}\n`;
   }
-  const env = Array.from({ length: rng.int(2, 8) }, () => `            - name: ${rng.pick(NOUNS).toUpperCase()}_${rng.pick(NOUNS).toUpperCase()}\n              value: "${rng.int(1, 999)}"`).join('\n');
+  const env = Array.from(
+    { length: rng.int(2, 8) },
+    () =>
+      `            - name: ${rng.pick(NOUNS).toUpperCase()}_${rng.pick(NOUNS).toUpperCase()}\n              value: "${rng.int(1, 999)}"`,
+  ).join('\n');
   return `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: ${rng.int(1, 6)}\n  template:\n    spec:\n      containers:\n        - name: ${name}\n          image: registry.example.com/${name}:${rng.int(1, 9)}.${rng.int(0, 20)}.${rng.int(0, 30)}\n          env:\n${env}\n`;
 };
 
@@ -305,23 +480,41 @@ const otherFile = (rng: Rng, index: number): { path: string; content: string } =
   const noun = `${rng.pick(NOUNS)}-${index}`;
   switch (index % 6) {
     case 0: {
-      const rules = Array.from({ length: rng.int(5, 30) }, () => `.${rng.pick(NOUNS)}-${rng.pick(ADJECTIVES)} {\n  margin: ${rng.int(0, 32)}px;\n  color: #${rng.int(0, 0xffffff).toString(16).padStart(6, '0')};\n}`).join('\n\n');
+      const rules = Array.from(
+        { length: rng.int(5, 30) },
+        () =>
+          `.${rng.pick(NOUNS)}-${rng.pick(ADJECTIVES)} {\n  margin: ${rng.int(0, 32)}px;\n  color: #${rng.int(0, 0xffffff).toString(16).padStart(6, '0')};\n}`,
+      ).join('\n\n');
       return { path: `styles/${noun}.css`, content: `${rules}\n` };
     }
     case 1: {
-      const lines = Array.from({ length: rng.int(3, 20) }, () => `echo "${sentence(rng, 4)}"\nnpm run ${rng.pick(VERBS)} --silent`).join('\n');
+      const lines = Array.from({ length: rng.int(3, 20) }, () => `echo "${sentence(rng, 4)}"\nnpm run ${rng.pick(VERBS)} --silent`).join(
+        '\n',
+      );
       return { path: `scripts/${noun}.sh`, content: `#!/bin/sh\nset -eu\n\n${lines}\n` };
     }
     case 2: {
-      const fns = Array.from({ length: rng.int(2, 10) }, (_, i) => `def ${rng.pick(VERBS)}_${rng.pick(NOUNS)}_${i}(items, limit=${rng.int(1, 99)}):\n    """${sentence(rng)}"""\n    return [item for item in items if item.get("${rng.pick(NOUNS)}", 0) < limit]\n`).join('\n\n');
+      const fns = Array.from(
+        { length: rng.int(2, 10) },
+        (_, i) =>
+          `def ${rng.pick(VERBS)}_${rng.pick(NOUNS)}_${i}(items, limit=${rng.int(1, 99)}):\n    """${sentence(rng)}"""\n    return [item for item in items if item.get("${rng.pick(NOUNS)}", 0) < limit]\n`,
+      ).join('\n\n');
       return { path: `tools/${noun.replace(/-/g, '_')}.py`, content: `import json\nimport sys\n\n\n${fns}` };
     }
     case 3: {
-      const items = Array.from({ length: rng.int(3, 20) }, () => `      <li class="${rng.pick(NOUNS)}">${sentence(rng, 4)}</li>`).join('\n');
-      return { path: `templates/${noun}.html`, content: `<!doctype html>\n<html lang="en">\n  <body>\n    <h1>${pascal(noun)}</h1>\n    <ul>\n${items}\n    </ul>\n  </body>\n</html>\n` };
+      const items = Array.from({ length: rng.int(3, 20) }, () => `      <li class="${rng.pick(NOUNS)}">${sentence(rng, 4)}</li>`).join(
+        '\n',
+      );
+      return {
+        path: `templates/${noun}.html`,
+        content: `<!doctype html>\n<html lang="en">\n  <body>\n    <h1>${pascal(noun)}</h1>\n    <ul>\n${items}\n    </ul>\n  </body>\n</html>\n`,
+      };
     }
     case 4: {
-      const rows = Array.from({ length: rng.int(10, 120) }, (_, i) => `${i},${rng.pick(NOUNS)},${rng.int(0, 10_000)},${rng.pick(ADJECTIVES)}`).join('\n');
+      const rows = Array.from(
+        { length: rng.int(10, 120) },
+        (_, i) => `${i},${rng.pick(NOUNS)},${rng.int(0, 10_000)},${rng.pick(ADJECTIVES)}`,
+      ).join('\n');
       return { path: `data/${noun}.csv`, content: `id,kind,amount,tag\n${rows}\n` };
     }
     default:
@@ -347,13 +540,22 @@ const lockEntries = (rng: Rng, count: number): LockEntry[] => {
   }
   const top = [...names].sort().map((name) => ({ name, version: `${rng.int(1, 9)}.${rng.int(0, 30)}.${rng.int(0, 20)}` }));
   // A few packages also installed in an older major under another one (as npm nests conflicting versions).
-  const nested: LockEntry[] = top.slice(0, 12).map((entry, i) => ({ name: entry.name, version: `0.${rng.int(1, 9)}.${rng.int(0, 9)}`, parent: top[top.length - 1 - i]?.name as string }));
+  const nested: LockEntry[] = top.slice(0, 12).map((entry, i) => ({
+    name: entry.name,
+    version: `0.${rng.int(1, 9)}.${rng.int(0, 9)}`,
+    parent: top[top.length - 1 - i]?.name as string,
+  }));
   return [...top, ...nested];
 };
 
 const packageLock = (rng: Rng, entries: readonly LockEntry[], direct: readonly LockEntry[]): string => {
   const packages: Record<string, unknown> = {
-    '': { name: 'generated-app', version: '1.0.0', license: 'UNLICENSED', dependencies: Object.fromEntries(direct.map((d) => [d.name, `^${d.version}`])) },
+    '': {
+      name: 'generated-app',
+      version: '1.0.0',
+      license: 'UNLICENSED',
+      dependencies: Object.fromEntries(direct.map((d) => [d.name, `^${d.version}`])),
+    },
   };
   for (const entry of entries) {
     const key = entry.parent ? `node_modules/${entry.parent}/node_modules/${entry.name}` : `node_modules/${entry.name}`;
@@ -364,14 +566,58 @@ const packageLock = (rng: Rng, entries: readonly LockEntry[], direct: readonly L
       integrity: `sha512-${createHash('sha512').update(`${entry.name}@${entry.version}`).digest('base64')}`,
     };
     if (rng.next() < 0.3) value.dev = true;
-    if (rng.next() < 0.4) value.dependencies = Object.fromEntries(Array.from({ length: rng.int(1, 4) }, () => rng.pick(entries)).map((d) => [d.name, `^${d.version}`]));
+    if (rng.next() < 0.4)
+      value.dependencies = Object.fromEntries(
+        Array.from({ length: rng.int(1, 4) }, () => rng.pick(entries)).map((d) => [d.name, `^${d.version}`]),
+      );
     if (rng.next() < 0.15) value.engines = { node: `>=${rng.int(12, 20)}` };
     packages[key] = value;
   }
   return `${JSON.stringify({ name: 'generated-app', version: '1.0.0', lockfileVersion: 3, requires: true, packages }, null, 2)}\n`;
 };
 
-const PYPI_NAMES = ['requests', 'urllib3', 'django', 'flask', 'jinja2', 'pyyaml', 'pillow', 'numpy', 'pandas', 'sqlalchemy', 'celery', 'redis', 'boto3', 'botocore', 'cryptography', 'certifi', 'idna', 'click', 'werkzeug', 'gunicorn', 'psycopg2-binary', 'lxml', 'pydantic', 'fastapi', 'uvicorn', 'starlette', 'httpx', 'aiohttp', 'pytest', 'black', 'six', 'attrs', 'markupsafe', 'itsdangerous', 'python-dateutil', 'pytz', 'charset-normalizer', 'setuptools', 'wheel', 'packaging'] as const;
+const PYPI_NAMES = [
+  'requests',
+  'urllib3',
+  'django',
+  'flask',
+  'jinja2',
+  'pyyaml',
+  'pillow',
+  'numpy',
+  'pandas',
+  'sqlalchemy',
+  'celery',
+  'redis',
+  'boto3',
+  'botocore',
+  'cryptography',
+  'certifi',
+  'idna',
+  'click',
+  'werkzeug',
+  'gunicorn',
+  'psycopg2-binary',
+  'lxml',
+  'pydantic',
+  'fastapi',
+  'uvicorn',
+  'starlette',
+  'httpx',
+  'aiohttp',
+  'pytest',
+  'black',
+  'six',
+  'attrs',
+  'markupsafe',
+  'itsdangerous',
+  'python-dateutil',
+  'pytz',
+  'charset-normalizer',
+  'setuptools',
+  'wheel',
+  'packaging',
+] as const;
 
 interface Advisory {
   file: string;
@@ -383,7 +629,14 @@ interface Advisory {
 const cvss = (rng: Rng): string =>
   `CVSS:3.1/AV:N/AC:${rng.pick(['L', 'H'])}/PR:${rng.pick(['N', 'L'])}/UI:${rng.pick(['N', 'R'])}/S:U/C:${rng.pick(['H', 'L', 'N'])}/I:${rng.pick(['H', 'L'])}/A:${rng.pick(['H', 'L', 'N'])}`;
 
-const advisoryRecord = (rng: Rng, index: number, ecosystem: string, name: string, range: Record<string, string>[], withdrawn = false): Record<string, unknown> => {
+const advisoryRecord = (
+  rng: Rng,
+  index: number,
+  ecosystem: string,
+  name: string,
+  range: Record<string, string>[],
+  withdrawn = false,
+): Record<string, unknown> => {
   const id = `GHSA-bnch-${String(index).padStart(4, '0')}-${LOWER[index % 26]}${LOWER[(index * 7) % 26]}${LOWER[(index * 11) % 26]}${LOWER[(index * 13) % 26]}`;
   const record: Record<string, unknown> = {
     schema_version: '1.6.0',
@@ -417,14 +670,24 @@ const advisories = (rng: Rng, npmTop: readonly LockEntry[], pypi: ReadonlyArray<
   const step = Math.floor(single.length / 32);
   const chosen = Array.from({ length: 32 }, (_, i) => single[i * step] as LockEntry);
   // 20 affect the installed version: introduced 0, fixed in the next major.
-  for (const entry of chosen.slice(0, 20)) add('npm', entry.name, [{ introduced: '0' }, { fixed: nextMajor(entry.version) }], { ecosystem: 'npm', name: entry.name, version: entry.version });
+  for (const entry of chosen.slice(0, 20))
+    add('npm', entry.name, [{ introduced: '0' }, { fixed: nextMajor(entry.version) }], {
+      ecosystem: 'npm',
+      name: entry.name,
+      version: entry.version,
+    });
   // 10 about installed packages, fixed before the installed version.
   for (const entry of chosen.slice(20, 30)) add('npm', entry.name, [{ introduced: '0' }, { fixed: '0.9.0' }], null);
   // 2 withdrawn (never match).
   for (const entry of chosen.slice(30, 32)) add('npm', entry.name, [{ introduced: '0' }], null, true);
   // 8 PyPI: 5 affect the pinned version, 3 are fixed before it.
   for (const [i, pin] of pypi.slice(0, 8).entries()) {
-    if (i < 5) add('PyPI', pin.name, [{ introduced: '0' }, { fixed: nextMajor(pin.version) }], { ecosystem: 'PyPI', name: pin.name, version: pin.version });
+    if (i < 5)
+      add('PyPI', pin.name, [{ introduced: '0' }, { fixed: nextMajor(pin.version) }], {
+        ecosystem: 'PyPI',
+        name: pin.name,
+        version: pin.version,
+      });
     else add('PyPI', pin.name, [{ introduced: '0' }, { fixed: '0.1.0' }], null);
   }
   // 10 about packages that are not in the tree.
@@ -513,7 +776,11 @@ const populate = async (base: string, shape: RepositoryShape, remove: () => Prom
   const npmTop = npm.filter((e) => !e.parent);
   const direct = npmTop.filter((_, i) => i % 9 === 0);
   const pypi = PYPI_NAMES.map((name) => ({ name, version: `${rng.int(1, 5)}.${rng.int(0, 30)}.${rng.int(0, 12)}` }));
-  put('package.json', `${JSON.stringify({ name: 'generated-app', version: '1.0.0', private: true, type: 'module', dependencies: Object.fromEntries(direct.map((d) => [d.name, `^${d.version}`])) }, null, 2)}\n`, 'manifests and lockfiles');
+  put(
+    'package.json',
+    `${JSON.stringify({ name: 'generated-app', version: '1.0.0', private: true, type: 'module', dependencies: Object.fromEntries(direct.map((d) => [d.name, `^${d.version}`])) }, null, 2)}\n`,
+    'manifests and lockfiles',
+  );
   put('package-lock.json', packageLock(rng, npm, direct), 'manifests and lockfiles');
   put(
     'requirements.txt',
@@ -524,23 +791,44 @@ const populate = async (base: string, shape: RepositoryShape, remove: () => Prom
   // Secrets outside the JS/TS modules (each file counts in its own kind).
   const planted: GeneratedRepository['planted'] = { secrets: [], sast: [], dependencies: [] };
   const secret = (path: string, kind: string): void => void planted.secrets.push({ path, kind });
-  put('.env', `# local settings\nAWS_ACCESS_KEY_ID=${s.awsAccessKeyId}\nAWS_SECRET_ACCESS_KEY=${s.awsSecretAccessKey}\nREGION=eu-west-1\nLOG_LEVEL=debug\n`, 'other text');
+  put(
+    '.env',
+    `# local settings\nAWS_ACCESS_KEY_ID=${s.awsAccessKeyId}\nAWS_SECRET_ACCESS_KEY=${s.awsSecretAccessKey}\nREGION=eu-west-1\nLOG_LEVEL=debug\n`,
+    'other text',
+  );
   secret('.env', 'aws/AWSAccessKeyID');
   secret('.env', 'aws/AWSSecretAccessKey');
-  put('scripts/notify-release.sh', `#!/bin/sh\nset -eu\nSLACK_BOT_TOKEN=${s.slackBotToken}\ncurl -X POST -d '{"text":"released"}' ${s.slackWebhook}\n`, 'other text');
+  put(
+    'scripts/notify-release.sh',
+    `#!/bin/sh\nset -eu\nSLACK_BOT_TOKEN=${s.slackBotToken}\ncurl -X POST -d '{"text":"released"}' ${s.slackWebhook}\n`,
+    'other text',
+  );
   secret('scripts/notify-release.sh', 'slack/SLACK_TOKEN');
   secret('scripts/notify-release.sh', 'slack/IncomingWebhook');
   put('deploy/keys/deploy_rsa', `${s.rsaPrivateKey}\n`, 'other text');
   secret('deploy/keys/deploy_rsa', 'privatekey/PrivateKey');
-  put('config/database.yml', `production:\n  adapter: postgresql\n  url: "postgres://app_rw:${s.postgresPassword}@db.prod.corp-internal.io:5432/app"\n  pool: 10\n`, 'JSON/YAML/Markdown');
+  put(
+    'config/database.yml',
+    `production:\n  adapter: postgresql\n  url: "postgres://app_rw:${s.postgresPassword}@db.prod.corp-internal.io:5432/app"\n  pool: 10\n`,
+    'JSON/YAML/Markdown',
+  );
   secret('config/database.yml', 'database-connection-string/PostgreSQLConnection');
-  put('.github/workflows/publish.yml', `name: publish\non:\n  release:\n    types: [published]\njobs:\n  publish:\n    runs-on: ubuntu-latest\n    env:\n      NPM_TOKEN: ${s.npmToken}\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm publish\n`, 'JSON/YAML/Markdown');
+  put(
+    '.github/workflows/publish.yml',
+    `name: publish\non:\n  release:\n    types: [published]\njobs:\n  publish:\n    runs-on: ubuntu-latest\n    env:\n      NPM_TOKEN: ${s.npmToken}\n    steps:\n      - uses: actions/checkout@v4\n      - run: npm publish\n`,
+    'JSON/YAML/Markdown',
+  );
   secret('.github/workflows/publish.yml', 'npm/NPM_ACCESS_TOKEN');
   // Not secrets: placeholders the preset allows.
-  put('docs/local-setup.md', `# Local set-up\n\nClone with \`https://user:password@localhost/app.git\` or set \`DATABASE_URL=postgres://app:\${PASSWORD}@localhost:5432/app\`.\n\n${paragraph(rng)}\n`, 'JSON/YAML/Markdown');
+  put(
+    'docs/local-setup.md',
+    `# Local set-up\n\nClone with \`https://user:password@localhost/app.git\` or set \`DATABASE_URL=postgres://app:\${PASSWORD}@localhost:5432/app\`.\n\n${paragraph(rng)}\n`,
+    'JSON/YAML/Markdown',
+  );
 
   // Binary files.
-  const png = (n: number): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]), rng.bytes(n)]);
+  const png = (n: number): Buffer =>
+    Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]), rng.bytes(n)]);
   put('assets/logo.png', png(6000), 'binary');
   put('assets/hero.png', png(24_000), 'binary');
   put('assets/icons/sprite.png', png(12_000), 'binary');
@@ -569,30 +857,78 @@ const populate = async (base: string, shape: RepositoryShape, remove: () => Prom
   const at = (fraction: number): number => Math.floor(moduleCount * fraction);
   {
     const i = at(0.05);
-    plant(i, 'no-eval', [], [`/** Evaluates a formula typed by the user. */\nexport function evaluateFormula(${decl(specs[i] as ModuleSpec, 'formula', 'string')}) {\n  return eval(formula);\n}\n`]);
+    plant(
+      i,
+      'no-eval',
+      [],
+      [
+        `/** Evaluates a formula typed by the user. */\nexport function evaluateFormula(${decl(specs[i] as ModuleSpec, 'formula', 'string')}) {\n  return eval(formula);\n}\n`,
+      ],
+    );
   }
   {
     const i = at(0.21);
-    plant(i, 'no-eval', [], [`export const runSnippet = (${decl(specs[i] as ModuleSpec, 'source', 'string')}) => {\n  const value = eval(\`(\${source})\`);\n  return value;\n};\n`]);
+    plant(
+      i,
+      'no-eval',
+      [],
+      [
+        `export const runSnippet = (${decl(specs[i] as ModuleSpec, 'source', 'string')}) => {\n  const value = eval(\`(\${source})\`);\n  return value;\n};\n`,
+      ],
+    );
   }
   {
     const i = at(0.37);
-    plant(i, 'no-unsanitized/property', [], [`export function renderCard(${decl(specs[i] as ModuleSpec, 'container', 'HTMLElement')}, ${decl(specs[i] as ModuleSpec, 'title', 'string')}) {\n  container.innerHTML = \`<h2>\${title}</h2>\`;\n}\n`]);
+    plant(
+      i,
+      'no-unsanitized/property',
+      [],
+      [
+        `export function renderCard(${decl(specs[i] as ModuleSpec, 'container', 'HTMLElement')}, ${decl(specs[i] as ModuleSpec, 'title', 'string')}) {\n  container.innerHTML = \`<h2>\${title}</h2>\`;\n}\n`,
+      ],
+    );
   }
   {
     const i = at(0.53);
-    plant(i, 'no-unsanitized/property', [], [`export function showBanner(${decl(specs[i] as ModuleSpec, 'element', 'HTMLElement')}, ${decl(specs[i] as ModuleSpec, 'markup', 'string')}) {\n  element.innerHTML = markup;\n}\n`]);
+    plant(
+      i,
+      'no-unsanitized/property',
+      [],
+      [
+        `export function showBanner(${decl(specs[i] as ModuleSpec, 'element', 'HTMLElement')}, ${decl(specs[i] as ModuleSpec, 'markup', 'string')}) {\n  element.innerHTML = markup;\n}\n`,
+      ],
+    );
   }
   {
     const i = at(0.69);
-    plant(i, 'security/detect-child-process', ["import { exec } from 'node:child_process';"], [`export function gitLog(${decl(specs[i] as ModuleSpec, 'ref', 'string')}) {\n  exec(\`git log --oneline \${ref}\`, (error, stdout) => console.log(error ?? stdout));\n}\n`]);
+    plant(
+      i,
+      'security/detect-child-process',
+      ["import { exec } from 'node:child_process';"],
+      [
+        `export function gitLog(${decl(specs[i] as ModuleSpec, 'ref', 'string')}) {\n  exec(\`git log --oneline \${ref}\`, (error, stdout) => console.log(error ?? stdout));\n}\n`,
+      ],
+    );
   }
   {
     const i = at(0.85);
-    plant(i, 'security/detect-child-process', ["import { exec } from 'child_process';"], [`export function archive(${decl(specs[i] as ModuleSpec, 'target', 'string')}) {\n  exec('tar czf backup.tgz ' + target, () => undefined);\n}\n`]);
+    plant(
+      i,
+      'security/detect-child-process',
+      ["import { exec } from 'child_process';"],
+      [
+        `export function archive(${decl(specs[i] as ModuleSpec, 'target', 'string')}) {\n  exec('tar czf backup.tgz ' + target, () => undefined);\n}\n`,
+      ],
+    );
   }
   plant(at(0.3), null, [], [`export const githubToken = process.env.GITHUB_TOKEN ?? '${s.githubPat}';\n`], 'github/GITHUB_TOKEN');
-  plant(at(0.6), null, [], [`export const anthropicApiKey = process.env.ANTHROPIC_API_KEY || "${s.anthropicKey}";\n`], 'anthropic/ANTHROPIC_API_KEY');
+  plant(
+    at(0.6),
+    null,
+    [],
+    [`export const anthropicApiKey = process.env.ANTHROPIC_API_KEY || "${s.anthropicKey}";\n`],
+    'anthropic/ANTHROPIC_API_KEY',
+  );
   const packageNames = direct.map((d) => d.name);
   for (const spec of specs) {
     const area = spec.path.split('/')[1] as string;
@@ -603,11 +939,12 @@ const populate = async (base: string, shape: RepositoryShape, remove: () => Prom
 
   // JSON/YAML/Markdown: 20% of the files (the two planted above included).
   const documents = Math.round(shape.files * 0.2);
-  for (let i = (byKind['JSON/YAML/Markdown'] ?? 0); i < documents; i += 1) {
+  for (let i = byKind['JSON/YAML/Markdown'] ?? 0; i < documents; i += 1) {
     const noun = `${rng.pick(NOUNS)}-${i}`;
     const roll = i % 5;
     if (roll === 0 || roll === 1) put(`config/${noun}.json`, jsonConfig(rng), 'JSON/YAML/Markdown');
-    else if (roll === 2) put(`${rng.next() < 0.5 ? 'deploy' : '.github/workflows'}/${noun}.yaml`, yamlFile(rng, noun), 'JSON/YAML/Markdown');
+    else if (roll === 2)
+      put(`${rng.next() < 0.5 ? 'deploy' : '.github/workflows'}/${noun}.yaml`, yamlFile(rng, noun), 'JSON/YAML/Markdown');
     else put(`docs/${rng.pick(AREAS)}/${noun}.md`, markdown(rng, pascal(noun.replace('-', ' '))), 'JSON/YAML/Markdown');
   }
 
@@ -646,7 +983,10 @@ const populate = async (base: string, shape: RepositoryShape, remove: () => Prom
   await writeFile(secretlintrc, `${JSON.stringify(secretlintrcJson, null, 2)}\n`);
   const profilerOffPreload = join(base, 'profiler-off.mjs');
   const profilerUrl = pathToFileURL(createRequire(import.meta.url).resolve('@secretlint/profiler')).href;
-  await writeFile(profilerOffPreload, `import { secretLintProfiler } from ${JSON.stringify(profilerUrl)};\nsecretLintProfiler.mark = () => {};\n`);
+  await writeFile(
+    profilerOffPreload,
+    `import { secretLintProfiler } from ${JSON.stringify(profilerUrl)};\nsecretLintProfiler.mark = () => {};\n`,
+  );
   const tinyRoot = join(base, 'tiny');
   await mkdir(tinyRoot);
   await writeFile(join(tinyRoot, 'README.md'), '# Tiny\n');
@@ -673,7 +1013,11 @@ const populate = async (base: string, shape: RepositoryShape, remove: () => Prom
 // Timing and the secretlint CLI
 
 /** Runs `fn` `warmup` times unmeasured, then `runs` times; the measured results and their times. */
-export const timed = async <T>(fn: () => Promise<T>, warmup: number, runs: number): Promise<{ warmupMs: number[]; runsMs: number[]; last: T }> => {
+export const timed = async <T>(
+  fn: () => Promise<T>,
+  warmup: number,
+  runs: number,
+): Promise<{ warmupMs: number[]; runsMs: number[]; last: T }> => {
   const warmupMs: number[] = [];
   const runsMs: number[] = [];
   let last: T | undefined;
@@ -723,7 +1067,19 @@ export const runSecretlintCli = (root: string, secretlintrc: string, outputFile:
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      [...(preload ? ['--import', pathToFileURL(preload).href] : []), secretlintBin, '**/*', '--secretlintrc', secretlintrc, '--format', 'json', '--output', outputFile, '--no-color', '--no-terminalLink'],
+      [
+        ...(preload ? ['--import', pathToFileURL(preload).href] : []),
+        secretlintBin,
+        '**/*',
+        '--secretlintrc',
+        secretlintrc,
+        '--format',
+        'json',
+        '--output',
+        outputFile,
+        '--no-color',
+        '--no-terminalLink',
+      ],
       { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
     );
     const err: Buffer[] = [];
@@ -743,7 +1099,7 @@ const readCliOutput = async (root: string, outputFile: string, exitCode: number)
   try {
     results = JSON.parse(await readFile(outputFile, 'utf8')) as CliJsonResult[];
   } catch (error) {
-    throw new Error(`secretlint CLI: its output is not JSON (${(error as Error).message})`);
+    throw new Error(`secretlint CLI: its output is not JSON (${(error as Error).message})`, { cause: error });
   } finally {
     await rm(outputFile, { force: true });
   }

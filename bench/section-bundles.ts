@@ -39,7 +39,13 @@ export interface BundleSection {
   baselineSpread: number;
   loadAverageDuringInit: number;
   functions: FunctionResult[];
-  largest: { name: string; sizeKb: number; topInputs: { path: string; kb: number }[]; topPackages: { name: string; kb: number }[]; beyondBaseline: { name: string; kb: number }[] };
+  largest: {
+    name: string;
+    sizeKb: number;
+    topInputs: { path: string; kb: number }[];
+    topPackages: { name: string; kb: number }[];
+    beyondBaseline: { name: string; kb: number }[];
+  };
   checks: Check[];
 }
 
@@ -69,7 +75,12 @@ const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair): F
 
 const checksOf = (results: readonly FunctionResult[]): Check[] =>
   results.flatMap((r) => [
-    { section: 'bundles', name: `${r.name}: bundle ≤ ${targets.sizeRatio}× baseline`, pass: r.sizePass, detail: `${fixed(r.sizeKb)} KB = ${ratio(r.sizeRatio)}` },
+    {
+      section: 'bundles',
+      name: `${r.name}: bundle ≤ ${targets.sizeRatio}× baseline`,
+      pass: r.sizePass,
+      detail: `${fixed(r.sizeKb)} KB = ${ratio(r.sizeRatio)}`,
+    },
     {
       section: 'bundles',
       name: `${r.name}: cold init ≤ ${targets.initRatio}× baseline`,
@@ -96,7 +107,19 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       { header: 'Serves', align: 'left' },
     ],
     [
-      ['baseline', fixed(baseline.sizeKb), ratio(1), '', fixed(baseline.initMedianMs), fixed(baseline.initMedianMs), ratio(1), '', fixed(baseline.cpuMedianMs), ratio(1), 'DynamoDBDocumentClient only'],
+      [
+        'baseline',
+        fixed(baseline.sizeKb),
+        ratio(1),
+        '',
+        fixed(baseline.initMedianMs),
+        fixed(baseline.initMedianMs),
+        ratio(1),
+        '',
+        fixed(baseline.cpuMedianMs),
+        ratio(1),
+        'DynamoDBDocumentClient only',
+      ],
       ...results.map((r) => [
         r.name,
         fixed(r.sizeKb),

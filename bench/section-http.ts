@@ -22,7 +22,11 @@ export interface HttpSection {
 type Scenario = Omit<HttpSpec, 'concurrency' | 'requests' | 'port'>;
 
 const projectBody = (i: number): string =>
-  JSON.stringify({ name: `bench project ${i}`, repository: `https://github.com/bench/project-${i}`, description: 'created by npm run bench' });
+  JSON.stringify({
+    name: `bench project ${i}`,
+    repository: `https://github.com/bench/project-${i}`,
+    description: 'created by npm run bench',
+  });
 
 const createOneProject = async (port: number, key: string): Promise<string> => {
   const response = await fetch(`http://127.0.0.1:${port}/v1/projects`, {
@@ -39,7 +43,14 @@ const scenarios = (projectId: string, key: string): Scenario[] => {
   const auth = { Authorization: `Bearer ${key}`, Accept: 'application/json' };
   return [
     { name: 'GET /v1/projects/{id}', method: 'GET', path: `/v1/projects/${projectId}`, headers: auth, expectedStatus: 200 },
-    { name: 'POST /v1/projects', method: 'POST', path: '/v1/projects', headers: { ...auth, 'Content-Type': 'application/json' }, body: projectBody, expectedStatus: 201 },
+    {
+      name: 'POST /v1/projects',
+      method: 'POST',
+      path: '/v1/projects',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: projectBody,
+      expectedStatus: 201,
+    },
   ];
 };
 

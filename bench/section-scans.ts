@@ -150,7 +150,11 @@ const expectations = (repo: GeneratedRepository): Record<Scanner['type'], { plan
   },
 });
 
-const runScanner = async (scanner: Scanner, repo: GeneratedRepository, settings: ScanSettings): Promise<{ result: ScannerResult; last: ScanResult }> => {
+const runScanner = async (
+  scanner: Scanner,
+  repo: GeneratedRepository,
+  settings: ScanSettings,
+): Promise<{ result: ScannerResult; last: ScanResult }> => {
   process.stdout.write(`  ${scanner.type}: ${settings.warmup} warm-up + ${settings.runs} runs…`);
   const { warmupMs, runsMs, last } = await timed(() => scanner.scan(repo.root), settings.warmup, settings.runs);
   const time = timing(warmupMs, runsMs);
@@ -176,10 +180,18 @@ const runCli = async (repo: GeneratedRepository, settings: ScanSettings): Promis
   const output = join(repo.base, 'secretlint-output.json');
   const full = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output), settings.warmup, settings.runs);
   const last = full.last;
-  console.log(` p50 ${fixed(median(full.runsMs), 0)} ms, ${last.files} files, ${last.messages.length} messages (exit code ${last.exitCode})`);
-  process.stdout.write(`  secretlint CLI on a one-file tree (start-up), then with its profiler off: ${settings.warmup} + ${settings.runs} runs each…`);
+  console.log(
+    ` p50 ${fixed(median(full.runsMs), 0)} ms, ${last.files} files, ${last.messages.length} messages (exit code ${last.exitCode})`,
+  );
+  process.stdout.write(
+    `  secretlint CLI on a one-file tree (start-up), then with its profiler off: ${settings.warmup} + ${settings.runs} runs each…`,
+  );
   const tiny = await timed(() => runSecretlintCli(repo.tinyRoot, repo.secretlintrc, output), settings.warmup, settings.runs);
-  const off = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output, repo.profilerOffPreload), settings.warmup, settings.runs);
+  const off = await timed(
+    () => runSecretlintCli(repo.root, repo.secretlintrc, output, repo.profilerOffPreload),
+    settings.warmup,
+    settings.runs,
+  );
   const cli: CliResult = {
     time: timing(full.warmupMs, full.runsMs),
     startupMs: timing(tiny.warmupMs, tiny.runsMs),
@@ -196,7 +208,9 @@ const runCli = async (repo: GeneratedRepository, settings: ScanSettings): Promis
       last.messages.map((m) => `${m.path} ${m.kind}`),
     ),
   };
-  console.log(` start-up p50 ${fixed(cli.startupMs.p50, 0)} ms; profiler off p50 ${fixed(cli.profilerOff.p50, 0)} ms, ${cli.profilerOffMessages} messages`);
+  console.log(
+    ` start-up p50 ${fixed(cli.startupMs.p50, 0)} ms; profiler off p50 ${fixed(cli.profilerOff.p50, 0)} ms, ${cli.profilerOffMessages} messages`,
+  );
   return { cli, last };
 };
 
@@ -208,7 +222,10 @@ const compareSecrets = (ours: readonly RawFinding[], cli: readonly CliMessage[],
   const cliOnly = minus(cliKeys, oursKeys);
   const count = (list: readonly string[]): number => list.reduce((n, m) => n + Number(/ ×(\d+)$/.exec(m)?.[1] ?? 1), 0);
   // Of those, the same secret kind in the same file on another line (a rule reporting a wrong range).
-  const noLine = (list: readonly string[]): string[] => list.flatMap((k) => Array.from({ length: Number(/ ×(\d+)$/.exec(k)?.[1] ?? 1) }, () => k.replace(/ ×\d+$/, '').replace(/:[^: ]+ /, ' ')));
+  const noLine = (list: readonly string[]): string[] =>
+    list.flatMap((k) =>
+      Array.from({ length: Number(/ ×(\d+)$/.exec(k)?.[1] ?? 1) }, () => k.replace(/ ×\d+$/, '').replace(/:[^: ]+ /, ' ')),
+    );
   const otherLine = count(oursOnly) - count(minus(noLine(oursOnly), noLine(cliOnly)));
   const cliWork = cliTime.time.p50 - cliTime.startupMs.p50;
   return {
@@ -227,7 +244,8 @@ const compareSecrets = (ours: readonly RawFinding[], cli: readonly CliMessage[],
 /** `0.021×`: three decimals below 0.1, so that a small ratio keeps its digits. */
 const ratio = (value: number): string => `${fixed(value, Math.abs(value) < 0.1 ? 3 : 2)}×`;
 
-const plantedText = (p: PlantedCheck): string => `${p.found}/${p.planted}${p.unexpected.length > 0 ? ` +${p.unexpected.length} other` : ''}`;
+const plantedText = (p: PlantedCheck): string =>
+  `${p.found}/${p.planted}${p.unexpected.length > 0 ? ` +${p.unexpected.length} other` : ''}`;
 
 const kindsText = (byKind: Record<string, number>): string =>
   Object.entries(byKind)
@@ -238,7 +256,12 @@ const kindsText = (byKind: Record<string, number>): string =>
 const notCoveredText = (r: ScannerResult): string =>
   r.notCovered.length === 0 ? 'nothing' : r.notCovered.map((n) => `${n.kind} (${n.files})`).join(', ');
 
-const printScanners = (repo: ScansSection['repository'], scanners: readonly ScannerResult[], cli: CliResult, settings: ScanSettings): void => {
+const printScanners = (
+  repo: ScansSection['repository'],
+  scanners: readonly ScannerResult[],
+  cli: CliResult,
+  settings: ScanSettings,
+): void => {
   const row = (name: string, t: Timing, files: number, findings: number, planted: string): (string | number)[] => [
     name,
     t.runsMs.length,
@@ -277,7 +300,10 @@ const printScanners = (repo: ScansSection['repository'], scanners: readonly Scan
       `Each scanner's scan(root) called directly, ${settings.warmup} warm-up run(s) first (Warm-up ms: the first one), then ${settings.runs} measured;`,
       'the secretlint CLI is a new node process each run (same tree, same configuration). p50 = median of the runs; files/s = files scanned / p50.',
       'profiler off: the same CLI with a preloaded module that turns secretlint’s performance profiler off (diagnostic, see below).',
-      ...scanners.map((s) => `${s.scanner}: not covered: ${notCoveredText(s)}${s.errors.length > 0 ? `; ${s.errors.length} error(s), first: ${s.errors[0]}` : ''}.`),
+      ...scanners.map(
+        (s) =>
+          `${s.scanner}: not covered: ${notCoveredText(s)}${s.errors.length > 0 ? `; ${s.errors.length} error(s), first: ${s.errors[0]}` : ''}.`,
+      ),
       ...scanners.flatMap((s) => [
         ...(s.planted.missed.length > 0 ? [`${s.scanner}: planted but not found: ${s.planted.missed.join(', ')}`] : []),
         ...(s.planted.unexpected.length > 0 ? [`${s.scanner}: found, not planted: ${s.planted.unexpected.join(', ')}`] : []),
@@ -289,7 +315,11 @@ const printScanners = (repo: ScansSection['repository'], scanners: readonly Scan
 const printComparison = (secrets: ScannerResult, cli: CliResult, c: SecretsComparison): void => {
   printTable(
     'Secrets: this service’s scanner (in process) beside the secretlint CLI on the same tree',
-    [{ header: 'Measure', align: 'left' }, { header: 'secrets scanner', align: 'right' }, { header: 'secretlint CLI', align: 'right' }],
+    [
+      { header: 'Measure', align: 'left' },
+      { header: 'secrets scanner', align: 'right' },
+      { header: 'secretlint CLI', align: 'right' },
+    ],
     [
       ['p50 ms', fixed(secrets.time.p50, 0), fixed(cli.time.p50, 0)],
       ['min–max ms', `${fixed(secrets.time.min, 0)}–${fixed(secrets.time.max, 0)}`, `${fixed(cli.time.min, 0)}–${fixed(cli.time.max, 0)}`],
@@ -321,7 +351,12 @@ const printComparison = (secrets: ScannerResult, cli: CliResult, c: SecretsCompa
   );
 };
 
-const figuresOf = (repo: ScansSection['repository'], scanners: readonly ScannerResult[], cli: CliResult, c: SecretsComparison): Figure[] => {
+const figuresOf = (
+  repo: ScansSection['repository'],
+  scanners: readonly ScannerResult[],
+  cli: CliResult,
+  c: SecretsComparison,
+): Figure[] => {
   const figures: Figure[] = scanners.map((s) => ({
     section: 'scans',
     name: `${s.scanner} scan, generated repository of ${repo.files.toLocaleString('en')} files`,

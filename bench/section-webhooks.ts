@@ -51,7 +51,8 @@ const warmupRounds = 5;
 
 const seconds = (ms: number): string => fixed(ms / 1000, 2);
 
-const cpuText = (cpu: CpuShare): string => `${fixed(cpu.nodePercent, 0)}/${cpu.javaPercent === undefined ? '?' : fixed(cpu.javaPercent, 0)}`;
+const cpuText = (cpu: CpuShare): string =>
+  `${fixed(cpu.nodePercent, 0)}/${cpu.javaPercent === undefined ? '?' : fixed(cpu.javaPercent, 0)}`;
 
 const statusText = (statuses: Record<string, number>): string =>
   Object.entries(statuses)
@@ -210,7 +211,14 @@ const printLatency = (results: readonly LatencyResult[], warmupMs: readonly numb
   );
 };
 
-const stageRow = (run: string, stage: string, s: Spread): (string | number)[] => [run, stage, fixed(s.p50, 0), fixed(s.p99, 0), fixed(s.max, 0), s.count];
+const stageRow = (run: string, stage: string, s: Spread): (string | number)[] => [
+  run,
+  stage,
+  fixed(s.p50, 0),
+  fixed(s.p99, 0),
+  fixed(s.max, 0),
+  s.count,
+];
 
 const printStages = (throughput: readonly ThroughputResult[], latency: readonly LatencyResult[]): void => {
   const runs: [string, ThroughputResult | LatencyResult][] = [
@@ -219,7 +227,14 @@ const printStages = (throughput: readonly ThroughputResult[], latency: readonly 
   ];
   printTable(
     'Where a delivery’s time goes (the service’s own timestamps, ms resolution)',
-    [{ header: 'Run' }, { header: 'Stage', align: 'left' }, { header: 'p50 ms' }, { header: 'p99 ms' }, { header: 'max ms' }, { header: 'n' }],
+    [
+      { header: 'Run' },
+      { header: 'Stage', align: 'left' },
+      { header: 'p50 ms' },
+      { header: 'p99 ms' },
+      { header: 'max ms' },
+      { header: 'n' },
+    ],
     runs.flatMap(([name, r]) => [
       stageRow(name, 'state change → fan-out starts (stream)', r.stages.streamToFanOut),
       stageRow('', 'fan-out starts → first attempt starts (queue)', r.stages.fanOutToDispatch),
@@ -258,7 +273,10 @@ const printCalls = (throughput: readonly ThroughputResult[], latency: readonly L
       [
         'all',
         fixed((idle.calls / idle.elapsedMs) * 1000, 1),
-        ...runs.flatMap(([, tally, n]) => [n > 0 ? fixed(tally.calls / n, 2) : '—', fixed(tally.calls > 0 ? Object.values(tally.byOperation).reduce((s, c) => s + c.totalMs, 0) / tally.calls : Number.NaN, 2)]),
+        ...runs.flatMap(([, tally, n]) => [
+          n > 0 ? fixed(tally.calls / n, 2) : '—',
+          fixed(tally.calls > 0 ? Object.values(tally.byOperation).reduce((s, c) => s + c.totalMs, 0) / tally.calls : Number.NaN, 2),
+        ]),
       ],
     ],
     [
@@ -322,7 +340,9 @@ export const benchWebhooks = async (runtime: BenchRuntime, settings: WebhookSett
     for (const spec of settings.throughput) {
       console.log(`  ${spec.name}: ${spec.webhooks} webhook(s) × ${spec.events} events = ${spec.webhooks * spec.events} deliveries…`);
       const result = await runThroughput(ctx, spec, settings);
-      console.log(`  ${spec.name}: ${result.received}/${result.expected} in ${seconds(result.elapsedMs)} s = ${fixed(result.deliveriesPerSecond, 0)} deliveries/s`);
+      console.log(
+        `  ${spec.name}: ${result.received}/${result.expected} in ${seconds(result.elapsedMs)} s = ${fixed(result.deliveriesPerSecond, 0)} deliveries/s`,
+      );
       throughput.push(result);
     }
     const latency: LatencyResult[] = [];

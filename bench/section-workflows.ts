@@ -88,7 +88,12 @@ export interface WorkflowSection {
 
 const spread = (values: readonly number[]): Spread => {
   const finite = values.filter(Number.isFinite);
-  return { count: finite.length, p50: round(percentile(finite, 50)), p95: round(percentile(finite, 95)), max: round(finite.length > 0 ? Math.max(...finite) : Number.NaN) };
+  return {
+    count: finite.length,
+    p50: round(percentile(finite, 50)),
+    p95: round(percentile(finite, 95)),
+    max: round(finite.length > 0 ? Math.max(...finite) : Number.NaN),
+  };
 };
 
 const range = (values: readonly number[]) => {
@@ -97,7 +102,8 @@ const range = (values: readonly number[]) => {
   return { min: Math.min(...finite), max: Math.max(...finite), mean: round(finite.reduce((s, n) => s + n, 0) / finite.length, 2) };
 };
 
-const rangeText = (r: { min: number; max: number; mean: number }): string => (r.min === r.max ? String(r.min) : `${r.min}–${r.max} (mean ${fixed(r.mean, 2)})`);
+const rangeText = (r: { min: number; max: number; mean: number }): string =>
+  r.min === r.max ? String(r.min) : `${r.min}–${r.max} (mean ${fixed(r.mean, 2)})`;
 
 const usd = (value: number): string => (Number.isFinite(value) ? `$${value.toFixed(value < 1 ? 3 : 2)}` : '—');
 
@@ -199,7 +205,13 @@ const printSplit = (batches: readonly WorkflowBatch[]): void => {
   ];
   printTable(
     'Where a workflow’s time goes (ms; p50s and p95s of each part, which do not add up exactly)',
-    [{ header: 'Part', align: 'left' }, ...batches.flatMap((b) => [{ header: `${b.name} p50`, align: 'right' as const }, { header: `${b.name} p95`, align: 'right' as const }])],
+    [
+      { header: 'Part', align: 'left' },
+      ...batches.flatMap((b) => [
+        { header: `${b.name} p50`, align: 'right' as const },
+        { header: `${b.name} p95`, align: 'right' as const },
+      ]),
+    ],
     [
       ...stageNames.map((stage) => row(`  stage ${stage}`, (b) => b.stageMs[stage])),
       row('stage work (sum of the stages)', (b) => b.stageWorkMs),
@@ -232,7 +244,15 @@ const printTransitions = (costs: readonly TransitionCost[], price: number): void
       { header: 'USD per 1,000 workflows' },
       { header: 'Execution p50 ms' },
     ],
-    costs.map((c) => [c.path, c.workflows, rangeText(c.entered), rangeText(c.retries), rangeText(c.billed), usd(c.usdPerThousandWorkflows), fixed(c.executionMs.p50, 0)]),
+    costs.map((c) => [
+      c.path,
+      c.workflows,
+      rangeText(c.entered),
+      rangeText(c.retries),
+      rangeText(c.billed),
+      usd(c.usdPerThousandWorkflows),
+      fixed(c.executionMs.p50, 0),
+    ]),
     [
       'plain: verification passes, iterate is skipped (StartWorkflow → Intake → Build → Verify → Prove → IterateOrPackage →',
       'SkipIterate → Package → CompleteWorkflow → Completed). iterate: a broken file and a good one; verify fails once, so',
@@ -268,14 +288,17 @@ const figuresOf = (batches: readonly WorkflowBatch[], costs: readonly Transition
     figures.push({
       section: 'workflows',
       name: 'Step Functions transitions per workflow (billed)',
-      value: [plain && `plain ${rangeText(plain.billed)}`, iterate && `iterate loop once ${rangeText(iterate.billed)}`].filter(Boolean).join(', '),
+      value: [plain && `plain ${rangeText(plain.billed)}`, iterate && `iterate loop once ${rangeText(iterate.billed)}`]
+        .filter(Boolean)
+        .join(', '),
     });
     figures.push({
       section: 'workflows',
       name: 'Step Functions cost per 1,000 workflows',
       value:
-        [plain && `${usd(plain.usdPerThousandWorkflows)} plain`, iterate && `${usd(iterate.usdPerThousandWorkflows)} with one iterate loop`].filter(Boolean).join(', ') +
-        ` (Standard, $${price}/1,000 transitions, free tier excluded; Lambda/DynamoDB not included)`,
+        [plain && `${usd(plain.usdPerThousandWorkflows)} plain`, iterate && `${usd(iterate.usdPerThousandWorkflows)} with one iterate loop`]
+          .filter(Boolean)
+          .join(', ') + ` (Standard, $${price}/1,000 transitions, free tier excluded; Lambda/DynamoDB not included)`,
     });
   }
   return figures;
@@ -298,7 +321,8 @@ export const benchWorkflows = async (runtime: BenchRuntime, settings: WorkflowSe
     for (const path of ['plain', 'iterate'] as const) {
       for (let i = 0; i < settings.warmup[path]; i += 1) {
         const run = await runWorkflow(runtime, tenant, receiver, path, 9000 + i, settings.maxWaitMs);
-        if (run.status !== 'completed') throw new Error(`the warm-up workflow ${run.id} ended ${run.status}${run.error ? ` (${run.error})` : ''}`);
+        if (run.status !== 'completed')
+          throw new Error(`the warm-up workflow ${run.id} ended ${run.status}${run.error ? ` (${run.error})` : ''}`);
         warmupMs[path].push(round(run.totalMs));
       }
     }
@@ -323,7 +347,9 @@ export const benchWorkflows = async (runtime: BenchRuntime, settings: WorkflowSe
 
     const runs = batches.flatMap((b) => b.runs);
     const price = settings.pricePerThousandTransitionsUsd;
-    const transitions = (['plain', 'iterate'] as const).map((path) => transitionsOf(path, runs, price)).filter((c): c is TransitionCost => c !== undefined);
+    const transitions = (['plain', 'iterate'] as const)
+      .map((path) => transitionsOf(path, runs, price))
+      .filter((c): c is TransitionCost => c !== undefined);
     if (receiver.strays > 0) console.log(`  (${receiver.strays} request(s) at the receiver were not a terminal workflow event)`);
 
     printTotals(batches, warmupMs);

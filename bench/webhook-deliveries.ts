@@ -207,7 +207,8 @@ const tenantWithWebhooks = async (
       body: JSON.stringify({ url: ctx.receiver.url(run, i), events: [benchEventType], description: `bench ${run} ${i}` }),
     });
     const answer = (await response.json()) as { data?: { id?: string } };
-    if (response.status !== 201 || !answer.data?.id) throw new Error(`could not create webhook ${i} of ${run}: HTTP ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
+    if (response.status !== 201 || !answer.data?.id)
+      throw new Error(`could not create webhook ${i} of ${run}: HTTP ${response.status} ${JSON.stringify(answer).slice(0, 300)}`);
     webhookIds.push(answer.data.id);
   }
   return { tenant: { accountId: account.id, mode: 'test' }, webhookIds };
@@ -333,7 +334,11 @@ const outcomeOf = async (
   return {
     statuses,
     retried,
-    stages: { streamToFanOut: spread(streamToFanOut), fanOutToDispatch: spread(fanOutToDispatch), dispatchToArrival: spread(dispatchToArrival) },
+    stages: {
+      streamToFanOut: spread(streamToFanOut),
+      fanOutToDispatch: spread(fanOutToDispatch),
+      dispatchToArrival: spread(dispatchToArrival),
+    },
     fanOutDoneMs: fanOutDone,
     lastDispatchMs: lastDispatch,
   };

@@ -37,7 +37,7 @@ export const promptFor = (path: WorkflowPath, index: number): string =>
 const fixtureFiles: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'greeter', version: '1.0.0', type: 'module', main: 'src/index.js' }, null, 2)}\n`,
   'README.md': '# Greeter\n\nSays hello.\n',
-  'src/index.js': "export const greet = (name) => `Hello, ${name}!`;\n",
+  'src/index.js': 'export const greet = (name) => `Hello, ${name}!`;\n',
   'src/math.ts': 'export const add = (a: number, b: number): number => a + b;\n',
   'src/strings.ts': 'export const shout = (text: string): string => text.toUpperCase();\n',
   'test/index.test.js': "import { greet } from '../src/index.js';\nif (greet('x') !== 'Hello, x!') throw new Error('greet');\n",
@@ -56,7 +56,10 @@ export const fixtureRepository = async (): Promise<FixtureRepository> => {
   const dir = await mkdtemp(join(tmpdir(), 'pas-bench-repo-'));
   const remove = deferCleanup(() => rm(dir, { recursive: true, force: true }));
   const git = (...args: string[]): string =>
-    execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd: dir, encoding: 'utf8' }).trim();
+    execFileSync('git', ['-c', 'user.name=Bench', '-c', 'user.email=bench@example.com', '-c', 'init.defaultBranch=main', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+    }).trim();
   try {
     git('init', '-q');
     for (const [path, content] of Object.entries(fixtureFiles)) {
@@ -217,7 +220,13 @@ export interface WorkflowTenant {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const api = async (runtime: BenchRuntime, key: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; data: unknown; text: string }> => {
+const api = async (
+  runtime: BenchRuntime,
+  key: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; data: unknown; text: string }> => {
   const response = await fetch(`http://127.0.0.1:${runtime.port}/v1${path}`, {
     method,
     headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -237,12 +246,21 @@ const api = async (runtime: BenchRuntime, key: string, method: 'GET' | 'POST', p
  * A fresh account with a test key (test-mode webhooks may target this machine), a project on the
  * fixture repository, and one webhook for the terminal workflow events, all through the API.
  */
-export const workflowTenant = async (runtime: BenchRuntime, repository: FixtureRepository, receiver: CompletionReceiver): Promise<WorkflowTenant> => {
+export const workflowTenant = async (
+  runtime: BenchRuntime,
+  repository: FixtureRepository,
+  receiver: CompletionReceiver,
+): Promise<WorkflowTenant> => {
   const { key } = await newBenchAccount(runtime.table, 'workflows', 'test');
   const project = await api(runtime, key, 'POST', '/projects', { name: 'Greeter', repository: repository.url });
   const projectId = (project.data as { id?: string } | undefined)?.id;
-  if (project.status !== 201 || !projectId) throw new Error(`could not create the project: HTTP ${project.status} ${project.text.slice(0, 300)}`);
-  const webhook = await api(runtime, key, 'POST', '/webhooks', { url: receiver.url, events: terminalEvents, description: 'bench workflows' });
+  if (project.status !== 201 || !projectId)
+    throw new Error(`could not create the project: HTTP ${project.status} ${project.text.slice(0, 300)}`);
+  const webhook = await api(runtime, key, 'POST', '/webhooks', {
+    url: receiver.url,
+    events: terminalEvents,
+    description: 'bench workflows',
+  });
   if (webhook.status !== 201) throw new Error(`could not create the webhook: HTTP ${webhook.status} ${webhook.text.slice(0, 300)}`);
   return { key, projectId };
 };
@@ -284,8 +302,14 @@ export const runWorkflow = async (
   const record = answer.data as WorkflowRecord;
   const execution = await stoppedExecution(runtime, id, 5_000);
 
-  const stageMs = Object.fromEntries(stageNames.map((stage) => [stage, record.stage_timings[stage]?.duration_ms ?? null])) as Record<StageName, number | null>;
-  const stageRuns = Object.fromEntries(stageNames.map((stage) => [stage, record.stage_timings[stage]?.runs ?? 0])) as Record<StageName, number>;
+  const stageMs = Object.fromEntries(stageNames.map((stage) => [stage, record.stage_timings[stage]?.duration_ms ?? null])) as Record<
+    StageName,
+    number | null
+  >;
+  const stageRuns = Object.fromEntries(stageNames.map((stage) => [stage, record.stage_timings[stage]?.runs ?? 0])) as Record<
+    StageName,
+    number
+  >;
   const stageWorkMs = stageNames.reduce((sum, stage) => sum + (stageMs[stage] ?? 0), 0);
   const completedWall = record.completed_at === null ? Number.NaN : Date.parse(record.completed_at);
   const toCompletedMs = completedWall - t0Wall;
@@ -339,6 +363,8 @@ export const runConcurrent = async (
   maxWaitMs: number,
 ): Promise<{ runs: WorkflowRun[]; elapsedMs: number }> => {
   const started = performance.now();
-  const runs = await Promise.all(Array.from({ length: count }, (_, i) => runWorkflow(runtime, tenant, receiver, path, 1000 + i, maxWaitMs)));
+  const runs = await Promise.all(
+    Array.from({ length: count }, (_, i) => runWorkflow(runtime, tenant, receiver, path, 1000 + i, maxWaitMs)),
+  );
   return { runs, elapsedMs: performance.now() - started };
 };

@@ -30,7 +30,12 @@ Options for every command:
 // `provenance …` has its own options: hand it the rest of the command line before the strict parse.
 if (process.argv[2] === 'provenance') {
   const { provenanceCommand } = await import('./commands/verify-provenance');
-  process.exit(await provenanceCommand(process.argv.slice(3), { out: (line: string) => console.log(line), err: (line: string) => console.error(line) }));
+  process.exit(
+    await provenanceCommand(process.argv.slice(3), {
+      out: (line: string) => console.log(line),
+      err: (line: string) => console.error(line),
+    }),
+  );
 }
 
 const { values, positionals } = parseArgs({
@@ -58,7 +63,11 @@ const accountOf = async (deps: AdminDeps): Promise<string> => {
   if (values.account) return values.account;
   const accounts = await deps.accounts.list(2);
   if (accounts.length === 1 && accounts[0]) return accounts[0].id;
-  return fail(accounts.length === 0 ? 'There is no account yet: run `accounts create --email <address>`.' : 'There are several accounts: name one with --account <acct_id>.');
+  return fail(
+    accounts.length === 0
+      ? 'There is no account yet: run `accounts create --email <address>`.'
+      : 'There are several accounts: name one with --account <acct_id>.',
+  );
 };
 
 const print = (value: object, human: string): void => {
@@ -81,18 +90,29 @@ const run = async (): Promise<void> => {
           accountId: await accountOf(deps),
           type: values.type ?? fail('keys create needs --type live|test|ro|pat'),
           name: values.name ?? fail('keys create needs --name <name>'),
-          scopes: (values.scopes ?? fail('keys create needs --scopes <comma-separated scopes>')).split(',').map((s) => s.trim()).filter(Boolean),
+          scopes: (values.scopes ?? fail('keys create needs --scopes <comma-separated scopes>'))
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
           expiresInDays: values['expires-in-days'] === undefined ? undefined : Number(values['expires-in-days']),
         },
         deps,
       );
-      return print(created, `Created ${created.type} key ${created.id} for ${created.account_id} with ${created.scopes.join(', ')}.\nKey (shown once): ${created.key}`);
+      return print(
+        created,
+        `Created ${created.type} key ${created.id} for ${created.account_id} with ${created.scopes.join(', ')}.\nKey (shown once): ${created.key}`,
+      );
     }
     case 'keys list': {
       const keys = await listCredentials(await accountOf(deps), deps);
       return print(
         { data: keys },
-        keys.map((k) => `${k.id}  ${k.type.padEnd(5)} ${k.hint.padEnd(16)} ${k.revoked_at ? 'revoked ' : 'active  '} ${k.name}  [${k.scopes.join(' ')}]`).join('\n') || 'No keys.',
+        keys
+          .map(
+            (k) =>
+              `${k.id}  ${k.type.padEnd(5)} ${k.hint.padEnd(16)} ${k.revoked_at ? 'revoked ' : 'active  '} ${k.name}  [${k.scopes.join(' ')}]`,
+          )
+          .join('\n') || 'No keys.',
       );
     }
     case 'keys revoke': {
@@ -107,7 +127,12 @@ const run = async (): Promise<void> => {
 try {
   await run();
 } catch (error) {
-  if (error instanceof ApiError) fail(values.json ? JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } }) : `${error.code}: ${error.message}`);
+  if (error instanceof ApiError)
+    fail(
+      values.json
+        ? JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } })
+        : `${error.code}: ${error.message}`,
+    );
   if (error instanceof TargetError) fail(error.message);
   throw error;
 }

@@ -32,7 +32,9 @@ const inMemory = values['in-memory'] ?? false;
 try {
   const runtime = await startLocalRuntime({ port, dataDir, inMemory });
   console.log(`Project Automation Service, local runtime`);
-  console.log(inMemory ? 'Data: in memory (nothing is kept)' : `Data: ${dataDir} (kept across restarts; delete the folder to start afresh)`);
+  console.log(
+    inMemory ? 'Data: in memory (nothing is kept)' : `Data: ${dataDir} (kept across restarts; delete the folder to start afresh)`,
+  );
   if (runtime.bootstrap) {
     const { account, liveKey, testKey } = runtime.bootstrap;
     console.log(`\nCreated the default account ${account.id} (${account.email}) with two keys holding every scope.`);

@@ -7,6 +7,7 @@ export const defaultStackName = 'ProjectAutomationService';
 export const buildApp = (app: App): ServiceStack => {
   const stackName: string = app.node.tryGetContext('stackName') ?? defaultStackName;
   return new ServiceStack(app, stackName, {
-    description: 'Project automation service: HTTP API, one Lambda function per route, one DynamoDB table, webhook delivery queue and workers',
+    description:
+      'Project automation service: HTTP API, one Lambda function per route, one DynamoDB table, webhook delivery queue and workers',
   });
 };

@@ -81,7 +81,8 @@ export class ServiceStack extends Stack {
       table: this.table,
       serviceName,
       ai,
-      repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
+      repositoryTokenSecret:
+        typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
     });
     // Container images: the package stage builds one when the packaged tree has a Dockerfile.
     this.images = new ImageBuilds(this, 'Images', { artifacts: this.workflows.artifacts, artifactKey: this.workflows.artifactKey });
@@ -89,7 +90,12 @@ export class ServiceStack extends Stack {
 
     const contextList = (name: string): string[] => {
       const value: unknown = this.node.tryGetContext(name);
-      return typeof value === 'string' ? value.split(',').map((item) => item.trim()).filter(Boolean) : [];
+      return typeof value === 'string'
+        ? value
+            .split(',')
+            .map((item) => item.trim())
+            .filter(Boolean)
+        : [];
     };
     this.deployments = new DeploymentOrchestration(this, 'Deployments', {
       table: this.table,
@@ -106,7 +112,8 @@ export class ServiceStack extends Stack {
       artifacts: this.workflows.artifacts,
       artifactKey: this.workflows.artifactKey,
       ai,
-      repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
+      repositoryTokenSecret:
+        typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
       osvApiUrl: typeof osvApiUrl === 'string' && osvApiUrl.length > 0 ? osvApiUrl : 'https://api.osv.dev',
     });
     this.tests = new TestRunning(this, 'Tests', {
@@ -115,7 +122,8 @@ export class ServiceStack extends Stack {
       artifacts: this.workflows.artifacts,
       artifactKey: this.workflows.artifactKey,
       ai,
-      repositoryTokenSecret: typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
+      repositoryTokenSecret:
+        typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
     });
     new ExecutionSafetyNet(this, 'ExecutionSafetyNet', {
       table: this.table,
@@ -182,9 +190,18 @@ export class ServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
-    new CfnOutput(this, 'WorkflowStateMachineArn', { value: this.workflows.stateMachine.stateMachineArn, description: 'Runs the workflow stages' });
-    new CfnOutput(this, 'DeploymentStateMachineArn', { value: this.deployments.stateMachine.stateMachineArn, description: 'Runs deployments and rollbacks' });
-    new CfnOutput(this, 'ArtifactBucketName', { value: this.workflows.artifacts.bucketName, description: 'Workflow artifacts: plans, diffs, reports, provenance, bundles' });
+    new CfnOutput(this, 'WorkflowStateMachineArn', {
+      value: this.workflows.stateMachine.stateMachineArn,
+      description: 'Runs the workflow stages',
+    });
+    new CfnOutput(this, 'DeploymentStateMachineArn', {
+      value: this.deployments.stateMachine.stateMachineArn,
+      description: 'Runs deployments and rollbacks',
+    });
+    new CfnOutput(this, 'ArtifactBucketName', {
+      value: this.workflows.artifacts.bucketName,
+      description: 'Workflow artifacts: plans, diffs, reports, provenance, bundles',
+    });
     new CfnOutput(this, 'TableName', { value: this.table.tableName, description: 'The single DynamoDB table' });
   }
 }

@@ -49,7 +49,8 @@ class InputError extends Error {}
 const localPublicKeyPem = async (io: CommandIo): Promise<string> => {
   const dir = localSigningKeyDirIn(io.dataDir ?? dataDirFromEnvironment());
   const key = await readLocalSigningKey(dir);
-  if (!key) throw new InputError(`There is no local signing key in ${dir} yet: the local runtime creates it when it first signs provenance.`);
+  if (!key)
+    throw new InputError(`There is no local signing key in ${dir} yet: the local runtime creates it when it first signs provenance.`);
   return publicKeyPemOf(key);
 };
 
@@ -70,7 +71,8 @@ export const verifyProvenanceCommand = async (args: string[], io: CommandIo): Pr
   });
   const [envelopeFile, extra] = positionals;
   if (!envelopeFile || extra !== undefined) throw new UsageError('provenance verify takes one envelope file.');
-  if (Boolean(values['public-key']) === values.local) throw new UsageError('provenance verify needs either --public-key <pem file> or --local.');
+  if (Boolean(values['public-key']) === values.local)
+    throw new UsageError('provenance verify needs either --public-key <pem file> or --local.');
 
   const publicKeyPem = values['public-key'] ? await readInput(values['public-key'], 'public key') : await localPublicKeyPem(io);
   let envelope: unknown;

@@ -36,7 +36,9 @@ export const checkIdempotencyKey = (key: string): string => {
 
 /** What makes two requests "the same request" for one key. */
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
-  createHash('sha256').update(JSON.stringify([method, path, canonicalJson(body)])).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify([method, path, canonicalJson(body)]))
+    .digest('hex');
 
 const canonicalJson = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonicalJson);
@@ -64,7 +66,10 @@ export const claimIdempotencyKey = async (
   const claim = await store.claim(tenant, key, fingerprint, nowMs);
   if (claim === 'claimed') return 'proceed';
   if (claim.fingerprint !== fingerprint) {
-    throw new ApiError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request. Use a new key for a new request.');
+    throw new ApiError(
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with a different request. Use a new key for a new request.',
+    );
   }
   if (claim.state === 'in_progress' || !claim.response) {
     throw new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed. Retry after it completes.');

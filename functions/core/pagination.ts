@@ -58,7 +58,12 @@ export const encodeCursor = (content: CursorContent): string => Buffer.from(JSON
 export const decodeCursor = (cursor: string): CursorContent | undefined => {
   try {
     const content = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorContent>;
-    if (typeof content.page !== 'number' || typeof content.query !== 'string' || typeof content.position !== 'object' || !content.position) {
+    if (
+      typeof content.page !== 'number' ||
+      typeof content.query !== 'string' ||
+      typeof content.position !== 'object' ||
+      !content.position
+    ) {
       return undefined;
     }
     return content as CursorContent;

@@ -8,7 +8,7 @@ import type { AnyRoute } from '../routes/route';
 import { corsSettings } from './cors';
 import type { AuthDeps } from './middlewares/authenticate';
 import type { IdempotencyDeps } from './middlewares/idempotency';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
 import { type ApiContext, authenticate } from './middlewares/authenticate';
 import { jsonBody } from './middlewares/body-guard';
 import { idempotency } from './middlewares/idempotency';
@@ -103,4 +103,3 @@ export const createApiHandler = <R extends AnyRoute>(
     return withRequestId(response, requestId);
   };
 };
-

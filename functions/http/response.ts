@@ -31,4 +31,5 @@ export const errorResponse = (error: ApiError, requestId: string): HttpResponse 
     error.headers,
   );
 
-export const internalError = (): ApiError => new ApiError('internal_error', 'Something went wrong on our side. Retry later; if it persists, contact support with the request id.');
+export const internalError = (): ApiError =>
+  new ApiError('internal_error', 'Something went wrong on our side. Retry later; if it persists, contact support with the request id.');

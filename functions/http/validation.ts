@@ -15,7 +15,8 @@ export const toFieldIssues = (issues: readonly v.BaseIssue<unknown>[], where: 'b
   }));
 
 /** The first problem of each field is enough to act on. */
-const oncePerField = (issues: FieldIssue[]): FieldIssue[] => issues.filter((issue, i) => issues.findIndex((other) => other.field === issue.field) === i);
+const oncePerField = (issues: FieldIssue[]): FieldIssue[] =>
+  issues.filter((issue, i) => issues.findIndex((other) => other.field === issue.field) === i);
 
 /** Parses `input` with `schema`, or throws a 422 naming every problem. */
 export const parseWith = <S extends v.GenericSchema>(schema: S, input: unknown, where: 'body' | 'query' | 'params'): v.InferOutput<S> => {

@@ -37,7 +37,9 @@ const errorStatuses = (route: AnyRoute): number[] => {
 };
 
 const objectEntries = (schema: v.GenericSchema | undefined): [string, v.GenericSchema, boolean][] => {
-  const entries = (schema as unknown as { entries?: Record<string, v.GenericSchema & { type: string; wrapped?: v.GenericSchema }> } | undefined)?.entries;
+  const entries = (
+    schema as unknown as { entries?: Record<string, v.GenericSchema & { type: string; wrapped?: v.GenericSchema }> } | undefined
+  )?.entries;
   return Object.entries(entries ?? {}).map(([name, entry]) =>
     entry.type === 'optional' && entry.wrapped ? [name, entry.wrapped, false] : [name, entry, true],
   );
@@ -57,7 +59,8 @@ const parametersOf = (route: AnyRoute): Json[] => {
       name: 'Idempotency-Key',
       in: 'header',
       required: false,
-      description: 'Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode.',
+      description:
+        'Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
@@ -75,7 +78,11 @@ const successResponse = (route: AnyRoute): Json => {
     route.scope === null
       ? data
       : success.list
-        ? { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: data }, meta: { $ref: '#/components/schemas/PageMeta' } } }
+        ? {
+            type: 'object',
+            required: ['data', 'meta'],
+            properties: { data: { type: 'array', items: data }, meta: { $ref: '#/components/schemas/PageMeta' } },
+          }
         : { type: 'object', required: ['data'], properties: { data } };
   return { description: success.description, headers, content: { 'application/json': { schema: body } } };
 };
@@ -98,9 +105,7 @@ const operationOf = (route: AnyRoute): Json => {
     'x-required-scope': route.scope,
     security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }],
     parameters: parametersOf(route),
-    ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } }
-      : {}),
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } } : {}),
     responses,
   };
 };
@@ -127,7 +132,11 @@ export const buildOpenApiDocument = (routes: readonly AnyRoute[]): Json => {
     paths,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_… | svc_test_… | svc_ro_… | svc_pat_… | svc_oauth_…' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer svc_live_… | svc_test_… | svc_ro_… | svc_pat_… | svc_oauth_…',
+        },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       },
       headers: {
@@ -137,7 +146,12 @@ export const buildOpenApiDocument = (routes: readonly AnyRoute[]): Json => {
         PageMeta: {
           type: 'object',
           required: ['page', 'per_page', 'total', 'total_pages'],
-          properties: { page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, total_pages: { type: 'integer' } },
+          properties: {
+            page: { type: 'integer' },
+            per_page: { type: 'integer' },
+            total: { type: 'integer' },
+            total_pages: { type: 'integer' },
+          },
         },
         Error: {
           type: 'object',

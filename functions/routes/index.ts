@@ -12,7 +12,16 @@ import { workflowRoutes } from './workflows';
  * The route table: every implemented route, once. The CDK stack, the local server and the OpenAPI
  * document are all built from it.
  */
-export const routes: readonly AnyRoute[] = [openApiRoute, ...projectRoutes, ...workflowRoutes, ...securityRoutes, ...deploymentRoutes, ...testRoutes, ...eventRoutes, ...webhookRoutes];
+export const routes: readonly AnyRoute[] = [
+  openApiRoute,
+  ...projectRoutes,
+  ...workflowRoutes,
+  ...securityRoutes,
+  ...deploymentRoutes,
+  ...testRoutes,
+  ...eventRoutes,
+  ...webhookRoutes,
+];
 
 /** The function that answers everything no route matches: 404, or 405 with `Allow`. */
 export const fallbackHandler = 'meta/fallback';

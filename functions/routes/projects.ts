@@ -75,4 +75,3 @@ export const deleteProjectRoute = defineRoute({
 });
 
 export const projectRoutes = [listProjectsRoute, createProjectRoute, getProjectRoute, updateProjectRoute, deleteProjectRoute];
-

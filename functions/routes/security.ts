@@ -7,7 +7,8 @@ const tag = 'Security';
 export const createScanRoute = defineRoute({
   operationId: 'createScan',
   summary: 'Start a security scan',
-  description: 'Queues the scan; it runs asynchronously in the security function: secrets (secretlint), dependencies (OSV advisories), sast (ESLint security rules for JavaScript and TypeScript).',
+  description:
+    'Queues the scan; it runs asynchronously in the security function: secrets (secretlint), dependencies (OSV advisories), sast (ESLint security rules for JavaScript and TypeScript).',
   tag,
   method: 'POST',
   path: '/v1/security/scans',

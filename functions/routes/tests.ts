@@ -7,7 +7,8 @@ const tag = 'Tests';
 export const generateTestsRoute = defineRoute({
   operationId: 'generateTests',
   summary: 'Generate tests with AI',
-  description: 'Queues a test suite (`test_…`); when done it holds the generated files, each with the cases it declares. The framework is detected when not given.',
+  description:
+    'Queues a test suite (`test_…`); when done it holds the generated files, each with the cases it declares. The framework is detected when not given.',
   tag,
   method: 'POST',
   path: '/v1/tests/generate',
@@ -22,7 +23,8 @@ export const generateTestsRoute = defineRoute({
 export const runTestsRoute = defineRoute({
   operationId: 'runTests',
   summary: 'Run tests in isolation',
-  description: "Runs a generated suite (`test_id`) or the repository's own tests (`project_id`, `branch`) in isolation: a CodeBuild project with no access to the service in AWS, a sandboxed child process locally.",
+  description:
+    "Runs a generated suite (`test_id`) or the repository's own tests (`project_id`, `branch`) in isolation: a CodeBuild project with no access to the service in AWS, a sandboxed child process locally.",
   tag,
   method: 'POST',
   path: '/v1/tests/run',

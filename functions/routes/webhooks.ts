@@ -20,7 +20,8 @@ const tag = 'Webhooks';
 export const createWebhookRoute = defineRoute({
   operationId: 'createWebhook',
   summary: 'Register a webhook',
-  description: 'The answer carries the signing `secret`, shown only here. A target that is, or resolves to, a private, loopback or link-local address is refused (422); live mode requires https.',
+  description:
+    'The answer carries the signing `secret`, shown only here. A target that is, or resolves to, a private, loopback or link-local address is refused (422); live mode requires https.',
   tag,
   method: 'POST',
   path: '/v1/webhooks',
@@ -91,7 +92,8 @@ export const deleteWebhookRoute = defineRoute({
 export const rotateWebhookSecretRoute = defineRoute({
   operationId: 'rotateWebhookSecret',
   summary: 'Rotate the signing secret',
-  description: 'Returns the new secret, shown only here. The old one keeps signing beside it (two `v1=` values) for `expires_in` seconds, 24 h by default. The body may be left out.',
+  description:
+    'Returns the new secret, shown only here. The old one keeps signing beside it (two `v1=` values) for `expires_in` seconds, 24 h by default. The body may be left out.',
   tag,
   method: 'POST',
   path: '/v1/webhooks/{id}/rotate-secret',
@@ -108,7 +110,8 @@ export const rotateWebhookSecretRoute = defineRoute({
 export const testWebhookRoute = defineRoute({
   operationId: 'testWebhook',
   summary: 'Send a test event',
-  description: 'One signed attempt of an example event of `event_type`, made at once and recorded in the delivery log. Never retried; never marks the webhook failed.',
+  description:
+    'One signed attempt of an example event of `event_type`, made at once and recorded in the delivery log. Never retried; never marks the webhook failed.',
   tag,
   method: 'POST',
   path: '/v1/webhooks/{id}/test',

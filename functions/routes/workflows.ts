@@ -49,7 +49,7 @@ export const getWorkflowRoute = defineRoute({
 
 export const listWorkflowLogsRoute = defineRoute({
   operationId: 'listWorkflowLogs',
-  summary: 'Read a workflow\'s logs',
+  summary: "Read a workflow's logs",
   description: 'Oldest first by default (`order=desc` for newest first); readable while the workflow runs.',
   tag,
   method: 'GET',
@@ -66,7 +66,8 @@ export const listWorkflowLogsRoute = defineRoute({
 export const cancelWorkflowRoute = defineRoute({
   operationId: 'cancelWorkflow',
   summary: 'Cancel a workflow',
-  description: 'Stops the execution; the running and pending stages become `cancelled` (event `workflow.cancelled`). A finished workflow answers 409.',
+  description:
+    'Stops the execution; the running and pending stages become `cancelled` (event `workflow.cancelled`). A finished workflow answers 409.',
   tag,
   method: 'POST',
   path: '/v1/workflows/{id}/cancel',

@@ -24,7 +24,10 @@ export const aiSettingsFromContext = (scope: Construct): AiSettings => {
     return typeof value === 'string' && value.length > 0 ? value : undefined;
   };
   return {
-    providers: (context('aiProviders') ?? 'bedrock').split(',').map((name) => name.trim()).filter(Boolean),
+    providers: (context('aiProviders') ?? 'bedrock')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
     bedrockModelId: context('bedrockModelId') ?? defaultBedrockModelId,
     openaiApiKeySecret: context('openaiApiKeySecret'),
     openaiModel: context('openaiModel'),
@@ -45,7 +48,12 @@ export const aiEnvironment = (ai: AiSettings): Record<string, string> => {
 };
 
 export const secretArn = (scope: Construct, name: string): string =>
-  Stack.of(scope).formatArn({ service: 'secretsmanager', resource: 'secret', resourceName: `${name}-??????`, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  Stack.of(scope).formatArn({
+    service: 'secretsmanager',
+    resource: 'secret',
+    resourceName: `${name}-??????`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
 
 /** Only the configured model and the configured secrets. */
 export const grantAi = (fn: IFunction, ai: AiSettings): void => {
@@ -53,14 +61,25 @@ export const grantAi = (fn: IFunction, ai: AiSettings): void => {
     fn.addToRolePolicy(
       new PolicyStatement({
         actions: ['bedrock:InvokeModel'],
-        resources: [Stack.of(fn).formatArn({ service: 'bedrock', account: '', resource: 'foundation-model', resourceName: ai.bedrockModelId, arnFormat: ArnFormat.SLASH_RESOURCE_NAME })],
+        resources: [
+          Stack.of(fn).formatArn({
+            service: 'bedrock',
+            account: '',
+            resource: 'foundation-model',
+            resourceName: ai.bedrockModelId,
+            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+          }),
+        ],
       }),
     );
   }
-  const secrets = [ai.providers.includes('openai') ? ai.openaiApiKeySecret : undefined, ai.providers.includes('anthropic') ? ai.anthropicApiKeySecret : undefined].filter(
-    (name): name is string => name !== undefined,
-  );
+  const secrets = [
+    ai.providers.includes('openai') ? ai.openaiApiKeySecret : undefined,
+    ai.providers.includes('anthropic') ? ai.anthropicApiKeySecret : undefined,
+  ].filter((name): name is string => name !== undefined);
   if (secrets.length > 0) {
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((name) => secretArn(fn, name)) }));
+    fn.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((name) => secretArn(fn, name)) }),
+    );
   }
 };

@@ -63,19 +63,29 @@ export class DeploymentOrchestration extends Construct {
       if (reachesTargets.includes(step)) this.bindTargets(fn, props);
       return fn;
     };
-    this.functions = { control: functionOf('control'), deploy: functionOf('deploy'), health: functionOf('health'), rollback: functionOf('rollback') };
+    this.functions = {
+      control: functionOf('control'),
+      deploy: functionOf('deploy'),
+      health: functionOf('health'),
+      rollback: functionOf('rollback'),
+    };
 
     const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromFile(deploymentDefinitionFile),
-      definitionSubstitutions: Object.fromEntries((Object.keys(substitutionNames) as StepKey[]).map((step) => [substitutionNames[step], this.functions[step].function.functionArn])),
+      definitionSubstitutions: Object.fromEntries(
+        (Object.keys(substitutionNames) as StepKey[]).map((step) => [substitutionNames[step], this.functions[step].function.functionArn]),
+      ),
       timeout: Duration.hours(2),
       tracingEnabled: true,
       logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
     });
     this.stateMachine.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: Object.values(this.functions).map((fn) => fn.function.functionArn) }),
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: Object.values(this.functions).map((fn) => fn.function.functionArn),
+      }),
     );
     Validations.of(this.stateMachine).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -88,19 +98,38 @@ export class DeploymentOrchestration extends Construct {
     if (props.lambdaTargets.length > 0) {
       fn.function.addToRolePolicy(
         new PolicyStatement({
-          actions: ['lambda:GetAlias', 'lambda:CreateAlias', 'lambda:UpdateAlias', 'lambda:UpdateFunctionCode', 'lambda:GetFunctionConfiguration', 'lambda:PublishVersion', 'lambda:InvokeFunction'],
+          actions: [
+            'lambda:GetAlias',
+            'lambda:CreateAlias',
+            'lambda:UpdateAlias',
+            'lambda:UpdateFunctionCode',
+            'lambda:GetFunctionConfiguration',
+            'lambda:PublishVersion',
+            'lambda:InvokeFunction',
+          ],
           // Aliases and versions are qualified ARNs of the same functions.
           resources: props.lambdaTargets.flatMap((arn) => [arn, `${arn}:*`]),
         }),
       );
       for (const arn of props.lambdaTargets) {
-        Validations.of(fn).acknowledge({ id: `AwsSolutions-IAM5[Resource::${arn}:*]`, reason: 'Aliases and versions of a configured deploy target: the qualifier is the wildcard.' });
+        Validations.of(fn).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::${arn}:*]`,
+          reason: 'Aliases and versions of a configured deploy target: the qualifier is the wildcard.',
+        });
       }
     }
     if (props.codeBuckets.length > 0) {
-      fn.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: props.codeBuckets.map((bucket) => `arn:aws:s3:::${bucket}/*`) }));
+      fn.function.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['s3:GetObject', 's3:GetObjectVersion'],
+          resources: props.codeBuckets.map((bucket) => `arn:aws:s3:::${bucket}/*`),
+        }),
+      );
       for (const bucket of props.codeBuckets) {
-        Validations.of(fn).acknowledge({ id: `AwsSolutions-IAM5[Resource::arn:aws:s3:::${bucket}/*]`, reason: 'Code packages of aws-lambda deployments, read by Lambda on the caller\'s behalf.' });
+        Validations.of(fn).acknowledge({
+          id: `AwsSolutions-IAM5[Resource::arn:aws:s3:::${bucket}/*]`,
+          reason: "Code packages of aws-lambda deployments, read by Lambda on the caller's behalf.",
+        });
       }
     }
   }
@@ -109,6 +138,8 @@ export class DeploymentOrchestration extends Construct {
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('DEPLOYMENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', this.lambdaTargets.join(','));
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
+    fn.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }),
+    );
   }
 }

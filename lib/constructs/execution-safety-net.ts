@@ -40,19 +40,29 @@ export class ExecutionSafetyNet extends Construct {
     });
     this.function.bindTable(props.table, 'write');
 
-    const failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14) });
+    const failures = new Queue(this, 'Failures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
     Validations.of(failures).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is the dead-letter target of the EventBridge rule (events the function could not take after its retries); it needs no DLQ of its own.',
+      reason:
+        'This queue is the dead-letter target of the EventBridge rule (events the function could not take after its retries); it needs no DLQ of its own.',
     });
     new Rule(this, 'ExecutionEnded', {
       description: 'Executions of the workflow and deployment state machines that ended without succeeding',
       eventPattern: {
         source: ['aws.states'],
         detailType: ['Step Functions Execution Status Change'],
-        detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: props.stateMachines.map((machine) => machine.stateMachineArn) },
+        detail: {
+          status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+          stateMachineArn: props.stateMachines.map((machine) => machine.stateMachineArn),
+        },
       },
-      targets: [new LambdaFunction(this.function.function, { deadLetterQueue: failures, retryAttempts: 8, maxEventAge: Duration.hours(24) })],
+      targets: [
+        new LambdaFunction(this.function.function, { deadLetterQueue: failures, retryAttempts: 8, maxEventAge: Duration.hours(24) }),
+      ],
     });
 
     // The same for the asynchronous workers: a job whose invocations all failed lands in its

@@ -20,7 +20,9 @@ export const imageBuildSpec = {
   phases: {
     pre_build: {
       'on-failure': 'ABORT',
-      commands: ['aws ecr get-login-password --region "$AWS_REGION" | docker login --username AWS --password-stdin "${IMAGE_REPOSITORY_URI%%/*}"'],
+      commands: [
+        'aws ecr get-login-password --region "$AWS_REGION" | docker login --username AWS --password-stdin "${IMAGE_REPOSITORY_URI%%/*}"',
+      ],
     },
     build: {
       'on-failure': 'ABORT',
@@ -47,7 +49,11 @@ export class ImageBuilds extends Construct {
   readonly repository: Repository;
   readonly project: Project;
 
-  constructor(scope: Construct, id: string, private readonly props: ImageBuildsProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: ImageBuildsProps,
+  ) {
     super(scope, id);
 
     this.repository = new Repository(this, 'Repository', {
@@ -78,23 +84,40 @@ export class ImageBuilds extends Construct {
     });
     // The artifact key, with exact actions: the `encryptionKey` prop would grant kms:ReEncrypt* and kms:GenerateDataKey*.
     (this.project.node.defaultChild as CfnProject).encryptionKey = props.artifactKey.keyArn;
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'], resources: [props.artifactKey.keyArn] }));
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: [props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }));
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetBucketAcl', 's3:GetBucketLocation'], resources: [props.artifacts.bucketArn] }));
+    this.project.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
+        resources: [props.artifactKey.keyArn],
+      }),
+    );
+    this.project.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:GetObjectVersion'],
+        resources: [props.artifacts.arnForObjects(`${imageSourcePrefix}*`)],
+      }),
+    );
+    this.project.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:GetBucketAcl', 's3:GetBucketLocation'], resources: [props.artifacts.bucketArn] }),
+    );
     this.repository.grantPush(this.project);
 
     const stack = Stack.of(this);
     const projectId = stack.getLogicalId(this.project.node.defaultChild as CfnElement);
     Validations.of(this.project).acknowledge(
       { id: 'AwsSolutions-CB3', reason: "docker builds need privileged mode; the project builds only the service's own packaged sources" },
-      { id: 'AwsSolutions-IAM5[Resource::*]', reason: 'ecr:GetAuthorizationToken (docker login) supports no resource-level permissions; pushing is limited to the image repository.' },
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'ecr:GetAuthorizationToken (docker login) supports no resource-level permissions; pushing is limited to the image repository.',
+      },
       {
         id: `AwsSolutions-IAM5[Resource::${this.artifactObjects()}]`,
         reason: 'The project reads the zipped trees under the images/ prefix of the artifact bucket only; object ARNs need the wildcard.',
       },
       {
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/<${projectId}>:*]`,
-        reason: "CodeBuild's default log group of the project, which CDK always grants (the project logs to its own log group): log streams need the wildcard.",
+        reason:
+          "CodeBuild's default log group of the project, which CDK always grants (the project logs to its own log group): log streams need the wildcard.",
       },
     );
   }
@@ -103,12 +126,17 @@ export class ImageBuilds extends Construct {
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('IMAGE_BUILD_PROJECT', this.project.projectName);
     fn.function.addEnvironment('IMAGE_REPOSITORY_URI', this.repository.repositoryUri);
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }));
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }));
+    fn.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }),
+    );
+    fn.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }),
+    );
     fn.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey'], resources: [this.props.artifactKey.keyArn] }));
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${this.artifactObjects()}]`,
-      reason: 'The package stage puts the zipped tree of an image build under the images/ prefix of the artifact bucket only; object ARNs need the wildcard.',
+      reason:
+        'The package stage puts the zipped tree of an image build under the images/ prefix of the artifact bucket only; object ARNs need the wildcard.',
     });
   }
 

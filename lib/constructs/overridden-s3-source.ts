@@ -18,4 +18,3 @@ export class OverriddenS3Source extends Source {
     return { ...config, sourceProperty: { ...config.sourceProperty, location: this.location } };
   }
 }
-

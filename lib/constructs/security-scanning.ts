@@ -37,10 +37,16 @@ export class SecurityScanning extends Construct {
   constructor(scope: Construct, id: string, props: SecurityScanningProps) {
     super(scope, id);
     // Read by the job safety net's function (30 s): six times that as visibility timeout.
-    this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14), visibilityTimeout: Duration.minutes(3) });
+    this.failures = new Queue(this, 'Failures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: Duration.minutes(3),
+    });
     Validations.of(this.failures).acknowledge({
       id: 'AwsSolutions-SQS3',
-      reason: 'This queue is the on-failure destination of the security function (invocations that failed after their retries); it needs no DLQ of its own.',
+      reason:
+        'This queue is the on-failure destination of the security function (invocations that failed after their retries); it needs no DLQ of its own.',
     });
     this.function = new ServiceFunction(this, 'Function', {
       handler: 'workers/security-job',
@@ -64,13 +70,26 @@ export class SecurityScanning extends Construct {
         ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
       },
     });
-    this.function.function.configureAsyncInvoke({ retryAttempts: 2, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(this.failures) });
+    this.function.function.configureAsyncInvoke({
+      retryAttempts: 2,
+      maxEventAge: Duration.hours(6),
+      onFailure: new SqsDestination(this.failures),
+    });
     this.function.bindTable(props.table, 'write');
     grantAi(this.function.function, props.ai);
-    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [props.artifacts.arnForObjects(`${findingArtifactPrefix}*`)] }));
-    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
+    this.function.function.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:GetObject', 's3:PutObject'],
+        resources: [props.artifacts.arnForObjects(`${findingArtifactPrefix}*`)],
+      }),
+    );
+    this.function.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }),
+    );
     if (props.repositoryTokenSecret) {
-      this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }));
+      this.function.function.addToRolePolicy(
+        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
+      );
     }
     Validations.of(this.function).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(props.artifacts.node.defaultChild as CfnElement)}.Arn>/${findingArtifactPrefix}*]`,
@@ -81,6 +100,8 @@ export class SecurityScanning extends Construct {
   /** A route function that starts scans or remediations. */
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('SECURITY_FUNCTION_NAME', this.function.function.functionName);
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
+    fn.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }),
+    );
   }
 }

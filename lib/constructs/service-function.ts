@@ -53,7 +53,8 @@ export class ServiceFunction extends Construct {
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
     const localOnly = Object.keys(props.environment ?? {}).filter((name) => name.startsWith('LOCAL_'));
-    if (localOnly.length > 0) throw new Error(`${this.node.path}: ${localOnly.join(', ')} belong to the local runtime and must not be set in AWS`);
+    if (localOnly.length > 0)
+      throw new Error(`${this.node.path}: ${localOnly.join(', ')} belong to the local runtime and must not be set in AWS`);
 
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only.
@@ -96,7 +97,9 @@ export class ServiceFunction extends Construct {
             Object.entries(props.shippedModules ?? {}).flatMap(([name, files]) => {
               const from = join(projectRoot, 'node_modules', name);
               const to = join(outputDir, 'node_modules', name);
-              return files.map((pattern) => `mkdir -p "${join(to, dirname(pattern))}" && cp -r ${join(from, pattern)} "${join(to, dirname(pattern))}/"`);
+              return files.map(
+                (pattern) => `mkdir -p "${join(to, dirname(pattern))}" && cp -r ${join(from, pattern)} "${join(to, dirname(pattern))}/"`,
+              );
             }),
         },
         forceDockerBundling: false,

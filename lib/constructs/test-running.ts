@@ -82,12 +82,23 @@ export class TestRunning extends Construct {
     });
     // The key set on the resource with exact actions (the `encryptionKey` prop would grant kms wildcards).
     (this.project.node.defaultChild as CfnProject).encryptionKey = props.artifactKey.keyArn;
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'], resources: [props.artifactKey.keyArn] }));
+    this.project.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
+        resources: [props.artifactKey.keyArn],
+      }),
+    );
     // A run reads only source zips and writes only reports; with no list permission and a random
     // (UUID) prefix per run, a run cannot find another run's objects.
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.artifacts.arnForObjects(`${testArtifactPrefix}*/source.zip`)] }));
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:PutObject'], resources: [props.artifacts.arnForObjects(`${testArtifactPrefix}*/out/*`)] }));
-    this.project.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetBucketAcl', 's3:GetBucketLocation'], resources: [props.artifacts.bucketArn] }));
+    this.project.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:GetObject'], resources: [props.artifacts.arnForObjects(`${testArtifactPrefix}*/source.zip`)] }),
+    );
+    this.project.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:PutObject'], resources: [props.artifacts.arnForObjects(`${testArtifactPrefix}*/out/*`)] }),
+    );
+    this.project.addToRolePolicy(
+      new PolicyStatement({ actions: ['s3:GetBucketAcl', 's3:GetBucketLocation'], resources: [props.artifacts.bucketArn] }),
+    );
     const projectId = Stack.of(this).getLogicalId(this.project.node.defaultChild as CfnElement);
     Validations.of(this.project).acknowledge(
       {
@@ -100,12 +111,21 @@ export class TestRunning extends Construct {
       },
       {
         id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:logs:<AWS::Region>:<AWS::AccountId>:log-group:/aws/codebuild/<${projectId}>:*]`,
-        reason: "CodeBuild's default log group of the project, which CDK always grants (the project logs to its own log group): log streams need the wildcard.",
+        reason:
+          "CodeBuild's default log group of the project, which CDK always grants (the project logs to its own log group): log streams need the wildcard.",
       },
     );
 
-    const failures = (this.failures = new Queue(this, 'Failures', { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, retentionPeriod: Duration.days(14), visibilityTimeout: Duration.minutes(3) }));
-    Validations.of(failures).acknowledge({ id: 'AwsSolutions-SQS3', reason: 'On-failure destination of the tests function; it needs no DLQ of its own.' });
+    const failures = (this.failures = new Queue(this, 'Failures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: Duration.minutes(3),
+    }));
+    Validations.of(failures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason: 'On-failure destination of the tests function; it needs no DLQ of its own.',
+    });
 
     this.function = new ServiceFunction(this, 'Function', {
       handler: 'workers/test-job',
@@ -121,21 +141,36 @@ export class TestRunning extends Construct {
         ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
       },
     });
-    this.function.function.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.hours(6), onFailure: new SqsDestination(failures) });
+    this.function.function.configureAsyncInvoke({
+      retryAttempts: 0,
+      maxEventAge: Duration.hours(6),
+      onFailure: new SqsDestination(failures),
+    });
     this.function.bindTable(props.table, 'write');
     grantAi(this.function.function, props.ai);
-    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }));
+    this.function.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }),
+    );
     this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
-    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
+    this.function.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }),
+    );
     if (props.repositoryTokenSecret) {
-      this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }));
+      this.function.function.addToRolePolicy(
+        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
+      );
     }
-    Validations.of(this.function).acknowledge({ id: objectsFinding, reason: 'Run sources and reports live under tests/ of the artifact bucket; object ARNs need the wildcard.' });
+    Validations.of(this.function).acknowledge({
+      id: objectsFinding,
+      reason: 'Run sources and reports live under tests/ of the artifact bucket; object ARNs need the wildcard.',
+    });
   }
 
   /** A route function that starts generations or runs. */
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('TESTS_FUNCTION_NAME', this.function.function.functionName);
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
+    fn.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }),
+    );
   }
 }

@@ -74,7 +74,10 @@ export class WorkflowOrchestration extends Construct {
       lifecycleRules: [{ expiration: Duration.days(90) }],
       removalPolicy: RemovalPolicy.RETAIN,
     });
-    Validations.of(accessLogs).acknowledge({ id: 'AwsSolutions-S1', reason: 'This is the access-log bucket of the artifact bucket; logging it into itself would loop.' });
+    Validations.of(accessLogs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log bucket of the artifact bucket; logging it into itself would loop.',
+    });
 
     const artifactKey = new Key(this, 'ArtifactKey', { enableKeyRotation: true, description: 'Encrypts workflow artifacts' });
     this.artifactKey = artifactKey;
@@ -115,18 +118,29 @@ export class WorkflowOrchestration extends Construct {
         // (and ESLint's no-unsanitized plugin, for the sast scanner verify also runs).
         shippedModules:
           stage === 'verify'
-            ? { typescript: ['package.json', 'lib/typescript.js', 'lib/lib.*.d.ts'], 'eslint-plugin-no-unsanitized': ['package.json', 'index.js', 'lib'] }
+            ? {
+                typescript: ['package.json', 'lib/typescript.js', 'lib/lib.*.d.ts'],
+                'eslint-plugin-no-unsanitized': ['package.json', 'index.js', 'lib'],
+              }
             : undefined,
         unusedModules: stage === 'verify' ? ['jiti'] : undefined,
         environment: stage === 'control' ? {} : { ARTIFACT_BUCKET: this.artifacts.bucketName, ARTIFACT_KMS_KEY_ID: artifactKey.keyArn },
       });
       fn.bindTable(props.table, 'write');
       if (stage !== 'control') {
-        fn.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [this.artifacts.arnForObjects(`${workflowArtifactPrefix}*`)] }));
-        fn.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [artifactKey.keyArn] }));
+        fn.function.addToRolePolicy(
+          new PolicyStatement({
+            actions: ['s3:GetObject', 's3:PutObject'],
+            resources: [this.artifacts.arnForObjects(`${workflowArtifactPrefix}*`)],
+          }),
+        );
+        fn.function.addToRolePolicy(
+          new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [artifactKey.keyArn] }),
+        );
         Validations.of(fn).acknowledge({
           id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.artifacts.node.defaultChild as CfnElement)}.Arn>/${workflowArtifactPrefix}*]`,
-          reason: 'Stage functions read and write objects under the workflows/ prefix of the artifact bucket only; object ARNs need the wildcard.',
+          reason:
+            'Stage functions read and write objects under the workflows/ prefix of the artifact bucket only; object ARNs need the wildcard.',
         });
       }
       if (usesAi.includes(stage)) {
@@ -135,7 +149,9 @@ export class WorkflowOrchestration extends Construct {
       }
       if (props.repositoryTokenSecret && usesRepository.includes(stage)) {
         fn.function.addEnvironment('REPOSITORY_TOKEN_SECRET', props.repositoryTokenSecret);
-        fn.function.addToRolePolicy(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }));
+        fn.function.addToRolePolicy(
+          new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
+        );
       }
       return fn;
     };
@@ -150,14 +166,19 @@ export class WorkflowOrchestration extends Construct {
       package: functionOf('package'),
     };
     this.functions.prove.function.addEnvironment('SIGNING_KEY_ID', this.signingKey.keyArn);
-    this.functions.prove.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }));
+    this.functions.prove.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }),
+    );
 
     const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
       stateMachineType: StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromFile(workflowDefinitionFile),
       definitionSubstitutions: Object.fromEntries(
-        (Object.keys(substitutionNames) as StageKey[]).map((stage) => [substitutionNames[stage], this.functions[stage].function.functionArn]),
+        (Object.keys(substitutionNames) as StageKey[]).map((stage) => [
+          substitutionNames[stage],
+          this.functions[stage].function.functionArn,
+        ]),
       ),
       timeout: Duration.hours(2),
       tracingEnabled: true,
@@ -166,7 +187,10 @@ export class WorkflowOrchestration extends Construct {
     });
     // The definition names the unqualified functions: no version or alias wildcard needed.
     this.stateMachine.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: Object.values(this.functions).map((fn) => fn.function.functionArn) }),
+      new PolicyStatement({
+        actions: ['lambda:InvokeFunction'],
+        resources: Object.values(this.functions).map((fn) => fn.function.functionArn),
+      }),
     );
     Validations.of(this.stateMachine).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
@@ -178,7 +202,9 @@ export class WorkflowOrchestration extends Construct {
   bindStarter(fn: ServiceFunction, ai: AiSettings): void {
     fn.function.addEnvironment('WORKFLOW_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     for (const [name, value] of Object.entries(aiEnvironment(ai))) fn.function.addEnvironment(name, value);
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
+    fn.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }),
+    );
   }
 
   /** A route function that stops executions. */
@@ -192,6 +218,9 @@ export class WorkflowOrchestration extends Construct {
     });
     fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StopExecution'], resources: [executions] }));
     const machineId = Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as CfnElement);
-    Validations.of(fn).acknowledge({ id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<${machineId}.Name>:*]`, reason: 'StopExecution names executions of the workflow state machine only: <machine>:* is the execution-name wildcard.' });
+    Validations.of(fn).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<${machineId}.Name>:*]`,
+      reason: 'StopExecution names executions of the workflow state machine only: <machine>:* is the execution-name wildcard.',
+    });
   }
 }

@@ -2,7 +2,7 @@ import {
   CreateTableCommand,
   type CreateTableCommandInput,
   DescribeTableCommand,
-  DynamoDBClient,
+  type DynamoDBClient,
   ResourceNotFoundException,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
@@ -10,7 +10,11 @@ import { tableSchema } from '../../functions/adapters/dynamodb/table-schema';
 
 /** CreateTable input from the same schema the CDK stack builds its table from. */
 export const createTableInput = (tableName: string): CreateTableCommandInput => {
-  const keyNames = [tableSchema.partitionKey, tableSchema.sortKey, ...tableSchema.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey])];
+  const keyNames = [
+    tableSchema.partitionKey,
+    tableSchema.sortKey,
+    ...tableSchema.globalIndexes.flatMap((i) => [i.partitionKey, i.sortKey]),
+  ];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',

@@ -55,9 +55,7 @@ export async function checkJava(): Promise<{ version: number }> {
     output = stderr + stdout; // `java -version` writes to stderr
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new JavaMissingError(
-      code === 'ENOENT' ? 'Java was not found' : `Running \`java -version\` failed (${String(err)})`,
-    );
+    throw new JavaMissingError(code === 'ENOENT' ? 'Java was not found' : `Running \`java -version\` failed (${String(err)})`);
   }
   const version = parseJavaMajor(output);
   if (version === undefined) {
@@ -183,20 +181,14 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   const failure = await waitUntilReady(endpoint, exited, output);
   if (failure !== undefined) {
     await stop();
-    throw new Error(
-      `DynamoDB Local on port ${port} ${failure}.\n--- last output ---\n${output.tail(OUTPUT_TAIL_BYTES)}`,
-    );
+    throw new Error(`DynamoDB Local on port ${port} ${failure}.\n--- last output ---\n${output.tail(OUTPUT_TAIL_BYTES)}`);
   }
 
   return { endpoint, port, stop };
 }
 
 /** Resolves to undefined once ListTables succeeds, or to a reason when the process dies or times out. */
-async function waitUntilReady(
-  endpoint: string,
-  exited: Promise<string>,
-  output: OutputTail,
-): Promise<string | undefined> {
+async function waitUntilReady(endpoint: string, exited: Promise<string>, output: OutputTail): Promise<string | undefined> {
   const client = new DynamoDBClient({
     endpoint,
     region: 'local',

@@ -74,7 +74,11 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
 
   const body = await readBody(request);
   if (body === 'too_large') {
-    writeResult(response, { statusCode: 413, headers: { 'Content-Type': 'application/json' }, body: '{"message":"Request Entity Too Large"}' });
+    writeResult(response, {
+      statusCode: 413,
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"message":"Request Entity Too Large"}',
+    });
     return;
   }
   const path = new URL(request.url ?? '/', 'http://local').pathname;

@@ -10,7 +10,13 @@ import { failRun } from '../../functions/core/workflows/transitions';
 import type { Mode } from '../../functions/core/tenancy';
 
 /** Id, account and mode of every item of an entity that matches `filter`. */
-const scanFor = async function* (table: TableRef, entity: string, filter: string, names: Record<string, string>, values: Record<string, unknown>) {
+const scanFor = async function* (
+  table: TableRef,
+  entity: string,
+  filter: string,
+  names: Record<string, string>,
+  values: Record<string, unknown>,
+) {
   let startKey: Record<string, unknown> | undefined;
   do {
     const page = await table.client.send(
@@ -39,11 +45,23 @@ export const failOrphans = async (table: TableRef): Promise<number> => {
   const deployments = dynamoDeploymentRepository(table);
   const deps = { deployments, clock: systemClock };
   let failed = await failOrphanedWorkflows(table);
-  for await (const ref of scanFor(table, entityTypes.deployment, '#status IN (:queued, :running)', { '#status': 'status' }, { ':queued': 'queued', ':running': 'in_progress' })) {
+  for await (const ref of scanFor(
+    table,
+    entityTypes.deployment,
+    '#status IN (:queued, :running)',
+    { '#status': 'status' },
+    { ':queued': 'queued', ':running': 'in_progress' },
+  )) {
     await recordFailure(deps, ref, { step: 'start', message: 'The local runtime stopped while this deployment ran; create it again.' });
     failed += 1;
   }
-  for await (const ref of scanFor(table, entityTypes.deployment, '#rollback.#status = :inProgress', { '#rollback': 'rollback', '#status': 'status' }, { ':inProgress': 'in_progress' })) {
+  for await (const ref of scanFor(
+    table,
+    entityTypes.deployment,
+    '#rollback.#status = :inProgress',
+    { '#rollback': 'rollback', '#status': 'status' },
+    { ':inProgress': 'in_progress' },
+  )) {
     await recordRollbackFailure(deps, ref, 'The local runtime stopped while this rollback ran; request it again.');
     failed += 1;
   }
@@ -68,7 +86,14 @@ const failOrphanedWorkflows = async (table: TableRef): Promise<number> => {
     for (const item of page.Items ?? []) {
       const tenant = { accountId: item.account_id as string, mode: item.mode as Mode };
       await applyTransition({ workflows, clock: systemClock }, tenant, item.id as string, (workflow, nowIso) =>
-        failRun(workflow, { stage: workflow.status === 'queued' ? null : undefined, message: 'The local runtime stopped while this workflow ran; create it again.' }, nowIso),
+        failRun(
+          workflow,
+          {
+            stage: workflow.status === 'queued' ? null : undefined,
+            message: 'The local runtime stopped while this workflow ran; create it again.',
+          },
+          nowIso,
+        ),
       );
       failed += 1;
     }

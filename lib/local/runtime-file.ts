@@ -17,7 +17,8 @@ export interface RuntimeInfo {
 
 const fileOf = (dataDir: string): string => join(dataDir, 'runtime.json');
 
-export const writeRuntimeInfo = (dataDir: string, info: RuntimeInfo): Promise<void> => writeFile(fileOf(dataDir), JSON.stringify(info, null, 2));
+export const writeRuntimeInfo = (dataDir: string, info: RuntimeInfo): Promise<void> =>
+  writeFile(fileOf(dataDir), JSON.stringify(info, null, 2));
 
 export const removeRuntimeInfo = (dataDir: string): Promise<void> => rm(fileOf(dataDir), { force: true });
 

@@ -105,7 +105,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   delete process.env.AWS_SESSION_TOKEN;
   delete process.env.AWS_PROFILE;
 
-  const client = new DynamoDBClient({ endpoint: dynamodb.endpoint, region: localRegion, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  const client = new DynamoDBClient({
+    endpoint: dynamodb.endpoint,
+    region: localRegion,
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
   await ensureTable(client, tableName);
   const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
   const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
@@ -125,7 +129,13 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   process.env.DEPLOYMENT_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('deployment');
   const http = await startHttpServer(options.port);
   const apiUrl = `http://localhost:${http.port}/v1`;
-  await writeRuntimeInfo(options.dataDir, { apiUrl, dynamodbEndpoint: dynamodb.endpoint, tableName, region: localRegion, pid: process.pid });
+  await writeRuntimeInfo(options.dataDir, {
+    apiUrl,
+    dynamodbEndpoint: dynamodb.endpoint,
+    tableName,
+    region: localRegion,
+    pid: process.pid,
+  });
 
   let stopping: Promise<void> | undefined;
   return {

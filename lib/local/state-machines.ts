@@ -20,7 +20,12 @@ const localMachine = (name: string, definition: string, functions: Record<string
       return (await loaded)(input);
     };
   }
-  return { name, definitionFile: fileURLToPath(new URL(`../../state-machines/${definition}`, import.meta.url)), substitutions, taskHandlers };
+  return {
+    name,
+    definitionFile: fileURLToPath(new URL(`../../state-machines/${definition}`, import.meta.url)),
+    substitutions,
+    taskHandlers,
+  };
 };
 
 /** The CDK stack's substitution names, each standing for one function. */

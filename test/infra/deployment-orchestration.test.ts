@@ -50,7 +50,10 @@ const lambdaActions = [
 ];
 
 const aslText = readFileSync(deploymentDefinitionFile, 'utf8');
-const asl = JSON.parse(aslText) as { StartAt: string; States: Record<string, { Type: string; Resource?: string; TimeoutSeconds?: number }> };
+const asl = JSON.parse(aslText) as {
+  StartAt: string;
+  States: Record<string, { Type: string; Resource?: string; TimeoutSeconds?: number }>;
+};
 
 interface Synthesized {
   app: App;
@@ -71,7 +74,9 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const stack = buildApp(app);
   const template = Template.fromStack(stack);
   const lookups = templateLookups(template);
-  const stepIds = Object.fromEntries(steps.map((step) => [step, lookups.functionIdWithDescription(deploymentFunctionDescriptions[step])])) as Record<StepKey, string>;
+  const stepIds = Object.fromEntries(
+    steps.map((step) => [step, lookups.functionIdWithDescription(deploymentFunctionDescriptions[step])]),
+  ) as Record<StepKey, string>;
   // Told by construct, not by a property under test.
   const machineId = stack.getLogicalId(stack.deployments.stateMachine.node.defaultChild as CfnElement);
   const machine = lookups.resources()[machineId]!;
@@ -85,7 +90,9 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
       })),
     );
   const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (p) => p.PolicyDocument.Statement,
+    ),
     ...policyStatements()
       .filter((entry) => entry.roles.includes(roleId))
       .map((entry) => entry.statement),
@@ -113,7 +120,11 @@ const expectedLambdaStatementsOf = (s: Synthesized, description: string): Statem
 };
 /** Every (action, resource) pair of the statements, resources rendered by `joined`. */
 const grantsOf = (statements: Statement[]): string[] =>
-  statements.flatMap((statement) => actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`))).sort();
+  statements
+    .flatMap((statement) =>
+      actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`)),
+    )
+    .sort();
 
 /** The definition the machine runs, with each function's GetAtt rendered `${<logicalId>.Arn}` (as in workflow-orchestration.test.ts). */
 const resolvedDefinitionOf = (s: Synthesized): string => {
@@ -159,7 +170,10 @@ describe('deployment orchestration', () => {
         TracingConfiguration: { Enabled: true },
         LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
       });
-      const destination = only(machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[], 'log destination');
+      const destination = only(
+        machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[],
+        'log destination',
+      );
       const logGroupId = (destination.CloudWatchLogsLogGroup.LogGroupArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
       expect(s.lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
     });
@@ -172,20 +186,27 @@ describe('deployment orchestration', () => {
 
     it('maps the four substitutions to the Arn of their step functions, and nothing else', () => {
       const substitutions = s.lookups.resources()[s.machineId]!.Properties.DefinitionSubstitutions as Record<string, unknown>;
-      expect(substitutions).toEqual(Object.fromEntries(Object.entries(placeholderSteps).map(([name, step]) => [name, arnOf(s.stepIds[step])])));
+      expect(substitutions).toEqual(
+        Object.fromEntries(Object.entries(placeholderSteps).map(([name, step]) => [name, arnOf(s.stepIds[step])])),
+      );
     });
 
     it('runs the ASL file with every placeholder replaced by its step function', () => {
       const definition = resolvedDefinitionOf(s);
       let expected = aslText;
-      for (const [name, step] of Object.entries(placeholderSteps)) expected = expected.split(`\${${name}}`).join(`\${${s.stepIds[step]}.Arn}`);
+      for (const [name, step] of Object.entries(placeholderSteps))
+        expected = expected.split(`\${${name}}`).join(`\${${s.stepIds[step]}.Arn}`);
       expect(definition).not.toMatch(/\$\{\w+\}/);
       expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
     });
 
     it('sends each Task to its step function', () => {
       const definition = JSON.parse(resolvedDefinitionOf(s)) as typeof asl;
-      const tasks = Object.fromEntries(Object.entries(definition.States).filter(([, state]) => state.Type === 'Task').map(([name, state]) => [name, state.Resource]));
+      const tasks = Object.fromEntries(
+        Object.entries(definition.States)
+          .filter(([, state]) => state.Type === 'Task')
+          .map(([name, state]) => [name, state.Resource]),
+      );
       const of = (step: StepKey) => `\${${s.stepIds[step]}.Arn}`;
       expect(tasks).toEqual({
         StartDeployment: of('control'),
@@ -239,27 +260,41 @@ describe('deployment orchestration', () => {
 
     it.each(steps.map((step) => [step]))('%s may write the table', (step) => {
       const statements = s.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(isDynamoStatement);
-      expect(statements.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem']));
+      expect(statements.flatMap(actionsOf)).toEqual(
+        expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:ConditionCheckItem']),
+      );
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).TABLE_NAME).toEqual({ Ref: expect.any(String) });
     });
 
-    it('without deployLambdaTargets no function holds any Lambda permission but the security starters\' invoke of the security function and the tests starters\' invoke of the tests function, and DEPLOY_LAMBDA_TARGETS is empty', () => {
-      for (const description of [...securityStarterDescriptions, ...testsStarterDescriptions]) expect([...s.descriptions().values()]).toContain(description);
+    it("without deployLambdaTargets no function holds any Lambda permission but the security starters' invoke of the security function and the tests starters' invoke of the tests function, and DEPLOY_LAMBDA_TARGETS is empty", () => {
+      for (const description of [...securityStarterDescriptions, ...testsStarterDescriptions])
+        expect([...s.descriptions().values()]).toContain(description);
       for (const [, description] of s.descriptions()) {
-        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, expectedLambdaStatementsOf(s, description)]);
+        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([
+          description,
+          expectedLambdaStatementsOf(s, description),
+        ]);
       }
       // Besides the security and tests starters', the state machines' invokes of their own steps are the only Lambda permissions in the stack.
-      const lambdaRoles = s.policyStatements().filter(({ statement }) => hasActionWithPrefix('lambda:')(statement)).flatMap(({ roles }) => roles);
+      const lambdaRoles = s
+        .policyStatements()
+        .filter(({ statement }) => hasActionWithPrefix('lambda:')(statement))
+        .flatMap(({ roles }) => roles);
       expect(lambdaRoles).toContain(s.machineRoleId);
-      const machineRoles = Object.values(s.template.findResources('AWS::StepFunctions::StateMachine')).map((machine) => machine.Properties.RoleArn['Fn::GetAtt'][0] as string);
-      expect(new Set(lambdaRoles)).toEqual(new Set([...machineRoles, ...securityStarterDescriptions.map(s.roleOf), ...testsStarterDescriptions.map(s.roleOf)]));
+      const machineRoles = Object.values(s.template.findResources('AWS::StepFunctions::StateMachine')).map(
+        (machine) => machine.Properties.RoleArn['Fn::GetAtt'][0] as string,
+      );
+      expect(new Set(lambdaRoles)).toEqual(
+        new Set([...machineRoles, ...securityStarterDescriptions.map(s.roleOf), ...testsStarterDescriptions.map(s.roleOf)]),
+      );
       for (const step of targetSteps) expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).DEPLOY_LAMBDA_TARGETS).toBe('');
       for (const description of starterDescriptions) expect(s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe('');
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions.control).DEPLOY_LAMBDA_TARGETS).toBeUndefined();
     });
 
     it('without deployCodeBuckets no step function holds any S3 permission', () => {
-      for (const step of steps) expect([step, s.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(hasActionWithPrefix('s3:'))]).toEqual([step, []]);
+      for (const step of steps)
+        expect([step, s.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(hasActionWithPrefix('s3:'))]).toEqual([step, []]);
     });
 
     it('no step function knows the state machine or may start it', () => {
@@ -273,24 +308,34 @@ describe('deployment orchestration', () => {
 
   describe('starters', () => {
     it('the route table marks exactly the create and rollback routes as starters', () => {
-      expect(routes.filter((route) => route.deploymentExecutions).map((route) => `${route.method} ${route.path}`).sort()).toEqual([createDescription, rollbackDescription].sort());
+      expect(
+        routes
+          .filter((route) => route.deploymentExecutions)
+          .map((route) => `${route.method} ${route.path}`)
+          .sort(),
+      ).toEqual([createDescription, rollbackDescription].sort());
     });
 
-    it.each(starterDescriptions.map((description) => [description]))('%s knows the machine and may only start its executions', (description) => {
-      expect(s.lookups.environmentOf(description).DEPLOYMENT_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
-      const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
-      for (const statement of statements) {
-        expect(statement.Effect).toBe('Allow');
-        expect(statement.Condition).toBeUndefined();
-      }
-      expect(grantsOf(statements)).toEqual([`states:StartExecution \${${s.machineId}}`]);
-    });
+    it.each(starterDescriptions.map((description) => [description]))(
+      '%s knows the machine and may only start its executions',
+      (description) => {
+        expect(s.lookups.environmentOf(description).DEPLOYMENT_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
+        const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
+        for (const statement of statements) {
+          expect(statement.Effect).toBe('Allow');
+          expect(statement.Condition).toBeUndefined();
+        }
+        expect(grantsOf(statements)).toEqual([`states:StartExecution \${${s.machineId}}`]);
+      },
+    );
 
     it('no other function knows the machine or holds a permission on it, the GET deployment routes included', () => {
       for (const description of readDescriptions) expect([...s.descriptions().values()]).toContain(description);
       for (const description of [...s.descriptions().values()].filter((d) => !starterDescriptions.includes(d))) {
         expect([description, s.lookups.environmentOf(description).DEPLOYMENT_STATE_MACHINE_ARN]).toEqual([description, undefined]);
-        const onMachine = s.lookups.statementsOf(description).filter((statement) => JSON.stringify(statement.Resource).includes(s.machineId));
+        const onMachine = s.lookups
+          .statementsOf(description)
+          .filter((statement) => JSON.stringify(statement.Resource).includes(s.machineId));
         expect([description, onMachine]).toEqual([description, []]);
       }
       for (const description of readDescriptions) {
@@ -307,31 +352,45 @@ describe('deployment orchestration', () => {
       targets = synthesize({ deployLambdaTargets: lambdaTarget, deployCodeBuckets: 'my-code' });
     });
 
-    it.each(targetSteps.map((step) => [step]))('%s gets exactly the seven Lambda actions on the target and its qualified ARNs, and the target in DEPLOY_LAMBDA_TARGETS', (step) => {
-      const description = deploymentFunctionDescriptions[step];
-      const lambda = only(targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), `${step} Lambda statement`);
-      expect(lambda.Effect).toBe('Allow');
-      expect(lambda.Condition).toBeUndefined();
-      expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions);
-      expect([...asArray(lambda.Resource)].sort()).toEqual([lambdaTarget, `${lambdaTarget}:*`]);
-      expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(lambdaTarget);
-    });
+    it.each(targetSteps.map((step) => [step]))(
+      '%s gets exactly the seven Lambda actions on the target and its qualified ARNs, and the target in DEPLOY_LAMBDA_TARGETS',
+      (step) => {
+        const description = deploymentFunctionDescriptions[step];
+        const lambda = only(targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), `${step} Lambda statement`);
+        expect(lambda.Effect).toBe('Allow');
+        expect(lambda.Condition).toBeUndefined();
+        expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions);
+        expect([...asArray(lambda.Resource)].sort()).toEqual([lambdaTarget, `${lambdaTarget}:*`]);
+        expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(lambdaTarget);
+      },
+    );
 
-    it('no other function holds any Lambda permission (but the security starters\' invoke of the security function and the tests starters\' of the tests function); the starters know the targets, no other function', () => {
+    it("no other function holds any Lambda permission (but the security starters' invoke of the security function and the tests starters' of the tests function); the starters know the targets, no other function", () => {
       const targetIds = new Set(targetSteps.map((step) => targets.stepIds[step]));
       for (const [id, description] of targets.descriptions()) {
         const env = targets.lookups.environmentOf(description);
         if (targetIds.has(id)) continue;
-        expect([description, targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, expectedLambdaStatementsOf(targets, description)]);
-        expect([description, env.DEPLOY_LAMBDA_TARGETS]).toEqual([description, starterDescriptions.includes(description) ? lambdaTarget : undefined]);
+        expect([description, targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([
+          description,
+          expectedLambdaStatementsOf(targets, description),
+        ]);
+        expect([description, env.DEPLOY_LAMBDA_TARGETS]).toEqual([
+          description,
+          starterDescriptions.includes(description) ? lambdaTarget : undefined,
+        ]);
       }
       // Nor any role that is not a function's, but the state machine's invoke of its own steps.
       const onTarget = targets.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes('function:shop'));
-      expect(new Set(onTarget.flatMap(({ roles }) => roles))).toEqual(new Set(targetSteps.map((step) => targets.roleOf(deploymentFunctionDescriptions[step]))));
+      expect(new Set(onTarget.flatMap(({ roles }) => roles))).toEqual(
+        new Set(targetSteps.map((step) => targets.roleOf(deploymentFunctionDescriptions[step]))),
+      );
     });
 
     it.each(targetSteps.map((step) => [step]))('%s may read code packages from the configured bucket only', (step) => {
-      const s3 = only(targets.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(hasActionWithPrefix('s3:')), `${step} S3 statement`);
+      const s3 = only(
+        targets.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(hasActionWithPrefix('s3:')),
+        `${step} S3 statement`,
+      );
       expect(s3.Effect).toBe('Allow');
       expect([...actionsOf(s3)].sort()).toEqual(['s3:GetObject', 's3:GetObjectVersion']);
       expect(asArray(s3.Resource)).toEqual(['arn:aws:s3:::my-code/*']);
@@ -339,7 +398,9 @@ describe('deployment orchestration', () => {
 
     it('the code bucket is readable by the three provider steps only', () => {
       const onBucket = targets.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes('my-code'));
-      expect(new Set(onBucket.flatMap(({ roles }) => roles))).toEqual(new Set(targetSteps.map((step) => targets.roleOf(deploymentFunctionDescriptions[step]))));
+      expect(new Set(onBucket.flatMap(({ roles }) => roles))).toEqual(
+        new Set(targetSteps.map((step) => targets.roleOf(deploymentFunctionDescriptions[step]))),
+      );
       expect(targets.lookups.statementsOf(deploymentFunctionDescriptions.control).filter(hasActionWithPrefix('s3:'))).toEqual([]);
     });
 
@@ -375,6 +436,8 @@ describe('cdk-nag AwsSolutions with deployment targets and code buckets', () => 
     app.synth();
 
     const { violations } = new AwsSolutionsChecks().validateScope(app);
-    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual(
+      [],
+    );
   });
 });

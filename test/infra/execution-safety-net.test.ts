@@ -14,7 +14,9 @@ const grantsOf = (statements: Statement[]): string[] =>
   statements
     .flatMap((statement) =>
       actionsOf(statement).flatMap((action) =>
-        asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`),
+        asArray(statement.Resource).map(
+          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
+        ),
       ),
     )
     .sort();
@@ -47,8 +49,12 @@ describe('execution safety net', () => {
   });
 
   it('its function may write the table and nothing else of AWS (no Step Functions, no Lambda, no S3)', () => {
-    const actions = lookups.statementsOf(executionEndedDescription).flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]));
-    expect(actions.every((action) => action.startsWith('dynamodb:') || action.startsWith('logs:') || action.startsWith('xray:'))).toBe(true);
+    const actions = lookups
+      .statementsOf(executionEndedDescription)
+      .flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]));
+    expect(actions.every((action) => action.startsWith('dynamodb:') || action.startsWith('logs:') || action.startsWith('xray:'))).toBe(
+      true,
+    );
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']));
   });
 
@@ -60,7 +66,13 @@ describe('execution safety net', () => {
     const securityQueueId = idOf(stack.security.failures);
     const testsQueueId = idOf(stack.tests.failures);
     const tableId = idOf(stack.table);
-    const consumeActions = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+    const consumeActions = [
+      'sqs:ChangeMessageVisibility',
+      'sqs:DeleteMessage',
+      'sqs:GetQueueAttributes',
+      'sqs:GetQueueUrl',
+      'sqs:ReceiveMessage',
+    ];
     const policyStatements = () =>
       Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
         (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
@@ -75,11 +87,15 @@ describe('execution safety net', () => {
       expect(jobFailedId).not.toBe(lookups.functionIdWithDescription(executionEndedDescription));
     });
 
-    it('the two failure queues are the security and the tests functions\' on-failure destinations', () => {
+    it("the two failure queues are the security and the tests functions' on-failure destinations", () => {
       expect(securityQueueId).not.toBe(testsQueueId);
       const onFailureQueueOf = (description: string) =>
         only(
-          Object.values(template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: lookups.functionIdWithDescription(description) } } })),
+          Object.values(
+            template.findResources('AWS::Lambda::EventInvokeConfig', {
+              Properties: { FunctionName: { Ref: lookups.functionIdWithDescription(description) } },
+            }),
+          ),
           `event invoke config of ${description}`,
         ).Properties.DestinationConfig.OnFailure.Destination;
       expect(onFailureQueueOf(securityFunctionDescription)).toEqual(arnOf(securityQueueId));
@@ -87,28 +103,49 @@ describe('execution safety net', () => {
     });
 
     it('its function reads exactly the security and tests failure queues, batches of 10, failing single messages', () => {
-      const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: jobFailedId } } }));
-      expect(mappings.map((mapping) => mapping.Properties).sort((a, b) => JSON.stringify(a.EventSourceArn).localeCompare(JSON.stringify(b.EventSourceArn)))).toEqual(
+      const mappings = Object.values(
+        template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: jobFailedId } } }),
+      );
+      expect(
+        mappings
+          .map((mapping) => mapping.Properties)
+          .sort((a, b) => JSON.stringify(a.EventSourceArn).localeCompare(JSON.stringify(b.EventSourceArn))),
+      ).toEqual(
         [securityQueueId, testsQueueId]
-          .map((queueId) => ({ FunctionName: { Ref: jobFailedId }, EventSourceArn: arnOf(queueId), BatchSize: 10, FunctionResponseTypes: ['ReportBatchItemFailures'] }))
+          .map((queueId) => ({
+            FunctionName: { Ref: jobFailedId },
+            EventSourceArn: arnOf(queueId),
+            BatchSize: 10,
+            FunctionResponseTypes: ['ReportBatchItemFailures'],
+          }))
           .sort((a, b) => JSON.stringify(a.EventSourceArn).localeCompare(JSON.stringify(b.EventSourceArn))),
       );
       // Nothing else reads those queues, and it reads no other source.
       for (const queueId of [securityQueueId, testsQueueId]) {
-        const readers = Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } }));
+        const readers = Object.values(
+          template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } }),
+        );
         expect([queueId, readers.map((mapping) => mapping.Properties.FunctionName)]).toEqual([queueId, [{ Ref: jobFailedId }]]);
       }
     });
 
     it('its function is started by its event sources only: no API route, rule, permission or other role reaches it', () => {
       const references = (resource: unknown) => JSON.stringify(resource).includes(`"${jobFailedId}"`);
-      expect(Object.values(template.findResources('AWS::Lambda::Permission')).filter((permission) => references(permission.Properties.FunctionName))).toEqual([]);
-      expect(Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) => references(integration.Properties.IntegrationUri))).toEqual([]);
+      expect(
+        Object.values(template.findResources('AWS::Lambda::Permission')).filter((permission) =>
+          references(permission.Properties.FunctionName),
+        ),
+      ).toEqual([]);
+      expect(
+        Object.values(template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) =>
+          references(integration.Properties.IntegrationUri),
+        ),
+      ).toEqual([]);
       expect(Object.values(template.findResources('AWS::Events::Rule')).filter((rule) => references(rule.Properties.Targets))).toEqual([]);
       expect(policyStatements().filter(({ statement }) => references(statement.Resource))).toEqual([]);
     });
 
-    it('its function knows the table and nothing else, and has 30 s, within the failure queues\' visibility timeout', () => {
+    it("its function knows the table and nothing else, and has 30 s, within the failure queues' visibility timeout", () => {
       expect(jobFailed.Properties.Environment.Variables).toEqual({
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
@@ -118,7 +155,10 @@ describe('execution safety net', () => {
       expect(jobFailed.Properties.Timeout).toBe(30);
       // Lambda refuses an SQS event source whose visibility timeout is shorter than the function's (SQS's default is 30 s).
       for (const queueId of [securityQueueId, testsQueueId]) {
-        expect([queueId, (lookups.resources()[queueId]!.Properties.VisibilityTimeout ?? 30) >= jobFailed.Properties.Timeout]).toEqual([queueId, true]);
+        expect([queueId, (lookups.resources()[queueId]!.Properties.VisibilityTimeout ?? 30) >= jobFailed.Properties.Timeout]).toEqual([
+          queueId,
+          true,
+        ]);
       }
     });
 
@@ -150,7 +190,10 @@ describe('execution safety net', () => {
       // Spelled out: it never sends to a queue, never invokes or starts anything, reads no object, key, model or secret.
       expect(statements.flatMap(actionsOf)).not.toContain('sqs:SendMessage');
       for (const prefix of ['lambda:', 'states:', 's3:', 'kms:', 'bedrock:', 'secretsmanager:', 'codebuild:', 'ses:']) {
-        expect([prefix, statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix)))]).toEqual([prefix, []]);
+        expect([prefix, statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith(prefix)))]).toEqual([
+          prefix,
+          [],
+        ]);
       }
       expect(lookups.resources()[roleId]!.Properties.Policies).toBeUndefined();
       expect(lookups.resources()[roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
@@ -159,7 +202,11 @@ describe('execution safety net', () => {
     it('no other role consumes the failure queues', () => {
       for (const queueId of [securityQueueId, testsQueueId]) {
         const consumers = policyStatements().filter(
-          ({ statement }) => JSON.stringify(statement.Resource).includes(`"${queueId}"`) && actionsOf(statement).some((action) => action !== 'sqs:SendMessage' && action !== 'sqs:GetQueueAttributes' && action !== 'sqs:GetQueueUrl'),
+          ({ statement }) =>
+            JSON.stringify(statement.Resource).includes(`"${queueId}"`) &&
+            actionsOf(statement).some(
+              (action) => action !== 'sqs:SendMessage' && action !== 'sqs:GetQueueAttributes' && action !== 'sqs:GetQueueUrl',
+            ),
         );
         expect([queueId, new Set(consumers.flatMap(({ roles }) => roles))]).toEqual([queueId, new Set([roleId])]);
       }

@@ -26,28 +26,43 @@ describe('ImageBuilds', () => {
 
   /** Statements of a role: inline and attached. */
   const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (p) => p.PolicyDocument.Statement,
+    ),
     ...Object.values(template.findResources('AWS::IAM::Policy'))
       .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
       .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
   ];
-  const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Description as string);
+  const descriptions = () =>
+    Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Description as string);
   /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
   const policyStatements = () =>
     Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({ roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref), statement })),
+      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
+        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+        statement,
+      })),
     );
   const packageRoleId: string = lookups.functionWithDescription(packageDescription).Properties.Role['Fn::GetAtt'][0];
 
   describe('repository', () => {
     it('scans on push, is encrypted, retained, and keeps the last 100 images and untagged ones for 7 days', () => {
-      const repository = lookups.resources()[repositoryId]! as { Type: string; Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+      const repository = lookups.resources()[repositoryId]! as {
+        Type: string;
+        Properties: Record<string, any>;
+        DeletionPolicy?: string;
+        UpdateReplacePolicy?: string;
+      };
       expect(repository.Type).toBe('AWS::ECR::Repository');
       expect(template.findResources('AWS::ECR::Repository')).toEqual({ [repositoryId]: expect.anything() });
       expect(repository.Properties.ImageScanningConfiguration).toEqual({ ScanOnPush: true });
       expect(['KMS', 'AES256']).toContain(repository.Properties.EncryptionConfiguration.EncryptionType);
       expect([repository.DeletionPolicy, repository.UpdateReplacePolicy]).toEqual(['Retain', 'Retain']);
-      const rules = (JSON.parse(repository.Properties.LifecyclePolicy.LifecyclePolicyText) as { rules: { selection: Record<string, unknown>; action: { type: string } }[] }).rules;
+      const rules = (
+        JSON.parse(repository.Properties.LifecyclePolicy.LifecyclePolicyText) as {
+          rules: { selection: Record<string, unknown>; action: { type: string } }[];
+        }
+      ).rules;
       expect(rules.map((rule) => [rule.selection, rule.action.type])).toEqual(
         expect.arrayContaining([
           [{ tagStatus: 'untagged', countType: 'sinceImagePushed', countNumber: 7, countUnit: 'days' }, 'expire'],
@@ -59,7 +74,9 @@ describe('ImageBuilds', () => {
 
   describe('project', () => {
     it('builds on ARM, privileged for docker, small, within 30 minutes, encrypted with the artifact key', () => {
-      expect(template.findResources('AWS::CodeBuild::Project', { Properties: { Description: project.Properties.Description } })).toEqual({ [projectId]: expect.anything() });
+      expect(template.findResources('AWS::CodeBuild::Project', { Properties: { Description: project.Properties.Description } })).toEqual({
+        [projectId]: expect.anything(),
+      });
       expect(project.Properties.Environment).toMatchObject({
         Type: 'ARM_CONTAINER',
         ComputeType: 'BUILD_GENERAL1_SMALL',
@@ -75,7 +92,10 @@ describe('ImageBuilds', () => {
       expect(joined(project.Properties.Source.Location)).toBe(`\${${bucketId}}/${imageSourcePrefix}source.zip`);
       const logGroupId: string = project.Properties.LogsConfig.CloudWatchLogs.GroupName.Ref;
       expect(project.Properties.LogsConfig.CloudWatchLogs.Status).toBe('ENABLED');
-      expect(lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: expect.any(Number) } });
+      expect(lookups.resources()[logGroupId]).toMatchObject({
+        Type: 'AWS::Logs::LogGroup',
+        Properties: { RetentionInDays: expect.any(Number) },
+      });
     });
 
     it('logs in to ECR, builds the tree with docker and pushes <repository>:<tag>', () => {
@@ -84,7 +104,12 @@ describe('ImageBuilds', () => {
       expect(spec.phases.build?.commands).toEqual(['docker build -t "$IMAGE_REPOSITORY_URI:$IMAGE_TAG" .']);
       expect(spec.phases.post_build?.commands).toEqual(['docker push "$IMAGE_REPOSITORY_URI:$IMAGE_TAG"']);
       const variables = project.Properties.Environment.EnvironmentVariables as { Name: string; Value: unknown }[];
-      const uri = JSON.stringify(only(variables.filter((v) => v.Name === 'IMAGE_REPOSITORY_URI'), 'IMAGE_REPOSITORY_URI').Value);
+      const uri = JSON.stringify(
+        only(
+          variables.filter((v) => v.Name === 'IMAGE_REPOSITORY_URI'),
+          'IMAGE_REPOSITORY_URI',
+        ).Value,
+      );
       expect(uri).toContain('.dkr.ecr.');
       expect(uri).toContain(JSON.stringify({ Ref: repositoryId }));
     });
@@ -96,16 +121,32 @@ describe('ImageBuilds', () => {
         for (const action of actionsOf(statement)) expect(action).not.toContain('*');
       }
       const ecr = statements.filter(hasActionWithPrefix('ecr:'));
-      const token = only(ecr.filter((s) => asArray(s.Resource).includes('*')), 'ecr statement on *');
+      const token = only(
+        ecr.filter((s) => asArray(s.Resource).includes('*')),
+        'ecr statement on *',
+      );
       expect(actionsOf(token)).toEqual(['ecr:GetAuthorizationToken']);
-      const push = only(ecr.filter((s) => s !== token), 'ecr push statement');
-      expect(actionsOf(push).sort()).toEqual(['ecr:BatchCheckLayerAvailability', 'ecr:CompleteLayerUpload', 'ecr:InitiateLayerUpload', 'ecr:PutImage', 'ecr:UploadLayerPart']);
+      const push = only(
+        ecr.filter((s) => s !== token),
+        'ecr push statement',
+      );
+      expect(actionsOf(push).sort()).toEqual([
+        'ecr:BatchCheckLayerAvailability',
+        'ecr:CompleteLayerUpload',
+        'ecr:InitiateLayerUpload',
+        'ecr:PutImage',
+        'ecr:UploadLayerPart',
+      ]);
       expect(asArray(push.Resource)).toEqual([arnOf(repositoryId)]);
 
       const s3 = statements.filter(hasActionWithPrefix('s3:'));
-      const objects = only(s3.filter((s) => actionsOf(s).includes('s3:GetObject')), 's3:GetObject statement');
+      const objects = only(
+        s3.filter((s) => actionsOf(s).includes('s3:GetObject')),
+        's3:GetObject statement',
+      );
       expect(asArray(objects.Resource).map(joined)).toEqual([imageObjects]);
-      for (const statement of s3) expect(actionsOf(statement).filter((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete'))).toEqual([]);
+      for (const statement of s3)
+        expect(actionsOf(statement).filter((a) => a.startsWith('s3:Put') || a.startsWith('s3:Delete'))).toEqual([]);
       for (const statement of s3.filter((s) => s !== objects)) expect(asArray(statement.Resource)).toEqual([arnOf(bucketId)]);
 
       const kms = only(statements.filter(hasActionWithPrefix('kms:')), 'kms statement');
@@ -119,7 +160,9 @@ describe('ImageBuilds', () => {
     it('knows the project and the repository', () => {
       const env = lookups.environmentOf(packageDescription);
       expect(env.IMAGE_BUILD_PROJECT).toEqual({ Ref: projectId });
-      const projectUri = (project.Properties.Environment.EnvironmentVariables as { Name: string; Value: unknown }[]).find((v) => v.Name === 'IMAGE_REPOSITORY_URI')?.Value;
+      const projectUri = (project.Properties.Environment.EnvironmentVariables as { Name: string; Value: unknown }[]).find(
+        (v) => v.Name === 'IMAGE_REPOSITORY_URI',
+      )?.Value;
       expect(env.IMAGE_REPOSITORY_URI).toEqual(projectUri);
       expect(env.ARTIFACT_BUCKET).toEqual({ Ref: bucketId });
     });
@@ -129,7 +172,10 @@ describe('ImageBuilds', () => {
       const codebuild = only(statements.filter(hasActionWithPrefix('codebuild:')), 'codebuild statement');
       expect(actionsOf(codebuild).sort()).toEqual(['codebuild:BatchGetBuilds', 'codebuild:StartBuild']);
       expect(asArray(codebuild.Resource)).toEqual([arnOf(projectId)]);
-      const images = only(statements.filter((s) => asArray(s.Resource).map(joined).includes(imageObjects)), 'images/* statement');
+      const images = only(
+        statements.filter((s) => asArray(s.Resource).map(joined).includes(imageObjects)),
+        'images/* statement',
+      );
       expect(actionsOf(images)).toEqual(['s3:PutObject']);
       expect(asArray(images.Resource).map(joined)).toEqual([imageObjects]);
       const generate = statements.filter((s) => actionsOf(s).includes('kms:GenerateDataKey'));
@@ -145,10 +191,13 @@ describe('ImageBuilds', () => {
         expect([description, env.IMAGE_BUILD_PROJECT, env.IMAGE_REPOSITORY_URI]).toEqual([description, undefined, undefined]);
         const statements = lookups.statementsOf(description);
         const reachesImages = statements.filter(
-          (s) => (hasActionWithPrefix('codebuild:')(s) && asArray(s.Resource).some((r) => JSON.stringify(r).includes(projectId))) || asArray(s.Resource).map(joined).includes(imageObjects),
+          (s) =>
+            (hasActionWithPrefix('codebuild:')(s) && asArray(s.Resource).some((r) => JSON.stringify(r).includes(projectId))) ||
+            asArray(s.Resource).map(joined).includes(imageObjects),
         );
         expect([description, reachesImages]).toEqual([description, []]);
-        for (const statement of statements.filter(hasActionWithPrefix('codebuild:'))) expect([description, asArray(statement.Resource).includes('*')]).toEqual([description, false]);
+        for (const statement of statements.filter(hasActionWithPrefix('codebuild:')))
+          expect([description, asArray(statement.Resource).includes('*')]).toEqual([description, false]);
         expect([description, statements.filter(hasActionWithPrefix('ecr:'))]).toEqual([description, []]);
       }
     });
@@ -168,7 +217,10 @@ describe('ImageBuilds', () => {
       for (const { statement } of codebuild) expect(asArray(statement.Resource)).not.toContain('*');
       const onProject = codebuild.filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${projectId}"`));
       expect(onProject.map(({ roles }) => roles)).toEqual([[packageRoleId]]);
-      expect(onProject.flatMap(({ statement }) => actionsOf(statement)).sort()).toEqual(['codebuild:BatchGetBuilds', 'codebuild:StartBuild']);
+      expect(onProject.flatMap(({ statement }) => actionsOf(statement)).sort()).toEqual([
+        'codebuild:BatchGetBuilds',
+        'codebuild:StartBuild',
+      ]);
       // Besides its own log groups (CodeBuild's default one included), its project is named by no other role's statement.
       const naming = policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${projectId}"`));
       for (const { roles, statement } of naming.filter(({ roles }) => !roles.includes(packageRoleId))) {
@@ -176,7 +228,7 @@ describe('ImageBuilds', () => {
       }
     });
 
-    it('no role but the image project\'s holds an ECR permission or names the repository', () => {
+    it("no role but the image project's holds an ECR permission or names the repository", () => {
       const ecr = policyStatements().filter(({ statement }) => hasActionWithPrefix('ecr:')(statement));
       expect(new Set(ecr.flatMap(({ roles }) => roles))).toEqual(new Set([projectRoleId]));
       const onRepository = policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${repositoryId}"`));

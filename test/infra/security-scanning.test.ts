@@ -12,7 +12,12 @@ import { actionsOf, asArray, joined, newApp, only, type Statement, templateLooku
 const scanDescription = 'POST /v1/security/scans';
 const remediateDescription = 'POST /v1/security/findings/{id}/remediate';
 const starterDescriptions = [scanDescription, remediateDescription];
-const readDescriptions = ['GET /v1/security/scans', 'GET /v1/security/scans/{id}', 'GET /v1/security/findings', 'GET /v1/security/findings/{id}'];
+const readDescriptions = [
+  'GET /v1/security/scans',
+  'GET /v1/security/scans/{id}',
+  'GET /v1/security/findings',
+  'GET /v1/security/findings/{id}',
+];
 
 const defaultOsvApiUrl = 'https://api.osv.dev';
 const secretPattern = (name: string) => `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
@@ -25,7 +30,9 @@ const grantsOf = (statements: Statement[]): string[] =>
   statements
     .flatMap((statement) =>
       actionsOf(statement).flatMap((action) =>
-        asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`),
+        asArray(statement.Resource).map(
+          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
+        ),
       ),
     )
     .sort();
@@ -141,13 +148,16 @@ describe('security scanning', () => {
       expect(grantsOf(s.statements())).toEqual(baseGrantsOf(s));
       // Spelled out: nothing under workflows/, no Step Functions, no Lambda, no secret, no signing.
       expect(grantsOf(s.statements()).filter((grant) => grant.includes('/workflows/'))).toEqual([]);
-      for (const prefix of ['states:', 'lambda:', 'secretsmanager:', 'kms:Sign', 'ses:']) expect([prefix, s.statements().filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
+      for (const prefix of ['states:', 'lambda:', 'secretsmanager:', 'kms:Sign', 'ses:'])
+        expect([prefix, s.statements().filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
       expect(s.lookups.resources()[s.roleId]!.Properties.Policies).toBeUndefined();
       expect(s.lookups.resources()[s.roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
     });
 
     it('is the only role that reaches the findings/ prefix', () => {
-      const onFindings = s.policyStatements().filter(({ statement }) => asArray(statement.Resource).some((resource) => joined(resource).includes(`/${findingArtifactPrefix}`)));
+      const onFindings = s
+        .policyStatements()
+        .filter(({ statement }) => asArray(statement.Resource).some((resource) => joined(resource).includes(`/${findingArtifactPrefix}`)));
       expect(new Set(onFindings.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId]));
     });
 
@@ -158,14 +168,27 @@ describe('security scanning', () => {
       const statement = only(secrets, 'Secrets Manager statement');
       expect(statement.Effect).toBe('Allow');
       expect(statement.Condition).toBeUndefined();
-      expect(grantsOf(repository.statements())).toEqual([...baseGrantsOf(repository), `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort());
+      expect(grantsOf(repository.statements())).toEqual(
+        [...baseGrantsOf(repository), `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort(),
+      );
     });
 
     it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret gets those settings and may read that secret too', () => {
-      const anthropic = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic', repositoryTokenSecret: 'repo/token' });
-      expect(anthropic.environment()).toMatchObject({ AI_PROVIDERS: 'bedrock,anthropic', BEDROCK_MODEL_ID: defaultBedrockModelId, ANTHROPIC_API_KEY_SECRET: 'my/anthropic' });
+      const anthropic = synthesize({
+        aiProviders: 'bedrock,anthropic',
+        anthropicApiKeySecret: 'my/anthropic',
+        repositoryTokenSecret: 'repo/token',
+      });
+      expect(anthropic.environment()).toMatchObject({
+        AI_PROVIDERS: 'bedrock,anthropic',
+        BEDROCK_MODEL_ID: defaultBedrockModelId,
+        ANTHROPIC_API_KEY_SECRET: 'my/anthropic',
+      });
       expect(grantsOf(anthropic.statements().filter(hasActionWithPrefix('secretsmanager:')))).toEqual(
-        [`secretsmanager:GetSecretValue ${secretPattern('my/anthropic')}`, `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort(),
+        [
+          `secretsmanager:GetSecretValue ${secretPattern('my/anthropic')}`,
+          `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`,
+        ].sort(),
       );
     });
 
@@ -193,9 +216,21 @@ describe('security scanning', () => {
 
     it('is reached by no API route, event source or other service principal', () => {
       const references = (resource: unknown) => JSON.stringify(resource).includes(`"${s.functionId}"`);
-      expect(Object.values(s.template.findResources('AWS::Lambda::Permission')).filter((permission) => references(permission.Properties.FunctionName))).toEqual([]);
-      expect(Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) => references(mapping.Properties.FunctionName))).toEqual([]);
-      expect(Object.values(s.template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) => references(integration.Properties.IntegrationUri))).toEqual([]);
+      expect(
+        Object.values(s.template.findResources('AWS::Lambda::Permission')).filter((permission) =>
+          references(permission.Properties.FunctionName),
+        ),
+      ).toEqual([]);
+      expect(
+        Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) =>
+          references(mapping.Properties.FunctionName),
+        ),
+      ).toEqual([]);
+      expect(
+        Object.values(s.template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) =>
+          references(integration.Properties.IntegrationUri),
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -219,7 +254,7 @@ describe('security scanning', () => {
       });
     });
 
-    it('is sent to by the security function only, and read by the job safety net\'s function only', () => {
+    it("is sent to by the security function only, and read by the job safety net's function only", () => {
       const jobFailedRole = s.roleOf(jobFailedDescription);
       expect(jobFailedRole).not.toBe(s.roleId);
       const onQueue = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.queueId}"`));
@@ -227,33 +262,53 @@ describe('security scanning', () => {
       const queueArn = `\${${s.queueId}.Arn}`;
       /** A role's grants on this queue (its statements may name other queues too). */
       const grantsOnQueue = (roleId: string) =>
-        grantsOf(onQueue.filter(({ roles }) => roles.includes(roleId)).map(({ statement }) => statement)).filter((grant) => grant.split(' ')[1]!.includes(s.queueId));
-      expect(grantsOnQueue(s.roleId)).toEqual([`sqs:GetQueueAttributes ${queueArn}`, `sqs:GetQueueUrl ${queueArn}`, `sqs:SendMessage ${queueArn}`]);
+        grantsOf(onQueue.filter(({ roles }) => roles.includes(roleId)).map(({ statement }) => statement)).filter((grant) =>
+          grant.split(' ')[1]!.includes(s.queueId),
+        );
+      expect(grantsOnQueue(s.roleId)).toEqual([
+        `sqs:GetQueueAttributes ${queueArn}`,
+        `sqs:GetQueueUrl ${queueArn}`,
+        `sqs:SendMessage ${queueArn}`,
+      ]);
       // The event source of the job safety net: it consumes the queue, it never sends to it.
       expect(grantsOnQueue(jobFailedRole)).toEqual(
-        ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map((action) => `${action} ${queueArn}`),
+        ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'].map(
+          (action) => `${action} ${queueArn}`,
+        ),
       );
       for (const { roles } of onQueue) expect(roles.length).toBe(1);
       // Its only consumer is that function's event source mapping.
-      const mappings = Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(s.queueId) } }));
-      expect(mappings.map((mapping) => mapping.Properties.FunctionName)).toEqual([{ Ref: s.lookups.functionIdWithDescription(jobFailedDescription) }]);
+      const mappings = Object.values(
+        s.template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(s.queueId) } }),
+      );
+      expect(mappings.map((mapping) => mapping.Properties.FunctionName)).toEqual([
+        { Ref: s.lookups.functionIdWithDescription(jobFailedDescription) },
+      ]);
     });
   });
 
   describe('route functions', () => {
     it('the route table marks exactly the scan and remediate routes as starting security jobs', () => {
-      expect(routes.filter((route) => route.startsSecurityJobs).map((route) => `${route.method} ${route.path}`).sort()).toEqual([...starterDescriptions].sort());
+      expect(
+        routes
+          .filter((route) => route.startsSecurityJobs)
+          .map((route) => `${route.method} ${route.path}`)
+          .sort(),
+      ).toEqual([...starterDescriptions].sort());
     });
 
-    it.each(starterDescriptions.map((description) => [description]))('%s knows the security function and may only invoke it', (description) => {
-      expect(s.lookups.environmentOf(description).SECURITY_FUNCTION_NAME).toEqual({ Ref: s.functionId });
-      const lambda = s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'));
-      expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
-      // Starting a job is all: the job's own permissions stay with the security function.
-      for (const prefix of ['s3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']) {
-        expect([prefix, s.lookups.statementsOf(description).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
-      }
-    });
+    it.each(starterDescriptions.map((description) => [description]))(
+      '%s knows the security function and may only invoke it',
+      (description) => {
+        expect(s.lookups.environmentOf(description).SECURITY_FUNCTION_NAME).toEqual({ Ref: s.functionId });
+        const lambda = s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'));
+        expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
+        // Starting a job is all: the job's own permissions stay with the security function.
+        for (const prefix of ['s3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']) {
+          expect([prefix, s.lookups.statementsOf(description).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
+        }
+      },
+    );
 
     it('no other function knows the security function or may invoke it, the GET security routes included', () => {
       for (const description of readDescriptions) expect(s.descriptions()).toContain(description);
@@ -273,13 +328,20 @@ describe('security scanning', () => {
 
 describe('cdk-nag AwsSolutions with the security function fully configured', () => {
   it('reports no unacknowledged error or warning', () => {
-    const app = newApp({ repositoryTokenSecret: 'repo/token', aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic', osvApiUrl: 'https://osv.mirror.example.test' });
+    const app = newApp({
+      repositoryTokenSecret: 'repo/token',
+      aiProviders: 'bedrock,anthropic',
+      anthropicApiKeySecret: 'my/anthropic',
+      osvApiUrl: 'https://osv.mirror.example.test',
+    });
     buildApp(app);
     // Registered as in bin/app.ts: an in-memory synth throws on any error it reports.
     Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
     app.synth();
 
     const { violations } = new AwsSolutionsChecks().validateScope(app);
-    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual(
+      [],
+    );
   });
 });

@@ -57,7 +57,8 @@ describe('ServiceStack', () => {
         [dispatcherDescription, dispatcherTimeout.toSeconds()],
         [fanOutDescription, fanOutTimeout.toSeconds()],
       ]);
-      for (const [description, seconds] of expected) expect([description, functionWithDescription(description).Properties.Timeout]).toEqual([description, seconds]);
+      for (const [description, seconds] of expected)
+        expect([description, functionWithDescription(description).Properties.Timeout]).toEqual([description, seconds]);
       expect(testWebhookRouteTimeout()).toBe(20);
       expect(dispatcherTimeout.toSeconds()).toBe(30);
       // What API Gateway waits for an HTTP API integration at most.
@@ -84,7 +85,8 @@ describe('ServiceStack', () => {
         // 1 GiB for the API and its workers; the stages that hold a repository in memory get 2 GiB;
         // the security function (repository, ESLint and TypeScript, the OSV answers) alone gets 3008 MB.
         if (fn.Properties.Description === securityFunctionDescription) expect(fn.Properties.MemorySize).toBe(3008);
-        else expect([fn.Properties.Description, [1024, 2048].includes(fn.Properties.MemorySize)]).toEqual([fn.Properties.Description, true]);
+        else
+          expect([fn.Properties.Description, [1024, 2048].includes(fn.Properties.MemorySize)]).toEqual([fn.Properties.Description, true]);
         expect(fn.Properties.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO' });
       }
     });
@@ -104,7 +106,10 @@ describe('ServiceStack', () => {
 
     it('sends each route to its own function and $default to the fallback', () => {
       const integrationOf = (routeKey: string) => {
-        const route = only(Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })), routeKey);
+        const route = only(
+          Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } })),
+          routeKey,
+        );
         const integrationId = (route.Properties.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
         return template.toJSON().Resources[integrationId.Ref].Properties.IntegrationUri['Fn::GetAtt'][0] as string;
       };
@@ -136,7 +141,17 @@ describe('ServiceStack', () => {
       });
       const format = JSON.parse(stage.Properties.AccessLogSettings.Format);
       expect(Object.keys(format)).toEqual(
-        expect.arrayContaining(['requestId', 'ip', 'requestTime', 'httpMethod', 'routeKey', 'status', 'protocol', 'responseLength', 'integrationErrorMessage']),
+        expect.arrayContaining([
+          'requestId',
+          'ip',
+          'requestTime',
+          'httpMethod',
+          'routeKey',
+          'status',
+          'protocol',
+          'responseLength',
+          'integrationErrorMessage',
+        ]),
       );
       expect(format.requestId).toBe('$context.requestId');
 
@@ -203,18 +218,20 @@ describe('ServiceStack', () => {
         const statements = statementsOf(description).filter(isDynamoStatement);
         const unconditionedWrites = statements.filter((s) => !s.Condition && actionsOf(s).includes('dynamodb:PutItem'));
         const write = only(unconditionedWrites, 'write statement');
-        expect(actionsOf(write)).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']));
+        expect(actionsOf(write)).toEqual(
+          expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']),
+        );
         expect(asArray(write.Resource)).toEqual([{ 'Fn::GetAtt': [expect.any(String), 'Arn'] }]);
       },
     );
 
-    it.each([
-      ...routes.filter((route) => route.tableAccess === 'none').map((route) => [routeDescription(route)]),
-      [fallbackDescription],
-    ])('%s has no DynamoDB permission and no table', (description) => {
-      expect(statementsOf(description).filter(isDynamoStatement)).toEqual([]);
-      expect(functionWithDescription(description).Properties.Environment.Variables.TABLE_NAME).toBeUndefined();
-    });
+    it.each([...routes.filter((route) => route.tableAccess === 'none').map((route) => [routeDescription(route)]), [fallbackDescription]])(
+      '%s has no DynamoDB permission and no table',
+      (description) => {
+        expect(statementsOf(description).filter(isDynamoStatement)).toEqual([]);
+        expect(functionWithDescription(description).Properties.Environment.Variables.TABLE_NAME).toBeUndefined();
+      },
+    );
 
     it('grants no dynamodb:* and no DynamoDB action on every resource', () => {
       const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
@@ -242,6 +259,8 @@ describe('cdk-nag AwsSolutions', () => {
     app.synth();
 
     const { violations } = new AwsSolutionsChecks().validateScope(app);
-    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual(
+      [],
+    );
   });
 });

@@ -37,22 +37,31 @@ export const joined = (value: unknown): string => {
 
 /** Lookups into one synthesized template. */
 export const templateLookups = (template: Template) => {
-  const resources = () => template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
+  const resources = () =>
+    template.toJSON().Resources as Record<string, { Type: string; Properties: Record<string, any>; DependsOn?: string[] }>;
 
   const functionIdWithDescription = (description: string): string =>
-    only(Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Description: description } })), `function "${description}"`);
+    only(
+      Object.keys(template.findResources('AWS::Lambda::Function', { Properties: { Description: description } })),
+      `function "${description}"`,
+    );
 
   const functionWithDescription = (description: string) => resources()[functionIdWithDescription(description)]!;
 
-  const environmentOf = (description: string): Record<string, unknown> => functionWithDescription(description).Properties.Environment.Variables;
+  const environmentOf = (description: string): Record<string, unknown> =>
+    functionWithDescription(description).Properties.Environment.Variables;
 
   /** Every statement the function's role holds: its inline policies and the policies attached to it. */
   const statementsOf = (description: string): Statement[] => {
     const roleId: string = functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
     const role = resources()[roleId]!;
-    const attached = Object.values(template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }));
+    const attached = Object.values(
+      template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }),
+    );
     return [
-      ...(role.Properties.Policies ?? []).flatMap((policy: { PolicyDocument: { Statement: Statement[] } }) => policy.PolicyDocument.Statement),
+      ...(role.Properties.Policies ?? []).flatMap(
+        (policy: { PolicyDocument: { Statement: Statement[] } }) => policy.PolicyDocument.Statement,
+      ),
       ...attached.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
     ];
   };

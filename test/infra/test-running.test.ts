@@ -23,7 +23,9 @@ const grantsOf = (statements: Statement[]): string[] =>
   statements
     .flatMap((statement) =>
       actionsOf(statement).flatMap((action) =>
-        asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`),
+        asArray(statement.Resource).map(
+          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
+        ),
       ),
     )
     .sort();
@@ -49,7 +51,9 @@ const synthesize = (context: Record<string, unknown> = {}) => {
     );
   const projectRoleId: string = project.Properties.ServiceRole['Fn::GetAtt'][0];
   const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (p) => p.PolicyDocument.Statement,
+    ),
     ...policyStatements()
       .filter((entry) => entry.roles.includes(roleId))
       .map((entry) => entry.statement),
@@ -150,22 +154,41 @@ describe('test running', () => {
     it('may start and read builds of its project only, get and put objects under tests/ only, and decrypt and generate data keys with the artifact key; nothing else', () => {
       for (const statement of s.statements()) expect(statement.Effect).toBe('Allow');
       expect(grantsOf(s.statements())).toEqual(baseGrantsOf(s));
-      expect(grantsOf(s.statements().filter(hasActionWithPrefix('codebuild:')))).toEqual([`codebuild:BatchGetBuilds \${${s.projectId}.Arn}`, `codebuild:StartBuild \${${s.projectId}.Arn}`]);
-      expect(grantsOf(s.statements().filter(hasActionWithPrefix('s3:')))).toEqual([`s3:GetObject \${${s.bucketId}.Arn}/tests/*`, `s3:PutObject \${${s.bucketId}.Arn}/tests/*`]);
-      expect(grantsOf(s.statements().filter(hasActionWithPrefix('kms:')))).toEqual([`kms:Decrypt \${${s.artifactKeyId}.Arn}`, `kms:GenerateDataKey \${${s.artifactKeyId}.Arn}`]);
-      for (const prefix of ['states:', 'lambda:', 'secretsmanager:', 'ecr:', 'iam:', 'ses:']) expect([prefix, s.statements().filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
+      expect(grantsOf(s.statements().filter(hasActionWithPrefix('codebuild:')))).toEqual([
+        `codebuild:BatchGetBuilds \${${s.projectId}.Arn}`,
+        `codebuild:StartBuild \${${s.projectId}.Arn}`,
+      ]);
+      expect(grantsOf(s.statements().filter(hasActionWithPrefix('s3:')))).toEqual([
+        `s3:GetObject \${${s.bucketId}.Arn}/tests/*`,
+        `s3:PutObject \${${s.bucketId}.Arn}/tests/*`,
+      ]);
+      expect(grantsOf(s.statements().filter(hasActionWithPrefix('kms:')))).toEqual([
+        `kms:Decrypt \${${s.artifactKeyId}.Arn}`,
+        `kms:GenerateDataKey \${${s.artifactKeyId}.Arn}`,
+      ]);
+      for (const prefix of ['states:', 'lambda:', 'secretsmanager:', 'ecr:', 'iam:', 'ses:'])
+        expect([prefix, s.statements().filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
     });
 
     it('with repositoryTokenSecret knows that secret and may read it, and only it', () => {
       const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
       expect(repository.environment().REPOSITORY_TOKEN_SECRET).toBe('repo/token');
-      expect(grantsOf(repository.statements())).toEqual([...baseGrantsOf(repository), `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort());
+      expect(grantsOf(repository.statements())).toEqual(
+        [...baseGrantsOf(repository), `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort(),
+      );
     });
 
     it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret gets those settings and may read that secret too', () => {
       const anthropic = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic', anthropicModel: 'claude-x' });
-      expect(anthropic.environment()).toMatchObject({ AI_PROVIDERS: 'bedrock,anthropic', BEDROCK_MODEL_ID: defaultBedrockModelId, ANTHROPIC_API_KEY_SECRET: 'my/anthropic', ANTHROPIC_MODEL: 'claude-x' });
-      expect(grantsOf(anthropic.statements())).toEqual([...baseGrantsOf(anthropic), `secretsmanager:GetSecretValue ${secretPattern('my/anthropic')}`].sort());
+      expect(anthropic.environment()).toMatchObject({
+        AI_PROVIDERS: 'bedrock,anthropic',
+        BEDROCK_MODEL_ID: defaultBedrockModelId,
+        ANTHROPIC_API_KEY_SECRET: 'my/anthropic',
+        ANTHROPIC_MODEL: 'claude-x',
+      });
+      expect(grantsOf(anthropic.statements())).toEqual(
+        [...baseGrantsOf(anthropic), `secretsmanager:GetSecretValue ${secretPattern('my/anthropic')}`].sort(),
+      );
     });
 
     it('with aiProviders=local has no model, no Bedrock permission and no secret', () => {
@@ -189,15 +212,30 @@ describe('test running', () => {
       // Only the tests function sends to it (a consumer of the queue may receive, never send).
       const sendersToQueue = s
         .policyStatements()
-        .filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.queueId}"`) && actionsOf(statement).includes('sqs:SendMessage'));
+        .filter(
+          ({ statement }) =>
+            JSON.stringify(statement.Resource).includes(`"${s.queueId}"`) && actionsOf(statement).includes('sqs:SendMessage'),
+        );
       expect(new Set(sendersToQueue.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId]));
     });
 
     it('is reached by no API route, event source or other service principal', () => {
       const references = (resource: unknown) => JSON.stringify(resource).includes(`"${s.functionId}"`);
-      expect(Object.values(s.template.findResources('AWS::Lambda::Permission')).filter((permission) => references(permission.Properties.FunctionName))).toEqual([]);
-      expect(Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) => references(mapping.Properties.FunctionName))).toEqual([]);
-      expect(Object.values(s.template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) => references(integration.Properties.IntegrationUri))).toEqual([]);
+      expect(
+        Object.values(s.template.findResources('AWS::Lambda::Permission')).filter((permission) =>
+          references(permission.Properties.FunctionName),
+        ),
+      ).toEqual([]);
+      expect(
+        Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) =>
+          references(mapping.Properties.FunctionName),
+        ),
+      ).toEqual([]);
+      expect(
+        Object.values(s.template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) =>
+          references(integration.Properties.IntegrationUri),
+        ),
+      ).toEqual([]);
     });
   });
 
@@ -213,7 +251,12 @@ describe('test running', () => {
     it('builds on the Amazon Linux 2023 ARM image, unprivileged, from an S3 source under tests/, encrypted with the artifact key, for at most 20 minutes', () => {
       expect(s.project.Properties).toMatchObject({
         Description: 'Runs untrusted test code in isolation; reaches nothing of the service',
-        Environment: { Type: 'ARM_CONTAINER', Image: 'aws/codebuild/amazonlinux-aarch64-standard:3.0', ComputeType: 'BUILD_GENERAL1_SMALL', PrivilegedMode: false },
+        Environment: {
+          Type: 'ARM_CONTAINER',
+          Image: 'aws/codebuild/amazonlinux-aarch64-standard:3.0',
+          ComputeType: 'BUILD_GENERAL1_SMALL',
+          PrivilegedMode: false,
+        },
         EncryptionKey: arnOf(s.artifactKeyId),
         TimeoutInMinutes: 20,
         Artifacts: { Type: 'NO_ARTIFACTS' },
@@ -244,7 +287,9 @@ describe('test running', () => {
       // Test files arrive one per line and become an array: a path is never re-parsed by the shell.
       expect(build).toContain('while IFS= read -r file; do');
       expect(build).toContain('pytest) set -- python3 -m pytest --junitxml=/tmp/out/report.xml -p no:cacheprovider -q ;;');
-      expect(build).toContain('timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" "$@" "${FILES[@]}" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code');
+      expect(build).toContain(
+        'timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" "$@" "${FILES[@]}" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code',
+      );
       // Installs never run the repository's lifecycle scripts.
       const install = spec.phases.install!.commands.join('\n');
       expect(install).toContain('npm ci --ignore-scripts || npm install --ignore-scripts');
@@ -254,7 +299,9 @@ describe('test running', () => {
     it("its role is CodeBuild's alone, with no managed policy", () => {
       const role = s.lookups.resources()[s.projectRoleId]!;
       expect(role.Type).toBe('AWS::IAM::Role');
-      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([{ Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'codebuild.amazonaws.com' } }]);
+      expect(role.Properties.AssumeRolePolicyDocument.Statement).toEqual([
+        { Action: 'sts:AssumeRole', Effect: 'Allow', Principal: { Service: 'codebuild.amazonaws.com' } },
+      ]);
       expect(role.Properties.ManagedPolicyArns).toBeUndefined();
       expect(role.Properties.Policies).toBeUndefined();
     });
@@ -299,11 +346,22 @@ describe('test running', () => {
     });
 
     it('is started and read by the tests function only, and its role is named by no other policy', () => {
-      const onProject = s.policyStatements().filter(({ statement }) => hasActionWithPrefix('codebuild:')(statement) && JSON.stringify(statement.Resource).includes(`"${s.projectId}"`) && actionsOf(statement).some((a) => a === 'codebuild:StartBuild' || a === 'codebuild:BatchGetBuilds'));
+      const onProject = s
+        .policyStatements()
+        .filter(
+          ({ statement }) =>
+            hasActionWithPrefix('codebuild:')(statement) &&
+            JSON.stringify(statement.Resource).includes(`"${s.projectId}"`) &&
+            actionsOf(statement).some((a) => a === 'codebuild:StartBuild' || a === 'codebuild:BatchGetBuilds'),
+        );
       expect(new Set(onProject.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId]));
       const namingRole = Object.entries(s.template.toJSON().Resources as Record<string, { Type: string; Properties?: unknown }>)
         .filter(([id]) => id !== s.projectId)
-        .filter(([, resource]) => resource.Type !== 'AWS::IAM::Policy' || !JSON.stringify((resource.Properties as { Roles?: unknown }).Roles ?? []).includes(`"${s.projectRoleId}"`))
+        .filter(
+          ([, resource]) =>
+            resource.Type !== 'AWS::IAM::Policy' ||
+            !JSON.stringify((resource.Properties as { Roles?: unknown }).Roles ?? []).includes(`"${s.projectRoleId}"`),
+        )
         .filter(([, resource]) => JSON.stringify(resource.Properties ?? {}).includes(`"${s.projectRoleId}"`))
         .map(([id]) => id);
       expect(namingRole).toEqual([]);
@@ -312,18 +370,26 @@ describe('test running', () => {
 
   describe('route functions', () => {
     it('the route table marks exactly the generate and run routes as starting test jobs', () => {
-      expect(routes.filter((route) => route.startsTestJobs).map((route) => `${route.method} ${route.path}`).sort()).toEqual([...starterDescriptions].sort());
+      expect(
+        routes
+          .filter((route) => route.startsTestJobs)
+          .map((route) => `${route.method} ${route.path}`)
+          .sort(),
+      ).toEqual([...starterDescriptions].sort());
     });
 
-    it.each(starterDescriptions.map((description) => [description]))('%s knows the tests function and may only invoke it', (description) => {
-      expect(s.lookups.environmentOf(description).TESTS_FUNCTION_NAME).toEqual({ Ref: s.functionId });
-      const lambda = s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'));
-      expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
-      // Starting a job is all: the job's own permissions stay with the tests function.
-      for (const prefix of ['codebuild:', 's3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']) {
-        expect([prefix, s.lookups.statementsOf(description).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
-      }
-    });
+    it.each(starterDescriptions.map((description) => [description]))(
+      '%s knows the tests function and may only invoke it',
+      (description) => {
+        expect(s.lookups.environmentOf(description).TESTS_FUNCTION_NAME).toEqual({ Ref: s.functionId });
+        const lambda = s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'));
+        expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
+        // Starting a job is all: the job's own permissions stay with the tests function.
+        for (const prefix of ['codebuild:', 's3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']) {
+          expect([prefix, s.lookups.statementsOf(description).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
+        }
+      },
+    );
 
     it('no other function knows the tests function or may invoke it, the GET test routes included', () => {
       for (const description of readDescriptions) expect(s.descriptions()).toContain(description);
@@ -345,7 +411,9 @@ describe('test running', () => {
 describe('cdk-nag AwsSolutions with the tests function fully configured', () => {
   const context = { repositoryTokenSecret: 'repo/token', aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic' };
   const findingsOf = (app: ReturnType<typeof newApp>) =>
-    new AwsSolutionsChecks().validateScope(app).violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    new AwsSolutionsChecks()
+      .validateScope(app)
+      .violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
 
   it('reports no unacknowledged error or warning', () => {
     const app = newApp(context);

@@ -9,7 +9,18 @@ import { ServiceFunction } from '../../lib/constructs/service-function';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
 import { defaultNotificationSender } from '../../lib/service-stack';
-import { actionsOf, asArray, isDynamoStatement, isSesStatement, isSqsStatement, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import {
+  actionsOf,
+  asArray,
+  isDynamoStatement,
+  isSesStatement,
+  isSqsStatement,
+  joined,
+  newApp,
+  only,
+  type Statement,
+  templateLookups,
+} from './template-helpers';
 
 const routeDescription = (route: (typeof routes)[number]): string => `${route.method} ${route.path}`;
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
@@ -28,9 +39,15 @@ describe('webhook delivery', () => {
     template = Template.fromStack(buildApp(newApp()));
     lookups = templateLookups(template);
     const queues = template.findResources('AWS::SQS::Queue');
-    queueId = only(Object.keys(template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: {} } })), 'queue with a redrive policy');
+    queueId = only(
+      Object.keys(template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: {} } })),
+      'queue with a redrive policy',
+    );
     deadLetterQueueId = queues[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
-    const mapping = only(Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { StartingPosition: 'TRIM_HORIZON' } })), 'stream mapping');
+    const mapping = only(
+      Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { StartingPosition: 'TRIM_HORIZON' } })),
+      'stream mapping',
+    );
     fanOutFailuresId = mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
   });
 
@@ -40,21 +57,35 @@ describe('webhook delivery', () => {
   /** The queue an asynchronous worker's failed invocations go to, told by its event invoke config. */
   const onFailureQueueOf = (description: string): string =>
     only(
-      Object.values(template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: lookups.functionIdWithDescription(description) } } })),
+      Object.values(
+        template.findResources('AWS::Lambda::EventInvokeConfig', {
+          Properties: { FunctionName: { Ref: lookups.functionIdWithDescription(description) } },
+        }),
+      ),
       `event invoke config of ${description}`,
     ).Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
 
   describe('queues', () => {
-    it('has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has three more: the execution safety net\'s, the security function\'s and the tests function\'s failure queue)', () => {
+    it("has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has three more: the execution safety net's, the security function's and the tests function's failure queue)", () => {
       template.resourceCountIs('AWS::SQS::Queue', 6);
       expect(new Set([queueId, deadLetterQueueId, fanOutFailuresId]).size).toBe(3);
       // The three others, told by what uses them: the safety net's rule target DLQ, the security and tests functions' on-failure destinations.
       const safetyNetRule = only(Object.values(template.findResources('AWS::Events::Rule')), 'execution safety net rule');
-      const safetyNetQueueId: string = only(safetyNetRule.Properties.Targets as { DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string, string] } } }[], 'rule target').DeadLetterConfig.Arn['Fn::GetAtt'][0];
+      const safetyNetQueueId: string = only(
+        safetyNetRule.Properties.Targets as { DeadLetterConfig: { Arn: { 'Fn::GetAtt': [string, string] } } }[],
+        'rule target',
+      ).DeadLetterConfig.Arn['Fn::GetAtt'][0];
       // One event invoke config per asynchronous worker, and none else.
       const invokeConfigs = template.findResources('AWS::Lambda::EventInvokeConfig');
-      expect(Object.values(invokeConfigs).map((config) => config.Properties.FunctionName.Ref as string).sort()).toEqual(
-        [lookups.functionIdWithDescription(securityFunctionDescription), lookups.functionIdWithDescription(testsFunctionDescription)].sort(),
+      expect(
+        Object.values(invokeConfigs)
+          .map((config) => config.Properties.FunctionName.Ref as string)
+          .sort(),
+      ).toEqual(
+        [
+          lookups.functionIdWithDescription(securityFunctionDescription),
+          lookups.functionIdWithDescription(testsFunctionDescription),
+        ].sort(),
       );
       const securityFailuresId = onFailureQueueOf(securityFunctionDescription);
       const testsFailuresId = onFailureQueueOf(testsFunctionDescription);
@@ -98,10 +129,13 @@ describe('webhook delivery', () => {
   });
 
   describe('event sources', () => {
-    it('has exactly four mappings: the delivery queue (dispatcher), the table stream (fan-out), and the security and tests functions\' failure queues (job safety net)', () => {
+    it("has exactly four mappings: the delivery queue (dispatcher), the table stream (fan-out), and the security and tests functions' failure queues (job safety net)", () => {
       template.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
       const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
-      const sources = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((mapping) => [mapping.Properties.FunctionName.Ref, JSON.stringify(mapping.Properties.EventSourceArn)]);
+      const sources = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((mapping) => [
+        mapping.Properties.FunctionName.Ref,
+        JSON.stringify(mapping.Properties.EventSourceArn),
+      ]);
       const byFunction = (description: string) => lookups.functionIdWithDescription(description);
       expect(sources.sort()).toEqual(
         [
@@ -114,7 +148,10 @@ describe('webhook delivery', () => {
     });
 
     it('hands the dispatcher batches of 10 from the delivery queue and lets it fail single messages', () => {
-      const mapping = only(Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } })), 'queue mapping');
+      const mapping = only(
+        Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } })),
+        'queue mapping',
+      );
       expect(mapping.Properties).toMatchObject({
         FunctionName: { Ref: lookups.functionIdWithDescription(dispatcherDescription) },
         BatchSize: 10,
@@ -127,7 +164,11 @@ describe('webhook delivery', () => {
     it('feeds the fan-out from the start of the table stream, INSERTs of event items only, bisecting and retrying, with a failure destination', () => {
       const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
       const mapping = only(
-        Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] } } })),
+        Object.values(
+          template.findResources('AWS::Lambda::EventSourceMapping', {
+            Properties: { EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] } },
+          }),
+        ),
         'stream mapping',
       );
       expect(mapping.Properties).toMatchObject({
@@ -155,14 +196,24 @@ describe('webhook delivery', () => {
         TABLE_NAME: { Ref: expect.any(String) },
       });
       const actions = lookups.statementsOf(dispatcherDescription).filter(isDynamoStatement).flatMap(actionsOf);
-      expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem']));
+      expect(actions).toEqual(
+        expect.arrayContaining([
+          'dynamodb:GetItem',
+          'dynamodb:Query',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:ConditionCheckItem',
+        ]),
+      );
     });
 
     it('may send to, receive from and delete in the delivery queue, and touches no other queue', () => {
       const statements = sqsStatementsOf(dispatcherDescription);
       for (const statement of statements) expect(asArray(statement.Resource)).toEqual([arnOf(queueId)]);
       const actions = statements.flatMap(actionsOf);
-      expect(actions).toEqual(expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+      expect(actions).toEqual(
+        expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
+      );
       expect(actions.filter((action) => action.includes('*'))).toEqual([]);
     });
 
@@ -179,7 +230,9 @@ describe('webhook delivery', () => {
       const lookupsWithSender = templateLookups(Template.fromStack(buildApp(newApp({ notificationSender: sender }))));
       expect(lookupsWithSender.environmentOf(dispatcherDescription).NOTIFICATION_SENDER).toBe(sender);
       const statement = only(lookupsWithSender.statementsOf(dispatcherDescription).filter(isSesStatement), 'SES statement');
-      expect(asArray(statement.Resource).map(joined)).toEqual([`arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${sender}`]);
+      expect(asArray(statement.Resource).map(joined)).toEqual([
+        `arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${sender}`,
+      ]);
     });
 
     it('refuses a sender that is not a bare address (it names an SES identity)', () => {
@@ -215,18 +268,24 @@ describe('webhook delivery', () => {
       expect(sendingRoutes.map((route) => route.handler).sort()).toEqual(['webhooks/deliveries-redeliver', 'webhooks/recover']);
     });
 
-    it.each(sendingRoutes.map((route) => [routeDescription(route)]))('%s may send to the delivery queue, nothing more, and knows its URL', (description) => {
-      const statement = only(sqsStatementsOf(description), 'SQS statement');
-      expect(actionsOf(statement)).toEqual(['sqs:SendMessage']);
-      expect(asArray(statement.Resource)).toEqual([arnOf(queueId)]);
-      expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toEqual({ Ref: queueId });
-    });
+    it.each(sendingRoutes.map((route) => [routeDescription(route)]))(
+      '%s may send to the delivery queue, nothing more, and knows its URL',
+      (description) => {
+        const statement = only(sqsStatementsOf(description), 'SQS statement');
+        expect(actionsOf(statement)).toEqual(['sqs:SendMessage']);
+        expect(asArray(statement.Resource)).toEqual([arnOf(queueId)]);
+        expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toEqual({ Ref: queueId });
+      },
+    );
 
-    it.each([...otherRoutes.map((route) => [routeDescription(route)]), [fallbackDescription]])('%s has no SQS or SES permission and no queue URL', (description) => {
-      expect(sqsStatementsOf(description)).toEqual([]);
-      expect(lookups.statementsOf(description).filter(isSesStatement)).toEqual([]);
-      expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toBeUndefined();
-    });
+    it.each([...otherRoutes.map((route) => [routeDescription(route)]), [fallbackDescription]])(
+      '%s has no SQS or SES permission and no queue URL',
+      (description) => {
+        expect(sqsStatementsOf(description)).toEqual([]);
+        expect(lookups.statementsOf(description).filter(isSesStatement)).toEqual([]);
+        expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toBeUndefined();
+      },
+    );
   });
 
   it('lets only the dispatcher send e-mail', () => {
@@ -241,7 +300,13 @@ describe('ServiceFunction', () => {
   it('refuses LOCAL_* variables, which belong to the local runtime', () => {
     const stack = new Stack(newApp(), 'Check');
     expect(
-      () => new ServiceFunction(stack, 'Worker', { handler: 'workers/dispatch', description: 'x', serviceName: 'x', environment: { LOCAL_OUTBOX_DIR: '/tmp/outbox' } }),
+      () =>
+        new ServiceFunction(stack, 'Worker', {
+          handler: 'workers/dispatch',
+          description: 'x',
+          serviceName: 'x',
+          environment: { LOCAL_OUTBOX_DIR: '/tmp/outbox' },
+        }),
     ).toThrow(/LOCAL_OUTBOX_DIR/);
   });
 });

@@ -61,7 +61,9 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const stack = buildApp(app);
   const template = Template.fromStack(stack);
   const lookups = templateLookups(template);
-  const stageIds = Object.fromEntries(stages.map((stage) => [stage, lookups.functionIdWithDescription(stageFunctionDescriptions[stage])])) as Record<StageKey, string>;
+  const stageIds = Object.fromEntries(
+    stages.map((stage) => [stage, lookups.functionIdWithDescription(stageFunctionDescriptions[stage])]),
+  ) as Record<StageKey, string>;
   // Told by construct, not by a property under test.
   const bucketId = stack.getLogicalId(stack.workflows.artifacts.node.defaultChild as CfnElement);
   const machineId = stack.getLogicalId(stack.workflows.stateMachine.node.defaultChild as CfnElement);
@@ -74,7 +76,9 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
       })),
     );
   const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap((p) => p.PolicyDocument.Statement),
+    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (p) => p.PolicyDocument.Statement,
+    ),
     ...policyStatements()
       .filter((entry) => entry.roles.includes(roleId))
       .map((entry) => entry.statement),
@@ -152,7 +156,10 @@ describe('workflow orchestration', () => {
         TracingConfiguration: { Enabled: true },
         LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
       });
-      const destination = only(machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[], 'log destination');
+      const destination = only(
+        machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[],
+        'log destination',
+      );
       expect(destination.CloudWatchLogsLogGroup.LogGroupArn).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
       const logGroupId = (destination.CloudWatchLogsLogGroup.LogGroupArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
       expect(s.lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
@@ -167,7 +174,8 @@ describe('workflow orchestration', () => {
     it('runs the ASL file with every ${…}Arn placeholder replaced by the Arn of its stage function', () => {
       const definition = resolvedDefinitionOf(s);
       let expected = aslText;
-      for (const [name, stage] of Object.entries(placeholderStages)) expected = expected.split(`\${${name}}`).join(`\${${s.stageIds[stage]}.Arn}`);
+      for (const [name, stage] of Object.entries(placeholderStages))
+        expected = expected.split(`\${${name}}`).join(`\${${s.stageIds[stage]}.Arn}`);
       expect(definition).not.toMatch(/\$\{\w+\}/);
       expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
     });
@@ -221,12 +229,22 @@ describe('workflow orchestration', () => {
         .filter(({ statement }) => actionsOf(statement).some((action) => action.startsWith('lambda:')))
         .filter(({ statement }) => asArray(statement.Resource).some((r) => stageArns.includes(JSON.stringify(r))));
       expect(invokers.flatMap(({ roles }) => roles)).toEqual([s.lookups.resources()[s.machineId]!.Properties.RoleArn['Fn::GetAtt'][0]]);
-      expect(invokers.flatMap(({ statement }) => asArray(statement.Resource).map((r) => JSON.stringify(r))).sort()).toEqual(stageArns.sort());
+      expect(invokers.flatMap(({ statement }) => asArray(statement.Resource).map((r) => JSON.stringify(r))).sort()).toEqual(
+        stageArns.sort(),
+      );
     });
   });
 
   describe('stage functions', () => {
-    const expectedTimeouts: Record<StageKey, number> = { control: 60, intake: 900, build: 900, verify: 900, prove: 120, iterate: 900, package: 900 };
+    const expectedTimeouts: Record<StageKey, number> = {
+      control: 60,
+      intake: 900,
+      build: 900,
+      verify: 900,
+      prove: 120,
+      iterate: 900,
+      package: 900,
+    };
 
     it.each(stages.map((stage) => [stage]))('%s has its timeout and /tmp size', (stage) => {
       const properties = s.lookups.functionWithDescription(stageFunctionDescriptions[stage]).Properties;
@@ -235,19 +253,26 @@ describe('workflow orchestration', () => {
       else expect(properties.EphemeralStorage).toBeUndefined();
     });
 
-    it.each(artifactStages.map((stage) => [stage]))('%s knows the artifact bucket and may get and put objects under workflows/ only', (stage) => {
-      const description = stageFunctionDescriptions[stage];
-      expect(s.lookups.environmentOf(description).ARTIFACT_BUCKET).toEqual({ Ref: s.bucketId });
-      const all = s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'));
-      // Package also puts the zipped tree of an image build under images/ (test/infra/image-builds.test.ts).
-      const images = all.filter((statement) => asArray(statement.Resource).map(joined).includes(`\${${s.bucketId}.Arn}/${imageSourcePrefix}*`));
-      expect(images.map((statement) => [actionsOf(statement), asArray(statement.Resource).length])).toEqual(stage === 'package' ? [[['s3:PutObject'], 1]] : []);
-      const statements = all.filter((statement) => !images.includes(statement));
-      const objects = only(statements, 'S3 statement');
-      expect(objects.Effect).toBe('Allow');
-      expect([...actionsOf(objects)].sort()).toEqual(['s3:GetObject', 's3:PutObject']);
-      expect(asArray(objects.Resource).map(joined)).toEqual([`\${${s.bucketId}.Arn}/workflows/*`]);
-    });
+    it.each(artifactStages.map((stage) => [stage]))(
+      '%s knows the artifact bucket and may get and put objects under workflows/ only',
+      (stage) => {
+        const description = stageFunctionDescriptions[stage];
+        expect(s.lookups.environmentOf(description).ARTIFACT_BUCKET).toEqual({ Ref: s.bucketId });
+        const all = s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'));
+        // Package also puts the zipped tree of an image build under images/ (test/infra/image-builds.test.ts).
+        const images = all.filter((statement) =>
+          asArray(statement.Resource).map(joined).includes(`\${${s.bucketId}.Arn}/${imageSourcePrefix}*`),
+        );
+        expect(images.map((statement) => [actionsOf(statement), asArray(statement.Resource).length])).toEqual(
+          stage === 'package' ? [[['s3:PutObject'], 1]] : [],
+        );
+        const statements = all.filter((statement) => !images.includes(statement));
+        const objects = only(statements, 'S3 statement');
+        expect(objects.Effect).toBe('Allow');
+        expect([...actionsOf(objects)].sort()).toEqual(['s3:GetObject', 's3:PutObject']);
+        expect(asArray(objects.Resource).map(joined)).toEqual([`\${${s.bucketId}.Arn}/workflows/*`]);
+      },
+    );
 
     it('control has no artifact bucket and no S3 permission', () => {
       const description = stageFunctionDescriptions.control;
@@ -263,7 +288,8 @@ describe('workflow orchestration', () => {
       // The image builds (test/infra/image-builds.test.ts): package puts zipped trees under images/, the image project reads them.
       const packageRole = roleOf(stageFunctionDescriptions.package);
       const projectRoleOf = (description: string): string =>
-        only(Object.values(s.template.findResources('AWS::CodeBuild::Project', { Properties: { Description: description } })), description).Properties.ServiceRole['Fn::GetAtt'][0];
+        only(Object.values(s.template.findResources('AWS::CodeBuild::Project', { Properties: { Description: description } })), description)
+          .Properties.ServiceRole['Fn::GetAtt'][0];
       const imageProjectRole = projectRoleOf(imageProjectDescription);
       // The test runs (test/infra/test-running.test.ts): the tests function puts sources and reads reports under tests/, the runner reads and writes them.
       const runnerRole = projectRoleOf(testRunnerDescription);
@@ -275,7 +301,9 @@ describe('workflow orchestration', () => {
       const tests = under(testArtifactPrefix);
       expect(testArtifactPrefix).toBe('tests/');
       const touching = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.bucketId}"`));
-      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole]));
+      expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(
+        new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole]),
+      );
       for (const { roles, statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('s3:')(statement))) {
         // One role per policy: a statement is either the security function's or another role's.
         const role = only(roles, 'role of an S3 statement');
@@ -284,18 +312,22 @@ describe('workflow orchestration', () => {
           expect(resource).not.toBe('*');
           if (role === imageProjectRole || role === runnerRole) {
             // CodeBuild checks the source bucket's identity (ACL, location) besides reading its prefix.
-            if (JSON.stringify(resource) === bucketArn) expect([role, actionsOf(statement).sort()]).toEqual([role, ['s3:GetBucketAcl', 's3:GetBucketLocation']]);
+            if (JSON.stringify(resource) === bucketArn)
+              expect([role, actionsOf(statement).sort()]).toEqual([role, ['s3:GetBucketAcl', 's3:GetBucketLocation']]);
             else if (role === imageProjectRole) expect(joined(resource)).toBe(images);
             // The runner reads source zips and writes reports, each under a run's own prefix.
             else
               expect([role, joined(resource), actionsOf(statement).sort()]).toEqual(
-                joined(resource).endsWith('/source.zip') ? [role, `${tests}/source.zip`, ['s3:GetObject']] : [role, `${tests}/out/*`, ['s3:PutObject']],
+                joined(resource).endsWith('/source.zip')
+                  ? [role, `${tests}/source.zip`, ['s3:GetObject']]
+                  : [role, `${tests}/out/*`, ['s3:PutObject']],
               );
             continue;
           }
           expect([role, resource]).not.toEqual([role, arnOf(s.bucketId)]);
           if (role === packageRole && joined(resource) === images) expect(actionsOf(statement)).toEqual(['s3:PutObject']);
-          else if (role === testsRole) expect([role, joined(resource), actionsOf(statement).sort()]).toEqual([role, tests, ['s3:GetObject', 's3:PutObject']]);
+          else if (role === testsRole)
+            expect([role, joined(resource), actionsOf(statement).sort()]).toEqual([role, tests, ['s3:GetObject', 's3:PutObject']]);
           else expect([role, joined(resource)]).toEqual([role, under(role === securityRole ? 'findings/' : 'workflows/')]);
         }
       }
@@ -320,7 +352,10 @@ describe('workflow orchestration', () => {
         [`\${${s.bucketId}.Arn}`, `${tests}/source.zip`, `${tests}/out/*`].sort(),
       );
       // tests/ is the tests function's and the runner's alone, images/ the package stage's and the image project's alone.
-      const rolesOn = (objects: string) => new Set(touching.filter(({ statement }) => asArray(statement.Resource).map(joined).includes(objects)).flatMap(({ roles }) => roles));
+      const rolesOn = (objects: string) =>
+        new Set(
+          touching.filter(({ statement }) => asArray(statement.Resource).map(joined).includes(objects)).flatMap(({ roles }) => roles),
+        );
       expect(rolesOn(tests)).toEqual(new Set([testsRole]));
       expect(rolesOn(`${tests}/source.zip`)).toEqual(new Set([runnerRole]));
       expect(rolesOn(`${tests}/out/*`)).toEqual(new Set([runnerRole]));
@@ -328,8 +363,13 @@ describe('workflow orchestration', () => {
     });
 
     it('only prove may sign, and only with the signing key; only prove gets SIGNING_KEY_ID', () => {
-      const keyId = only(Object.keys(s.template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: 'SIGN_VERIFY' } })), 'signing key');
-      const signing = s.policyStatements().filter(({ statement }) => actionsOf(statement).some((action) => ['kms:Sign', 'kms:GetPublicKey', 'kms:*'].includes(action)));
+      const keyId = only(
+        Object.keys(s.template.findResources('AWS::KMS::Key', { Properties: { KeyUsage: 'SIGN_VERIFY' } })),
+        'signing key',
+      );
+      const signing = s
+        .policyStatements()
+        .filter(({ statement }) => actionsOf(statement).some((action) => ['kms:Sign', 'kms:GetPublicKey', 'kms:*'].includes(action)));
       const proveRole: string = s.lookups.functionWithDescription(stageFunctionDescriptions.prove).Properties.Role['Fn::GetAtt'][0];
       const entry = only(signing, 'signing statement');
       expect(entry.roles).toEqual([proveRole]);
@@ -344,7 +384,9 @@ describe('workflow orchestration', () => {
     });
 
     it('the artifact stages may use the artifact key for their objects, and no role holds a kms wildcard', () => {
-      const artifactKeyId: string = s.lookups.resources()[s.bucketId]!.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.KMSMasterKeyID['Fn::GetAtt'][0];
+      const artifactKeyId: string =
+        s.lookups.resources()[s.bucketId]!.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault
+          .KMSMasterKeyID['Fn::GetAtt'][0];
       for (const stage of artifactStages) {
         const kms = s.lookups.statementsOf(stageFunctionDescriptions[stage]).filter((st) => actionsOf(st).includes('kms:Decrypt'));
         expect(asArray(only(kms, `${stage} kms:Decrypt statement`).Resource)).toEqual([arnOf(artifactKeyId)]);
@@ -372,7 +414,12 @@ describe('workflow orchestration', () => {
     });
 
     it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages, the security function, the tests function and createWorkflow, on no function outside those and cancelWorkflow', () => {
-      const expected = new Set([...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, testsFunctionDescription, createWorkflowDescription]);
+      const expected = new Set([
+        ...aiStages.map((stage) => stageFunctionDescriptions[stage]),
+        securityFunctionDescription,
+        testsFunctionDescription,
+        createWorkflowDescription,
+      ]);
       expect(expected.size).toBe(aiStages.length + 3);
       for (const description of allDescriptions(s)) {
         const env = s.lookups.environmentOf(description);
@@ -401,7 +448,11 @@ describe('workflow orchestration', () => {
     it('with a configured bedrockModelId the AI stages, the security function and the tests function get that model and may invoke that model only', () => {
       const modelId = 'amazon.nova-lite-v1:0';
       const custom = synthesize({ bedrockModelId: modelId });
-      for (const description of [...aiStages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, testsFunctionDescription]) {
+      for (const description of [
+        ...aiStages.map((stage) => stageFunctionDescriptions[stage]),
+        securityFunctionDescription,
+        testsFunctionDescription,
+      ]) {
         expect(custom.lookups.environmentOf(description).BEDROCK_MODEL_ID).toBe(modelId);
         const statement = only(custom.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:')), 'bedrock statement');
         expect(asArray(statement.Resource).map(joined)).toEqual([foundationModel(modelId)]);
@@ -416,7 +467,11 @@ describe('workflow orchestration', () => {
       for (const [id, description] of anthropic.descriptions()) {
         const env = anthropic.lookups.environmentOf(description);
         if (aiIds.has(id)) {
-          expect(env).toMatchObject({ AI_PROVIDERS: 'bedrock,anthropic', BEDROCK_MODEL_ID: defaultBedrockModelId, ANTHROPIC_API_KEY_SECRET: 'my/anthropic' });
+          expect(env).toMatchObject({
+            AI_PROVIDERS: 'bedrock,anthropic',
+            BEDROCK_MODEL_ID: defaultBedrockModelId,
+            ANTHROPIC_API_KEY_SECRET: 'my/anthropic',
+          });
           expect(readableSecretsOf(anthropic, description)).toEqual([secretPattern('my/anthropic')]);
           // Bedrock stays offered next to Anthropic.
           expect(anthropic.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:'))).toHaveLength(1);
@@ -425,13 +480,17 @@ describe('workflow orchestration', () => {
         }
       }
       // The create route checks which providers are configured (by name only): it reads no secret.
-      expect(anthropic.lookups.environmentOf(createWorkflowDescription)).toMatchObject({ AI_PROVIDERS: 'bedrock,anthropic', ANTHROPIC_API_KEY_SECRET: 'my/anthropic' });
+      expect(anthropic.lookups.environmentOf(createWorkflowDescription)).toMatchObject({
+        AI_PROVIDERS: 'bedrock,anthropic',
+        ANTHROPIC_API_KEY_SECRET: 'my/anthropic',
+      });
     });
 
     it('with aiProviders=local no role holds any Bedrock permission and no function a model id', () => {
       const local = synthesize({ aiProviders: 'local' });
       expect(local.policyStatements().filter(({ statement }) => hasActionWithPrefix('bedrock:')(statement))).toEqual([]);
-      for (const description of allDescriptions(local)) expect([description, local.lookups.environmentOf(description).BEDROCK_MODEL_ID]).toEqual([description, undefined]);
+      for (const description of allDescriptions(local))
+        expect([description, local.lookups.environmentOf(description).BEDROCK_MODEL_ID]).toEqual([description, undefined]);
       for (const stage of aiStages) expect(local.lookups.environmentOf(stageFunctionDescriptions[stage]).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(securityFunctionDescription).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(testsFunctionDescription).AI_PROVIDERS).toBe('local');
@@ -440,7 +499,11 @@ describe('workflow orchestration', () => {
 
     it('with repositoryTokenSecret the repository stages, the security function and the tests function know it and may read that secret only; no other function', () => {
       const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
-      const repositoryIds = new Set([...repositoryStages.map((stage) => repository.stageIds[stage]), repository.securityId, repository.testsId]);
+      const repositoryIds = new Set([
+        ...repositoryStages.map((stage) => repository.stageIds[stage]),
+        repository.securityId,
+        repository.testsId,
+      ]);
       expect(repositoryIds.size).toBe(repositoryStages.length + 2);
       for (const [id, description] of repository.descriptions()) {
         const env = repository.lookups.environmentOf(description);
@@ -448,13 +511,21 @@ describe('workflow orchestration', () => {
           expect(env.REPOSITORY_TOKEN_SECRET).toBe('repo/token');
           expect(readableSecretsOf(repository, description)).toEqual([secretPattern('repo/token')]);
         } else {
-          expect([description, env.REPOSITORY_TOKEN_SECRET, readableSecretsOf(repository, description)]).toEqual([description, undefined, []]);
+          expect([description, env.REPOSITORY_TOKEN_SECRET, readableSecretsOf(repository, description)]).toEqual([
+            description,
+            undefined,
+            [],
+          ]);
         }
       }
     });
 
     it('with both secrets each function reads exactly the secrets of its own concerns', () => {
-      const both = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic', repositoryTokenSecret: 'repo/token' });
+      const both = synthesize({
+        aiProviders: 'bedrock,anthropic',
+        anthropicApiKeySecret: 'my/anthropic',
+        repositoryTokenSecret: 'repo/token',
+      });
       for (const stage of stages) {
         const expected = [
           ...(aiStages.includes(stage) ? [secretPattern('my/anthropic')] : []),
@@ -463,21 +534,37 @@ describe('workflow orchestration', () => {
         expect([stage, readableSecretsOf(both, stageFunctionDescriptions[stage])]).toEqual([stage, expected]);
       }
       // The security function remediates with the AI and checks out (and pushes to) the repository.
-      expect(readableSecretsOf(both, securityFunctionDescription)).toEqual([secretPattern('my/anthropic'), secretPattern('repo/token')].sort());
+      expect(readableSecretsOf(both, securityFunctionDescription)).toEqual(
+        [secretPattern('my/anthropic'), secretPattern('repo/token')].sort(),
+      );
       // The tests function generates tests with the AI from a checkout of the repository.
-      expect(readableSecretsOf(both, testsFunctionDescription)).toEqual([secretPattern('my/anthropic'), secretPattern('repo/token')].sort());
+      expect(readableSecretsOf(both, testsFunctionDescription)).toEqual(
+        [secretPattern('my/anthropic'), secretPattern('repo/token')].sort(),
+      );
       // No other function reads either secret.
-      const readers = new Set([...stages.map((stage) => stageFunctionDescriptions[stage]), securityFunctionDescription, testsFunctionDescription]);
-      for (const description of allDescriptions(both).filter((d) => !readers.has(d))) expect([description, readableSecretsOf(both, description)]).toEqual([description, []]);
+      const readers = new Set([
+        ...stages.map((stage) => stageFunctionDescriptions[stage]),
+        securityFunctionDescription,
+        testsFunctionDescription,
+      ]);
+      for (const description of allDescriptions(both).filter((d) => !readers.has(d)))
+        expect([description, readableSecretsOf(both, description)]).toEqual([description, []]);
     });
   });
 
   describe('artifact bucket', () => {
     it('is encrypted with a rotated customer managed key and a bucket key, versioned, private and retained', () => {
-      const bucket = s.lookups.resources()[s.bucketId]! as { Properties: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+      const bucket = s.lookups.resources()[s.bucketId]! as {
+        Properties: Record<string, any>;
+        DeletionPolicy?: string;
+        UpdateReplacePolicy?: string;
+      };
       expect(bucket.DeletionPolicy).toBe('Retain');
       expect(bucket.UpdateReplacePolicy).toBe('Retain');
-      const encryption = only(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration as Record<string, any>[], 'encryption rule');
+      const encryption = only(
+        bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration as Record<string, any>[],
+        'encryption rule',
+      );
       expect(encryption).toEqual({
         BucketKeyEnabled: true,
         ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [expect.any(String), 'Arn'] } },
@@ -486,11 +573,19 @@ describe('workflow orchestration', () => {
       expect(s.lookups.resources()[keyId]).toMatchObject({ Type: 'AWS::KMS::Key', Properties: { EnableKeyRotation: true } });
       expect(s.lookups.resources()[keyId]!.Properties.KeySpec ?? 'SYMMETRIC_DEFAULT').toBe('SYMMETRIC_DEFAULT');
       expect(bucket.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
-      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
     });
 
     it('denies every request without TLS in its bucket policy', () => {
-      const policy = only(Object.values(s.template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: s.bucketId } } })), 'artifact bucket policy');
+      const policy = only(
+        Object.values(s.template.findResources('AWS::S3::BucketPolicy', { Properties: { Bucket: { Ref: s.bucketId } } })),
+        'artifact bucket policy',
+      );
       expect(policy.Properties.PolicyDocument.Statement).toEqual(
         expect.arrayContaining([
           expect.objectContaining({
@@ -508,7 +603,12 @@ describe('workflow orchestration', () => {
       const rules = s.lookups.resources()[s.bucketId]!.Properties.LifecycleConfiguration.Rules as Record<string, any>[];
       for (const rule of rules) expect(rule.Status).toBe('Enabled');
       expect(rules.some((rule) => typeof rule.ExpirationInDays === 'number' && rule.ExpirationInDays > 0)).toBe(true);
-      expect(rules.some((rule) => typeof rule.NoncurrentVersionExpiration?.NoncurrentDays === 'number' && rule.NoncurrentVersionExpiration.NoncurrentDays > 0)).toBe(true);
+      expect(
+        rules.some(
+          (rule) =>
+            typeof rule.NoncurrentVersionExpiration?.NoncurrentDays === 'number' && rule.NoncurrentVersionExpiration.NoncurrentDays > 0,
+        ),
+      ).toBe(true);
       expect(rules.some((rule) => typeof rule.AbortIncompleteMultipartUpload?.DaysAfterInitiation === 'number')).toBe(true);
       expect(rules).toEqual(
         expect.arrayContaining([
@@ -525,11 +625,20 @@ describe('workflow orchestration', () => {
       expect(logsId).not.toBe(s.bucketId);
       expect(s.lookups.resources()[logsId]).toMatchObject({
         Type: 'AWS::S3::Bucket',
-        Properties: { PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true } },
+        Properties: {
+          PublicAccessBlockConfiguration: {
+            BlockPublicAcls: true,
+            BlockPublicPolicy: true,
+            IgnorePublicAcls: true,
+            RestrictPublicBuckets: true,
+          },
+        },
       });
       s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
         Bucket: { Ref: logsId },
-        PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
+        },
       });
     });
   });
@@ -543,27 +652,29 @@ describe('workflow orchestration', () => {
     const executionsArn = () => `arn:\${AWS::Partition}:states:\${AWS::Region}:\${AWS::AccountId}:execution:\${${s.machineId}.Name}:*`;
 
     it('the route table marks createWorkflow as the starter and cancelWorkflow as the stopper', () => {
-      expect(routes.filter((route) => route.workflowExecutions).map((route) => `${route.workflowExecutions} ${route.method} ${route.path}`).sort()).toEqual(
-        [`start ${createWorkflowDescription}`, `stop ${cancelWorkflowDescription}`].sort(),
-      );
+      expect(
+        routes
+          .filter((route) => route.workflowExecutions)
+          .map((route) => `${route.workflowExecutions} ${route.method} ${route.path}`)
+          .sort(),
+      ).toEqual([`start ${createWorkflowDescription}`, `stop ${cancelWorkflowDescription}`].sort());
     });
 
     it.each([
       [createWorkflowDescription, 'start'],
       [cancelWorkflowDescription, 'stop'],
-    ])(
-      '%s knows the machine and may only %s its executions',
-      (description, what) => {
-        expect(s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
-        const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
-        for (const statement of statements) {
-          expect(statement.Effect).toBe('Allow');
-          expect(statement.Condition).toBeUndefined();
-        }
-        const grants = statements.flatMap((statement) => actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`)));
-        expect(grants).toEqual(what === 'start' ? [`states:StartExecution \${${s.machineId}}`] : [`states:StopExecution ${executionsArn()}`]);
-      },
-    );
+    ])('%s knows the machine and may only %s its executions', (description, what) => {
+      expect(s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
+      const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
+      for (const statement of statements) {
+        expect(statement.Effect).toBe('Allow');
+        expect(statement.Condition).toBeUndefined();
+      }
+      const grants = statements.flatMap((statement) =>
+        actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`)),
+      );
+      expect(grants).toEqual(what === 'start' ? [`states:StartExecution \${${s.machineId}}`] : [`states:StopExecution ${executionsArn()}`]);
+    });
 
     it('no other function knows the machine or holds a Step Functions permission, the GET workflow routes included', () => {
       for (const description of workflowReadDescriptions) expect(allDescriptions(s)).toContain(description);

@@ -114,5 +114,4 @@ describe('credentials', () => {
     const second = (await deps.credentials.listByAccount(account.id)).find((c) => c.id === live.id)?.last_used_at;
     expect(second).toBe(first);
   });
-
 });

@@ -88,7 +88,12 @@ describe('a healthy deployment', () => {
     const receiver = await eventReceiver(plain);
     const site = await target();
 
-    const created = await api.post('/deployments', { project_id: projectId, environment: 'production', provider: 'deploy-hook', config: hookConfig(site) });
+    const created = await api.post('/deployments', {
+      project_id: projectId,
+      environment: 'production',
+      provider: 'deploy-hook',
+      config: hookConfig(site),
+    });
     expect(created.status).toBe(201);
     const queued = created.body.data;
     expect(created.headers.get('location')).toMatch(new RegExp(`/v1/deployments/${queued.id}$`));
@@ -173,7 +178,13 @@ describe('a healthy deployment', () => {
     const events = await waitForEvents(receiver, queued.id, 2);
     expect(events.map((event) => event.type)).toEqual(['deployment.started', 'deployment.completed']);
     expect(events[0].data).toMatchObject({ id: queued.id, status: 'in_progress', project_id: projectId, environment: 'production' });
-    expect(events[1].data).toMatchObject({ id: queued.id, status: 'completed', url: done.url, version: done.version, duration_ms: done.duration_ms });
+    expect(events[1].data).toMatchObject({
+      id: queued.id,
+      status: 'completed',
+      url: done.url,
+      version: done.version,
+      duration_ms: done.duration_ms,
+    });
     for (const event of events) expect(JSON.stringify(event)).not.toContain(hookSecret);
 
     // Read again and listed: the secret appears in no answer.
@@ -199,7 +210,14 @@ describe('an unhealthy deployment', () => {
       status: 'failed',
       error: { step: 'health_check', message: healthDeadlineMessage },
       rolled_back_to: first.id,
-      rollback: { status: 'completed', to: first.id, trigger: 'automatic', error: null, requested_at: expect.stringMatching(timestamp), completed_at: expect.stringMatching(timestamp) },
+      rollback: {
+        status: 'completed',
+        to: first.id,
+        trigger: 'automatic',
+        error: null,
+        requested_at: expect.stringMatching(timestamp),
+        completed_at: expect.stringMatching(timestamp),
+      },
     });
     expect(failed.health_checks.length).toBeGreaterThanOrEqual(1);
     expect(failed.health_checks.every((check: any) => !check.healthy && check.status_code === 500)).toBe(true);
@@ -235,7 +253,12 @@ describe('an unhealthy deployment', () => {
     const third = await deploy(api, { project_id: projectId, config: hookConfig(site, { auto_rollback: false }) });
     expect(third.auto_rollback).toBe(false);
     const thirdDone = await waitForDeployment(api, third.id);
-    expect(thirdDone).toMatchObject({ status: 'failed', error: { step: 'health_check', message: healthDeadlineMessage }, rollback: null, rolled_back_to: null });
+    expect(thirdDone).toMatchObject({
+      status: 'failed',
+      error: { step: 'health_check', message: healthDeadlineMessage },
+      rollback: null,
+      rolled_back_to: null,
+    });
     expect(site.callsOf('deployment.rollback')).toHaveLength(1);
     const thirdEvents = await waitForEvents(receiver, third.id, 2);
     expect(thirdEvents.map((event) => event.type)).toEqual(['deployment.started', 'deployment.failed']);
@@ -262,7 +285,13 @@ describe('rollbacks the hook refuses', () => {
       status: 'failed',
       error: { step: 'health_check' },
       rolled_back_to: null,
-      rollback: { status: 'failed', to: first.id, trigger: 'automatic', error: 'rollback hook answered 500', completed_at: expect.stringMatching(timestamp) },
+      rollback: {
+        status: 'failed',
+        to: first.id,
+        trigger: 'automatic',
+        error: 'rollback hook answered 500',
+        completed_at: expect.stringMatching(timestamp),
+      },
     });
     expect((await api.get(`/deployments/${first.id}`)).body.data.rolled_back_from).toBeNull();
     site.answerHealthWith({ status: 200 });
@@ -279,7 +308,11 @@ describe('rollbacks the hook refuses', () => {
     site.answerHookWith((body) => (body.type === 'deployment.rollback' ? { status: 500, body: 'cannot' } : releaseAnswer(body)));
     expect((await api.post(`/deployments/${d2.id}/rollback`)).status).toBe(202);
     const refused = await waitForDeployment(api, d2.id, (d) => d.rollback?.status !== 'in_progress');
-    expect(refused).toMatchObject({ status: 'completed', rolled_back_to: null, rollback: { status: 'failed', to: d1.id, trigger: 'requested', error: 'rollback hook answered 500' } });
+    expect(refused).toMatchObject({
+      status: 'completed',
+      rolled_back_to: null,
+      rollback: { status: 'failed', to: d1.id, trigger: 'requested', error: 'rollback hook answered 500' },
+    });
     site.answerHookWith(releaseAnswer);
     expect((await api.post(`/deployments/${d2.id}/rollback`)).status).toBe(202);
     const rolledBack = await waitForDeployment(api, d2.id, (d) => d.rollback?.status !== 'in_progress');
@@ -297,7 +330,15 @@ describe('a deploy hook that answers 500', () => {
     site.answerHookWith(() => ({ status: 500, body: 'deploy system down' }));
     const created = await deploy(api, { project_id: projectId, config: hookConfig(site) });
     const failed = await waitForDeployment(api, created.id);
-    expect(failed).toMatchObject({ status: 'failed', rollback: null, rolled_back_to: null, url: null, version: null, health_checks: [], health_deadline_at: null });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      rollback: null,
+      rolled_back_to: null,
+      url: null,
+      version: null,
+      health_checks: [],
+      health_deadline_at: null,
+    });
     expect(failed.error).toEqual({ step: 'deploy', message: expect.stringContaining('500') });
     expect(failed.error.message).toBe('deploy hook answered 500');
     // A permanent failure: one attempt, no retries, no rollback request, no health probe.
@@ -314,7 +355,7 @@ describe('deploy hook answers', () => {
     const { api, projectId } = await setUp();
     const site = await target();
     let answered = 0;
-    site.answerHookWith((body) => (++answered <= 2 ? { status: 503, body: 'busy' } : { status: 200, body: JSON.stringify({ version: 42 }) }));
+    site.answerHookWith(() => (++answered <= 2 ? { status: 503, body: 'busy' } : { status: 200, body: JSON.stringify({ version: 42 }) }));
     const created = await deploy(api, { project_id: projectId, config: hookConfig(site) });
     const done = await waitForDeployment(api, created.id);
     expect(done).toMatchObject({ status: 'completed', version: '42', url: null, error: null });
@@ -376,7 +417,11 @@ describe('a health endpoint that never answers healthy', () => {
     const failed = await waitForDeployment(api, created.id, undefined, 30_000);
     expect(failed).toMatchObject({ status: 'failed', error: { step: 'health_check', message: healthDeadlineMessage }, rollback: null });
     expect(failed.health_checks).toHaveLength(1);
-    expect(failed.health_checks[0]).toMatchObject({ healthy: false, status_code: null, message: expect.stringMatching(/^health check failed \(timeout\)/) });
+    expect(failed.health_checks[0]).toMatchObject({
+      healthy: false,
+      status_code: null,
+      message: expect.stringMatching(/^health check failed \(timeout\)/),
+    });
     expect(failed.health_checks[0].latency_ms).toBeGreaterThanOrEqual(9_000);
     // The runtime closed the hanging request.
     await site.health.waitForClose(1, 5_000);
@@ -433,10 +478,21 @@ describe('requested rollbacks', () => {
     expect(accepted.body.data).toMatchObject({
       id: d2.id,
       status: 'completed',
-      rollback: { status: 'in_progress', to: d1.id, trigger: 'requested', requested_at: expect.stringMatching(timestamp), completed_at: null, error: null },
+      rollback: {
+        status: 'in_progress',
+        to: d1.id,
+        trigger: 'requested',
+        requested_at: expect.stringMatching(timestamp),
+        completed_at: null,
+        error: null,
+      },
     });
     const rolledBack = await waitForDeployment(api, d2.id, (d) => d.rollback?.status !== 'in_progress');
-    expect(rolledBack).toMatchObject({ status: 'rolled_back', rolled_back_to: d1.id, rollback: { status: 'completed', to: d1.id, trigger: 'requested' } });
+    expect(rolledBack).toMatchObject({
+      status: 'rolled_back',
+      rolled_back_to: d1.id,
+      rollback: { status: 'completed', to: d1.id, trigger: 'requested' },
+    });
     const restored = (await api.get(`/deployments/${d1.id}`)).body.data;
     expect(restored).toMatchObject({ status: 'completed', rolled_back_from: d2.id });
     const rollbackCalls = site.callsOf('deployment.rollback');
@@ -505,7 +561,12 @@ describe('one deployment in progress per project and environment', () => {
     const first = await deploy(api, { project_id: projectId, config: slow });
     await waitForDeployment(api, first.id, (d) => d.status === 'in_progress' && d.health_checks.length > 0);
 
-    const second = await api.post('/deployments', { project_id: projectId, environment: 'production', provider: 'deploy-hook', config: hookConfig(site) });
+    const second = await api.post('/deployments', {
+      project_id: projectId,
+      environment: 'production',
+      provider: 'deploy-hook',
+      config: hookConfig(site),
+    });
     expectError(second, 409, 'conflict');
     expect(second.body.error.message).toMatch(/in progress/);
 
@@ -532,7 +593,9 @@ describe('one deployment in progress per project and environment', () => {
     const { api, projectId } = await setUp();
     const site = await target();
     const answers = await Promise.all(
-      [1, 2, 3, 4].map(() => api.post('/deployments', { project_id: projectId, environment: 'preview', provider: 'deploy-hook', config: hookConfig(site) })),
+      [1, 2, 3, 4].map(() =>
+        api.post('/deployments', { project_id: projectId, environment: 'preview', provider: 'deploy-hook', config: hookConfig(site) }),
+      ),
     );
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409, 409, 409]);
     const winner = answers.find((answer) => answer.status === 201)!.body.data;
@@ -570,7 +633,10 @@ describe('one deployment in progress per project and environment', () => {
     const d2 = await completedDeployment(api, { project_id: projectId, config: hookConfig(site) });
     let healthy = false;
     site.answerHealthWith(() => (healthy ? { status: 200 } : { status: 503 }));
-    const d3 = await deploy(api, { project_id: projectId, config: hookConfig(site, { health_timeout_seconds: 900, health_interval_seconds: 10 }) });
+    const d3 = await deploy(api, {
+      project_id: projectId,
+      config: hookConfig(site, { health_timeout_seconds: 900, health_interval_seconds: 10 }),
+    });
     await waitForDeployment(api, d3.id, (d) => d.status === 'in_progress');
     const busy = await api.post(`/deployments/${d2.id}/rollback`);
     expectError(busy, 409, 'conflict');
@@ -600,13 +666,25 @@ describe('validation', () => {
     expectInvalid(await api.post('/deployments', withConfig({ secret: 'short-secret' })), 'config.secret', /16 to 256/);
     expectInvalid(await api.post('/deployments', withConfig({}, ['secret'])), 'config.secret', /required/);
     expectInvalid(await api.post('/deployments', withConfig({ health_timeout_seconds: 5 })), 'config.health_timeout_seconds', /10 and 900/);
-    expectInvalid(await api.post('/deployments', withConfig({ health_interval_seconds: 61 })), 'config.health_interval_seconds', /1 and 60/);
-    expectInvalid(await api.post('/deployments', withConfig({ health_timeout_seconds: 10, health_interval_seconds: 20 })), 'config.health_interval_seconds', /must not exceed/);
+    expectInvalid(
+      await api.post('/deployments', withConfig({ health_interval_seconds: 61 })),
+      'config.health_interval_seconds',
+      /1 and 60/,
+    );
+    expectInvalid(
+      await api.post('/deployments', withConfig({ health_timeout_seconds: 10, health_interval_seconds: 20 })),
+      'config.health_interval_seconds',
+      /must not exceed/,
+    );
     expectInvalid(await api.post('/deployments', withConfig({ expected_status: 100 })), 'config.expected_status');
     expectInvalid(await api.post('/deployments', withConfig({ auto_rollback: 'yes' })), 'config.auto_rollback');
     expectInvalid(await api.post('/deployments', withConfig({ surprise: true })), 'config.surprise', /not a known field/);
     expectInvalid(await api.post('/deployments', withConfig({ hook_url: 'ftp://127.0.0.1/x' })), 'config.hook_url');
-    expectInvalid(await api.post('/deployments', { ...valid, environment: 'qa' }), 'environment', /production, staging, preview, development/);
+    expectInvalid(
+      await api.post('/deployments', { ...valid, environment: 'qa' }),
+      'environment',
+      /production, staging, preview, development/,
+    );
     expectInvalid(await api.post('/deployments', { ...valid, project_id: 'proj_01J00000000000000000000000' }), 'project_id');
     expectInvalid(await api.post('/deployments', { ...valid, project_id: 'nope' }), 'project_id');
     expectInvalid(await api.post('/deployments', { ...valid, extra: 1 }), 'extra');
@@ -629,16 +707,28 @@ describe('validation', () => {
     expectInvalid(lambda, 'config.function_name');
 
     // Artifacts: not a workflow, another project's workflow, a workflow that did not complete.
-    expectInvalid(await api.post('/deployments', { ...valid, artifact: 'wf_01J00000000000000000000000' }), 'artifact', /not a workflow of this project/);
+    expectInvalid(
+      await api.post('/deployments', { ...valid, artifact: 'wf_01J00000000000000000000000' }),
+      'artifact',
+      /not a workflow of this project/,
+    );
     expectInvalid(await api.post('/deployments', { ...valid, artifact: 'nope' }), 'artifact');
     injectFaults({ state: 'Intake', error: 'StageBroke', cause: 'intake broke on purpose', match: { 'workflow.project_id': projectId } });
-    const workflow = await api.post('/workflows', { project_id: projectId, prompt: 'Add a farewell helper', config: { ai_provider: 'local' } });
+    const workflow = await api.post('/workflows', {
+      project_id: projectId,
+      prompt: 'Add a farewell helper',
+      config: { ai_provider: 'local' },
+    });
     expect(workflow.status).toBe(201);
     const failedWorkflow = await waitForWorkflow(api, workflow.body.data.id);
     expect(failedWorkflow.status).toBe('failed');
     expectInvalid(await api.post('/deployments', { ...valid, artifact: failedWorkflow.id }), 'artifact', /failed workflow/);
     const otherProject = await newProject(api, 'Other');
-    expectInvalid(await api.post('/deployments', { ...valid, project_id: otherProject, artifact: failedWorkflow.id }), 'artifact', /not a workflow of this project/);
+    expectInvalid(
+      await api.post('/deployments', { ...valid, project_id: otherProject, artifact: failedWorkflow.id }),
+      'artifact',
+      /not a workflow of this project/,
+    );
 
     // Nothing was created by any of these.
     const listed = await api.get('/deployments');

@@ -18,7 +18,11 @@ describe('the error table', () => {
 
   it('400 invalid_json: the body is not JSON', async () => {
     const { live } = await newAccount();
-    const answer = await call('POST', '/projects', { key: live.key, raw: '{"name": "x",', headers: { 'Content-Type': 'application/json' } });
+    const answer = await call('POST', '/projects', {
+      key: live.key,
+      raw: '{"name": "x",',
+      headers: { 'Content-Type': 'application/json' },
+    });
     expectError(answer, 400, 'invalid_json');
   });
 
@@ -31,7 +35,12 @@ describe('the error table', () => {
   });
 
   it('401 unauthorized with WWW-Authenticate: missing, malformed, well-formed but unknown credential', async () => {
-    const cases: Record<string, string>[] = [{}, { Authorization: 'Basic dXNlcjpwYXNz' }, { Authorization: 'Bearer svc_live_nothing' }, { 'X-API-Key': generateCredentialValue('live') }];
+    const cases: Record<string, string>[] = [
+      {},
+      { Authorization: 'Basic dXNlcjpwYXNz' },
+      { Authorization: 'Bearer svc_live_nothing' },
+      { 'X-API-Key': generateCredentialValue('live') },
+    ];
     for (const headers of cases) {
       const answer = await call('GET', '/projects', { headers });
       expectError(answer, 401, 'unauthorized');
@@ -75,8 +84,16 @@ describe('the error table', () => {
   it('415 unsupported_media_type: a write without Content-Type: application/json', async () => {
     const { live } = await newAccount();
     const body = JSON.stringify({ name: 'x', repository });
-    expectError(await call('POST', '/projects', { key: live.key, raw: body, headers: { 'Content-Type': 'text/plain' } }), 415, 'unsupported_media_type');
-    expectError(await call('PATCH', '/projects/proj_01J00000000000000000000000', { key: live.key, raw: body }), 415, 'unsupported_media_type');
+    expectError(
+      await call('POST', '/projects', { key: live.key, raw: body, headers: { 'Content-Type': 'text/plain' } }),
+      415,
+      'unsupported_media_type',
+    );
+    expectError(
+      await call('PATCH', '/projects/proj_01J00000000000000000000000', { key: live.key, raw: body }),
+      415,
+      'unsupported_media_type',
+    );
   });
 
   it('422 validation_error with details { field, issue } and every issue listed', async () => {
@@ -128,7 +145,9 @@ describe('the error table', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('x-request-id')).toBeTruthy();
     expect(answer.headers.get('access-control-expose-headers')).toMatch(/X-Request-Id/);
-    const preflight = await call('OPTIONS', '/projects', { headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await call('OPTIONS', '/projects', {
+      headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     for (const header of ['Authorization', 'X-API-Key', 'Idempotency-Key', 'Content-Type']) {
       expect(preflight.headers.get('access-control-allow-headers')).toContain(header);

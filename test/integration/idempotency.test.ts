@@ -158,7 +158,9 @@ describe('Idempotency-Key on POST /projects', () => {
     const body = project('shop');
 
     const longAgo = Date.now() - idempotencyLockMs - 5_000;
-    expect(await dynamoIdempotencyStore(await runtimeTable()).claim(liveTenant(account), key, fingerprintOf(body), longAgo)).toBe('claimed');
+    expect(await dynamoIdempotencyStore(await runtimeTable()).claim(liveTenant(account), key, fingerprintOf(body), longAgo)).toBe(
+      'claimed',
+    );
 
     // Another request still may not take the abandoned key.
     expectError(await post(api, project('blog'), key), 422, 'idempotency_key_reused');

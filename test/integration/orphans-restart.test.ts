@@ -33,7 +33,14 @@ afterAll(async () => {
 const tableOf = async (dir: string): Promise<TableRef> => {
   const info = await readRuntimeInfo(dir);
   if (!info) throw new Error(`no running runtime in ${dir}`);
-  const table = { client: createDocumentClient({ endpoint: info.dynamodbEndpoint, region: info.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }), tableName: info.tableName };
+  const table = {
+    client: createDocumentClient({
+      endpoint: info.dynamodbEndpoint,
+      region: info.region,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+    tableName: info.tableName,
+  };
   tables.push(table);
   return table;
 };
@@ -45,7 +52,15 @@ describe('work under way when the local runtime stops', () => {
     runtime = await startChildRuntime(dataDir, env);
     const deps = adminDeps(await tableOf(dataDir));
     const account = await createAccount({ email: `orphans-${Date.now()}@example.com` }, deps);
-    const key = await createCredential({ accountId: account.id, type: 'test', name: 'orphans', scopes: ['write:projects', 'read:workflows', 'write:workflows', 'read:deployments', 'write:deployments'] }, deps);
+    const key = await createCredential(
+      {
+        accountId: account.id,
+        type: 'test',
+        name: 'orphans',
+        scopes: ['write:projects', 'read:workflows', 'write:workflows', 'read:deployments', 'write:deployments'],
+      },
+      deps,
+    );
     let api = clientFor(runtime.apiUrl, key.key);
 
     const project = (await api.post('/projects', { name: 'Orphans', repository: (await fixtureRepository()).url })).body.data;
@@ -53,12 +68,32 @@ describe('work under way when the local runtime stops', () => {
     writeFaultsFile(join(dataDir, 'faults.json'), [{ state: 'Intake', delayMs: 600_000, match: { 'workflow.project_id': project.id } }]);
     health = await startReceiver({ status: 503, body: 'starting' });
     const hook = await startReceiver({ status: 200, body: '{}' });
-    const config = { branch: 'main', hook_url: hook.url('/deploy'), health_url: health.url('/health'), secret: 'restart-deploy-hook-secret', health_timeout_seconds: 900, health_interval_seconds: 1 };
+    const config = {
+      branch: 'main',
+      hook_url: hook.url('/deploy'),
+      health_url: health.url('/health'),
+      secret: 'restart-deploy-hook-secret',
+      health_timeout_seconds: 900,
+      health_interval_seconds: 1,
+    };
 
-    const workflow = (await api.post('/workflows', { project_id: project.id, prompt: 'Add a note', config: { ai_provider: 'local' } })).body.data;
-    const deployment = (await api.post('/deployments', { project_id: project.id, environment: 'production', provider: 'deploy-hook', config })).body.data;
-    await eventually(async () => (await api.get(`/workflows/${workflow.id}`)).body.data.status === 'running', 10_000, () => 'workflow not running', 100);
-    await eventually(async () => (await api.get(`/deployments/${deployment.id}`)).body.data.health_checks.length > 0, 10_000, () => 'no health probe yet', 100);
+    const workflow = (await api.post('/workflows', { project_id: project.id, prompt: 'Add a note', config: { ai_provider: 'local' } })).body
+      .data;
+    const deployment = (
+      await api.post('/deployments', { project_id: project.id, environment: 'production', provider: 'deploy-hook', config })
+    ).body.data;
+    await eventually(
+      async () => (await api.get(`/workflows/${workflow.id}`)).body.data.status === 'running',
+      10_000,
+      () => 'workflow not running',
+      100,
+    );
+    await eventually(
+      async () => (await api.get(`/deployments/${deployment.id}`)).body.data.health_checks.length > 0,
+      10_000,
+      () => 'no health probe yet',
+      100,
+    );
 
     for (const table of tables.splice(0)) table.client.destroy();
     expect(await runtime.stop()).toEqual({ code: 0, signal: null });
@@ -67,14 +102,22 @@ describe('work under way when the local runtime stops', () => {
 
     const failedWorkflow = (await api.get(`/workflows/${workflow.id}`)).body.data;
     expect(failedWorkflow.status).toBe('failed');
-    expect(failedWorkflow.error).toEqual({ stage: 'intake', message: 'The local runtime stopped while this workflow ran; create it again.' });
+    expect(failedWorkflow.error).toEqual({
+      stage: 'intake',
+      message: 'The local runtime stopped while this workflow ran; create it again.',
+    });
     const failedDeployment = (await api.get(`/deployments/${deployment.id}`)).body.data;
     expect(failedDeployment.status).toBe('failed');
     expect(failedDeployment.error.message).toContain('local runtime stopped');
 
     // Nothing is left holding the project: a new deployment to the same place starts.
     health.respondWith({ status: 200, body: 'ok' });
-    const again = await api.post('/deployments', { project_id: project.id, environment: 'production', provider: 'deploy-hook', config: { ...config, health_timeout_seconds: 10 } });
+    const again = await api.post('/deployments', {
+      project_id: project.id,
+      environment: 'production',
+      provider: 'deploy-hook',
+      config: { ...config, health_timeout_seconds: 10 },
+    });
     expect(again.status).toBe(201);
     await hook.close();
     await runtime.stop();

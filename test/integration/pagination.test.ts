@@ -105,7 +105,8 @@ const walk = async (api: Api, path: string): Promise<ApiAnswer[]> => {
   let next: string | undefined = path;
   while (next !== undefined) {
     const answer: ApiAnswer = await api.get(next);
-    if (answer.status !== 200) throw new Error(`GET ${next} (page ${pages.length + 1} of a walk) answered ${answer.status}: ${answer.text}`);
+    if (answer.status !== 200)
+      throw new Error(`GET ${next} (page ${pages.length + 1} of a walk) answered ${answer.status}: ${answer.text}`);
     pages.push(answer);
     const link: URL | undefined = linksOf(answer).next;
     next = link ? relative(link) : undefined;
@@ -132,8 +133,31 @@ const decoded = (cursor: string): Record<string, unknown> => JSON.parse(Buffer.f
  * every sort has ties that only the id can break.
  */
 const names = [
-  'alpha', 'Gamma', 'beta', 'Alpha', 'delta', 'Zeta', 'epsilon', 'ALPHA', 'build', 'Theta', 'iota', 'Kappa', 'build',
-  'lambda', 'Mu', 'Build 2', 'nu', 'Xi', 'omicron', 'Pi', 'rho', 'Sigma', 'builder', 'tau', 'Upsilon',
+  'alpha',
+  'Gamma',
+  'beta',
+  'Alpha',
+  'delta',
+  'Zeta',
+  'epsilon',
+  'ALPHA',
+  'build',
+  'Theta',
+  'iota',
+  'Kappa',
+  'build',
+  'lambda',
+  'Mu',
+  'Build 2',
+  'nu',
+  'Xi',
+  'omicron',
+  'Pi',
+  'rho',
+  'Sigma',
+  'builder',
+  'tau',
+  'Upsilon',
 ];
 const fixtureStart = dayStart('2026-03-02') + 9 * hour;
 const fixtureSeeds: Seed[] = names.map((name, i) => ({
@@ -346,14 +370,20 @@ describe('project lists: pages, sorts, links and cursors', () => {
     expectValidation(await api.get(listPath({ ...query, cursor: 'x'.repeat(2049) })), 'cursor');
   });
 
-  it('a tampered cursor position is a 422, never a 500, and can only ever reach the caller\'s own list', async () => {
+  it("a tampered cursor position is a 422, never a 500, and can only ever reach the caller's own list", async () => {
     const api = await freshApi();
     const query = { per_page: 5 };
     const cursor = (linksOf(await list(api, query)).next as URL).searchParams.get('cursor') as string;
     const content = decoded(cursor);
     const forged = (position: unknown): string => base64url(JSON.stringify({ ...content, position }));
 
-    for (const position of [{}, { pk: 'ACCOUNT#acct_someone_else#MODE#live#PROJECTS', sk: 'PROJECT#proj_x' }, { pk: 1, sk: 2 }, { sk: 2 }, { sk: 'PROJECT#proj_x', extra: 'x' }]) {
+    for (const position of [
+      {},
+      { pk: 'ACCOUNT#acct_someone_else#MODE#live#PROJECTS', sk: 'PROJECT#proj_x' },
+      { pk: 1, sk: 2 },
+      { sk: 2 },
+      { sk: 'PROJECT#proj_x', extra: 'x' },
+    ]) {
       const answer = await api.get(listPath({ ...query, page: 2, cursor: forged(position) }));
       expect({ position, status: answer.status, code: answer.body?.error?.code, field: answer.body?.error?.details?.field }).toEqual({
         position,
@@ -367,7 +397,7 @@ describe('project lists: pages, sorts, links and cursors', () => {
     expect(mine.status).toBe(200);
   });
 
-  it("a cursor of another account, or of the other mode, is refused with 422 (a shared next link must not 500)", async () => {
+  it('a cursor of another account, or of the other mode, is refused with 422 (a shared next link must not 500)', async () => {
     const other = await newAccount();
     await seed(liveTenant(other), fixtureSeeds.slice(0, 8));
     const otherNext = linksOf(await list(as(other.live.key), { per_page: 5 })).next as URL;
@@ -511,9 +541,16 @@ describe('project lists: created_after and created_before', () => {
 
   it('dates before 1970 are answered (or refused with 422), not a 500', async () => {
     const api = await freshApi();
-    expectEmptyOrRefused(await api.get(listPath({ created_after: '1969-12-31' })), 'created_after=1969-12-31', all.length, ['created_after']);
+    expectEmptyOrRefused(await api.get(listPath({ created_after: '1969-12-31' })), 'created_after=1969-12-31', all.length, [
+      'created_after',
+    ]);
     expectEmptyOrRefused(await api.get(listPath({ created_before: '1970-01-01' })), 'created_before=1970-01-01', 0, ['created_before']);
-    expectEmptyOrRefused(await api.get(listPath({ created_before: '1969-06-01', sort: 'name' })), 'created_before=1969-06-01&sort=name', 0, ['created_before']);
+    expectEmptyOrRefused(
+      await api.get(listPath({ created_before: '1969-06-01', sort: 'name' })),
+      'created_before=1969-06-01&sort=name',
+      0,
+      ['created_before'],
+    );
   });
 });
 
@@ -575,12 +612,22 @@ describe('project lists: live and test mode', () => {
     const testIds = [(await test.post('/projects', { name: 'test one', repository })).body.data.id as string];
 
     const today = new Date().toISOString().slice(0, 10);
-    const queries: Array<Record<string, string | number>> = [{}, { sort: 'name' }, { sort: 'updated_at', order: 'asc' }, { created_before: '2099-01-01' }, { per_page: 100 }];
+    const queries: Array<Record<string, string | number>> = [
+      {},
+      { sort: 'name' },
+      { sort: 'updated_at', order: 'asc' },
+      { created_before: '2099-01-01' },
+      { per_page: 100 },
+    ];
     for (const query of queries) {
       const ofTest = await list(test, query);
       expect({ query, ids: ids(ofTest), total: ofTest.body.meta.total }).toEqual({ query, ids: testIds, total: 1 });
       const ofLive = await list(live, { ...query, per_page: 100 });
-      expect({ query, ids: ids(ofLive).sort(), total: ofLive.body.meta.total }).toEqual({ query, ids: [...liveIds].sort(), total: liveIds.length });
+      expect({ query, ids: ids(ofLive).sort(), total: ofLive.body.meta.total }).toEqual({
+        query,
+        ids: [...liveIds].sort(),
+        total: liveIds.length,
+      });
     }
     const ofTestToday = await list(test, { created_after: today });
     expect(ids(ofTestToday)).toEqual(testIds);

@@ -24,7 +24,11 @@ const lock = (version: string) =>
       requires: true,
       packages: {
         '': { name: 'shop', version: '1.0.0', dependencies: { [vulnerablePackage]: `^${version}` } },
-        [`node_modules/${vulnerablePackage}`]: { version, resolved: `https://registry.npmjs.org/${vulnerablePackage}/-/${vulnerablePackage}-${version}.tgz`, integrity: 'sha512-AAAA' },
+        [`node_modules/${vulnerablePackage}`]: {
+          version,
+          resolved: `https://registry.npmjs.org/${vulnerablePackage}/-/${vulnerablePackage}-${version}.tgz`,
+          integrity: 'sha512-AAAA',
+        },
       },
     },
     null,
@@ -36,7 +40,8 @@ const plantedFiles: Record<string, string> = {
   'package-lock.json': lock('1.2.0'),
   'config/deploy.js': `export const github = '${githubToken}';\nexport const region = 'eu-west-1';\n`,
   '.env': `AWS_ACCESS_KEY_ID=${awsKeyId}\nAWS_SECRET_ACCESS_KEY=${awsSecret}\n`,
-  'src/run.js': "import { exec } from 'node:child_process';\nexport const run = (input) => eval(input);\nexport const list = (dir) => exec(`ls ${dir}`);\n",
+  'src/run.js':
+    "import { exec } from 'node:child_process';\nexport const run = (input) => eval(input);\nexport const list = (dir) => exec(`ls ${dir}`);\n",
   'src/view.ts': 'export const show = (el: HTMLElement, html: string): void => {\n  el.innerHTML = html;\n};\n',
   'tools/report.py': 'print("not covered by sast")\n',
 };
@@ -53,7 +58,12 @@ const advisory = {
   summary: 'Remote code execution in pas-it-vulnerable-lib',
   details: 'Versions before 1.2.5 evaluate untrusted input.',
   severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }],
-  affected: [{ package: { ecosystem: 'npm', name: vulnerablePackage }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.2.5' }] }] }],
+  affected: [
+    {
+      package: { ecosystem: 'npm', name: vulnerablePackage },
+      ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.2.5' }] }],
+    },
+  ],
 };
 
 const waitForScan = async (api: Api, id: string): Promise<any> => {
@@ -103,7 +113,10 @@ describe('security scans', () => {
       return value;
     };
     receiver = await startReceiver();
-    await createWebhook(api, { url: receiver.url(), events: ['security.scan.started', 'security.scan.completed', 'security.finding.created', 'security.finding.resolved'] });
+    await createWebhook(api, {
+      url: receiver.url(),
+      events: ['security.scan.started', 'security.scan.completed', 'security.finding.created', 'security.finding.resolved'],
+    });
     const repository = await fixtureRepository(plantedFiles);
     const project = (await api.post('/projects', { name: 'Shop', repository: repository.url })).body.data;
 
@@ -117,23 +130,43 @@ describe('security scans', () => {
     const findings = await record(findingsOf(api, `project_id=${project.id}`));
     const byRule = (type: string, path: string) => findings.filter((finding) => finding.type === type && finding.location.path === path);
     // secrets
-    expect(byRule('secrets', 'config/deploy.js')).toEqual([expect.objectContaining({ severity: 'critical', location: { path: 'config/deploy.js', line: 1 }, status: 'open' })]);
-    expect(byRule('secrets', '.env').map((finding) => finding.location.line).sort()).toEqual(expect.arrayContaining([2]));
+    expect(byRule('secrets', 'config/deploy.js')).toEqual([
+      expect.objectContaining({ severity: 'critical', location: { path: 'config/deploy.js', line: 1 }, status: 'open' }),
+    ]);
+    expect(
+      byRule('secrets', '.env')
+        .map((finding) => finding.location.line)
+        .sort(),
+    ).toEqual(expect.arrayContaining([2]));
     expect(byRule('secrets', '.env').find((finding) => finding.location.line === 2)?.severity).toBe('critical');
     for (const finding of findings.filter((f) => f.type === 'secrets')) expect(finding.excerpt).toContain('***');
     // dependencies
     const dependency = byRule('dependencies', 'package-lock.json');
     expect(dependency).toEqual([
-      expect.objectContaining({ rule_id: advisory.id, severity: 'critical', details: expect.objectContaining({ package: vulnerablePackage, installed_version: '1.2.0', fixed_version: '1.2.5' }) }),
+      expect.objectContaining({
+        rule_id: advisory.id,
+        severity: 'critical',
+        details: expect.objectContaining({ package: vulnerablePackage, installed_version: '1.2.0', fixed_version: '1.2.5' }),
+      }),
     ]);
     // sast
-    const sastRules = findings.filter((f) => f.type === 'sast').map((f) => `${f.location.path}:${f.location.line} ${f.rule_id} ${f.severity}`);
-    expect(sastRules).toEqual(expect.arrayContaining([expect.stringMatching(/^src\/run\.js:2 no-eval high$/), expect.stringMatching(/^src\/run\.js:3 security\/detect-child-process/), expect.stringMatching(/^src\/view\.ts:2 no-unsanitized\/property high$/)]));
+    const sastRules = findings
+      .filter((f) => f.type === 'sast')
+      .map((f) => `${f.location.path}:${f.location.line} ${f.rule_id} ${f.severity}`);
+    expect(sastRules).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^src\/run\.js:2 no-eval high$/),
+        expect.stringMatching(/^src\/run\.js:3 security\/detect-child-process/),
+        expect.stringMatching(/^src\/view\.ts:2 no-unsanitized\/property high$/),
+      ]),
+    );
     expect(first.summary.total).toBe(findings.length);
     expect(first.summary.new_findings).toBe(findings.length);
 
     // Severity order and filters.
-    const bySeverity = (await api.get(`/security/findings?project_id=${project.id}&sort=severity&order=asc&per_page=100`)).body.data.map((f: any) => f.severity);
+    const bySeverity = (await api.get(`/security/findings?project_id=${project.id}&sort=severity&order=asc&per_page=100`)).body.data.map(
+      (f: any) => f.severity,
+    );
     const rank = ['critical', 'high', 'medium', 'low', 'info'];
     expect([...bySeverity].sort((a, b) => rank.indexOf(a) - rank.indexOf(b))).toEqual(bySeverity);
     const critical = await findingsOf(api, `project_id=${project.id}&severity=critical&status=open`);
@@ -148,7 +181,10 @@ describe('security scans', () => {
     expect(again.every((f) => f.scan_id === second.id)).toBe(true);
 
     // Fixing the GitHub token in the repository resolves that finding on the next scan.
-    await writeFile(join(repository.dir, 'config/deploy.js'), "export const github = process.env.GITHUB_TOKEN;\nexport const region = 'eu-west-1';\n");
+    await writeFile(
+      join(repository.dir, 'config/deploy.js'),
+      "export const github = process.env.GITHUB_TOKEN;\nexport const region = 'eu-west-1';\n",
+    );
     gitOutput(repository.dir, 'commit', '-qam', 'Read the token from the environment');
     const third = await record(scan(api, project.id, ['secrets']));
     expect(third.summary.resolved_findings).toBe(1);
@@ -169,7 +205,11 @@ describe('security scans', () => {
       () => 'still remediating',
       100,
     );
-    expect(remediated).toMatchObject({ status: 'resolved', resolution: 'remediated', remediation: { status: 'completed', method: 'upgrade', pushed_branch: null } });
+    expect(remediated).toMatchObject({
+      status: 'resolved',
+      resolution: 'remediated',
+      remediation: { status: 'completed', method: 'upgrade', pushed_branch: null },
+    });
     const patch = await readFile(remediated.remediation.patch.location, 'utf8');
     expect(patch).toMatch(/^-\s+"version": "1\.2\.0",?$/m);
     expect(patch).toMatch(/^\+\s+"version": "1\.2\.5",?$/m);
@@ -179,7 +219,12 @@ describe('security scans', () => {
     // Events: the scans started and completed, each finding created once, the two resolutions.
     const events = (await receiver.waitFor(3 * 2 + findings.length + 2, 20_000)).map((request) => JSON.parse(request.body));
     const count = (type: string) => events.filter((event) => event.type === type).length;
-    expect([count('security.scan.started'), count('security.scan.completed'), count('security.finding.created'), count('security.finding.resolved')]).toEqual([3, 3, findings.length, 2]);
+    expect([
+      count('security.scan.started'),
+      count('security.scan.completed'),
+      count('security.finding.created'),
+      count('security.finding.resolved'),
+    ]).toEqual([3, 3, findings.length, 2]);
   });
 
   it('a clean repository yields zero findings, with what it covered', async () => {
@@ -200,7 +245,9 @@ describe('security scans', () => {
     const project = (await api.post('/projects', { name: 'X', repository: (await fixtureRepository(cleanFiles)).url })).body.data;
     expect((await api.post('/security/scans', { project_id: project.id, scan_types: [] })).status).toBe(422);
     expect((await api.post('/security/scans', { project_id: project.id, scan_types: ['dast'] })).status).toBe(422);
-    expect((await api.post('/security/scans', { project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', scan_types: ['sast'] })).body.error.details.field).toBe('project_id');
+    expect(
+      (await api.post('/security/scans', { project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', scan_types: ['sast'] })).body.error.details.field,
+    ).toBe('project_id');
     expect((await api.get('/security/scans/scan_01JD2QA1F5G7H9J1K3M5N7P9Q1')).status).toBe(404);
     expect((await api.get('/security/findings/nope')).status).toBe(404);
     expect((await api.post('/security/findings/fnd_01JD2QB2G6H8J0K2M4N6P8R0S2/remediate')).status).toBe(404);

@@ -7,7 +7,8 @@ type Api = ReturnType<typeof as>;
 
 const jestRepository: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'calc', version: '1.0.0', scripts: { test: 'jest' }, devDependencies: { jest: '^30.0.0' } }, null, 2)}\n`,
-  'src/calc.js': 'const add = (a, b) => a + b;\nconst divide = (a, b) => {\n  if (b === 0) throw new Error("division by zero");\n  return a / b;\n};\nclass Calculator {}\nmodule.exports = { add, divide, Calculator, version: "1.0.0" };\n',
+  'src/calc.js':
+    'const add = (a, b) => a + b;\nconst divide = (a, b) => {\n  if (b === 0) throw new Error("division by zero");\n  return a / b;\n};\nclass Calculator {}\nmodule.exports = { add, divide, Calculator, version: "1.0.0" };\n',
   'src/calc.test.js': [
     "const { add, divide } = require('./calc');",
     "test('adds', () => expect(add(1, 2)).toBe(3));",

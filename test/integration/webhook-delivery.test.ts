@@ -15,7 +15,9 @@ import { createWebhook, recordEvent, sleep, waitForDelivery } from './support/we
 
 /** Computed here, independently of the service's signing code: HMAC-SHA256(secret, `${t}.${raw body}`). */
 const independentV1 = (secret: string, t: number, rawBody: Buffer): string =>
-  createHmac('sha256', secret).update(Buffer.concat([Buffer.from(`${t}.`), rawBody])).digest('hex');
+  createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(`${t}.`), rawBody]))
+    .digest('hex');
 
 const header = (request: ReceivedRequest, name: string): string | undefined => {
   const value = request.headers[name.toLowerCase()];
@@ -75,10 +77,14 @@ describe('webhook delivery', () => {
     expect(Number(header(request, 'content-length'))).toBe(request.rawBody.length);
     expectSignedWith(request, [hook.secret]);
     // Stripe's own verifier accepts it too (DESIGN.md: Stripe's scheme).
-    expect(new Stripe('sk_test_x').webhooks.constructEvent(request.rawBody, header(request, 'x-service-signature') as string, hook.secret)).toEqual(event);
+    expect(
+      new Stripe('sk_test_x').webhooks.constructEvent(request.rawBody, header(request, 'x-service-signature') as string, hook.secret),
+    ).toEqual(event);
     // A receiver must not accept it with another secret, or with a changed body.
     expect(verifyWebhookSignature(request.rawBody, header(request, 'x-service-signature'), 'whsec_wrong')).toBe(false);
-    expect(verifyWebhookSignature(request.body.replace('completed', 'failed'), header(request, 'x-service-signature'), hook.secret)).toBe(false);
+    expect(verifyWebhookSignature(request.body.replace('completed', 'failed'), header(request, 'x-service-signature'), hook.secret)).toBe(
+      false,
+    );
 
     // The delivery log.
     const deliveryId = header(request, 'x-service-delivery-id') as string;
@@ -182,7 +188,11 @@ describe('webhook delivery', () => {
       { name: '500', answer: { status: 500, body: 'boom' }, expected: { status_code: 500, error: 'http_status' } },
       { name: '410', answer: { status: 410, body: 'gone' }, expected: { status_code: 410, error: 'http_status' } },
       // Only the first 4 KiB of a response body are read and kept.
-      { name: '502 with a 10 KB body', answer: { status: 502, body: 'x'.repeat(10_000) }, expected: { status_code: 502, error: 'http_status' } },
+      {
+        name: '502 with a 10 KB body',
+        answer: { status: 502, body: 'x'.repeat(10_000) },
+        expected: { status_code: 502, error: 'http_status' },
+      },
       { name: 'a connection reset', answer: 'reset', expected: { status_code: null, error: 'connection' } },
     ];
 
@@ -281,12 +291,19 @@ describe('webhook delivery', () => {
     const ok = await api.post(`/webhooks/${hook.id}/test`, { event_type: 'deployment.failed' });
     expect(ok.status).toBe(202);
     expect(ok.body.data).toMatchObject({ webhook_id: hook.id, event_type: 'deployment.failed', status: 'succeeded', test: true });
-    expect(ok.body.data.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 200, error: null, response_excerpt: 'thanks' })]);
+    expect(ok.body.data.attempts).toEqual([
+      expect.objectContaining({ number: 1, status_code: 200, error: null, response_excerpt: 'thanks' }),
+    ]);
     // The attempt was made before the answer.
     expect(hooks.requests).toHaveLength(1);
     const [request] = hooks.requests as [ReceivedRequest];
     const body = JSON.parse(request.body);
-    expect(body).toEqual({ id: expect.stringMatching(/^evt_/), type: 'deployment.failed', created_at: expect.any(String), data: catalogue.find((t) => t.type === 'deployment.failed')?.example });
+    expect(body).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      type: 'deployment.failed',
+      created_at: expect.any(String),
+      data: catalogue.find((t) => t.type === 'deployment.failed')?.example,
+    });
     expect(header(request, 'x-service-event-id')).toBe(body.id);
     expect(header(request, 'x-service-event-id')).toBe(ok.body.data.event_id);
     expect(header(request, 'x-service-delivery-id')).toBe(ok.body.data.id);
@@ -299,12 +316,17 @@ describe('webhook delivery', () => {
     const failed = await api.post(`/webhooks/${hook.id}/test`, { event_type: 'workflow.cancelled' });
     expect(failed.status).toBe(202);
     expect(failed.body.data).toMatchObject({ status: 'failed', test: true, next_attempt_at: null });
-    expect(failed.body.data.attempts).toEqual([expect.objectContaining({ number: 1, status_code: 503, error: 'http_status', response_excerpt: 'down' })]);
+    expect(failed.body.data.attempts).toEqual([
+      expect.objectContaining({ number: 1, status_code: 503, error: 'http_status', response_excerpt: 'down' }),
+    ]);
     expect(hooks.requests).toHaveLength(2);
     await sleep(1_000); // retries would come after 50 and 300 ms here
     expect(hooks.requests).toHaveLength(2);
     expect((await api.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ status: 'enabled', failed_at: null });
-    expect((await api.get(`/webhooks/${hook.id}/deliveries/${failed.body.data.id}`)).body.data).toMatchObject({ status: 'failed', attempts: [expect.any(Object)] });
+    expect((await api.get(`/webhooks/${hook.id}/deliveries/${failed.body.data.id}`)).body.data).toMatchObject({
+      status: 'failed',
+      attempts: [expect.any(Object)],
+    });
     // A test delivery is not redelivered either.
     expect((await api.post(`/webhooks/${hook.id}/deliveries/${failed.body.data.id}/redeliver`)).status).toBe(409);
     await sleep(300);
@@ -336,7 +358,9 @@ describe('webhook delivery', () => {
     expectSignedWith(second, [hook.secret]);
 
     const done = await waitForDelivery(api, hook.id, deliveryId, (d) => d.status === 'succeeded' && d.attempts.length === 2);
-    expect(done.attempts.map((a: { sequence: number; number: number; status_code: number }) => [a.sequence, a.number, a.status_code])).toEqual([
+    expect(
+      done.attempts.map((a: { sequence: number; number: number; status_code: number }) => [a.sequence, a.number, a.status_code]),
+    ).toEqual([
       [1, 1, 200],
       [2, 1, 200],
     ]);

@@ -30,7 +30,11 @@ const tableOf = async (dir: string): Promise<TableRef> => {
   const info = await readRuntimeInfo(dir);
   if (!info) throw new Error(`no running runtime in ${dir}`);
   const table = {
-    client: createDocumentClient({ endpoint: info.dynamodbEndpoint, region: info.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+    client: createDocumentClient({
+      endpoint: info.dynamodbEndpoint,
+      region: info.region,
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
     tableName: info.tableName,
   };
   tables.push(table);
@@ -66,7 +70,10 @@ describe('webhook delivery across a restart', () => {
     const table = await tableOf(dataDir);
     const deps = adminDeps(table);
     const account = await createAccount({ email: `restart-${Date.now()}@example.com` }, deps);
-    const key = await createCredential({ accountId: account.id, type: 'test', name: 'restart test', scopes: ['read:webhooks', 'write:webhooks'] }, deps);
+    const key = await createCredential(
+      { accountId: account.id, type: 'test', name: 'restart test', scopes: ['read:webhooks', 'write:webhooks'] },
+      deps,
+    );
     const before = clientFor(runtime.apiUrl, key.key);
     const created = await before.post('/webhooks', { url: hooks.url(), events: ['deployment.completed'] });
     expect(created.status).toBe(201);
@@ -132,7 +139,9 @@ describe('webhook delivery across a restart', () => {
       () => 'the delivery did not succeed after the restart',
       100,
     );
-    expect(done.attempts.map((a: { sequence: number; number: number; status_code: number }) => [a.sequence, a.number, a.status_code])).toEqual([
+    expect(
+      done.attempts.map((a: { sequence: number; number: number; status_code: number }) => [a.sequence, a.number, a.status_code]),
+    ).toEqual([
       [1, 1, 500],
       [1, 2, 500],
       [1, 3, 500],

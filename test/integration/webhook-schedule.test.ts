@@ -137,7 +137,12 @@ describe('webhook retry schedule', () => {
       const next = announced.get(n);
       if (next !== undefined) {
         const announcedMs = Date.parse(next);
-        const planned = { attempt: n, scheduled: gap, announcedAfterEnd: announcedMs - endOf(n), madeAfterAnnounced: startOf(n + 1) - announcedMs };
+        const planned = {
+          attempt: n,
+          scheduled: gap,
+          announcedAfterEnd: announcedMs - endOf(n),
+          madeAfterAnnounced: startOf(n + 1) - announcedMs,
+        };
         expect(planned.announcedAfterEnd).toBeGreaterThanOrEqual(gap);
         expect(planned.announcedAfterEnd).toBeLessThanOrEqual(gap + localAllowanceMs);
         expect(planned.madeAfterAnnounced).toBeGreaterThanOrEqual(0);
@@ -156,7 +161,9 @@ describe('webhook retry schedule', () => {
     const mails = await eventually(
       async () => {
         const files = (await readdir(outbox).catch(() => [] as string[])).filter((f) => f.endsWith('.json'));
-        const all = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(outbox, f), 'utf8')) as { to: string; subject: string; text: string }));
+        const all = await Promise.all(
+          files.map(async (f) => JSON.parse(await readFile(join(outbox, f), 'utf8')) as { to: string; subject: string; text: string }),
+        );
         const mine = all.filter((m) => m.to === account.email);
         return mine.length > 0 ? mine : undefined;
       },

@@ -26,7 +26,11 @@ describe('webhooks: registration', () => {
     const { live } = await newAccount();
     const api = as(live.key);
 
-    const created = await api.post('/webhooks', { url: publicTarget, events: ['workflow.completed', 'deployment.failed'], description: 'CI' });
+    const created = await api.post('/webhooks', {
+      url: publicTarget,
+      events: ['workflow.completed', 'deployment.failed'],
+      description: 'CI',
+    });
     expect(created.status).toBe(201);
     const hook = created.body.data;
     expect(hook).toEqual({
@@ -60,13 +64,27 @@ describe('webhooks: registration', () => {
     // Each field on its own, then several at once.
     const url = await api.patch(`/webhooks/${hook.id}`, { url: 'https://93.184.215.14/other' });
     expect(url.status).toBe(200);
-    expect(url.body.data).toMatchObject({ url: 'https://93.184.215.14/other', events: ['workflow.completed', 'deployment.failed'], description: 'CI', active: true });
+    expect(url.body.data).toMatchObject({
+      url: 'https://93.184.215.14/other',
+      events: ['workflow.completed', 'deployment.failed'],
+      description: 'CI',
+      active: true,
+    });
     expect((await api.patch(`/webhooks/${hook.id}`, { events: ['*'] })).body.data.events).toEqual(['*']);
     expect((await api.patch(`/webhooks/${hook.id}`, { active: false })).body.data).toMatchObject({ active: false, status: 'enabled' });
     expect((await api.patch(`/webhooks/${hook.id}`, { description: null })).body.data.description).toBeNull();
-    const several = await api.patch(`/webhooks/${hook.id}`, { active: true, description: 'Deploys', events: ['deployment.completed', 'deployment.completed'] });
+    const several = await api.patch(`/webhooks/${hook.id}`, {
+      active: true,
+      description: 'Deploys',
+      events: ['deployment.completed', 'deployment.completed'],
+    });
     expect(several.status).toBe(200);
-    expect(several.body.data).toMatchObject({ active: true, description: 'Deploys', events: ['deployment.completed'], url: 'https://93.184.215.14/other' });
+    expect(several.body.data).toMatchObject({
+      active: true,
+      description: 'Deploys',
+      events: ['deployment.completed'],
+      url: 'https://93.184.215.14/other',
+    });
     expect(several.text).not.toContain(secret);
     expect(Date.parse(several.body.data.updated_at)).toBeGreaterThanOrEqual(Date.parse(hook.updated_at));
     expect((await api.get(`/webhooks/${hook.id}`)).body.data).toEqual(several.body.data);

@@ -37,12 +37,24 @@ describe('a workflow from POST to workflow.completed', () => {
   it('runs the six stages, shows logs while running, and delivers its events in order', async () => {
     const { api, repository, projectId } = await setUp();
     receiver = await startReceiver();
-    await createWebhook(api, { url: receiver.url(), events: ['workflow.created', 'workflow.started', 'workflow.stage.completed', 'workflow.completed', 'workflow.failed'] });
+    await createWebhook(api, {
+      url: receiver.url(),
+      events: ['workflow.created', 'workflow.started', 'workflow.stage.completed', 'workflow.completed', 'workflow.failed'],
+    });
     // Slow verify down so the logs can be read while the workflow runs.
     injectFaults({ state: 'Verify', delayMs: 1500, match: { 'workflow.project_id': projectId } });
 
-    const created = await start(api, projectId, promptWriting('src/farewell.js', 'export const farewell = (name) => `Goodbye, ${name}!`;\n'));
-    expect(created).toMatchObject({ status: 'queued', project_id: projectId, stages, config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 2 } });
+    const created = await start(
+      api,
+      projectId,
+      promptWriting('src/farewell.js', 'export const farewell = (name) => `Goodbye, ${name}!`;\n'),
+    );
+    expect(created).toMatchObject({
+      status: 'queued',
+      project_id: projectId,
+      stages,
+      config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 2 },
+    });
     expect(created.id).toMatch(/^wf_/);
 
     // The injected delay holds the workflow before verify: build done, the workflow still running.
@@ -53,7 +65,14 @@ describe('a workflow from POST to workflow.completed', () => {
 
     const done = await waitForWorkflow(api, created.id);
     expect(done.status).toBe('completed');
-    expect(done.stage_statuses).toEqual({ intake: 'completed', build: 'completed', verify: 'completed', prove: 'completed', iterate: 'skipped', package: 'completed' });
+    expect(done.stage_statuses).toEqual({
+      intake: 'completed',
+      build: 'completed',
+      verify: 'completed',
+      prove: 'completed',
+      iterate: 'skipped',
+      package: 'completed',
+    });
     expect(done.error).toBeNull();
     expect(done.duration_ms).toBeGreaterThan(0);
     expect(done.outputs).toMatchObject({
@@ -89,18 +108,13 @@ describe('a workflow from POST to workflow.completed', () => {
     expect(buildLines.every((line) => line.stage === 'build')).toBe(true);
 
     // Events at a real receiver, in the order of the state changes.
-    const expectedTypes = [
-      'workflow.created',
-      'workflow.started',
-      ...stages.map(() => 'workflow.stage.completed'),
-      'workflow.completed',
-    ];
+    const expectedTypes = ['workflow.created', 'workflow.started', ...stages.map(() => 'workflow.stage.completed'), 'workflow.completed'];
     const requests = await receiver.waitFor(expectedTypes.length, 20_000);
     const events = requests.map((request) => JSON.parse(request.body)).sort((a, b) => (a.id < b.id ? -1 : 1));
     expect(events.map((event) => event.type)).toEqual(expectedTypes);
-    expect(events.filter((event) => event.type === 'workflow.stage.completed').map((event) => [event.data.stage, event.data.status])).toEqual(
-      stages.map((stage) => [stage, stage === 'iterate' ? 'skipped' : 'completed']),
-    );
+    expect(
+      events.filter((event) => event.type === 'workflow.stage.completed').map((event) => [event.data.stage, event.data.status]),
+    ).toEqual(stages.map((stage) => [stage, stage === 'iterate' ? 'skipped' : 'completed']));
     const completed = events.at(-1);
     expect(Object.keys(completed.data).sort()).toEqual(['duration_ms', 'outputs', 'project_id', 'stages', 'status', 'workflow_id']);
     expect(completed.data).toEqual({
@@ -139,7 +153,10 @@ describe('a failure at each stage', () => {
     const state = stage.charAt(0).toUpperCase() + stage.slice(1);
     injectFaults({ state, error: 'StageBroke', cause: `${stage} broke on purpose`, match: { 'workflow.project_id': projectId } });
     // Reaching iterate needs a failing verification.
-    const prompt = stage === 'iterate' ? promptWriting('src/broken.js', 'export const broken = (;\n') : promptWriting('src/ok.js', 'export const ok = 1;\n');
+    const prompt =
+      stage === 'iterate'
+        ? promptWriting('src/broken.js', 'export const broken = (;\n')
+        : promptWriting('src/ok.js', 'export const ok = 1;\n');
     const created = await start(api, projectId, prompt);
     const done = await waitForWorkflow(api, created.id);
     expect(done.status).toBe('failed');
@@ -155,7 +172,13 @@ describe('a failure at each stage', () => {
 
   it('a transient error is retried and the workflow completes', async () => {
     const { api, projectId } = await setUp();
-    injectFaults({ state: 'Build', error: 'AiProviderTransientError', cause: 'throttled', times: 2, match: { 'workflow.project_id': projectId } });
+    injectFaults({
+      state: 'Build',
+      error: 'AiProviderTransientError',
+      cause: 'throttled',
+      times: 2,
+      match: { 'workflow.project_id': projectId },
+    });
     const created = await start(api, projectId, promptWriting('src/ok.js', 'export const ok = 1;\n'));
     const done = await waitForWorkflow(api, created.id);
     expect(done.status).toBe('completed');
@@ -175,7 +198,14 @@ describe('cancel', () => {
       const cancelled = await api.post(`/workflows/${created.id}/cancel`);
       expect(cancelled.status).toBe(202);
       expect(cancelled.body.data.status).toBe('cancelled');
-      expect(cancelled.body.data.stage_statuses).toEqual({ intake: 'completed', build: 'cancelled', verify: 'cancelled', prove: 'cancelled', iterate: 'cancelled', package: 'cancelled' });
+      expect(cancelled.body.data.stage_statuses).toEqual({
+        intake: 'completed',
+        build: 'cancelled',
+        verify: 'cancelled',
+        prove: 'cancelled',
+        iterate: 'cancelled',
+        package: 'cancelled',
+      });
 
       const [delivery] = await receiver.waitFor(1);
       expect(JSON.parse(delivery!.body)).toMatchObject({ type: 'workflow.cancelled', data: { id: created.id, status: 'cancelled' } });
@@ -202,7 +232,10 @@ describe('the workflow API', () => {
 
     const unconfigured = await create({ project_id: projectId, prompt: 'x', config: { ai_provider: 'openai' } });
     expect(unconfigured.status).toBe(422);
-    expect(unconfigured.body.error.details).toEqual({ field: 'config.ai_provider', issue: 'is not configured in this deployment; configured: local' });
+    expect(unconfigured.body.error.details).toEqual({
+      field: 'config.ai_provider',
+      issue: 'is not configured in this deployment; configured: local',
+    });
 
     const unknownProject = await create({ project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', prompt: 'x', config: { ai_provider: 'local' } });
     expect(unknownProject.status).toBe(422);
@@ -237,7 +270,11 @@ describe('the workflow API', () => {
     expect(completed.body.data.map((w: any) => w.id)).toEqual([slow.id]);
     expect(completed.body.meta.total).toBe(1);
 
-    await eventually(async () => (await api.delete(`/projects/${projectId}`)).status === 204, 5000, () => 'project still busy');
+    await eventually(
+      async () => (await api.delete(`/projects/${projectId}`)).status === 204,
+      5000,
+      () => 'project still busy',
+    );
   });
 
   it('answers 404 for unknown or malformed workflow ids', async () => {
@@ -264,11 +301,22 @@ describe('auto_deploy', () => {
     const { api, projectId } = await setUp();
     const hook = await startReceiver((request) => {
       const body = JSON.parse(request.body);
-      return { status: 200, body: JSON.stringify({ url: `https://shop.example.com/${body.deployment_id}`, version: 'v-auto' }), headers: { 'Content-Type': 'application/json' } };
+      return {
+        status: 200,
+        body: JSON.stringify({ url: `https://shop.example.com/${body.deployment_id}`, version: 'v-auto' }),
+        headers: { 'Content-Type': 'application/json' },
+      };
     });
     const health = await startReceiver({ status: 200, body: 'ok' });
     try {
-      const config = { branch: 'main', hook_url: hook.url('/deploy'), health_url: health.url('/health'), secret: 'a-deploy-hook-secret-of-some-length', health_timeout_seconds: 10, health_interval_seconds: 1 };
+      const config = {
+        branch: 'main',
+        hook_url: hook.url('/deploy'),
+        health_url: health.url('/health'),
+        secret: 'a-deploy-hook-secret-of-some-length',
+        health_timeout_seconds: 10,
+        health_interval_seconds: 1,
+      };
       const first = await api.post('/deployments', { project_id: projectId, environment: 'staging', provider: 'deploy-hook', config });
       expect(first.status).toBe(201);
       let last: any;
@@ -290,9 +338,17 @@ describe('auto_deploy', () => {
       expect(done.outputs.deployment_url).toBe(`https://shop.example.com/${deploymentId}`);
 
       const deployment = (await api.get(`/deployments/${deploymentId}`)).body.data;
-      expect(deployment).toMatchObject({ status: 'completed', environment: 'staging', provider: 'deploy-hook', artifact: { workflow_id: created.id } });
+      expect(deployment).toMatchObject({
+        status: 'completed',
+        environment: 'staging',
+        provider: 'deploy-hook',
+        artifact: { workflow_id: created.id },
+      });
       const requested = hook.requests.map((request) => JSON.parse(request.body)).find((body) => body.deployment_id === deploymentId);
-      expect(requested).toMatchObject({ type: 'deployment.requested', artifact: { workflow_id: created.id, bundle: { sha256: done.outputs.bundle.sha256 } } });
+      expect(requested).toMatchObject({
+        type: 'deployment.requested',
+        artifact: { workflow_id: created.id, bundle: { sha256: done.outputs.bundle.sha256 } },
+      });
     } finally {
       await hook.close();
       await health.close();

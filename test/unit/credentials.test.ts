@@ -34,13 +34,21 @@ describe('resolveCredential', () => {
     const viaBearer = await resolveCredential({ authorization: `Bearer ${key.key}` }, { credentials, clock });
     const viaHeader = await resolveCredential({ apiKey: key.key }, { credentials, clock });
     for (const principal of [viaBearer, viaHeader]) {
-      expect(principal).toEqual({ accountId: account.id, mode: 'live', credentialId: key.id, credentialType: 'live', scopes: [...allScopes] });
+      expect(principal).toEqual({
+        accountId: account.id,
+        mode: 'live',
+        credentialId: key.id,
+        credentialType: 'live',
+        scopes: [...allScopes],
+      });
     }
   });
 
   it('reads the Bearer scheme case-insensitively', async () => {
     const { credentials, clock, key } = await withAccountAndKey();
-    await expect(resolveCredential({ authorization: `bearer ${key.key}` }, { credentials, clock })).resolves.toMatchObject({ credentialId: key.id });
+    await expect(resolveCredential({ authorization: `bearer ${key.key}` }, { credentials, clock })).resolves.toMatchObject({
+      credentialId: key.id,
+    });
   });
 
   it('accepts both headers when they carry the same key', async () => {
@@ -67,13 +75,16 @@ describe('resolveCredential', () => {
     }
   });
 
-  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Token svc_live_x', 'Bearer a b'])('refuses the malformed Authorization header %p', async (authorization) => {
-    const { credentials, clock } = setUp();
-    const error = await apiErrorOf(resolveCredential({ authorization }, { credentials, clock }));
-    expect(error.code).toBe('unauthorized');
-    expect(error.headers['WWW-Authenticate']).toMatch(/^Bearer\b/);
-    expect(credentials.calls.findByHash).toBe(0);
-  });
+  it.each(['Basic dXNlcjpwYXNz', 'Bearer', 'Bearer ', 'Token svc_live_x', 'Bearer a b'])(
+    'refuses the malformed Authorization header %p',
+    async (authorization) => {
+      const { credentials, clock } = setUp();
+      const error = await apiErrorOf(resolveCredential({ authorization }, { credentials, clock }));
+      expect(error.code).toBe('unauthorized');
+      expect(error.headers['WWW-Authenticate']).toMatch(/^Bearer\b/);
+      expect(credentials.calls.findByHash).toBe(0);
+    },
+  );
 
   it('refuses a key with a wrong checksum without any repository lookup', async () => {
     const { credentials, clock, key } = await withAccountAndKey();
@@ -104,7 +115,10 @@ describe('resolveCredential', () => {
   it('refuses an expired key, and accepts it until the moment it expires', async () => {
     const env = setUp();
     const account = await createAccount({ email: 'owner@example.test' }, env.deps);
-    const key = await createCredential({ accountId: account.id, type: 'live', name: 'short', scopes: ['read:projects'], expiresInDays: 1 }, env.deps);
+    const key = await createCredential(
+      { accountId: account.id, type: 'live', name: 'short', scopes: ['read:projects'], expiresInDays: 1 },
+      env.deps,
+    );
     env.clock.advance(86_400_000 - 1);
     await expect(resolveCredential({ apiKey: key.key }, env.deps)).resolves.toMatchObject({ credentialId: key.id });
     env.clock.advance(1);
@@ -171,7 +185,14 @@ describe('createCredential', () => {
     const created = await createCredential({ accountId: account.id, type: 'pat', name: '  laptop  ', scopes: ['read:projects'] }, deps);
 
     expect(created.key).toMatch(/^svc_pat_[0-9A-Za-z]{36}$/);
-    expect(created).toMatchObject({ account_id: account.id, type: 'pat', name: 'laptop', scopes: ['read:projects'], revoked_at: null, last_used_at: null });
+    expect(created).toMatchObject({
+      account_id: account.id,
+      type: 'pat',
+      name: 'laptop',
+      scopes: ['read:projects'],
+      revoked_at: null,
+      last_used_at: null,
+    });
     expect(created).not.toHaveProperty('hash');
     expect(created.hint).toBe(`svc_pat_…${created.key.slice(-4)}`);
 
@@ -199,13 +220,18 @@ describe('createCredential', () => {
 
   it('sets expires_at the requested number of days ahead', async () => {
     const { deps, account, clock } = await withAccountAndKey();
-    const created = await createCredential({ accountId: account.id, type: 'live', name: 'a', scopes: ['read:projects'], expiresInDays: 30 }, deps);
+    const created = await createCredential(
+      { accountId: account.id, type: 'live', name: 'a', scopes: ['read:projects'], expiresInDays: 30 },
+      deps,
+    );
     expect(created.expires_at).toBe(new Date(clock.now() + 30 * 86_400_000).toISOString());
   });
 
   it('refuses a read-only key with a write scope', async () => {
     const { deps, account } = await withAccountAndKey();
-    const error = await apiErrorOf(createCredential({ accountId: account.id, type: 'ro', name: 'ro', scopes: ['read:projects', 'write:projects'] }, deps));
+    const error = await apiErrorOf(
+      createCredential({ accountId: account.id, type: 'ro', name: 'ro', scopes: ['read:projects', 'write:projects'] }, deps),
+    );
     expect(error.code).toBe('validation_error');
     expect(error.status).toBe(422);
     expect(error.details).toMatchObject({ field: 'scopes' });
@@ -219,7 +245,9 @@ describe('createCredential', () => {
 
   it('refuses an unknown scope and names the allowed ones', async () => {
     const { deps, account } = await withAccountAndKey();
-    const error = await apiErrorOf(createCredential({ accountId: account.id, type: 'live', name: 'x', scopes: ['read:projects', 'admin:everything'] }, deps));
+    const error = await apiErrorOf(
+      createCredential({ accountId: account.id, type: 'live', name: 'x', scopes: ['read:projects', 'admin:everything'] }, deps),
+    );
     expect(error.code).toBe('validation_error');
     expect(error.details).toMatchObject({ field: 'scopes' });
     const issue = (error.details as { issue: string }).issue;
@@ -238,14 +266,18 @@ describe('createCredential', () => {
     ['expires_in_days', { expiresInDays: 367 }],
   ])('refuses an invalid %s (%j)', async (field, change) => {
     const { deps, account } = await withAccountAndKey();
-    const error = await apiErrorOf(createCredential({ accountId: account.id, type: 'live', name: 'x', scopes: ['read:projects'], ...change }, deps));
+    const error = await apiErrorOf(
+      createCredential({ accountId: account.id, type: 'live', name: 'x', scopes: ['read:projects'], ...change }, deps),
+    );
     expect(error.code).toBe('validation_error');
     expect(error.details).toMatchObject({ field });
   });
 
   it('refuses an unknown account with not_found and stores nothing', async () => {
     const { deps, credentials } = setUp();
-    const error = await apiErrorOf(createCredential({ accountId: 'acct_missing', type: 'live', name: 'x', scopes: ['read:projects'] }, deps));
+    const error = await apiErrorOf(
+      createCredential({ accountId: 'acct_missing', type: 'live', name: 'x', scopes: ['read:projects'] }, deps),
+    );
     expect(error.code).toBe('not_found');
     expect(error.status).toBe(404);
     expect(credentials.stored()).toHaveLength(0);
@@ -272,7 +304,11 @@ describe('accounts', () => {
   it('creates an account with an acct_ id and the e-mail in lower case', async () => {
     const { deps, clock } = setUp();
     const account = await createAccount({ email: '  Owner@Example.TEST ' }, deps);
-    expect(account).toEqual({ id: expect.stringMatching(/^acct_[0-9A-HJKMNP-TV-Z]{26}$/), email: 'owner@example.test', created_at: new Date(clock.now()).toISOString() });
+    expect(account).toEqual({
+      id: expect.stringMatching(/^acct_[0-9A-HJKMNP-TV-Z]{26}$/),
+      email: 'owner@example.test',
+      created_at: new Date(clock.now()).toISOString(),
+    });
   });
 
   it.each(['', 'owner', 'owner@', '@example.test', 'owner@example', 'own er@example.test', `${'a'.repeat(250)}@example.test`])(

@@ -3,7 +3,7 @@ import { conflict } from '../../functions/core/errors';
 import { createProject, deleteProject, getProject, listProjects } from '../../functions/core/projects/project-use-cases';
 import { handler as openApiHandler } from '../../functions/handlers/meta/openapi';
 import { toListQuery } from '../../functions/http/list-query';
-import { logger } from '../../functions/http/logger';
+import { logger } from '../../functions/observability/logger';
 import { maxBodyBytes } from '../../functions/http/middlewares/body-guard';
 import { createApiHandler, type ApiRequest, type Reply } from '../../functions/http/pipeline';
 import type { HttpResponse } from '../../functions/http/response';
@@ -58,7 +58,11 @@ const setUp = async () => {
       },
       deps,
     ),
-    get: createApiHandler(getProjectRoute, async ({ principal, params }) => ({ data: await getProject(principal, params.id, projectDeps) }), deps),
+    get: createApiHandler(
+      getProjectRoute,
+      async ({ principal, params }) => ({ data: await getProject(principal, params.id, projectDeps) }),
+      deps,
+    ),
     delete: createApiHandler(
       deleteProjectRoute,
       async ({ principal, params }) => {
@@ -89,14 +93,26 @@ const setUp = async () => {
 describe('request ids', () => {
   it('every answer carries X-Request-Id, and error bodies repeat it as error.request_id', async () => {
     const { handlers, auth } = await setUp();
-    const ok = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: auth, requestId: 'req-ok' });
+    const ok = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      json: validProject,
+      headers: auth,
+      requestId: 'req-ok',
+    });
     expect(ok.status).toBe(201);
     expect(ok.headers['X-Request-Id']).toBe('req-ok');
 
     const failures = [
       await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, requestId: 'req-401' }),
       await send(handlers.create, { method: 'POST', path: '/v1/projects', json: {}, headers: auth, requestId: 'req-422' }),
-      await send(handlers.get, { method: 'GET', path: '/v1/projects/proj_x', pathParameters: { id: 'proj_x' }, headers: auth, requestId: 'req-404' }),
+      await send(handlers.get, {
+        method: 'GET',
+        path: '/v1/projects/proj_x',
+        pathParameters: { id: 'proj_x' },
+        headers: auth,
+        requestId: 'req-404',
+      }),
     ];
     expect(failures.map((f) => f.status)).toEqual([401, 422, 404]);
     for (const failure of failures) {
@@ -158,14 +174,24 @@ describe('credentials and scopes', () => {
 
   it('accepts the key as X-API-Key too', async () => {
     const { handlers, live } = await setUp();
-    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { 'X-API-Key': live.key } });
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      json: validProject,
+      headers: { 'X-API-Key': live.key },
+    });
     expect(answer.status).toBe(201);
   });
 
   it('answers 400 invalid_request when Authorization and X-API-Key name different keys', async () => {
     const { handlers, http, account, auth } = await setUp();
     const other = await http.newKey(account.id, 'live');
-    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { ...auth, 'X-API-Key': other.key } });
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      json: validProject,
+      headers: { ...auth, 'X-API-Key': other.key },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('invalid_request');
   });
@@ -175,7 +201,12 @@ describe('credentials and scopes', () => {
     const readOnly = await http.newKey(account.id, 'ro', ['read:projects']);
     const narrow = await http.newKey(account.id, 'live', ['read:projects', 'write:workflows']);
     for (const key of [readOnly, narrow]) {
-      const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { authorization: `Bearer ${key.key}` } });
+      const answer = await send(handlers.create, {
+        method: 'POST',
+        path: '/v1/projects',
+        json: validProject,
+        headers: { authorization: `Bearer ${key.key}` },
+      });
       expect(answer.status).toBe(403);
       expect(answer.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scope: 'write:projects' } });
     }
@@ -186,7 +217,12 @@ describe('credentials and scopes', () => {
     const { postProject, handlers, http, account } = await setUp();
     const id = (await postProject(validProject)).body.data.id as string;
     const test = await http.newKey(account.id, 'test');
-    const answer = await send(handlers.get, { method: 'GET', path: `/v1/projects/${id}`, pathParameters: { id }, headers: { authorization: `Bearer ${test.key}` } });
+    const answer = await send(handlers.get, {
+      method: 'GET',
+      path: `/v1/projects/${id}`,
+      pathParameters: { id },
+      headers: { authorization: `Bearer ${test.key}` },
+    });
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('not_found');
   });
@@ -205,12 +241,23 @@ describe('credentials and scopes', () => {
 describe('request bodies', () => {
   it('answers 413 payload_too_large for a body over 1 MiB, and lets exactly 1 MiB through to validation', async () => {
     const { handlers, auth } = await setUp();
-    const padding = (bytes: number) => JSON.stringify({ ...validProject, description: 'x'.repeat(bytes - JSON.stringify({ ...validProject, description: '' }).length) });
-    const tooLarge = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: padding(maxBodyBytes + 1), headers: { ...auth, 'content-type': 'application/json' } });
+    const padding = (bytes: number) =>
+      JSON.stringify({ ...validProject, description: 'x'.repeat(bytes - JSON.stringify({ ...validProject, description: '' }).length) });
+    const tooLarge = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw: padding(maxBodyBytes + 1),
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body.error.code).toBe('payload_too_large');
 
-    const atLimit = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: padding(maxBodyBytes), headers: { ...auth, 'content-type': 'application/json' } });
+    const atLimit = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw: padding(maxBodyBytes),
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     expect(atLimit.status).toBe(422);
     expect(atLimit.body.error.details.field).toBe('description');
   });
@@ -218,19 +265,28 @@ describe('request bodies', () => {
   it('measures a base64-encoded body by its decoded size', async () => {
     const { handlers, auth } = await setUp();
     const body = Buffer.from(JSON.stringify(validProject)).toString('base64');
-    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: body, isBase64Encoded: true, headers: { ...auth, 'content-type': 'application/json' } });
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw: body,
+      isBase64Encoded: true,
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(201);
   });
 
-  it.each([undefined, 'text/plain', 'application/x-www-form-urlencoded'])('answers 415 unsupported_media_type for a write with content type %p', async (contentType) => {
-    const { handlers, auth, calls } = await setUp();
-    const headers: Record<string, string> = { ...auth };
-    if (contentType) headers['content-type'] = contentType;
-    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: JSON.stringify(validProject), headers });
-    expect(answer.status).toBe(415);
-    expect(answer.body.error.code).toBe('unsupported_media_type');
-    expect(calls.create).toBe(0);
-  });
+  it.each([undefined, 'text/plain', 'application/x-www-form-urlencoded'])(
+    'answers 415 unsupported_media_type for a write with content type %p',
+    async (contentType) => {
+      const { handlers, auth, calls } = await setUp();
+      const headers: Record<string, string> = { ...auth };
+      if (contentType) headers['content-type'] = contentType;
+      const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw: JSON.stringify(validProject), headers });
+      expect(answer.status).toBe(415);
+      expect(answer.body.error.code).toBe('unsupported_media_type');
+      expect(calls.create).toBe(0);
+    },
+  );
 
   it('accepts application/json with a charset', async () => {
     const { postProject } = await setUp();
@@ -239,7 +295,12 @@ describe('request bodies', () => {
 
   it.each(['{"name":', 'not json', ''])('answers 400 invalid_json for the body %p', async (raw) => {
     const { handlers, auth } = await setUp();
-    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw, headers: { ...auth, 'content-type': 'application/json' } });
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw,
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('invalid_json');
   });

@@ -1,10 +1,5 @@
 import { ApiError } from '../../functions/core/errors';
-import {
-  checkIdempotencyKey,
-  claimIdempotencyKey,
-  requestFingerprint,
-  type StoredResponse,
-} from '../../functions/core/idempotency';
+import { checkIdempotencyKey, claimIdempotencyKey, requestFingerprint, type StoredResponse } from '../../functions/core/idempotency';
 import type { Tenant } from '../../functions/core/tenancy';
 import { startOfTests } from './fakes/clock';
 import { inMemoryIdempotencyStore } from './fakes/idempotency-store';
@@ -59,7 +54,6 @@ describe('claimIdempotencyKey', () => {
     await store.release(tenant, 'k1');
     await expect(claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0 + 100)).resolves.toBe('proceed');
   });
-
 });
 
 describe('requestFingerprint', () => {
@@ -87,14 +81,17 @@ describe('checkIdempotencyKey', () => {
     expect(checkIdempotencyKey('k'.repeat(255))).toBe('k'.repeat(255));
   });
 
-  it.each(['', 'k'.repeat(256), 'has space', 'tab\there', 'clé', 'line\nbreak'])('refuses %p with validation_error on Idempotency-Key', (key) => {
-    let error: unknown;
-    try {
-      checkIdempotencyKey(key);
-    } catch (thrown) {
-      error = thrown;
-    }
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'validation_error', status: 422, details: { field: 'Idempotency-Key' } });
-  });
+  it.each(['', 'k'.repeat(256), 'has space', 'tab\there', 'clé', 'line\nbreak'])(
+    'refuses %p with validation_error on Idempotency-Key',
+    (key) => {
+      let error: unknown;
+      try {
+        checkIdempotencyKey(key);
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toMatchObject({ code: 'validation_error', status: 422, details: { field: 'Idempotency-Key' } });
+    },
+  );
 });

@@ -60,7 +60,8 @@ describe('the OpenAPI document', () => {
         expect(op?.security).toEqual([]);
       } else {
         expect(op?.security).toEqual([{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }]);
-        for (const status of ['401', '403', '429']) expect([route.operationId, status, op?.responses[status] !== undefined]).toEqual([route.operationId, status, true]);
+        for (const status of ['401', '403', '429'])
+          expect([route.operationId, status, op?.responses[status] !== undefined]).toEqual([route.operationId, status, true]);
       }
     }
   });

@@ -31,7 +31,13 @@ describe('project use cases', () => {
     expect(project.created_at).toBe(new Date(clock.now()).toISOString());
     expect(decodeTime(project.id.slice('proj_'.length))).toBe(Date.parse(project.created_at));
     expect(project.updated_at).toBe(project.created_at);
-    expect(project).toEqual({ ...newProject, id: project.id, description: '', created_at: project.created_at, updated_at: project.updated_at });
+    expect(project).toEqual({
+      ...newProject,
+      id: project.id,
+      description: '',
+      created_at: project.created_at,
+      updated_at: project.updated_at,
+    });
   });
 
   it('create keeps the description it is given, and stores the project', async () => {

@@ -55,6 +55,9 @@ describe('rate limiter (token bucket per credential)', () => {
   it('reads its settings from the environment, with defaults for missing or invalid values', () => {
     expect(rateLimitSettingsFromEnvironment({})).toEqual({ perSecond: 50, burst: 100 });
     expect(rateLimitSettingsFromEnvironment({ RATE_LIMIT_PER_SECOND: '5', RATE_LIMIT_BURST: '10' })).toEqual({ perSecond: 5, burst: 10 });
-    expect(rateLimitSettingsFromEnvironment({ RATE_LIMIT_PER_SECOND: 'fast', RATE_LIMIT_BURST: '-1' })).toEqual({ perSecond: 50, burst: 100 });
+    expect(rateLimitSettingsFromEnvironment({ RATE_LIMIT_PER_SECOND: 'fast', RATE_LIMIT_BURST: '-1' })).toEqual({
+      perSecond: 50,
+      burst: 100,
+    });
   });
 });

@@ -8,7 +8,13 @@ describe('the README', () => {
     const rows = table
       .split('\n')
       .filter((line) => /^\| (GET|POST|PATCH|DELETE) /.test(line))
-      .map((line) => line.split('|').map((cell) => cell.trim()).slice(1, 4).join(' '));
+      .map((line) =>
+        line
+          .split('|')
+          .map((cell) => cell.trim())
+          .slice(1, 4)
+          .join(' '),
+      );
     const expected = routes.map((r) => `${r.method} ${r.path} ${r.scope === null ? 'none (public)' : `\`${r.scope}\``}`);
     expect(rows.sort()).toEqual(expected.sort());
   });

@@ -33,12 +33,15 @@ describe('matchRoute', () => {
     expect(matchRoute('DELETE', '/v1/projects').allowed.sort()).toEqual(['GET', 'POST']);
   });
 
-  it.each(['/v1/nothing', '/v1/projects/proj_1/extra', '/v1/projects/', '/projects', '/v1/openapiXjson'])('matches nothing for the unknown path %p', (path) => {
-    const match = matchRoute('GET', path);
-    expect(match.route).toBeUndefined();
-    expect(match.allowed).toEqual([]);
-    expect(match.params).toEqual({});
-  });
+  it.each(['/v1/nothing', '/v1/projects/proj_1/extra', '/v1/projects/', '/projects', '/v1/openapiXjson'])(
+    'matches nothing for the unknown path %p',
+    (path) => {
+      const match = matchRoute('GET', path);
+      expect(match.route).toBeUndefined();
+      expect(match.allowed).toEqual([]);
+      expect(match.params).toEqual({});
+    },
+  );
 
   // A malformed id is an unknown id (DESIGN.md: 404), never a failure of the router itself.
   it('does not throw on a path parameter whose percent-encoding does not decode', () => {

@@ -25,7 +25,10 @@ const failureOf = (error: unknown, apiKey: string): unknown => {
   if (error instanceof APIConnectionError) return providerFailure('anthropic', true, error.message, apiKey);
   if (error instanceof APIError) {
     const transient =
-      error instanceof RateLimitError || error instanceof InternalServerError || error instanceof ConflictError || error instanceof RequestTimeoutError;
+      error instanceof RateLimitError ||
+      error instanceof InternalServerError ||
+      error instanceof ConflictError ||
+      error instanceof RequestTimeoutError;
     return providerFailure('anthropic', transient, error.message, apiKey);
   }
   if (error instanceof AnthropicError) return providerFailure('anthropic', false, error.message, apiKey);
@@ -33,7 +36,12 @@ const failureOf = (error: unknown, apiKey: string): unknown => {
 };
 
 export const anthropicCompletion = (config: AnthropicProviderConfig): ChatCompletion => {
-  const client = new Anthropic({ apiKey: config.apiKey, baseURL: config.baseURL, timeout: config.timeoutMs, maxRetries: config.maxRetries });
+  const client = new Anthropic({
+    apiKey: config.apiKey,
+    baseURL: config.baseURL,
+    timeout: config.timeoutMs,
+    maxRetries: config.maxRetries,
+  });
   return async ({ system, user, maxTokens }) => {
     try {
       const message = await client.messages.create({

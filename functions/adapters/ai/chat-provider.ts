@@ -1,4 +1,11 @@
-import { AiProviderError, AiProviderTransientError, type AiAnswer, type AiProvider, type AiResult, type AiTask } from '../../core/ai/provider';
+import {
+  AiProviderError,
+  AiProviderTransientError,
+  type AiAnswer,
+  type AiProvider,
+  type AiResult,
+  type AiTask,
+} from '../../core/ai/provider';
 import { defaultMaxOutputTokens, parseAnswer, renderPrompt } from '../../core/ai/tasks';
 import type { TokenUsage } from '../../core/workflows/stage-data';
 
@@ -43,7 +50,8 @@ export const chatProvider = (name: string, complete: ChatCompletion, options: Ch
       try {
         return parseAnswer(task, reply.text);
       } catch (error) {
-        if (reply.truncated) throw new AiProviderError(`${name}: the ${task.kind} answer was cut at the limit of ${maxTokens} output tokens`);
+        if (reply.truncated)
+          throw new AiProviderError(`${name}: the ${task.kind} answer was cut at the limit of ${maxTokens} output tokens`);
         throw error;
       }
     };

@@ -108,7 +108,11 @@ const automationNote = (prompt: string, steps: string[]): string =>
   [
     '# Automation request',
     '',
-    ...prompt.replace(/\r\n/g, '\n').trim().split('\n').map((line) => `> ${line}`.trimEnd()),
+    ...prompt
+      .replace(/\r\n/g, '\n')
+      .trim()
+      .split('\n')
+      .map((line) => `> ${line}`.trimEnd()),
     '',
     '## Plan',
     '',
@@ -119,7 +123,10 @@ const automationNote = (prompt: string, steps: string[]): string =>
 const changeSet = (prompt: string, planned: Plan): ChangeSet => {
   const files = requestedFiles(prompt);
   if (files.length === 0) {
-    return { summary: `Record the request in ${fallbackFile}`, files: [{ path: fallbackFile, content: automationNote(prompt, planned.steps) }] };
+    return {
+      summary: `Record the request in ${fallbackFile}`,
+      files: [{ path: fallbackFile, content: automationNote(prompt, planned.steps) }],
+    };
   }
   const written = files.filter((file) => file.content !== null).map((file) => file.path);
   const deleted = files.filter((file) => file.content === null).map((file) => file.path);
@@ -142,7 +149,12 @@ const fix = (changes: ChangeSet, problemPaths: string[]): ChangeSet => {
 /** Line comment syntax by extension, for the remediation marker. */
 const commentPrefix = (path: string): string => {
   const extension = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
-  if (['py', 'rb', 'sh', 'bash', 'yml', 'yaml', 'toml', 'env', 'properties', 'r', 'pl'].includes(extension) || path.endsWith('.env') || !path.includes('.')) return '#';
+  if (
+    ['py', 'rb', 'sh', 'bash', 'yml', 'yaml', 'toml', 'env', 'properties', 'r', 'pl'].includes(extension) ||
+    path.endsWith('.env') ||
+    !path.includes('.')
+  )
+    return '#';
   if (['sql', 'lua', 'hs'].includes(extension)) return '--';
   return '//';
 };
@@ -154,10 +166,15 @@ const commentPrefix = (path: string): string => {
 const remediation = (task: Extract<AiTask, { kind: 'remediation' }>): ChangeSet => {
   const lines = task.file.content.split('\n');
   const index = (task.finding.location.line ?? 0) - 1;
-  if (index < 0 || index >= lines.length) return { summary: `No line ${task.finding.location.line ?? '?'} in ${task.file.path}`, files: [] };
+  if (index < 0 || index >= lines.length)
+    return { summary: `No line ${task.finding.location.line ?? '?'} in ${task.file.path}`, files: [] };
   const indent = /^\s*/.exec(lines[index] ?? '')?.[0] ?? '';
-  lines[index] = `${indent}${commentPrefix(task.file.path)} removed by automated remediation (${task.finding.rule_id}): ${task.finding.type === 'secrets' ? 'read this value from configuration' : 'rewrite this safely'}`;
-  return { summary: `Remove the line flagged by ${task.finding.rule_id} in ${task.file.path}`, files: [{ path: task.file.path, content: lines.join('\n') }] };
+  lines[index] =
+    `${indent}${commentPrefix(task.file.path)} removed by automated remediation (${task.finding.rule_id}): ${task.finding.type === 'secrets' ? 'read this value from configuration' : 'rewrite this safely'}`;
+  return {
+    summary: `Remove the line flagged by ${task.finding.rule_id} in ${task.file.path}`,
+    files: [{ path: task.file.path, content: lines.join('\n') }],
+  };
 };
 
 const answer = (task: AiTask): Plan | ChangeSet | GeneratedTests => {
@@ -171,7 +188,10 @@ const answer = (task: AiTask): Plan | ChangeSet | GeneratedTests => {
     case 'change_set':
       return changeSet(task.prompt, task.plan);
     case 'fix':
-      return fix(task.changes, task.report.problems.map((problem) => problem.path));
+      return fix(
+        task.changes,
+        task.report.problems.map((problem) => problem.path),
+      );
   }
 };
 

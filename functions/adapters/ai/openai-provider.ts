@@ -16,7 +16,8 @@ export interface OpenAiProviderConfig {
 const failureOf = (error: unknown, apiKey: string): unknown => {
   if (error instanceof APIConnectionError) return providerFailure('openai', true, error.message, apiKey);
   if (error instanceof APIError) {
-    const transient = error instanceof RateLimitError || error instanceof InternalServerError || error instanceof ConflictError || error.status === 408;
+    const transient =
+      error instanceof RateLimitError || error instanceof InternalServerError || error instanceof ConflictError || error.status === 408;
     return providerFailure('openai', transient, error.message, apiKey);
   }
   if (error instanceof OpenAIError) return providerFailure('openai', false, error.message, apiKey);

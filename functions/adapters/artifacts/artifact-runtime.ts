@@ -13,10 +13,7 @@ const lazyS3Store = (bucket: string, kmsKeyId: string | undefined): ArtifactStor
   let store: Promise<ArtifactStore> | undefined;
   const resolve = (): Promise<ArtifactStore> =>
     (store ??= (async () => {
-      const [{ S3Client }, { s3ArtifactStore }] = await Promise.all([
-        import('@aws-sdk/client-s3'),
-        import('./s3-artifact-store'),
-      ]);
+      const [{ S3Client }, { s3ArtifactStore }] = await Promise.all([import('@aws-sdk/client-s3'), import('./s3-artifact-store')]);
       return s3ArtifactStore(new S3Client({}), { bucket, ...(kmsKeyId ? { kmsKeyId } : {}) });
     })());
   return {
@@ -29,9 +26,7 @@ const lazyS3Store = (bucket: string, kmsKeyId: string | undefined): ArtifactStor
  * S3 in AWS (ARTIFACT_BUCKET, encrypted with ARTIFACT_KMS_KEY_ID when set); a folder in the local
  * runtime (LOCAL_ARTIFACT_DIR). Neither is a configuration error, never a silent fallback.
  */
-export const artifactStoreFromEnvironment = (
-  env: Readonly<Record<string, string | undefined>> = process.env,
-): ArtifactStore => {
+export const artifactStoreFromEnvironment = (env: Readonly<Record<string, string | undefined>> = process.env): ArtifactStore => {
   const bucket = env.ARTIFACT_BUCKET;
   if (bucket) return lazyS3Store(bucket, env.ARTIFACT_KMS_KEY_ID || undefined);
   const folder = env.LOCAL_ARTIFACT_DIR;

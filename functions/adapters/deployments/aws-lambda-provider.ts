@@ -119,11 +119,13 @@ const failureOf = (operation: string, functionName: string, error: unknown): Err
   ) {
     return new DeploymentTransientError(`${operation} on ${functionName} failed, worth a retry (${detail})`);
   }
-  if (name === 'ResourceNotFoundException') return new DeploymentProviderError(`${operation}: Lambda function or alias not found: ${functionName} (${detail})`);
+  if (name === 'ResourceNotFoundException')
+    return new DeploymentProviderError(`${operation}: Lambda function or alias not found: ${functionName} (${detail})`);
   if (name === 'AccessDeniedException' || name === 'AccessDenied' || name === 'KMSAccessDeniedException') {
     return new DeploymentProviderError(`${operation} on ${functionName} was denied: the service's role lacks the permission (${detail})`);
   }
-  if (name === 'InvalidParameterValueException') return new DeploymentProviderError(`${operation} on ${functionName}: invalid parameter (${detail})`);
+  if (name === 'InvalidParameterValueException')
+    return new DeploymentProviderError(`${operation} on ${functionName}: invalid parameter (${detail})`);
   return new DeploymentProviderError(`${operation} on ${functionName} failed (${detail})`);
 };
 
@@ -146,7 +148,8 @@ const versionPattern = /^\d+$/;
 export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider<AwsLambdaConfig> => {
   const allowed = options.allowedFunctions.map((entry) => entry.trim()).filter((entry) => entry !== '');
   for (const entry of allowed) {
-    if (functionNameOf(entry) === undefined) throw new TypeError(`allowed function ${JSON.stringify(entry)} is not a function name or an unqualified function ARN (no wildcards)`);
+    if (functionNameOf(entry) === undefined)
+      throw new TypeError(`allowed function ${JSON.stringify(entry)} is not a function name or an unqualified function ARN (no wildcards)`);
   }
   const { client } = options;
   const clock = options.clock ?? systemClock;
@@ -178,7 +181,9 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
   const awaitUpdate = async (functionName: string): Promise<void> => {
     const polls = Math.max(1, Math.ceil(updateWaitMs / Math.max(1, pollIntervalMs)) + 1);
     for (let poll = 1; poll <= polls; poll += 1) {
-      const configuration = await call('GetFunctionConfiguration', functionName, () => client.send(new GetFunctionConfigurationCommand({ FunctionName: functionName })));
+      const configuration = await call('GetFunctionConfiguration', functionName, () =>
+        client.send(new GetFunctionConfigurationCommand({ FunctionName: functionName })),
+      );
       if (configuration.LastUpdateStatus === 'Successful') return;
       if (configuration.LastUpdateStatus === 'Failed') {
         const reason = [configuration.LastUpdateStatusReasonCode, configuration.LastUpdateStatusReason].filter(Boolean).join(': ');
@@ -186,7 +191,9 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
       }
       if (poll < polls) await sleep(pollIntervalMs);
     }
-    throw new DeploymentTransientError(`the code update of ${functionName} is still in progress after ${Math.round(updateWaitMs / 1000)} s`);
+    throw new DeploymentTransientError(
+      `the code update of ${functionName} is still in progress after ${Math.round(updateWaitMs / 1000)} s`,
+    );
   };
 
   const pointAlias = (config: AwsLambdaConfig, version: string, existing: AliasConfiguration | null): Promise<AliasConfiguration> =>
@@ -203,7 +210,14 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
           ),
         )
       : call('CreateAlias', config.function_name, () =>
-          client.send(new CreateAliasCommand({ FunctionName: config.function_name, Name: config.alias, FunctionVersion: version, Description: 'Managed by Project Automation Service deployments' })),
+          client.send(
+            new CreateAliasCommand({
+              FunctionName: config.function_name,
+              Name: config.alias,
+              FunctionVersion: version,
+              Description: 'Managed by Project Automation Service deployments',
+            }),
+          ),
         );
 
   return {
@@ -223,7 +237,8 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
 
       let alias = fields.string('alias', { required: false, min: 1, max: 128 }) ?? (fields.has('alias') ? undefined : defaultAlias);
       if (alias !== undefined && !aliasPattern.test(alias)) alias = fields.issue('alias', 'may only hold letters, digits, - and _');
-      else if (alias !== undefined && versionPattern.test(alias)) alias = fields.issue('alias', 'must not be a number (numbers are versions)');
+      else if (alias !== undefined && versionPattern.test(alias))
+        alias = fields.issue('alias', 'must not be a number (numbers are versions)');
 
       let code: AwsLambdaConfig['code'] | undefined;
       const codeObject = fields.object('code', true);
@@ -231,7 +246,8 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
         const codeFieldsReader = fields.nested('code', codeObject);
         codeFieldsReader.rejectUnknown(codeFields);
         let bucket = codeFieldsReader.string('s3_bucket', { required: true, min: 3, max: 63 });
-        if (bucket !== undefined && !bucketPattern.test(bucket)) bucket = codeFieldsReader.issue('s3_bucket', 'is not a valid S3 bucket name');
+        if (bucket !== undefined && !bucketPattern.test(bucket))
+          bucket = codeFieldsReader.issue('s3_bucket', 'is not a valid S3 bucket name');
         const key = codeFieldsReader.string('s3_key', { required: true, min: 1, max: 1024 });
         const version = codeFieldsReader.string('s3_object_version', { required: false, min: 1, max: 1024 }) ?? null;
         if (bucket !== undefined && key !== undefined) code = { s3_bucket: bucket, s3_key: key, s3_object_version: version };
@@ -282,7 +298,8 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
         ),
       );
       const version = published.Version;
-      if (version === undefined || !versionPattern.test(version)) throw new DeploymentProviderError(`PublishVersion on ${fn} returned no version`);
+      if (version === undefined || !versionPattern.test(version))
+        throw new DeploymentProviderError(`PublishVersion on ${fn} returned no version`);
 
       const pointed = await pointAlias(config, version, alias);
       return {
@@ -323,7 +340,12 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
       const ran = answer.ExecutedVersion ? ` (version ${answer.ExecutedVersion})` : '';
       if (answer.FunctionError) return outcome(false, `function error${ran}: ${functionErrorText(answer.FunctionError, answer.Payload)}`);
       if (status !== 200) return outcome(false, `invocation answered ${status ?? 'no status'}${ran}`);
-      if (deployed.version !== null && answer.ExecutedVersion && answer.ExecutedVersion !== '$LATEST' && answer.ExecutedVersion !== deployed.version) {
+      if (
+        deployed.version !== null &&
+        answer.ExecutedVersion &&
+        answer.ExecutedVersion !== '$LATEST' &&
+        answer.ExecutedVersion !== deployed.version
+      ) {
         return outcome(false, `alias ${config.alias} runs version ${answer.ExecutedVersion}, not the deployed version ${deployed.version}`);
       }
       return outcome(true, `invocation answered 200${ran}`);
@@ -333,15 +355,26 @@ export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider
       const fn = config.function_name;
       const version = previous.deployed.version;
       if (version === null || !versionPattern.test(version)) {
-        throw new DeploymentProviderError(`cannot roll back to deployment ${previous.target.deployment_id}: it has no published Lambda version`);
+        throw new DeploymentProviderError(
+          `cannot roll back to deployment ${previous.target.deployment_id}: it has no published Lambda version`,
+        );
       }
       const previousArn = previous.deployed.details.function_arn;
       const currentArn = current.deployed.details.function_arn;
       if (typeof previousArn === 'string' && typeof currentArn === 'string' && previousArn !== currentArn) {
-        throw new DeploymentProviderError(`cannot roll back to deployment ${previous.target.deployment_id}: it deployed ${previousArn}, not ${currentArn}`);
+        throw new DeploymentProviderError(
+          `cannot roll back to deployment ${previous.target.deployment_id}: it deployed ${previousArn}, not ${currentArn}`,
+        );
       }
       const pointed = await call('UpdateAlias', fn, () =>
-        client.send(new UpdateAliasCommand({ FunctionName: fn, Name: config.alias, FunctionVersion: version, RoutingConfig: { AdditionalVersionWeights: {} } })),
+        client.send(
+          new UpdateAliasCommand({
+            FunctionName: fn,
+            Name: config.alias,
+            FunctionVersion: version,
+            RoutingConfig: { AdditionalVersionWeights: {} },
+          }),
+        ),
       );
       return {
         url: null,

@@ -114,15 +114,22 @@ const answeredVersion = (answer: Record<string, unknown>): string | null => {
 };
 
 const hookFailure = (what: string, result: AttemptResult): Error => {
-  if (result.error === 'refused_target') return new DeploymentProviderError(`${what} target refused: ${result.errorMessage ?? 'not allowed'}`);
+  if (result.error === 'refused_target')
+    return new DeploymentProviderError(`${what} target refused: ${result.errorMessage ?? 'not allowed'}`);
   if (result.statusCode !== null && (result.error === 'http_status' || result.error === null)) {
     const message = `${what} answered ${result.statusCode}`;
-    return result.statusCode === 429 || result.statusCode === 503 ? new DeploymentTransientError(message) : new DeploymentProviderError(message);
+    return result.statusCode === 429 || result.statusCode === 503
+      ? new DeploymentTransientError(message)
+      : new DeploymentProviderError(message);
   }
   return new DeploymentTransientError(`${what} failed (${result.error ?? 'connection'}): ${result.errorMessage ?? 'no answer'}`);
 };
 
-const payloadProject = (target: DeploymentTarget) => ({ id: target.project.id, name: target.project.name, repository: target.project.repository });
+const payloadProject = (target: DeploymentTarget) => ({
+  id: target.project.id,
+  name: target.project.name,
+  repository: target.project.repository,
+});
 
 export const deployHookProvider = (options: DeployHookOptions = {}): DeploymentProvider<DeployHookConfig> => {
   const policyFor = options.policyFor ?? targetPolicyFor;
@@ -170,7 +177,14 @@ export const deployHookProvider = (options: DeployHookOptions = {}): DeploymentP
       const secret = fields.string('secret', { required: true, ...secretLength });
       const expectedStatus = fields.integer('expected_status', statusBounds, null);
       const health = fields.health();
-      if (fields.issues.length > 0 || hookUrl === undefined || healthUrl === undefined || secret === undefined || expectedStatus === undefined || !health) {
+      if (
+        fields.issues.length > 0 ||
+        hookUrl === undefined ||
+        healthUrl === undefined ||
+        secret === undefined ||
+        expectedStatus === undefined ||
+        !health
+      ) {
         return { ok: false, issues: fields.issues };
       }
       return { ok: true, config: { hook_url: hookUrl, health_url: healthUrl, secret, expected_status: expectedStatus, ...health } };
@@ -203,7 +217,8 @@ export const deployHookProvider = (options: DeployHookOptions = {}): DeploymentP
         ...(options.lookup === undefined ? {} : { lookup: options.lookup }),
       });
       // A target that is refused now (its name resolves to a forbidden address) will stay refused.
-      if (result.error === 'refused_target') throw new DeploymentProviderError(`health check target refused: ${result.errorMessage ?? 'not allowed'}`);
+      if (result.error === 'refused_target')
+        throw new DeploymentProviderError(`health check target refused: ${result.errorMessage ?? 'not allowed'}`);
       const outcome = (healthy: boolean, message: string): HealthOutcome => ({
         healthy,
         checked_at: isoTime(clock.now()),
@@ -211,7 +226,8 @@ export const deployHookProvider = (options: DeployHookOptions = {}): DeploymentP
         latency_ms: result.durationMs,
         message,
       });
-      if (result.statusCode === null) return outcome(false, `health check failed (${result.error ?? 'connection'}): ${result.errorMessage ?? 'no answer'}`);
+      if (result.statusCode === null)
+        return outcome(false, `health check failed (${result.error ?? 'connection'}): ${result.errorMessage ?? 'no answer'}`);
       const status = result.statusCode;
       const healthy = config.expected_status === null ? status >= 200 && status < 300 : status === config.expected_status;
       const expected = config.expected_status === null ? '2xx' : String(config.expected_status);

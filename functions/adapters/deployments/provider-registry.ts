@@ -22,7 +22,8 @@ export type DeploymentEnvironment = Readonly<Record<string, string | undefined>>
 /** Configs differ per provider: the caller keeps a provider's parsed config with its name. */
 export type AnyDeploymentProvider = DeploymentProvider<unknown>;
 
-export const isProviderName = (name: unknown): name is DeploymentProviderName => typeof name === 'string' && (providerNames as readonly string[]).includes(name);
+export const isProviderName = (name: unknown): name is DeploymentProviderName =>
+  typeof name === 'string' && (providerNames as readonly string[]).includes(name);
 
 /** DEPLOY_LAMBDA_TARGETS as a list (trimmed, empty items dropped, duplicates removed). */
 export const lambdaTargets = (env: DeploymentEnvironment): string[] => [
@@ -40,7 +41,10 @@ export interface RegistryDeps {
   deployHook?: DeployHookOptions;
 }
 
-export const deploymentProviders = (env: DeploymentEnvironment = process.env, deps: RegistryDeps = {}): Map<DeploymentProviderName, AnyDeploymentProvider> => {
+export const deploymentProviders = (
+  env: DeploymentEnvironment = process.env,
+  deps: RegistryDeps = {},
+): Map<DeploymentProviderName, AnyDeploymentProvider> => {
   const region = env.AWS_REGION?.trim();
   const lambdaClient = deps.lambdaClient ?? new LambdaClient(region ? { region } : {});
   return new Map<DeploymentProviderName, AnyDeploymentProvider>([
@@ -55,6 +59,7 @@ export const providerFor = (
   name: unknown,
 ): { ok: true; name: DeploymentProviderName; provider: AnyDeploymentProvider } | { ok: false; issues: FieldIssue[] } => {
   const provider = isProviderName(name) ? providers.get(name) : undefined;
-  if (!isProviderName(name) || !provider) return { ok: false, issues: [{ field: 'provider', issue: `must be one of ${providerNames.join(', ')}` }] };
+  if (!isProviderName(name) || !provider)
+    return { ok: false, issues: [{ field: 'provider', issue: `must be one of ${providerNames.join(', ')}` }] };
   return { ok: true, name, provider };
 };

@@ -7,7 +7,11 @@ import { conditionFailedAt, withConflictRetry } from './transactions';
  * Adds a new item to a collection and counts it, in one transaction. False when an item with
  * this key exists already (nothing is written then).
  */
-export const putInCollection = async (table: TableRef, item: Record<string, unknown> & { pk: string; sk: string }, collection: string): Promise<boolean> => {
+export const putInCollection = async (
+  table: TableRef,
+  item: Record<string, unknown> & { pk: string; sk: string },
+  collection: string,
+): Promise<boolean> => {
   try {
     await withConflictRetry(() =>
       table.client.send(

@@ -91,7 +91,8 @@ export const dynamoCredentialRepository = ({ client, tableName }: TableRef): Cre
             TableName: tableName,
             Key: keys.credential(hash),
             UpdateExpression: 'SET last_used_at = :at',
-            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at < :unlessAfter)',
+            ConditionExpression:
+              'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at < :unlessAfter)',
             ExpressionAttributeValues: { ':at': at, ':unlessAfter': unlessAfter, ':null': null },
           }),
         );

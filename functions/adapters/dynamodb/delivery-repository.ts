@@ -3,7 +3,16 @@ import type { Tenant } from '../../core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository } from '../../core/webhooks/delivery';
 import type { TableRef } from './client';
 import { putInCollection } from './collection-writes';
-import { countRange, counterValue, createdKeyRange, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import {
+  countRange,
+  counterValue,
+  createdKeyRange,
+  createdRangeSpec,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+} from './list-page';
 import { entityTypes, keys, withoutKeys } from './keys';
 import { isConditionFailure } from './transactions';
 
@@ -35,17 +44,30 @@ const filterOf = (filters: DeliveryListFilters): Record<string, Record<string, u
 export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository => {
   const { client, tableName } = table;
 
-  const range = (tenant: Tenant, webhookId: string, query: Parameters<DeliveryRepository['list']>[2], filters: DeliveryListFilters): RangeSpec =>
-    createdRangeSpec(keys.deliveries(tenant, webhookId), keys.deliverySortKeyPrefix, 'delivery', query, filterOf(filters), { '#status': 'status' });
+  const range = (
+    tenant: Tenant,
+    webhookId: string,
+    query: Parameters<DeliveryRepository['list']>[2],
+    filters: DeliveryListFilters,
+  ): RangeSpec =>
+    createdRangeSpec(keys.deliveries(tenant, webhookId), keys.deliverySortKeyPrefix, 'delivery', query, filterOf(filters), {
+      '#status': 'status',
+    });
 
   const get = async (tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined> => {
-    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }));
+    const result = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }),
+    );
     return result.Item ? deliveryFrom(result.Item) : undefined;
   };
 
   return {
     create: (tenant, delivery) =>
-      putInCollection(table, { ...keys.delivery(tenant, delivery.webhook_id, delivery.id), entity: entityTypes.delivery, ...delivery }, keys.deliveries(tenant, delivery.webhook_id)),
+      putInCollection(
+        table,
+        { ...keys.delivery(tenant, delivery.webhook_id, delivery.id), entity: entityTypes.delivery, ...delivery },
+        keys.deliveries(tenant, delivery.webhook_id),
+      ),
 
     get,
 
@@ -60,7 +82,13 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
 
     async findSince(tenant, webhookId, statuses, sinceMs) {
       const found: Delivery[] = [];
-      const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', { page: 1, perPage: 1, sort: 'created_at', order: 'asc', createdFrom: sinceMs });
+      const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', {
+        page: 1,
+        perPage: 1,
+        sort: 'created_at',
+        order: 'asc',
+        createdFrom: sinceMs,
+      });
       let startKey: Record<string, unknown> | undefined;
       do {
         const result = await client.send(
@@ -93,7 +121,13 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
             UpdateExpression: 'SET attempt_count = :attempt, attempt_claimed_at = :at, updated_at = :at',
             ConditionExpression: '#status = :pending AND #sequence = :sequence AND attempt_count = :previous',
             ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-            ExpressionAttributeValues: { ':attempt': attempt, ':previous': attempt - 1, ':at': at, ':pending': 'pending', ':sequence': sequence },
+            ExpressionAttributeValues: {
+              ':attempt': attempt,
+              ':previous': attempt - 1,
+              ':at': at,
+              ':pending': 'pending',
+              ':sequence': sequence,
+            },
           }),
         );
         return true;
@@ -109,10 +143,17 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
           new UpdateCommand({
             TableName: tableName,
             Key: keys.delivery(tenant, webhookId, id),
-            UpdateExpression: 'SET attempts = list_append(attempts, :attempt), #status = :status, next_attempt_at = :next, updated_at = :at',
+            UpdateExpression:
+              'SET attempts = list_append(attempts, :attempt), #status = :status, next_attempt_at = :next, updated_at = :at',
             ConditionExpression: '#sequence = :sequence',
             ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-            ExpressionAttributeValues: { ':attempt': [attempt], ':status': outcome.status, ':next': outcome.next_attempt_at, ':at': at, ':sequence': attempt.sequence },
+            ExpressionAttributeValues: {
+              ':attempt': [attempt],
+              ':status': outcome.status,
+              ':next': outcome.next_attempt_at,
+              ':at': at,
+              ':sequence': attempt.sequence,
+            },
           }),
         );
       } catch (error) {
@@ -127,7 +168,8 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
           new UpdateCommand({
             TableName: tableName,
             Key: keys.delivery(tenant, webhookId, id),
-            UpdateExpression: 'SET #status = :pending, #sequence = #sequence + :one, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at',
+            UpdateExpression:
+              'SET #status = :pending, #sequence = #sequence + :one, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at',
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
             ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':zero': 0, ':null': null, ':at': at },
@@ -149,10 +191,17 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
               Update: {
                 TableName: tableName,
                 Key: keys.delivery(tenant, webhookId, id),
-                UpdateExpression: 'SET attempts = list_append(attempts, :attempt), #status = :failed, next_attempt_at = :null, updated_at = :at',
+                UpdateExpression:
+                  'SET attempts = list_append(attempts, :attempt), #status = :failed, next_attempt_at = :null, updated_at = :at',
                 ConditionExpression: '#sequence = :sequence',
                 ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-                ExpressionAttributeValues: { ':attempt': [attempt], ':failed': 'failed', ':null': null, ':at': at, ':sequence': attempt.sequence },
+                ExpressionAttributeValues: {
+                  ':attempt': [attempt],
+                  ':failed': 'failed',
+                  ':null': null,
+                  ':at': at,
+                  ':sequence': attempt.sequence,
+                },
               },
             },
             {
@@ -184,4 +233,3 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
     },
   };
 };
-

@@ -5,15 +5,32 @@ import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
-import { countRange, counterUpdate, counterValue, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdRangeOn,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+  withEqualityFilters,
+} from './list-page';
 import { activeDeploymentsAttribute, entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
-
 /** The narrowest range for the filters: project + environment, project, or the whole collection. */
 const rangeFor = (tenant: Tenant, query: ListQuery, projectId: string | undefined, environment: Environment | undefined): RangeSpec => {
-  if (projectId && environment) return createdRangeOn(keys.deploymentsOfEnvironment(tenant, projectId, environment), 'gsi2', keys.deploymentSortKeyPrefix, 'deployment', query);
-  if (projectId) return createdRangeOn(keys.deploymentsOfProject(tenant, projectId), 'gsi1', keys.deploymentSortKeyPrefix, 'deployment', query);
+  if (projectId && environment)
+    return createdRangeOn(
+      keys.deploymentsOfEnvironment(tenant, projectId, environment),
+      'gsi2',
+      keys.deploymentSortKeyPrefix,
+      'deployment',
+      query,
+    );
+  if (projectId)
+    return createdRangeOn(keys.deploymentsOfProject(tenant, projectId), 'gsi1', keys.deploymentSortKeyPrefix, 'deployment', query);
   return createdRangeOn(keys.deployments(tenant), null, keys.deploymentSortKeyPrefix, 'deployment', query);
 };
 
@@ -27,7 +44,8 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
     mode: tenant.mode,
     ...deployment,
   });
-  const conditionalPut = (tenant: Tenant, previous: Deployment, next: Deployment): TransactItem => revisionPut(tableName, itemOf(tenant, next), previous.revision);
+  const conditionalPut = (tenant: Tenant, previous: Deployment, next: Deployment): TransactItem =>
+    revisionPut(tableName, itemOf(tenant, next), previous.revision);
   const projectActivity = (tenant: Tenant, projectId: string, by: 1 | -1): TransactItem => ({
     Update: {
       TableName: tableName,
@@ -41,11 +59,16 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
   const lockPut = (tenant: Tenant, deployment: Deployment): TransactItem => ({
     Put: {
       TableName: tableName,
-      Item: { ...keys.deploymentLock(tenant, deployment.project_id, deployment.environment), entity: entityTypes.deploymentLock, deployment_id: deployment.id },
+      Item: {
+        ...keys.deploymentLock(tenant, deployment.project_id, deployment.environment),
+        entity: entityTypes.deploymentLock,
+        deployment_id: deployment.id,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   });
-  const eventItems = (tenant: Tenant, events: PendingEvent[]): TransactItem[] => pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
+  const eventItems = (tenant: Tenant, events: PendingEvent[]): TransactItem[] =>
+    pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
 
   return {
     async create(tenant, deployment) {
@@ -111,7 +134,11 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
         items.push({
           Put: {
             TableName: tableName,
-            Item: { ...keys.currentDeployment(tenant, next.project_id, next.environment), entity: entityTypes.currentDeployment, deployment_id: effects.setCurrent },
+            Item: {
+              ...keys.currentDeployment(tenant, next.project_id, next.environment),
+              entity: entityTypes.currentDeployment,
+              deployment_id: effects.setCurrent,
+            },
           },
         });
       }
@@ -127,7 +154,9 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
     },
 
     async currentId(tenant, projectId, environment) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.currentDeployment(tenant, projectId, environment), ConsistentRead: true }));
+      const result = await client.send(
+        new GetCommand({ TableName: tableName, Key: keys.currentDeployment(tenant, projectId, environment), ConsistentRead: true }),
+      );
       return result.Item?.deployment_id as string | undefined;
     },
 
@@ -168,7 +197,14 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
             new TransactWriteCommand({
               TransactItems: [
                 lockPut(tenant, next),
-                { ConditionCheck: { TableName: tableName, Key: current, ConditionExpression: 'deployment_id = :id', ExpressionAttributeValues: { ':id': next.id } } },
+                {
+                  ConditionCheck: {
+                    TableName: tableName,
+                    Key: current,
+                    ConditionExpression: 'deployment_id = :id',
+                    ExpressionAttributeValues: { ':id': next.id },
+                  },
+                },
                 conditionalPut(tenant, previous, next),
                 // A rollback under way counts as active too: its project cannot be deleted meanwhile.
                 projectActivity(tenant, next.project_id, 1),

@@ -5,7 +5,16 @@ import type { PendingEvent } from '../../core/workflows/workflow';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import type { TableRef } from './client';
-import { countRange, counterUpdate, counterValue, createdKeyRange, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdKeyRange,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+} from './list-page';
 import { entityTypes, keys } from './keys';
 
 /** Fields in the documented order. */
@@ -69,7 +78,9 @@ const rangeFor = (tenant: Tenant, query: ListQuery, type: EventType | undefined)
   };
 };
 
-export const dynamoEventRepository = (table: TableRef): EventRepository & { record(tenant: Tenant, event: ServiceEvent): Promise<void> } => ({
+export const dynamoEventRepository = (
+  table: TableRef,
+): EventRepository & { record(tenant: Tenant, event: ServiceEvent): Promise<void> } => ({
   async get(tenant, id) {
     const result = await table.client.send(new GetCommand({ TableName: table.tableName, Key: keys.event(tenant, id) }));
     return result.Item ? eventFrom(result.Item) : undefined;

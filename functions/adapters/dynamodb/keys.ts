@@ -73,7 +73,10 @@ export const keys = {
   eventsOfType: (tenant: Tenant, type: string) => join(tenantPrefix(tenant), 'EVENTS', 'TYPE', type),
   eventSortKeyPrefix: 'EVENT#',
   event: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'EVENTS'), sk: join('EVENT', id) }),
-  eventIndexes: (tenant: Tenant, type: string, id: string) => ({ gsi1pk: join(tenantPrefix(tenant), 'EVENTS', 'TYPE', type), gsi1sk: join('EVENT', id) }),
+  eventIndexes: (tenant: Tenant, type: string, id: string) => ({
+    gsi1pk: join(tenantPrefix(tenant), 'EVENTS', 'TYPE', type),
+    gsi1sk: join('EVENT', id),
+  }),
 
   webhooks: (tenant: Tenant) => join(tenantPrefix(tenant), 'WEBHOOKS'),
   webhookSortKeyPrefix: 'WEBHOOK#',
@@ -130,7 +133,10 @@ export const keys = {
   scanSortKeyPrefix: 'SCAN#',
   scan: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'SCANS'), sk: join('SCAN', id) }),
   scansOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'SCANS'),
-  scanIndexes: (tenant: Tenant, projectId: string, id: string) => ({ gsi1pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'SCANS'), gsi1sk: join('SCAN', id) }),
+  scanIndexes: (tenant: Tenant, projectId: string, id: string) => ({
+    gsi1pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'SCANS'),
+    gsi1sk: join('SCAN', id),
+  }),
 
   findings: (tenant: Tenant) => join(tenantPrefix(tenant), 'FINDINGS'),
   findingSortKeyPrefix: 'FINDING#',

@@ -219,8 +219,14 @@ export const withEqualityFilters = (spec: RangeSpec, filters: Record<string, unk
     query: {
       ...spec.query,
       FilterExpression: [spec.query.FilterExpression, ...expressions].filter(Boolean).join(' AND '),
-      ExpressionAttributeNames: { ...spec.query.ExpressionAttributeNames, ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])) },
-      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])) },
+      ExpressionAttributeNames: {
+        ...spec.query.ExpressionAttributeNames,
+        ...Object.fromEntries(entries.map(([name], i) => [`#f${i}`, name])),
+      },
+      ExpressionAttributeValues: {
+        ...spec.query.ExpressionAttributeValues,
+        ...Object.fromEntries(entries.map(([, value], i) => [`:f${i}`, value])),
+      },
     },
   };
 };
@@ -229,7 +235,13 @@ export const withEqualityFilters = (spec: RangeSpec, filters: Record<string, unk
  * A collection's items created in the query's date range, in id order: on the table (`index`
  * null) or on an index whose sort key is `<skPrefix><id>` too.
  */
-export const createdRangeOn = (partition: string, index: 'gsi1' | 'gsi2' | null, skPrefix: string, idKind: IdKind, query: ListQuery): RangeSpec => {
+export const createdRangeOn = (
+  partition: string,
+  index: 'gsi1' | 'gsi2' | null,
+  skPrefix: string,
+  idKind: IdKind,
+  query: ListQuery,
+): RangeSpec => {
   const { low, high } = createdKeyRange(skPrefix, idKind, query);
   const [pk, sk] = index ? [`${index}pk`, `${index}sk`] : ['pk', 'sk'];
   return {

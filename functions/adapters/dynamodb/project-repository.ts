@@ -17,7 +17,15 @@ import {
   listPage,
   type RangeSpec,
 } from './list-page';
-import { activeDeploymentsAttribute, activeWorkflowsAttribute, entityTypes, keys, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
+import {
+  activeDeploymentsAttribute,
+  activeWorkflowsAttribute,
+  entityTypes,
+  keys,
+  projectNameKey,
+  projectUpdatedKey,
+  withoutKeys,
+} from './keys';
 import { updateExisting } from './update-expression';
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
@@ -74,7 +82,12 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
 
   return {
     async create(tenant, project) {
-      const item = { ...keys.project(tenant, project.id), ...keys.projectIndexes(tenant, project), entity: entityTypes.project, ...project };
+      const item = {
+        ...keys.project(tenant, project.id),
+        ...keys.projectIndexes(tenant, project),
+        entity: entityTypes.project,
+        ...project,
+      };
       if (!(await putInCollection(table, item, keys.projects(tenant)))) throw new Error(`project ${project.id} exists already`);
     },
 
@@ -129,4 +142,3 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
     },
   };
 };
-

@@ -6,10 +6,20 @@ import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
-import { countRange, counterUpdate, counterValue, createdAtFilter, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdAtFilter,
+  createdRangeOn,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+  withEqualityFilters,
+} from './list-page';
 import { entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
-
 
 /** created_at bounds as a filter, for a range not ordered by creation. */
 const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
@@ -44,7 +54,13 @@ export const dynamoScanRepository = (table: TableRef, now: () => number = Date.n
           client.send(
             new TransactWriteCommand({
               TransactItems: [
-                { ConditionCheck: { TableName: tableName, Key: keys.project(tenant, scan.project_id), ConditionExpression: 'attribute_exists(pk)' } },
+                {
+                  ConditionCheck: {
+                    TableName: tableName,
+                    Key: keys.project(tenant, scan.project_id),
+                    ConditionExpression: 'attribute_exists(pk)',
+                  },
+                },
                 { Put: { TableName: tableName, Item: itemOf(tenant, scan), ConditionExpression: 'attribute_not_exists(pk)' } },
                 counterUpdate(tableName, keys.scans(tenant), 1),
                 counterUpdate(tableName, keys.scansOfProject(tenant, scan.project_id), 1),
@@ -71,7 +87,10 @@ export const dynamoScanRepository = (table: TableRef, now: () => number = Date.n
         : createdRangeOn(keys.scans(tenant), null, keys.scanSortKeyPrefix, 'scan', query);
       const spec = withEqualityFilters(base, { status: filters.status });
       const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { project_id: filters.project_id ?? null, status: filters.status ?? null });
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+        project_id: filters.project_id ?? null,
+        status: filters.status ?? null,
+      });
       return { ...page, items: page.items.map((item) => ownedRecord<Scan>(item)) };
     },
 
@@ -143,7 +162,13 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
         }),
         bySeverity ? query : undefined,
       );
-      const onlyTheRange = !filters.severity && !filters.status && !filters.type && !filters.scan_id && !isDateFiltered(query) && !(bySeverity && filters.project_id);
+      const onlyTheRange =
+        !filters.severity &&
+        !filters.status &&
+        !filters.type &&
+        !filters.scan_id &&
+        !isDateFiltered(query) &&
+        !(bySeverity && filters.project_id);
       const total = onlyTheRange
         ? await counterValue(table, filters.project_id ? keys.findingsOfProject(tenant, filters.project_id) : keys.findings(tenant))
         : await countRange(table, spec);
@@ -190,7 +215,11 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
                 {
                   Put: {
                     TableName: tableName,
-                    Item: { ...keys.findingPointer(tenant, finding.project_id, finding.branch, finding.type, finding.fingerprint), entity: entityTypes.findingPointer, finding_id: finding.id },
+                    Item: {
+                      ...keys.findingPointer(tenant, finding.project_id, finding.branch, finding.type, finding.fingerprint),
+                      entity: entityTypes.findingPointer,
+                      finding_id: finding.id,
+                    },
                     ConditionExpression: 'attribute_not_exists(pk)',
                   },
                 },
@@ -212,7 +241,11 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
     async save(tenant, previous, next, events) {
       try {
         await withConflictRetry(() =>
-          client.send(new TransactWriteCommand({ TransactItems: [revisionPut(tableName, itemOf(tenant, next), previous.revision), ...eventItems(tenant, events)] })),
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [revisionPut(tableName, itemOf(tenant, next), previous.revision), ...eventItems(tenant, events)],
+            }),
+          ),
         );
         return true;
       } catch (error) {

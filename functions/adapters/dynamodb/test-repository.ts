@@ -7,12 +7,21 @@ import { counterUpdate } from './list-page';
 import { entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
-
 export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
   const { client, tableName } = table;
   const owner = (tenant: Tenant) => ({ account_id: tenant.accountId, mode: tenant.mode });
-  const suiteItem = (tenant: Tenant, suite: TestSuite) => ({ ...keys.testSuite(tenant, suite.id), entity: entityTypes.testSuite, ...owner(tenant), ...suite });
-  const runItem = (tenant: Tenant, run: TestRun) => ({ ...keys.testRun(tenant, run.id), entity: entityTypes.testRun, ...owner(tenant), ...run });
+  const suiteItem = (tenant: Tenant, suite: TestSuite) => ({
+    ...keys.testSuite(tenant, suite.id),
+    entity: entityTypes.testSuite,
+    ...owner(tenant),
+    ...suite,
+  });
+  const runItem = (tenant: Tenant, run: TestRun) => ({
+    ...keys.testRun(tenant, run.id),
+    entity: entityTypes.testRun,
+    ...owner(tenant),
+    ...run,
+  });
   const projectExists = (tenant: Tenant, projectId: string): TransactItem => ({
     ConditionCheck: { TableName: tableName, Key: keys.project(tenant, projectId), ConditionExpression: 'attribute_exists(pk)' },
   });

@@ -5,8 +5,7 @@ import type { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 export const conditionFailedAt = (error: unknown, index: number): boolean =>
   error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
 
-export const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+export const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 const isTransactionConflict = (error: unknown): boolean =>
   error instanceof TransactionCanceledException && (error.CancellationReasons ?? []).some((r) => r.Code === 'TransactionConflict');

@@ -27,7 +27,14 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
   const { client, tableName } = table;
 
   const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
-    createdRangeSpec(keys.webhooks(tenant), keys.webhookSortKeyPrefix, 'webhook', query, status ? { '#status = :status': { ':status': status } } : {}, { '#status': 'status' });
+    createdRangeSpec(
+      keys.webhooks(tenant),
+      keys.webhookSortKeyPrefix,
+      'webhook',
+      query,
+      status ? { '#status = :status': { ':status': status } } : {},
+      { '#status': 'status' },
+    );
 
   return {
     async create(tenant, webhook) {

@@ -5,7 +5,17 @@ import type { Tenant } from '../../core/tenancy';
 import { isFinished, type LogEntry, type Workflow, type WorkflowRepository } from '../../core/workflows/workflow';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
-import { countRange, counterUpdate, counterValue, createdRangeOn, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec, withEqualityFilters } from './list-page';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdRangeOn,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+  withEqualityFilters,
+} from './list-page';
 import { activeWorkflowsAttribute, entityTypes, keys, ownedRecord } from './keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
 
@@ -84,7 +94,10 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
         filters.status || isDateFiltered(query)
           ? await countRange(table, spec)
           : await counterValue(table, filters.project_id ? keys.workflowsOfProject(tenant, filters.project_id) : keys.workflows(tenant));
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { project_id: filters.project_id ?? null, status: filters.status ?? null });
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+        project_id: filters.project_id ?? null,
+        status: filters.status ?? null,
+      });
       return { ...page, items: page.items.map(workflowFrom) };
     },
 
@@ -122,7 +135,11 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
       await client.send(
         new PutCommand({
           TableName: tableName,
-          Item: { ...keys.workflowLog(tenant, workflowId, nextLogSortValue(Date.parse(entry.timestamp))), entity: entityTypes.workflowLog, ...entry },
+          Item: {
+            ...keys.workflowLog(tenant, workflowId, nextLogSortValue(Date.parse(entry.timestamp))),
+            entity: entityTypes.workflowLog,
+            ...entry,
+          },
         }),
       );
     },
@@ -140,7 +157,10 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
         },
         { stage: filters.stage, level: filters.level },
       );
-      const page = await listPage<Record<string, unknown>>(table, spec, query, await countRange(table, spec), { stage: filters.stage ?? null, level: filters.level ?? null });
+      const page = await listPage<Record<string, unknown>>(table, spec, query, await countRange(table, spec), {
+        stage: filters.stage ?? null,
+        level: filters.level ?? null,
+      });
       return { ...page, items: page.items.map(logFrom) };
     },
   };

@@ -9,6 +9,9 @@ export const outboxMailer = (directory: string, clock: Clock): Mailer => ({
   async send(message) {
     await mkdir(directory, { recursive: true });
     const sentAt = new Date(clock.now()).toISOString();
-    await writeFile(join(directory, `${sentAt.replace(/[:.]/g, '-')}-${randomUUID()}.json`), JSON.stringify({ ...message, sent_at: sentAt }, null, 2));
+    await writeFile(
+      join(directory, `${sentAt.replace(/[:.]/g, '-')}-${randomUUID()}.json`),
+      JSON.stringify({ ...message, sent_at: sentAt }, null, 2),
+    );
   },
 });

@@ -92,8 +92,7 @@ type Resolution =
   | { kind: 'dns'; message: string }
   | { kind: 'timeout' };
 
-const shorten = (text: string): string =>
-  text.length > maxErrorMessageLength ? `${text.slice(0, maxErrorMessageLength - 1)}…` : text;
+const shorten = (text: string): string => (text.length > maxErrorMessageLength ? `${text.slice(0, maxErrorMessageLength - 1)}…` : text);
 
 const errorCode = (error: unknown): string | undefined => {
   if (typeof error !== 'object' || error === null) return undefined;
@@ -116,12 +115,7 @@ const describeError = (error: unknown): string => {
 };
 
 /** Static checks, then every address the name resolves to must be allowed. */
-const resolveTarget = async (
-  url: string,
-  policy: TargetPolicy,
-  lookup: LookupAll,
-  timeoutMs: number,
-): Promise<Resolution> => {
+const resolveTarget = async (url: string, policy: TargetPolicy, lookup: LookupAll, timeoutMs: number): Promise<Resolution> => {
   const checked = checkTargetUrl(url, policy);
   if (!checked.ok) return { kind: 'refused', reason: checked.reason };
   const host = bareHostname(checked.url);
@@ -130,7 +124,10 @@ const resolveTarget = async (
 
   let resolved: Awaited<ReturnType<LookupAll>> | typeof timedOut;
   try {
-    resolved = await withDeadline(Promise.resolve().then(() => lookup(host)), timeoutMs);
+    resolved = await withDeadline(
+      Promise.resolve().then(() => lookup(host)),
+      timeoutMs,
+    );
   } catch (error) {
     return { kind: 'dns', message: describeError(error) };
   }
@@ -171,7 +168,10 @@ const pinnedLookup =
   (_hostname, options, callback) => {
     process.nextTick(() => {
       if (options.all) {
-        callback(null, addresses.map(({ address, family }) => ({ address, family })));
+        callback(
+          null,
+          addresses.map(({ address, family }) => ({ address, family })),
+        );
         return;
       }
       const wanted = options.family === 6 || options.family === 'IPv6' ? 6 : options.family === 4 || options.family === 'IPv4' ? 4 : 0;

@@ -50,7 +50,8 @@ export const zipTree = async (root: string): Promise<Uint8Array> => {
       const name = `${prefix}${entry.name}`;
       const stats = await lstat(path);
       if (stats.isDirectory()) await walk(path, `${name}/`);
-      else if (stats.isSymbolicLink()) files[name] = [new TextEncoder().encode(await readlink(path)), { ...unixAttributes(stats.mode), level: 0 }];
+      else if (stats.isSymbolicLink())
+        files[name] = [new TextEncoder().encode(await readlink(path)), { ...unixAttributes(stats.mode), level: 0 }];
       else if (stats.isFile()) files[name] = [new Uint8Array(await readFile(path)), unixAttributes(stats.mode)];
     }
   };

@@ -11,7 +11,9 @@ type JobHandler<J> = (job: J) => Promise<unknown>;
 const lambdaJobs = <J extends { action: string; ref: { id: string } }>(functionName: string): AsyncJobs<J> => ({
   async start(job) {
     const { InvokeCommand, LambdaClient } = await import('@aws-sdk/client-lambda');
-    await new LambdaClient({}).send(new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(job)) }));
+    await new LambdaClient({}).send(
+      new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(job)) }),
+    );
   },
 });
 

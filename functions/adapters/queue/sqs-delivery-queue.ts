@@ -1,4 +1,4 @@
-import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { Clock } from '../../core/clock';
 import type { DeliveryMessage, DeliveryQueue } from '../../core/webhooks/delivery';
 

@@ -30,7 +30,13 @@ export const tableDeliveryQueue = (table: TableRef, clock: Clock) => {
       await table.client.send(
         new PutCommand({
           TableName: table.tableName,
-          Item: { ...keys.queuedMessage(message.not_before, randomUUID()), entity: entityTypes.queuedMessage, message, visible_at: message.not_before, receive_count: 0 },
+          Item: {
+            ...keys.queuedMessage(message.not_before, randomUUID()),
+            entity: entityTypes.queuedMessage,
+            message,
+            visible_at: message.not_before,
+            receive_count: 0,
+          },
         }),
       );
       sentMessages.emit('sent', message.not_before);

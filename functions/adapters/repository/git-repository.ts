@@ -138,7 +138,13 @@ export const gitRepository = (options: GitRepositoryOptions = {}) => {
     if (address.kind === 'file') {
       // The local equivalent of a push: objects and ref are written into the source repository.
       const gitdir = await locateGitdir(address.path);
-      if (await git.resolveRef({ fs, gitdir, ref }).then(() => true, () => false)) throw new BranchExists(request.branch);
+      if (
+        await git.resolveRef({ fs, gitdir, ref }).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new BranchExists(request.branch);
       await assertLocalCommit(gitdir, request.baseCommit, cache);
       const commit = await commitOnBase(gitdir, request, cache);
       try {

@@ -15,7 +15,10 @@ type Environment = Readonly<Record<string, string | undefined>>;
  * repositories and enables pushing result branches. Locally `LOCAL_REPOSITORY_PUSH=true` lets
  * workflows push branches into `file:///` repositories.
  */
-export const repositoryAccessFromEnvironment = (env: Environment = process.env, readSecret?: (id: string) => Promise<string>): RepositoryAccess => {
+export const repositoryAccessFromEnvironment = (
+  env: Environment = process.env,
+  readSecret?: (id: string) => Promise<string>,
+): RepositoryAccess => {
   const secretId = env.REPOSITORY_TOKEN_SECRET;
   let credentials: Promise<RepositoryCredentials | undefined> | undefined;
   const credentialsOf = (): Promise<RepositoryCredentials | undefined> => {

@@ -9,7 +9,12 @@ export const kmsRawMessageLimit = 4096;
 export const kmsSignInput = (keyId: string, message: Buffer) =>
   message.length <= kmsRawMessageLimit
     ? { KeyId: keyId, Message: message, MessageType: 'RAW' as const, SigningAlgorithm: 'ECDSA_SHA_256' as const }
-    : { KeyId: keyId, Message: createHash('sha256').update(message).digest(), MessageType: 'DIGEST' as const, SigningAlgorithm: 'ECDSA_SHA_256' as const };
+    : {
+        KeyId: keyId,
+        Message: createHash('sha256').update(message).digest(),
+        MessageType: 'DIGEST' as const,
+        SigningAlgorithm: 'ECDSA_SHA_256' as const,
+      };
 
 /** An asymmetric KMS key of spec ECC_NIST_P256 with usage SIGN_VERIFY; `keyId` is its id, ARN or alias. */
 export const kmsSigner = (client: KMSClient, keyId: string): Signer => {
@@ -19,7 +24,9 @@ export const kmsSigner = (client: KMSClient, keyId: string): Signer => {
     const { PublicKey, KeySpec } = await client.send(new GetPublicKeyCommand({ KeyId: keyId }));
     if (KeySpec !== undefined && KeySpec !== 'ECC_NIST_P256') throw new Error(`KMS key ${keyId} is ${KeySpec}, not ECC_NIST_P256`);
     if (!PublicKey) throw new Error(`KMS returned no public key for ${keyId}`);
-    return createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' }).export({ format: 'pem', type: 'spki' }).toString();
+    return createPublicKey({ key: Buffer.from(PublicKey), format: 'der', type: 'spki' })
+      .export({ format: 'pem', type: 'spki' })
+      .toString();
   };
 
   return {

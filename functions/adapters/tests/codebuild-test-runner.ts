@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { BatchGetBuildsCommand, type Build, type CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
+import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { parseJestJson, parseJUnitXml } from '../../core/tests/run/reports';
 import type { RunResults, TestRunner } from '../../core/tests/run/results';
 import { zipTree } from './zip-tree';
@@ -93,11 +93,32 @@ export const codeBuildTestRunner = (options: CodeBuildTestRunnerOptions): TestRu
       const exit = Number((await readText(options.s3, options.bucket, `${prefix}/out/exit-code`))?.trim());
       // `timeout` exits 124, or 137 when it had to SIGKILL after its grace period.
       const timedOut = exit === 124 || exit === 137 || finished.buildStatus === 'TIMED_OUT';
-      const base = { duration_ms: duration, log_excerpt: log.slice(-4096), exit_code: Number.isFinite(exit) ? exit : null, timed_out: timedOut };
-      if (timedOut) return { ...base, status: 'failed', reason: `timed out after ${timeoutSeconds} s`, totals: { passed: 0, failed: 0, skipped: 0, errored: 0 }, cases: [] };
-      const report = framework === 'jest' ? await readText(options.s3, options.bucket, `${prefix}/out/report.json`) : await readText(options.s3, options.bucket, `${prefix}/out/report.xml`);
+      const base = {
+        duration_ms: duration,
+        log_excerpt: log.slice(-4096),
+        exit_code: Number.isFinite(exit) ? exit : null,
+        timed_out: timedOut,
+      };
+      if (timedOut)
+        return {
+          ...base,
+          status: 'failed',
+          reason: `timed out after ${timeoutSeconds} s`,
+          totals: { passed: 0, failed: 0, skipped: 0, errored: 0 },
+          cases: [],
+        };
+      const report =
+        framework === 'jest'
+          ? await readText(options.s3, options.bucket, `${prefix}/out/report.json`)
+          : await readText(options.s3, options.bucket, `${prefix}/out/report.xml`);
       if (!report) {
-        return { ...base, status: 'failed', reason: `the test framework wrote no report (build ${finished.buildStatus})`, totals: { passed: 0, failed: 0, skipped: 0, errored: 0 }, cases: [] };
+        return {
+          ...base,
+          status: 'failed',
+          reason: `the test framework wrote no report (build ${finished.buildStatus})`,
+          totals: { passed: 0, failed: 0, skipped: 0, errored: 0 },
+          cases: [],
+        };
       }
       // Paths in the report are under the build's source directory, which the buildspec records.
       const rootDir = (await readText(options.s3, options.bucket, `${prefix}/out/source-dir`))?.trim() || undefined;

@@ -15,7 +15,13 @@ export const testRunnerFromEnvironment = (env: NodeJS.ProcessEnv = process.env):
       import('@aws-sdk/client-s3'),
       import('./codebuild-test-runner'),
     ]);
-    return codeBuildTestRunner({ codebuild: new CodeBuildClient({}), s3: new S3Client({}), projectName: env.TEST_RUN_PROJECT, bucket: env.ARTIFACT_BUCKET, kmsKeyId: env.ARTIFACT_KMS_KEY_ID });
+    return codeBuildTestRunner({
+      codebuild: new CodeBuildClient({}),
+      s3: new S3Client({}),
+      projectName: env.TEST_RUN_PROJECT,
+      bucket: env.ARTIFACT_BUCKET,
+      kmsKeyId: env.ARTIFACT_KMS_KEY_ID,
+    });
   };
   return { run: async (input) => (await (runner ??= load())).run(input) };
 };

@@ -13,7 +13,8 @@ export const zipTree = async (root: string): Promise<Uint8Array> => {
       if (entry.name === '.git' || entry.name === 'node_modules') continue;
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
-      else if (entry.isFile()) files[relative(root, path).split('\\').join('/')] = [new Uint8Array(await readFile(path)), { mtime: zipEpoch }];
+      else if (entry.isFile())
+        files[relative(root, path).split('\\').join('/')] = [new Uint8Array(await readFile(path)), { mtime: zipEpoch }];
     }
   };
   await walk(root);

@@ -79,7 +79,10 @@ export const isTestFilePath = (framework: TestFramework, path: string): boolean 
   switch (framework) {
     case 'jest':
     case 'vitest':
-      return /^[^.].*\.test\.(?:js|ts|mjs|cjs)$/.test(name) || (segments.slice(0, -1).includes('__tests__') && /^[^.].*\.(?:js|ts|mjs|cjs)$/.test(name));
+      return (
+        /^[^.].*\.test\.(?:js|ts|mjs|cjs)$/.test(name) ||
+        (segments.slice(0, -1).includes('__tests__') && /^[^.].*\.(?:js|ts|mjs|cjs)$/.test(name))
+      );
     case 'node:test':
       return /^[^.].*\.test\.(?:js|mjs|cjs)$/.test(name);
     case 'pytest':
@@ -97,7 +100,11 @@ const generatedTestsSchema = (framework: TestFramework) =>
             SafePath,
             v.check((path) => isTestFilePath(framework, path), `must be a ${framework} test file: ${testFileConventions[framework]}`),
           ),
-          content: v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxBytes(maxTestFileBytes, `must be at most ${maxTestFileBytes} bytes`)),
+          content: v.pipe(
+            v.string(),
+            v.nonEmpty('must not be empty'),
+            v.maxBytes(maxTestFileBytes, `must be at most ${maxTestFileBytes} bytes`),
+          ),
           cases: v.pipe(
             v.array(v.pipe(v.string(), v.nonEmpty('must not be empty'), v.maxLength(maxTestCaseLength))),
             v.minLength(1, 'must name at least one test'),
@@ -319,7 +326,8 @@ const frameworkNotes: Record<TestFramework, string> = {
   jest: 'Use the Jest globals (describe, test, expect) without importing them.',
   vitest: 'Import describe, test and expect from "vitest".',
   'node:test': 'Import test from "node:test" and assert from "node:assert/strict"; write JavaScript, not TypeScript.',
-  pytest: 'Write plain pytest functions (def test_...) with bare assert statements; make the module under test importable from the test file (insert its folder into sys.path if needed).',
+  pytest:
+    'Write plain pytest functions (def test_...) with bare assert statements; make the module under test importable from the test file (insert its folder into sys.path if needed).',
 };
 
 const moduleNote = (task: Extract<AiTask, { kind: 'tests' }>): string | null => {
@@ -345,10 +353,16 @@ const testsPrompt = (task: Extract<AiTask, { kind: 'tests' }>) => ({
     ...[moduleNote(task)].filter((note): note is string => note !== null),
     '',
     '## Instructions',
-    task.instructions === null || task.instructions.trim() === '' ? '(none: cover the public behaviour of each source)' : clip(task.instructions, promptLimits.request),
+    task.instructions === null || task.instructions.trim() === ''
+      ? '(none: cover the public behaviour of each source)'
+      : clip(task.instructions, promptLimits.request),
     '',
     `## Sources (${task.sources.length} file${task.sources.length === 1 ? '' : 's'})`,
-    fileSections(task.sources.map((source) => [source.path, source.content]), promptLimits.fileContents, '(missing)') || '(none)',
+    fileSections(
+      task.sources.map((source) => [source.path, source.content]),
+      promptLimits.fileContents,
+      '(missing)',
+    ) || '(none)',
   ].join('\n'),
 });
 

@@ -61,7 +61,10 @@ export const createCredential = async (input: CreateCredentialInput, deps: Admin
   const name = input.name.trim();
   if (name.length < 1 || name.length > 100) throw validationError([{ field: 'name', issue: 'must be 1 to 100 characters' }]);
   const scopes = checkedScopes(type, input.scopes);
-  if (input.expiresInDays !== undefined && !(Number.isInteger(input.expiresInDays) && input.expiresInDays >= 1 && input.expiresInDays <= 366)) {
+  if (
+    input.expiresInDays !== undefined &&
+    !(Number.isInteger(input.expiresInDays) && input.expiresInDays >= 1 && input.expiresInDays <= 366)
+  ) {
     throw validationError([{ field: 'expires_in_days', issue: 'must be a whole number of days from 1 to 366' }]);
   }
   if (!(await deps.accounts.get(input.accountId))) throw notFound('Account');

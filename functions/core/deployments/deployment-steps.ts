@@ -1,7 +1,14 @@
 import { type Clock, isoTime } from '../clock';
 import type { Project } from '../projects/project';
 import type { PendingEvent } from '../workflows/workflow';
-import { type Deployment, type DeploymentRef, type DeploymentRepository, deploymentTenantOf, keptHealthChecks, type SaveEffects } from './deployment';
+import {
+  type Deployment,
+  type DeploymentRef,
+  type DeploymentRepository,
+  deploymentTenantOf,
+  keptHealthChecks,
+  type SaveEffects,
+} from './deployment';
 import { type DeploymentProvider, type DeploymentTarget, healthSchedule, type HealthSettings } from './providers/provider';
 import { deploymentSnapshot } from './snapshot';
 import { failureMessage } from '../workflows/stages/control';
@@ -46,13 +53,15 @@ const applyChange = async (
       const result = change(current, nowIso);
       return result && { ...result, next: { ...result.next, updated_at: nowIso, revision: current.revision + 1 } };
     },
-    async (current, { next, events, effects }) => ((await deps.deployments.save(tenant, current, next, events ?? [], effects)) ? next : null),
+    async (current, { next, events, effects }) =>
+      (await deps.deployments.save(tenant, current, next, events ?? [], effects)) ? next : null,
   );
   if (!stored) throw new DeploymentStateError(`deployment ${ref.id} not found`);
   return stored;
 };
 
-const elapsed = (fromIso: string | null, toIso: string): number | null => (fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null);
+const elapsed = (fromIso: string | null, toIso: string): number | null =>
+  fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null;
 
 const targetOf = async (deps: StepDeps, ref: DeploymentRef, deployment: Deployment): Promise<DeploymentTarget> => {
   const project = await deps.projects.get(deploymentTenantOf(ref), deployment.project_id);
@@ -96,14 +105,20 @@ export const runDeploy = async (deps: StepDeps, ref: DeploymentRef): Promise<{ i
 };
 
 /** One health probe, recorded; `expired` once the deadline has passed without a healthy answer. */
-export const runHealthCheck = async (deps: StepDeps, ref: DeploymentRef): Promise<{ healthy: boolean; expired: boolean; interval_seconds: number }> => {
+export const runHealthCheck = async (
+  deps: StepDeps,
+  ref: DeploymentRef,
+): Promise<{ healthy: boolean; expired: boolean; interval_seconds: number }> => {
   const deployment = await deps.deployments.get(deploymentTenantOf(ref), ref.id);
   if (!deployment?.deployed) throw new DeploymentStateError(`deployment ${ref.id} has nothing deployed to check`);
   requireInProgress(deployment);
   const provider = deps.provider(deployment.provider);
   const outcome = await provider.checkHealth(await targetOf(deps, ref, deployment), deployment.config, deployment.deployed);
-  await applyChange(deps, ref, (current) => ({ next: { ...current, health_checks: [...current.health_checks, outcome].slice(-keptHealthChecks) } }));
-  const expired = !outcome.healthy && deployment.health_deadline_at !== null && deps.clock.now() >= Date.parse(deployment.health_deadline_at);
+  await applyChange(deps, ref, (current) => ({
+    next: { ...current, health_checks: [...current.health_checks, outcome].slice(-keptHealthChecks) },
+  }));
+  const expired =
+    !outcome.healthy && deployment.health_deadline_at !== null && deps.clock.now() >= Date.parse(deployment.health_deadline_at);
   const schedule = healthSchedule(deployment.config as unknown as HealthSettings);
   return { healthy: outcome.healthy, expired, interval_seconds: schedule.intervalSeconds };
 };
@@ -112,7 +127,12 @@ export const completeDeployment = (deps: StepDeps, ref: DeploymentRef): Promise<
   applyChange(deps, ref, (deployment, nowIso) => {
     if (deployment.status === 'completed') return null;
     requireInProgress(deployment);
-    const next: Deployment = { ...deployment, status: 'completed', completed_at: nowIso, duration_ms: elapsed(deployment.started_at, nowIso) };
+    const next: Deployment = {
+      ...deployment,
+      status: 'completed',
+      completed_at: nowIso,
+      duration_ms: elapsed(deployment.started_at, nowIso),
+    };
     return {
       next,
       events: [{ type: 'deployment.completed', data: deploymentSnapshot(next) }],
@@ -133,7 +153,9 @@ export const recordFailure = async (
   const tenant = deploymentTenantOf(ref);
   const before = await deps.deployments.get(tenant, ref.id);
   const previous =
-    before?.auto_rollback && before.deployed ? await deps.deployments.previousCompleted(tenant, before.project_id, before.environment, before.id) : undefined;
+    before?.auto_rollback && before.deployed
+      ? await deps.deployments.previousCompleted(tenant, before.project_id, before.environment, before.id)
+      : undefined;
   const rollbackTo = previous && previous.provider === before?.provider ? previous : undefined;
   return applyChange(deps, ref, (deployment, nowIso) => {
     if (deployment.status !== 'queued' && deployment.status !== 'in_progress') return null;
@@ -143,7 +165,9 @@ export const recordFailure = async (
       error,
       completed_at: nowIso,
       duration_ms: elapsed(deployment.started_at ?? deployment.created_at, nowIso),
-      rollback: rollbackTo ? { status: 'in_progress', to: rollbackTo.id, requested_at: nowIso, completed_at: null, error: null, trigger: 'automatic' } : null,
+      rollback: rollbackTo
+        ? { status: 'in_progress', to: rollbackTo.id, requested_at: nowIso, completed_at: null, error: null, trigger: 'automatic' }
+        : null,
     };
     return {
       next,
@@ -163,7 +187,8 @@ export const runRollback = async (deps: StepDeps, ref: DeploymentRef): Promise<D
   const deployment = await deps.deployments.get(tenant, ref.id);
   // A retried invocation whose first attempt finished the rollback: done already.
   if (deployment?.rollback?.status === 'completed') return deployment;
-  if (!deployment?.rollback || deployment.rollback.status !== 'in_progress') throw new DeploymentStateError(`deployment ${ref.id} has no rollback in progress`);
+  if (!deployment?.rollback || deployment.rollback.status !== 'in_progress')
+    throw new DeploymentStateError(`deployment ${ref.id} has no rollback in progress`);
   const target = await deps.deployments.get(tenant, deployment.rollback.to);
   if (!target?.deployed) throw new DeploymentStateError(`the rollback target ${deployment.rollback.to} has nothing deployed`);
   if (!deployment.deployed) throw new DeploymentStateError(`deployment ${ref.id} has nothing deployed to roll back`);
@@ -194,16 +219,28 @@ export const runRollback = async (deps: StepDeps, ref: DeploymentRef): Promise<D
     return {
       next,
       events: [{ type: 'deployment.rollback', data: deploymentSnapshot(next) }],
-      effects: { releaseLock: true, finished: true, alsoSave: { previous: target, next: restoredTarget }, ...(automatic ? {} : { setCurrent: target.id }) },
+      effects: {
+        releaseLock: true,
+        finished: true,
+        alsoSave: { previous: target, next: restoredTarget },
+        ...(automatic ? {} : { setCurrent: target.id }),
+      },
     };
   });
 };
 
 /** The rollback failed: say why on the deployment and release the lock. */
-export const recordRollbackFailure = (deps: Pick<StepDeps, 'deployments' | 'clock'>, ref: DeploymentRef, message: string): Promise<Deployment> =>
+export const recordRollbackFailure = (
+  deps: Pick<StepDeps, 'deployments' | 'clock'>,
+  ref: DeploymentRef,
+  message: string,
+): Promise<Deployment> =>
   applyChange(deps, ref, (deployment, nowIso) => {
     if (deployment.rollback?.status !== 'in_progress') return null;
-    const next: Deployment = { ...deployment, rollback: { ...deployment.rollback, status: 'failed', completed_at: nowIso, error: message } };
+    const next: Deployment = {
+      ...deployment,
+      rollback: { ...deployment.rollback, status: 'failed', completed_at: nowIso, error: message },
+    };
     // Automatic or requested, the rollback counted as active on the project until now.
     return { next, effects: { releaseLock: true, finished: true } };
   });

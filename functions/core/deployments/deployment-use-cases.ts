@@ -36,9 +36,15 @@ const unknownProject = (): FieldIssue => ({ field: 'project_id', issue: 'is not 
 const artifactOf = async (tenant: Tenant, input: NewDeployment, deps: DeploymentDeps): Promise<Deployment['artifact']> => {
   if (input.artifact === undefined) return null;
   const workflow = isId('workflow', input.artifact) ? await deps.workflows.get(tenant, input.artifact) : undefined;
-  if (!workflow || workflow.project_id !== input.project_id) throw validationError([{ field: 'artifact', issue: 'is not a workflow of this project' }]);
+  if (!workflow || workflow.project_id !== input.project_id)
+    throw validationError([{ field: 'artifact', issue: 'is not a workflow of this project' }]);
   if (workflow.status !== 'completed' || !workflow.outputs.bundle) {
-    throw validationError([{ field: 'artifact', issue: `is a ${workflow.status} workflow with no package output; only a completed workflow's bundle can be deployed` }]);
+    throw validationError([
+      {
+        field: 'artifact',
+        issue: `is a ${workflow.status} workflow with no package output; only a completed workflow's bundle can be deployed`,
+      },
+    ]);
   }
   return { workflow_id: workflow.id, bundle: workflow.outputs.bundle };
 };
@@ -54,7 +60,8 @@ export const createDeployment = async (
   resolvedArtifact?: NonNullable<Deployment['artifact']>,
 ): Promise<Deployment> => {
   const issues: FieldIssue[] = [];
-  if (!deps.providers.names().includes(input.provider)) issues.push({ field: 'provider', issue: `must be one of ${deps.providers.names().join(', ')}` });
+  if (!deps.providers.names().includes(input.provider))
+    issues.push({ field: 'provider', issue: `must be one of ${deps.providers.names().join(', ')}` });
   if (!isId('project', input.project_id)) issues.push(unknownProject());
   if (issues.length > 0) throw validationError(issues);
 
@@ -93,7 +100,8 @@ export const createDeployment = async (
   // The catalogue has no `deployment.created`: the first event is `deployment.started`.
   const created = await deps.deployments.create(tenant, deployment);
   if (created === 'project_missing') throw validationError([unknownProject()]);
-  if (created === 'busy') throw conflict(`Another deployment of this project to ${input.environment} is in progress; wait for it to finish.`);
+  if (created === 'busy')
+    throw conflict(`Another deployment of this project to ${input.environment} is in progress; wait for it to finish.`);
   const ref = { account_id: tenant.accountId, mode: tenant.mode, id: deployment.id };
   try {
     await deps.executor.start({ action: 'deploy', deployment: ref }, deployment.id);
@@ -133,11 +141,14 @@ export const listDeployments = (
  */
 export const requestRollback = async (tenant: Tenant, id: string, deps: DeploymentDeps): Promise<Deployment> => {
   const deployment = await getDeployment(tenant, id, deps);
-  if (deployment.status !== 'completed') throw conflict(`The deployment is ${deployment.status}; only the current completed deployment can be rolled back.`);
+  if (deployment.status !== 'completed')
+    throw conflict(`The deployment is ${deployment.status}; only the current completed deployment can be rolled back.`);
   const previous = await deps.deployments.previousCompleted(tenant, deployment.project_id, deployment.environment, deployment.id);
   if (!previous) throw conflict(`There is no earlier completed deployment of this project to ${deployment.environment} to go back to.`);
   if (previous.provider !== deployment.provider) {
-    throw conflict(`The previous completed deployment (${previous.id}) used ${previous.provider}, this one ${deployment.provider}: a rollback cannot change providers; deploy it again instead.`);
+    throw conflict(
+      `The previous completed deployment (${previous.id}) used ${previous.provider}, this one ${deployment.provider}: a rollback cannot change providers; deploy it again instead.`,
+    );
   }
   const now = isoTime(deps.clock.now());
   const next: Deployment = {
@@ -147,8 +158,10 @@ export const requestRollback = async (tenant: Tenant, id: string, deps: Deployme
     revision: deployment.revision + 1,
   };
   const outcome = await deps.deployments.beginRollback(tenant, deployment, next);
-  if (outcome === 'busy') throw conflict(`Another deployment or rollback of this project to ${deployment.environment} is in progress; wait for it to finish.`);
-  if (outcome === 'not_current') throw conflict('The deployment is not the current one of its project and environment; only the current deployment can be rolled back.');
+  if (outcome === 'busy')
+    throw conflict(`Another deployment or rollback of this project to ${deployment.environment} is in progress; wait for it to finish.`);
+  if (outcome === 'not_current')
+    throw conflict('The deployment is not the current one of its project and environment; only the current deployment can be rolled back.');
   if (outcome === 'changed') throw conflict('The deployment changed meanwhile; read it again and retry.');
   const ref = { account_id: tenant.accountId, mode: tenant.mode, id: deployment.id };
   try {

@@ -5,9 +5,28 @@ type Redactor = (provider: string, config: Record<string, unknown>) => Record<st
 /** What the API and the events show: no bookkeeping, and the config with its secrets replaced. */
 /** The documented order of the fields (the table returns them in any order). */
 const deploymentFieldOrder: (keyof DeploymentView)[] = [
-  'id', 'project_id', 'environment', 'provider', 'branch', 'auto_rollback', 'config', 'artifact', 'status', 'url', 'version',
-  'health_checks', 'health_deadline_at', 'rolled_back_from', 'rolled_back_to', 'rollback', 'error',
-  'created_at', 'updated_at', 'started_at', 'completed_at', 'duration_ms',
+  'id',
+  'project_id',
+  'environment',
+  'provider',
+  'branch',
+  'auto_rollback',
+  'config',
+  'artifact',
+  'status',
+  'url',
+  'version',
+  'health_checks',
+  'health_deadline_at',
+  'rolled_back_from',
+  'rolled_back_to',
+  'rollback',
+  'error',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'completed_at',
+  'duration_ms',
 ];
 
 export const viewOfDeployment = (deployment: Deployment, redact: Redactor): DeploymentView => {

@@ -57,7 +57,14 @@ export const eventCatalogue = {
       project_id: workflowSnapshot.project_id,
       status: 'completed',
       duration_ms: 183_004,
-      stages: { intake: 'completed', build: 'completed', verify: 'completed', prove: 'completed', iterate: 'skipped', package: 'completed' },
+      stages: {
+        intake: 'completed',
+        build: 'completed',
+        verify: 'completed',
+        prove: 'completed',
+        iterate: 'skipped',
+        package: 'completed',
+      },
       outputs: { docker_image: null, deployment_url: null },
     },
   },
@@ -76,7 +83,10 @@ export const eventCatalogue = {
   'deployment.started': { description: 'A deployment began.', example: { ...deploymentSnapshot, status: 'in_progress' } },
   'deployment.completed': { description: 'A deployment finished and passed its health check.', example: deploymentSnapshot },
   'deployment.failed': { description: 'A deployment failed.', example: { ...deploymentSnapshot, status: 'failed' } },
-  'deployment.rollback': { description: 'A deployment was rolled back to the previous one.', example: { ...deploymentSnapshot, status: 'rolled_back' } },
+  'deployment.rollback': {
+    description: 'A deployment was rolled back to the previous one.',
+    example: { ...deploymentSnapshot, status: 'rolled_back' },
+  },
   'test.run.completed': {
     description: 'A test run finished (added: the spec has no test events).',
     example: {
@@ -95,7 +105,13 @@ export const eventCatalogue = {
   },
   'review.comment.created': {
     description: 'A code review left a comment.',
-    example: { project_id: scanSnapshot.project_id, review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4', path: 'src/app.ts', line: 42, body: 'Consider validating this input.' },
+    example: {
+      project_id: scanSnapshot.project_id,
+      review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4',
+      path: 'src/app.ts',
+      line: 42,
+      body: 'Consider validating this input.',
+    },
   },
 } as const satisfies Record<string, { description: string; example: Record<string, unknown> }>;
 

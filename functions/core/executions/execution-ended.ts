@@ -19,7 +19,11 @@ export interface ExecutionEndedDeps {
 }
 
 const reason = (status: string): string =>
-  status === 'TIMED_OUT' ? 'its execution timed out' : status === 'ABORTED' ? 'its execution was stopped' : 'its execution failed unexpectedly';
+  status === 'TIMED_OUT'
+    ? 'its execution timed out'
+    : status === 'ABORTED'
+      ? 'its execution was stopped'
+      : 'its execution failed unexpectedly';
 
 /**
  * The safety net behind the state machines' own failure paths: when an execution ends FAILED,
@@ -28,8 +32,15 @@ const reason = (status: string): string =>
  * deployment's lock released. Records that already finished are left alone, so the ordinary
  * failures, which end FAILED after recording themselves, change nothing here.
  */
-export const recordEndedExecution = async (deps: ExecutionEndedDeps, execution: EndedExecution): Promise<'workflow' | 'deployment' | 'ignored'> => {
-  const input = execution.input as { workflow?: WorkflowRef; deployment?: { account_id: string; mode: 'live' | 'test'; id: string }; action?: string } | null;
+export const recordEndedExecution = async (
+  deps: ExecutionEndedDeps,
+  execution: EndedExecution,
+): Promise<'workflow' | 'deployment' | 'ignored'> => {
+  const input = execution.input as {
+    workflow?: WorkflowRef;
+    deployment?: { account_id: string; mode: 'live' | 'test'; id: string };
+    action?: string;
+  } | null;
   if (input?.workflow) {
     await applyTransition(deps, tenantOf(input.workflow), input.workflow.id, (workflow, nowIso) =>
       failRun(workflow, { message: `The workflow stopped: ${reason(execution.status)}.` }, nowIso),

@@ -31,7 +31,14 @@ export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reaso
     case 'scan': {
       const scan = await deps.scans.get(tenant, job.ref.id);
       if (!scan || (scan.status !== 'queued' && scan.status !== 'running')) return;
-      const next = { ...scan, status: 'failed' as const, errors: [...scan.errors, message], completed_at: now, updated_at: now, revision: scan.revision + 1 };
+      const next = {
+        ...scan,
+        status: 'failed' as const,
+        errors: [...scan.errors, message],
+        completed_at: now,
+        updated_at: now,
+        revision: scan.revision + 1,
+      };
       await deps.scans.save(tenant, scan, next, [{ type: 'security.scan.completed', data: scanSnapshot(next) }]);
       return;
     }
@@ -41,13 +48,25 @@ export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reaso
     case 'generate': {
       const suite = await deps.tests.getSuite(tenant, job.ref.id);
       if (!suite || (suite.status !== 'queued' && suite.status !== 'running')) return;
-      await deps.tests.saveSuite(tenant, suite, { ...suite, status: 'failed', error: message, completed_at: now, updated_at: now, revision: suite.revision + 1 });
+      await deps.tests.saveSuite(tenant, suite, {
+        ...suite,
+        status: 'failed',
+        error: message,
+        completed_at: now,
+        updated_at: now,
+        revision: suite.revision + 1,
+      });
       return;
     }
     case 'run': {
       const run = await deps.tests.getRun(tenant, job.ref.id);
       if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
-      await deps.tests.saveRun(tenant, run, { ...run, status: 'failed', error: message, completed_at: now, updated_at: now, revision: run.revision + 1 }, []);
+      await deps.tests.saveRun(
+        tenant,
+        run,
+        { ...run, status: 'failed', error: message, completed_at: now, updated_at: now, revision: run.revision + 1 },
+        [],
+      );
       return;
     }
   }

@@ -129,7 +129,10 @@ export const buildStatement = (input: ProvenanceInput): InTotoStatement => {
           workflow_id: input.workflowId,
         },
         internalParameters: {
-          verification: { passed: input.verification.passed, report_sha256: requireSha256(input.verification.reportSha256, 'verification.reportSha256') },
+          verification: {
+            passed: input.verification.passed,
+            report_sha256: requireSha256(input.verification.reportSha256, 'verification.reportSha256'),
+          },
         },
         resolvedDependencies: [{ uri: gitDependencyUri(input.repository, input.branch), digest: { gitCommit: input.commit } }],
       },

@@ -36,17 +36,29 @@ const changeFinding = async (
 };
 
 /** The remediation did not work: the finding is open again, with the reason. */
-export const remediationFailed = (deps: { findings: FindingRepository; clock: Clock }, tenant: Tenant, id: string, reason: string): Promise<Finding> =>
+export const remediationFailed = (
+  deps: { findings: FindingRepository; clock: Clock },
+  tenant: Tenant,
+  id: string,
+  reason: string,
+): Promise<Finding> =>
   changeFinding(deps, tenant, id, (finding, nowIso) => {
     if (finding.status !== 'remediating' || !finding.remediation) return null;
-    return { next: { ...finding, status: 'open', remediation: { ...finding.remediation, status: 'failed', completed_at: nowIso, error: reason } } };
+    return {
+      next: { ...finding, status: 'open', remediation: { ...finding.remediation, status: 'failed', completed_at: nowIso, error: reason } },
+    };
   });
 
 /** The change that should remove the finding: the mechanical upgrade, or the AI's patch. */
-const proposeChange = async (deps: SecurityJobDeps, finding: Finding, root: string): Promise<{ method: 'upgrade' | 'ai'; files: FileChange[] }> => {
+const proposeChange = async (
+  deps: SecurityJobDeps,
+  finding: Finding,
+  root: string,
+): Promise<{ method: 'upgrade' | 'ai'; files: FileChange[] }> => {
   if (finding.type === 'dependencies') {
     const files = await deps.planUpgrade(root, finding.details);
-    if (!files || files.length === 0) throw new Error('no mechanical upgrade is possible: the advisory names no fixed version, or the lockfile entry was not found');
+    if (!files || files.length === 0)
+      throw new Error('no mechanical upgrade is possible: the advisory names no fixed version, or the lockfile entry was not found');
     return { method: 'upgrade', files };
   }
   const content = await readFile(resolveInside(root, finding.location.path), 'utf8').catch(() => {
@@ -55,7 +67,14 @@ const proposeChange = async (deps: SecurityJobDeps, finding: Finding, root: stri
   const provider = await deps.aiProvider();
   const answer = await provider.run({
     kind: 'remediation',
-    finding: { type: finding.type, rule_id: finding.rule_id, title: finding.title, description: finding.description, location: finding.location, excerpt: finding.excerpt },
+    finding: {
+      type: finding.type,
+      rule_id: finding.rule_id,
+      title: finding.title,
+      description: finding.description,
+      location: finding.location,
+      excerpt: finding.excerpt,
+    },
     file: { path: finding.location.path, content },
   });
   if (answer.output.files.length === 0) throw new Error(`${provider.name} proposed no change`);
@@ -84,9 +103,18 @@ export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef)
       const patch = unifiedDiff(originals, files);
       const rescan = await deps.scanner(finding.type).scan(scratch.dir);
       if (rescan.findings.some((raw) => fingerprintOf(raw) === finding.fingerprint)) {
-        return await remediationFailed(deps, tenant, finding.id, `the ${method === 'upgrade' ? 'upgrade' : 'proposed patch'} was verified by re-running the ${finding.type} scanner, which still reports the finding`);
+        return await remediationFailed(
+          deps,
+          tenant,
+          finding.id,
+          `the ${method === 'upgrade' ? 'upgrade' : 'proposed patch'} was verified by re-running the ${finding.type} scanner, which still reports the finding`,
+        );
       }
-      const stored = await deps.artifacts.put(`findings/${ref.account_id}/${ref.mode}/${finding.id}/remediation.patch`, patch, 'text/x-diff');
+      const stored = await deps.artifacts.put(
+        `findings/${ref.account_id}/${ref.mode}/${finding.id}/remediation.patch`,
+        patch,
+        'text/x-diff',
+      );
       let pushedBranch: string | null = null;
       if (deps.repository.pushBranch) {
         const pushed = await deps.repository.pushBranch({
@@ -107,7 +135,14 @@ export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef)
             status: 'resolved',
             resolution: 'remediated',
             resolved_at: nowIso,
-            remediation: { ...current.remediation, status: 'completed', method, completed_at: nowIso, patch: stored, pushed_branch: pushedBranch },
+            remediation: {
+              ...current.remediation,
+              status: 'completed',
+              method,
+              completed_at: nowIso,
+              patch: stored,
+              pushed_branch: pushedBranch,
+            },
           },
           resolvedEvent: true,
         };

@@ -13,7 +13,12 @@ import { changeOptimistically } from '../optimistic-update';
 const tenantOf = (ref: SecurityJobRef): Tenant => ({ accountId: ref.account_id, mode: ref.mode });
 
 /** Read, change, store if unchanged meanwhile (else again). */
-const changeScan = (deps: SecurityJobDeps, tenant: Tenant, id: string, change: (scan: Scan, nowIso: string) => { next: Scan; events: PendingEvent[] } | null): Promise<Scan | undefined> =>
+const changeScan = (
+  deps: SecurityJobDeps,
+  tenant: Tenant,
+  id: string,
+  change: (scan: Scan, nowIso: string) => { next: Scan; events: PendingEvent[] } | null,
+): Promise<Scan | undefined> =>
   changeOptimistically(
     `scan ${id}`,
     () => deps.scans.get(tenant, id),
@@ -37,9 +42,11 @@ const uniqueByFingerprint = (raws: RawFinding[]): Array<{ raw: RawFinding; finge
 
 const mapLimit = async <T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> => {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++] as T);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++] as T);
+    }),
+  );
 };
 
 /**
@@ -56,7 +63,9 @@ const reconcile = async (
   type: ScanType,
   result: ScanResult,
 ): Promise<{ created: number; resolved: number }> => {
-  const existing = new Map((await deps.findings.ofScope(tenant, scan.project_id, branch, type)).map((finding) => [finding.fingerprint, finding]));
+  const existing = new Map(
+    (await deps.findings.ofScope(tenant, scan.project_id, branch, type)).map((finding) => [finding.fingerprint, finding]),
+  );
   const current = uniqueByFingerprint(result.findings);
   let created = 0;
   let resolved = 0;
@@ -114,8 +123,16 @@ const reconcile = async (
   const gone = [...existing.values()].filter((finding) => !reported.has(finding.fingerprint) && finding.status !== 'resolved');
   await mapLimit(gone, 8, async (finding) => {
     const at = isoTime(deps.clock.now());
-    const next: Finding = { ...finding, status: 'resolved', resolution: 'fixed', resolved_at: at, updated_at: at, revision: finding.revision + 1 };
-    if (await deps.findings.save(tenant, finding, next, [{ type: 'security.finding.resolved', data: findingSnapshot(next) }])) resolved += 1;
+    const next: Finding = {
+      ...finding,
+      status: 'resolved',
+      resolution: 'fixed',
+      resolved_at: at,
+      updated_at: at,
+      revision: finding.revision + 1,
+    };
+    if (await deps.findings.save(tenant, finding, next, [{ type: 'security.finding.resolved', data: findingSnapshot(next) }]))
+      resolved += 1;
   });
   return { created, resolved };
 };
@@ -186,6 +203,10 @@ export const runScan = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promi
       errors: results.flatMap(([type, result]) => result.errors.map((error) => `${type}: ${error}`)).slice(0, 100),
     }));
   } catch (error) {
-    return finish((scan) => ({ ...scan, status: 'failed', errors: [...scan.errors, error instanceof Error ? error.message : String(error)] }));
+    return finish((scan) => ({
+      ...scan,
+      status: 'failed',
+      errors: [...scan.errors, error instanceof Error ? error.message : String(error)],
+    }));
   }
 };

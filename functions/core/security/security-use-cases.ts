@@ -16,7 +16,11 @@ export interface SecurityDeps {
   clock: Clock;
 }
 
-export const createScan = async (tenant: Tenant, input: { project_id: string; scan_types: ScanType[]; branch?: string }, deps: SecurityDeps): Promise<Scan> => {
+export const createScan = async (
+  tenant: Tenant,
+  input: { project_id: string; scan_types: ScanType[]; branch?: string },
+  deps: SecurityDeps,
+): Promise<Scan> => {
   const unknownProject = validationError([{ field: 'project_id', issue: 'is not a project of this account and mode' }]);
   if (!isId('project', input.project_id)) throw unknownProject;
   const now = deps.clock.now();
@@ -44,7 +48,14 @@ export const createScan = async (tenant: Tenant, input: { project_id: string; sc
   try {
     await deps.jobs.start({ action: 'scan', ref: { account_id: tenant.accountId, mode: tenant.mode, id: scan.id } });
   } catch {
-    const failed: Scan = { ...scan, status: 'failed', errors: ['The scan could not be started; create it again.'], completed_at: at, updated_at: at, revision: 2 };
+    const failed: Scan = {
+      ...scan,
+      status: 'failed',
+      errors: ['The scan could not be started; create it again.'],
+      completed_at: at,
+      updated_at: at,
+      revision: 2,
+    };
     if (await deps.scans.save(tenant, scan, failed, [])) return failed;
   }
   return scan;
@@ -82,7 +93,12 @@ export const getFinding = async (tenant: Tenant, id: string, deps: Pick<Security
   return finding;
 };
 
-export const listFindings = (tenant: Tenant, query: ListQuery<FindingSort>, filters: FindingFilters, deps: Pick<SecurityDeps, 'findings'>): Promise<Page<Finding>> => {
+export const listFindings = (
+  tenant: Tenant,
+  query: ListQuery<FindingSort>,
+  filters: FindingFilters,
+  deps: Pick<SecurityDeps, 'findings'>,
+): Promise<Page<Finding>> => {
   if (filters.project_id !== undefined && !isId('project', filters.project_id)) return Promise.resolve({ items: [], total: 0 });
   if (filters.scan_id !== undefined && !isId('scan', filters.scan_id)) return Promise.resolve({ items: [], total: 0 });
   return deps.findings.list(tenant, query, filters);
@@ -96,7 +112,15 @@ export const requestRemediation = async (tenant: Tenant, id: string, deps: Secur
   const next: Finding = {
     ...finding,
     status: 'remediating',
-    remediation: { status: 'in_progress', method: null, requested_at: at, completed_at: null, error: null, patch: null, pushed_branch: null },
+    remediation: {
+      status: 'in_progress',
+      method: null,
+      requested_at: at,
+      completed_at: null,
+      error: null,
+      patch: null,
+      pushed_branch: null,
+    },
     updated_at: at,
     revision: finding.revision + 1,
   };

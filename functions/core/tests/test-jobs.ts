@@ -56,7 +56,12 @@ const moduleTypeOf = async (dir: string): Promise<'module' | 'commonjs'> => {
 export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise<TestSuite | undefined> => {
   const tenant = tenantOf(ref);
   const suiteChange = (update: (suite: TestSuite, nowIso: string) => TestSuite | null) =>
-    change(() => deps.tests.getSuite(tenant, ref.id), (previous, next) => deps.tests.saveSuite(tenant, previous, next), deps.clock, update);
+    change(
+      () => deps.tests.getSuite(tenant, ref.id),
+      (previous, next) => deps.tests.saveSuite(tenant, previous, next),
+      deps.clock,
+      update,
+    );
   // Claimed only if this invocation moved it from queued: a second delivery of the job does nothing.
   let claimed = false;
   const started = await suiteChange((suite, nowIso): TestSuite | null => {
@@ -76,7 +81,13 @@ export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise
       const sources = await collectSources(scratch.dir, { paths: started.paths ?? undefined, framework });
       if (sources.files.length === 0) throw new Error('no source files to write tests for');
       const provider = await deps.aiProvider(started.ai_provider);
-      const answer = await provider.run({ kind: 'tests', framework, instructions: started.instructions, sources: sources.files, moduleType: await moduleTypeOf(scratch.dir) });
+      const answer = await provider.run({
+        kind: 'tests',
+        framework,
+        instructions: started.instructions,
+        sources: sources.files,
+        moduleType: await moduleTypeOf(scratch.dir),
+      });
       if (answer.output.files.length === 0) throw new Error(`${provider.name} wrote no test file`);
       return await suiteChange((suite, nowIso) =>
         suite.status !== 'running'
@@ -98,7 +109,9 @@ export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise
       await scratch.dispose();
     }
   } catch (error) {
-    return suiteChange((suite, nowIso) => (suite.status === 'running' ? { ...suite, status: 'failed', error: message(error), completed_at: nowIso } : null));
+    return suiteChange((suite, nowIso) =>
+      suite.status === 'running' ? { ...suite, status: 'failed', error: message(error), completed_at: nowIso } : null,
+    );
   }
 };
 
@@ -146,14 +159,23 @@ export const runTestRun = async (deps: TestJobDeps, ref: TestJobRef): Promise<Te
     try {
       const checkedOut = await deps.repository.checkout({
         url: project.repository,
-        branch: (suite?.branch_used ?? started.branch) ?? undefined,
+        branch: suite?.branch_used ?? started.branch ?? undefined,
         commit: suite?.commit ?? undefined,
         dir: scratch.dir,
       });
-      if (suite) await applyChangeSet(scratch.dir, suite.files.map((file) => ({ path: file.path, content: file.content })));
+      if (suite)
+        await applyChangeSet(
+          scratch.dir,
+          suite.files.map((file) => ({ path: file.path, content: file.content })),
+        );
       const framework = suite?.framework ?? started.framework ?? (await detectFramework(scratch.dir));
       if (!framework) throw new Error('no test framework was detected in the repository');
-      const results = await deps.runner.run({ dir: scratch.dir, framework, timeoutSeconds: started.timeout_seconds, files: suite?.files.map((file) => file.path) });
+      const results = await deps.runner.run({
+        dir: scratch.dir,
+        framework,
+        timeoutSeconds: started.timeout_seconds,
+        files: suite?.files.map((file) => file.path),
+      });
       const { status, reason, ...recorded } = results;
       return await finish((run) => ({
         ...run,

@@ -27,7 +27,9 @@ export const generateTests = async (tenant: Tenant, input: GenerateRequest, deps
   const configured = deps.configuredProviders();
   const provider = input.ai_provider ?? configured[0];
   if (!provider || !configured.includes(provider)) {
-    throw validationError([{ field: 'ai_provider', issue: `is not configured in this deployment; configured: ${configured.join(', ') || 'none'}` }]);
+    throw validationError([
+      { field: 'ai_provider', issue: `is not configured in this deployment; configured: ${configured.join(', ') || 'none'}` },
+    ]);
   }
   if (!isId('project', input.project_id)) throw unknownProject();
   const now = deps.clock.now();
@@ -60,7 +62,13 @@ export const generateTests = async (tenant: Tenant, input: GenerateRequest, deps
   try {
     await deps.jobs.start({ action: 'generate', ref: { account_id: tenant.accountId, mode: tenant.mode, id: suite.id } });
   } catch {
-    const failed = { ...suite, status: 'failed' as const, error: 'The generation could not be started; ask again.', completed_at: at, revision: 2 };
+    const failed = {
+      ...suite,
+      status: 'failed' as const,
+      error: 'The generation could not be started; ask again.',
+      completed_at: at,
+      revision: 2,
+    };
     if (await deps.tests.saveSuite(tenant, suite, failed)) return failed;
   }
   return suite;
@@ -75,7 +83,9 @@ export interface RunRequest {
 
 export const runTests = async (tenant: Tenant, input: RunRequest, deps: TestDeps): Promise<TestRun> => {
   if ((input.test_id === undefined) === (input.project_id === undefined)) {
-    throw validationError([{ field: 'test_id', issue: 'give either test_id (a generated suite) or project_id (the repository’s own tests), not both' }]);
+    throw validationError([
+      { field: 'test_id', issue: 'give either test_id (a generated suite) or project_id (the repository’s own tests), not both' },
+    ]);
   }
   let suite: TestSuite | undefined;
   if (input.test_id !== undefined) {
@@ -120,7 +130,11 @@ export const runTests = async (tenant: Tenant, input: RunRequest, deps: TestDeps
 
 /** `test_…` is a suite, `run_…` a run; anything else names nothing. */
 export const getTestObject = async (tenant: Tenant, id: string, deps: Pick<TestDeps, 'tests'>): Promise<TestSuite | TestRun> => {
-  const found = isId('testSuite', id) ? await deps.tests.getSuite(tenant, id) : isId('testRun', id) ? await deps.tests.getRun(tenant, id) : undefined;
+  const found = isId('testSuite', id)
+    ? await deps.tests.getSuite(tenant, id)
+    : isId('testRun', id)
+      ? await deps.tests.getRun(tenant, id)
+      : undefined;
   if (!found) throw notFound('Test suite or run');
   return found;
 };

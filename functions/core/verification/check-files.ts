@@ -39,7 +39,15 @@ const checksOf = async (root: string, path: string, text: string, libDir: string
 /** The checks of one changed path, or none when the file was deleted. */
 const checkPath = async (root: string, path: string, libDir: string | undefined): Promise<CheckResult[]> => {
   const absolute = resolve(root, path);
-  if (!insideRoot(root, absolute)) return [{ name: 'path', status: 'failed', message: 'outside the repository', problems: [{ line: null, message: 'the path leads outside the repository' }] }];
+  if (!insideRoot(root, absolute))
+    return [
+      {
+        name: 'path',
+        status: 'failed',
+        message: 'outside the repository',
+        problems: [{ line: null, message: 'the path leads outside the repository' }],
+      },
+    ];
   const stats = await lstat(absolute).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return undefined;
     throw error;
@@ -55,7 +63,11 @@ const checkPath = async (root: string, path: string, libDir: string | undefined)
  * well-formedness. What cannot be checked here is listed as skipped, with why. Ordered by path,
  * then check name, so the same tree always gives the same report.
  */
-export const verifyChangedFiles = async (root: string, changedPaths: string[], options: VerifyOptions = {}): Promise<VerificationReport> => {
+export const verifyChangedFiles = async (
+  root: string,
+  changedPaths: string[],
+  options: VerifyOptions = {},
+): Promise<VerificationReport> => {
   const rootDir = resolve(root);
   const libDir = options.typeScriptLibDir ? resolve(options.typeScriptLibDir) : installedTypeScriptLibDir();
   const paths = [...new Set(changedPaths)].sort(compare);

@@ -4,7 +4,10 @@ import { lineAt, outcome, skipped, type CheckResult } from './check-result';
 
 /** JSON that its tools read with comments and trailing commas allowed. */
 export const isJsonWithComments = (path: string): boolean =>
-  path.endsWith('.jsonc') || /^[jt]sconfig(\..+)?\.json$/.test(basename(path)) || /(^|\/)\.vscode\/[^/]+\.json$/.test(path) || basename(path) === 'devcontainer.json';
+  path.endsWith('.jsonc') ||
+  /^[jt]sconfig(\..+)?\.json$/.test(basename(path)) ||
+  /(^|\/)\.vscode\/[^/]+\.json$/.test(path) ||
+  basename(path) === 'devcontainer.json';
 
 /** TypeScript's lenient JSON parser: where its first error is, if it finds one. */
 const lenientJsonError = (path: string, text: string): ts.Diagnostic | undefined => ts.parseConfigFileTextToJson(path, text).error;
@@ -24,7 +27,10 @@ export const checkJson = (path: string, text: string): CheckResult => {
     const error = lenientJsonError(path, text);
     if (!error) return outcome('json', []);
     return outcome('json', [
-      { line: error.start === undefined ? null : lineAt(text, error.start), message: ts.flattenDiagnosticMessageText(error.messageText, ' ') },
+      {
+        line: error.start === undefined ? null : lineAt(text, error.start),
+        message: ts.flattenDiagnosticMessageText(error.messageText, ' '),
+      },
     ]);
   }
   try {
@@ -54,7 +60,10 @@ export const checkYaml = async (text: string): Promise<CheckResult> => {
   const yaml = await loadYaml();
   if (!yaml) return skipped('yaml', 'no YAML parser in this runtime');
   const problems = [...yaml.parseAllDocuments(text)].flatMap((document) =>
-    document.errors.map((error) => ({ line: error.linePos?.[0].line ?? null, message: error.message.split('\n')[0]?.replace(/:$/, '') ?? error.code })),
+    document.errors.map((error) => ({
+      line: error.linePos?.[0].line ?? null,
+      message: error.message.split('\n')[0]?.replace(/:$/, '') ?? error.code,
+    })),
   );
   return outcome('yaml', problems);
 };

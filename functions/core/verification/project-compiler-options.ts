@@ -47,7 +47,8 @@ const honouredOptionsIn = (root: string, tsconfigPath: string, depth = 0): ts.Co
       continue;
     }
     const basePath = resolve(dirname(tsconfigPath), base.endsWith('.json') ? base : `${base}.json`);
-    if (depth < maxExtendsDepth && insideRoot(root, basePath) && existsSync(basePath)) options = { ...options, ...honouredOptionsIn(root, basePath, depth + 1) };
+    if (depth < maxExtendsDepth && insideRoot(root, basePath) && existsSync(basePath))
+      options = { ...options, ...honouredOptionsIn(root, basePath, depth + 1) };
   }
   if (typeof compilerOptions !== 'object' || compilerOptions === null) return options;
   const picked = Object.fromEntries(Object.entries(compilerOptions).filter(([name]) => honouredOptionNames.includes(name)));

@@ -36,7 +36,13 @@ export const checkSyntax = (fileName: string, text: string): CheckResult => {
     return skipped('syntax', `TypeScript failed on this file: ${(error as Error).message}`);
   }
   // Diagnostics without a file are about the options above, not about the file.
-  return outcome('syntax', problemsOf(diagnostics.filter((d) => d.file), text));
+  return outcome(
+    'syntax',
+    problemsOf(
+      diagnostics.filter((d) => d.file),
+      text,
+    ),
+  );
 };
 
 /**
@@ -51,13 +57,28 @@ const ignoredCodes = new Set([
   2664, // Invalid module name in augmentation, module 'x' cannot be found.
   2875, // This JSX tag requires the module path 'react/jsx-runtime' to exist...
   7026, // JSX element implicitly has type 'any' because no interface 'JSX.IntrinsicElements' exists (@types/react).
-  2580, 2591, // Cannot find name 'process' | 'require' | 'Buffer' | 'module'. Do you need to install type definitions for node?
-  2582, 2593, // Cannot find name 'describe' | 'it' | 'test'. Do you need to install type definitions for a test runner?
-  2581, 2592, // Cannot find name '$'. Do you need to install type definitions for jQuery?
-  2867, 2868, // Cannot find name 'Bun'. Do you need to install type definitions for Bun?
+  2580,
+  2591, // Cannot find name 'process' | 'require' | 'Buffer' | 'module'. Do you need to install type definitions for node?
+  2582,
+  2593, // Cannot find name 'describe' | 'it' | 'test'. Do you need to install type definitions for a test runner?
+  2581,
+  2592, // Cannot find name '$'. Do you need to install type definitions for jQuery?
+  2867,
+  2868, // Cannot find name 'Bun'. Do you need to install type definitions for Bun?
   // '...' implicitly has an 'any' type: callbacks passed to imported functions have no contextual
   // type here. (Turning noImplicitAny off instead would type `[]` as `never[]` in strict mode.)
-  7005, 7006, 7008, 7010, 7011, 7018, 7019, 7022, 7023, 7024, 7031, 7034,
+  7005,
+  7006,
+  7008,
+  7010,
+  7011,
+  7018,
+  7019,
+  7022,
+  7023,
+  7024,
+  7031,
+  7034,
   2683, // 'this' implicitly has type 'any' because it does not have a type annotation.
 ]);
 
@@ -71,14 +92,34 @@ const cannotFindNameCodes = new Set([2304, 2552, 2503]);
  * TypeScript never reports them.
  */
 const ambientGlobals = new Set([
-  'process', 'require', 'module', 'exports', 'Buffer', '__dirname', '__filename', 'global', 'NodeJS', 'setImmediate', 'clearImmediate',
-  'describe', 'it', 'test', 'expect', 'jest', 'beforeAll', 'afterAll', 'beforeEach', 'afterEach',
-  'JSX', 'React',
+  'process',
+  'require',
+  'module',
+  'exports',
+  'Buffer',
+  '__dirname',
+  '__filename',
+  'global',
+  'NodeJS',
+  'setImmediate',
+  'clearImmediate',
+  'describe',
+  'it',
+  'test',
+  'expect',
+  'jest',
+  'beforeAll',
+  'afterAll',
+  'beforeEach',
+  'afterEach',
+  'JSX',
+  'React',
 ]);
 
 /** `import.meta.dirname` and the like: @types/node (or vite/client...) add them to ImportMeta. */
 const isImportMetaMember = (diagnostic: ts.Diagnostic, text: string): boolean =>
-  (diagnostic.code === 2339 || diagnostic.code === 2551) && /import\s*\.\s*meta\s*\.\s*$/.test(text.slice(Math.max(0, (diagnostic.start ?? 0) - 40), diagnostic.start));
+  (diagnostic.code === 2339 || diagnostic.code === 2551) &&
+  /import\s*\.\s*meta\s*\.\s*$/.test(text.slice(Math.max(0, (diagnostic.start ?? 0) - 40), diagnostic.start));
 
 const isAboutTheFile = (diagnostic: ts.Diagnostic, text: string): boolean => {
   if (ignoredCodes.has(diagnostic.code) || isImportMetaMember(diagnostic, text)) return false;

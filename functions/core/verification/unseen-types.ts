@@ -7,7 +7,11 @@ import ts from 'typescript';
  */
 
 /** The innermost node that `matches` and whose text contains `position`. */
-const innermostAt = <T extends ts.Node>(sourceFile: ts.SourceFile, position: number, matches: (node: ts.Node) => node is T): T | undefined => {
+const innermostAt = <T extends ts.Node>(
+  sourceFile: ts.SourceFile,
+  position: number,
+  matches: (node: ts.Node) => node is T,
+): T | undefined => {
   let found: T | undefined;
   const visit = (node: ts.Node): void => {
     if (position < node.getStart(sourceFile) || position >= node.end) return;
@@ -126,16 +130,20 @@ const isAboutAnUnseenKey = (diagnostic: ts.Diagnostic, start: number, sourceFile
 // A type guard on an unseen type (`value is Imported`) narrows to `never` where it fails: what is
 // then said about a `never` value comes from that.
 const neverValueCodes = new Set([
-  2339, 2551, // Property 'x' does not exist on type 'never'.
+  2339,
+  2551, // Property 'x' does not exist on type 'never'.
   2349, // This expression is not callable.
   2358, // The left-hand side of an 'instanceof' expression must be of type 'any', an object type...
   2407, // The right-hand side of a 'for...in' statement must be of type 'any', an object type...
-  2488, 2504, // Type 'never' must have a '[Symbol.iterator]()' / '[Symbol.asyncIterator]()' method...
+  2488,
+  2504, // Type 'never' must have a '[Symbol.iterator]()' / '[Symbol.asyncIterator]()' method...
 ]);
 
 const isAboutANeverValue = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
   if (!neverValueCodes.has(diagnostic.code)) return false;
-  const subject = missingMemberCodes.has(diagnostic.code) ? memberOwnerTypeAt(sourceFile, start, checker) : expressionTypeAt(sourceFile, start, checker);
+  const subject = missingMemberCodes.has(diagnostic.code)
+    ? memberOwnerTypeAt(sourceFile, start, checker)
+    : expressionTypeAt(sourceFile, start, checker);
   return subject !== undefined && (subject.flags & ts.TypeFlags.Never) !== 0;
 };
 
@@ -164,7 +172,8 @@ const isTainted = (checker: ts.TypeChecker, value: ts.Expression): boolean => {
 /** Whether the variable's initializer, or an assignment to it earlier in the same function, is tainted. */
 const hasTaintedValueBefore = (checker: ts.TypeChecker, sourceFile: ts.SourceFile, variable: ts.Symbol, position: number): boolean => {
   const declaration = variable.valueDeclaration;
-  if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer && isTainted(checker, declaration.initializer)) return true;
+  if (declaration && ts.isVariableDeclaration(declaration) && declaration.initializer && isTainted(checker, declaration.initializer))
+    return true;
   const scope: ts.Node = innermostAt(sourceFile, position, ts.isFunctionLike) ?? sourceFile;
   let found = false;
   const visit = (node: ts.Node): void => {
@@ -192,11 +201,17 @@ const assignedExpressionAt = (sourceFile: ts.SourceFile, start: number): ts.Expr
   if (statement && statement.getStart(sourceFile) === start) return statement.expression;
   const identifier = innermostAt(sourceFile, start, ts.isIdentifier);
   const parent = identifier?.parent;
-  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name === identifier) return parent.initializer;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && parent.name === identifier)
+    return parent.initializer;
   return identifier;
 };
 
-const isAboutAnUnseenAssignment = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+const isAboutAnUnseenAssignment = (
+  diagnostic: ts.Diagnostic,
+  start: number,
+  sourceFile: ts.SourceFile,
+  checker: ts.TypeChecker,
+): boolean => {
   if (!mentionsNullOrUndefined.test(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))) return false;
   const identifier = assignedExpressionAt(sourceFile, start);
   const variable = identifier && ts.isIdentifier(identifier) ? checker.getSymbolAtLocation(identifier) : undefined;
@@ -206,7 +221,12 @@ const isAboutAnUnseenAssignment = (diagnostic: ts.Diagnostic, start: number, sou
 // `assertNever(kind)` after a switch over an unseen union: `any` is not assignable to `never`.
 const mentionsNever = /to (parameter of )?type 'never'/;
 
-const isAnUnseenValueIntoNever = (diagnostic: ts.Diagnostic, start: number, sourceFile: ts.SourceFile, checker: ts.TypeChecker): boolean => {
+const isAnUnseenValueIntoNever = (
+  diagnostic: ts.Diagnostic,
+  start: number,
+  sourceFile: ts.SourceFile,
+  checker: ts.TypeChecker,
+): boolean => {
   if (!mentionsNever.test(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '))) return false;
   const value = innermostAt(sourceFile, start, ts.isExpression);
   return value !== undefined && isAny(checker.getTypeAtLocation(value));
@@ -220,7 +240,8 @@ const endsInTheUnseen = (checker: ts.TypeChecker, body: ts.Block): boolean => {
   const last = body.statements[body.statements.length - 1];
   if (!last) return false;
   if (ts.isSwitchStatement(last)) return isAny(checker.getTypeAtLocation(last.expression));
-  if (ts.isExpressionStatement(last) && ts.isCallExpression(last.expression)) return isAny(checker.getTypeAtLocation(last.expression.expression));
+  if (ts.isExpressionStatement(last) && ts.isCallExpression(last.expression))
+    return isAny(checker.getTypeAtLocation(last.expression.expression));
   return false;
 };
 

@@ -61,7 +61,12 @@ export const signedRequest = (webhook: Webhook, delivery: Delivery, attempt: num
 });
 
 /** What the delivery log keeps of one attempt. */
-export const attemptRecord = (sequence: number, number: number, startedMs: number, result: Awaited<ReturnType<SendAttempt>>): DeliveryAttempt => ({
+export const attemptRecord = (
+  sequence: number,
+  number: number,
+  startedMs: number,
+  result: Awaited<ReturnType<SendAttempt>>,
+): DeliveryAttempt => ({
   sequence,
   number,
   attempted_at: isoTime(startedMs),
@@ -94,7 +99,14 @@ const notifyFailure = async (tenant: Tenant, webhook: Webhook, delivery: Deliver
 };
 
 /** Records the result of attempt `message.attempt` and schedules what follows. */
-const settle = async (message: DeliveryMessage, webhook: Webhook, delivery: Delivery, attempt: DeliveryAttempt, ok: boolean, deps: DispatchDeps): Promise<void> => {
+const settle = async (
+  message: DeliveryMessage,
+  webhook: Webhook,
+  delivery: Delivery,
+  attempt: DeliveryAttempt,
+  ok: boolean,
+  deps: DispatchDeps,
+): Promise<void> => {
   const tenant = tenantOf(message);
   const nowMs = deps.clock.now();
   const at = isoTime(nowMs);
@@ -108,7 +120,14 @@ const settle = async (message: DeliveryMessage, webhook: Webhook, delivery: Deli
     return;
   }
   const next = nextMessage(message, nowMs, deps.delayScale);
-  await deps.deliveries.recordAttempt(tenant, webhook.id, delivery.id, attempt, { status: 'pending', next_attempt_at: isoTime(next.not_before) }, at);
+  await deps.deliveries.recordAttempt(
+    tenant,
+    webhook.id,
+    delivery.id,
+    attempt,
+    { status: 'pending', next_attempt_at: isoTime(next.not_before) },
+    at,
+  );
   await deps.queue.send(next);
 };
 
@@ -156,7 +175,12 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
  * work. If not, and the claim is older than the lease, the dispatcher that claimed it died: the
  * attempt counts as failed and the schedule goes on.
  */
-const recoverInterruptedAttempt = async (message: DeliveryMessage, webhook: Webhook, delivery: Delivery, deps: DispatchDeps): Promise<void> => {
+const recoverInterruptedAttempt = async (
+  message: DeliveryMessage,
+  webhook: Webhook,
+  delivery: Delivery,
+  deps: DispatchDeps,
+): Promise<void> => {
   const recorded = delivery.attempts.some((a) => a.sequence === message.sequence && a.number === message.attempt);
   const claimedAt = delivery.attempt_claimed_at ? Date.parse(delivery.attempt_claimed_at) : 0;
   const nowMs = deps.clock.now();

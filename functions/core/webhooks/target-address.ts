@@ -88,7 +88,10 @@ const ipv6Groups = (ip: string): number[] => {
   const embedded: number[] = [];
   if (text.includes('.')) {
     const cut = text.lastIndexOf(':');
-    const [a = 0, b = 0, c = 0, d = 0] = text.slice(cut + 1).split('.').map(Number);
+    const [a = 0, b = 0, c = 0, d = 0] = text
+      .slice(cut + 1)
+      .split('.')
+      .map(Number);
     embedded.push((a << 8) | b, (c << 8) | d);
     text = text.slice(0, cut + 1);
     if (!text.endsWith('::')) text = text.slice(0, -1);
@@ -128,7 +131,10 @@ const classifyIn = (ip: string, type: 'ipv4' | 'ipv6'): AddressClass => {
  * not a valid IP address is `reserved`, so that it is refused.
  */
 export const classifyAddress = (ip: string): AddressClass => {
-  const address = ip.trim().replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, '');
+  const address = ip
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/%.*$/, '');
   const version = isIP(address);
   if (version === 4) return classifyIn(address, 'ipv4');
   if (version !== 6) return 'reserved';

@@ -174,7 +174,12 @@ export const listDeliveries = async (
   return { ...page, items: page.items.map(viewOfDelivery) };
 };
 
-export const getDelivery = async (tenant: Tenant, webhookId: string, id: string, deps: Pick<WebhookDeps, 'webhooks' | 'deliveries'>): Promise<DeliveryView> => {
+export const getDelivery = async (
+  tenant: Tenant,
+  webhookId: string,
+  id: string,
+  deps: Pick<WebhookDeps, 'webhooks' | 'deliveries'>,
+): Promise<DeliveryView> => {
   await existing(tenant, webhookId, deps);
   const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
   if (!delivery) throw notFound('Delivery');
@@ -187,7 +192,8 @@ export const redeliver = async (tenant: Tenant, webhookId: string, id: string, d
   const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
   if (!delivery) throw notFound('Delivery');
   if (delivery.test) throw conflict('A test delivery is never retried; send another test instead.');
-  if (delivery.status === 'pending') throw conflict('This delivery is still being attempted; redeliver it once it has succeeded or failed.');
+  if (delivery.status === 'pending')
+    throw conflict('This delivery is still being attempted; redeliver it once it has succeeded or failed.');
   const nowMs = deps.clock.now();
   const restarted = await deps.deliveries.restart(tenant, webhookId, id, isoTime(nowMs));
   if (!restarted) throw notFound('Delivery');
@@ -204,7 +210,10 @@ export const recoverDeliveries = async (
 ): Promise<{ webhook_id: string; since: string; requeued: number }> => {
   const webhook = await existing(tenant, webhookId, deps);
   if (webhook.status === 'failed' || !webhook.active) {
-    throw new ApiError('conflict', 'Re-enable the webhook first (PATCH it with {"active": true}); a failed or inactive webhook receives nothing.');
+    throw new ApiError(
+      'conflict',
+      'Re-enable the webhook first (PATCH it with {"active": true}); a failed or inactive webhook receives nothing.',
+    );
   }
   const missed = await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs);
   const nowMs = deps.clock.now();

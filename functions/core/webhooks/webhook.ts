@@ -38,7 +38,12 @@ export const signingSecrets = (webhook: Webhook, nowMs: number): string[] =>
     ? [webhook.secret, webhook.previous_secret]
     : [webhook.secret];
 
-export type WebhookChanges = Partial<Pick<Webhook, 'url' | 'events' | 'active' | 'description' | 'status' | 'failed_at' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'>>;
+export type WebhookChanges = Partial<
+  Pick<
+    Webhook,
+    'url' | 'events' | 'active' | 'description' | 'status' | 'failed_at' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'
+  >
+>;
 
 export interface WebhookRepository {
   create(tenant: Tenant, webhook: Webhook): Promise<void>;

@@ -23,7 +23,8 @@ const changed = (workflow: Workflow, changes: Partial<Workflow>, nowIso: string)
   version: workflow.version + 1,
 });
 
-const elapsed = (fromIso: string | null, toIso: string): number | null => (fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null);
+const elapsed = (fromIso: string | null, toIso: string): number | null =>
+  fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null;
 
 /** The snapshot events carry: the record as the API shows it, minus the heavy prompt and bookkeeping. */
 export const workflowSnapshot = (workflow: Workflow): Record<string, unknown> => ({
@@ -62,7 +63,10 @@ export const startStage = (workflow: Workflow, stage: StageName, nowIso: string)
     workflow,
     {
       stage_statuses: { ...workflow.stage_statuses, [stage]: 'running' },
-      stage_timings: { ...workflow.stage_timings, [stage]: { ...timing, started_at: nowIso, completed_at: null, duration_ms: null, runs: timing.runs + 1 } },
+      stage_timings: {
+        ...workflow.stage_timings,
+        [stage]: { ...timing, started_at: nowIso, completed_at: null, duration_ms: null, runs: timing.runs + 1 },
+      },
     },
     nowIso,
   );
@@ -98,7 +102,8 @@ const finishedStage = (workflow: Workflow, stage: StageName, status: StageStatus
 
 export const completeStage = (workflow: Workflow, stage: StageName, result: StageResult, nowIso: string): Transition => {
   requireRunning(workflow);
-  if (workflow.stage_statuses[stage] !== 'running') throw new WorkflowNotRunning(`stage ${stage} of ${workflow.id} is ${workflow.stage_statuses[stage]}`);
+  if (workflow.stage_statuses[stage] !== 'running')
+    throw new WorkflowNotRunning(`stage ${stage} of ${workflow.id} is ${workflow.stage_statuses[stage]}`);
   const { duration, ...stageChanges } = finishedStage(workflow, stage, 'completed', nowIso);
   const next = changed(
     workflow,
@@ -107,7 +112,9 @@ export const completeStage = (workflow: Workflow, stage: StageName, result: Stag
   );
   return {
     workflow: next,
-    events: [{ type: 'workflow.stage.completed', data: { workflow_id: workflow.id, stage, status: 'completed', duration_ms: duration ?? 0 } }],
+    events: [
+      { type: 'workflow.stage.completed', data: { workflow_id: workflow.id, stage, status: 'completed', duration_ms: duration ?? 0 } },
+    ],
   };
 };
 
@@ -116,7 +123,10 @@ export const skipStage = (workflow: Workflow, stage: StageName, nowIso: string):
   requireRunning(workflow);
   if (workflow.stage_statuses[stage] !== 'pending') return { workflow, events: [] };
   const next = changed(workflow, { stage_statuses: { ...workflow.stage_statuses, [stage]: 'skipped' } }, nowIso);
-  return { workflow: next, events: [{ type: 'workflow.stage.completed', data: { workflow_id: workflow.id, stage, status: 'skipped', duration_ms: 0 } }] };
+  return {
+    workflow: next,
+    events: [{ type: 'workflow.stage.completed', data: { workflow_id: workflow.id, stage, status: 'skipped', duration_ms: 0 } }],
+  };
 };
 
 const finished = (workflow: Workflow, nowIso: string) => ({
@@ -174,7 +184,8 @@ export const failRun = (workflow: Workflow, failure: { stage?: StageName | null;
       if (stage_statuses[later] === 'pending' || stage_statuses[later] === 'running') stage_statuses[later] = 'skipped';
     }
   } else {
-    for (const name of stageNames) if (stage_statuses[name] === 'pending' || stage_statuses[name] === 'running') stage_statuses[name] = 'skipped';
+    for (const name of stageNames)
+      if (stage_statuses[name] === 'pending' || stage_statuses[name] === 'running') stage_statuses[name] = 'skipped';
   }
   const next = changed(
     workflow,
@@ -185,7 +196,8 @@ export const failRun = (workflow: Workflow, failure: { stage?: StageName | null;
 };
 
 export const cancelRun = (workflow: Workflow, nowIso: string): Transition => {
-  if (isFinished(workflow.status)) throw conflict(`The workflow is ${workflow.status}; only a queued or running workflow can be cancelled.`);
+  if (isFinished(workflow.status))
+    throw conflict(`The workflow is ${workflow.status}; only a queued or running workflow can be cancelled.`);
   const stage_statuses = Object.fromEntries(
     stageNames.map((stage) => {
       const status = workflow.stage_statuses[stage];

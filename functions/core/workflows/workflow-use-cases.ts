@@ -29,7 +29,9 @@ const unknownProject = () => validationError([{ field: 'project_id', issue: 'is 
 export const createWorkflow = async (tenant: Tenant, input: NewWorkflow, deps: WorkflowDeps): Promise<Workflow> => {
   const configured = deps.configuredProviders();
   if (!configured.includes(input.config.ai_provider)) {
-    throw validationError([{ field: 'config.ai_provider', issue: `is not configured in this deployment; configured: ${configured.join(', ') || 'none'}` }]);
+    throw validationError([
+      { field: 'config.ai_provider', issue: `is not configured in this deployment; configured: ${configured.join(', ') || 'none'}` },
+    ]);
   }
   if (!isId('project', input.project_id)) throw unknownProject();
 
@@ -47,7 +49,8 @@ export const createWorkflow = async (tenant: Tenant, input: NewWorkflow, deps: W
     },
     now: isoTime(now),
   });
-  if (!(await deps.workflows.create(tenant, workflow, { type: 'workflow.created', data: workflowSnapshot(workflow) }))) throw unknownProject();
+  if (!(await deps.workflows.create(tenant, workflow, { type: 'workflow.created', data: workflowSnapshot(workflow) })))
+    throw unknownProject();
 
   try {
     await deps.executor.start({

@@ -84,8 +84,23 @@ export type WorkflowView = Omit<Workflow, 'version'>;
 
 /** The documented order of the fields (the table returns them in any order). */
 const workflowFieldOrder: (keyof WorkflowView)[] = [
-  'id', 'project_id', 'name', 'status', 'stages', 'prompt', 'config', 'stage_statuses', 'stage_timings', 'outputs',
-  'ai_usage', 'error', 'created_at', 'updated_at', 'started_at', 'completed_at', 'duration_ms',
+  'id',
+  'project_id',
+  'name',
+  'status',
+  'stages',
+  'prompt',
+  'config',
+  'stage_statuses',
+  'stage_timings',
+  'outputs',
+  'ai_usage',
+  'error',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'completed_at',
+  'duration_ms',
 ];
 
 /** A map keyed by stage, in the stages' order (the table keeps map keys in no order). */
@@ -96,7 +111,9 @@ export const viewOfWorkflow = (workflow: Workflow): WorkflowView =>
   Object.fromEntries(
     workflowFieldOrder.map((field) => [
       field,
-      field === 'stage_statuses' || field === 'stage_timings' ? inStageOrder(workflow[field] as Record<StageName, unknown>) : workflow[field],
+      field === 'stage_statuses' || field === 'stage_timings'
+        ? inStageOrder(workflow[field] as Record<StageName, unknown>)
+        : workflow[field],
     ]),
   ) as unknown as WorkflowView;
 
@@ -156,7 +173,11 @@ export const newWorkflow = (input: {
 
 /** The prompt's first line, cut to the name's 100 characters. */
 const defaultName = (prompt: string): string => {
-  const firstLine = prompt.split('\n').find((line) => line.trim().length > 0)?.trim() ?? 'Workflow';
+  const firstLine =
+    prompt
+      .split('\n')
+      .find((line) => line.trim().length > 0)
+      ?.trim() ?? 'Workflow';
   return firstLine.length <= 100 ? firstLine : `${firstLine.slice(0, 99)}…`;
 };
 
@@ -192,5 +213,10 @@ export interface WorkflowRepository {
    */
   save(tenant: Tenant, previous: Workflow, next: Workflow, events: PendingEvent[]): Promise<boolean>;
   appendLog(tenant: Tenant, workflowId: string, entry: LogEntry): Promise<void>;
-  listLogs(tenant: Tenant, workflowId: string, query: ListQuery<'timestamp'>, filters: { stage?: StageName; level?: LogLevel }): Promise<Page<LogEntry>>;
+  listLogs(
+    tenant: Tenant,
+    workflowId: string,
+    query: ListQuery<'timestamp'>,
+    filters: { stage?: StageName; level?: LogLevel },
+  ): Promise<Page<LogEntry>>;
 }

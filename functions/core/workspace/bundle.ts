@@ -14,8 +14,7 @@ export interface BundleInput {
   extra?: Readonly<Record<string, Buffer | string>>;
 }
 
-const filesOf = (changes: ChangeSet | readonly FileChange[]): readonly FileChange[] =>
-  'files' in changes ? changes.files : changes;
+const filesOf = (changes: ChangeSet | readonly FileChange[]): readonly FileChange[] => ('files' in changes ? changes.files : changes);
 
 const byName = (a: TarEntry, b: TarEntry): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 

@@ -111,9 +111,7 @@ export const gatherContext = async (
 ): Promise<RepositoryContext> => {
   const walked = await walkFiles(root, maxContextFiles);
   const kept = walked.slice(0, maxContextFiles).sort(byName);
-  const files = await Promise.all(
-    kept.map(async (path) => ({ path, size: (await lstat(resolveInside(root, path))).size })),
-  );
+  const files = await Promise.all(kept.map(async (path) => ({ path, size: (await lstat(resolveInside(root, path))).size })));
   return {
     repository: source.repository,
     branch: source.branch,

@@ -74,8 +74,7 @@ const entryBlocks = ({ name, body }: TarEntry): Buffer[] => {
   ];
 };
 
-export const writeTar = (entries: readonly TarEntry[]): Buffer =>
-  Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(2 * block)]);
+export const writeTar = (entries: readonly TarEntry[]): Buffer => Buffer.concat([...entries.flatMap(entryBlocks), Buffer.alloc(2 * block)]);
 
 const readString = (bytes: Buffer, offset: number, length: number): string => {
   const field = bytes.subarray(offset, offset + length);

@@ -9,6 +9,11 @@ const deps = deploymentDeps();
 
 export const handler = apiHandler(listDeploymentsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
-  const page = await listDeployments(principal, query, { project_id: params.project_id, environment: params.environment, status: params.status }, deps);
+  const page = await listDeployments(
+    principal,
+    query,
+    { project_id: params.project_id, environment: params.environment, status: params.status },
+    deps,
+  );
   return { list: page.items.map(deploymentView), meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
 });

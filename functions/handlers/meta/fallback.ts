@@ -13,7 +13,9 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<HttpRespon
   const { allowed } = matchRoute(method, path);
   const error =
     allowed.length > 0
-      ? new ApiError('method_not_allowed', `${path} does not allow ${method}; it allows ${allowed.join(', ')}.`, undefined, { Allow: allowed.join(', ') })
+      ? new ApiError('method_not_allowed', `${path} does not allow ${method}; it allows ${allowed.join(', ')}.`, undefined, {
+          Allow: allowed.join(', '),
+        })
       : new ApiError('not_found', `No route ${method} ${path}. See /v1/openapi.json for every route.`);
   return withRequestId(errorResponse(error, event.requestContext.requestId), event.requestContext.requestId);
 };

@@ -6,4 +6,6 @@ import { securityDeps } from './deps';
 
 const deps = securityDeps();
 
-export const handler = apiHandler(getFindingRoute, async ({ principal, params }) => ({ data: viewOfFinding(await getFinding(principal, params.id, deps)) }));
+export const handler = apiHandler(getFindingRoute, async ({ principal, params }) => ({
+  data: viewOfFinding(await getFinding(principal, params.id, deps)),
+}));

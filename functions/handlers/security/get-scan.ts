@@ -6,4 +6,6 @@ import { securityDeps } from './deps';
 
 const deps = securityDeps();
 
-export const handler = apiHandler(getScanRoute, async ({ principal, params }) => ({ data: viewOfScan(await getScan(principal, params.id, deps)) }));
+export const handler = apiHandler(getScanRoute, async ({ principal, params }) => ({
+  data: viewOfScan(await getScan(principal, params.id, deps)),
+}));

@@ -10,7 +10,13 @@ const deps = securityDeps();
 
 export const handler = apiHandler(listFindingsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
-  const filters = { severity: params.severity, status: params.status, project_id: params.project_id, type: params.type, scan_id: params.scan_id };
+  const filters = {
+    severity: params.severity,
+    status: params.status,
+    project_id: params.project_id,
+    type: params.type,
+    scan_id: params.scan_id,
+  };
   const page = await listFindings(principal, query, filters, deps);
   return { list: page.items.map(viewOfFinding), meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
 });

@@ -6,9 +6,14 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
 import { asyncJobsFromEnvironment } from '../../adapters/jobs/async-jobs';
 
-const noJobs = { start: async () => { throw new Error('this function starts no test jobs'); } };
+const noJobs = {
+  start: async () => {
+    throw new Error('this function starts no test jobs');
+  },
+};
 
-export const testJobsFromEnvironment = () => asyncJobsFromEnvironment<TestJob>({ module: 'LOCAL_TEST_JOBS_MODULE', function: 'TESTS_FUNCTION_NAME' });
+export const testJobsFromEnvironment = () =>
+  asyncJobsFromEnvironment<TestJob>({ module: 'LOCAL_TEST_JOBS_MODULE', function: 'TESTS_FUNCTION_NAME' });
 
 export const testDeps = (jobsOf: () => TestDeps['jobs'] = () => noJobs): TestDeps => ({
   tests: dynamoTestRepository(tableFromEnvironment()),

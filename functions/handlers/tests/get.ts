@@ -6,4 +6,6 @@ import { testDeps } from './deps';
 
 const deps = testDeps();
 
-export const handler = apiHandler(getTestRoute, async ({ principal, params }) => ({ data: viewOfTestObject(await getTestObject(principal, params.id, deps)) }));
+export const handler = apiHandler(getTestRoute, async ({ principal, params }) => ({
+  data: viewOfTestObject(await getTestObject(principal, params.id, deps)),
+}));

@@ -6,4 +6,6 @@ import { testDeps } from './deps';
 
 const deps = testDeps();
 
-export const handler = apiHandler(getTestResultsRoute, async ({ principal, params }) => ({ data: viewOfTestObject(await getTestResults(principal, params.id, deps)) }));
+export const handler = apiHandler(getTestResultsRoute, async ({ principal, params }) => ({
+  data: viewOfTestObject(await getTestResults(principal, params.id, deps)),
+}));

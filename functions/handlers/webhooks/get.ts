@@ -5,4 +5,6 @@ import { webhookDeps } from './deps';
 
 const deps = webhookDeps();
 
-export const handler = apiHandler(getWebhookRoute, async ({ principal, params }) => ({ data: await getWebhook(principal, params.id, deps) }));
+export const handler = apiHandler(getWebhookRoute, async ({ principal, params }) => ({
+  data: await getWebhook(principal, params.id, deps),
+}));

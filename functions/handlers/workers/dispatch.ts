@@ -10,7 +10,7 @@ import { postWebhook } from '../../adapters/http/webhook-http-client';
 import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
 import { mailerFromEnvironment } from '../../adapters/runtime/mailer';
 import { delayScaleFromEnvironment, targetPolicyFor, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
-import { logger } from '../../http/logger';
+import { logger } from '../../observability/logger';
 
 const table = tableFromEnvironment();
 const deps: DispatchDeps = {

@@ -4,7 +4,7 @@ import { recordEndedExecution } from '../../core/executions/execution-ended';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
 import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
-import { logger } from '../../http/logger';
+import { logger } from '../../observability/logger';
 
 const table = tableFromEnvironment();
 const deps = { workflows: dynamoWorkflowRepository(table), deployments: dynamoDeploymentRepository(table), clock: systemClock };
@@ -17,7 +17,7 @@ interface ExecutionStatusChange {
 
 /** EventBridge: "Step Functions Execution Status Change" for FAILED, TIMED_OUT and ABORTED executions of the service's machines. */
 export const handler = async (event: EventBridgeEvent<'Step Functions Execution Status Change', ExecutionStatusChange>): Promise<void> => {
-  let input: unknown = null;
+  let input: unknown;
   try {
     input = event.detail.input ? JSON.parse(event.detail.input) : null;
   } catch {

@@ -10,7 +10,7 @@ import { eventFrom } from '../../adapters/dynamodb/event-repository';
 import { entityTypes } from '../../adapters/dynamodb/keys';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
-import { logger } from '../../http/logger';
+import { logger } from '../../observability/logger';
 
 const table = tableFromEnvironment();
 const deps = {

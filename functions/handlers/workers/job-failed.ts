@@ -4,10 +4,15 @@ import { type FailedJob, recordFailedJob } from '../../core/jobs/job-failed';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
 import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
-import { logger } from '../../http/logger';
+import { logger } from '../../observability/logger';
 
 const table = tableFromEnvironment();
-const deps = { scans: dynamoScanRepository(table), findings: dynamoFindingRepository(table), tests: dynamoTestRepository(table), clock: systemClock };
+const deps = {
+  scans: dynamoScanRepository(table),
+  findings: dynamoFindingRepository(table),
+  tests: dynamoTestRepository(table),
+  clock: systemClock,
+};
 
 /** A Lambda on-failure destination record: the original request and why it failed. */
 interface DestinationRecord {
@@ -30,7 +35,11 @@ export const handler = async (event: SQSEvent): Promise<{ batchItemFailures: { i
     try {
       const record = JSON.parse(message.body) as DestinationRecord;
       if (record.requestPayload?.action && record.requestPayload.ref) await recordFailedJob(deps, record.requestPayload, reasonOf(record));
-      logger.info('job failed', { action: record.requestPayload?.action, id: record.requestPayload?.ref?.id, condition: record.requestContext?.condition });
+      logger.info('job failed', {
+        action: record.requestPayload?.action,
+        id: record.requestPayload?.ref?.id,
+        condition: record.requestContext?.condition,
+      });
     } catch (error) {
       logger.error('could not record a failed job', { error: error instanceof Error ? error.message : String(error) });
       batchItemFailures.push({ itemIdentifier: message.messageId });

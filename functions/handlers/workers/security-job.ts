@@ -24,7 +24,8 @@ const scanners = new Map<ScanType, Scanner>();
 const scannerFor = (type: ScanType): Scanner => {
   let scanner = scanners.get(type);
   if (!scanner) {
-    scanner = type === 'secrets' ? secretsScanner() : type === 'sast' ? sastScanner() : dependenciesScanner(advisorySourceFromEnvironment());
+    scanner =
+      type === 'secrets' ? secretsScanner() : type === 'sast' ? sastScanner() : dependenciesScanner(advisorySourceFromEnvironment());
     scanners.set(type, scanner);
   }
   return scanner;

@@ -29,7 +29,8 @@ export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env
         { project_id: workflow.project_id, status: 'completed' },
       );
       const template = latest.items[0];
-      if (!template) return { kind: 'skipped', reason: 'the project has no completed deployment to take the environment, provider and settings from' };
+      if (!template)
+        return { kind: 'skipped', reason: 'the project has no completed deployment to take the environment, provider and settings from' };
 
       let deployment: Deployment;
       try {
@@ -53,7 +54,13 @@ export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env
       for (;;) {
         const current = await deps.deployments.get(tenant, deployment.id);
         if (current && finished.includes(current.status)) {
-          return { kind: 'finished', deployment_id: current.id, status: current.status, url: current.url, error: current.error?.message ?? null };
+          return {
+            kind: 'finished',
+            deployment_id: current.id,
+            status: current.status,
+            url: current.url,
+            error: current.error?.message ?? null,
+          };
         }
         if (Date.now() > deadline) return { kind: 'still_running', deployment_id: deployment.id };
         await sleep(Math.max(50, 2000 * scale));

@@ -18,7 +18,10 @@ export interface AuthDeps {
 export type ApiContext = { principal?: Principal };
 
 /** Who is calling (400/401), whether they may call this often (429), and this route (403). */
-export const authenticate = (route: AnyRoute, deps: () => AuthDeps): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, ApiContext> => ({
+export const authenticate = (
+  route: AnyRoute,
+  deps: () => AuthDeps,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, ApiContext> => ({
   before: async (request) => {
     const { scope } = route;
     if (scope === null) return;
@@ -33,7 +36,9 @@ export const authenticate = (route: AnyRoute, deps: () => AuthDeps): middy.Middl
       });
     }
     if (!principal.scopes.includes(scope)) {
-      throw new ApiError('insufficient_scope', `This credential lacks the scope ${scope} that this operation requires.`, { required_scope: scope });
+      throw new ApiError('insufficient_scope', `This credential lacks the scope ${scope} that this operation requires.`, {
+        required_scope: scope,
+      });
     }
     request.context.principal = principal;
   },

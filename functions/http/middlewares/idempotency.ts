@@ -18,7 +18,9 @@ type Internal = { idempotency?: { tenant: Tenant; key: string } };
  * `Idempotency-Key` on a POST: the same key and request within 24 h replays the first answer
  * (`Idempotent-Replayed: true`); answers of 500 are not kept, so the caller can retry them.
  */
-export const idempotency = (deps: () => IdempotencyDeps): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, ApiContext & Internal> => ({
+export const idempotency = (
+  deps: () => IdempotencyDeps,
+): middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse, Error, ApiContext & Internal> => ({
   before: async (request) => {
     const header = request.event.headers['idempotency-key'];
     const tenant = request.context.principal;

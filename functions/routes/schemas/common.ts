@@ -45,18 +45,18 @@ export const picklistParam = <const T extends readonly [string, ...string[]]>(op
 
 /** The query parameters every list takes (DESIGN.md), plus the list's own filters. */
 export const listQuery = <const S extends readonly [string, ...string[]], F extends v.ObjectEntries>(sortFields: S, filters: F) =>
-  v.strictObject(
-    {
-      page: v.optional(integerParam(1, 1_000_000, 'Page number, from 1. A page past the end is empty.')),
-      per_page: v.optional(integerParam(1, 100, 'Items per page, 1 to 100; default 20.')),
-      sort: v.optional(picklistParam(sortFields, `Field to sort by; default ${sortFields[0]}. Ties are broken by id.`)),
-      order: v.optional(picklistParam(['asc', 'desc'] as const, 'Sort direction; default desc.')),
-      created_after: v.optional(dateParam('Only items created at or after 00:00Z of this day (YYYY-MM-DD).')),
-      created_before: v.optional(dateParam('Only items created before 00:00Z of this day (YYYY-MM-DD).')),
-      cursor: v.optional(v.pipe(v.string(), v.maxLength(2048), v.description('Opaque position from the `next` link; makes deep pages as cheap as the first.'))),
-      ...filters,
-    },
-  );
+  v.strictObject({
+    page: v.optional(integerParam(1, 1_000_000, 'Page number, from 1. A page past the end is empty.')),
+    per_page: v.optional(integerParam(1, 100, 'Items per page, 1 to 100; default 20.')),
+    sort: v.optional(picklistParam(sortFields, `Field to sort by; default ${sortFields[0]}. Ties are broken by id.`)),
+    order: v.optional(picklistParam(['asc', 'desc'] as const, 'Sort direction; default desc.')),
+    created_after: v.optional(dateParam('Only items created at or after 00:00Z of this day (YYYY-MM-DD).')),
+    created_before: v.optional(dateParam('Only items created before 00:00Z of this day (YYYY-MM-DD).')),
+    cursor: v.optional(
+      v.pipe(v.string(), v.maxLength(2048), v.description('Opaque position from the `next` link; makes deep pages as cheap as the first.')),
+    ),
+    ...filters,
+  });
 
 export const pageMetaSchema = v.object({
   page: v.number(),

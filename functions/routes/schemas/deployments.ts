@@ -16,11 +16,20 @@ const config = v.looseObject({
 });
 
 export const createDeploymentBody = v.strictObject({
-  project_id: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.description('A project of your account and mode (proj_…).')),
+  project_id: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'is required'),
+    v.description('A project of your account and mode (proj_…).'),
+  ),
   environment: v.picklist(environments, `must be one of ${environments.join(', ')}`),
   provider: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.description('`deploy-hook` or `aws-lambda`.')),
-  config: v.pipe(config, v.description("`branch` (required), `auto_rollback` (default true), and the provider's own settings (see the README).")),
-  artifact: v.optional(v.pipe(v.string('must be a string'), v.description("A completed workflow (wf_…) of this project whose package output to deploy."))),
+  config: v.pipe(
+    config,
+    v.description("`branch` (required), `auto_rollback` (default true), and the provider's own settings (see the README)."),
+  ),
+  artifact: v.optional(
+    v.pipe(v.string('must be a string'), v.description('A completed workflow (wf_…) of this project whose package output to deploy.')),
+  ),
 });
 
 const health = v.object({
@@ -39,14 +48,19 @@ export const deploymentSchema = v.object({
   branch: v.string(),
   auto_rollback: v.boolean(),
   config: v.pipe(v.record(v.string(), v.unknown()), v.description('As sent, defaults applied, secrets shown as "set".')),
-  artifact: v.nullable(v.object({ workflow_id: v.string(), bundle: v.nullable(v.object({ location: v.string(), sha256: v.string(), size: v.number() })) })),
+  artifact: v.nullable(
+    v.object({ workflow_id: v.string(), bundle: v.nullable(v.object({ location: v.string(), sha256: v.string(), size: v.number() })) }),
+  ),
   status: v.picklist(deploymentStatuses),
   url: v.nullable(v.string()),
   version: v.nullable(v.string()),
   health_checks: v.pipe(v.array(health), v.description('The latest 20 probes, oldest first.')),
   health_deadline_at: v.nullable(timestamp),
   rolled_back_from: v.pipe(v.nullable(v.string()), v.description('On a deployment made current again by a rollback: the one rolled back.')),
-  rolled_back_to: v.pipe(v.nullable(v.string()), v.description('On a rolled back (or failed and rolled back) deployment: where it went back to.')),
+  rolled_back_to: v.pipe(
+    v.nullable(v.string()),
+    v.description('On a rolled back (or failed and rolled back) deployment: where it went back to.'),
+  ),
   rollback: v.nullable(
     v.object({
       status: v.picklist(['in_progress', 'completed', 'failed']),

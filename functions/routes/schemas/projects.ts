@@ -2,7 +2,6 @@ import * as v from 'valibot';
 import { projectSortFields } from '../../core/projects/project';
 import { listQuery, timestamp } from './common';
 
-// eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u001f\u007f]/;
 
 const name = v.pipe(
@@ -44,7 +43,10 @@ const changeableFields = ['name', 'repository', 'description'] as const;
 
 export const updateProjectBody = v.pipe(
   v.strictObject({ name: v.optional(name), repository: v.optional(repository), description: v.optional(description) }),
-  v.check((changes) => changeableFields.some((field) => changes[field] !== undefined), `must change at least one of ${changeableFields.join(', ')}`),
+  v.check(
+    (changes) => changeableFields.some((field) => changes[field] !== undefined),
+    `must change at least one of ${changeableFields.join(', ')}`,
+  ),
 );
 
 export const listProjectsQuery = listQuery(projectSortFields, {});

@@ -13,7 +13,11 @@ const branch = v.pipe(
 );
 
 export const createScanBody = v.strictObject({
-  project_id: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.description('A project of your account and mode (proj_…).')),
+  project_id: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'is required'),
+    v.description('A project of your account and mode (proj_…).'),
+  ),
   scan_types: v.pipe(
     v.array(v.picklist(scanTypes, `must each be one of ${scanTypes.join(', ')}`), 'must be an array of scan types'),
     v.minLength(1, `must name at least one of ${scanTypes.join(', ')}`),
@@ -22,7 +26,12 @@ export const createScanBody = v.strictObject({
   branch: v.optional(branch),
 });
 
-const counts = v.object(Object.fromEntries(severities.map((severity) => [severity, v.number()])) as Record<(typeof severities)[number], v.NumberSchema<undefined>>);
+const counts = v.object(
+  Object.fromEntries(severities.map((severity) => [severity, v.number()])) as Record<
+    (typeof severities)[number],
+    v.NumberSchema<undefined>
+  >,
+);
 
 const coverage = v.object({
   files_scanned: v.number(),
@@ -47,7 +56,10 @@ export const scanSchema = v.object({
       resolved_findings: v.number(),
     }),
   ),
-  coverage: v.pipe(v.record(v.picklist(scanTypes), coverage), v.description('Per scan type: files and languages covered, and what was not covered and why.')),
+  coverage: v.pipe(
+    v.record(v.picklist(scanTypes), coverage),
+    v.description('Per scan type: files and languages covered, and what was not covered and why.'),
+  ),
   errors: v.array(v.string()),
   created_at: timestamp,
   updated_at: timestamp,

@@ -21,9 +21,20 @@ const repositoryPath = v.pipe(
 export const generateTestsBody = v.strictObject({
   project_id: v.pipe(v.string('must be a string'), v.minLength(1, 'is required')),
   branch: v.optional(branch),
-  paths: v.optional(v.pipe(v.array(repositoryPath, 'must be an array of paths'), v.minLength(1, 'must name at least one file or folder'), v.maxLength(50, 'must name at most 50 paths'), v.description('Files or folders to cover; the whole repository when absent.'))),
-  framework: v.optional(v.pipe(v.picklist(frameworks, `must be one of ${frameworks.join(', ')}`), v.description('Detected from the repository when absent.'))),
-  ai_provider: v.optional(v.pipe(v.string('must be a string'), v.description('One of the configured providers; the first configured when absent.'))),
+  paths: v.optional(
+    v.pipe(
+      v.array(repositoryPath, 'must be an array of paths'),
+      v.minLength(1, 'must name at least one file or folder'),
+      v.maxLength(50, 'must name at most 50 paths'),
+      v.description('Files or folders to cover; the whole repository when absent.'),
+    ),
+  ),
+  framework: v.optional(
+    v.pipe(v.picklist(frameworks, `must be one of ${frameworks.join(', ')}`), v.description('Detected from the repository when absent.')),
+  ),
+  ai_provider: v.optional(
+    v.pipe(v.string('must be a string'), v.description('One of the configured providers; the first configured when absent.')),
+  ),
   instructions: v.optional(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters'))),
 });
 
@@ -32,7 +43,13 @@ export const runTestsBody = v.strictObject({
   project_id: v.optional(v.pipe(v.string('must be a string'), v.description("Run the repository's own tests; or give test_id."))),
   branch: v.optional(branch),
   timeout_seconds: v.optional(
-    v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(1, 'must be 1 to 900'), v.maxValue(900, 'must be 1 to 900'), v.description('Default 300, at most 900.')),
+    v.pipe(
+      v.number('must be a whole number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be 1 to 900'),
+      v.maxValue(900, 'must be 1 to 900'),
+      v.description('Default 300, at most 900.'),
+    ),
   ),
 });
 

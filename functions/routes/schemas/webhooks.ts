@@ -25,7 +25,10 @@ export const webhookSchema = v.object({
   url: v.string(),
   events: v.array(v.string()),
   active: v.pipe(v.boolean(), v.description('Set by you; an inactive webhook receives nothing.')),
-  status: v.pipe(v.picklist(['enabled', 'failed']), v.description('`failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.')),
+  status: v.pipe(
+    v.picklist(['enabled', 'failed']),
+    v.description('`failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.'),
+  ),
   description: v.nullable(v.string()),
   created_at: timestamp,
   updated_at: timestamp,
@@ -74,7 +77,11 @@ export const testWebhookBody = v.strictObject({
 });
 
 export const recoverBody = v.strictObject({
-  since: v.pipe(v.string('must be a timestamp'), v.isoTimestamp('must be an ISO 8601 timestamp'), v.description('Failed and skipped deliveries created at or after this time are queued again.')),
+  since: v.pipe(
+    v.string('must be a timestamp'),
+    v.isoTimestamp('must be an ISO 8601 timestamp'),
+    v.description('Failed and skipped deliveries created at or after this time are queued again.'),
+  ),
 });
 
 export const listWebhooksQuery = listQuery(['created_at'] as const, {

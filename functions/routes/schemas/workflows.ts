@@ -3,7 +3,6 @@ import { stageNames } from '../../core/workflows/stage-data';
 import { logLevels, stageStatuses, workflowSortFields, workflowStatuses } from '../../core/workflows/workflow';
 import { listQuery, picklistParam, timestamp } from './common';
 
-// eslint-disable-next-line no-control-regex
 const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 const prompt = v.pipe(
@@ -20,7 +19,7 @@ const name = v.pipe(
   v.minLength(1, 'must be 1 to 100 characters'),
   v.maxLength(100, 'must be 1 to 100 characters'),
   v.regex(/\S/, 'must not be blank'),
-  v.description('1 to 100 characters; defaults to the prompt\'s first line.'),
+  v.description("1 to 100 characters; defaults to the prompt's first line."),
 );
 
 const branch = v.pipe(
@@ -29,20 +28,34 @@ const branch = v.pipe(
   v.maxLength(255, 'must be 1 to 255 characters'),
   // git check-ref-format's rules, in short.
   v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-  v.description('Branch to work from; the repository\'s default branch when absent.'),
+  v.description("Branch to work from; the repository's default branch when absent."),
 );
 
 const config = v.strictObject({
-  ai_provider: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.description('One of the AI providers this deployment configured (`local` in the local runtime).')),
+  ai_provider: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'is required'),
+    v.description('One of the AI providers this deployment configured (`local` in the local runtime).'),
+  ),
   auto_deploy: v.optional(v.boolean('must be true or false'), false),
   branch: v.optional(branch),
   max_iterations: v.optional(
-    v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(1, 'must be 1 to 5'), v.maxValue(5, 'must be 1 to 5'), v.description('Fix rounds allowed after a failed verification, 1 to 5; default 2.')),
+    v.pipe(
+      v.number('must be a whole number'),
+      v.integer('must be a whole number'),
+      v.minValue(1, 'must be 1 to 5'),
+      v.maxValue(5, 'must be 1 to 5'),
+      v.description('Fix rounds allowed after a failed verification, 1 to 5; default 2.'),
+    ),
   ),
 });
 
 export const createWorkflowBody = v.strictObject({
-  project_id: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.description('A project of your account and mode (proj_…).')),
+  project_id: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'is required'),
+    v.description('A project of your account and mode (proj_…).'),
+  ),
   prompt,
   name: v.optional(name),
   config,
@@ -61,17 +74,25 @@ export const workflowSchema = v.object({
   stage_statuses: v.pipe(v.record(v.picklist(stageNames), v.picklist(stageStatuses)), v.description('Stage name → status.')),
   stage_timings: v.record(
     v.picklist(stageNames),
-    v.object({ started_at: v.nullable(timestamp), completed_at: v.nullable(timestamp), duration_ms: v.nullable(v.number()), runs: v.number() }),
+    v.object({
+      started_at: v.nullable(timestamp),
+      completed_at: v.nullable(timestamp),
+      duration_ms: v.nullable(v.number()),
+      runs: v.number(),
+    }),
   ),
   outputs: v.object({
     docker_image: v.pipe(v.nullable(v.string()), v.description('The built image, or null: only what really exists.')),
-    deployment_url: v.pipe(v.nullable(v.string()), v.description('The deployment\'s URL, or null.')),
+    deployment_url: v.pipe(v.nullable(v.string()), v.description("The deployment's URL, or null.")),
     commit: v.pipe(v.nullable(v.string()), v.description('The commit intake checked out.')),
     branch: v.nullable(v.string()),
     plan: v.nullable(v.object({ summary: v.string(), steps: v.array(v.string()) })),
     diff: v.nullable(v.object({ ...artifact, files_changed: v.number(), additions: v.number(), deletions: v.number() })),
     verification: v.nullable(v.object({ ...artifact, passed: v.boolean(), problems: v.number() })),
-    provenance: v.pipe(v.nullable(v.object({ ...artifact, key_id: v.string(), predicate_type: v.string() })), v.description('Signed in-toto statement (DSSE envelope).')),
+    provenance: v.pipe(
+      v.nullable(v.object({ ...artifact, key_id: v.string(), predicate_type: v.string() })),
+      v.description('Signed in-toto statement (DSSE envelope).'),
+    ),
     bundle: v.nullable(v.object(artifact)),
     pushed_branch: v.nullable(v.string()),
     iterations: v.number(),
@@ -94,7 +115,7 @@ export const workflowSchema = v.object({
 });
 
 export const listWorkflowsQuery = listQuery(workflowSortFields, {
-  project_id: v.optional(v.pipe(v.string(), v.description('Only this project\'s workflows.'))),
+  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's workflows."))),
   status: v.optional(picklistParam(workflowStatuses, 'Only workflows in this status.')),
 });
 
@@ -106,6 +127,6 @@ export const logEntrySchema = v.object({
 });
 
 export const listLogsQuery = listQuery(['timestamp'] as const, {
-  stage: v.optional(picklistParam(stageNames, 'Only this stage\'s lines.')),
+  stage: v.optional(picklistParam(stageNames, "Only this stage's lines.")),
   level: v.optional(picklistParam(logLevels, 'Only lines of this level.')),
 });

@@ -105,7 +105,13 @@ export const runnableDefinition = (definition: AslDefinition, timeScale: number)
       // A wait whose length comes from the input: a local Task that sleeps it, scaled (see scaledWait).
       const secondsPath = state.SecondsPath;
       delete state.SecondsPath;
-      Object.assign(state, { Type: 'Task', Resource: scaledWaitResource, Parameters: { 'seconds.$': secondsPath }, ResultPath: null, TimeoutSeconds: longestTaskTimeoutSeconds });
+      Object.assign(state, {
+        Type: 'Task',
+        Resource: scaledWaitResource,
+        Parameters: { 'seconds.$': secondsPath },
+        ResultPath: null,
+        TimeoutSeconds: longestTaskTimeoutSeconds,
+      });
     }
     for (const retrier of state.Retry ?? []) {
       retrier.IntervalSeconds = (retrier.IntervalSeconds ?? defaultRetryIntervalSeconds) * timeScale;

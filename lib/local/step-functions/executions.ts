@@ -124,11 +124,14 @@ export const createExecutionStore = ({ machines, faults, region, account }: Exec
    */
   const start = (request: { stateMachineArn?: unknown; name?: unknown; input?: unknown }) => {
     const machine = typeof request.stateMachineArn === 'string' ? machines.get(request.stateMachineArn) : undefined;
-    if (!machine) throw new StepFunctionsApiError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${String(request.stateMachineArn)}'`);
+    if (!machine)
+      throw new StepFunctionsApiError('StateMachineDoesNotExist', `State Machine Does Not Exist: '${String(request.stateMachineArn)}'`);
     const name = request.name === undefined ? randomUUID() : request.name;
-    if (typeof name !== 'string' || !validName.test(name)) throw new StepFunctionsApiError('InvalidName', `Invalid Name: '${String(name)}'`);
+    if (typeof name !== 'string' || !validName.test(name))
+      throw new StepFunctionsApiError('InvalidName', `Invalid Name: '${String(name)}'`);
     const input = request.input === undefined ? '{}' : request.input;
-    if (typeof input !== 'string') throw new StepFunctionsApiError('InvalidExecutionInput', 'Invalid State Machine Execution Input: not a string');
+    if (typeof input !== 'string')
+      throw new StepFunctionsApiError('InvalidExecutionInput', 'Invalid State Machine Execution Input: not a string');
     const parsedInput = parseInput(input);
 
     const executionArn = `arn:aws:states:${region}:${account}:execution:${machine.name}:${name}`;
@@ -211,7 +214,8 @@ export const createExecutionStore = ({ machines, faults, region, account }: Exec
     /** Aborts every running execution, as stopping the runtime must leave no timer behind. */
     stopAll(): void {
       for (const record of executions.values()) {
-        if (record.status === 'RUNNING') stop({ executionArn: record.executionArn, error: 'States.Runtime', cause: 'The local runtime stopped' });
+        if (record.status === 'RUNNING')
+          stop({ executionArn: record.executionArn, error: 'States.Runtime', cause: 'The local runtime stopped' });
       }
     },
   };

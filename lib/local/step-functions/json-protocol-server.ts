@@ -46,7 +46,8 @@ export const startJsonProtocolServer = async (operations: Record<string, Operati
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const body = await readBody(request);
     const target = request.headers['x-amz-target'];
-    const operation = typeof target === 'string' && target.startsWith(targetPrefix) ? operations[target.slice(targetPrefix.length)] : undefined;
+    const operation =
+      typeof target === 'string' && target.startsWith(targetPrefix) ? operations[target.slice(targetPrefix.length)] : undefined;
     if (request.method !== 'POST' || !operation) {
       answerError(response, 'UnknownOperationException', `Unknown operation: ${String(target)}`);
       return;

@@ -1,6 +1,13 @@
 import './promise-with-resolvers';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { runnableDefinition, scaledWait, secondsPathWaits, taskResources, unsupportedFeatures, type AslDefinition } from './definition-states';
+import {
+  runnableDefinition,
+  scaledWait,
+  secondsPathWaits,
+  taskResources,
+  unsupportedFeatures,
+  type AslDefinition,
+} from './definition-states';
 import { createExecutionStore, type ExecutionSummary, type LocalMachine } from './executions';
 import { createFaultInjector, type FaultRules } from './fault-rules';
 import { startJsonProtocolServer } from './json-protocol-server';

@@ -76,7 +76,11 @@ export const clientFor = (apiUrl: string, key: string) => {
   const send = async (method: string, path: string, json?: unknown) => {
     const response = await fetch(`${apiUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${key}`, Accept: 'application/json', ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        Accept: 'application/json',
+        ...(json === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: json === undefined ? undefined : JSON.stringify(json),
     });
     const text = await response.text();

@@ -120,10 +120,16 @@ export const deploy = async (api: Api, body: Record<string, unknown>): Promise<a
 };
 
 export const finished = (deployment: any): boolean =>
-  ['completed', 'rolled_back'].includes(deployment.status) || (deployment.status === 'failed' && deployment.rollback?.status !== 'in_progress');
+  ['completed', 'rolled_back'].includes(deployment.status) ||
+  (deployment.status === 'failed' && deployment.rollback?.status !== 'in_progress');
 
 /** Polls GET /deployments/{id} until `done` holds (default: finished, any rollback included). */
-export const waitForDeployment = (api: Api, id: string, done: (deployment: any) => boolean = finished, timeoutMs = 20_000): Promise<any> => {
+export const waitForDeployment = (
+  api: Api,
+  id: string,
+  done: (deployment: any) => boolean = finished,
+  timeoutMs = 20_000,
+): Promise<any> => {
   let last: any;
   return eventually(
     async () => {
@@ -132,7 +138,8 @@ export const waitForDeployment = (api: Api, id: string, done: (deployment: any) 
       return last && done(last) ? last : undefined;
     },
     timeoutMs,
-    () => `deployment ${id} is ${JSON.stringify(last?.status)}, rollback ${JSON.stringify(last?.rollback)}, error ${JSON.stringify(last?.error)}`,
+    () =>
+      `deployment ${id} is ${JSON.stringify(last?.status)}, rollback ${JSON.stringify(last?.rollback)}, error ${JSON.stringify(last?.error)}`,
     // Well inside the runtime's rate limit of 20 requests a second.
     60,
   );

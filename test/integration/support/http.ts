@@ -27,7 +27,7 @@ export const call = async <T = any>(method: string, path: string, options: CallO
   }
   const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {

@@ -21,7 +21,11 @@ export const runtimeTable = async (): Promise<TableRef> => {
     const info = await readRuntimeInfo(process.env.IT_DATA_DIR as string);
     if (!info) throw new Error('the local runtime is not running');
     table = {
-      client: createDocumentClient({ endpoint: info.dynamodbEndpoint, region: info.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+      client: createDocumentClient({
+        endpoint: info.dynamodbEndpoint,
+        region: info.region,
+        credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+      }),
       tableName: info.tableName,
     };
   }

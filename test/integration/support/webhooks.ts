@@ -3,7 +3,7 @@ import { dynamoEventRepository } from '../../../functions/adapters/dynamodb/even
 import { newEvent, type ServiceEvent } from '../../../functions/core/events/event';
 import type { EventType } from '../../../functions/core/events/event-types';
 import type { Mode } from '../../../functions/core/tenancy';
-import { as } from './http';
+import { type as } from './http';
 import { eventually } from './receiver';
 import { runtimeTable } from './runtime';
 
@@ -33,7 +33,13 @@ export const createWebhook = async (api: Api, body: Record<string, unknown>) => 
 };
 
 /** Polls GET /webhooks/{id}/deliveries/{delivery_id} until `done` holds. */
-export const waitForDelivery = async (api: Api, webhookId: string, deliveryId: string, done: (d: any) => boolean, timeoutMs = 15_000): Promise<any> => {
+export const waitForDelivery = async (
+  api: Api,
+  webhookId: string,
+  deliveryId: string,
+  done: (d: any) => boolean,
+  timeoutMs = 15_000,
+): Promise<any> => {
   let last: any;
   return eventually(
     async () => {

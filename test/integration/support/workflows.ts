@@ -9,17 +9,22 @@ import type { as } from './http';
 type Api = ReturnType<typeof as>;
 
 const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.com', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
+  execFileSync('git', ['-c', 'user.name=Fixture', '-c', 'user.email=fixture@example.com', '-c', 'init.defaultBranch=main', ...args], {
+    cwd,
+    encoding: 'utf8',
+  }).trim();
 
 export const defaultFixtureFiles: Record<string, string> = {
   'package.json': `${JSON.stringify({ name: 'greeter', version: '1.0.0', type: 'module', main: 'src/index.js' }, null, 2)}\n`,
   'README.md': '# Greeter\n\nSays hello.\n',
-  'src/index.js': "export const greet = (name) => `Hello, ${name}!`;\n",
+  'src/index.js': 'export const greet = (name) => `Hello, ${name}!`;\n',
   'src/math.ts': 'export const add = (a: number, b: number): number => a + b;\n',
 };
 
 /** A real git repository in a temporary folder, one commit on `main`; its file:/// URL. */
-export const fixtureRepository = async (files: Record<string, string> = defaultFixtureFiles): Promise<{ dir: string; url: string; commit: string }> => {
+export const fixtureRepository = async (
+  files: Record<string, string> = defaultFixtureFiles,
+): Promise<{ dir: string; url: string; commit: string }> => {
   const dir = await mkdtemp(join(tmpdir(), 'pas-repo-'));
   git(dir, 'init', '-q');
   for (const [path, content] of Object.entries(files)) {
@@ -36,7 +41,12 @@ export const gitOutput = git;
 export const terminal = ['completed', 'failed', 'cancelled'];
 
 /** Polls the workflow until `done` holds for it. */
-export const waitForWorkflow = (api: Api, id: string, done: (workflow: any) => boolean = (w) => terminal.includes(w.status), timeoutMs = 30_000): Promise<any> => {
+export const waitForWorkflow = (
+  api: Api,
+  id: string,
+  done: (workflow: any) => boolean = (w) => terminal.includes(w.status),
+  timeoutMs = 30_000,
+): Promise<any> => {
   let last: any;
   return eventually(
     async () => {
@@ -45,7 +55,8 @@ export const waitForWorkflow = (api: Api, id: string, done: (workflow: any) => b
       return last && done(last) ? last : undefined;
     },
     timeoutMs,
-    () => `workflow ${id} is ${JSON.stringify(last?.status)} (${JSON.stringify(last?.stage_statuses)}), error ${JSON.stringify(last?.error)}`,
+    () =>
+      `workflow ${id} is ${JSON.stringify(last?.status)} (${JSON.stringify(last?.stage_statuses)}), error ${JSON.stringify(last?.error)}`,
     50,
   );
 };

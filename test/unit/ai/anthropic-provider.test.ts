@@ -53,7 +53,9 @@ describe('anthropic provider', () => {
     const [request] = server?.requests ?? [];
     expect(request?.url).toBe('/v1/messages');
     // SDK 1.x sends the key as a bearer token; earlier versions sent x-api-key.
-    expect([request?.headers['x-api-key'], request?.headers.authorization]).toContainEqual(expect.stringMatching(new RegExp(`^(Bearer )?${apiKey}$`)));
+    expect([request?.headers['x-api-key'], request?.headers.authorization]).toContainEqual(
+      expect.stringMatching(new RegExp(`^(Bearer )?${apiKey}$`)),
+    );
     expect(request?.body).toMatchObject({
       model: 'claude-sonnet-4-6',
       max_tokens: 4_096,
@@ -63,7 +65,9 @@ describe('anthropic provider', () => {
   });
 
   it('gets through a 429 with the SDK retry', async () => {
-    const provider = await providerFor((count) => (count === 1 ? apiError(429, 'Rate limited', 'rate_limit_error') : message(validPlanJson)));
+    const provider = await providerFor((count) =>
+      count === 1 ? apiError(429, 'Rate limited', 'rate_limit_error') : message(validPlanJson),
+    );
     await expect(provider.run(planTask('Add a greeting'))).resolves.toMatchObject({ provider: 'anthropic' });
     expect(server?.requests).toHaveLength(2);
   });

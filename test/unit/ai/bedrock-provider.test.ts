@@ -32,7 +32,12 @@ describe('bedrock provider', () => {
     bedrock.on(ConverseCommand).resolves(converseOutput(validChangeSetJson));
     const result = await provider.run(changeSetTask('Change a'));
 
-    expect(result).toEqual({ output: JSON.parse(validChangeSetJson), usage: { input_tokens: 400, output_tokens: 60 }, provider: 'bedrock', model: modelId });
+    expect(result).toEqual({
+      output: JSON.parse(validChangeSetJson),
+      usage: { input_tokens: 400, output_tokens: 60 },
+      provider: 'bedrock',
+      model: modelId,
+    });
     const input = bedrock.commandCalls(ConverseCommand)[0]?.args[0].input;
     expect(input).toMatchObject({
       modelId,

@@ -18,7 +18,12 @@ describe('chatProvider', () => {
   it('renders the task, caps the answer per task and parses the reply', async () => {
     const model = scripted(validPlanJson);
     const result = await chatProvider('fake', model.complete).run(planTask('Add a greeting'));
-    expect(result).toEqual({ output: JSON.parse(validPlanJson), usage: { input_tokens: 10, output_tokens: 5 }, provider: 'fake', model: 'm-1' });
+    expect(result).toEqual({
+      output: JSON.parse(validPlanJson),
+      usage: { input_tokens: 10, output_tokens: 5 },
+      provider: 'fake',
+      model: 'm-1',
+    });
     expect(model.requests[0]).toMatchObject({ maxTokens: 4_096, user: expect.stringContaining('Add a greeting') });
   });
 

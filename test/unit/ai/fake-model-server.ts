@@ -24,7 +24,12 @@ export const startFakeModelServer = async (script: (count: number, request: Rece
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      const request = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers, body: text ? JSON.parse(text) : {} };
+      const request = {
+        method: incoming.method ?? '',
+        url: incoming.url ?? '',
+        headers: incoming.headers,
+        body: text ? JSON.parse(text) : {},
+      };
       requests.push(request);
       const answer = script(requests.length, request);
       if (answer.hang) return;

@@ -42,7 +42,19 @@ describe('local provider', () => {
   });
 
   it('keeps a longer fence open across inner fences, and lets a later block for the same path win', () => {
-    const nested = ['````md README.md', '```sh', 'npm test', '```', '````', '```ts src/a.ts', 'one', '```', '```ts src/a.ts', 'two', '```'].join('\n');
+    const nested = [
+      '````md README.md',
+      '```sh',
+      'npm test',
+      '```',
+      '````',
+      '```ts src/a.ts',
+      'one',
+      '```',
+      '```ts src/a.ts',
+      'two',
+      '```',
+    ].join('\n');
     expect(requestedFiles(nested)).toEqual([
       { path: 'README.md', content: '```sh\nnpm test\n```\n' },
       { path: 'src/a.ts', content: 'two\n' },
@@ -76,7 +88,8 @@ describe('local provider', () => {
       files: [
         {
           path: 'AUTOMATION.md',
-          content: '# Automation request\n\n> Make the app friendlier\n>\n> Please.\n\n## Plan\n\n1. Read package.json\n2. Write src/a.ts\n',
+          content:
+            '# Automation request\n\n> Make the app friendlier\n>\n> Please.\n\n## Plan\n\n1. Read package.json\n2. Write src/a.ts\n',
         },
       ],
     });
@@ -91,7 +104,9 @@ describe('local provider', () => {
   });
 
   it('leaves the change set as it is when no problem names one of its files', async () => {
-    const { output } = await provider.run(fixTask({ passed: false, checks: [], problems: [{ check: 'lint', path: 'other.ts', line: null, message: 'x' }] }));
+    const { output } = await provider.run(
+      fixTask({ passed: false, checks: [], problems: [{ check: 'lint', path: 'other.ts', line: null, message: 'x' }] }),
+    );
     expect(output.files).toEqual(changes.files);
   });
 

@@ -56,7 +56,9 @@ describe('openai provider', () => {
   });
 
   it('gets through a 429 with the SDK retry', async () => {
-    const provider = await providerFor((count) => (count === 1 ? apiError(429, 'Rate limit reached', 'rate_limit_error') : completion(validChangeSetJson)));
+    const provider = await providerFor((count) =>
+      count === 1 ? apiError(429, 'Rate limit reached', 'rate_limit_error') : completion(validChangeSetJson),
+    );
     await expect(provider.run(changeSetTask('Change a'))).resolves.toMatchObject({ provider: 'openai' });
     expect(server?.requests).toHaveLength(2);
   });
@@ -85,7 +87,9 @@ describe('openai provider', () => {
   });
 
   it('asks once more after a malformed answer, then gives up with AiProviderError', async () => {
-    const provider = await providerFor(() => completion(JSON.stringify({ summary: 'x', files: [{ path: '../etc/passwd', content: 'x' }] })));
+    const provider = await providerFor(() =>
+      completion(JSON.stringify({ summary: 'x', files: [{ path: '../etc/passwd', content: 'x' }] })),
+    );
     const error = await rejectionOf(provider.run(changeSetTask('Change a')));
     expect(error).toBeInstanceOf(AiProviderError);
     expect(error.message).toMatch(/^openai: .*files\.0\.path/);

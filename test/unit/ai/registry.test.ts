@@ -12,7 +12,10 @@ describe('configuredProviders', () => {
     [{ AI_PROVIDERS: 'local' }, ['local']],
     [{ AI_PROVIDERS: 'bedrock,anthropic' }, []],
     [{ AI_PROVIDERS: 'bedrock,anthropic', BEDROCK_MODEL_ID: 'anthropic.claude-3-5-sonnet-20240620-v1:0' }, ['bedrock']],
-    [{ AI_PROVIDERS: ' Anthropic , bedrock,anthropic', BEDROCK_MODEL_ID: 'm', ANTHROPIC_API_KEY_SECRET: 'anthropic-key' }, ['anthropic', 'bedrock']],
+    [
+      { AI_PROVIDERS: ' Anthropic , bedrock,anthropic', BEDROCK_MODEL_ID: 'm', ANTHROPIC_API_KEY_SECRET: 'anthropic-key' },
+      ['anthropic', 'bedrock'],
+    ],
     [{ AI_PROVIDERS: 'openai,local', OPENAI_API_KEY: 'sk-1' }, ['openai', 'local']],
     [{ AI_PROVIDERS: 'openai', OPENAI_MODEL: 'gpt-4o' }, []],
     [{ AI_PROVIDERS: 'gemini,local' }, ['local']],
@@ -24,7 +27,11 @@ describe('configuredProviders', () => {
 describe('aiSettings', () => {
   it('has defaults and reads valid overrides', () => {
     expect(aiSettings({})).toEqual({ timeoutMs: 120_000, maxRetries: 3, maxOutputTokens: undefined });
-    expect(aiSettings({ AI_TIMEOUT_MS: '5000', AI_MAX_RETRIES: '0', AI_MAX_OUTPUT_TOKENS: '2048' })).toEqual({ timeoutMs: 5_000, maxRetries: 0, maxOutputTokens: 2_048 });
+    expect(aiSettings({ AI_TIMEOUT_MS: '5000', AI_MAX_RETRIES: '0', AI_MAX_OUTPUT_TOKENS: '2048' })).toEqual({
+      timeoutMs: 5_000,
+      maxRetries: 0,
+      maxOutputTokens: 2_048,
+    });
     expect(aiSettings({ AI_TIMEOUT_MS: 'soon', AI_MAX_RETRIES: '-1' })).toMatchObject({ timeoutMs: 120_000, maxRetries: 3 });
   });
 });
@@ -32,7 +39,9 @@ describe('aiSettings', () => {
 describe('providerFor', () => {
   it('throws AiProviderError naming the configured providers for an unknown or unconfigured name', () => {
     expect(() => providerFor('gemini', {})).toThrow(AiProviderError);
-    expect(() => providerFor('openai', { AI_PROVIDERS: 'openai,local' })).toThrow('AI provider "openai" is not configured here; configured: local');
+    expect(() => providerFor('openai', { AI_PROVIDERS: 'openai,local' })).toThrow(
+      'AI provider "openai" is not configured here; configured: local',
+    );
   });
 
   it('makes each provider once per environment', async () => {
@@ -44,7 +53,9 @@ describe('providerFor', () => {
 
   it('loads a real provider on first run, with its key from Secrets Manager', async () => {
     const secrets = mockClient(SecretsManagerClient);
-    secrets.on(GetSecretValueCommand, { SecretId: 'anthropic-key' }).resolves({ SecretString: JSON.stringify({ api_key: 'sk-ant-from-secret' }) });
+    secrets
+      .on(GetSecretValueCommand, { SecretId: 'anthropic-key' })
+      .resolves({ SecretString: JSON.stringify({ api_key: 'sk-ant-from-secret' }) });
     const server = await startFakeModelServer(() => ({
       status: 200,
       body: {
@@ -59,10 +70,20 @@ describe('providerFor', () => {
       },
     }));
     try {
-      const env = { AI_PROVIDERS: 'anthropic', ANTHROPIC_API_KEY_SECRET: 'anthropic-key', ANTHROPIC_MODEL: 'claude-haiku-4-5', ANTHROPIC_BASE_URL: server.url, AI_MAX_RETRIES: '0' };
+      const env = {
+        AI_PROVIDERS: 'anthropic',
+        ANTHROPIC_API_KEY_SECRET: 'anthropic-key',
+        ANTHROPIC_MODEL: 'claude-haiku-4-5',
+        ANTHROPIC_BASE_URL: server.url,
+        AI_MAX_RETRIES: '0',
+      };
       const provider = providerFor('anthropic', env);
       expect(provider.name).toBe('anthropic');
-      await expect(provider.run(planTask('Add a greeting'))).resolves.toMatchObject({ provider: 'anthropic', model: 'claude-haiku-4-5', usage: { input_tokens: 5, output_tokens: 7 } });
+      await expect(provider.run(planTask('Add a greeting'))).resolves.toMatchObject({
+        provider: 'anthropic',
+        model: 'claude-haiku-4-5',
+        usage: { input_tokens: 5, output_tokens: 7 },
+      });
       expect(JSON.stringify(server.requests[0]?.headers)).toContain('sk-ant-from-secret');
       expect(server.requests[0]?.body.model).toBe('claude-haiku-4-5');
     } finally {

@@ -20,7 +20,10 @@ export const plan: Plan = { summary: 'Add a greeting', steps: ['Read package.jso
 
 export const planTask = (prompt: string): Extract<AiTask, { kind: 'plan' }> => ({ kind: 'plan', prompt, context });
 
-export const changeSetTask = (prompt: string, files: Record<string, string> = { 'src/a.ts': 'export const a = 1;\n' }): Extract<AiTask, { kind: 'change_set' }> => ({
+export const changeSetTask = (
+  prompt: string,
+  files: Record<string, string> = { 'src/a.ts': 'export const a = 1;\n' },
+): Extract<AiTask, { kind: 'change_set' }> => ({
   kind: 'change_set',
   prompt,
   plan,
@@ -54,5 +57,8 @@ export const fixTask = (report: VerificationReport = failingReport): Extract<AiT
   originals: { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': null, 'old.txt': 'old\n' },
 });
 
-export const validChangeSetJson = JSON.stringify({ summary: 'Write src/a.ts', files: [{ path: 'src/a.ts', content: 'export const a = 3;\n' }] });
+export const validChangeSetJson = JSON.stringify({
+  summary: 'Write src/a.ts',
+  files: [{ path: 'src/a.ts', content: 'export const a = 3;\n' }],
+});
 export const validPlanJson = JSON.stringify({ summary: 'Add a greeting', steps: ['Write src/a.ts'], files: ['src/a.ts'] });

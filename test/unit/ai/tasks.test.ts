@@ -26,7 +26,11 @@ const rejection = (reply: string, task: Parameters<typeof parseAnswer>[0] = chan
 
 describe('parseAnswer', () => {
   it('accepts a plain JSON object, and drops keys the schema does not know', () => {
-    expect(parseAnswer(planTask('p'), validPlanJson)).toEqual({ summary: 'Add a greeting', steps: ['Write src/a.ts'], files: ['src/a.ts'] });
+    expect(parseAnswer(planTask('p'), validPlanJson)).toEqual({
+      summary: 'Add a greeting',
+      steps: ['Write src/a.ts'],
+      files: ['src/a.ts'],
+    });
     const withExtra = JSON.stringify({ ...JSON.parse(validChangeSetJson), confidence: 0.9 });
     expect(parseAnswer(changeTask, withExtra)).toEqual(JSON.parse(validChangeSetJson));
   });
@@ -43,7 +47,9 @@ describe('parseAnswer', () => {
   });
 
   it('accepts null content as a deletion', () => {
-    expect(parseAnswer(changeTask, answerWithFiles([{ path: 'old.txt', content: null }])).files).toEqual([{ path: 'old.txt', content: null }]);
+    expect(parseAnswer(changeTask, answerWithFiles([{ path: 'old.txt', content: null }])).files).toEqual([
+      { path: 'old.txt', content: null },
+    ]);
   });
 
   it.each([
@@ -71,10 +77,19 @@ describe('parseAnswer', () => {
   );
 
   it('rejects the same path twice, too many files and too large a file', () => {
-    expect(rejection(answerWithFiles([{ path: 'a.ts', content: '1' }, { path: 'a.ts', content: '2' }])).message).toMatch(/each path once/);
+    expect(
+      rejection(
+        answerWithFiles([
+          { path: 'a.ts', content: '1' },
+          { path: 'a.ts', content: '2' },
+        ]),
+      ).message,
+    ).toMatch(/each path once/);
     const many = Array.from({ length: maxChangedFiles + 1 }, (_, index) => ({ path: `f${index}.txt`, content: '' }));
     expect(rejection(answerWithFiles(many)).message).toMatch(/at most 200 files/);
-    expect(rejection(answerWithFiles([{ path: 'big.txt', content: 'é'.repeat(maxFileBytes / 2 + 1) }])).message).toMatch(/files\.0\.content/);
+    expect(rejection(answerWithFiles([{ path: 'big.txt', content: 'é'.repeat(maxFileBytes / 2 + 1) }])).message).toMatch(
+      /files\.0\.content/,
+    );
   });
 });
 
@@ -125,14 +140,21 @@ describe('renderPrompt', () => {
 });
 
 describe('the tests task', () => {
-  const testsTask = (framework: TestFramework, sources = [{ path: 'src/math.js', content: 'module.exports = { add: (a, b) => a + b };\n' }]): Extract<AiTask, { kind: 'tests' }> => ({
+  const testsTask = (
+    framework: TestFramework,
+    sources = [{ path: 'src/math.js', content: 'module.exports = { add: (a, b) => a + b };\n' }],
+  ): Extract<AiTask, { kind: 'tests' }> => ({
     kind: 'tests',
     framework,
     instructions: 'Cover the edge cases of add',
     sources,
     moduleType: 'commonjs',
   });
-  const testFile = (path: string, cases: unknown = ['adds two numbers']) => ({ path, content: 'test("adds two numbers", () => {});\n', cases });
+  const testFile = (path: string, cases: unknown = ['adds two numbers']) => ({
+    path,
+    content: 'test("adds two numbers", () => {});\n',
+    cases,
+  });
   const answer = (...files: unknown[]) => JSON.stringify({ summary: 'Tests for add', files });
 
   it('accepts an answer of test files with their cases, in each framework’s conventions', () => {
@@ -170,9 +192,12 @@ describe('the tests task', () => {
     expect(error.message).toMatch(new RegExp(`files\\.0\\.path: must be a ${framework} test file`));
   });
 
-  it.each(['../math.test.js', '/abs/math.test.js', '.git/hooks/a.test.js', 'a//b.test.js', 'a\\b.test.js'])('refuses the unsafe path %j', (path) => {
-    expect(rejection(answer(testFile(path)), testsTask('jest')).message).toMatch(/files\.0\.path: must be a relative/);
-  });
+  it.each(['../math.test.js', '/abs/math.test.js', '.git/hooks/a.test.js', 'a//b.test.js', 'a\\b.test.js'])(
+    'refuses the unsafe path %j',
+    (path) => {
+      expect(rejection(answer(testFile(path)), testsTask('jest')).message).toMatch(/files\.0\.path: must be a relative/);
+    },
+  );
 
   it('refuses missing or empty cases, empty content, a path twice, too many files and too large a file', () => {
     const jest = testsTask('jest');
@@ -183,7 +208,9 @@ describe('the tests task', () => {
     expect(rejection(answer(testFile('a.test.js'), testFile('a.test.js')), jest).message).toMatch(/each path once/);
     const many = Array.from({ length: maxTestFiles + 1 }, (_, index) => testFile(`t${index}.test.js`));
     expect(rejection(answer(...many), jest).message).toMatch(/at most 50 files/);
-    expect(rejection(answer({ ...testFile('a.test.js'), content: 'x'.repeat(maxTestFileBytes + 1) }), jest).message).toMatch(/files\.0\.content: must be at most/);
+    expect(rejection(answer({ ...testFile('a.test.js'), content: 'x'.repeat(maxTestFileBytes + 1) }), jest).message).toMatch(
+      /files\.0\.content: must be at most/,
+    );
   });
 
   it('renders a prompt with the framework, the module type, the instructions and the sources, bounded', () => {
@@ -195,7 +222,9 @@ describe('the tests task', () => {
     expect(user).toContain('Cover the edge cases of add');
     expect(user).toContain('#### src/math.js\n```\nmodule.exports = { add: (a, b) => a + b };\n```');
     expect(renderPrompt(testsTask('pytest')).user).not.toContain('CommonJS');
-    expect(renderPrompt({ ...testsTask('pytest'), instructions: null }).user).toContain('(none: cover the public behaviour of each source)');
+    expect(renderPrompt({ ...testsTask('pytest'), instructions: null }).user).toContain(
+      '(none: cover the public behaviour of each source)',
+    );
 
     const huge = Array.from({ length: 20 }, (_, index) => ({ path: `src/f${index}.js`, content: 'x'.repeat(100_000) }));
     const bounded = renderPrompt(testsTask('jest', huge)).user;

@@ -97,7 +97,13 @@ describe('aws-lambda: deploy', () => {
       'UpdateAliasCommand',
     ]);
     expect(inputOf(GetAliasCommand)).toEqual({ FunctionName: arn, Name: 'live' });
-    expect(inputOf(UpdateFunctionCodeCommand)).toEqual({ FunctionName: arn, S3Bucket: 'acme-builds', S3Key: 'shop-api/42.zip', S3ObjectVersion: 'v3rs10n', Publish: false });
+    expect(inputOf(UpdateFunctionCodeCommand)).toEqual({
+      FunctionName: arn,
+      S3Bucket: 'acme-builds',
+      S3Key: 'shop-api/42.zip',
+      S3ObjectVersion: 'v3rs10n',
+      Publish: false,
+    });
     expect(inputOf(GetFunctionConfigurationCommand)).toEqual({ FunctionName: arn });
     expect(sleeps).toEqual([500]);
     expect(inputOf(PublishVersionCommand)).toEqual({ FunctionName: arn, CodeSha256: 'sha-new', Description: 'Deployment dep_02JCURRENT' });
@@ -120,7 +126,14 @@ describe('aws-lambda: deploy', () => {
     lambda.on(GetAliasCommand).rejects(new ResourceNotFoundException({ message: 'Alias not found: live', ...meta }));
     const outcome = await provider.deploy(target, config({ code: { s3_bucket: 'acme-builds', s3_key: 'k.zip', s3_object_version: null } }));
 
-    expect(commandNames()).toEqual(['GetAliasCommand', 'UpdateFunctionCodeCommand', 'GetFunctionConfigurationCommand', 'GetFunctionConfigurationCommand', 'PublishVersionCommand', 'CreateAliasCommand']);
+    expect(commandNames()).toEqual([
+      'GetAliasCommand',
+      'UpdateFunctionCodeCommand',
+      'GetFunctionConfigurationCommand',
+      'GetFunctionConfigurationCommand',
+      'PublishVersionCommand',
+      'CreateAliasCommand',
+    ]);
     expect(inputOf(UpdateFunctionCodeCommand)).toEqual({ FunctionName: arn, S3Bucket: 'acme-builds', S3Key: 'k.zip', Publish: false });
     expect(inputOf(CreateAliasCommand)).toMatchObject({ FunctionName: arn, Name: 'live', FunctionVersion: '7' });
     expect(outcome.details).toMatchObject({ previous_version: null });
@@ -128,7 +141,12 @@ describe('aws-lambda: deploy', () => {
 
   it('fails for good when the code update fails', async () => {
     happyPath();
-    lambda.on(GetFunctionConfigurationCommand).resolves({ LastUpdateStatus: 'Failed', LastUpdateStatusReasonCode: 'InvalidZipFileException', LastUpdateStatusReason: 'Could not unzip', ...meta });
+    lambda.on(GetFunctionConfigurationCommand).resolves({
+      LastUpdateStatus: 'Failed',
+      LastUpdateStatusReasonCode: 'InvalidZipFileException',
+      LastUpdateStatusReason: 'Could not unzip',
+      ...meta,
+    });
     const failure = await rejectionOf(provider.deploy(target, config()));
     expect(failure).toBeInstanceOf(DeploymentProviderError);
     expect(failure.message).toBe(`the code update of ${arn} failed (InvalidZipFileException: Could not unzip)`);
@@ -160,8 +178,21 @@ describe('aws-lambda: deploy', () => {
 
   it.each([
     ['a missing function', new ResourceNotFoundException({ message: 'Function not found', ...meta }), 'Lambda function or alias not found'],
-    ['access denied', new LambdaServiceException({ name: 'AccessDeniedException', $fault: 'client', message: 'not authorized to perform lambda:UpdateFunctionCode', ...meta }), 'was denied'],
-    ['an invalid parameter', new InvalidParameterValueException({ message: 'Error occurred while GetObject. S3 Error Code: NoSuchKey', ...meta }), 'invalid parameter'],
+    [
+      'access denied',
+      new LambdaServiceException({
+        name: 'AccessDeniedException',
+        $fault: 'client',
+        message: 'not authorized to perform lambda:UpdateFunctionCode',
+        ...meta,
+      }),
+      'was denied',
+    ],
+    [
+      'an invalid parameter',
+      new InvalidParameterValueException({ message: 'Error occurred while GetObject. S3 Error Code: NoSuchKey', ...meta }),
+      'invalid parameter',
+    ],
   ])('reports %s as a DeploymentProviderError', async (_, error, text) => {
     happyPath();
     lambda.on(UpdateFunctionCodeCommand).rejects(error);
@@ -186,8 +217,19 @@ describe('aws-lambda: checkHealth', () => {
     });
     const outcome = await provider.checkHealth(target, config(), deployed);
 
-    expect(inputOf(InvokeCommand)).toEqual({ FunctionName: arn, Qualifier: 'live', InvocationType: 'RequestResponse', Payload: payload({ ping: true }) });
-    expect(outcome).toEqual({ healthy: true, checked_at: new Date(clock.now()).toISOString(), status_code: 200, latency_ms: 35, message: 'invocation answered 200 (version 7)' });
+    expect(inputOf(InvokeCommand)).toEqual({
+      FunctionName: arn,
+      Qualifier: 'live',
+      InvocationType: 'RequestResponse',
+      Payload: payload({ ping: true }),
+    });
+    expect(outcome).toEqual({
+      healthy: true,
+      checked_at: new Date(clock.now()).toISOString(),
+      status_code: 200,
+      latency_ms: 35,
+      message: 'invocation answered 200 (version 7)',
+    });
   });
 
   it('is unhealthy on a function error, naming it', async () => {
@@ -207,11 +249,18 @@ describe('aws-lambda: checkHealth', () => {
 
   it('is unhealthy when the alias runs another version than the deployed one', async () => {
     lambda.on(InvokeCommand).resolves({ StatusCode: 200, ExecutedVersion: '8', ...meta });
-    expect(await provider.checkHealth(target, config(), deployed)).toMatchObject({ healthy: false, message: 'alias live runs version 8, not the deployed version 7' });
+    expect(await provider.checkHealth(target, config(), deployed)).toMatchObject({
+      healthy: false,
+      message: 'alias live runs version 8, not the deployed version 7',
+    });
   });
 
   it('throws transient on throttling and permanent on a missing function', async () => {
-    lambda.on(InvokeCommand).rejectsOnce(new TooManyRequestsException({ message: 'Rate exceeded', Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded', ...meta }));
+    lambda
+      .on(InvokeCommand)
+      .rejectsOnce(
+        new TooManyRequestsException({ message: 'Rate exceeded', Reason: 'ReservedFunctionConcurrentInvocationLimitExceeded', ...meta }),
+      );
     expect(await rejectionOf(provider.checkHealth(target, config(), deployed))).toBeInstanceOf(DeploymentTransientError);
     lambda.on(InvokeCommand).rejects(new ResourceNotFoundException({ message: 'Function not found', ...meta }));
     expect(await rejectionOf(provider.checkHealth(target, config(), deployed))).toBeInstanceOf(DeploymentProviderError);
@@ -220,15 +269,27 @@ describe('aws-lambda: checkHealth', () => {
 
 describe('aws-lambda: rollback', () => {
   const current = { target, deployed: { url: null, version: '7', details: { function_arn: arn, alias: 'live', previous_version: '6' } } };
-  const previous = { target: { ...target, deployment_id: 'dep_01JPREVIOUS' }, deployed: { url: null, version: '6', details: { function_arn: arn, alias: 'live' } } };
+  const previous = {
+    target: { ...target, deployment_id: 'dep_01JPREVIOUS' },
+    deployed: { url: null, version: '6', details: { function_arn: arn, alias: 'live' } },
+  };
 
   it('points the alias back at the previous version', async () => {
     lambda.on(UpdateAliasCommand).resolves({ AliasArn: `${arn}:live`, FunctionVersion: '6', ...meta });
     const outcome = await provider.rollback({ current, previous }, config());
 
     expect(commandNames()).toEqual(['UpdateAliasCommand']);
-    expect(inputOf(UpdateAliasCommand)).toEqual({ FunctionName: arn, Name: 'live', FunctionVersion: '6', RoutingConfig: { AdditionalVersionWeights: {} } });
-    expect(outcome).toEqual({ url: null, version: '6', details: { function_arn: arn, alias: 'live', alias_arn: `${arn}:live`, rolled_back_from: '7' } });
+    expect(inputOf(UpdateAliasCommand)).toEqual({
+      FunctionName: arn,
+      Name: 'live',
+      FunctionVersion: '6',
+      RoutingConfig: { AdditionalVersionWeights: {} },
+    });
+    expect(outcome).toEqual({
+      url: null,
+      version: '6',
+      details: { function_arn: arn, alias: 'live', alias_arn: `${arn}:live`, rolled_back_from: '7' },
+    });
   });
 
   it('refuses a previous deployment without a version, or of another function', async () => {
@@ -266,7 +327,10 @@ describe('aws-lambda: parseConfig', () => {
   });
 
   it('takes a bare name for an allowed ARN, and stores the ARN', async () => {
-    expect(await parse({ ...valid, function_name: 'shop-worker', alias: 'blue_green-2' })).toMatchObject({ ok: true, config: { function_name: otherArn, alias: 'blue_green-2' } });
+    expect(await parse({ ...valid, function_name: 'shop-worker', alias: 'blue_green-2' })).toMatchObject({
+      ok: true,
+      config: { function_name: otherArn, alias: 'blue_green-2' },
+    });
     expect(await parse({ ...valid, function_name: 'local-fn' })).toMatchObject({ ok: true, config: { function_name: 'local-fn' } });
   });
 
@@ -276,20 +340,40 @@ describe('aws-lambda: parseConfig', () => {
       { ...valid, function_name: 'arn:aws:lambda:eu-west-1:123456789012:function:billing' },
       [{ field: 'config.function_name', issue: `is not a deploy target of this deployment; allowed: ${arn}, ${otherArn}, local-fn` }],
     ],
-    ['a qualified ARN', { ...valid, function_name: `${arn}:live` }, [{ field: 'config.function_name', issue: 'must not carry a version or alias (set config.alias)' }]],
-    ['a malformed name', { ...valid, function_name: 'shop api' }, [{ field: 'config.function_name', issue: 'must be a function name or an unqualified function ARN' }]],
+    [
+      'a qualified ARN',
+      { ...valid, function_name: `${arn}:live` },
+      [{ field: 'config.function_name', issue: 'must not carry a version or alias (set config.alias)' }],
+    ],
+    [
+      'a malformed name',
+      { ...valid, function_name: 'shop api' },
+      [{ field: 'config.function_name', issue: 'must be a function name or an unqualified function ARN' }],
+    ],
     ['a missing function_name', { code: valid.code }, [{ field: 'config.function_name', issue: 'is required' }]],
     ['a bad alias', { ...valid, alias: 'live!' }, [{ field: 'config.alias', issue: 'may only hold letters, digits, - and _' }]],
     ['a numeric alias', { ...valid, alias: '12' }, [{ field: 'config.alias', issue: 'must not be a number (numbers are versions)' }]],
     ['missing code', { function_name: arn }, [{ field: 'config.code', issue: 'is required' }]],
-    ['an incomplete code', { ...valid, code: { s3_bucket: 'Bad_Bucket', extra: 1 } }, [
-      { field: 'config.code.extra', issue: 'is not a known field' },
-      { field: 'config.code.s3_bucket', issue: 'is not a valid S3 bucket name' },
-      { field: 'config.code.s3_key', issue: 'is required' },
-    ]],
-    ['a health payload that is not an object', { ...valid, health_payload: [1] }, [{ field: 'config.health_payload', issue: 'must be a JSON object' }]],
+    [
+      'an incomplete code',
+      { ...valid, code: { s3_bucket: 'Bad_Bucket', extra: 1 } },
+      [
+        { field: 'config.code.extra', issue: 'is not a known field' },
+        { field: 'config.code.s3_bucket', issue: 'is not a valid S3 bucket name' },
+        { field: 'config.code.s3_key', issue: 'is required' },
+      ],
+    ],
+    [
+      'a health payload that is not an object',
+      { ...valid, health_payload: [1] },
+      [{ field: 'config.health_payload', issue: 'must be a JSON object' }],
+    ],
     ['an unknown field', { ...valid, role_arn: 'x' }, [{ field: 'config.role_arn', issue: 'is not a known field' }]],
-    ['an interval out of range', { ...valid, health_interval_seconds: 0 }, [{ field: 'config.health_interval_seconds', issue: 'must be an integer between 1 and 60' }]],
+    [
+      'an interval out of range',
+      { ...valid, health_interval_seconds: 0 },
+      [{ field: 'config.health_interval_seconds', issue: 'must be an integer between 1 and 60' }],
+    ],
   ])('refuses %s', async (_, input, issues) => {
     expect(await parse(input)).toEqual({ ok: false, issues });
   });
@@ -303,11 +387,19 @@ describe('aws-lambda: parseConfig', () => {
   });
 
   it('asks for the ARN when a name matches several allowed functions', async () => {
-    const twoRegions = awsLambdaProvider({ client: new LambdaClient({ region: 'eu-west-1' }), allowedFunctions: [arn, arn.replace('eu-west-1', 'us-east-1')] });
-    expect(await twoRegions.parseConfig({ ...valid, function_name: 'shop-api' }, { mode: 'live' })).toMatchObject({ ok: false, issues: [{ field: 'config.function_name' }] });
+    const twoRegions = awsLambdaProvider({
+      client: new LambdaClient({ region: 'eu-west-1' }),
+      allowedFunctions: [arn, arn.replace('eu-west-1', 'us-east-1')],
+    });
+    expect(await twoRegions.parseConfig({ ...valid, function_name: 'shop-api' }, { mode: 'live' })).toMatchObject({
+      ok: false,
+      issues: [{ field: 'config.function_name' }],
+    });
   });
 
   it('refuses wildcards in the allowed list', () => {
-    expect(() => awsLambdaProvider({ client: new LambdaClient({}), allowedFunctions: ['arn:aws:lambda:eu-west-1:123456789012:function:*'] })).toThrow(TypeError);
+    expect(() =>
+      awsLambdaProvider({ client: new LambdaClient({}), allowedFunctions: ['arn:aws:lambda:eu-west-1:123456789012:function:*'] }),
+    ).toThrow(TypeError);
   });
 });

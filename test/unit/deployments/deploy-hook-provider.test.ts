@@ -1,5 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import { deployHookProvider, deployHookUserAgent, type DeployHookConfig } from '../../../functions/adapters/deployments/deploy-hook-provider';
+import {
+  deployHookProvider,
+  deployHookUserAgent,
+  type DeployHookConfig,
+} from '../../../functions/adapters/deployments/deploy-hook-provider';
 import { assessTarget, type LookupAll } from '../../../functions/adapters/http/webhook-http-client';
 import {
   DeploymentProviderError,
@@ -14,7 +18,8 @@ import { controlledClock } from '../fakes/clock';
 import { answer, closedPort, hang, rejectionOf, serverPool } from './local-server';
 
 /** As the local runtime: test mode may reach private addresses, live mode never. */
-const policyFor = (mode: Mode): TargetPolicy => (mode === 'live' ? { requireHttps: true, allowPrivate: false } : { requireHttps: false, allowPrivate: true });
+const policyFor = (mode: Mode): TargetPolicy =>
+  mode === 'live' ? { requireHttps: true, allowPrivate: false } : { requireHttps: false, allowPrivate: true };
 const lookup: LookupAll = async (hostname) => {
   const table: Record<string, string[]> = { 'internal.example': ['10.1.2.3'], 'deploy.example': ['93.184.215.14'] };
   const addresses = table[hostname];
@@ -58,7 +63,9 @@ const parsed = async (input: Record<string, unknown>, mode: Mode = 'test') => pr
 
 describe('deploy-hook: deploy', () => {
   it('POSTs a signed deployment.requested payload and takes url and version from the answer', async () => {
-    const hook = await start(answer(200, JSON.stringify({ url: 'https://staging.shop.example/', version: 'v42' }), { 'Content-Type': 'application/json' }));
+    const hook = await start(
+      answer(200, JSON.stringify({ url: 'https://staging.shop.example/', version: 'v42' }), { 'Content-Type': 'application/json' }),
+    );
     const outcome = await provider.deploy(target(), config({ hook_url: `${hook.url}/deploy?src=svc` }));
 
     expect(outcome).toEqual({ url: 'https://staging.shop.example/', version: 'v42', details: { hook_status: 200 } });
@@ -73,7 +80,9 @@ describe('deploy-hook: deploy', () => {
     });
     const body = request?.body ?? '';
     expect(verifyWebhookSignature(body, request?.headers['x-service-signature'] as string, secret, { nowSeconds })).toBe(true);
-    expect(verifyWebhookSignature(body, request?.headers['x-service-signature'] as string, 'whsec_another-secret-000', { nowSeconds })).toBe(false);
+    expect(
+      verifyWebhookSignature(body, request?.headers['x-service-signature'] as string, 'whsec_another-secret-000', { nowSeconds }),
+    ).toBe(false);
     expect(request?.headers['x-service-signature']).toMatch(new RegExp(`^t=${nowSeconds},v1=[0-9a-f]{64}$`));
     expect(JSON.parse(body)).toEqual({
       type: 'deployment.requested',
@@ -81,13 +90,20 @@ describe('deploy-hook: deploy', () => {
       project: { id: 'prj_01JPROJECT', name: 'Shop', repository: 'https://github.com/acme/shop' },
       environment: 'staging',
       branch: 'main',
-      artifact: { workflow_id: 'wf_01JWORKFLOW', bundle: { location: 's3://bundles/wf_01JWORKFLOW.tar', sha256: 'ab'.repeat(32), size: 2048 } },
+      artifact: {
+        workflow_id: 'wf_01JWORKFLOW',
+        bundle: { location: 's3://bundles/wf_01JWORKFLOW.tar', sha256: 'ab'.repeat(32), size: 2048 },
+      },
     });
   });
 
   it('falls back to no url and the deployment id as version when the answer does not say', async () => {
     const plain = await start(answer(202, 'accepted'));
-    expect(await provider.deploy(target({ artifact: null }), config({ hook_url: plain.url }))).toEqual({ url: null, version: 'dep_01JDEPLOY', details: { hook_status: 202 } });
+    expect(await provider.deploy(target({ artifact: null }), config({ hook_url: plain.url }))).toEqual({
+      url: null,
+      version: 'dep_01JDEPLOY',
+      details: { hook_status: 202 },
+    });
     expect(JSON.parse(plain.requests[0]?.body ?? '{}')).toMatchObject({ artifact: null });
 
     const odd = await start(answer(200, JSON.stringify({ url: 'javascript:alert(1)', version: '' })));
@@ -96,13 +112,27 @@ describe('deploy-hook: deploy', () => {
 
   it('keeps an http answer url in test mode only', async () => {
     const hook = await start(answer(200, JSON.stringify({ url: 'http://preview.local:3000/', version: 7 })));
-    expect(await provider.deploy(target(), config({ hook_url: hook.url }))).toMatchObject({ url: 'http://preview.local:3000/', version: '7' });
+    expect(await provider.deploy(target(), config({ hook_url: hook.url }))).toMatchObject({
+      url: 'http://preview.local:3000/',
+      version: '7',
+    });
   });
 
   it('drops an http answer url in live mode', async () => {
-    const send = async () => ({ ok: true, statusCode: 200, durationMs: 5, error: null, errorMessage: null, responseExcerpt: JSON.stringify({ url: 'http://shop.example/', version: 'v1' }) });
+    const send = async () => ({
+      ok: true,
+      statusCode: 200,
+      durationMs: 5,
+      error: null,
+      errorMessage: null,
+      responseExcerpt: JSON.stringify({ url: 'http://shop.example/', version: 'v1' }),
+    });
     const live = deployHookProvider({ policyFor, clock, send });
-    expect(await live.deploy(target({ mode: 'live' }), config({ hook_url: 'https://deploy.example/hook' }))).toEqual({ url: null, version: 'v1', details: { hook_status: 200 } });
+    expect(await live.deploy(target({ mode: 'live' }), config({ hook_url: 'https://deploy.example/hook' }))).toEqual({
+      url: null,
+      version: 'v1',
+      details: { hook_status: 200 },
+    });
   });
 
   it('reports a 500 as a DeploymentProviderError', async () => {
@@ -161,7 +191,12 @@ describe('deploy-hook: checkHealth', () => {
       latency_ms: expect.any(Number),
       message: 'health check answered 200',
     });
-    expect(health.requests[0]).toMatchObject({ method: 'GET', url: '/healthz', body: '', headers: { 'user-agent': deployHookUserAgent, 'x-service-deployment-id': 'dep_01JDEPLOY' } });
+    expect(health.requests[0]).toMatchObject({
+      method: 'GET',
+      url: '/healthz',
+      body: '',
+      headers: { 'user-agent': deployHookUserAgent, 'x-service-deployment-id': 'dep_01JDEPLOY' },
+    });
   });
 
   it('is unhealthy on a 500, saying so', async () => {
@@ -181,8 +216,14 @@ describe('deploy-hook: checkHealth', () => {
       message: 'health check answered 204, expected 200',
     });
     const moved = await start(answer(301, '', { Location: 'http://169.254.169.254/' }));
-    expect(await provider.checkHealth(target(), config({ health_url: moved.url, expected_status: 301 }), deployed)).toMatchObject({ healthy: true, status_code: 301 });
-    expect(await provider.checkHealth(target(), config({ health_url: moved.url }), deployed)).toMatchObject({ healthy: false, status_code: 301 });
+    expect(await provider.checkHealth(target(), config({ health_url: moved.url, expected_status: 301 }), deployed)).toMatchObject({
+      healthy: true,
+      status_code: 301,
+    });
+    expect(await provider.checkHealth(target(), config({ health_url: moved.url }), deployed)).toMatchObject({
+      healthy: false,
+      status_code: 301,
+    });
     expect(moved.requests).toHaveLength(2);
   });
 
@@ -191,18 +232,28 @@ describe('deploy-hook: checkHealth', () => {
     const started = performance.now();
     const outcome = await provider.checkHealth(target(), config({ health_url: health.url }), deployed);
     expect(performance.now() - started).toBeLessThan(2_000);
-    expect(outcome).toMatchObject({ healthy: false, status_code: null, message: 'health check failed (timeout): no response within 300 ms' });
+    expect(outcome).toMatchObject({
+      healthy: false,
+      status_code: null,
+      message: 'health check failed (timeout): no response within 300 ms',
+    });
   });
 
   it('is unhealthy when nothing listens', async () => {
     const port = await closedPort();
     const outcome = await provider.checkHealth(target(), config({ health_url: `http://127.0.0.1:${port}/` }), deployed);
-    expect(outcome).toMatchObject({ healthy: false, status_code: null, message: expect.stringMatching(/^health check failed \(connection\)/) });
+    expect(outcome).toMatchObject({
+      healthy: false,
+      status_code: null,
+      message: expect.stringMatching(/^health check failed \(connection\)/),
+    });
   });
 
   it('throws a DeploymentProviderError for a refused target', async () => {
     const health = await start(answer(200));
-    const failure = await rejectionOf(provider.checkHealth(target({ mode: 'live' }), config({ health_url: `https://127.0.0.1:${health.port}/` }), deployed));
+    const failure = await rejectionOf(
+      provider.checkHealth(target({ mode: 'live' }), config({ health_url: `https://127.0.0.1:${health.port}/` }), deployed),
+    );
     expect(failure).toBeInstanceOf(DeploymentProviderError);
     expect(failure.message).toBe('health check target refused: target is a loopback address');
     expect(health.requests).toHaveLength(0);
@@ -210,7 +261,10 @@ describe('deploy-hook: checkHealth', () => {
 });
 
 describe('deploy-hook: rollback', () => {
-  const current = { target: target({ deployment_id: 'dep_02JCURRENT' }), deployed: { url: 'https://new.shop.example/', version: 'v43', details: {} } };
+  const current = {
+    target: target({ deployment_id: 'dep_02JCURRENT' }),
+    deployed: { url: 'https://new.shop.example/', version: 'v43', details: {} },
+  };
   const previous = {
     target: target({ deployment_id: 'dep_01JPREVIOUS', branch: 'release', artifact: null }),
     deployed: { url: 'https://old.shop.example/', version: 'v42', details: { hook_status: 200 } },
@@ -220,10 +274,16 @@ describe('deploy-hook: rollback', () => {
     const hook = await start(answer(200, '{}'));
     const outcome = await provider.rollback({ current, previous }, config({ hook_url: hook.url }));
 
-    expect(outcome).toEqual({ url: 'https://old.shop.example/', version: 'v42', details: { hook_status: 200, rolled_back_from: 'dep_02JCURRENT' } });
+    expect(outcome).toEqual({
+      url: 'https://old.shop.example/',
+      version: 'v42',
+      details: { hook_status: 200, rolled_back_from: 'dep_02JCURRENT' },
+    });
     const [request] = hook.requests;
     expect(request?.headers['x-service-deployment-id']).toBe('dep_02JCURRENT');
-    expect(verifyWebhookSignature(request?.body ?? '', request?.headers['x-service-signature'] as string, secret, { nowSeconds })).toBe(true);
+    expect(verifyWebhookSignature(request?.body ?? '', request?.headers['x-service-signature'] as string, secret, { nowSeconds })).toBe(
+      true,
+    );
     expect(JSON.parse(request?.body ?? '{}')).toEqual({
       type: 'deployment.rollback',
       deployment_id: 'dep_02JCURRENT',
@@ -239,7 +299,10 @@ describe('deploy-hook: rollback', () => {
 
   it('takes url and version from the answer when given, and fails like deploy', async () => {
     const hook = await start(answer(200, JSON.stringify({ url: 'https://rolled.shop.example/', version: 'v42-r1' })));
-    expect(await provider.rollback({ current, previous }, config({ hook_url: hook.url }))).toMatchObject({ url: 'https://rolled.shop.example/', version: 'v42-r1' });
+    expect(await provider.rollback({ current, previous }, config({ hook_url: hook.url }))).toMatchObject({
+      url: 'https://rolled.shop.example/',
+      version: 'v42-r1',
+    });
 
     const failing = await start(answer(503));
     const failure = await rejectionOf(provider.rollback({ current, previous }, config({ hook_url: failing.url })));
@@ -253,7 +316,10 @@ describe('deploy-hook: parseConfig and redactConfig', () => {
 
   it('applies the defaults, ignores the common fields, and parses its own output unchanged', async () => {
     const result = await parsed({ ...valid, branch: 'main', auto_rollback: false }, 'live');
-    expect(result).toEqual({ ok: true, config: { ...valid, expected_status: null, health_timeout_seconds: 120, health_interval_seconds: 5 } });
+    expect(result).toEqual({
+      ok: true,
+      config: { ...valid, expected_status: null, health_timeout_seconds: 120, health_interval_seconds: 5 },
+    });
     if (!result.ok) throw new Error('unreachable');
     expect(await parsed({ ...result.config }, 'live')).toEqual(result);
     expect(healthSchedule(result.config)).toEqual({ timeoutSeconds: 120, intervalSeconds: 5 });
@@ -263,22 +329,69 @@ describe('deploy-hook: parseConfig and redactConfig', () => {
   });
 
   it('accepts http and loopback targets in test mode (local runtime policy)', async () => {
-    expect(await parsed({ ...valid, hook_url: 'http://127.0.0.1:8080/deploy', health_url: 'http://localhost:8080/health' })).toMatchObject({ ok: true });
+    expect(await parsed({ ...valid, hook_url: 'http://127.0.0.1:8080/deploy', health_url: 'http://localhost:8080/health' })).toMatchObject({
+      ok: true,
+    });
   });
 
   it.each<[string, Record<string, unknown>, Mode, { field: string; issue: string }[]]>([
     ['a missing hook_url', { health_url: valid.health_url, secret }, 'live', [{ field: 'config.hook_url', issue: 'is required' }]],
-    ['an http URL in live mode', { ...valid, hook_url: 'http://deploy.example/hook' }, 'live', [{ field: 'config.hook_url', issue: 'must use https in live mode' }]],
-    ['a private address in live mode', { ...valid, hook_url: 'https://10.0.0.5/hook' }, 'live', [{ field: 'config.hook_url', issue: 'target is a private address' }]],
-    ['a name resolving to a private address', { ...valid, health_url: 'https://internal.example/health' }, 'live', [{ field: 'config.health_url', issue: 'internal.example resolves to a private address' }]],
-    ['loopback in live mode', { ...valid, health_url: 'https://localhost/health' }, 'live', [{ field: 'config.health_url', issue: 'target is a loopback address' }]],
-    ['the metadata address even in test mode', { ...valid, hook_url: 'http://169.254.169.254/latest' }, 'test', [{ field: 'config.hook_url', issue: 'target is a cloud metadata address' }]],
+    [
+      'an http URL in live mode',
+      { ...valid, hook_url: 'http://deploy.example/hook' },
+      'live',
+      [{ field: 'config.hook_url', issue: 'must use https in live mode' }],
+    ],
+    [
+      'a private address in live mode',
+      { ...valid, hook_url: 'https://10.0.0.5/hook' },
+      'live',
+      [{ field: 'config.hook_url', issue: 'target is a private address' }],
+    ],
+    [
+      'a name resolving to a private address',
+      { ...valid, health_url: 'https://internal.example/health' },
+      'live',
+      [{ field: 'config.health_url', issue: 'internal.example resolves to a private address' }],
+    ],
+    [
+      'loopback in live mode',
+      { ...valid, health_url: 'https://localhost/health' },
+      'live',
+      [{ field: 'config.health_url', issue: 'target is a loopback address' }],
+    ],
+    [
+      'the metadata address even in test mode',
+      { ...valid, hook_url: 'http://169.254.169.254/latest' },
+      'test',
+      [{ field: 'config.hook_url', issue: 'target is a cloud metadata address' }],
+    ],
     ['a secret too short', { ...valid, secret: 'short' }, 'live', [{ field: 'config.secret', issue: 'must be 16 to 256 characters long' }]],
-    ['a secret that is not a string', { ...valid, secret: 1234567890123456 }, 'live', [{ field: 'config.secret', issue: 'must be a string' }]],
+    [
+      'a secret that is not a string',
+      { ...valid, secret: 1234567890123456 },
+      'live',
+      [{ field: 'config.secret', issue: 'must be a string' }],
+    ],
     ['an unknown field', { ...valid, token: 'x' }, 'live', [{ field: 'config.token', issue: 'is not a known field' }]],
-    ['a timeout out of range', { ...valid, health_timeout_seconds: 5 }, 'live', [{ field: 'config.health_timeout_seconds', issue: 'must be an integer between 10 and 900' }]],
-    ['an interval longer than the timeout', { ...valid, health_timeout_seconds: 30, health_interval_seconds: 45 }, 'live', [{ field: 'config.health_interval_seconds', issue: 'must not exceed health_timeout_seconds' }]],
-    ['a bad expected_status', { ...valid, expected_status: '200' }, 'live', [{ field: 'config.expected_status', issue: 'must be an integer between 200 and 599' }]],
+    [
+      'a timeout out of range',
+      { ...valid, health_timeout_seconds: 5 },
+      'live',
+      [{ field: 'config.health_timeout_seconds', issue: 'must be an integer between 10 and 900' }],
+    ],
+    [
+      'an interval longer than the timeout',
+      { ...valid, health_timeout_seconds: 30, health_interval_seconds: 45 },
+      'live',
+      [{ field: 'config.health_interval_seconds', issue: 'must not exceed health_timeout_seconds' }],
+    ],
+    [
+      'a bad expected_status',
+      { ...valid, expected_status: '200' },
+      'live',
+      [{ field: 'config.expected_status', issue: 'must be an integer between 200 and 599' }],
+    ],
   ])('refuses %s', async (_, input, mode, issues) => {
     expect(await parsed(input, mode)).toEqual({ ok: false, issues });
   });
@@ -287,11 +400,19 @@ describe('deploy-hook: parseConfig and redactConfig', () => {
     const result = await parsed({ secret: 'short', extra: true }, 'live');
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.issues.map((issue) => issue.field).sort()).toEqual(['config.extra', 'config.health_url', 'config.hook_url', 'config.secret']);
+    expect(result.issues.map((issue) => issue.field).sort()).toEqual([
+      'config.extra',
+      'config.health_url',
+      'config.hook_url',
+      'config.secret',
+    ]);
   });
 
   it('refuses a config that is not an object', async () => {
-    expect(await provider.parseConfig([] as unknown as Record<string, unknown>, { mode: 'live' })).toEqual({ ok: false, issues: [{ field: 'config', issue: 'must be a JSON object' }] });
+    expect(await provider.parseConfig([] as unknown as Record<string, unknown>, { mode: 'live' })).toEqual({
+      ok: false,
+      issues: [{ field: 'config', issue: 'must be a JSON object' }],
+    });
   });
 
   it('never shows the secret', () => {

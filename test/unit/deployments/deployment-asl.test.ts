@@ -111,7 +111,13 @@ const harness = () => {
 const clientFor = (local: LocalStepFunctions) =>
   new SFNClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
 
-const runToEnd = async (client: SFNClient, stateMachineArn: string, input: unknown, name: string, progress: () => string): Promise<DescribeExecutionCommandOutput> => {
+const runToEnd = async (
+  client: SFNClient,
+  stateMachineArn: string,
+  input: unknown,
+  name: string,
+  progress: () => string,
+): Promise<DescribeExecutionCommandOutput> => {
   const { executionArn } = await client.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -130,7 +136,9 @@ describe('state-machines/deployment.asl.json', () => {
 
   it('reports a function ARN left without a substitution', () => {
     const withoutOne = Object.fromEntries(Object.entries(substitutions).filter(([name]) => name !== 'RollbackFunctionArn'));
-    expect(validateDefinitionFile(definitionFile, withoutOne).errors).toEqual(['UNRESOLVED_PLACEHOLDER: no substitution for ${RollbackFunctionArn}']);
+    expect(validateDefinitionFile(definitionFile, withoutOne).errors).toEqual([
+      'UNRESOLVED_PLACEHOLDER: no substitution for ${RollbackFunctionArn}',
+    ]);
   });
 });
 
@@ -156,7 +164,13 @@ describe('the deployment state machine with stub functions, run locally', () => 
   const names = () => stub.calls.map((call) => call.name);
   const callsOf = (name: StepFunction) => stub.calls.filter((call) => call.name === name);
   const run = (action: 'deploy' | 'rollback' = 'deploy') =>
-    runToEnd(client, local.stateMachineArn('deployment'), { action, deployment: deploymentRef }, action === 'deploy' ? 'dep_x' : 'dep_x-rollback-1', () => names().join(' → '));
+    runToEnd(
+      client,
+      local.stateMachineArn('deployment'),
+      { action, deployment: deploymentRef },
+      action === 'deploy' ? 'dep_x' : 'dep_x-rollback-1',
+      () => names().join(' → '),
+    );
 
   it('healthy after one unhealthy probe: start, deploy, health until healthy, complete; SUCCEEDED', async () => {
     stub.scenario.health = [
@@ -167,7 +181,8 @@ describe('the deployment state machine with stub functions, run locally', () => 
     expect(names()).toEqual(['control:start', 'deploy', 'health', 'health', 'control:complete']);
     expect(described.status).toBe('SUCCEEDED');
     expect(callsOf('control:start')[0]?.input).toEqual({ action: 'start', deployment: deploymentRef });
-    for (const fn of ['deploy', 'health'] as const) for (const call of callsOf(fn)) expect(call.input).toEqual({ deployment: deploymentRef });
+    for (const fn of ['deploy', 'health'] as const)
+      for (const call of callsOf(fn)) expect(call.input).toEqual({ deployment: deploymentRef });
     expect(callsOf('control:complete')[0]?.input).toEqual({ action: 'complete', deployment: deploymentRef });
     expect(JSON.parse(described.output ?? 'null')).toEqual({
       action: 'deploy',
@@ -240,7 +255,11 @@ describe('the deployment state machine with stub functions, run locally', () => 
   });
 
   it('start failing: recorded, nothing deployed', async () => {
-    stub.scenario.throwing = { fn: 'control:start', error: () => named('DeploymentStateError', 'deployment dep_x not found'), times: Infinity };
+    stub.scenario.throwing = {
+      fn: 'control:start',
+      error: () => named('DeploymentStateError', 'deployment dep_x not found'),
+      times: Infinity,
+    };
     const described = await run();
     expect(names()).toEqual(['control:start', 'control:fail']);
     expect(callsOf('control:fail')[0]?.input.error).toEqual({ Error: 'DeploymentStateError', Cause: 'deployment dep_x not found' });
@@ -337,7 +356,10 @@ describe('the deployment state machine with the real steps over fakes, run local
   beforeAll(async () => {
     deployments.addProject(tenant, projectId);
     await projects.create(tenant, project);
-    local = await startLocalStepFunctions({ machines: [{ name: 'deployment', definitionFile, substitutions, taskHandlers: handlers }], timeScale: 0.01 });
+    local = await startLocalStepFunctions({
+      machines: [{ name: 'deployment', definitionFile, substitutions, taskHandlers: handlers }],
+      timeScale: 0.01,
+    });
     client = clientFor(local);
   });
 
@@ -348,14 +370,19 @@ describe('the deployment state machine with the real steps over fakes, run local
 
   const config = { health_timeout_seconds: 10, health_interval_seconds: 1 };
   const run = (action: 'deploy' | 'rollback', id: string, name = id) =>
-    runToEnd(client, local.stateMachineArn('deployment'), { action, deployment: refOf({ id }) }, name, () => fake.calls.map((call) => call.method).join(' → '));
+    runToEnd(client, local.stateMachineArn('deployment'), { action, deployment: refOf({ id }) }, name, () =>
+      fake.calls.map((call) => call.method).join(' → '),
+    );
 
   it('a healthy deployment completes and becomes current; a failing one after it is rolled back to it automatically', async () => {
     const first = deploymentRecord({ config, provider: 'fake' }, Date.now() - 1_000);
     expect(await deployments.create(tenant, first)).toBe('created');
     fake.script.checkHealth.push({ healthy: false }, { healthy: true });
     expect((await run('deploy', first.id)).status).toBe('SUCCEEDED');
-    expect(deployments.stored(tenant, first.id)).toMatchObject({ status: 'completed', health_checks: [{ healthy: false }, { healthy: true }] });
+    expect(deployments.stored(tenant, first.id)).toMatchObject({
+      status: 'completed',
+      health_checks: [{ healthy: false }, { healthy: true }],
+    });
     expect(deployments.current(tenant, projectId, 'production')).toBe(first.id);
 
     const second = deploymentRecord({ config, provider: 'fake' }, Date.now());
@@ -395,14 +422,25 @@ describe('the deployment state machine with the real steps over fakes, run local
     deployments.setCurrent(tenant, projectId, 'production', newer.id);
     const requested = {
       ...newer,
-      rollback: { status: 'in_progress' as const, to: older.id, requested_at: new Date().toISOString(), completed_at: null, error: null, trigger: 'requested' as const },
+      rollback: {
+        status: 'in_progress' as const,
+        to: older.id,
+        requested_at: new Date().toISOString(),
+        completed_at: null,
+        error: null,
+        trigger: 'requested' as const,
+      },
       revision: newer.revision + 1,
     };
     expect(await deployments.beginRollback(tenant, newer, requested)).toBe('started');
 
     const described = await run('rollback', newer.id, `${newer.id}-rollback`);
     expect(described.status).toBe('SUCCEEDED');
-    expect(deployments.stored(tenant, newer.id)).toMatchObject({ status: 'rolled_back', rolled_back_to: older.id, rollback: { status: 'completed' } });
+    expect(deployments.stored(tenant, newer.id)).toMatchObject({
+      status: 'rolled_back',
+      rolled_back_to: older.id,
+      rollback: { status: 'completed' },
+    });
     expect(deployments.current(tenant, projectId, 'production')).toBe(older.id);
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
   });
@@ -414,7 +452,14 @@ describe('the deployment state machine with the real steps over fakes, run local
     deployments.put(tenant, earlier);
     const requested = {
       ...stored,
-      rollback: { status: 'in_progress' as const, to: earlier.id, requested_at: new Date().toISOString(), completed_at: null, error: null, trigger: 'requested' as const },
+      rollback: {
+        status: 'in_progress' as const,
+        to: earlier.id,
+        requested_at: new Date().toISOString(),
+        completed_at: null,
+        error: null,
+        trigger: 'requested' as const,
+      },
       revision: stored.revision + 1,
     };
     expect(await deployments.beginRollback(tenant, stored, requested)).toBe('started');
@@ -422,7 +467,10 @@ describe('the deployment state machine with the real steps over fakes, run local
 
     const described = await run('rollback', current, `${current}-rollback-2`);
     expect(described).toMatchObject({ status: 'FAILED', error: 'RollbackFailed' });
-    expect(deployments.stored(tenant, current)).toMatchObject({ status: 'completed', rollback: { status: 'failed', error: 'the rollback hook answered 410' } });
+    expect(deployments.stored(tenant, current)).toMatchObject({
+      status: 'completed',
+      rollback: { status: 'failed', error: 'the rollback hook answered 410' },
+    });
     expect(deployments.current(tenant, projectId, 'production')).toBe(current);
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
   });

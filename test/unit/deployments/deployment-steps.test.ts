@@ -13,7 +13,11 @@ import {
 } from '../../../functions/core/deployments/deployment-steps';
 import { createDeployment, type DeploymentDeps, requestRollback } from '../../../functions/core/deployments/deployment-use-cases';
 import { deploymentSnapshot } from '../../../functions/core/deployments/snapshot';
-import { DeploymentProviderError, DeploymentTransientError, type HealthOutcome } from '../../../functions/core/deployments/providers/provider';
+import {
+  DeploymentProviderError,
+  DeploymentTransientError,
+  type HealthOutcome,
+} from '../../../functions/core/deployments/providers/provider';
 import { controlledClock, startOfTests } from '../fakes/clock';
 import { fakeDeploymentExecutor } from '../fakes/deployment-executor';
 import { completedRecord, deploymentRecord, project, projectId, refOf, tenant } from '../fakes/deployment-fixtures';
@@ -71,7 +75,14 @@ const deployedOutcome = { url: 'https://new.example.test', version: 'v9', detail
 
 /** In progress with something deployed and a health deadline 120 s from the tests' start. */
 const deployed = (overrides: Partial<Deployment> = {}): Deployment =>
-  inProgress({ deployed: deployedOutcome, url: deployedOutcome.url, version: deployedOutcome.version, health_deadline_at: isoTime(startOfTests + 120_000), revision: 3, ...overrides });
+  inProgress({
+    deployed: deployedOutcome,
+    url: deployedOutcome.url,
+    version: deployedOutcome.version,
+    health_deadline_at: isoTime(startOfTests + 120_000),
+    revision: 3,
+    ...overrides,
+  });
 
 const lambdaCause = (errorType: string, errorMessage: string) =>
   JSON.stringify({ errorType, errorMessage, trace: [`${errorType}: ${errorMessage}`, '    at deploy (/var/task/index.mjs:1:2345)'] });
@@ -218,7 +229,9 @@ describe('runHealthCheck', () => {
     clock.advance(10_000);
     fake.script.checkHealth.push(check(true, startOfTests + 10_000));
     await expect(runHealthCheck(deps, refOf(deployment))).resolves.toEqual({ healthy: true, expired: false, interval_seconds: 5 });
-    expect(fake.calls).toEqual([{ method: 'checkHealth', target: targetOf(deployment), config: deployment.config, deployed: deployedOutcome }]);
+    expect(fake.calls).toEqual([
+      { method: 'checkHealth', target: targetOf(deployment), config: deployment.config, deployed: deployedOutcome },
+    ]);
     expect(deployments.stored(tenant, deployment.id)).toEqual({
       ...deployment,
       health_checks: [check(true, startOfTests + 10_000)],
@@ -297,13 +310,22 @@ describe('completeDeployment', () => {
     clock.advance(42_000);
     const completed = await completeDeployment(deps, refOf(deployment));
     const at = isoTime(startOfTests + 42_000);
-    expect(completed).toEqual({ ...deployment, status: 'completed', completed_at: at, duration_ms: 42_000, updated_at: at, revision: deployment.revision + 1 });
+    expect(completed).toEqual({
+      ...deployment,
+      status: 'completed',
+      completed_at: at,
+      duration_ms: 42_000,
+      updated_at: at,
+      revision: deployment.revision + 1,
+    });
     expect(deployments.stored(tenant, deployment.id)).toEqual(completed);
     expect(deployments.current(tenant, projectId, 'production')).toBe(deployment.id);
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
     expect(deployments.activeCount(tenant, projectId)).toBe(0);
     expect(deployments.saves.at(-1)?.effects).toEqual({ releaseLock: true, setCurrent: deployment.id, finished: true });
-    expect(deployments.events).toEqual([{ type: 'deployment.completed', data: deploymentSnapshot(completed), deploymentId: deployment.id }]);
+    expect(deployments.events).toEqual([
+      { type: 'deployment.completed', data: deploymentSnapshot(completed), deploymentId: deployment.id },
+    ]);
   });
 
   it('is idempotent', async () => {
@@ -341,7 +363,7 @@ describe('failFromCatch', () => {
     expect(deployments.stored(tenant, deployment.id)?.error).toEqual({ step, message: 'the hook answered 500' });
   });
 
-  it("records the failure with its event, releases the lock and stops counting as active when there is nothing to roll back to", async () => {
+  it('records the failure with its event, releases the lock and stops counting as active when there is nothing to roll back to', async () => {
     const { deps, deployments, clock, placed } = setup();
     const deployment = await placed(deployed());
     clock.advance(30_000);
@@ -381,7 +403,10 @@ describe('failFromCatch', () => {
     };
 
     it("is a Lambda error's errorMessage, without its trace", async () => {
-      const message = await messageOf({ Error: 'DeploymentProviderError', Cause: lambdaCause('DeploymentProviderError', 'the hook answered 502') });
+      const message = await messageOf({
+        Error: 'DeploymentProviderError',
+        Cause: lambdaCause('DeploymentProviderError', 'the hook answered 502'),
+      });
       expect(message).toBe('the hook answered 502');
       expect(message).not.toContain('/var/task');
     });
@@ -440,13 +465,16 @@ describe('failFromCatch', () => {
       ['the previous completed deployment used another provider', {}, { provider: 'other' }],
       ['the earlier deployment is not completed', {}, { status: 'rolled_back' }],
       ['the only completed deployment is of another environment', {}, { environment: 'staging' }],
-    ] as Array<[string, Partial<Deployment>, Partial<Deployment>]>)('is not chosen when %s: the lock is released', async (_why, failing, previous) => {
-      const { deps, deployments, f } = await withPrevious(failing, previous);
-      await expect(fail(deps, f)).resolves.toEqual({ rollback: false });
-      expect(deployments.stored(tenant, f.id)).toMatchObject({ status: 'failed', rollback: null });
-      expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
-      expect(deployments.activeCount(tenant, projectId)).toBe(0);
-    });
+    ] as Array<[string, Partial<Deployment>, Partial<Deployment>]>)(
+      'is not chosen when %s: the lock is released',
+      async (_why, failing, previous) => {
+        const { deps, deployments, f } = await withPrevious(failing, previous);
+        await expect(fail(deps, f)).resolves.toEqual({ rollback: false });
+        expect(deployments.stored(tenant, f.id)).toMatchObject({ status: 'failed', rollback: null });
+        expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
+        expect(deployments.activeCount(tenant, projectId)).toBe(0);
+      },
+    );
 
     it('is not chosen when the only earlier completed deployment was created after the failing one', async () => {
       const context = setup();
@@ -532,7 +560,13 @@ describe('runRollback', () => {
       revision: f.revision + 1,
     });
     expect(deployments.stored(tenant, f.id)).toEqual(answered);
-    expect(deployments.stored(tenant, p.id)).toEqual({ ...p, rolled_back_from: f.id, url: 'https://previous.example.test', updated_at: at, revision: p.revision + 1 });
+    expect(deployments.stored(tenant, p.id)).toEqual({
+      ...p,
+      rolled_back_from: f.id,
+      url: 'https://previous.example.test',
+      updated_at: at,
+      revision: p.revision + 1,
+    });
     expect(deployments.current(tenant, projectId, 'production')).toBe(p.id);
     expect(deployments.saves.at(-1)?.effects).toMatchObject({ releaseLock: true, finished: true });
     expect(deployments.saves.at(-1)?.effects.setCurrent).toBeUndefined();
@@ -548,7 +582,12 @@ describe('runRollback', () => {
     const answered = await runRollback(deps, refOf(b));
 
     expect(fake.callsOf('rollback')).toEqual([
-      { method: 'rollback', current: { target: targetOf(b), deployed: b.deployed }, previous: { target: targetOf(a), deployed: a.deployed }, config: b.config },
+      {
+        method: 'rollback',
+        current: { target: targetOf(b), deployed: b.deployed },
+        previous: { target: targetOf(a), deployed: a.deployed },
+        config: b.config,
+      },
     ]);
     expect(answered).toEqual({
       ...b,
@@ -617,7 +656,13 @@ describe('recordRollbackFailure', () => {
     expect(answered).toMatchObject({
       status: 'failed',
       rolled_back_to: null,
-      rollback: { status: 'failed', to: p.id, trigger: 'automatic', error: 'the alias could not be moved', completed_at: isoTime(startOfTests + 1_000) },
+      rollback: {
+        status: 'failed',
+        to: p.id,
+        trigger: 'automatic',
+        error: 'the alias could not be moved',
+        completed_at: isoTime(startOfTests + 1_000),
+      },
     });
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
     expect(deployments.activeCount(tenant, projectId)).toBe(0);
@@ -627,7 +672,14 @@ describe('recordRollbackFailure', () => {
   it('requested: the deployment stays completed and current; the lock is released', async () => {
     const { deps, deployments } = setup();
     const b = completedRecord(0, {
-      rollback: { status: 'in_progress', to: 'dep_x', requested_at: isoTime(startOfTests), completed_at: null, error: null, trigger: 'requested' },
+      rollback: {
+        status: 'in_progress',
+        to: 'dep_x',
+        requested_at: isoTime(startOfTests),
+        completed_at: null,
+        error: null,
+        trigger: 'requested',
+      },
     });
     deployments.put(tenant, b);
     deployments.setCurrent(tenant, projectId, 'production', b.id);
@@ -652,7 +704,13 @@ describe('a life cycle, through the use cases and the steps', () => {
   it('deploy → healthy → completed; then a failing deployment rolls back automatically to it; the bookkeeping balances', async () => {
     const { deps: stepDeps, deployments, fake, clock } = setup();
     const executor = fakeDeploymentExecutor();
-    const deps: DeploymentDeps = { deployments, workflows: inMemoryWorkflowRepository(), providers: fakeProviderCatalogue([fake]), executor, clock };
+    const deps: DeploymentDeps = {
+      deployments,
+      workflows: inMemoryWorkflowRepository(),
+      providers: fakeProviderCatalogue([fake]),
+      executor,
+      clock,
+    };
     const input = { project_id: projectId, environment: 'production' as const, provider: 'fake', config: { branch: 'main' } };
 
     const first = await createDeployment(tenant, input, deps);
@@ -674,7 +732,11 @@ describe('a life cycle, through the use cases and the steps', () => {
     expect(await failFromCatch(stepDeps, refOf(second), { Error: 'HealthCheckFailed', Cause: 'unhealthy' })).toEqual({ rollback: true });
     await runRollback(stepDeps, refOf(second));
 
-    expect(deployments.stored(tenant, second.id)).toMatchObject({ status: 'failed', rolled_back_to: first.id, rollback: { status: 'completed', trigger: 'automatic' } });
+    expect(deployments.stored(tenant, second.id)).toMatchObject({
+      status: 'failed',
+      rolled_back_to: first.id,
+      rollback: { status: 'completed', trigger: 'automatic' },
+    });
     expect(deployments.stored(tenant, first.id)).toMatchObject({ status: 'completed', rolled_back_from: second.id });
     expect(deployments.current(tenant, projectId, 'production')).toBe(first.id);
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();

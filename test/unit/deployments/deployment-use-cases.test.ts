@@ -247,7 +247,7 @@ describe('createDeployment', () => {
     expect(deployments.activeCount(tenant, projectId)).toBe(2);
   });
 
-  it("returns the deployment failed on step start, its event stored and the lock released, when its execution cannot be started", async () => {
+  it('returns the deployment failed on step start, its event stored and the lock released, when its execution cannot be started', async () => {
     const { deps, deployments, executor } = setup();
     executor.behaviour.failStart = true;
     const deployment = await createDeployment(tenant, input(), deps);
@@ -341,15 +341,18 @@ describe('requestRollback', () => {
     expect((await requestRollback(tenant, b.id, deps)).rollback?.to).toBe(a.id);
   });
 
-  it.each(['queued', 'in_progress', 'failed', 'rolled_back'] as const)('answers 409 for a %s deployment; nothing changes', async (status) => {
-    const { deps, deployments, executor, b } = history({ b: { status } });
-    const error = await apiErrorOf(requestRollback(tenant, b.id, deps));
-    expect(error.status).toBe(409);
-    expect(error.message).toContain(status);
-    expect(deployments.stored(tenant, b.id)).toEqual(b);
-    expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
-    expect(executor.started).toEqual([]);
-  });
+  it.each(['queued', 'in_progress', 'failed', 'rolled_back'] as const)(
+    'answers 409 for a %s deployment; nothing changes',
+    async (status) => {
+      const { deps, deployments, executor, b } = history({ b: { status } });
+      const error = await apiErrorOf(requestRollback(tenant, b.id, deps));
+      expect(error.status).toBe(409);
+      expect(error.message).toContain(status);
+      expect(deployments.stored(tenant, b.id)).toEqual(b);
+      expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
+      expect(executor.started).toEqual([]);
+    },
+  );
 
   it('answers 409 when there is no earlier completed deployment to go back to', async () => {
     const { deps, deployments, executor, b } = history({ a: { status: 'rolled_back' } });
@@ -447,14 +450,23 @@ describe('requestRollback', () => {
 });
 
 describe('viewOfDeployment and deploymentSnapshot', () => {
-  const deployment = completedRecord(1_000, { config: { ...defaultHealthSettings, secret: 's3cr3t' }, artifact: { workflow_id: 'wf_1', bundle } });
+  const deployment = completedRecord(1_000, {
+    config: { ...defaultHealthSettings, secret: 's3cr3t' },
+    artifact: { workflow_id: 'wf_1', bundle },
+  });
 
   it('shows no bookkeeping and no deployed outcome, the common fields and the redacted config, in the documented order', () => {
     const redact = (provider: string, config: Record<string, unknown>) => ({ ...config, provider_seen: provider, secret: '[redacted]' });
     const view = viewOfDeployment(deployment, redact);
     expect(view).not.toHaveProperty('revision');
     expect(view).not.toHaveProperty('deployed');
-    expect(view.config).toEqual({ branch: 'main', auto_rollback: true, ...defaultHealthSettings, secret: '[redacted]', provider_seen: 'fake' });
+    expect(view.config).toEqual({
+      branch: 'main',
+      auto_rollback: true,
+      ...defaultHealthSettings,
+      secret: '[redacted]',
+      provider_seen: 'fake',
+    });
     expect(JSON.stringify(view)).not.toContain('s3cr3t');
     expect(Object.keys(view).slice(0, 3)).toEqual(['id', 'project_id', 'environment']);
     expect(Object.keys(view).at(-1)).toBe('duration_ms');

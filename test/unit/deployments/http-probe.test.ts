@@ -18,23 +18,42 @@ const lookupFrom =
 describe('health probe', () => {
   it('connects to the checked address of a name, keeping the name as Host', async () => {
     const server = await start(answer(200));
-    const result = await probe({ url: `http://app.test:${server.port}/health?deep=1`, policy: local, lookup: lookupFrom({ 'app.test': ['127.0.0.1'] }) });
+    const result = await probe({
+      url: `http://app.test:${server.port}/health?deep=1`,
+      policy: local,
+      lookup: lookupFrom({ 'app.test': ['127.0.0.1'] }),
+    });
     expect(result).toMatchObject({ ok: true, statusCode: 200, error: null });
     expect(server.requests[0]).toMatchObject({ method: 'GET', url: '/health?deep=1', headers: { host: `app.test:${server.port}` } });
   });
 
   it('refuses a name when any of its addresses is not allowed, before connecting', async () => {
-    const result = await probe({ url: 'https://mixed.example/', policy: live, lookup: lookupFrom({ 'mixed.example': ['93.184.215.14', '10.0.0.1'] }) });
-    expect(result).toMatchObject({ ok: false, error: 'refused_target', errorMessage: 'mixed.example resolves to a private address', statusCode: null });
+    const result = await probe({
+      url: 'https://mixed.example/',
+      policy: live,
+      lookup: lookupFrom({ 'mixed.example': ['93.184.215.14', '10.0.0.1'] }),
+    });
+    expect(result).toMatchObject({
+      ok: false,
+      error: 'refused_target',
+      errorMessage: 'mixed.example resolves to a private address',
+      statusCode: null,
+    });
   });
 
   it('refuses the metadata address whatever the policy', async () => {
     expect(await probe({ url: 'http://169.254.169.254/latest/meta-data', policy: local })).toMatchObject({ error: 'refused_target' });
-    expect(await probe({ url: 'http://meta.test/', policy: local, lookup: lookupFrom({ 'meta.test': ['169.254.169.254'] }) })).toMatchObject({ error: 'refused_target' });
+    expect(
+      await probe({ url: 'http://meta.test/', policy: local, lookup: lookupFrom({ 'meta.test': ['169.254.169.254'] }) }),
+    ).toMatchObject({ error: 'refused_target' });
   });
 
   it('fails on a name that does not resolve (unlike creation-time checks)', async () => {
-    expect(await probe({ url: 'https://nowhere.example/', policy: live, lookup: lookupFrom({}) })).toMatchObject({ ok: false, error: 'dns', errorMessage: expect.stringContaining('ENOTFOUND') });
+    expect(await probe({ url: 'https://nowhere.example/', policy: live, lookup: lookupFrom({}) })).toMatchObject({
+      ok: false,
+      error: 'dns',
+      errorMessage: expect.stringContaining('ENOTFOUND'),
+    });
   });
 
   it('times out a slow resolver, and never connects to an answer that came too late', async () => {

@@ -20,7 +20,10 @@ describe('deployment provider registry', () => {
     const lambda = providerFor(providers, 'aws-lambda');
     if (!lambda.ok) throw new Error('aws-lambda is missing');
     const code = { s3_bucket: 'acme-builds', s3_key: 'k.zip' };
-    expect(await lambda.provider.parseConfig({ function_name: 'shop-api', code }, { mode: 'live' })).toMatchObject({ ok: true, config: { function_name: arn } });
+    expect(await lambda.provider.parseConfig({ function_name: 'shop-api', code }, { mode: 'live' })).toMatchObject({
+      ok: true,
+      config: { function_name: arn },
+    });
     expect(await lambda.provider.parseConfig({ function_name: 'billing', code }, { mode: 'live' })).toEqual({
       ok: false,
       issues: [{ field: 'config.function_name', issue: `is not a deploy target of this deployment; allowed: ${arn}, local-fn` }],
@@ -30,7 +33,9 @@ describe('deployment provider registry', () => {
   it('refuses every Lambda target when none is configured', async () => {
     const lambda = providerFor(deploymentProviders({ DEPLOY_LAMBDA_TARGETS: '' }, { lambdaClient: client }), 'aws-lambda');
     if (!lambda.ok) throw new Error('aws-lambda is missing');
-    expect(await lambda.provider.parseConfig({ function_name: arn, code: { s3_bucket: 'acme-builds', s3_key: 'k.zip' } }, { mode: 'live' })).toMatchObject({
+    expect(
+      await lambda.provider.parseConfig({ function_name: arn, code: { s3_bucket: 'acme-builds', s3_key: 'k.zip' } }, { mode: 'live' }),
+    ).toMatchObject({
       ok: false,
       issues: [{ field: 'config.function_name', issue: 'is not a deploy target of this deployment; allowed: none' }],
     });

@@ -11,7 +11,10 @@ const setup = () => {
   return { workflows, deployments, deps: { workflows, deployments, clock: controlledClock() } };
 };
 
-const workflowInput = (id: string) => ({ workflow: { account_id: tenant.accountId, mode: tenant.mode, id, project_id: projectId }, max_iterations: 2 });
+const workflowInput = (id: string) => ({
+  workflow: { account_id: tenant.accountId, mode: tenant.mode, id, project_id: projectId },
+  max_iterations: 2,
+});
 
 describe('an execution that ended without succeeding', () => {
   it('fails a workflow it left running, saying why, with its event', async () => {
@@ -51,7 +54,14 @@ describe('an execution that ended without succeeding', () => {
     const { deployments, deps } = setup();
     const current = deploymentRecord({
       status: 'completed',
-      rollback: { status: 'in_progress', to: 'dep_01JD2QC3H7J9K1M3N5P7R9S1T3', requested_at: '2026-11-21T10:00:00.000Z', completed_at: null, error: null, trigger: 'requested' },
+      rollback: {
+        status: 'in_progress',
+        to: 'dep_01JD2QC3H7J9K1M3N5P7R9S1T3',
+        requested_at: '2026-11-21T10:00:00.000Z',
+        completed_at: null,
+        error: null,
+        trigger: 'requested',
+      },
     });
     deployments.put(tenant, current);
     deployments.holdLock(tenant, projectId, 'production', current.id);

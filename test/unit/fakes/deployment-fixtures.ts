@@ -19,7 +19,11 @@ export const project: Project = {
   updated_at: isoTime(startOfTests - 86_400_000),
 };
 
-export const refOf = (deployment: Pick<Deployment, 'id'>, of: Tenant = tenant): DeploymentRef => ({ account_id: of.accountId, mode: of.mode, id: deployment.id });
+export const refOf = (deployment: Pick<Deployment, 'id'>, of: Tenant = tenant): DeploymentRef => ({
+  account_id: of.accountId,
+  mode: of.mode,
+  id: deployment.id,
+});
 
 /**
  * A deployment record; ids sort by `createdAtMs`, so a smaller offset makes an earlier deployment.

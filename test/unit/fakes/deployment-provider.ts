@@ -44,7 +44,11 @@ export const fakeDeploymentProvider = (name = 'fake') => {
     checkHealth: [] as Scripted<Partial<HealthOutcome>>[],
     rollback: [] as Scripted<DeployOutcome>[],
   };
-  const behaviour: { configIssues: FieldIssue[] | null; healthy: boolean; rollbackUrl: string | null } = { configIssues: null, healthy: true, rollbackUrl: 'https://previous.example.test' };
+  const behaviour: { configIssues: FieldIssue[] | null; healthy: boolean; rollbackUrl: string | null } = {
+    configIssues: null,
+    healthy: true,
+    rollbackUrl: 'https://previous.example.test',
+  };
 
   const next = <T>(queue: Scripted<T>[], fallback: () => T): T => {
     const answer = queue.length > 0 ? queue.shift()! : fallback();
@@ -57,7 +61,9 @@ export const fakeDeploymentProvider = (name = 'fake') => {
     async parseConfig(config, context): Promise<ParsedConfig<Config>> {
       calls.push({ method: 'parseConfig', config: structuredClone(config), context: { ...context } });
       if (behaviour.configIssues) return { ok: false, issues: behaviour.configIssues.map((issue) => ({ ...issue })) };
-      const own = Object.fromEntries(Object.entries(config).filter(([field]) => !(commonConfigFields as readonly string[]).includes(field)));
+      const own = Object.fromEntries(
+        Object.entries(config).filter(([field]) => !(commonConfigFields as readonly string[]).includes(field)),
+      );
       return { ok: true, config: { ...defaultHealthSettings, ...own } };
     },
     redactConfig(config) {
@@ -66,10 +72,19 @@ export const fakeDeploymentProvider = (name = 'fake') => {
     async deploy(target, config) {
       calls.push({ method: 'deploy', target: structuredClone(target), config: structuredClone(config) });
       deploys += 1;
-      return next(script.deploy, () => ({ url: `https://${target.deployment_id}.example.test`, version: `v${deploys}`, details: { deploys } }));
+      return next(script.deploy, () => ({
+        url: `https://${target.deployment_id}.example.test`,
+        version: `v${deploys}`,
+        details: { deploys },
+      }));
     },
     async checkHealth(target, config, deployed) {
-      calls.push({ method: 'checkHealth', target: structuredClone(target), config: structuredClone(config), deployed: structuredClone(deployed) });
+      calls.push({
+        method: 'checkHealth',
+        target: structuredClone(target),
+        config: structuredClone(config),
+        deployed: structuredClone(deployed),
+      });
       const partial = next<Partial<HealthOutcome>>(script.checkHealth, () => ({}));
       const healthy = partial.healthy ?? behaviour.healthy;
       return {
@@ -81,12 +96,22 @@ export const fakeDeploymentProvider = (name = 'fake') => {
       };
     },
     async rollback(input, config) {
-      calls.push({ method: 'rollback', current: structuredClone(input.current), previous: structuredClone(input.previous), config: structuredClone(config) });
-      return next(script.rollback, () => ({ url: behaviour.rollbackUrl, version: input.previous.deployed.version, details: { restored: true } }));
+      calls.push({
+        method: 'rollback',
+        current: structuredClone(input.current),
+        previous: structuredClone(input.previous),
+        config: structuredClone(config),
+      });
+      return next(script.rollback, () => ({
+        url: behaviour.rollbackUrl,
+        version: input.previous.deployed.version,
+        details: { restored: true },
+      }));
     },
   };
 
-  const callsOf = <M extends ProviderCall['method']>(method: M) => calls.filter((call): call is Extract<ProviderCall, { method: M }> => call.method === method);
+  const callsOf = <M extends ProviderCall['method']>(method: M) =>
+    calls.filter((call): call is Extract<ProviderCall, { method: M }> => call.method === method);
   return { ...provider, calls, script, behaviour, callsOf };
 };
 

@@ -4,7 +4,8 @@ import type { Tenant } from '../../../functions/core/tenancy';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 
 const keyOf = (tenant: Tenant, id: string) => `${tenant.accountId}|${tenant.mode}|${id}`;
-const placeOf = (tenant: Tenant, projectId: string, environment: Environment) => `${tenant.accountId}|${tenant.mode}|${projectId}|${environment}`;
+const placeOf = (tenant: Tenant, projectId: string, environment: Environment) =>
+  `${tenant.accountId}|${tenant.mode}|${projectId}|${environment}`;
 
 export interface StoredDeploymentEvent extends PendingEvent {
   deploymentId: string;
@@ -86,7 +87,8 @@ export const inMemoryDeploymentRepository = () => {
       beforeSave?.(tenant, previous.id);
       const stored = deployments.get(keyOf(tenant, previous.id));
       const alsoStored = effects.alsoSave && deployments.get(keyOf(tenant, effects.alsoSave.previous.id));
-      const unchanged = stored?.revision === previous.revision && (!effects.alsoSave || alsoStored?.revision === effects.alsoSave.previous.revision);
+      const unchanged =
+        stored?.revision === previous.revision && (!effects.alsoSave || alsoStored?.revision === effects.alsoSave.previous.revision);
       if (!unchanged) {
         calls.savesRejected += 1;
         saves.push({ id: previous.id, effects: copy(effects), accepted: false });

@@ -25,7 +25,8 @@ export const inMemoryHttpDeps = () => {
     rateLimiter: (_credentialId: string): RateDecision => limiter.decision,
   };
 
-  const newAccount = (email = `owner-${accounts.all().length + 1}@example.test`) => createAccount({ email }, { accounts, credentials, clock });
+  const newAccount = (email = `owner-${accounts.all().length + 1}@example.test`) =>
+    createAccount({ email }, { accounts, credentials, clock });
 
   const newKey = async (
     accountId: string,

@@ -1,4 +1,10 @@
-import { idempotencyLockMs, idempotencyWindowMs, type IdempotencyRecord, type IdempotencyStore, type StoredResponse } from '../../../functions/core/idempotency';
+import {
+  idempotencyLockMs,
+  idempotencyWindowMs,
+  type IdempotencyRecord,
+  type IdempotencyStore,
+  type StoredResponse,
+} from '../../../functions/core/idempotency';
 import type { Tenant } from '../../../functions/core/tenancy';
 
 interface Entry {

@@ -4,7 +4,13 @@ export type TestsTask = Extract<AiTask, { kind: 'tests' }>;
 
 export const generatedAnswer = (overrides: Partial<GeneratedTests> = {}): GeneratedTests => ({
   summary: 'Covers add and mul',
-  files: [{ path: '__tests__/math.generated.test.js', content: "const { add } = require('../src/math');\ntest('adds', () => expect(add(1, 2)).toBe(3));\n", cases: ['adds'] }],
+  files: [
+    {
+      path: '__tests__/math.generated.test.js',
+      content: "const { add } = require('../src/math');\ntest('adds', () => expect(add(1, 2)).toBe(3));\n",
+      cases: ['adds'],
+    },
+  ],
   ...overrides,
 });
 

@@ -17,7 +17,11 @@ export const testProject: Project = {
   updated_at: isoTime(startOfTests - 86_400_000),
 };
 
-export const jobRefOf = (record: { id: string }, of: Tenant = testTenant): TestJobRef => ({ account_id: of.accountId, mode: of.mode, id: record.id });
+export const jobRefOf = (record: { id: string }, of: Tenant = testTenant): TestJobRef => ({
+  account_id: of.accountId,
+  mode: of.mode,
+  id: record.id,
+});
 
 /** A queued suite created an hour before the tests' start, unless overridden. */
 export const suiteRecord = (overrides: Partial<TestSuite> = {}, createdAtMs = startOfTests - 3_600_000): TestSuite => {

@@ -24,7 +24,13 @@ export const passingResults = (overrides: Partial<RunResults> = {}): RunResults 
   cases: [
     { name: 'math > adds', file: '__tests__/math.test.js', status: 'passed', duration_ms: 3, failure_message: null },
     { name: 'math > multiplies', file: '__tests__/math.test.js', status: 'passed', duration_ms: 1, failure_message: null },
-    { name: 'math > adds wrongly', file: '__tests__/math.test.js', status: 'failed', duration_ms: 2, failure_message: 'Expected: 5\nReceived: 4' },
+    {
+      name: 'math > adds wrongly',
+      file: '__tests__/math.test.js',
+      status: 'failed',
+      duration_ms: 2,
+      failure_message: 'Expected: 5\nReceived: 4',
+    },
   ],
   log_excerpt: 'Tests: 1 failed, 2 passed, 3 total',
   exit_code: 1,

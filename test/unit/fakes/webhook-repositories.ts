@@ -55,7 +55,8 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
     },
     async claimAttempt(t, webhookId, id, sequence, attempt, at) {
       const delivery = stored(t, webhookId, id);
-      if (!delivery || delivery.status !== 'pending' || delivery.sequence !== sequence || delivery.attempt_count !== attempt - 1) return false;
+      if (!delivery || delivery.status !== 'pending' || delivery.sequence !== sequence || delivery.attempt_count !== attempt - 1)
+        return false;
       Object.assign(delivery, { attempt_count: attempt, attempt_claimed_at: at, updated_at: at });
       return true;
     },
@@ -68,7 +69,14 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
     async restart(t, webhookId, id, at) {
       const delivery = stored(t, webhookId, id);
       if (!delivery) return undefined;
-      Object.assign(delivery, { status: 'pending', sequence: delivery.sequence + 1, attempt_count: 0, attempt_claimed_at: null, next_attempt_at: at, updated_at: at });
+      Object.assign(delivery, {
+        status: 'pending',
+        sequence: delivery.sequence + 1,
+        attempt_count: 0,
+        attempt_claimed_at: null,
+        next_attempt_at: at,
+        updated_at: at,
+      });
       return structuredClone(delivery);
     },
     async failWithWebhook(t, webhookId, id, attempt, at) {
@@ -116,4 +124,3 @@ export const deliveryAt = (nowMs: number): Delivery => ({
   updated_at: isoTime(nowMs),
   payload: JSON.stringify({ id: 'evt_1', type: 'workflow.created', created_at: isoTime(nowMs), data: {} }),
 });
-

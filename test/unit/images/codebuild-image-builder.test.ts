@@ -4,7 +4,12 @@ import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand }
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unzipSync } from 'fflate';
-import { codeBuildImageBuilder, imageBuilderFromEnvironment, imageSourceKey, zipTree } from '../../../functions/adapters/images/codebuild-image-builder';
+import {
+  codeBuildImageBuilder,
+  imageBuilderFromEnvironment,
+  imageSourceKey,
+  zipTree,
+} from '../../../functions/adapters/images/codebuild-image-builder';
 import type { WorkflowRef } from '../../../functions/core/workflows/workflow';
 import { controlledClock } from '../fakes/clock';
 import { tempDirs, writeTree } from '../workspace/temp-dir';
@@ -57,7 +62,9 @@ const tree = async (): Promise<string> => {
   return dir;
 };
 
-const building = (phase: string): { builds: Build[] } => ({ builds: [{ id: 'images:b-1', buildStatus: 'IN_PROGRESS', currentPhase: phase }] });
+const building = (phase: string): { builds: Build[] } => ({
+  builds: [{ id: 'images:b-1', buildStatus: 'IN_PROGRESS', currentPhase: phase }],
+});
 
 describe('zipTree', () => {
   it('holds every file of the tree and nothing of .git', async () => {
@@ -142,28 +149,41 @@ describe('codeBuildImageBuilder', () => {
   });
 
   it('answers a failed build with its status, the phase that failed and what CodeBuild said', async () => {
-    codebuild.on(BatchGetBuildsCommand).resolvesOnce(building('BUILD')).resolves({
-      builds: [
-        {
-          id: 'images:b-1',
-          buildStatus: 'FAILED',
-          currentPhase: 'COMPLETED',
-          phases: [
-            { phaseType: 'DOWNLOAD_SOURCE', phaseStatus: 'SUCCEEDED', contexts: [{ statusCode: '', message: '' }] },
-            { phaseType: 'PRE_BUILD', phaseStatus: 'SUCCEEDED', contexts: [{ statusCode: '', message: '' }] },
-            { phaseType: 'BUILD', phaseStatus: 'FAILED', contexts: [{ statusCode: 'COMMAND_EXECUTION_ERROR', message: 'Error while executing command: docker build. Reason: exit status 1' }] },
-            { phaseType: 'FINALIZING', phaseStatus: 'SUCCEEDED', contexts: [] },
-            { phaseType: 'COMPLETED' },
-          ],
-        },
-      ],
-    });
+    codebuild
+      .on(BatchGetBuildsCommand)
+      .resolvesOnce(building('BUILD'))
+      .resolves({
+        builds: [
+          {
+            id: 'images:b-1',
+            buildStatus: 'FAILED',
+            currentPhase: 'COMPLETED',
+            phases: [
+              { phaseType: 'DOWNLOAD_SOURCE', phaseStatus: 'SUCCEEDED', contexts: [{ statusCode: '', message: '' }] },
+              { phaseType: 'PRE_BUILD', phaseStatus: 'SUCCEEDED', contexts: [{ statusCode: '', message: '' }] },
+              {
+                phaseType: 'BUILD',
+                phaseStatus: 'FAILED',
+                contexts: [
+                  { statusCode: 'COMMAND_EXECUTION_ERROR', message: 'Error while executing command: docker build. Reason: exit status 1' },
+                ],
+              },
+              { phaseType: 'FINALIZING', phaseStatus: 'SUCCEEDED', contexts: [] },
+              { phaseType: 'COMPLETED' },
+            ],
+          },
+        ],
+      });
     const outcome = await builderWith().builder.build({ ref, workflowId: ref.id, tree: await tree(), log: async () => {} });
-    expect(outcome).toEqual({ failed: 'image build FAILED at phase BUILD: Error while executing command: docker build. Reason: exit status 1' });
+    expect(outcome).toEqual({
+      failed: 'image build FAILED at phase BUILD: Error while executing command: docker build. Reason: exit status 1',
+    });
   });
 
   it.each(['FAULT', 'TIMED_OUT', 'STOPPED'])('answers a %s build as failed', async (status) => {
-    codebuild.on(BatchGetBuildsCommand).resolves({ builds: [{ id: 'images:b-1', buildStatus: status as Build['buildStatus'], currentPhase: 'PROVISIONING', phases: [] }] });
+    codebuild
+      .on(BatchGetBuildsCommand)
+      .resolves({ builds: [{ id: 'images:b-1', buildStatus: status as Build['buildStatus'], currentPhase: 'PROVISIONING', phases: [] }] });
     const outcome = await builderWith().builder.build({ ref, workflowId: ref.id, tree: await tree(), log: async () => {} });
     expect(outcome).toEqual({ failed: `image build ${status} at phase PROVISIONING: no message` });
   });
@@ -182,7 +202,9 @@ describe('codeBuildImageBuilder', () => {
 
   it('fails when CodeBuild starts no build', async () => {
     codebuild.on(StartBuildCommand).resolves({});
-    await expect(builderWith().builder.build({ ref, workflowId: ref.id, tree: await tree(), log: async () => {} })).rejects.toThrow('CodeBuild started no build of images');
+    await expect(builderWith().builder.build({ ref, workflowId: ref.id, tree: await tree(), log: async () => {} })).rejects.toThrow(
+      'CodeBuild started no build of images',
+    );
   });
 });
 
@@ -193,7 +215,9 @@ describe('imageBuilderFromEnvironment', () => {
   });
 
   it('builds with the configured project, bucket and repository', () => {
-    expect(imageBuilderFromEnvironment({ IMAGE_BUILD_PROJECT: 'images', ARTIFACT_BUCKET: 'b', IMAGE_REPOSITORY_URI: repositoryUri })).toEqual({ build: expect.any(Function) });
+    expect(
+      imageBuilderFromEnvironment({ IMAGE_BUILD_PROJECT: 'images', ARTIFACT_BUCKET: 'b', IMAGE_REPOSITORY_URI: repositoryUri }),
+    ).toEqual({ build: expect.any(Function) });
   });
 
   it('refuses a project without the bucket or the repository', () => {

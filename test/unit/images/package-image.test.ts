@@ -78,7 +78,12 @@ const setUp = async ({ tree, changes, listed, truncated = false, imageBuilder }:
     config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 1 },
     now: new Date(clock.now()).toISOString(),
   });
-  const workflow: Workflow = { ...created, status: 'running', started_at: created.created_at, outputs: { ...created.outputs, commit, branch: 'main' } };
+  const workflow: Workflow = {
+    ...created,
+    status: 'running',
+    started_at: created.created_at,
+    outputs: { ...created.outputs, commit, branch: 'main' },
+  };
   workflows.put(tenant, workflow);
 
   const artifacts = memoryArtifacts();
@@ -93,14 +98,27 @@ const setUp = async ({ tree, changes, listed, truncated = false, imageBuilder }:
     languages: [],
   };
   await artifacts.put(artifactKeys.context(ref), JSON.stringify(context), 'application/json');
-  await artifacts.put(artifactKeys.changes(ref), JSON.stringify({ summary: 'Change the app', files: changes } satisfies ChangeSet), 'application/json');
+  await artifacts.put(
+    artifactKeys.changes(ref),
+    JSON.stringify({ summary: 'Change the app', files: changes } satisfies ChangeSet),
+    'application/json',
+  );
   await artifacts.put(artifactKeys.patch(ref), '--- a/src/app.js\n+++ b/src/app.js\n', 'text/x-diff');
   await artifacts.put(artifactKeys.provenance(ref), '{}', 'application/json');
 
   const checkouts: CheckoutRequest[] = [];
   const deps: StageDeps = {
     workflows,
-    projects: { get: async (_tenant, id) => ({ id, name: 'Repo', repository: context.repository, description: '', created_at: created.created_at, updated_at: created.created_at }) },
+    projects: {
+      get: async (_tenant, id) => ({
+        id,
+        name: 'Repo',
+        repository: context.repository,
+        description: '',
+        created_at: created.created_at,
+        updated_at: created.created_at,
+      }),
+    },
     clock,
     aiProvider: async () => {
       throw new Error('package asks no AI');
@@ -170,9 +188,11 @@ describe('package: container image', () => {
 
     expect(stored().outputs.docker_image).toBeNull();
     expect(stored().stage_statuses.package).not.toBe('completed');
-    expect(logs().filter((entry) => entry.level === 'error').map((entry) => entry.message)).toEqual([
-      'package failed: container image build failed: image build FAILED at phase BUILD: exit status 1',
-    ]);
+    expect(
+      logs()
+        .filter((entry) => entry.level === 'error')
+        .map((entry) => entry.message),
+    ).toEqual(['package failed: container image build failed: image build FAILED at phase BUILD: exit status 1']);
   });
 
   it('calls no builder (and checks nothing out) when the tree has no Dockerfile', async () => {
@@ -189,7 +209,11 @@ describe('package: container image', () => {
 
   it('calls no builder when the change set deletes the Dockerfile', async () => {
     const { builder, seen } = recordingBuilder({ image });
-    const { deps, stored } = await setUp({ tree: withDockerfile, changes: [...changeApp, { path: 'Dockerfile', content: null }], imageBuilder: builder });
+    const { deps, stored } = await setUp({
+      tree: withDockerfile,
+      changes: [...changeApp, { path: 'Dockerfile', content: null }],
+      imageBuilder: builder,
+    });
 
     await runPackage(deps, ref);
 
@@ -199,7 +223,13 @@ describe('package: container image', () => {
 
   it('looks into the tree when intake cut its file list before naming a Dockerfile', async () => {
     const found = recordingBuilder({ image });
-    const cut = await setUp({ tree: withDockerfile, listed: ['src/app.js'], truncated: true, changes: changeApp, imageBuilder: found.builder });
+    const cut = await setUp({
+      tree: withDockerfile,
+      listed: ['src/app.js'],
+      truncated: true,
+      changes: changeApp,
+      imageBuilder: found.builder,
+    });
     await runPackage(cut.deps, ref);
     expect(found.seen).toHaveLength(1);
     expect(cut.stored().outputs.docker_image).toBe(image);
@@ -220,8 +250,10 @@ describe('package: container image', () => {
     expect(checkouts).toEqual([]);
     expect(stored().outputs.docker_image).toBeNull();
     expect(stored().stage_statuses.package).toBe('completed');
-    expect(logs().filter((entry) => entry.level === 'warn').map((entry) => entry.message)).toEqual([
-      'The repository has a Dockerfile, but this deployment builds no container images: docker_image stays null',
-    ]);
+    expect(
+      logs()
+        .filter((entry) => entry.level === 'warn')
+        .map((entry) => entry.message),
+    ).toEqual(['The repository has a Dockerfile, but this deployment builds no container images: docker_image stays null']);
   });
 });

@@ -19,8 +19,14 @@ const store = () => {
     return true;
   };
   const get = async <T>(id: string) => structuredClone(records.get(id)) as T | undefined;
-  const scans = { get: (_t: unknown, id: string) => get<Scan>(id), save: (_t: unknown, p: Scan, n: Scan, e: PendingEvent[]) => save(p, n, e) } as unknown as ScanRepository;
-  const findings = { get: (_t: unknown, id: string) => get<Finding>(id), save: (_t: unknown, p: Finding, n: Finding, e: PendingEvent[]) => save(p, n, e) } as unknown as FindingRepository;
+  const scans = {
+    get: (_t: unknown, id: string) => get<Scan>(id),
+    save: (_t: unknown, p: Scan, n: Scan, e: PendingEvent[]) => save(p, n, e),
+  } as unknown as ScanRepository;
+  const findings = {
+    get: (_t: unknown, id: string) => get<Finding>(id),
+    save: (_t: unknown, p: Finding, n: Finding, e: PendingEvent[]) => save(p, n, e),
+  } as unknown as FindingRepository;
   const tests = {
     getSuite: (_t: unknown, id: string) => get<TestSuite>(id),
     getRun: (_t: unknown, id: string) => get<TestRun>(id),
@@ -35,15 +41,27 @@ describe('a job whose invocations all failed', () => {
     const { records, events, deps } = store();
     records.set('scan_1', { id: 'scan_1', status: 'running', errors: [], revision: 3, created_at: at } as unknown as Scan);
     await recordFailedJob(deps, { action: 'scan', ref: { ...ref, id: 'scan_1' } }, 'it failed after its retries (Runtime.ExitError)');
-    expect(records.get('scan_1')).toMatchObject({ status: 'failed', errors: ['The scan stopped: it failed after its retries (Runtime.ExitError).'], revision: 4 });
+    expect(records.get('scan_1')).toMatchObject({
+      status: 'failed',
+      errors: ['The scan stopped: it failed after its retries (Runtime.ExitError).'],
+      revision: 4,
+    });
     expect(events.map((event) => event.type)).toEqual(['security.scan.completed']);
   });
 
   it('puts a finding being remediated back to open with the reason', async () => {
     const { records, deps } = store();
-    records.set('fnd_1', { id: 'fnd_1', status: 'remediating', remediation: { status: 'in_progress', error: null }, revision: 2 } as unknown as Finding);
+    records.set('fnd_1', {
+      id: 'fnd_1',
+      status: 'remediating',
+      remediation: { status: 'in_progress', error: null },
+      revision: 2,
+    } as unknown as Finding);
     await recordFailedJob(deps, { action: 'remediate', ref: { ...ref, id: 'fnd_1' } }, 'it waited too long to run');
-    expect(records.get('fnd_1')).toMatchObject({ status: 'open', remediation: { status: 'failed', error: 'The remediate stopped: it waited too long to run.' } });
+    expect(records.get('fnd_1')).toMatchObject({
+      status: 'open',
+      remediation: { status: 'failed', error: 'The remediate stopped: it waited too long to run.' },
+    });
   });
 
   it('fails a test suite or run still under way, and leaves finished ones alone', async () => {

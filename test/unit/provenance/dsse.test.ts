@@ -3,7 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localKeySigner } from '../../../functions/adapters/signing/local-key-signer';
-import { inTotoPayloadType, preAuthEncoding, signEnvelope, verifyEnvelope, type DsseEnvelope } from '../../../functions/core/provenance/dsse';
+import {
+  inTotoPayloadType,
+  preAuthEncoding,
+  signEnvelope,
+  verifyEnvelope,
+  type DsseEnvelope,
+} from '../../../functions/core/provenance/dsse';
 import type { Signer } from '../../../functions/core/provenance/signer';
 import { sampleStatement } from './fixtures';
 
@@ -21,7 +27,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const otherP256Pem = (): string => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ format: 'pem', type: 'spki' }).toString();
+const otherP256Pem = (): string =>
+  generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ format: 'pem', type: 'spki' }).toString();
 
 const withPayload = (envelope: DsseEnvelope, edit: (statement: Record<string, unknown>) => void): DsseEnvelope => {
   const statement = JSON.parse(Buffer.from(envelope.payload, 'base64').toString('utf8')) as Record<string, unknown>;
@@ -85,7 +92,13 @@ describe('signEnvelope and verifyEnvelope', () => {
   it('is valid when any of several signatures verifies, whatever the keyids say', async () => {
     const envelope = await signEnvelope(sampleStatement(), signer);
     const good = envelope.signatures[0]!;
-    const withJunk = { ...envelope, signatures: [{ keyid: good.keyid, sig: Buffer.from('not DER').toString('base64') }, { keyid: 'other', sig: good.sig }] };
+    const withJunk = {
+      ...envelope,
+      signatures: [
+        { keyid: good.keyid, sig: Buffer.from('not DER').toString('base64') },
+        { keyid: 'other', sig: good.sig },
+      ],
+    };
 
     expect(verifyEnvelope(withJunk, publicKeyPem)).toMatchObject({ valid: true, keyid: 'other' });
   });
@@ -96,7 +109,12 @@ describe('signEnvelope and verifyEnvelope', () => {
 
     expect(verifyEnvelope({ payload: 'x' }, publicKeyPem)).toEqual({ valid: false, reason: 'not a DSSE envelope' });
     expect(verifyEnvelope(null, publicKeyPem).valid).toBe(false);
-    expect(verifyEnvelope({ payloadType: inTotoPayloadType, payload: notAStatement.toString('base64'), signatures: [{ keyid: '', sig }] }, publicKeyPem)).toEqual({
+    expect(
+      verifyEnvelope(
+        { payloadType: inTotoPayloadType, payload: notAStatement.toString('base64'), signatures: [{ keyid: '', sig }] },
+        publicKeyPem,
+      ),
+    ).toEqual({
       valid: false,
       reason: 'the payload is not an in-toto Statement (https://in-toto.io/Statement/v1)',
     });

@@ -25,5 +25,7 @@ export const sampleStatement = (overrides: Partial<ProvenanceInput> = {}): InTot
 /** A statement whose DSSE PAE is longer than `bytes`: many artifacts. */
 export const largeStatement = (bytes: number): InTotoStatement => {
   const count = Math.ceil(bytes / 90);
-  return sampleStatement({ artifacts: Array.from({ length: count }, (_, i) => ({ name: `file-${String(i).padStart(5, '0')}.txt`, sha256: digest(String(i)) })) });
+  return sampleStatement({
+    artifacts: Array.from({ length: count }, (_, i) => ({ name: `file-${String(i).padStart(5, '0')}.txt`, sha256: digest(String(i)) })),
+  });
 };

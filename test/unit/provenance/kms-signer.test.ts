@@ -56,7 +56,12 @@ describe('kmsSignInput', () => {
   it('sends messages of up to 4096 bytes as RAW', () => {
     const message = Buffer.alloc(kmsRawMessageLimit, 'a');
 
-    expect(kmsSignInput(keyArn, message)).toEqual({ KeyId: keyArn, Message: message, MessageType: 'RAW', SigningAlgorithm: 'ECDSA_SHA_256' });
+    expect(kmsSignInput(keyArn, message)).toEqual({
+      KeyId: keyArn,
+      Message: message,
+      MessageType: 'RAW',
+      SigningAlgorithm: 'ECDSA_SHA_256',
+    });
   });
 
   it('sends the SHA-256 digest, as a DIGEST, of longer messages', () => {
@@ -110,7 +115,10 @@ describe('kmsSigner', () => {
   });
 
   it('asks again after a failure', async () => {
-    kms.on(GetPublicKeyCommand).rejectsOnce(new Error('throttled')).resolves({ KeySpec: 'ECC_NIST_P256', PublicKey: new Uint8Array(publicKey.export({ format: 'der', type: 'spki' })) });
+    kms
+      .on(GetPublicKeyCommand)
+      .rejectsOnce(new Error('throttled'))
+      .resolves({ KeySpec: 'ECC_NIST_P256', PublicKey: new Uint8Array(publicKey.export({ format: 'der', type: 'spki' })) });
     const signer = kmsSigner(new KMSClient({ region: 'eu-west-1' }), keyArn);
 
     await expect(signer.publicKeyPem()).rejects.toThrow('throttled');
@@ -120,7 +128,9 @@ describe('kmsSigner', () => {
   it('refuses a key of another spec', async () => {
     kms.on(GetPublicKeyCommand).resolves({ KeySpec: 'RSA_2048', PublicKey: new Uint8Array([1]) });
 
-    await expect(kmsSigner(new KMSClient({ region: 'eu-west-1' }), keyArn).publicKeyPem()).rejects.toThrow('is RSA_2048, not ECC_NIST_P256');
+    await expect(kmsSigner(new KMSClient({ region: 'eu-west-1' }), keyArn).publicKeyPem()).rejects.toThrow(
+      'is RSA_2048, not ECC_NIST_P256',
+    );
   });
 
   it('fails when KMS returns no signature', async () => {

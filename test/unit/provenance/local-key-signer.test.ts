@@ -2,11 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, ver
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  localKeySigner,
-  localSigningKeyFileName,
-  readLocalSigningKey,
-} from '../../../functions/adapters/signing/local-key-signer';
+import { localKeySigner, localSigningKeyFileName, readLocalSigningKey } from '../../../functions/adapters/signing/local-key-signer';
 
 let base: string;
 

@@ -72,7 +72,9 @@ describe('buildStatement', () => {
 
   it('refuses digests that are not lowercase hex SHA-256, a short commit, no or duplicate artifacts', () => {
     expect(() => buildStatement({ ...input, promptSha256: 'abc' })).toThrow(/promptSha256/);
-    expect(() => buildStatement({ ...input, artifacts: [{ name: 'change.patch', sha256: digest('x').toUpperCase() }] })).toThrow(/change.patch/);
+    expect(() => buildStatement({ ...input, artifacts: [{ name: 'change.patch', sha256: digest('x').toUpperCase() }] })).toThrow(
+      /change.patch/,
+    );
     expect(() => buildStatement({ ...input, commit: '0123456' })).toThrow(/commit/);
     expect(() => buildStatement({ ...input, artifacts: [] })).toThrow(/at least one/);
     expect(() => buildStatement({ ...input, artifacts: [input.artifacts[0]!, input.artifacts[0]!] })).toThrow(/unique/);
@@ -81,7 +83,9 @@ describe('buildStatement', () => {
   it('accepts a SHA-256 git commit', () => {
     const sha256Commit = digest('commit');
 
-    expect(buildStatement({ ...input, commit: sha256Commit }).predicate.buildDefinition.resolvedDependencies[0]?.digest).toEqual({ gitCommit: sha256Commit });
+    expect(buildStatement({ ...input, commit: sha256Commit }).predicate.buildDefinition.resolvedDependencies[0]?.digest).toEqual({
+      gitCommit: sha256Commit,
+    });
   });
 });
 

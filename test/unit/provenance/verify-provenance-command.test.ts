@@ -22,9 +22,14 @@ beforeAll(async () => {
   await writeFile(join(dataDir, 'envelope.json'), JSON.stringify(envelope, null, 2));
   await writeFile(join(dataDir, 'pub.pem'), publicKeyPem);
   const tampered = JSON.parse(JSON.stringify(envelope)) as DsseEnvelope;
-  tampered.payload = Buffer.from(Buffer.from(envelope.payload, 'base64').toString('utf8').replace('change.patch', 'other.patch')).toString('base64');
+  tampered.payload = Buffer.from(Buffer.from(envelope.payload, 'base64').toString('utf8').replace('change.patch', 'other.patch')).toString(
+    'base64',
+  );
   await writeFile(join(dataDir, 'tampered.json'), JSON.stringify(tampered));
-  await writeFile(join(dataDir, 'other.pem'), generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ format: 'pem', type: 'spki' }));
+  await writeFile(
+    join(dataDir, 'other.pem'),
+    generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ format: 'pem', type: 'spki' }),
+  );
 });
 
 afterAll(async () => {
@@ -58,12 +63,24 @@ describe('provenance verify', () => {
   });
 
   it('exits 1 for a changed payload or another key', async () => {
-    expect(await run(['verify', file('tampered.json'), '--local'])).toEqual({ code: 1, out: '', err: 'NOT verified: no signature verifies with this key.' });
+    expect(await run(['verify', file('tampered.json'), '--local'])).toEqual({
+      code: 1,
+      out: '',
+      err: 'NOT verified: no signature verifies with this key.',
+    });
     expect(await run(['verify', file('envelope.json'), '--public-key', file('other.pem')])).toMatchObject({ code: 1, out: '' });
   });
 
   it('exits 2, with the usage, for wrong arguments', async () => {
-    for (const args of [['verify'], ['verify', file('envelope.json')], ['verify', file('envelope.json'), '--local', '--public-key', file('pub.pem')], ['verify', 'a', 'b', '--local'], ['verify', file('envelope.json'), '--key', 'x'], ['sign'], []]) {
+    for (const args of [
+      ['verify'],
+      ['verify', file('envelope.json')],
+      ['verify', file('envelope.json'), '--local', '--public-key', file('pub.pem')],
+      ['verify', 'a', 'b', '--local'],
+      ['verify', file('envelope.json'), '--key', 'x'],
+      ['sign'],
+      [],
+    ]) {
       const result = await run(args);
       expect({ args, code: result.code }).toEqual({ args, code: 2 });
       expect(result.err).toContain('provenance verify <envelope.json> --public-key <pem file>');
@@ -73,9 +90,15 @@ describe('provenance verify', () => {
   it('exits 2, saying what is wrong, for unusable inputs', async () => {
     await writeFile(file('not-json.json'), 'nope');
 
-    expect(await run(['verify', file('missing.json'), '--local'])).toMatchObject({ code: 2, err: expect.stringMatching(/^Cannot read the envelope .*missing\.json/) });
+    expect(await run(['verify', file('missing.json'), '--local'])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^Cannot read the envelope .*missing\.json/),
+    });
     expect(await run(['verify', file('not-json.json'), '--local'])).toMatchObject({ code: 2, err: expect.stringContaining('is not JSON') });
-    expect(await run(['verify', file('envelope.json'), '--public-key', file('envelope.json')])).toMatchObject({ code: 2, err: expect.stringMatching(/^Unusable public key/) });
+    expect(await run(['verify', file('envelope.json'), '--public-key', file('envelope.json')])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^Unusable public key/),
+    });
     expect(await run(['verify', file('envelope.json'), '--local'], { dataDir: join(dataDir, 'nowhere') })).toMatchObject({
       code: 2,
       err: expect.stringContaining('There is no local signing key'),
@@ -92,7 +115,6 @@ describe('provenance public-key', () => {
     expect(await run(['public-key'], { dataDir: join(dataDir, 'nowhere') })).toMatchObject({ code: 2, out: '' });
   });
 });
-
 
 /** The `$ ` lines of the comment at the top of verify-provenance.ts. */
 const recipeCommands = async (): Promise<string[]> => {
@@ -131,7 +153,10 @@ describe('the openssl recipe in the comment of verify-provenance.ts', () => {
   });
 
   it('fails for a changed payload and for another key', async () => {
-    for (const [envelopeFile, keyFile] of [['tampered.json', 'pub.pem'], ['envelope.json', 'other.pem']] as const) {
+    for (const [envelopeFile, keyFile] of [
+      ['tampered.json', 'pub.pem'],
+      ['envelope.json', 'other.pem'],
+    ] as const) {
       const result = await runRecipe(file(envelopeFile), file(keyFile));
       expect(result.status).not.toBe(0);
       expect(result.stdout).toContain('Verification failure');
@@ -146,7 +171,9 @@ describe('the openssl recipe in the comment of verify-provenance.ts', () => {
       execFileSync('sh', ['-ec', upToPae], { cwd: work });
       const { preAuthEncoding } = await import('../../../functions/core/provenance/dsse');
 
-      expect((await readFile(join(work, 'pae.bin'))).equals(preAuthEncoding(envelope.payloadType, Buffer.from(envelope.payload, 'base64')))).toBe(true);
+      expect(
+        (await readFile(join(work, 'pae.bin'))).equals(preAuthEncoding(envelope.payloadType, Buffer.from(envelope.payload, 'base64'))),
+      ).toBe(true);
     } finally {
       await rm(work, { recursive: true, force: true });
     }

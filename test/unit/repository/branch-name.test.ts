@@ -6,12 +6,31 @@ describe('branchNameProblem', () => {
     expect(branchNameProblem(name)).toBeNull();
   });
 
-  it.each(['', 'a..b', '-x', 'a b', 'a~1', 'a^', 'a:b', 'a?', 'a*', 'a[b', 'a\\b', '/a', 'a/', 'a//b', '.hidden', 'a/.b', 'x.lock', 'a.', 'a@{1}', '@', 'tab\there'])(
-    'refuses %j',
-    (name) => {
-      expect(branchNameProblem(name)).not.toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'a..b',
+    '-x',
+    'a b',
+    'a~1',
+    'a^',
+    'a:b',
+    'a?',
+    'a*',
+    'a[b',
+    'a\\b',
+    '/a',
+    'a/',
+    'a//b',
+    '.hidden',
+    'a/.b',
+    'x.lock',
+    'a.',
+    'a@{1}',
+    '@',
+    'tab\there',
+  ])('refuses %j', (name) => {
+    expect(branchNameProblem(name)).not.toBeNull();
+  });
 });
 
 describe('parseRepositoryAddress', () => {

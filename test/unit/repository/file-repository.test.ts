@@ -68,9 +68,9 @@ describe('checkout from file://', () => {
       name: 'RepositoryRefNotFound',
       message: expect.stringContaining('nope'),
     });
-    await expect(
-      checkout({ url: urlOf(fixture.dir), branch: 'main', commit: 'f'.repeat(40), dir: freshDir() }),
-    ).rejects.toMatchObject({ name: 'RepositoryRefNotFound' });
+    await expect(checkout({ url: urlOf(fixture.dir), branch: 'main', commit: 'f'.repeat(40), dir: freshDir() })).rejects.toMatchObject({
+      name: 'RepositoryRefNotFound',
+    });
   });
 
   it('refuses branch names git would refuse', async () => {
@@ -189,12 +189,14 @@ describe('pushBranch to file://', () => {
     await expect(
       pushBranch({ ...request, changes: { summary: 's', files: [{ path: '.git/hooks/pre-commit', content: 'x' }] } }),
     ).rejects.toMatchObject({ name: 'InvalidChangeSetError' });
-    await expect(
-      pushBranch({ ...request, changes: { summary: 's', files: [{ path: 'link', content: 'x' }] } }),
-    ).rejects.toMatchObject({ name: 'InvalidChangeSetError', message: expect.stringContaining('symbolic link') });
-    await expect(
-      pushBranch({ ...request, changes: { summary: 's', files: [{ path: 'src', content: 'x' }] } }),
-    ).rejects.toMatchObject({ name: 'InvalidChangeSetError', message: expect.stringContaining('is a folder') });
+    await expect(pushBranch({ ...request, changes: { summary: 's', files: [{ path: 'link', content: 'x' }] } })).rejects.toMatchObject({
+      name: 'InvalidChangeSetError',
+      message: expect.stringContaining('symbolic link'),
+    });
+    await expect(pushBranch({ ...request, changes: { summary: 's', files: [{ path: 'src', content: 'x' }] } })).rejects.toMatchObject({
+      name: 'InvalidChangeSetError',
+      message: expect.stringContaining('is a folder'),
+    });
     expect(gitCli(fixture.dir, 'branch', '--list', 'automation/refused')).toBe('');
   });
 });

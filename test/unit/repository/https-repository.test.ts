@@ -74,7 +74,9 @@ describe('checkout over https', () => {
 
   it('reports refused credentials as unavailable, without the token', async () => {
     for (const attempt of [undefined, { token: 'wrong' }]) {
-      const error = await repository.checkout({ url, dir: freshDir(), ...(attempt ? { credentials: attempt } : {}) }).catch((e: unknown) => e);
+      const error = await repository
+        .checkout({ url, dir: freshDir(), ...(attempt ? { credentials: attempt } : {}) })
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'RepositoryUnavailable', message: expect.stringContaining('access denied') });
       expect(String((error as Error).message)).not.toContain('wrong');
     }
@@ -123,9 +125,9 @@ describe('pushBranch over https', () => {
     ]);
     gitCli(served, 'fsck', '--strict', '--no-dangling');
 
-    await expect(
-      repository.pushBranch({ url, baseCommit, branch, changes, message: 'again', author, credentials }),
-    ).rejects.toMatchObject({ name: 'BranchExists' });
+    await expect(repository.pushBranch({ url, baseCommit, branch, changes, message: 'again', author, credentials })).rejects.toMatchObject({
+      name: 'BranchExists',
+    });
   });
 
   it('sends only the objects the change adds when the base is a branch tip', async () => {

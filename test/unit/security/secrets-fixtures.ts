@@ -21,8 +21,7 @@ export const fakeRandom = (seed: string) => {
     if (pool.length === 0) pool = [...createHash('sha256').update(`${seed}:${counter++}`).digest()];
     return pool.shift()!;
   };
-  const chars = (n: number, alphabet: string): string =>
-    Array.from({ length: n }, () => alphabet[byte() % alphabet.length]).join('');
+  const chars = (n: number, alphabet: string): string => Array.from({ length: n }, () => alphabet[byte() % alphabet.length]).join('');
   const bytes = (n: number): Buffer => Buffer.from(Array.from({ length: n }, byte));
   return { chars, bytes };
 };
@@ -32,7 +31,11 @@ const p = (...parts: string[]): string => parts.join('');
 
 export const fakeSecrets = (seed: string) => {
   const r = fakeRandom(seed);
-  const base64Body = (der: Buffer): string => der.toString('base64').match(/.{1,64}/g)!.join('\n');
+  const base64Body = (der: Buffer): string =>
+    der
+      .toString('base64')
+      .match(/.{1,64}/g)!
+      .join('\n');
   return {
     awsAccessKeyId: p('AK', 'IA') + r.chars(16, UPPER + '234567'),
     // Ends with an alphanumeric character: the rule wants a word boundary after the 40 characters.
@@ -40,7 +43,11 @@ export const fakeSecrets = (seed: string) => {
     githubPat: p('gh', 'p_') + r.chars(36, ALNUM),
     slackBotToken: p('xo', 'xb-') + r.chars(11, DIGITS) + '-' + r.chars(13, DIGITS) + '-' + r.chars(24, ALNUM),
     slackWebhook:
-      p('https://hooks.', 'slack.com/services/T') + r.chars(8, UPPER + DIGITS) + '/B' + r.chars(8, UPPER + DIGITS) + '/' +
+      p('https://hooks.', 'slack.com/services/T') +
+      r.chars(8, UPPER + DIGITS) +
+      '/B' +
+      r.chars(8, UPPER + DIGITS) +
+      '/' +
       r.chars(24, ALNUM),
     /** A PEM block whose body is plausible base64 DER (starts with `MII`), but random. */
     rsaPrivateKey:
@@ -99,15 +106,32 @@ export const plantedTree = (s: FakeSecrets): { files: Record<string, string>; pl
   const basicAuthUrl = `https://deploy-bot:${s.basicAuthPassword}@git.corp-internal.io/app.git`;
   const postgresUrl = `postgres://app_rw:${s.postgresPassword}@db.prod.corp-internal.io:5432/app`;
   const files: Record<string, string> = {
-    '.env': ['# local settings', `AWS_ACCESS_KEY_ID=${s.awsAccessKeyId}`, `AWS_SECRET_ACCESS_KEY=${s.awsSecretAccessKey}`, 'REGION=eu-west-1', ''].join('\n'),
+    '.env': [
+      '# local settings',
+      `AWS_ACCESS_KEY_ID=${s.awsAccessKeyId}`,
+      `AWS_SECRET_ACCESS_KEY=${s.awsSecretAccessKey}`,
+      'REGION=eu-west-1',
+      '',
+    ].join('\n'),
     'src/config/aws.js': [
       "'use strict';",
       '',
       `module.exports = { region: 'eu-west-1', accessKeyId: '${s.awsAccessKeyId}', secretAccessKey: '${s.awsSecretAccessKey}' };`,
       '',
     ].join('\n'),
-    'src/github.ts': ["import { Octokit } from 'octokit';", '', `const octokit = new Octokit({ auth: '${s.githubPat}' });`, 'export default octokit;', ''].join('\n'),
-    'scripts/notify.sh': ['#!/bin/sh', `SLACK_BOT_TOKEN=${s.slackBotToken}`, `curl -X POST -d '{"text":"done"}' ${s.slackWebhook}`, ''].join('\n'),
+    'src/github.ts': [
+      "import { Octokit } from 'octokit';",
+      '',
+      `const octokit = new Octokit({ auth: '${s.githubPat}' });`,
+      'export default octokit;',
+      '',
+    ].join('\n'),
+    'scripts/notify.sh': [
+      '#!/bin/sh',
+      `SLACK_BOT_TOKEN=${s.slackBotToken}`,
+      `curl -X POST -d '{"text":"done"}' ${s.slackWebhook}`,
+      '',
+    ].join('\n'),
     'deploy/keys/id_rsa': `${s.rsaPrivateKey}\n`,
     'src/git.ts': [`export const remote = '${basicAuthUrl}';`, ''].join('\n'),
     'src/db.ts': ['// database', '', '', `export const DATABASE_URL = "${postgresUrl}";`, ''].join('\n'),
@@ -117,8 +141,22 @@ export const plantedTree = (s: FakeSecrets): { files: Record<string, string>; pl
     'docs/release notes.txt': `Release notes\r\n\r\ngitlab: ${s.gitlabToken}\r\nend\r\n`,
   };
   const planted: Planted[] = [
-    { secret: s.awsAccessKeyId, path: '.env', line: 2, rule_id: 'secretlint/aws/AWSAccessKeyID', severity: 'high', excerpt: 'AWS_ACCESS_KEY_ID=***' },
-    { secret: s.awsSecretAccessKey, path: '.env', line: 3, rule_id: 'secretlint/aws/AWSSecretAccessKey', severity: 'critical', excerpt: 'AWS_SECRET_ACCESS_KEY=***' },
+    {
+      secret: s.awsAccessKeyId,
+      path: '.env',
+      line: 2,
+      rule_id: 'secretlint/aws/AWSAccessKeyID',
+      severity: 'high',
+      excerpt: 'AWS_ACCESS_KEY_ID=***',
+    },
+    {
+      secret: s.awsSecretAccessKey,
+      path: '.env',
+      line: 3,
+      rule_id: 'secretlint/aws/AWSSecretAccessKey',
+      severity: 'critical',
+      excerpt: 'AWS_SECRET_ACCESS_KEY=***',
+    },
     {
       secret: s.awsAccessKeyId,
       path: 'src/config/aws.js',
@@ -135,11 +173,46 @@ export const plantedTree = (s: FakeSecrets): { files: Record<string, string>; pl
       severity: 'critical',
       excerpt: "module.exports = { region: 'eu-west-1', accessKeyId: '***', secretAccessKey: '***' };",
     },
-    { secret: s.githubPat, path: 'src/github.ts', line: 3, rule_id: 'secretlint/github/GITHUB_TOKEN', severity: 'critical', excerpt: "const octokit = new Octokit({ auth: '***' });" },
-    { secret: s.slackBotToken, path: 'scripts/notify.sh', line: 2, rule_id: 'secretlint/slack/SLACK_TOKEN', severity: 'critical', excerpt: 'SLACK_BOT_TOKEN=***' },
-    { secret: s.slackWebhook, path: 'scripts/notify.sh', line: 3, rule_id: 'secretlint/slack/IncomingWebhook', severity: 'high', excerpt: `curl -X POST -d '{"text":"done"}' ***` },
-    { secret: s.rsaPrivateKey, path: 'deploy/keys/id_rsa', line: 1, rule_id: 'secretlint/privatekey/PrivateKey', severity: 'critical', excerpt: '***' },
-    { secret: basicAuthUrl, path: 'src/git.ts', line: 1, rule_id: 'secretlint/basicauth/BasicAuth', severity: 'high', excerpt: "export const remote = '***/app.git';" },
+    {
+      secret: s.githubPat,
+      path: 'src/github.ts',
+      line: 3,
+      rule_id: 'secretlint/github/GITHUB_TOKEN',
+      severity: 'critical',
+      excerpt: "const octokit = new Octokit({ auth: '***' });",
+    },
+    {
+      secret: s.slackBotToken,
+      path: 'scripts/notify.sh',
+      line: 2,
+      rule_id: 'secretlint/slack/SLACK_TOKEN',
+      severity: 'critical',
+      excerpt: 'SLACK_BOT_TOKEN=***',
+    },
+    {
+      secret: s.slackWebhook,
+      path: 'scripts/notify.sh',
+      line: 3,
+      rule_id: 'secretlint/slack/IncomingWebhook',
+      severity: 'high',
+      excerpt: `curl -X POST -d '{"text":"done"}' ***`,
+    },
+    {
+      secret: s.rsaPrivateKey,
+      path: 'deploy/keys/id_rsa',
+      line: 1,
+      rule_id: 'secretlint/privatekey/PrivateKey',
+      severity: 'critical',
+      excerpt: '***',
+    },
+    {
+      secret: basicAuthUrl,
+      path: 'src/git.ts',
+      line: 1,
+      rule_id: 'secretlint/basicauth/BasicAuth',
+      severity: 'high',
+      excerpt: "export const remote = '***/app.git';",
+    },
     {
       secret: postgresUrl,
       path: 'src/db.ts',
@@ -148,10 +221,38 @@ export const plantedTree = (s: FakeSecrets): { files: Record<string, string>; pl
       severity: 'high',
       excerpt: 'export const DATABASE_URL = "***";',
     },
-    { secret: s.npmrcLegacyToken, path: '.npmrc', line: 2, rule_id: 'secretlint/npm/Npmrc_authToken', severity: 'critical', excerpt: '//registry.npmjs.org/:_authToken=***' },
-    { secret: s.npmToken, path: '.github/workflows/publish.yml', line: 2, rule_id: 'secretlint/npm/NPM_ACCESS_TOKEN', severity: 'critical', excerpt: 'NPM_TOKEN: ***' },
-    { secret: s.openAiKey, path: 'src/ai.ts', line: 1, rule_id: 'secretlint/openai/OPENAI_TOKEN', severity: 'critical', excerpt: "export const openAiKey = '***';" },
-    { secret: s.anthropicKey, path: 'src/ai.ts', line: 2, rule_id: 'secretlint/anthropic/ANTHROPIC_API_KEY', severity: 'critical', excerpt: "export const anthropicKey = '***';" },
+    {
+      secret: s.npmrcLegacyToken,
+      path: '.npmrc',
+      line: 2,
+      rule_id: 'secretlint/npm/Npmrc_authToken',
+      severity: 'critical',
+      excerpt: '//registry.npmjs.org/:_authToken=***',
+    },
+    {
+      secret: s.npmToken,
+      path: '.github/workflows/publish.yml',
+      line: 2,
+      rule_id: 'secretlint/npm/NPM_ACCESS_TOKEN',
+      severity: 'critical',
+      excerpt: 'NPM_TOKEN: ***',
+    },
+    {
+      secret: s.openAiKey,
+      path: 'src/ai.ts',
+      line: 1,
+      rule_id: 'secretlint/openai/OPENAI_TOKEN',
+      severity: 'critical',
+      excerpt: "export const openAiKey = '***';",
+    },
+    {
+      secret: s.anthropicKey,
+      path: 'src/ai.ts',
+      line: 2,
+      rule_id: 'secretlint/anthropic/ANTHROPIC_API_KEY',
+      severity: 'critical',
+      excerpt: "export const anthropicKey = '***';",
+    },
     {
       secret: s.gitlabToken,
       path: 'docs/release notes.txt',

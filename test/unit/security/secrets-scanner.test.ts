@@ -3,11 +3,7 @@ import { join } from 'node:path';
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { createRedactor, secretHash, SECRET_MASK } from '../../../functions/core/security/scanners/redact';
 import type { ScanResult } from '../../../functions/core/security/scanners/scanner';
-import {
-  describeSecret,
-  SECRET_KINDS,
-  secretsScanner,
-} from '../../../functions/core/security/scanners/secrets-scanner';
+import { describeSecret, SECRET_KINDS, secretsScanner } from '../../../functions/core/security/scanners/secrets-scanner';
 import { listTextFiles } from '../../../functions/core/security/scanners/text-files';
 import { fakeSecrets, plantedTree, tempDirs, writeTree, type Planted } from './secrets-fixtures';
 
@@ -53,11 +49,7 @@ describe('secretsScanner', () => {
       expect(finding.details).toMatchObject({ detector: 'secretlint' });
     }
     // Also the passwords alone (the planted basic-auth and database secrets are whole URLs).
-    expectNoSecret(result, [
-      ...planted,
-      { secret: secrets.basicAuthPassword } as Planted,
-      { secret: secrets.postgresPassword } as Planted,
-    ]);
+    expectNoSecret(result, [...planted, { secret: secrets.basicAuthPassword } as Planted, { secret: secrets.postgresPassword } as Planted]);
     expect(result.coverage).toEqual({ files_scanned: Object.keys(files).length, covered: ['all text files'], not_covered: [] });
   });
 
@@ -258,7 +250,12 @@ describe('secretsScanner', () => {
     const root = await temp.make();
     const secrets = fakeSecrets('seed-gcp');
     const keyFile = JSON.stringify(
-      { type: 'service_account', private_key_id: 'abc123', private_key: `${secrets.rsaPrivateKey}\n`, client_email: 'x@p.iam.gserviceaccount.com' },
+      {
+        type: 'service_account',
+        private_key_id: 'abc123',
+        private_key: `${secrets.rsaPrivateKey}\n`,
+        client_email: 'x@p.iam.gserviceaccount.com',
+      },
       null,
       2,
     );
@@ -273,7 +270,10 @@ describe('secretsScanner', () => {
     expect(result.findings.find((f) => f.rule_id === 'secretlint/gcp/PrivateKeyJSON')!.excerpt).toBe(SECRET_MASK);
     // The key's line is inside the whole-file secret, so it is masked too.
     expect(result.findings.find((f) => f.rule_id === 'secretlint/privatekey/PrivateKey')!.excerpt).toBe(SECRET_MASK);
-    expectNoSecret(result, [{ secret: secrets.rsaPrivateKey } as Planted, { secret: JSON.stringify(secrets.rsaPrivateKey).slice(1, -1) } as Planted]);
+    expectNoSecret(result, [
+      { secret: secrets.rsaPrivateKey } as Planted,
+      { secret: JSON.stringify(secrets.rsaPrivateKey).slice(1, -1) } as Planted,
+    ]);
   });
 
   it('scans 1,000 small files quickly', async () => {

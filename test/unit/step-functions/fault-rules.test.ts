@@ -103,9 +103,17 @@ describe('faultsFromFile', () => {
     try {
       writeFaultsFile(path, [{ state: 'Finish', error: 'FinishDown', cause: 'from the file' }]);
       const { executionArn } = await flow.client.send(
-        new StartExecutionCommand({ stateMachineArn: flow.stateMachineArn, name: 'file-1', input: orderInput({ id: 'file-1', mode: 'ok', route: 'fast' }) }),
+        new StartExecutionCommand({
+          stateMachineArn: flow.stateMachineArn,
+          name: 'file-1',
+          input: orderInput({ id: 'file-1', mode: 'ok', route: 'fast' }),
+        }),
       );
-      expect(await closedExecution(flow.client, executionArn!)).toMatchObject({ status: 'FAILED', error: 'FinishDown', cause: 'from the file' });
+      expect(await closedExecution(flow.client, executionArn!)).toMatchObject({
+        status: 'FAILED',
+        error: 'FinishDown',
+        cause: 'from the file',
+      });
     } finally {
       await flow.close();
     }

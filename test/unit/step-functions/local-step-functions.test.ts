@@ -126,7 +126,11 @@ describe('local Step Functions time scale', () => {
     try {
       const began = Date.now();
       const { executionArn } = await flow.client.send(
-        new StartExecutionCommand({ stateMachineArn: flow.stateMachineArn, name: 'slow', input: orderInput({ id: 'w', mode: 'ok', route: 'slow' }) }),
+        new StartExecutionCommand({
+          stateMachineArn: flow.stateMachineArn,
+          name: 'slow',
+          input: orderInput({ id: 'w', mode: 'ok', route: 'slow' }),
+        }),
       );
       const described = await closedExecution(flow.client, executionArn!);
       const elapsed = Date.now() - began;

@@ -1,9 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { DescribeExecutionCommand, SFNClient, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
-import {
-  startLocalStepFunctions,
-  type LocalStepFunctionsOptions,
-} from '../../../lib/local/step-functions/local-step-functions';
+import { startLocalStepFunctions, type LocalStepFunctionsOptions } from '../../../lib/local/step-functions/local-step-functions';
 
 /** Shared set-up for the tests of the local Step Functions endpoint, around fixtures/order-flow.asl.json. */
 

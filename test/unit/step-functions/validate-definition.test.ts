@@ -1,6 +1,10 @@
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { startLocalStepFunctions } from '../../../lib/local/step-functions/local-step-functions';
-import { InvalidDefinitionError, substitutePlaceholders, validateDefinitionFile } from '../../../lib/local/step-functions/validate-definition';
+import {
+  InvalidDefinitionError,
+  substitutePlaceholders,
+  validateDefinitionFile,
+} from '../../../lib/local/step-functions/validate-definition';
 import { arns, closedExecution, fixture, orderFlowSubstitutions } from './order-flow';
 
 const noop = async () => ({});
@@ -41,7 +45,12 @@ describe('startLocalStepFunctions refuses a machine it cannot run as AWS would',
   it("refuses invalid ASL with the validator's message", async () => {
     const starting = startLocalStepFunctions({
       machines: [
-        { name: 'broken', definitionFile: fixture('missing-target.asl.json'), substitutions: orderFlowSubstitutions, taskHandlers: orderFlowHandlers },
+        {
+          name: 'broken',
+          definitionFile: fixture('missing-target.asl.json'),
+          substitutions: orderFlowSubstitutions,
+          taskHandlers: orderFlowHandlers,
+        },
       ],
     });
     await expect(starting).rejects.toBeInstanceOf(InvalidDefinitionError);
@@ -52,7 +61,14 @@ describe('startLocalStepFunctions refuses a machine it cannot run as AWS would',
     const { [arns.finish]: _finish, ...withoutFinish } = orderFlowHandlers;
     await expect(
       startLocalStepFunctions({
-        machines: [{ name: 'order-flow', definitionFile: fixture('order-flow.asl.json'), substitutions: orderFlowSubstitutions, taskHandlers: withoutFinish }],
+        machines: [
+          {
+            name: 'order-flow',
+            definitionFile: fixture('order-flow.asl.json'),
+            substitutions: orderFlowSubstitutions,
+            taskHandlers: withoutFinish,
+          },
+        ],
       }),
     ).rejects.toThrow(`NO_TASK_HANDLER: Task Finish has Resource ${arns.finish}`);
   });
@@ -72,7 +88,11 @@ describe('Task states nested in Parallel and Map', () => {
         },
       ],
     });
-    const client = new SFNClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'l', secretAccessKey: 'l' } });
+    const client = new SFNClient({
+      endpoint: local.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'l', secretAccessKey: 'l' },
+    });
     try {
       const { executionArn } = await client.send(
         new StartExecutionCommand({ stateMachineArn: local.stateMachineArn('nested'), name: 'n1', input: '{"items":[1,2,3]}' }),

@@ -105,6 +105,8 @@ describe('asyncJobsFromEnvironment', () => {
 
   it('throws, naming the function variable, when neither variable is set', () => {
     expect(() => asyncJobsFromEnvironment<TestJob>(names, {})).toThrow('TESTS_FUNCTION_NAME is not set');
-    expect(() => asyncJobsFromEnvironment<TestJob>(names, { TESTS_FUNCTION_NAME: '', LOCAL_TEST_JOBS_MODULE: '' })).toThrow('TESTS_FUNCTION_NAME is not set');
+    expect(() => asyncJobsFromEnvironment<TestJob>(names, { TESTS_FUNCTION_NAME: '', LOCAL_TEST_JOBS_MODULE: '' })).toThrow(
+      'TESTS_FUNCTION_NAME is not set',
+    );
   });
 });

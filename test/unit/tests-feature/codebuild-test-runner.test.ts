@@ -174,7 +174,9 @@ describe('codeBuildTestRunner', () => {
 
     const keys = s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input);
     const prefix = prefixOf();
-    expect(keys).toEqual(['out/output.log', 'out/exit-code', 'out/report.json', 'out/source-dir'].map((key) => ({ Bucket: bucket, Key: `${prefix}/${key}` })));
+    expect(keys).toEqual(
+      ['out/output.log', 'out/exit-code', 'out/report.json', 'out/source-dir'].map((key) => ({ Bucket: bucket, Key: `${prefix}/${key}` })),
+    );
     const parsed = parseJestJson(jestReport);
     expect(results).toEqual({
       status: 'completed',
@@ -197,14 +199,29 @@ describe('codeBuildTestRunner', () => {
     expect(new Set(results.cases.map((c) => c.file))).toEqual(new Set(['__tests__/math.test.js', '__tests__/broken.test.js']));
   });
 
-  it.each([['vitest' as Framework], ['node:test' as Framework], ['pytest' as Framework]])('reads report.xml (JUnit) for %s', async (framework) => {
-    serveOutputs({ 'out/report.xml': vitestReport, 'out/report.json': '{"not":"read"}', 'out/exit-code': '1' });
-    const { runner } = runnerWith();
-    const results = await runner.run({ dir: await tree(), framework, timeoutSeconds: 300 });
-    const parsed = parseJUnitXml(vitestReport);
-    expect(results).toMatchObject({ status: 'completed', reason: null, totals: parsed.totals, cases: parsed.cases, exit_code: 1, timed_out: false });
-    expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input.Key!.split('/').slice(2).join('/'))).toEqual(['out/output.log', 'out/exit-code', 'out/report.xml', 'out/source-dir']);
-  });
+  it.each([['vitest' as Framework], ['node:test' as Framework], ['pytest' as Framework]])(
+    'reads report.xml (JUnit) for %s',
+    async (framework) => {
+      serveOutputs({ 'out/report.xml': vitestReport, 'out/report.json': '{"not":"read"}', 'out/exit-code': '1' });
+      const { runner } = runnerWith();
+      const results = await runner.run({ dir: await tree(), framework, timeoutSeconds: 300 });
+      const parsed = parseJUnitXml(vitestReport);
+      expect(results).toMatchObject({
+        status: 'completed',
+        reason: null,
+        totals: parsed.totals,
+        cases: parsed.cases,
+        exit_code: 1,
+        timed_out: false,
+      });
+      expect(s3.commandCalls(GetObjectCommand).map((call) => call.args[0].input.Key!.split('/').slice(2).join('/'))).toEqual([
+        'out/output.log',
+        'out/exit-code',
+        'out/report.xml',
+        'out/source-dir',
+      ]);
+    },
+  );
 
   it('answers failed, timed out, when `timeout` killed the run (exit code 124); the report is not read', async () => {
     serveOutputs({ 'out/report.json': jestReport, 'out/exit-code': '124\n', 'out/output.log': 'killed' });
@@ -228,7 +245,14 @@ describe('codeBuildTestRunner', () => {
     codebuild.on(BatchGetBuildsCommand).resolves({ builds: [{ id: `${projectName}:b-1`, buildStatus: 'TIMED_OUT' }] });
     const { runner } = runnerWith();
     const results = await runner.run({ dir: await tree(), framework: 'pytest', timeoutSeconds: 900 });
-    expect(results).toMatchObject({ status: 'failed', reason: 'timed out after 900 s', timed_out: true, exit_code: null, log_excerpt: '', cases: [] });
+    expect(results).toMatchObject({
+      status: 'failed',
+      reason: 'timed out after 900 s',
+      timed_out: true,
+      exit_code: null,
+      log_excerpt: '',
+      cases: [],
+    });
   });
 
   it('answers failed with the reason when the framework wrote no report', async () => {
@@ -249,7 +273,9 @@ describe('codeBuildTestRunner', () => {
   });
 
   it('throws when the report cannot be read for another reason than its absence, or is not a report', async () => {
-    s3.on(GetObjectCommand).rejects(new S3ServiceException({ name: 'AccessDenied', $fault: 'client', message: 'Access Denied', $metadata: {} }));
+    s3.on(GetObjectCommand).rejects(
+      new S3ServiceException({ name: 'AccessDenied', $fault: 'client', message: 'Access Denied', $metadata: {} }),
+    );
     const { runner } = runnerWith();
     await expect(runner.run({ dir: await tree(), framework: 'jest', timeoutSeconds: 300 })).rejects.toThrow('Access Denied');
 

@@ -49,7 +49,18 @@ const setup = (files: Record<string, string> = jestRepository) => {
     },
     runner,
   };
-  return { tests, projectsStore, clock, repository, scratch, providers, anthropic: providers.get('anthropic')!, providerCalls, runner, deps };
+  return {
+    tests,
+    projectsStore,
+    clock,
+    repository,
+    scratch,
+    providers,
+    anthropic: providers.get('anthropic')!,
+    providerCalls,
+    runner,
+    deps,
+  };
 };
 
 const at = (offsetMs: number) => isoTime(startOfTests + offsetMs);
@@ -70,7 +81,13 @@ describe('runGeneration', () => {
     expect(s.repository.requests).toEqual([{ url: testProject.repository, branch: 'develop', dir: s.scratch.made[0] }]);
     expect(s.providerCalls).toEqual(['anthropic']);
     expect(s.anthropic.tasks).toEqual([
-      { kind: 'tests', framework: 'jest', instructions: 'Cover add', sources: [{ path: 'src/math.js', content: jestRepository['src/math.js'] }], moduleType: 'commonjs' },
+      {
+        kind: 'tests',
+        framework: 'jest',
+        instructions: 'Cover add',
+        sources: [{ path: 'src/math.js', content: jestRepository['src/math.js'] }],
+        moduleType: 'commonjs',
+      },
     ]);
     const answer = generatedAnswer();
     expect(result).toEqual({
@@ -127,9 +144,17 @@ describe('runGeneration', () => {
     const suite = suiteRecord({ framework: 'node:test', paths: ['lib'], ai_provider: 'openai' });
     s.tests.putSuite(tenant, suite);
     const result = await runGeneration(s.deps, jobRefOf(suite));
-    expect(result).toMatchObject({ status: 'completed', framework: 'node:test', framework_detected: false, ai_usage: { provider: 'openai', model: 'openai-model-1' } });
+    expect(result).toMatchObject({
+      status: 'completed',
+      framework: 'node:test',
+      framework_detected: false,
+      ai_usage: { provider: 'openai', model: 'openai-model-1' },
+    });
     expect(s.providerCalls).toEqual(['openai']);
-    expect(s.providers.get('openai')!.tasks[0]).toMatchObject({ framework: 'node:test', sources: [{ path: 'lib/other.js', content: 'exports.x = 1;\n' }] });
+    expect(s.providers.get('openai')!.tasks[0]).toMatchObject({
+      framework: 'node:test',
+      sources: [{ path: 'lib/other.js', content: 'exports.x = 1;\n' }],
+    });
   });
 
   it('fails the suite with the message when no framework can be detected; the AI is never asked', async () => {
@@ -156,7 +181,13 @@ describe('runGeneration', () => {
     const suite = suiteRecord();
     s.tests.putSuite(tenant, suite);
     const result = await runGeneration(s.deps, jobRefOf(suite));
-    expect(result).toMatchObject({ status: 'failed', error: 'The tests answer has the wrong shape: files.0.path: must be a jest test file', summary: null, files: [], ai_usage: null });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: 'The tests answer has the wrong shape: files.0.path: must be a jest test file',
+      summary: null,
+      files: [],
+      ai_usage: null,
+    });
     expect(s.tests.storedSuite(tenant, suite.id)).toEqual(result);
   });
 
@@ -170,7 +201,10 @@ describe('runGeneration', () => {
     const noSources = setup({ 'package.json': jestRepository['package.json'] });
     const second = suiteRecord();
     noSources.tests.putSuite(tenant, second);
-    expect(await runGeneration(noSources.deps, jobRefOf(second))).toMatchObject({ status: 'failed', error: 'no source files to write tests for' });
+    expect(await runGeneration(noSources.deps, jobRefOf(second))).toMatchObject({
+      status: 'failed',
+      error: 'no source files to write tests for',
+    });
     expect(noSources.providerCalls).toEqual([]);
 
     const broken = setup();
@@ -186,7 +220,10 @@ describe('runGeneration', () => {
     s.projectsStore.clear();
     const suite = suiteRecord();
     s.tests.putSuite(tenant, suite);
-    expect(await runGeneration(s.deps, jobRefOf(suite))).toMatchObject({ status: 'failed', error: `project ${testProjectId} no longer exists` });
+    expect(await runGeneration(s.deps, jobRefOf(suite))).toMatchObject({
+      status: 'failed',
+      error: `project ${testProjectId} no longer exists`,
+    });
     expect(s.repository.requests).toEqual([]);
   });
 
@@ -260,10 +297,17 @@ describe('runTestRun', () => {
 
     const result = await runTestRun(s.deps, jobRefOf(run));
 
-    expect(s.repository.requests).toEqual([{ url: testProject.repository, branch: 'develop', commit: suite.commit, dir: s.scratch.made[0] }]);
+    expect(s.repository.requests).toEqual([
+      { url: testProject.repository, branch: 'develop', commit: suite.commit, dir: s.scratch.made[0] },
+    ]);
     expect(s.runner.calls).toHaveLength(1);
     const [call] = s.runner.calls;
-    expect(call?.input).toEqual({ dir: s.scratch.made[0], framework: 'jest', timeoutSeconds: 120, files: ['__tests__/add.generated.test.js', 'src/lib/mul.generated.test.js'] });
+    expect(call?.input).toEqual({
+      dir: s.scratch.made[0],
+      framework: 'jest',
+      timeoutSeconds: 120,
+      files: ['__tests__/add.generated.test.js', 'src/lib/mul.generated.test.js'],
+    });
     // The tree the runner saw: the checkout, with the suite's files written over it.
     expect(call?.tree).toEqual({
       '__tests__/add.generated.test.js': suite.files[0]!.content,
@@ -354,9 +398,18 @@ describe('runTestRun', () => {
     const run = runRecord();
     s.tests.putRun(tenant, run);
     const result = await runTestRun(s.deps, jobRefOf(run));
-    expect(result).toMatchObject({ status: 'failed', error: 'timed out after 300 s', results: { timed_out: true, exit_code: 124, cases: [] } });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: 'timed out after 300 s',
+      results: { timed_out: true, exit_code: 124, cases: [] },
+    });
     expect(result?.results).not.toHaveProperty('reason');
-    expect(s.tests.events).toEqual([expect.objectContaining({ type: 'test.run.completed', data: expect.objectContaining({ status: 'failed', error: 'timed out after 300 s' }) })]);
+    expect(s.tests.events).toEqual([
+      expect.objectContaining({
+        type: 'test.run.completed',
+        data: expect.objectContaining({ status: 'failed', error: 'timed out after 300 s' }),
+      }),
+    ]);
   });
 
   it('fails the run with the message when the checkout throws; the runner is never called and the event still says so', async () => {
@@ -365,17 +418,31 @@ describe('runTestRun', () => {
     const run = runRecord();
     s.tests.putRun(tenant, run);
     const result = await runTestRun(s.deps, jobRefOf(run));
-    expect(result).toMatchObject({ status: 'failed', error: 'fatal: could not read from remote repository', results: null, started_at: at(0), completed_at: at(0) });
+    expect(result).toMatchObject({
+      status: 'failed',
+      error: 'fatal: could not read from remote repository',
+      results: null,
+      started_at: at(0),
+      completed_at: at(0),
+    });
     expect(s.runner.calls).toEqual([]);
     expect(s.scratch.disposed).toEqual(s.scratch.made);
-    expect(s.tests.events).toEqual([expect.objectContaining({ type: 'test.run.completed', data: expect.objectContaining({ status: 'failed', totals: null, duration_ms: null }) })]);
+    expect(s.tests.events).toEqual([
+      expect.objectContaining({
+        type: 'test.run.completed',
+        data: expect.objectContaining({ status: 'failed', totals: null, duration_ms: null }),
+      }),
+    ]);
   });
 
   it('fails the run when no framework is detected, and when the runner throws', async () => {
     const none = setup({ 'README.md': '# shop\n' });
     const first = runRecord();
     none.tests.putRun(tenant, first);
-    expect(await runTestRun(none.deps, jobRefOf(first))).toMatchObject({ status: 'failed', error: 'no test framework was detected in the repository' });
+    expect(await runTestRun(none.deps, jobRefOf(first))).toMatchObject({
+      status: 'failed',
+      error: 'no test framework was detected in the repository',
+    });
     expect(none.runner.calls).toEqual([]);
 
     const throwing = setup();

@@ -28,7 +28,14 @@ describe('generateTests', () => {
     const { deps, tests, jobs } = setup();
     const suite = await generateTests(
       tenant,
-      { project_id: projectId, branch: 'develop', paths: ['src'], framework: 'vitest', ai_provider: 'openai', instructions: 'Edge cases please' },
+      {
+        project_id: projectId,
+        branch: 'develop',
+        paths: ['src'],
+        framework: 'vitest',
+        ai_provider: 'openai',
+        instructions: 'Edge cases please',
+      },
       deps,
     );
 
@@ -117,7 +124,12 @@ describe('generateTests', () => {
     jobs.behaviour.failStart = true;
     const suite = await generateTests(tenant, { project_id: projectId }, deps);
     expect(jobs.started).toHaveLength(1);
-    expect(suite).toMatchObject({ status: 'failed', error: 'The generation could not be started; ask again.', completed_at: now, revision: 2 });
+    expect(suite).toMatchObject({
+      status: 'failed',
+      error: 'The generation could not be started; ask again.',
+      completed_at: now,
+      revision: 2,
+    });
     expect(tests.storedSuite(tenant, suite.id)).toEqual(suite);
   });
 
@@ -144,13 +156,16 @@ describe('runTests', () => {
     expect(jobs.started).toEqual([]);
   });
 
-  it.each([['test_01JD2Q8X4B6V3C1N0M9K8J7H6G'], ['run_01JD2Q8X4B6V3C1N0M9K8J7H6G'], ['nope']])('answers 422 test_id for %p, which names no suite of the account', async (id) => {
-    const { deps, tests } = setup();
-    const error = await apiErrorOf(runTests(tenant, { test_id: id }, deps));
-    expect(error.status).toBe(422);
-    expect(error.details).toEqual({ field: 'test_id', issue: 'is not a generated test suite of this account and mode' });
-    expect(tests.calls.createRun).toBe(0);
-  });
+  it.each([['test_01JD2Q8X4B6V3C1N0M9K8J7H6G'], ['run_01JD2Q8X4B6V3C1N0M9K8J7H6G'], ['nope']])(
+    'answers 422 test_id for %p, which names no suite of the account',
+    async (id) => {
+      const { deps, tests } = setup();
+      const error = await apiErrorOf(runTests(tenant, { test_id: id }, deps));
+      expect(error.status).toBe(422);
+      expect(error.details).toEqual({ field: 'test_id', issue: 'is not a generated test suite of this account and mode' });
+      expect(tests.calls.createRun).toBe(0);
+    },
+  );
 
   it("answers 422 test_id for another mode's suite", async () => {
     const { deps, tests } = setup();
@@ -160,17 +175,20 @@ describe('runTests', () => {
     expect(error.details).toMatchObject({ field: 'test_id' });
   });
 
-  it.each([['queued' as const], ['running' as const], ['failed' as const]])('answers 409 for a %s suite; nothing stored or started', async (status) => {
-    const { deps, tests, jobs } = setup();
-    const suite = suiteRecord({ status });
-    tests.putSuite(tenant, suite);
-    const error = await apiErrorOf(runTests(tenant, { test_id: suite.id }, deps));
-    expect(error.status).toBe(409);
-    expect(error.code).toBe('conflict');
-    expect(error.message).toBe(`The suite is ${status}; only a completed suite can be run.`);
-    expect(tests.calls.createRun).toBe(0);
-    expect(jobs.started).toEqual([]);
-  });
+  it.each([['queued' as const], ['running' as const], ['failed' as const]])(
+    'answers 409 for a %s suite; nothing stored or started',
+    async (status) => {
+      const { deps, tests, jobs } = setup();
+      const suite = suiteRecord({ status });
+      tests.putSuite(tenant, suite);
+      const error = await apiErrorOf(runTests(tenant, { test_id: suite.id }, deps));
+      expect(error.status).toBe(409);
+      expect(error.code).toBe('conflict');
+      expect(error.message).toBe(`The suite is ${status}; only a completed suite can be run.`);
+      expect(tests.calls.createRun).toBe(0);
+      expect(jobs.started).toEqual([]);
+    },
+  );
 
   it('answers 422 branch for a branch given with test_id', async () => {
     const { deps, tests } = setup();
@@ -215,7 +233,15 @@ describe('runTests', () => {
   it("runs the repository's own tests on the given branch with the given timeout; framework and commit are left to the job", async () => {
     const { deps, jobs } = setup();
     const run = await runTests(tenant, { project_id: projectId, branch: 'feature/x', timeout_seconds: 42 }, deps);
-    expect(run).toMatchObject({ project_id: projectId, suite_id: null, branch: 'feature/x', commit: null, framework: null, timeout_seconds: 42, status: 'queued' });
+    expect(run).toMatchObject({
+      project_id: projectId,
+      suite_id: null,
+      branch: 'feature/x',
+      commit: null,
+      framework: null,
+      timeout_seconds: 42,
+      status: 'queued',
+    });
     expect(jobs.started).toEqual([{ action: 'run', ref: refOf(run.id) }]);
   });
 
@@ -261,8 +287,27 @@ describe('viewOfTestObject', () => {
     const suite = completedSuiteRecord({ latest_run_id: 'run_01JD2Q8X4B6V3C1N0M9K8J7H6G' });
     const view = viewOfTestObject(suite);
     expect(Object.keys(view)).toEqual([
-      'id', 'object', 'project_id', 'branch', 'branch_used', 'commit', 'paths', 'framework', 'framework_detected', 'ai_provider', 'instructions',
-      'status', 'summary', 'files', 'ai_usage', 'latest_run_id', 'error', 'created_at', 'updated_at', 'started_at', 'completed_at',
+      'id',
+      'object',
+      'project_id',
+      'branch',
+      'branch_used',
+      'commit',
+      'paths',
+      'framework',
+      'framework_detected',
+      'ai_provider',
+      'instructions',
+      'status',
+      'summary',
+      'files',
+      'ai_usage',
+      'latest_run_id',
+      'error',
+      'created_at',
+      'updated_at',
+      'started_at',
+      'completed_at',
     ]);
     const { revision: _revision, ...rest } = suite;
     expect(view).toEqual(rest);
@@ -272,8 +317,21 @@ describe('viewOfTestObject', () => {
     const run = runRecord({ status: 'completed' });
     const view = viewOfTestObject(run);
     expect(Object.keys(view)).toEqual([
-      'id', 'object', 'project_id', 'suite_id', 'branch', 'commit', 'framework', 'timeout_seconds', 'status', 'results', 'error',
-      'created_at', 'updated_at', 'started_at', 'completed_at',
+      'id',
+      'object',
+      'project_id',
+      'suite_id',
+      'branch',
+      'commit',
+      'framework',
+      'timeout_seconds',
+      'status',
+      'results',
+      'error',
+      'created_at',
+      'updated_at',
+      'started_at',
+      'completed_at',
     ]);
     const { revision: _revision, ...rest } = run;
     expect(view).toEqual(rest);
@@ -291,15 +349,18 @@ describe('getTestObject', () => {
     expect(await getTestObject(tenant, run.id, deps)).toEqual(run);
   });
 
-  it.each([['nope'], ['test_'], ['wf_01JD2Q8X4B6V3C1N0M9K8J7H6G'], ['test_01JD2Q8X4B6V3C1N0M9K8J7H6G'], ['run_01JD2Q8X4B6V3C1N0M9K8J7H6G']])(
-    'answers 404 for %p',
-    async (id) => {
-      const { deps } = setup();
-      const error = await apiErrorOf(getTestObject(tenant, id, deps));
-      expect(error.status).toBe(404);
-      expect(error.message).toBe('Test suite or run not found.');
-    },
-  );
+  it.each([
+    ['nope'],
+    ['test_'],
+    ['wf_01JD2Q8X4B6V3C1N0M9K8J7H6G'],
+    ['test_01JD2Q8X4B6V3C1N0M9K8J7H6G'],
+    ['run_01JD2Q8X4B6V3C1N0M9K8J7H6G'],
+  ])('answers 404 for %p', async (id) => {
+    const { deps } = setup();
+    const error = await apiErrorOf(getTestObject(tenant, id, deps));
+    expect(error.status).toBe(404);
+    expect(error.message).toBe('Test suite or run not found.');
+  });
 
   it("answers 404 for another tenant's suite or run", async () => {
     const { deps, tests } = setup();

@@ -58,7 +58,14 @@ const paths = (files: Array<{ path: string }>): string[] => files.map((file) => 
 describe('collectSources', () => {
   it('collects the JS/TS sources for jest: no tests, configs, declarations, dot-files or build and dependency folders', async () => {
     const collected = await collectSources(root, { framework: 'jest' });
-    expect(paths(collected.files)).toEqual(['lib/deep/nested/tool.js', 'src/esm.mjs', 'src/index.ts', 'src/legacy.cjs', 'src/util.js', 'src/view.tsx']);
+    expect(paths(collected.files)).toEqual([
+      'lib/deep/nested/tool.js',
+      'src/esm.mjs',
+      'src/index.ts',
+      'src/legacy.cjs',
+      'src/util.js',
+      'src/view.tsx',
+    ]);
     expect(collected.files.find((file) => file.path === 'src/index.ts')?.content).toBe('export const a = 1;\n');
     expect(collected.omitted).toEqual([
       { path: 'src/empty.js', reason: 'empty' },
@@ -68,19 +75,36 @@ describe('collectSources', () => {
   });
 
   it('collects JavaScript only for node:test and Python modules that are not tests for pytest', async () => {
-    expect(paths((await collectSources(root, { framework: 'node:test' })).files)).toEqual(['lib/deep/nested/tool.js', 'src/esm.mjs', 'src/legacy.cjs', 'src/util.js']);
+    expect(paths((await collectSources(root, { framework: 'node:test' })).files)).toEqual([
+      'lib/deep/nested/tool.js',
+      'src/esm.mjs',
+      'src/legacy.cjs',
+      'src/util.js',
+    ]);
     expect(paths((await collectSources(root, { framework: 'pytest' })).files)).toEqual(['app/main.py', 'app/models.py']);
   });
 
   it('restricts to the given files and folders, and names a given file that is no source', async () => {
-    const collected = await collectSources(root, { framework: 'jest', paths: ['./lib/', 'src/util.js', 'src/util.js', 'test', 'jest.config.js'] });
+    const collected = await collectSources(root, {
+      framework: 'jest',
+      paths: ['./lib/', 'src/util.js', 'src/util.js', 'test', 'jest.config.js'],
+    });
     expect(paths(collected.files)).toEqual(['lib/deep/nested/tool.js', 'src/util.js', 'test/helpers.js']);
     expect(collected.omitted).toEqual([{ path: 'jest.config.js', reason: 'not_a_source' }]);
     expect(paths((await collectSources(root, { framework: 'pytest', paths: ['.'] })).files)).toEqual(['app/main.py', 'app/models.py']);
   });
 
   it('refuses paths that are missing, outside the repository or symbolic links, naming each', async () => {
-    const bad = ['../outside.js', '/etc/passwd', 'src/missing.js', 'linked-folder', 'linked-folder/secret.js', 'src/linked.js', '.git/config', 'src\\util.js'];
+    const bad = [
+      '../outside.js',
+      '/etc/passwd',
+      'src/missing.js',
+      'linked-folder',
+      'linked-folder/secret.js',
+      'src/linked.js',
+      '.git/config',
+      'src\\util.js',
+    ];
     const error = await collectSources(root, { framework: 'jest', paths: ['src', ...bad] }).then(
       () => null,
       (thrown: unknown) => thrown,
@@ -103,7 +127,10 @@ describe('collectSources', () => {
       });
       await mkdir(join(capped, 'bin'));
       await writeFile(join(capped, 'bin/blob.js'), Buffer.from([0x61, 0x00, 0x62]));
-      const collected = await collectSources(capped, { framework: 'jest', limits: { maxFiles: 3, maxFileBytes: 1_000, maxTotalBytes: 600 } });
+      const collected = await collectSources(capped, {
+        framework: 'jest',
+        limits: { maxFiles: 3, maxFileBytes: 1_000, maxTotalBytes: 600 },
+      });
       expect(paths(collected.files)).toEqual(['a.js', 'c.js', 'e.js']);
       expect(collected.totalBytes).toBe(500);
       expect(collected.omitted).toEqual([
@@ -121,10 +148,22 @@ describe('collectSources', () => {
     expect(isSourceFile('jest', 'index.ts')).toBe(true);
     expect(isSourceFile('vitest', 'latest.js')).toBe(true);
     expect(isSourceFile('jest', 'src.js')).toBe(true);
-    for (const name of ['a.test.ts', 'a.spec.mjs', 'a_test.js', 'test-utils.js', 'webpack.config.cjs', 'a.d.ts', 'a.min.js', 'gulpfile.js', '.eslintrc.js', 'a.py']) {
+    for (const name of [
+      'a.test.ts',
+      'a.spec.mjs',
+      'a_test.js',
+      'test-utils.js',
+      'webpack.config.cjs',
+      'a.d.ts',
+      'a.min.js',
+      'gulpfile.js',
+      '.eslintrc.js',
+      'a.py',
+    ]) {
       expect(isSourceFile('jest', name)).toBe(false);
     }
     expect(isSourceFile('node:test', 'index.ts')).toBe(false);
-    for (const name of ['test_a.py', 'a_test.py', 'tests.py', 'conftest.py', '__main__.py', 'setup.py', 'a.js']) expect(isSourceFile('pytest', name)).toBe(false);
+    for (const name of ['test_a.py', 'a_test.py', 'tests.py', 'conftest.py', '__main__.py', 'setup.py', 'a.js'])
+      expect(isSourceFile('pytest', name)).toBe(false);
   });
 });

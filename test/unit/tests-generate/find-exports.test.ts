@@ -72,7 +72,15 @@ describe('findJsExports', () => {
       'export function overloaded(a: unknown) { return String(a); }',
       'export abstract class Base {}',
     ].join('\n');
-    expect(names(source)).toEqual(['Base:class', 'J:value', 'config:value', 'generic:function', 'overloaded:function', 'typed:function', 'withReturnType:function']);
+    expect(names(source)).toEqual([
+      'Base:class',
+      'J:value',
+      'config:value',
+      'generic:function',
+      'overloaded:function',
+      'typed:function',
+      'withReturnType:function',
+    ]);
   });
 
   it('reads CommonJS exports: object literal, module.exports.x, exports.x and a whole-module export', () => {

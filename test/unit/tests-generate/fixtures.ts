@@ -5,7 +5,11 @@ import type { AiTask, TestSource } from '../../../functions/core/ai/provider';
 
 export type TestsTask = Extract<AiTask, { kind: 'tests' }>;
 
-export const testsTask = (framework: TestsTask['framework'], sources: TestSource[], moduleType: TestsTask['moduleType'] = 'commonjs'): TestsTask => ({
+export const testsTask = (
+  framework: TestsTask['framework'],
+  sources: TestSource[],
+  moduleType: TestsTask['moduleType'] = 'commonjs',
+): TestsTask => ({
   kind: 'tests',
   framework,
   instructions: null,
@@ -126,8 +130,10 @@ export const pythonCalc = [
 export const pythonUtil = 'def clamp(value, low=0, high=100):\n    return max(low, min(high, value))\n';
 
 /** The titles a JS test file declares, in order, and a pytest file's test functions. */
-export const declaredJsTests = (content: string): string[] => [...content.matchAll(/^test\(("(?:[^"\\]|\\.)*"), /gm)].map((match) => JSON.parse(match[1] ?? '""') as string);
-export const declaredPythonTests = (content: string): string[] => [...content.matchAll(/^def (test_\w+)\(/gm)].map((match) => match[1] ?? '');
+export const declaredJsTests = (content: string): string[] =>
+  [...content.matchAll(/^test\(("(?:[^"\\]|\\.)*"), /gm)].map((match) => JSON.parse(match[1] ?? '""') as string);
+export const declaredPythonTests = (content: string): string[] =>
+  [...content.matchAll(/^def (test_\w+)\(/gm)].map((match) => match[1] ?? '');
 
 export const makeTempDir = (prefix: string): Promise<string> => mkdtemp(join(tmpdir(), prefix));
 

@@ -94,7 +94,9 @@ describe('the local answer to a tests task', () => {
 
     const nodeTest = await provider.run(testsTask('node:test', [{ path: 'src/greeter.ts', content: tsGreeter }]));
     expect(nodeTest.output.files).toEqual([]);
-    expect(nodeTest.output.summary).toBe('No node:test test file written; skipped 1 source: src/greeter.ts (TypeScript, which node:test cannot run)');
+    expect(nodeTest.output.summary).toBe(
+      'No node:test test file written; skipped 1 source: src/greeter.ts (TypeScript, which node:test cannot run)',
+    );
   });
 
   it('writes node:test and vitest files in their own style', async () => {
@@ -122,14 +124,19 @@ describe('the local answer to a tests task', () => {
       ]),
     );
     expect(output.files.map((file) => [file.path, file.cases])).toEqual([
-      ['pkg/test_calc_generated.py', ['test_module_loads', 'test_Calculator_is_callable', 'test_add_is_callable', 'test_fetch_total_is_callable']],
+      [
+        'pkg/test_calc_generated.py',
+        ['test_module_loads', 'test_Calculator_is_callable', 'test_add_is_callable', 'test_fetch_total_is_callable'],
+      ],
       ['pkg/test_pkg_package_generated.py', ['test_module_loads']],
       ['pkg/test_util_generated.py', ['test_module_loads', 'test_clamp_is_callable']],
     ]);
     const calc = output.files[0] as GeneratedTestFile;
     expect(calc.content).toContain('MODULE_FILE = pathlib.Path(__file__).resolve().parent / "calc.py"');
     expect(calc.content).toContain('sys.path.insert(0, str(folder))');
-    expect(output.summary).toBe('Wrote 3 pytest smoke test files with 7 cases (module loads, exports exist and are callable); skipped 1 source: lib/math.js (not a Python file)');
+    expect(output.summary).toBe(
+      'Wrote 3 pytest smoke test files with 7 cases (module loads, exports exist and are callable); skipped 1 source: lib/math.js (not a Python file)',
+    );
   });
 
   it('lists in cases exactly the tests each file declares', () => {
@@ -157,7 +164,11 @@ describe('the local answer to a tests task', () => {
     const first = await provider.run(testsTask('jest', sources));
     const second = await localProvider().run(testsTask('jest', [...sources].reverse()));
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
-    expect(first.output.files.map((file) => file.path)).toEqual(['lib/math.generated.test.js', 'src/greeter.generated.test.ts', 'src/store.generated.test.mjs']);
+    expect(first.output.files.map((file) => file.path)).toEqual([
+      'lib/math.generated.test.js',
+      'src/greeter.generated.test.ts',
+      'src/store.generated.test.mjs',
+    ]);
   });
 
   it('keeps test paths distinct when two sources would share one, and leaves test files alone', () => {

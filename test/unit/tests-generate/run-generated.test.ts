@@ -9,12 +9,22 @@ import { fileURLToPath } from 'node:url';
 import { localProvider } from '../../../functions/adapters/ai/local-provider';
 import type { GeneratedTests, TestSource } from '../../../functions/core/ai/provider';
 import { collectSources } from '../../../functions/core/tests/generate/collect-sources';
-import { commonJsMath, commonJsWhole, esmStore, makeTempDir, pythonCalc, pythonUtil, testsTask, tsGreeter, writeTree, type TestsTask } from './fixtures';
+import {
+  commonJsMath,
+  commonJsWhole,
+  esmStore,
+  makeTempDir,
+  pythonCalc,
+  pythonUtil,
+  testsTask,
+  tsGreeter,
+  writeTree,
+  type TestsTask,
+} from './fixtures';
 
 const serviceRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const jestBin = `${serviceRoot}node_modules/jest/bin/jest.js`;
 const tsJest = `${serviceRoot}node_modules/ts-jest`;
-
 
 // pytest is a requirement of the test tier (.ci/run installs Debian's python3-pytest): no skipping.
 const itWithPytest = it;
@@ -39,7 +49,11 @@ const run = (command: string, args: string[], cwd: string, env: Record<string, s
   });
 
 /** A temporary repository holding `files`; the local provider's tests for its collected sources are written into it. */
-const generateInto = async (dir: string, files: Record<string, string>, task: (sources: TestSource[]) => TestsTask): Promise<GeneratedTests> => {
+const generateInto = async (
+  dir: string,
+  files: Record<string, string>,
+  task: (sources: TestSource[]) => TestsTask,
+): Promise<GeneratedTests> => {
   await writeTree(dir, files);
   const sources = await collectSources(dir, { framework: task([]).framework });
   const { output } = await localProvider().run(task(sources.files));
@@ -55,13 +69,29 @@ interface JestReport {
 }
 
 const runJest = async (dir: string, nodeFlags: string[] = []): Promise<{ ran: Ran; report: JestReport }> => {
-  const ran = await run(process.execPath, [...nodeFlags, jestBin, '--rootDir', dir, '--ci', '--json', '--watchman=false', '--cacheDirectory', `${dir}/../${dir.split('/').pop() ?? 'x'}-jest-cache`], dir);
+  const ran = await run(
+    process.execPath,
+    [
+      ...nodeFlags,
+      jestBin,
+      '--rootDir',
+      dir,
+      '--ci',
+      '--json',
+      '--watchman=false',
+      '--cacheDirectory',
+      `${dir}/../${dir.split('/').pop() ?? 'x'}-jest-cache`,
+    ],
+    dir,
+  );
   return { ran, report: JSON.parse(ran.stdout) as JestReport };
 };
 
 const allCases = (output: GeneratedTests): string[] => output.files.flatMap((file) => file.cases).sort();
 const passedTitles = (report: JestReport): string[] =>
-  report.testResults.flatMap((result) => result.assertionResults.filter((assertion) => assertion.status === 'passed').map((assertion) => assertion.title)).sort();
+  report.testResults
+    .flatMap((result) => result.assertionResults.filter((assertion) => assertion.status === 'passed').map((assertion) => assertion.title))
+    .sort();
 
 const dirs: string[] = [];
 const tempDir = async (prefix: string): Promise<string> => {
@@ -84,14 +114,20 @@ describe('generated smoke tests, run for real', () => {
     );
     expect(output.files.map((file) => file.path)).toEqual(['lib/greet.generated.test.cjs', 'lib/math.generated.test.js']);
     const { ran, report } = await runJest(dir);
-    expect({ code: ran.code, failed: report.numFailedTests, failedSuites: report.numFailedTestSuites }).toEqual({ code: 0, failed: 0, failedSuites: 0 });
+    expect({ code: ran.code, failed: report.numFailedTests, failedSuites: report.numFailedTestSuites }).toEqual({
+      code: 0,
+      failed: 0,
+      failedSuites: 0,
+    });
     expect(passedTitles(report)).toEqual(allCases(output));
   });
 
   it('pass under jest (with --experimental-vm-modules) for an ES module package', async () => {
     const dir = await tempDir('generated-jest-esm-');
-    const output = await generateInto(dir, { 'package.json': '{ "name": "fixture", "type": "module" }\n', 'src/store.js': esmStore }, (sources) =>
-      testsTask('jest', sources, 'module'),
+    const output = await generateInto(
+      dir,
+      { 'package.json': '{ "name": "fixture", "type": "module" }\n', 'src/store.js': esmStore },
+      (sources) => testsTask('jest', sources, 'module'),
     );
     expect(output.files.map((file) => file.path)).toEqual(['src/store.generated.test.mjs']);
     const { ran, report } = await runJest(dir, ['--experimental-vm-modules', '--no-warnings']);
@@ -101,16 +137,34 @@ describe('generated smoke tests, run for real', () => {
 
   it('compile under a strict tsconfig and pass under jest with ts-jest', async () => {
     const dir = await tempDir('generated-jest-ts-');
-    const tsconfig = { strict: true, noUnusedLocals: true, noUncheckedIndexedAccess: true, noPropertyAccessFromIndexSignature: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true, typeRoots: [`${serviceRoot}node_modules/@types`], types: ['jest'] };
+    const tsconfig = {
+      strict: true,
+      noUnusedLocals: true,
+      noUncheckedIndexedAccess: true,
+      noPropertyAccessFromIndexSignature: true,
+      module: 'commonjs',
+      target: 'ES2022',
+      esModuleInterop: true,
+      typeRoots: [`${serviceRoot}node_modules/@types`],
+      types: ['jest'],
+    };
     const config = { transform: { '^.+\\.ts$': [tsJest, { tsconfig, diagnostics: true }] } };
     const output = await generateInto(
       dir,
-      { 'package.json': `${JSON.stringify({ name: 'fixture', jest: config })}\n`, 'src/greeter.ts': tsGreeter, 'src/script.ts': 'const unused = 1;\nvoid unused;\n' },
+      {
+        'package.json': `${JSON.stringify({ name: 'fixture', jest: config })}\n`,
+        'src/greeter.ts': tsGreeter,
+        'src/script.ts': 'const unused = 1;\nvoid unused;\n',
+      },
       (sources) => testsTask('jest', sources, 'commonjs'),
     );
     expect(output.files.map((file) => file.path)).toEqual(['src/greeter.generated.test.ts', 'src/script.generated.test.ts']);
     const { ran, report } = await runJest(dir);
-    expect({ code: ran.code, failed: report.numFailedTests, stderr: report.numFailedTestSuites > 0 ? ran.stderr : '' }).toEqual({ code: 0, failed: 0, stderr: '' });
+    expect({ code: ran.code, failed: report.numFailedTests, stderr: report.numFailedTestSuites > 0 ? ran.stderr : '' }).toEqual({
+      code: 0,
+      failed: 0,
+      stderr: '',
+    });
     expect(passedTitles(report)).toEqual(allCases(output));
   });
 

@@ -43,7 +43,11 @@ describe('detectFramework', () => {
     ['jest in dependencies', 'jest', pkg({ dependencies: { jest: '^29.0.0' } })],
     ['both, with a vitest test script', 'vitest', pkg({ scripts: { test: 'vitest run' }, devDependencies: { jest: '1', vitest: '1' } })],
     ['a jest key in package.json', 'jest', pkg({ jest: { testEnvironment: 'node' } })],
-    ['node --test with options before it', 'node:test', pkg({ type: 'module', scripts: { test: 'node --experimental-strip-types --test test/' } })],
+    [
+      'node --test with options before it',
+      'node:test',
+      pkg({ type: 'module', scripts: { test: 'node --experimental-strip-types --test test/' } }),
+    ],
     ['a vitest config beside jest', 'vitest', { ...pkg({ devDependencies: { jest: '1' } }), 'vitest.config.ts': 'export default {};' }],
     ['a jest config only', 'jest', { 'jest.config.cjs': 'module.exports = {};' }],
     ['pytest.ini', 'pytest', { 'pytest.ini': '[pytest]\n' }],

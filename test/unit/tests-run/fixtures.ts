@@ -16,7 +16,12 @@ export const writeRepository = async (files: Files, prefix = 'tests-run-fixture-
 
 /** CommonJS, no node_modules (so the service's own jest runs it): 3 pass, 2 fail, 1 skip, 1 todo. */
 export const jestRepository: Files = {
-  'package.json': JSON.stringify({ name: 'jest-fixture', version: '1.0.0', scripts: { test: 'jest' }, devDependencies: { jest: '^30.0.0' } }),
+  'package.json': JSON.stringify({
+    name: 'jest-fixture',
+    version: '1.0.0',
+    scripts: { test: 'jest' },
+    devDependencies: { jest: '^30.0.0' },
+  }),
   'src/math.js': 'exports.add = (a, b) => a + b;\nexports.mul = (a, b) => a * b;\n',
   '__tests__/math.test.js': [
     "const { add, mul } = require('../src/math');",
@@ -121,7 +126,7 @@ export const loudRepository: Files = {
 /** An ES module package (`"type": "module"`) with jest and no jest config: needs --experimental-vm-modules. */
 export const esmJestRepository: Files = {
   'package.json': JSON.stringify({ name: 'esm-fixture', version: '1.0.0', type: 'module', devDependencies: { jest: '^30.0.0' } }),
-  'src/greet.js': "export const greet = (name) => `hello ${name}`;\n",
+  'src/greet.js': 'export const greet = (name) => `hello ${name}`;\n',
   'test/greet.test.js': [
     "import { greet } from '../src/greet.js';",
     "test('greets', () => { expect(greet('ada')).toBe('hello ada'); });",

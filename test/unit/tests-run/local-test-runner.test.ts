@@ -86,7 +86,12 @@ describe('localTestRunner', () => {
 
     expect(only.status).toBe('completed');
     expect(only.cases).toEqual([expect.objectContaining({ name: 'other', file: '__tests__/other.test.js', status: 'passed' })]);
-    expect(missing).toMatchObject({ status: 'failed', reason: 'the test framework wrote no report (exit code 1)', exit_code: 1, cases: [] });
+    expect(missing).toMatchObject({
+      status: 'failed',
+      reason: 'the test framework wrote no report (exit code 1)',
+      exit_code: 1,
+      cases: [],
+    });
     expect(missing.log_excerpt).toContain('Could not find');
   });
 
@@ -204,12 +209,20 @@ describe('localTestRunner', () => {
     const escaping = await runner.run({ dir, framework: 'node:test', timeoutSeconds: 30, files: ['../outside.test.js'] });
     const none = await runner.run({ dir, framework: 'node:test', timeoutSeconds: 30, files: [] });
     const nowhere = await runner.run({ dir: join(dir, 'missing'), framework: 'node:test', timeoutSeconds: 30 });
-    const noPython = await localTestRunner({ toolPaths: { python: '/nonexistent/python3' } }).run({ dir, framework: 'pytest', timeoutSeconds: 30 });
+    const noPython = await localTestRunner({ toolPaths: { python: '/nonexistent/python3' } }).run({
+      dir,
+      framework: 'pytest',
+      timeoutSeconds: 30,
+    });
 
     expect(vitest).toMatchObject({ status: 'failed', reason: 'vitest is not installed in the repository', cases: [], timed_out: false });
     expect(escaping).toMatchObject({ status: 'failed', reason: expect.stringContaining('".." segment') });
     expect(none).toMatchObject({ status: 'failed', reason: 'no test files to run' });
     expect(nowhere).toMatchObject({ status: 'failed', reason: 'the repository directory does not exist' });
-    expect(noPython).toMatchObject({ status: 'failed', reason: 'could not start python3: spawn /nonexistent/python3 ENOENT', exit_code: null });
+    expect(noPython).toMatchObject({
+      status: 'failed',
+      reason: 'could not start python3: spawn /nonexistent/python3 ENOENT',
+      exit_code: null,
+    });
   });
 });

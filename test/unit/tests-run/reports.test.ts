@@ -43,31 +43,36 @@ describe('parseJestJson', () => {
   });
 
   it("drops colours and the framework's own stack frames from messages, and caps them", () => {
-    const { cases } = parseJestJson({
-      testResults: [
-        {
-          name: '/repo/a.test.js',
-          status: 'failed',
-          assertionResults: [
-            {
-              ancestorTitles: [],
-              title: 'long',
-              status: 'failed',
-              duration: 3,
-              failureMessages: [
-                `\u001b[31mError: ${'x'.repeat(5000)}\u001b[39m\n    at Object.<anonymous> (/repo/a.test.js:1:1)\n    at run (/repo/node_modules/jest-circus/build/x.js:1:1)`,
-              ],
-            },
-            {
-              ancestorTitles: [],
-              title: 'short',
-              status: 'failed',
-              failureMessages: ['\u001b[31mError: nope\u001b[39m\n    at Object.<anonymous> (/repo/a.test.js:2:1)\n    at new Promise (<anonymous>)'],
-            },
-          ],
-        },
-      ],
-    }, { rootDir: '/repo' });
+    const { cases } = parseJestJson(
+      {
+        testResults: [
+          {
+            name: '/repo/a.test.js',
+            status: 'failed',
+            assertionResults: [
+              {
+                ancestorTitles: [],
+                title: 'long',
+                status: 'failed',
+                duration: 3,
+                failureMessages: [
+                  `\u001b[31mError: ${'x'.repeat(5000)}\u001b[39m\n    at Object.<anonymous> (/repo/a.test.js:1:1)\n    at run (/repo/node_modules/jest-circus/build/x.js:1:1)`,
+                ],
+              },
+              {
+                ancestorTitles: [],
+                title: 'short',
+                status: 'failed',
+                failureMessages: [
+                  '\u001b[31mError: nope\u001b[39m\n    at Object.<anonymous> (/repo/a.test.js:2:1)\n    at new Promise (<anonymous>)',
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { rootDir: '/repo' },
+    );
     const [long, short] = cases;
     expect(long?.failure_message?.length).toBe(maxFailureMessageChars);
     expect(short?.failure_message).toBe('Error: nope\n    at Object.<anonymous> (/repo/a.test.js:2:1)');

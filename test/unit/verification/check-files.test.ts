@@ -36,9 +36,10 @@ describe('verifyChangedFiles: TypeScript and JavaScript', () => {
         'const timer: ReturnType<typeof setTimeout> = setTimeout(() => undefined, 10);',
         'clearTimeout(timer);',
       ].join('\n'),
-      'src/view.tsx': "import { useState } from 'react';\nexport const Counter = () => { const [n] = useState(0); return <button className=\"c\">{n}</button>; };\n",
+      'src/view.tsx':
+        'import { useState } from \'react\';\nexport const Counter = () => { const [n] = useState(0); return <button className="c">{n}</button>; };\n',
       'src/legacy.js': "const path = require('node:path');\nmodule.exports = () => <div>{path.sep}</div>;\n",
-      'src/module.mjs': "export const answer = await Promise.resolve(42);\n",
+      'src/module.mjs': 'export const answer = await Promise.resolve(42);\n',
       'test/service.test.ts': "describe('load', () => { it('loads', () => { expect(1).toBe(1); }); });\n",
     });
 
@@ -114,13 +115,18 @@ describe('verifyChangedFiles: TypeScript and JavaScript', () => {
   it('still reports type errors that involve known types next to unresolved imports', async () => {
     const report = await verify({ 'src/b.ts': "import { x } from './x';\nconst n: number = x;\nexport const s: string = n;\n" });
 
-    expect(report.problems).toEqual([{ check: 'types', path: 'src/b.ts', line: 3, message: "TS2322: Type 'number' is not assignable to type 'string'." }]);
+    expect(report.problems).toEqual([
+      { check: 'types', path: 'src/b.ts', line: 3, message: "TS2322: Type 'number' is not assignable to type 'string'." },
+    ]);
   });
 
-  it("holds a file to the strictness of the nearest tsconfig.json, and is lax without one", async () => {
+  it('holds a file to the strictness of the nearest tsconfig.json, and is lax without one', async () => {
     const source = 'export const length = (text: string | undefined): number => text.length;\n';
     const lax = await verify({ 'lax/a.ts': source });
-    const strict = await verify({ 'app/tsconfig.json': '{\n  // comments are allowed here\n  "compilerOptions": { "strict": true, },\n}\n', 'app/src/a.ts': source });
+    const strict = await verify({
+      'app/tsconfig.json': '{\n  // comments are allowed here\n  "compilerOptions": { "strict": true, },\n}\n',
+      'app/src/a.ts': source,
+    });
 
     expect(lax.passed).toBe(true);
     expect(strict.problems).toEqual([
@@ -151,7 +157,11 @@ describe('verifyChangedFiles: TypeScript and JavaScript', () => {
 
       expect(report.passed).toBe(true);
       expect(report.checks[0]).toEqual({ name: 'syntax', path: 'src/a.ts', status: 'passed' });
-      expect(report.checks[1]).toMatchObject({ name: 'types', status: 'skipped', message: expect.stringContaining(`TypeScript lib files missing from ${emptyLibDir}: lib.esnext.full.d.ts`) });
+      expect(report.checks[1]).toMatchObject({
+        name: 'types',
+        status: 'skipped',
+        message: expect.stringContaining(`TypeScript lib files missing from ${emptyLibDir}: lib.esnext.full.d.ts`),
+      });
     } finally {
       await rm(emptyLibDir, { recursive: true, force: true });
     }
@@ -191,7 +201,8 @@ describe('verifyChangedFiles: data files', () => {
 
   it('checks YAML when a YAML parser is installed, CloudFormation tags included', async () => {
     const report = await verify({
-      'template.yaml': 'Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: !Sub "${AWS::StackName}-data"\n---\nsecond: doc\n',
+      'template.yaml':
+        'Resources:\n  Bucket:\n    Type: AWS::S3::Bucket\n    Properties:\n      BucketName: !Sub "${AWS::StackName}-data"\n---\nsecond: doc\n',
       'broken.yml': 'jobs:\n  build:\n    steps: [a, b\n  test: 1\n',
     });
 

@@ -13,7 +13,9 @@ describe('TypeScript lib files', () => {
     const libDir = installedTypeScriptLibDir() ?? '';
     const files = requiredTypeScriptLibFiles(libDir);
 
-    expect(files).toEqual(expect.arrayContaining([rootLibFile, 'lib.es5.d.ts', 'lib.dom.d.ts', 'lib.decorators.d.ts', 'lib.es2023.array.d.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining([rootLibFile, 'lib.es5.d.ts', 'lib.dom.d.ts', 'lib.decorators.d.ts', 'lib.es2023.array.d.ts']),
+    );
     expect(files).toEqual([...files].sort());
     expect(files.filter((file) => !existsSync(join(libDir, file)))).toEqual([]);
   });

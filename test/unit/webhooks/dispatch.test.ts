@@ -26,7 +26,13 @@ const setUp = (answer: { ok: boolean; statusCode: number | null } = { ok: true, 
     mailer: { send: async (mail) => void mails.push(mail) },
     send: async (request) => {
       requests.push(request);
-      return { ...answer, durationMs: 12, error: answer.ok ? null : 'http_status', errorMessage: answer.ok ? null : 'HTTP 500', responseExcerpt: '' };
+      return {
+        ...answer,
+        durationMs: 12,
+        error: answer.ok ? null : 'http_status',
+        errorMessage: answer.ok ? null : 'HTTP 500',
+        responseExcerpt: '',
+      };
     },
     clock,
     policyFor: () => ({ requireHttps: true, allowPrivate: false }),
@@ -63,7 +69,9 @@ describe('dispatchDelivery', () => {
       'User-Agent': 'test-agent',
     });
     const nowSeconds = Math.floor(clock.now() / 1000);
-    expect(verifyWebhookSignature(request?.body ?? '', request?.headers['X-Service-Signature'], 'whsec_test_secret', { nowSeconds })).toBe(true);
+    expect(verifyWebhookSignature(request?.body ?? '', request?.headers['X-Service-Signature'], 'whsec_test_secret', { nowSeconds })).toBe(
+      true,
+    );
     const stored = await deliveries.get(tenant, 'wh_1', 'dlv_1');
     expect(stored).toMatchObject({ status: 'succeeded', attempt_count: 1, next_attempt_at: null });
     expect(stored?.attempts).toEqual([expect.objectContaining({ sequence: 1, number: 1, status_code: 200, error: null })]);
@@ -113,7 +121,12 @@ describe('dispatchDelivery', () => {
 
   it('signs with both secrets during a rotation, and with one after it', async () => {
     const { clock, webhooks, deliveries, requests, deps } = setUp();
-    await webhooks.create(tenant, { ...webhookAt(clock.now()), secret: 'whsec_new', previous_secret: 'whsec_old', previous_secret_expires_at: isoTime(clock.now() + 1_000) });
+    await webhooks.create(tenant, {
+      ...webhookAt(clock.now()),
+      secret: 'whsec_new',
+      previous_secret: 'whsec_old',
+      previous_secret_expires_at: isoTime(clock.now() + 1_000),
+    });
     await deliveries.create(tenant, deliveryAt(clock.now()));
     await dispatchDelivery(firstMessage(clock.now()), deps);
     const header = requests[0]?.headers['X-Service-Signature'] ?? '';
@@ -147,7 +160,12 @@ describe('fanOutEvent', () => {
     const [message] = queued;
     const delivery = await deliveries.get(tenant, message?.webhook_id ?? '', message?.delivery_id ?? '');
     expect(delivery).toMatchObject({ event_id: event.id, status: 'succeeded', attempt_count: 1 });
-    expect(JSON.parse(delivery?.payload ?? '{}')).toEqual({ id: event.id, type: event.type, created_at: event.created_at, data: { id: 'dep_1' } });
+    expect(JSON.parse(delivery?.payload ?? '{}')).toEqual({
+      id: event.id,
+      type: event.type,
+      created_at: event.created_at,
+      data: { id: 'dep_1' },
+    });
     // The failed webhook keeps a record of what it missed, for /recover; the paused one gets nothing.
     const idFor = (webhookId: string) => newDelivery({ ...webhookAt(at), id: webhookId }, event, 'skipped', at).id;
     expect(await deliveries.get(tenant, 'wh_failed', idFor('wh_failed'))).toMatchObject({ status: 'skipped', event_id: event.id });

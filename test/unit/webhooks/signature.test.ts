@@ -1,10 +1,6 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
-import {
-  generateWebhookSecret,
-  signatureHeader,
-  verifyWebhookSignature,
-} from '../../../functions/core/webhooks/signature';
+import { generateWebhookSecret, signatureHeader, verifyWebhookSignature } from '../../../functions/core/webhooks/signature';
 
 /** Computed here, independently of the module under test. */
 const hmacHex = (secret: string, payload: string): string =>

@@ -81,7 +81,15 @@ const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => 
   };
 
   // What fan-out sends for a new delivery: the first attempt, due at once.
-  await queue.send({ account_id: tenant.accountId, mode: tenant.mode, webhook_id: 'wh_1', delivery_id: 'dlv_1', sequence: 1, attempt: 1, not_before: clock.now() });
+  await queue.send({
+    account_id: tenant.accountId,
+    mode: tenant.mode,
+    webhook_id: 'wh_1',
+    delivery_id: 'dlv_1',
+    sequence: 1,
+    attempt: 1,
+    not_before: clock.now(),
+  });
 
   /** Each received message, with whether the dispatcher made an HTTP attempt for it. */
   const receipts: { message: DeliveryMessage; at: number; attempted: boolean }[] = [];
@@ -121,7 +129,15 @@ describe('sqsDeliveryQueue', () => {
   ])('delays a message %s by the right number of seconds', async (_what, inMs, delaySeconds) => {
     const clock = controlledClock();
     const sent = recordSends(clock);
-    const message: DeliveryMessage = { account_id: 'acct_1', mode: 'test', webhook_id: 'wh_1', delivery_id: 'dlv_1', sequence: 2, attempt: 3, not_before: clock.now() + inMs };
+    const message: DeliveryMessage = {
+      account_id: 'acct_1',
+      mode: 'test',
+      webhook_id: 'wh_1',
+      delivery_id: 'dlv_1',
+      sequence: 2,
+      attempt: 3,
+      not_before: clock.now() + inMs,
+    };
 
     await sqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), queueUrl, clock).send(message);
 
@@ -172,7 +188,14 @@ describe('dispatchDelivery through SQS, with a target that always fails', () => 
       expect(copies.length).toBeGreaterThan(1);
       for (const copy of copies) {
         expect(copy.message).toEqual(copies[0]!.message);
-        expect(copy.message).toMatchObject({ delivery_id: 'dlv_1', webhook_id: 'wh_1', sequence: 1, attempt, account_id: tenant.accountId, mode: tenant.mode });
+        expect(copy.message).toMatchObject({
+          delivery_id: 'dlv_1',
+          webhook_id: 'wh_1',
+          sequence: 1,
+          attempt,
+          account_id: tenant.accountId,
+          mode: tenant.mode,
+        });
         // Each copy asks for what remains of the delay, 15 min at most.
         expect(copy.input.DelaySeconds).toBe(Math.min(900, Math.ceil((copy.message.not_before - copy.sentAt) / second)));
       }

@@ -97,7 +97,16 @@ describe('isAllowedAddress', () => {
     for (const ip of ['127.0.0.1', '::1', '10.0.0.1', '192.168.0.10', '100.64.0.1', 'fd12::1', '::ffff:127.0.0.1']) {
       expect(isAllowedAddress(ip, localTest)).toBe(true);
     }
-    for (const ip of ['169.254.169.254', '169.254.1.1', 'fd00:ec2::254', 'fe80::1', '::ffff:169.254.169.254', '0.0.0.0', '::', '224.0.0.1']) {
+    for (const ip of [
+      '169.254.169.254',
+      '169.254.1.1',
+      'fd00:ec2::254',
+      'fe80::1',
+      '::ffff:169.254.169.254',
+      '0.0.0.0',
+      '::',
+      '224.0.0.1',
+    ]) {
       expect(isAllowedAddress(ip, localTest)).toBe(false);
     }
   });
@@ -165,7 +174,13 @@ describe('checkTargetUrl', () => {
   );
 
   it('allows loopback, private and localhost in local test mode', () => {
-    for (const url of ['http://127.0.0.1:4000/hook', 'http://[::1]:4000/', 'http://10.0.0.5/', 'http://localhost:4000/', 'https://app.localhost/']) {
+    for (const url of [
+      'http://127.0.0.1:4000/hook',
+      'http://[::1]:4000/',
+      'http://10.0.0.5/',
+      'http://localhost:4000/',
+      'https://app.localhost/',
+    ]) {
       expect(checkTargetUrl(url, localTest).ok).toBe(true);
     }
   });

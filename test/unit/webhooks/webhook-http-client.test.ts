@@ -5,12 +5,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  assessTarget,
-  classifyNetworkError,
-  postWebhook,
-  type LookupAll,
-} from '../../../functions/adapters/http/webhook-http-client';
+import { assessTarget, classifyNetworkError, postWebhook, type LookupAll } from '../../../functions/adapters/http/webhook-http-client';
 import type { TargetPolicy } from '../../../functions/core/webhooks/target-address';
 
 const live: TargetPolicy = { requireHttps: true, allowPrivate: false };
@@ -28,10 +23,7 @@ interface TestServer {
   close(): Promise<void>;
 }
 
-const listen = async (
-  server: http.Server | https.Server,
-  host = '127.0.0.1',
-): Promise<{ port: number; sockets: Set<Socket> }> => {
+const listen = async (server: http.Server | https.Server, host = '127.0.0.1'): Promise<{ port: number; sockets: Set<Socket> }> => {
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -114,7 +106,14 @@ describe('postWebhook: outcomes', () => {
   it('200 is a success; the body, the given headers and a JSON content type reach the target', async () => {
     const server = await start(answer(200, 'thanks'));
     const result = await postWebhook({ url: `${server.url}/hooks/in?src=svc`, headers, body, policy: local });
-    expect(result).toEqual({ ok: true, statusCode: 200, durationMs: expect.any(Number), error: null, errorMessage: null, responseExcerpt: 'thanks' });
+    expect(result).toEqual({
+      ok: true,
+      statusCode: 200,
+      durationMs: expect.any(Number),
+      error: null,
+      errorMessage: null,
+      responseExcerpt: 'thanks',
+    });
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
     expect(server.requests).toHaveLength(1);
     const [seen] = server.requests;
@@ -133,7 +132,12 @@ describe('postWebhook: outcomes', () => {
   it('keeps a given content type and sends a non-ASCII body with its byte length', async () => {
     const server = await start(answer(200));
     const unicode = JSON.stringify({ name: 'Déploiement 🚀' });
-    const result = await postWebhook({ url: server.url, headers: { 'content-type': 'application/cloudevents+json', 'Content-Length': '1' }, body: unicode, policy: local });
+    const result = await postWebhook({
+      url: server.url,
+      headers: { 'content-type': 'application/cloudevents+json', 'Content-Length': '1' },
+      body: unicode,
+      policy: local,
+    });
     expect(result.ok).toBe(true);
     expect(server.requests[0]?.headers['content-type']).toBe('application/cloudevents+json');
     expect(server.requests[0]?.headers['content-length']).toBe(String(Buffer.byteLength(unicode)));
@@ -142,13 +146,24 @@ describe('postWebhook: outcomes', () => {
 
   it('204 is a success', async () => {
     const server = await start(answer(204));
-    expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: true, statusCode: 204, error: null, responseExcerpt: '' });
+    expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({
+      ok: true,
+      statusCode: 204,
+      error: null,
+      responseExcerpt: '',
+    });
   });
 
   it.each([500, 410, 400, 404, 429])('%i is a failure of class http_status, with the excerpt of the body', async (status) => {
     const server = await start(answer(status, `{"error":"nope ${status}"}`));
     const result = await postWebhook({ url: server.url, headers, body, policy: local });
-    expect(result).toMatchObject({ ok: false, statusCode: status, error: 'http_status', errorMessage: `HTTP ${status}`, responseExcerpt: `{"error":"nope ${status}"}` });
+    expect(result).toMatchObject({
+      ok: false,
+      statusCode: status,
+      error: 'http_status',
+      errorMessage: `HTTP ${status}`,
+      responseExcerpt: `{"error":"nope ${status}"}`,
+    });
     expect(result.errorMessage).not.toContain('5ecre7');
   });
 
@@ -166,7 +181,11 @@ describe('postWebhook: outcomes', () => {
     const elsewhere = await start(answer(200));
     for (const status of [302, 307, 308]) {
       const server = await start(answer(status, '', { Location: elsewhere.url }));
-      expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: false, statusCode: status, error: 'http_status' });
+      expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({
+        ok: false,
+        statusCode: status,
+        error: 'http_status',
+      });
     }
     expect(elsewhere.connections).toBe(0);
   });
@@ -221,7 +240,12 @@ describe('postWebhook: outcomes', () => {
 
   it('https to a plain-http server is a TLS failure', async () => {
     const server = await start(answer(200));
-    const result = await postWebhook({ url: `https://127.0.0.1:${server.port}/`, headers, body, policy: { requireHttps: true, allowPrivate: true } });
+    const result = await postWebhook({
+      url: `https://127.0.0.1:${server.port}/`,
+      headers,
+      body,
+      policy: { requireHttps: true, allowPrivate: true },
+    });
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'tls' });
     expect(result.errorMessage).toMatch(/^(EPROTO: wrong version number|ERR_SSL_\w+.*)$/);
   });
@@ -254,7 +278,13 @@ describe('postWebhook: outcomes', () => {
     const result = await postWebhook({ url: 'https://nowhere.example/', headers, body, policy: live, lookup: fakeLookup({}) });
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'dns' });
     expect(result.errorMessage).toMatch(/ENOTFOUND/);
-    const empty = await postWebhook({ url: 'https://empty.example/', headers, body, policy: live, lookup: fakeLookup({ 'empty.example': [] }) });
+    const empty = await postWebhook({
+      url: 'https://empty.example/',
+      headers,
+      body,
+      policy: live,
+      lookup: fakeLookup({ 'empty.example': [] }),
+    });
     expect(empty).toMatchObject({ ok: false, error: 'dns' });
   });
 
@@ -269,7 +299,10 @@ describe('postWebhook: outcomes', () => {
     const throwing: LookupAll = () => {
       throw new Error('boom');
     };
-    expect(await postWebhook({ url: 'https://x.example/', headers, body, policy: live, lookup: throwing })).toMatchObject({ ok: false, error: 'dns' });
+    expect(await postWebhook({ url: 'https://x.example/', headers, body, policy: live, lookup: throwing })).toMatchObject({
+      ok: false,
+      error: 'dns',
+    });
     expect(await postWebhook({ url: 'not a url', headers, body, policy: live })).toMatchObject({ ok: false, error: 'refused_target' });
     const server = await start(answer(200));
     const badHeader = await postWebhook({ url: server.url, headers: { 'X-Bad': 'a\r\nInjected: 1' }, body, policy: local });
@@ -314,7 +347,13 @@ describe('postWebhook: refused targets', () => {
   });
 
   it('the metadata and link-local addresses are refused even with allowPrivate', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data/', 'https://169.254.169.254/', 'http://[fd00:ec2::254]/', 'http://169.254.170.2/v2/credentials', 'http://[::ffff:a9fe:a9fe]/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'https://169.254.169.254/',
+      'http://[fd00:ec2::254]/',
+      'http://169.254.170.2/v2/credentials',
+      'http://[::ffff:a9fe:a9fe]/',
+    ]) {
       const { result } = await refusedWithoutContact(url, local);
       expect(result.errorMessage).toMatch(/metadata|link-local/);
     }
@@ -377,7 +416,27 @@ describe('postWebhook: TLS to the pinned address', () => {
   let tls: { key: Buffer; cert: Buffer };
   // openssl ships with Debian's base system, which the CI machine has.
   try {
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=pinned.test', '-addext', 'subjectAltName=DNS:pinned.test', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=pinned.test',
+        '-addext',
+        'subjectAltName=DNS:pinned.test',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     tls = { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -385,17 +444,26 @@ describe('postWebhook: TLS to the pinned address', () => {
 
   it('sends the original name as SNI and refuses an untrusted certificate as a TLS failure', async () => {
     const seenServernames: string[] = [];
-    const server = https.createServer({
-      ...tls,
-      SNICallback: (servername, callback) => {
-        seenServernames.push(servername);
-        callback(null, undefined);
+    const server = https.createServer(
+      {
+        ...tls,
+        SNICallback: (servername, callback) => {
+          seenServernames.push(servername);
+          callback(null, undefined);
+        },
       },
-    }, answer(200));
+      answer(200),
+    );
     const { port, sockets } = await listen(server);
     try {
       const lookup = fakeLookup({ 'pinned.test': ['127.0.0.1'] });
-      const result = await postWebhook({ url: `https://pinned.test:${port}/`, headers, body, policy: { requireHttps: true, allowPrivate: true }, lookup });
+      const result = await postWebhook({
+        url: `https://pinned.test:${port}/`,
+        headers,
+        body,
+        policy: { requireHttps: true, allowPrivate: true },
+        lookup,
+      });
       expect(result).toMatchObject({ ok: false, statusCode: null, error: 'tls' });
       expect(result.errorMessage).toMatch(/self[- ]signed/i);
       expect(seenServernames).toEqual(['pinned.test']);
@@ -438,17 +506,28 @@ describe('classifyNetworkError', () => {
 
 describe('assessTarget (creation time)', () => {
   it('accepts a name whose addresses are all public', async () => {
-    expect(await assessTarget('https://hooks.example.com/in', live, fakeLookup({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::248'] }))).toEqual({ ok: true });
+    expect(
+      await assessTarget(
+        'https://hooks.example.com/in',
+        live,
+        fakeLookup({ 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::248'] }),
+      ),
+    ).toEqual({ ok: true });
   });
 
   it('refuses the static cases and names that resolve to a forbidden address', async () => {
-    expect(await assessTarget('http://hooks.example.com/', live, fakeLookup({}))).toEqual({ ok: false, reason: 'must use https in live mode' });
+    expect(await assessTarget('http://hooks.example.com/', live, fakeLookup({}))).toEqual({
+      ok: false,
+      reason: 'must use https in live mode',
+    });
     expect(await assessTarget('https://127.0.0.1/', live, fakeLookup({}))).toEqual({ ok: false, reason: 'target is a loopback address' });
     expect(await assessTarget('https://internal.example/', live, fakeLookup({ 'internal.example': ['10.1.2.3'] }))).toEqual({
       ok: false,
       reason: 'internal.example resolves to a private address',
     });
-    expect(await assessTarget('https://mixed.example/', live, fakeLookup({ 'mixed.example': ['93.184.216.34', '::ffff:192.168.0.1'] }))).toEqual({
+    expect(
+      await assessTarget('https://mixed.example/', live, fakeLookup({ 'mixed.example': ['93.184.216.34', '::ffff:192.168.0.1'] })),
+    ).toEqual({
       ok: false,
       reason: 'mixed.example resolves to a private address',
     });
@@ -465,6 +544,9 @@ describe('assessTarget (creation time)', () => {
 
   it('allows a local name in local test mode after checking what it resolves to', async () => {
     expect(await assessTarget('http://localhost:4000/', local)).toEqual({ ok: true });
-    expect(await assessTarget('http://localhost:4000/', { requireHttps: false, allowPrivate: false })).toEqual({ ok: false, reason: 'target is a loopback address' });
+    expect(await assessTarget('http://localhost:4000/', { requireHttps: false, allowPrivate: false })).toEqual({
+      ok: false,
+      reason: 'target is a loopback address',
+    });
   });
 });

@@ -18,7 +18,11 @@ describe('failureMessage', () => {
       'The repository could not be cloned: 403 from the host',
     );
     expect(
-      failureMessage({ Error: 'VerificationFailed', Cause: 'Verification still fails and no iterations remain; see the report.', stage: 'verify' }),
+      failureMessage({
+        Error: 'VerificationFailed',
+        Cause: 'Verification still fails and no iterations remain; see the report.',
+        stage: 'verify',
+      }),
     ).toBe('Verification still fails and no iterations remain; see the report.');
   });
 

@@ -114,7 +114,12 @@ describe('startStage and completeStage', () => {
     expect(workflow.stage_statuses.build).toBe('completed');
     expect(workflow.stage_timings.build).toEqual({ started_at: at(2_000), completed_at: at(2_750), duration_ms: 750, runs: 1 });
     // Merged: the new outputs win, the others stay.
-    expect(workflow.outputs).toMatchObject({ plan: { summary: 'plan', steps: ['one'] }, commit: 'def', branch: 'feature', docker_image: null });
+    expect(workflow.outputs).toMatchObject({
+      plan: { summary: 'plan', steps: ['one'] },
+      commit: 'def',
+      branch: 'feature',
+      docker_image: null,
+    });
     expect(workflow.version).toBe(withPlan.version + 1);
     expect(workflow.updated_at).toBe(at(2_750));
     expect(events).toEqual([
@@ -137,7 +142,14 @@ describe('startStage and completeStage', () => {
       { usage: { input_tokens: 50, output_tokens: 5, provider: 'openai', model: 'gpt-b' } },
       at(2_300),
     ).workflow;
-    expect(workflow.ai_usage).toEqual({ input_tokens: 150, output_tokens: 25, total_tokens: 175, provider: 'openai', model: 'gpt-b', calls: 2 });
+    expect(workflow.ai_usage).toEqual({
+      input_tokens: 150,
+      output_tokens: 25,
+      total_tokens: 175,
+      provider: 'openai',
+      model: 'gpt-b',
+      calls: 2,
+    });
     // A stage without usage leaves it alone.
     workflow = startStage(workflow, 'verify', at(2_400)).workflow;
     workflow = completeStage(workflow, 'verify', {}, at(2_500)).workflow;
@@ -209,7 +221,14 @@ describe('completeRun', () => {
       project_id: before.project_id,
       status: 'completed',
       duration_ms: 60_000,
-      stages: { intake: 'completed', build: 'completed', verify: 'completed', prove: 'completed', iterate: 'skipped', package: 'completed' },
+      stages: {
+        intake: 'completed',
+        build: 'completed',
+        verify: 'completed',
+        prove: 'completed',
+        iterate: 'skipped',
+        package: 'completed',
+      },
       outputs: { docker_image: 'registry.example/app:abc', deployment_url: 'https://app.example' },
     });
     expect(Object.keys((event?.data.outputs as object) ?? {}).sort()).toEqual(['deployment_url', 'docker_image']);

@@ -111,7 +111,9 @@ describe('state-machines/workflow.asl.json', () => {
 
   it('reports a function ARN left without a substitution', () => {
     const withoutOne = Object.fromEntries(Object.entries(substitutions).filter(([name]) => name !== 'PackageFunctionArn'));
-    expect(validateDefinitionFile(definitionFile, withoutOne).errors).toEqual(['UNRESOLVED_PLACEHOLDER: no substitution for ${PackageFunctionArn}']);
+    expect(validateDefinitionFile(definitionFile, withoutOne).errors).toEqual([
+      'UNRESOLVED_PLACEHOLDER: no substitution for ${PackageFunctionArn}',
+    ]);
   });
 });
 
@@ -126,7 +128,11 @@ describe('the workflow state machine, run locally', () => {
       machines: [{ name: 'workflow', definitionFile, substitutions, taskHandlers: stub.handlers }],
       timeScale: 0.01,
     });
-    client = new SFNClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    client = new SFNClient({
+      endpoint: local.endpoint,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
   });
 
   afterEach(async () => {
@@ -156,22 +162,14 @@ describe('the workflow state machine, run locally', () => {
 
   it('verification passing the first time: every stage once, iterate skipped, then complete; SUCCEEDED', async () => {
     const described = await run(2);
-    expect(names()).toEqual([
-      'control:start',
-      'intake',
-      'build',
-      'verify',
-      'prove',
-      'control:skip_stage',
-      'package',
-      'control:complete',
-    ]);
+    expect(names()).toEqual(['control:start', 'intake', 'build', 'verify', 'prove', 'control:skip_stage', 'package', 'control:complete']);
     expect(described.status).toBe('SUCCEEDED');
 
     expect(callsOf('control:start')[0]?.input).toEqual({ action: 'start', workflow: workflowRef, max_iterations: 2 });
     expect(callsOf('control:skip_stage')[0]?.input).toEqual({ action: 'skip_stage', stage: 'iterate', workflow: workflowRef });
     expect(callsOf('control:complete')[0]?.input).toEqual({ action: 'complete', workflow: workflowRef });
-    for (const stage of ['intake', 'build', 'verify', 'prove', 'package']) expect(callsOf(stage)[0]?.input).toEqual({ workflow: workflowRef });
+    for (const stage of ['intake', 'build', 'verify', 'prove', 'package'])
+      expect(callsOf(stage)[0]?.input).toEqual({ workflow: workflowRef });
     expect(JSON.parse(described.output ?? 'null')).toMatchObject({ iteration: { remaining: 2, used: 0 }, verification: { passed: true } });
   });
 

@@ -6,7 +6,11 @@ import { tempDirs, writeTree } from './temp-dir';
 const temp = tempDirs();
 afterAll(() => temp.removeAll());
 
-const exists = (path: string) => stat(path).then(() => true, () => false);
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 describe('applyChangeSet', () => {
   it('creates, edits and deletes files and returns what they held before', async () => {
@@ -89,10 +93,18 @@ describe('applyChangeSet', () => {
       }
       throw new Error('expected a refusal');
     };
-    expect(await problems([{ path: 'a', content: '1' }, { path: 'a', content: '2' }])).toEqual(['a: appears more than once']);
-    expect(await problems([{ path: 'a', content: '1' }, { path: 'a/b', content: '2' }])).toEqual([
-      'a/b: needs a to be a folder, but it is written as a file',
-    ]);
+    expect(
+      await problems([
+        { path: 'a', content: '1' },
+        { path: 'a', content: '2' },
+      ]),
+    ).toEqual(['a: appears more than once']);
+    expect(
+      await problems([
+        { path: 'a', content: '1' },
+        { path: 'a/b', content: '2' },
+      ]),
+    ).toEqual(['a/b: needs a to be a folder, but it is written as a file']);
     expect(await problems([{ path: 'dir', content: 'not a folder' }])).toEqual(['dir: is a folder']);
     expect(await problems([{ path: 'file.txt/inner', content: '?' }])).toEqual([
       'file.txt/inner: needs file.txt to be a folder, but it is a file',

@@ -1,11 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  gatherContext,
-  maxContextFiles,
-  maxManifestBytes,
-  readFiles,
-} from '../../../functions/core/workspace/context';
+import { gatherContext, maxContextFiles, maxManifestBytes, readFiles } from '../../../functions/core/workspace/context';
 import { tempDirs, writeTree } from './temp-dir';
 
 const temp = tempDirs();
@@ -26,7 +21,7 @@ describe('gatherContext', () => {
       'packages/api/package.json': '{"name":"api"}',
       'packages/api/deep/go.mod': 'module too/deep\n',
       'services/py/pyproject.toml': '[project]\n',
-      'Dockerfile': 'FROM node:22\n',
+      Dockerfile: 'FROM node:22\n',
       'node_modules/dep/package.json': '{}',
       '.git/config': '[core]\n',
       'vendor/sub/.git': 'gitdir: ../../.git/modules/sub\n',

@@ -54,7 +54,9 @@ describe('unifiedDiff', () => {
   });
 
   it('marks a missing newline at the end of a file', () => {
-    expect(unifiedDiff({ 'x': 'a' }, [{ path: 'x', content: 'b' }])).toContain('-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n');
+    expect(unifiedDiff({ x: 'a' }, [{ path: 'x', content: 'b' }])).toContain(
+      '-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n',
+    );
   });
 
   it('orders files by path and leaves out files that do not change', () => {

@@ -1,11 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  repositoryPathProblem,
-  resolveForWrite,
-  resolveInside,
-  UnsafePathError,
-} from '../../../functions/core/workspace/safe-path';
+import { repositoryPathProblem, resolveForWrite, resolveInside, UnsafePathError } from '../../../functions/core/workspace/safe-path';
 import { tempDirs } from './temp-dir';
 
 const temp = tempDirs();

@@ -28,11 +28,16 @@ export const advisorySourceFromEnvironment = (
   } catch {
     throw new AdvisorySourceConfigurationError(`OSV_API_URL is not a URL: ${JSON.stringify(baseUrl)}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AdvisorySourceConfigurationError('OSV_API_URL must be an http(s) URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new AdvisorySourceConfigurationError('OSV_API_URL must be an http(s) URL');
   const timeout = env.OSV_API_TIMEOUT_MS?.trim();
   const timeoutMs = timeout ? Number(timeout) : undefined;
   if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) {
     throw new AdvisorySourceConfigurationError('OSV_API_TIMEOUT_MS must be a positive whole number of milliseconds');
   }
-  return osvApiSource({ baseUrl, ...(timeoutMs !== undefined ? { timeoutMs } : {}), ...(overrides.fetch ? { fetch: overrides.fetch } : {}) });
+  return osvApiSource({
+    baseUrl,
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+  });
 };

@@ -1,4 +1,10 @@
-import { type AdvisorySource, AdvisorySourceUnavailable, advisoryKey, type OsvVulnerability, type PackageQuery } from '../../../core/security/scanners/dependencies/advisories';
+import {
+  type AdvisorySource,
+  AdvisorySourceUnavailable,
+  advisoryKey,
+  type OsvVulnerability,
+  type PackageQuery,
+} from '../../../core/security/scanners/dependencies/advisories';
 import { osvRecordOf } from '../../../core/security/scanners/dependencies/osv-record';
 
 export const defaultOsvApiUrl = 'https://api.osv.dev';
@@ -113,17 +119,23 @@ export const osvApiSource = (options: OsvApiSourceOptions = {}): AdvisorySource 
       let pending = queries.slice(start, start + batchSize).map((query, offset) => ({ index: start + offset, query }));
       for (let page = 0; pending.length > 0; page += 1) {
         if (page >= maxPages) throw new PermanentFailure(`The OSV API kept paging past ${maxPages} pages`);
-        const answer = (await request('/v1/querybatch', { method: 'POST', body: JSON.stringify({ queries: pending.map((item) => item.query) }) })) as BatchAnswer;
+        const answer = (await request('/v1/querybatch', {
+          method: 'POST',
+          body: JSON.stringify({ queries: pending.map((item) => item.query) }),
+        })) as BatchAnswer;
         const results = answer?.results;
         if (!Array.isArray(results) || results.length !== pending.length) {
-          throw new AdvisorySourceUnavailable(`The OSV API answered ${Array.isArray(results) ? results.length : 'no'} results for ${pending.length} queries`);
+          throw new AdvisorySourceUnavailable(
+            `The OSV API answered ${Array.isArray(results) ? results.length : 'no'} results for ${pending.length} queries`,
+          );
         }
         const next: typeof pending = [];
         results.forEach((result, position) => {
           const item = pending[position];
           if (!item) return;
           for (const vuln of result?.vulns ?? []) {
-            if (typeof vuln?.id === 'string') found[item.index]?.set(vuln.id, typeof vuln.modified === 'string' ? vuln.modified : undefined);
+            if (typeof vuln?.id === 'string')
+              found[item.index]?.set(vuln.id, typeof vuln.modified === 'string' ? vuln.modified : undefined);
           }
           const token = result?.next_page_token;
           if (typeof token === 'string' && token !== '') next.push({ index: item.index, query: { ...item.query, page_token: token } });
@@ -183,9 +195,12 @@ export const osvApiSource = (options: OsvApiSourceOptions = {}): AdvisorySource 
       const queries = [...unique.values()];
       const answers = new Map<string, OsvVulnerability[]>();
       if (queries.length === 0) return answers;
-      const ids = await vulnerabilityIds(queries.map((query) => ({ package: { ecosystem: query.ecosystem, name: query.name }, version: queriedVersion(query) })));
+      const ids = await vulnerabilityIds(
+        queries.map((query) => ({ package: { ecosystem: query.ecosystem, name: query.name }, version: queriedVersion(query) })),
+      );
       const allIds = new Map<string, string | undefined>();
-      for (const perQuery of ids) for (const [id, modified] of perQuery) if (!allIds.has(id) || modified !== undefined) allIds.set(id, modified);
+      for (const perQuery of ids)
+        for (const [id, modified] of perQuery) if (!allIds.has(id) || modified !== undefined) allIds.set(id, modified);
       const fetched = await records(allIds);
       queries.forEach((query, index) => {
         const list = [...(ids[index]?.keys() ?? [])].flatMap((id) => {

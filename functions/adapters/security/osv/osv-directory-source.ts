@@ -1,6 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type AdvisorySource, AdvisorySourceUnavailable, advisoryKey, type OsvVulnerability } from '../../../core/security/scanners/dependencies/advisories';
+import {
+  type AdvisorySource,
+  AdvisorySourceUnavailable,
+  advisoryKey,
+  type OsvVulnerability,
+} from '../../../core/security/scanners/dependencies/advisories';
 import { normalizePackageName } from '../../../core/security/scanners/dependencies/lockfiles/types';
 import { vulnerabilityAffects } from '../../../core/security/scanners/dependencies/osv-match';
 import { osvRecordOf } from '../../../core/security/scanners/dependencies/osv-record';
@@ -46,7 +51,10 @@ const jsonFiles = async (directory: string): Promise<Array<{ path: string; size:
  * The index is cached and rebuilt when a file is added, removed or changed. Files that are not
  * OSV records are skipped. A missing or unreadable directory is `AdvisorySourceUnavailable`.
  */
-export const osvDirectorySource = (directory: string, options: OsvDirectorySourceOptions = {}): AdvisorySource & { skippedFiles(): Promise<string[]> } => {
+export const osvDirectorySource = (
+  directory: string,
+  options: OsvDirectorySourceOptions = {},
+): AdvisorySource & { skippedFiles(): Promise<string[]> } => {
   const maxFileBytes = options.maxFileBytes ?? 16 * 1024 * 1024;
   let loaded: Loaded | null = null;
 
@@ -55,7 +63,9 @@ export const osvDirectorySource = (directory: string, options: OsvDirectorySourc
     try {
       files = await jsonFiles(directory);
     } catch (error) {
-      throw new AdvisorySourceUnavailable(`The OSV advisory directory ${directory} cannot be read: ${(error as Error).message}`, { cause: error });
+      throw new AdvisorySourceUnavailable(`The OSV advisory directory ${directory} cannot be read: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const signature = files.map((file) => `${file.path}\u0000${file.size}\u0000${file.mtimeMs}`).join('\n');
     if (loaded?.signature === signature) return loaded;
@@ -76,7 +86,9 @@ export const osvDirectorySource = (directory: string, options: OsvDirectorySourc
       const records = (Array.isArray(parsed) ? parsed : [parsed]).map(osvRecordOf).filter((record) => record !== null);
       if (records.length === 0) skipped.push(file.path);
       for (const record of records) {
-        const keys = new Set((record.affected ?? []).flatMap((entry) => (entry.package ? [packageIndexKey(entry.package.ecosystem, entry.package.name)] : [])));
+        const keys = new Set(
+          (record.affected ?? []).flatMap((entry) => (entry.package ? [packageIndexKey(entry.package.ecosystem, entry.package.name)] : [])),
+        );
         for (const key of keys) {
           const list = byPackage.get(key) ?? [];
           list.push(record);
@@ -93,7 +105,9 @@ export const osvDirectorySource = (directory: string, options: OsvDirectorySourc
       const { byPackage } = await load();
       const answers = new Map<string, OsvVulnerability[]>();
       for (const query of packages) {
-        const matches = (byPackage.get(packageIndexKey(query.ecosystem, query.name)) ?? []).filter((record) => vulnerabilityAffects(record, query));
+        const matches = (byPackage.get(packageIndexKey(query.ecosystem, query.name)) ?? []).filter((record) =>
+          vulnerabilityAffects(record, query),
+        );
         if (matches.length > 0) answers.set(advisoryKey(query), matches);
       }
       return answers;

@@ -121,7 +121,7 @@ class OutputTail {
       while (start < bytes.length && start < 4 && ((bytes[start] ?? 0) & 0xc0) === 0x80) start += 1;
       bytes = bytes.subarray(start);
     }
-    // eslint-disable-next-line no-control-regex
+
     return bytes.toString('utf8').replace(/\u001b\[[0-?]*[ -/]*[@-~]/g, '');
   }
 }
@@ -349,7 +349,8 @@ export const localTestRunner = (options: LocalTestRunnerOptions = {}): TestRunne
       let reportProblem: string | null = null;
       const reportInfo = await stat(reportPath).catch(() => null);
       if (!reportInfo?.isFile()) reportProblem = `the test framework wrote no report (${exitDescription})`;
-      else if (reportInfo.size > maxReportBytes) reportProblem = `the test framework wrote no report (${exitDescription}): the report is too large`;
+      else if (reportInfo.size > maxReportBytes)
+        reportProblem = `the test framework wrote no report (${exitDescription}): the report is too large`;
       else {
         try {
           const text = await readFile(reportPath, 'utf8');
@@ -360,7 +361,9 @@ export const localTestRunner = (options: LocalTestRunnerOptions = {}): TestRunne
       }
 
       const onlyFile = input.files?.length === 1 ? input.files[0] : undefined;
-      const cases = (parsed?.cases ?? []).map((testCase) => (testCase.file === null && onlyFile ? { ...testCase, file: onlyFile } : testCase));
+      const cases = (parsed?.cases ?? []).map((testCase) =>
+        testCase.file === null && onlyFile ? { ...testCase, file: onlyFile } : testCase,
+      );
       const common = { totals: totalsOf(cases), cases, log_excerpt, exit_code, duration_ms: Date.now() - started };
       if (timedOut) return { ...common, status: 'failed', reason: `timed out after ${input.timeoutSeconds} s`, timed_out: true };
       if (reportProblem !== null) return { ...common, status: 'failed', reason: reportProblem, timed_out: false };

@@ -39,7 +39,10 @@ export class ConfigFields {
     if (value === undefined) return options.required ? this.issue(name, 'is required') : undefined;
     if (typeof value !== 'string') return this.issue(name, 'must be a string');
     if (value.length < options.min || value.length > options.max) {
-      return this.issue(name, options.min === options.max ? `must be ${options.min} characters long` : `must be ${options.min} to ${options.max} characters long`);
+      return this.issue(
+        name,
+        options.min === options.max ? `must be ${options.min} characters long` : `must be ${options.min} to ${options.max} characters long`,
+      );
     }
     return value;
   }

@@ -70,7 +70,10 @@ export interface DeploymentProvider<C> {
    * current deployment's config. The returned outcome describes what is now current (`previous`).
    */
   rollback(
-    input: { current: { target: DeploymentTarget; deployed: DeployOutcome }; previous: { target: DeploymentTarget; deployed: DeployOutcome } },
+    input: {
+      current: { target: DeploymentTarget; deployed: DeployOutcome };
+      previous: { target: DeploymentTarget; deployed: DeployOutcome };
+    },
     config: C,
   ): Promise<DeployOutcome>;
 }

@@ -96,9 +96,7 @@ export function createRedactor(content: string, all: readonly Span[]): FileRedac
       const windowEnd = Math.min(lineEnd, Math.max(Math.min(end, lineEnd), start) + CONTEXT_CHARS);
 
       // Other secrets touching this line (the only ones that can show in the window).
-      const others = all.filter(
-        (s) => !(s.start === start && s.end === end) && s.start < lineEnd && s.end > lineStart,
-      );
+      const others = all.filter((s) => !(s.start === start && s.end === end) && s.start < lineEnd && s.end > lineStart);
       const guards = guardStrings(content, [{ start, end }, ...others], options.extraSecrets ?? []);
 
       // Masked intervals inside the window; the target always has one (even if empty). Overlapping
@@ -147,12 +145,7 @@ export function createRedactor(content: string, all: readonly Span[]): FileRedac
 }
 
 /** One-off form of `createRedactor(content, all).redact(target, options)`. */
-export function redactFinding(
-  content: string,
-  target: Span,
-  all: readonly Span[],
-  options: RedactOptions = {},
-): RedactedFinding {
+export function redactFinding(content: string, target: Span, all: readonly Span[], options: RedactOptions = {}): RedactedFinding {
   return createRedactor(content, all).redact(target, options);
 }
 

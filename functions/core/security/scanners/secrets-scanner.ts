@@ -193,7 +193,10 @@ function toFindings(filePath: string, content: string, messages: readonly LintMe
     const values = secretValues(message).map((v) => narrowValue(message.ruleId, v));
     return { message, values, span: locateSecret(content, message.range, values) };
   });
-  const redactor = createRedactor(content, located.map((l) => l.span));
+  const redactor = createRedactor(
+    content,
+    located.map((l) => l.span),
+  );
 
   const findings: RawFinding[] = [];
   const seen = new Set<string>();
@@ -225,9 +228,7 @@ function toFindings(filePath: string, content: string, messages: readonly LintMe
       },
     });
   }
-  findings.sort(
-    (a, b) => (a.location.line ?? 0) - (b.location.line ?? 0) || (a.rule_id < b.rule_id ? -1 : a.rule_id > b.rule_id ? 1 : 0),
-  );
+  findings.sort((a, b) => (a.location.line ?? 0) - (b.location.line ?? 0) || (a.rule_id < b.rule_id ? -1 : a.rule_id > b.rule_id ? 1 : 0));
   return findings;
 }
 
@@ -286,16 +287,8 @@ function coverageOf(
     if (files > 0) notCovered.push({ kind, files, reason });
   };
   add('binary files', count('binary'), 'binary content (a NUL byte in the first 8 KiB) is not scanned for secrets');
-  add(
-    'too-large files',
-    count('too_large'),
-    `files over ${formatBytes(maxFileBytes)} are not read, so not scanned for secrets`,
-  );
-  add(
-    'symbolic links',
-    count('symlink'),
-    'symbolic links are not followed (a target inside the repository is scanned at its own path)',
-  );
+  add('too-large files', count('too_large'), `files over ${formatBytes(maxFileBytes)} are not read, so not scanned for secrets`);
+  add('symbolic links', count('symlink'), 'symbolic links are not followed (a target inside the repository is scanned at its own path)');
   add(
     'node_modules',
     listing.excludedDirs.reduce((n, d) => n + d.files, 0),

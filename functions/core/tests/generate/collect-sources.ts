@@ -94,7 +94,10 @@ const isJsConfigFile = (name: string): boolean =>
   /\.min\.[cm]?js$/i.test(name);
 
 const isPythonNonSource = (name: string): boolean =>
-  /^test_.*\.py$/.test(name) || /_test\.py$/.test(name) || /^tests?\.py$/.test(name) || ['conftest.py', '__main__.py', 'setup.py', 'noxfile.py', 'fabfile.py'].includes(name);
+  /^test_.*\.py$/.test(name) ||
+  /_test\.py$/.test(name) ||
+  /^tests?\.py$/.test(name) ||
+  ['conftest.py', '__main__.py', 'setup.py', 'noxfile.py', 'fabfile.py'].includes(name);
 
 /** True when a file of this name is a source `framework`'s tests would cover. */
 export const isSourceFile = (framework: TestFramework, name: string): boolean => {
@@ -113,7 +116,8 @@ interface Candidate {
 /** `./src/` → `src`, `.` → ``; null when the text cannot name a path inside the repository. */
 const normalised = (path: string): string | null => {
   let text = path.trim();
-  if (text === '' || text.includes('\0') || text.includes('\\') || text.startsWith('/') || /^[A-Za-z]:/.test(text)) return text === '' ? '' : null;
+  if (text === '' || text.includes('\0') || text.includes('\\') || text.startsWith('/') || /^[A-Za-z]:/.test(text))
+    return text === '' ? '' : null;
   while (text.startsWith('./')) text = text.slice(2);
   text = text.replace(/\/+$/, '');
   if (text === '.' || text === '') return '';
@@ -172,7 +176,8 @@ export const collectSources = async (root: string, options: CollectSourcesOption
     else {
       const name = start.path.slice(start.path.lastIndexOf('/') + 1);
       const absolute = join(rootPath, start.path);
-      if (isSourceFile(options.framework, name)) candidates.set(start.path, { path: start.path, absolute, size: (await lstat(absolute)).size });
+      if (isSourceFile(options.framework, name))
+        candidates.set(start.path, { path: start.path, absolute, size: (await lstat(absolute)).size });
       else omitted.set(start.path, 'not_a_source');
     }
   }

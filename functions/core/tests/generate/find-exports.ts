@@ -34,7 +34,22 @@ const byName = (found: Map<string, ExportKind>): FoundExport[] =>
 
 // ---- JavaScript / TypeScript ----
 
-const regexKeywords = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'yield', 'await', 'instanceof']);
+const regexKeywords = new Set([
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'yield',
+  'await',
+  'instanceof',
+]);
 
 /** The source with comments and the insides of string, template and regex literals replaced by spaces (newlines and quotes kept). */
 export const maskJs = (source: string): string => {
@@ -227,9 +242,11 @@ const localDeclarations = (code: string, depths: Int32Array): Map<string, Export
     if (name !== undefined && !locals.has(name)) locals.set(name, kind);
   };
   const at0 = (match: RegExpExecArray): boolean => depths[match.index] === 0;
-  for (const match of code.matchAll(new RegExp(`(?<![\\w$.])(?:async\\s+)?function\\s*\\*?\\s*(${identifier})`, 'g'))) if (at0(match)) add(match[1], 'function');
+  for (const match of code.matchAll(new RegExp(`(?<![\\w$.])(?:async\\s+)?function\\s*\\*?\\s*(${identifier})`, 'g')))
+    if (at0(match)) add(match[1], 'function');
   for (const match of code.matchAll(new RegExp(`(?<![\\w$.])class\\s+(${identifier})`, 'g'))) if (at0(match)) add(match[1], 'class');
-  for (const match of code.matchAll(new RegExp(`(?<![\\w$.])(?:interface|type)\\s+(${identifier})\\b`, 'g'))) if (at0(match)) add(match[1], 'type');
+  for (const match of code.matchAll(new RegExp(`(?<![\\w$.])(?:interface|type)\\s+(${identifier})\\b`, 'g')))
+    if (at0(match)) add(match[1], 'type');
   for (const match of code.matchAll(new RegExp(`(?<![\\w$.])enum\\s+(${identifier})`, 'g'))) if (at0(match)) add(match[1], 'value');
   for (const match of code.matchAll(new RegExp(`(?<![\\w$.])(?:const|let|var)\\s+(${identifier})`, 'g'))) {
     if (!at0(match) || match[1] === 'enum') continue;
@@ -302,8 +319,10 @@ const objectLiteralEntries = (code: string, open: number, locals: Map<string, Ex
     let m: RegExpExecArray | null;
     if (entry === '' || entry.startsWith('...')) continue;
     if ((m = new RegExp(`^(?:get|set)\\s+(${identifier})\\s*\\(`).exec(entry))) found.push({ name: m[1] ?? '', kind: 'value' });
-    else if ((m = new RegExp(`^(?:async\\s+)?\\*?\\s*(${identifier})\\s*\\(`).exec(entry))) found.push({ name: m[1] ?? '', kind: 'function' });
-    else if ((m = new RegExp(`^(${identifier})\\s*:`).exec(entry))) found.push({ name: m[1] ?? '', kind: classifyExpression(entry.slice(m[0].length), locals) });
+    else if ((m = new RegExp(`^(?:async\\s+)?\\*?\\s*(${identifier})\\s*\\(`).exec(entry)))
+      found.push({ name: m[1] ?? '', kind: 'function' });
+    else if ((m = new RegExp(`^(${identifier})\\s*:`).exec(entry)))
+      found.push({ name: m[1] ?? '', kind: classifyExpression(entry.slice(m[0].length), locals) });
     else if (identifierOnly.test(entry)) {
       const local = locals.get(entry);
       found.push({ name: entry, kind: local === 'function' || local === 'class' ? local : 'value' });

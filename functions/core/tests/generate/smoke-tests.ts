@@ -22,7 +22,15 @@
  * would clash (pytest refuses two test modules of one name in non-package folders) are named after
  * the whole path (`test_pkg_a_utils_generated.py`).
  */
-import { testFrameworks, type AiTask, type GeneratedTestFile, type GeneratedTests, type ModuleType, type TestFramework, type TestSource } from '../../ai/provider';
+import {
+  testFrameworks,
+  type AiTask,
+  type GeneratedTestFile,
+  type GeneratedTests,
+  type ModuleType,
+  type TestFramework,
+  type TestSource,
+} from '../../ai/provider';
 import { isSafeRelativePath, isTestFilePath, maxTestCases, maxTestFileBytes, maxTestFiles } from '../../ai/tasks';
 import { findJsExports, findPythonDefinitions, hasEsmSyntax, wholeModule, type FoundExport } from './find-exports';
 
@@ -131,26 +139,42 @@ const jsTestFile = (framework: Exclude<TestFramework, 'pytest'>, style: JsStyle,
   if (style === 'cjs') imports.push(`const mod = require(${q(specifier)});`);
   if (style === 'ts' && !scriptOnly) imports.push('', 'const mod = source as unknown as Record<string, unknown>;');
 
-  const access = (exportName: string): string => (exportName === wholeModule ? 'mod' : style === 'ts' ? `mod[${q(exportName)}]` : `mod.${exportName}`);
+  const access = (exportName: string): string =>
+    exportName === wholeModule ? 'mod' : style === 'ts' ? `mod[${q(exportName)}]` : `mod.${exportName}`;
   const cases: Array<{ title: string; body: string[] }> = [];
   cases.push({
     title: `loads ${source.path}`,
-    body: scriptOnly ? ['// The import above fails this file if the module does not load.', assertions.isTrue('true')] : [assertions.defined('mod')],
+    body: scriptOnly
+      ? ['// The import above fails this file if the module does not load.', assertions.isTrue('true')]
+      : [assertions.defined('mod')],
   });
   for (const item of exported) {
     const target = access(item.name);
     if (item.kind === 'function') {
       cases.push({ title: `${item.name} is a function`, body: [assertions.typeOf(target, 'function')] });
-      cases.push({ title: `${item.name} can be called`, body: [assertions.typeOf(target, 'function'), assertions.isTrue(`callWithoutArguments(${target}, mod)`)] });
+      cases.push({
+        title: `${item.name} can be called`,
+        body: [assertions.typeOf(target, 'function'), assertions.isTrue(`callWithoutArguments(${target}, mod)`)],
+      });
     } else if (item.kind === 'class') {
       const prototype = style === 'ts' ? `(${target} as { prototype?: unknown }).prototype` : `${target}.prototype`;
-      cases.push({ title: `${item.name} is a class`, body: [assertions.typeOf(target, 'function'), assertions.typeOf(prototype, 'object')] });
+      cases.push({
+        title: `${item.name} is a class`,
+        body: [assertions.typeOf(target, 'function'), assertions.typeOf(prototype, 'object')],
+      });
     } else {
-      cases.push({ title: `${item.name} is defined`, body: [item.name === wholeModule ? assertions.defined('mod') : assertions.hasKey(item.name, 'mod')] });
+      cases.push({
+        title: `${item.name} is defined`,
+        body: [item.name === wholeModule ? assertions.defined('mod') : assertions.hasKey(item.name, 'mod')],
+      });
     }
   }
   const lines = [
-    ...header(framework === 'jest' && style === 'esm' ? 'An ES module test: run Jest with node --experimental-vm-modules.' : '', source.path, '//'),
+    ...header(
+      framework === 'jest' && style === 'esm' ? 'An ES module test: run Jest with node --experimental-vm-modules.' : '',
+      source.path,
+      '//',
+    ),
     ...imports,
     ...(exported.some((item) => item.kind === 'function') ? ['', ...callHelper(style)] : []),
     ...cases.flatMap((item) => ['', `test(${q(item.title)}, () => {`, ...item.body.map((line) => `  ${line}`), '});']),
@@ -189,7 +213,7 @@ const pythonTestFile = (source: TestSource, defined: FoundExport[]): Written => 
     '            return module',
     '    except ImportError:',
     '        pass',
-    '    # Another module of that name came first (the standard library\'s, or a file of the same name',
+    "    # Another module of that name came first (the standard library's, or a file of the same name",
     '    # elsewhere): load this file under a name of its own. A module that cannot load fails here.',
     `    alias = ${q(`generated_smoke_${source.path.replace(/\W/g, '_')}`)}`,
     '    if alias not in sys.modules:',
@@ -207,7 +231,12 @@ const pythonTestFile = (source: TestSource, defined: FoundExport[]): Written => 
     '',
     'def test_module_loads():',
     '    assert _load() is not None',
-    ...defined.flatMap((item) => ['', '', `def test_${item.name}_is_callable():`, `    assert callable(getattr(_load(), ${q(item.name)}, None))`]),
+    ...defined.flatMap((item) => [
+      '',
+      '',
+      `def test_${item.name}_is_callable():`,
+      `    assert callable(getattr(_load(), ${q(item.name)}, None))`,
+    ]),
   ];
   return { content: `${lines.join('\n')}\n`, cases };
 };
@@ -236,7 +265,15 @@ const planFor = (task: TestsTask, source: TestSource): Planned | string => {
   if (task.framework === 'pytest') {
     if (extension !== 'py') return 'not a Python file';
     if (name === '__main__' || name === 'conftest' || name === 'setup') return 'not importable as a module';
-    const stem = name === '__init__' ? `${dir.split('/').filter((part) => part !== '').pop() ?? ''}_package` : name;
+    const stem =
+      name === '__init__'
+        ? `${
+            dir
+              .split('/')
+              .filter((part) => part !== '')
+              .pop() ?? ''
+          }_package`
+        : name;
     if (stem === '_package') return 'a top-level __init__.py';
     const safeStem = stem.replace(/\W/g, '_');
     const defined = findPythonDefinitions(source.content).slice(0, maxExportsPerFile);
@@ -262,7 +299,8 @@ const planFor = (task: TestsTask, source: TestSource): Planned | string => {
 };
 
 /** `a.generated.test.js` → `a.generated2.test.js`, `test_a_generated.py` → `test_a_generated2.py`. */
-const numbered = (path: string, n: number): string => path.replace(/\.generated\.test\.(\w+)$/, `.generated${n}.test.$1`).replace(/_generated\.py$/, `_generated${n}.py`);
+const numbered = (path: string, n: number): string =>
+  path.replace(/\.generated\.test\.(\w+)$/, `.generated${n}.test.$1`).replace(/_generated\.py$/, `_generated${n}.py`);
 
 const basenameOf = (path: string): string => path.slice(path.lastIndexOf('/') + 1);
 
@@ -308,6 +346,7 @@ export const smokeTests = (task: TestsTask): GeneratedTests => {
     files.length === 0
       ? `No ${task.framework} test file written`
       : `Wrote ${files.length} ${task.framework} smoke test file${files.length === 1 ? '' : 's'} with ${caseCount} case${caseCount === 1 ? '' : 's'} (module loads, exports exist and are callable)`;
-  const summary = skipped.length === 0 ? wrote : `${wrote}; skipped ${skipped.length} source${skipped.length === 1 ? '' : 's'}: ${listed(skipped)}`;
+  const summary =
+    skipped.length === 0 ? wrote : `${wrote}; skipped ${skipped.length} source${skipped.length === 1 ? '' : 's'}: ${listed(skipped)}`;
   return { summary: summary.slice(0, 4_000), files };
 };

@@ -16,7 +16,18 @@ import type { Framework } from './results';
 const configExtensions = ['js', 'cjs', 'mjs', 'ts', 'cts', 'mts', 'json'];
 const maxManifestBytes = 1024 * 1024;
 const pythonSearchDepth = 3;
-const skippedDirectories = new Set(['node_modules', '.git', '.venv', 'venv', 'env', '__pycache__', 'dist', 'build', '.tox', 'site-packages']);
+const skippedDirectories = new Set([
+  'node_modules',
+  '.git',
+  '.venv',
+  'venv',
+  'env',
+  '__pycache__',
+  'dist',
+  'build',
+  '.tox',
+  'site-packages',
+]);
 
 const isFile = async (path: string): Promise<boolean> => (await stat(path).catch(() => null))?.isFile() ?? false;
 

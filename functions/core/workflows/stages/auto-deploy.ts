@@ -10,5 +10,10 @@ export type AutoDeployOutcome =
  * (same environment, provider and settings), with the workflow as the artifact, and waits for it.
  */
 export interface AutoDeployer {
-  deploy(ref: WorkflowRef, workflow: Workflow, bundle: { location: string; sha256: string; size: number }, branch: string): Promise<AutoDeployOutcome>;
+  deploy(
+    ref: WorkflowRef,
+    workflow: Workflow,
+    bundle: { location: string; sha256: string; size: number },
+    branch: string,
+  ): Promise<AutoDeployOutcome>;
 }

@@ -21,7 +21,8 @@ export const storeChange = async (
   await putJson(deps, artifactKeys.changes(ref), changes);
   const stored = await deps.artifacts.put(artifactKeys.patch(ref), patch, 'text/x-diff');
   const stats = diffStats(patch);
-  for (const file of changes.files) await log.info(`${file.content === null ? 'delete' : originals[file.path] === null ? 'create' : 'edit'} ${file.path}`);
+  for (const file of changes.files)
+    await log.info(`${file.content === null ? 'delete' : originals[file.path] === null ? 'create' : 'edit'} ${file.path}`);
   await log.info(`Diff: ${changes.files.length} files, +${stats.additions} -${stats.deletions}`);
   return { ...stored, files_changed: changes.files.length, ...stats };
 };

@@ -30,7 +30,9 @@ export const runIntake = (deps: StageDeps, ref: WorkflowRef) =>
     const plan: Plan = answer.output;
     await putJson(deps, artifactKeys.context(ref), context);
     await putJson(deps, artifactKeys.plan(ref), plan);
-    await log.info(`Plan: ${plan.summary} (${plan.steps.length} steps; ${answer.usage.input_tokens} + ${answer.usage.output_tokens} tokens)`);
+    await log.info(
+      `Plan: ${plan.summary} (${plan.steps.length} steps; ${answer.usage.input_tokens} + ${answer.usage.output_tokens} tokens)`,
+    );
     return {
       answer: {},
       outputs: { commit: context.commit, branch: context.branch, plan: { summary: plan.summary, steps: plan.steps } },

@@ -29,7 +29,9 @@ export const runIterate = (deps: StageDeps, ref: WorkflowRef, budget: IterationB
     const round = budget.used + 1;
     await log.info(`Iteration ${round} of at most ${budget.used + budget.remaining}: ${report.problems.length} problems to fix`);
     return withTreeAtIntakeCommit(deps, ref, workflow, log, async (dir) => {
-      const originals = Object.fromEntries(await Promise.all(changes.files.map(async (file) => [file.path, await originalContent(dir, file.path)] as const)));
+      const originals = Object.fromEntries(
+        await Promise.all(changes.files.map(async (file) => [file.path, await originalContent(dir, file.path)] as const)),
+      );
       const ai = await deps.aiProvider(workflow.config.ai_provider);
       await log.info(`Asking ${ai.name} to fix the reported problems`);
       const answer = await ai.run({ kind: 'fix', prompt: workflow.prompt, changes, report, originals });

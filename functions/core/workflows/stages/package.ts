@@ -97,11 +97,14 @@ export const runPackage = (deps: StageDeps, ref: WorkflowRef) =>
         if (outcome.kind === 'skipped') {
           await log.warn(`auto_deploy skipped: ${outcome.reason}`);
         } else if (outcome.kind === 'still_running') {
-          await log.warn(`Deployment ${outcome.deployment_id} is still in progress; its events will tell how it ends: deployment_url stays null`);
+          await log.warn(
+            `Deployment ${outcome.deployment_id} is still in progress; its events will tell how it ends: deployment_url stays null`,
+          );
           outputs.deployment_id = outcome.deployment_id;
         } else {
           outputs.deployment_id = outcome.deployment_id;
-          if (outcome.status !== 'completed') throw new Error(`auto deploy ${outcome.deployment_id} ${outcome.status}: ${outcome.error ?? 'no reason given'}`);
+          if (outcome.status !== 'completed')
+            throw new Error(`auto deploy ${outcome.deployment_id} ${outcome.status}: ${outcome.error ?? 'no reason given'}`);
           outputs.deployment_url = outcome.url;
           await log.info(`Deployed as ${outcome.deployment_id}${outcome.url ? ` at ${outcome.url}` : ''}`);
         }

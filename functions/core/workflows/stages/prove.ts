@@ -35,6 +35,8 @@ export const runProve = (deps: StageDeps, ref: WorkflowRef) =>
     await log.info(`Signing the provenance statement with key ${signer.keyId}`);
     const envelope = await signEnvelope(statement, signer);
     const stored = await putJson(deps, artifactKeys.provenance(ref), envelope);
-    await log.info(`Provenance: ${statement.subject.length} subjects, verification ${report.passed ? 'passed' : 'failed'}; envelope sha256 ${stored.sha256}`);
+    await log.info(
+      `Provenance: ${statement.subject.length} subjects, verification ${report.passed ? 'passed' : 'failed'}; envelope sha256 ${stored.sha256}`,
+    );
     return { answer: {}, outputs: { provenance: { ...stored, key_id: signer.keyId, predicate_type: statement.predicateType } } };
   });

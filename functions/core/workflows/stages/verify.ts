@@ -11,7 +11,12 @@ import { putJson, readJson, withTreeAtIntakeCommit } from './stage-helpers';
  * The security scanners over the changed tree: a secret or an unsafe pattern in a file the change
  * touched fails verification like a type error (findings elsewhere are the scans' business).
  */
-const withSecurityFindings = async (report: VerificationReport, deps: StageDeps, dir: string, changed: string[]): Promise<VerificationReport> => {
+const withSecurityFindings = async (
+  report: VerificationReport,
+  deps: StageDeps,
+  dir: string,
+  changed: string[],
+): Promise<VerificationReport> => {
   if (!deps.securityScanners?.length || changed.length === 0) return report;
   const touched = new Set(changed);
   const checks = [...report.checks];
@@ -21,15 +26,29 @@ const withSecurityFindings = async (report: VerificationReport, deps: StageDeps,
     const inChange = result.findings.filter((finding) => touched.has(finding.location.path));
     for (const path of changed) {
       const own = inChange.filter((finding) => finding.location.path === path);
-      checks.push({ name: scanner.type, path, status: own.length > 0 ? 'failed' : 'passed', ...(own.length > 0 ? { message: `${own.length} finding(s)` } : {}) });
+      checks.push({
+        name: scanner.type,
+        path,
+        status: own.length > 0 ? 'failed' : 'passed',
+        ...(own.length > 0 ? { message: `${own.length} finding(s)` } : {}),
+      });
     }
     for (const finding of inChange) {
-      problems.push({ check: scanner.type, path: finding.location.path, line: finding.location.line, message: `${finding.rule_id}: ${finding.title}` });
+      problems.push({
+        check: scanner.type,
+        path: finding.location.path,
+        line: finding.location.line,
+        message: `${finding.rule_id}: ${finding.title}`,
+      });
     }
   }
   const order = (a: { path: string; name?: string; check?: string }, b: { path: string; name?: string; check?: string }) =>
     a.path.localeCompare(b.path) || (a.name ?? a.check ?? '').localeCompare(b.name ?? b.check ?? '');
-  return { passed: report.passed && problems.length === report.problems.length, checks: checks.sort(order), problems: problems.sort(order) };
+  return {
+    passed: report.passed && problems.length === report.problems.length,
+    checks: checks.sort(order),
+    problems: problems.sort(order),
+  };
 };
 
 /** Check the changed tree into a report. A failed check is a result, not an error: the state machine decides. */
@@ -48,7 +67,9 @@ export const runVerify = (deps: StageDeps, ref: WorkflowRef) =>
         await log.warn(`${problem.check} ${problem.path}${problem.line ? `:${problem.line}` : ''}: ${problem.message}`);
       }
       const ran = report.checks.filter((check) => check.status !== 'skipped').length;
-      await log.info(report.passed ? `Verification passed (${ran} checks)` : `Verification failed: ${report.problems.length} problems in ${ran} checks`);
+      await log.info(
+        report.passed ? `Verification passed (${ran} checks)` : `Verification failed: ${report.problems.length} problems in ${ran} checks`,
+      );
       return {
         answer: { passed: report.passed },
         outputs: { verification: { ...stored, passed: report.passed, problems: report.problems.length } },

@@ -79,7 +79,15 @@ describe('dependenciesScanner with an OSV advisory directory', () => {
       ['go/go.sum', 4, xtext.id, 'high', 'golang.org/x/text', 'v0.3.7', 'v0.3.8'],
       ['legacy/package-lock.json', lineOf(packageLockV1, '"lodash": {'), lodash.id, 'critical', 'lodash', '4.17.15', '4.17.21'],
       ['legacy/package-lock.json', lineOf(packageLockV1, '"old-minimist"'), minimist.id, 'critical', 'minimist', '1.2.5', '1.2.6'],
-      ['package-lock.json', lineOf(tree['package-lock.json']!, '"node_modules/lodash"'), lodash.id, 'critical', 'lodash', '4.17.20', '4.17.21'],
+      [
+        'package-lock.json',
+        lineOf(tree['package-lock.json']!, '"node_modules/lodash"'),
+        lodash.id,
+        'critical',
+        'lodash',
+        '4.17.20',
+        '4.17.21',
+      ],
       ['pnpm/pnpm-lock.yaml', lineOf(pnpmV9, '  lodash@4.17.20:'), lodash.id, 'critical', 'lodash', '4.17.20', '4.17.21'],
       ['pnpm6/pnpm-lock.yaml', lineOf(pnpmV6, '/@xmldom/xmldom@0.7.5'), xmldom.id, 'critical', '@xmldom/xmldom', '0.7.5', '0.7.7'],
       ['pnpm6/pnpm-lock.yaml', lineOf(pnpmV6, '/minimist@1.2.0'), minimist.id, 'critical', 'minimist', '1.2.0', '1.2.6'],
@@ -90,7 +98,15 @@ describe('dependenciesScanner with an OSV advisory directory', () => {
       ['web/yarn.lock', lineOf(yarnV1, 'lodash@^4.17.19'), lodash.id, 'critical', 'lodash', '4.17.19', '4.17.21'],
     ];
     expect(
-      result.findings.map((f) => [f.location.path, f.location.line, f.rule_id, f.severity, f.details.package, f.details.installed_version, f.details.fixed_version]),
+      result.findings.map((f) => [
+        f.location.path,
+        f.location.line,
+        f.rule_id,
+        f.severity,
+        f.details.package,
+        f.details.installed_version,
+        f.details.fixed_version,
+      ]),
     ).toEqual(expected);
     expect(result.errors).toEqual([]);
     expect(result.coverage).toEqual({
@@ -105,7 +121,10 @@ describe('dependenciesScanner with an OSV advisory directory', () => {
 
   it('describes each finding: title, details, snippet, severity source', async () => {
     const root = await temp.make('repo-');
-    await writeTree(root, { 'package-lock.json': packageLockV3({ lodash: '4.17.20', minimist: '1.2.8' }), 'py/requirements.txt': 'Django==3.2.18\n' });
+    await writeTree(root, {
+      'package-lock.json': packageLockV3({ lodash: '4.17.20', minimist: '1.2.8' }),
+      'py/requirements.txt': 'Django==3.2.18\n',
+    });
     const { findings } = await dependenciesScanner(osvDirectorySource(await advisoryDir())).scan(root);
     expect(findings).toHaveLength(2);
     const [npm, pypi] = findings;
@@ -204,7 +223,8 @@ describe('dependenciesScanner with an OSV advisory directory', () => {
       {
         kind: 'package.json',
         files: 2,
-        reason: 'dependencies declared without a lockfile (package-lock.json, npm-shrinkwrap.json, yarn.lock or pnpm-lock.yaml) beside it or in a parent folder',
+        reason:
+          'dependencies declared without a lockfile (package-lock.json, npm-shrinkwrap.json, yarn.lock or pnpm-lock.yaml) beside it or in a parent folder',
       },
       { kind: 'Pipfile.lock', files: 1, reason: 'lockfile format not read by the dependencies scanner' },
       {
@@ -247,7 +267,10 @@ describe('osvDirectorySource', () => {
     expect((await source.skippedFiles()).map((path) => path.slice(dir.length + 1)).sort()).toEqual(['README.json', 'broken.json']);
 
     await writeTree(dir, {
-      'npm/new/GHSA-new.json': JSON.stringify({ id: 'GHSA-new', affected: [{ package: { ecosystem: 'npm', name: 'lodash' }, versions: ['4.17.21'] }] }),
+      'npm/new/GHSA-new.json': JSON.stringify({
+        id: 'GHSA-new',
+        affected: [{ package: { ecosystem: 'npm', name: 'lodash' }, versions: ['4.17.21'] }],
+      }),
     });
     expect((await source.query([safe])).get('npm\u0000lodash\u00004.17.21')!.map((v) => v.id)).toEqual(['GHSA-new']);
   });

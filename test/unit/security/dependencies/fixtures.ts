@@ -19,7 +19,9 @@ export const advisories: Record<string, OsvVulnerability> = {
     summary: 'Command Injection in lodash',
     details: 'lodash versions prior to 4.17.21 are vulnerable to Command Injection via the template function.',
     severity: [{ type: 'CVSS_V3', score: criticalVector }],
-    affected: [{ package: { ecosystem: 'npm', name: 'lodash' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '4.17.21' }] }] }],
+    affected: [
+      { package: { ecosystem: 'npm', name: 'lodash' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '4.17.21' }] }] },
+    ],
     database_specific: { severity: 'HIGH' },
   },
   minimist: {
@@ -42,12 +44,22 @@ export const advisories: Record<string, OsvVulnerability> = {
     id: 'GHSA-0000-express-5',
     summary: 'Open redirect in express 5 beta',
     severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:R/S:C/C:L/I:L/A:N' }],
-    affected: [{ package: { ecosystem: 'npm', name: 'express' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '5.0.0' }, { fixed: '5.0.1' }] }] }],
+    affected: [
+      {
+        package: { ecosystem: 'npm', name: 'express' },
+        ranges: [{ type: 'SEMVER', events: [{ introduced: '5.0.0' }, { fixed: '5.0.1' }] }],
+      },
+    ],
   },
   xmldom: {
     id: 'GHSA-crh6-fp67-6883',
     summary: 'xmldom allows multiple root nodes in a DOM',
-    affected: [{ package: { ecosystem: 'npm', name: '@xmldom/xmldom' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0.7.7' }] }] }],
+    affected: [
+      {
+        package: { ecosystem: 'npm', name: '@xmldom/xmldom' },
+        ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0.7.7' }] }],
+      },
+    ],
     database_specific: { severity: 'CRITICAL' },
   },
   /** Only a database rating. */
@@ -78,7 +90,12 @@ export const advisories: Record<string, OsvVulnerability> = {
     aliases: ['CVE-2022-32149'],
     summary: 'Denial of service via crafted Accept-Language header in golang.org/x/text/language',
     severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H' }],
-    affected: [{ package: { ecosystem: 'Go', name: 'golang.org/x/text' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0.3.8' }] }] }],
+    affected: [
+      {
+        package: { ecosystem: 'Go', name: 'golang.org/x/text' },
+        ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0.3.8' }] }],
+      },
+    ],
   },
   /** Withdrawn: never reported. */
   withdrawn: {

@@ -21,7 +21,8 @@ import {
   yarnV1,
 } from './fixtures';
 
-const summary = (packages: Array<{ name: string; version: string; line: number | null }>) => packages.map((p) => [p.name, p.version, p.line]);
+const summary = (packages: Array<{ name: string; version: string; line: number | null }>) =>
+  packages.map((p) => [p.name, p.version, p.line]);
 
 describe('parseJsonWithLines', () => {
   it('parses like JSON.parse and knows the line of each key', () => {
@@ -205,7 +206,9 @@ describe('go.sum', () => {
   });
 
   it('keeps +incompatible', () => {
-    expect(summary(readGoSum('github.com/x/y v2.0.0+incompatible h1:abc=\n', 'go.sum'))).toEqual([['github.com/x/y', 'v2.0.0+incompatible', 1]]);
+    expect(summary(readGoSum('github.com/x/y v2.0.0+incompatible h1:abc=\n', 'go.sum'))).toEqual([
+      ['github.com/x/y', 'v2.0.0+incompatible', 1],
+    ]);
   });
 });
 

@@ -1,6 +1,13 @@
-import { advisorySourceFromEnvironment, AdvisorySourceConfigurationError } from '../../../../functions/adapters/security/osv/advisory-runtime';
+import {
+  advisorySourceFromEnvironment,
+  AdvisorySourceConfigurationError,
+} from '../../../../functions/adapters/security/osv/advisory-runtime';
 import { osvApiSource } from '../../../../functions/adapters/security/osv/osv-api-source';
-import { AdvisorySourceUnavailable, advisoryKey, type PackageQuery } from '../../../../functions/core/security/scanners/dependencies/advisories';
+import {
+  AdvisorySourceUnavailable,
+  advisoryKey,
+  type PackageQuery,
+} from '../../../../functions/core/security/scanners/dependencies/advisories';
 import { tempDirs } from '../../workspace/temp-dir';
 import { writeAdvisoryDirectory } from './fixtures';
 
@@ -20,13 +27,16 @@ interface BatchQuery {
   page_token?: string;
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A fake osv.dev: `vulnsOf` answers each query's ids (and a page token), records are served by id. */
-const fakeOsv = (options: {
-  vulnsOf?: (query: BatchQuery) => { ids: string[]; next?: string; modified?: string };
-  record?: (id: string) => Response;
-} = {}) => {
+const fakeOsv = (
+  options: {
+    vulnsOf?: (query: BatchQuery) => { ids: string[]; next?: string; modified?: string };
+    record?: (id: string) => Response;
+  } = {},
+) => {
   const calls: Call[] = [];
   const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     const url = String(input);
@@ -38,7 +48,9 @@ const fakeOsv = (options: {
         results: queries.map((query) => {
           const answer = options.vulnsOf?.(query) ?? { ids: [] };
           return {
-            ...(answer.ids.length > 0 ? { vulns: answer.ids.map((id) => ({ id, modified: answer.modified ?? '2024-01-01T00:00:00Z' })) } : {}),
+            ...(answer.ids.length > 0
+              ? { vulns: answer.ids.map((id) => ({ id, modified: answer.modified ?? '2024-01-01T00:00:00Z' })) }
+              : {}),
             ...(answer.next ? { next_page_token: answer.next } : {}),
           };
         }),
@@ -57,7 +69,9 @@ const django: PackageQuery = { ecosystem: 'PyPI', name: 'Django', version: '3.2.
 describe('osvApiSource', () => {
   it('asks /v1/querybatch, then reads each vulnerability once', async () => {
     const osv = fakeOsv({
-      vulnsOf: (query) => ({ ids: query.package.name === 'lodash' ? ['GHSA-1', 'GHSA-2'] : query.package.name === 'Django' ? ['GHSA-2'] : [] }),
+      vulnsOf: (query) => ({
+        ids: query.package.name === 'lodash' ? ['GHSA-1', 'GHSA-2'] : query.package.name === 'Django' ? ['GHSA-2'] : [],
+      }),
     });
     const source = osvApiSource({ fetch: osv.fetch, baseUrl: 'https://osv.example/' });
     const answer = await source.query([lodash, text, django, lodash]);
@@ -99,8 +113,16 @@ describe('osvApiSource', () => {
   });
 
   it('splits more than 1000 packages into batches of at most 1000, keeping each answer with its package', async () => {
-    const packages: PackageQuery[] = Array.from({ length: 2500 }, (_, index) => ({ ecosystem: 'npm', name: `pkg-${index}`, version: '1.0.0' }));
-    const osv = fakeOsv({ vulnsOf: (query) => ({ ids: query.package.name === 'pkg-1999' || query.package.name === 'pkg-2400' ? [`V-${query.package.name}`] : [] }) });
+    const packages: PackageQuery[] = Array.from({ length: 2500 }, (_, index) => ({
+      ecosystem: 'npm',
+      name: `pkg-${index}`,
+      version: '1.0.0',
+    }));
+    const osv = fakeOsv({
+      vulnsOf: (query) => ({
+        ids: query.package.name === 'pkg-1999' || query.package.name === 'pkg-2400' ? [`V-${query.package.name}`] : [],
+      }),
+    });
     const answer = await osvApiSource({ fetch: osv.fetch }).query(packages);
     const batches = osv.calls.filter((call) => call.method === 'POST').map((call) => (call.body as { queries: unknown[] }).queries.length);
     expect(batches).toEqual([1000, 1000, 500]);
@@ -113,12 +135,21 @@ describe('osvApiSource', () => {
   it('follows next_page_token for the queries that have more', async () => {
     const osv = fakeOsv({
       vulnsOf: (query) =>
-        query.package.name !== 'lodash' ? { ids: [] } : query.page_token === 'p2' ? { ids: ['GHSA-3'] } : { ids: ['GHSA-1', 'GHSA-2'], next: 'p2' },
+        query.package.name !== 'lodash'
+          ? { ids: [] }
+          : query.page_token === 'p2'
+            ? { ids: ['GHSA-3'] }
+            : { ids: ['GHSA-1', 'GHSA-2'], next: 'p2' },
     });
     const answer = await osvApiSource({ fetch: osv.fetch }).query([django, lodash]);
     const posts = osv.calls.filter((call) => call.method === 'POST');
     expect(posts.map((call) => call.body)).toEqual([
-      { queries: [{ package: { ecosystem: 'PyPI', name: 'Django' }, version: '3.2.18' }, { package: { ecosystem: 'npm', name: 'lodash' }, version: '4.17.20' }] },
+      {
+        queries: [
+          { package: { ecosystem: 'PyPI', name: 'Django' }, version: '3.2.18' },
+          { package: { ecosystem: 'npm', name: 'lodash' }, version: '4.17.20' },
+        ],
+      },
       { queries: [{ package: { ecosystem: 'npm', name: 'lodash' }, version: '4.17.20', page_token: 'p2' }] },
     ]);
     expect(answer.get(advisoryKey(lodash))!.map((v) => v.id)).toEqual(['GHSA-1', 'GHSA-2', 'GHSA-3']);
@@ -150,14 +181,20 @@ describe('osvApiSource', () => {
 
   it('treats network errors, timeouts and 429 as unavailable; other refusals as errors', async () => {
     const failing = (fetch: typeof globalThis.fetch) => osvApiSource({ fetch, retries: 0, timeoutMs: 20 }).query([lodash]);
-    await expect(failing((async () => Promise.reject(new TypeError('fetch failed'))) as typeof globalThis.fetch)).rejects.toBeInstanceOf(AdvisorySourceUnavailable);
-    const hanging = ((_: unknown, init?: RequestInit) =>
-      new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)))) as typeof globalThis.fetch;
-    await expect(failing(hanging)).rejects.toThrow(/no answer within 20 ms/);
-    await expect(failing((async () => new Response('', { status: 429 })) as typeof globalThis.fetch)).rejects.toBeInstanceOf(AdvisorySourceUnavailable);
-    const refused = await failing((async () => new Response('{"code":3,"message":"Invalid ecosystem"}', { status: 400 })) as typeof globalThis.fetch).catch(
-      (e: unknown) => e,
+    await expect(failing((async () => Promise.reject(new TypeError('fetch failed'))) as typeof globalThis.fetch)).rejects.toBeInstanceOf(
+      AdvisorySourceUnavailable,
     );
+    const hanging = ((_: unknown, init?: RequestInit) =>
+      new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      )) as typeof globalThis.fetch;
+    await expect(failing(hanging)).rejects.toThrow(/no answer within 20 ms/);
+    await expect(failing((async () => new Response('', { status: 429 })) as typeof globalThis.fetch)).rejects.toBeInstanceOf(
+      AdvisorySourceUnavailable,
+    );
+    const refused = await failing(
+      (async () => new Response('{"code":3,"message":"Invalid ecosystem"}', { status: 400 })) as typeof globalThis.fetch,
+    ).catch((e: unknown) => e);
     expect(refused).not.toBeInstanceOf(AdvisorySourceUnavailable);
     expect((refused as Error).message).toMatch(/HTTP 400.*Invalid ecosystem/);
   });

@@ -6,7 +6,19 @@ import { dependenciesScanner } from '../../../../functions/core/security/scanner
 import { bumpNpmRange, planUpgrade, planUpgradeWithNotes } from '../../../../functions/core/security/scanners/dependencies/upgrade';
 import type { Scanner } from '../../../../functions/core/security/scanners/scanner';
 import { tempDirs, writeTree } from '../../workspace/temp-dir';
-import { cargoLock, cargoToml, goMod, goSum, packageJson, packageLockV1, packageLockV3, poetryLock, pyprojectPoetry, writeAdvisoryDirectory, yarnV1 } from './fixtures';
+import {
+  cargoLock,
+  cargoToml,
+  goMod,
+  goSum,
+  packageJson,
+  packageLockV1,
+  packageLockV3,
+  poetryLock,
+  pyprojectPoetry,
+  writeAdvisoryDirectory,
+  yarnV1,
+} from './fixtures';
 
 const temp = tempDirs();
 afterAll(() => temp.removeAll());
@@ -59,7 +71,10 @@ describe('planUpgrade', () => {
     expect(plan.files.map((file) => file.path)).toEqual(['package-lock.json', 'package.json']);
 
     const lock = JSON.parse(await readFile(join(root, 'package-lock.json'), 'utf8'));
-    expect(lock.packages['node_modules/lodash']).toEqual({ version: '4.17.21', resolved: 'https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz' });
+    expect(lock.packages['node_modules/lodash']).toEqual({
+      version: '4.17.21',
+      resolved: 'https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz',
+    });
     expect(lock.packages['node_modules/mkdirp/node_modules/lodash'].version).toBe('4.17.21');
     expect(lock.packages[''].dependencies).toEqual({ lodash: '^4.17.21', minimist: '~1.2.8' });
     expect(lock.packages['node_modules/minimist'].integrity).toBe('sha512-BBBB');
@@ -77,7 +92,10 @@ describe('planUpgrade', () => {
 
   it('package-lock v1: bumps aliases too, keeping the registry the package came from', async () => {
     const root = await temp.make('repo-');
-    const lock = packageLockV1.replace('https://registry.npmjs.org/lodash/-/lodash-4.17.15.tgz', 'https://npm.example.com/repo/lodash/-/lodash-4.17.15.tgz');
+    const lock = packageLockV1.replace(
+      'https://registry.npmjs.org/lodash/-/lodash-4.17.15.tgz',
+      'https://npm.example.com/repo/lodash/-/lodash-4.17.15.tgz',
+    );
     await writeTree(root, { 'legacy/package-lock.json': lock });
     const files = await planUpgrade(root, {
       ecosystem: 'npm',
@@ -87,11 +105,17 @@ describe('planUpgrade', () => {
       lockfile: 'legacy/package-lock.json',
     });
     const patched = JSON.parse(files![0]!.content!);
-    expect(patched.dependencies.lodash).toEqual({ version: '4.17.21', resolved: 'https://npm.example.com/repo/lodash/-/lodash-4.17.21.tgz' });
+    expect(patched.dependencies.lodash).toEqual({
+      version: '4.17.21',
+      resolved: 'https://npm.example.com/repo/lodash/-/lodash-4.17.21.tgz',
+    });
 
     const { after } = await upgradeAndRescan(root, 'minimist');
     const bumped = JSON.parse(await readFile(join(root, 'legacy/package-lock.json'), 'utf8'));
-    expect(bumped.dependencies['old-minimist']).toEqual({ version: 'npm:minimist@1.2.6', resolved: 'https://registry.npmjs.org/minimist/-/minimist-1.2.6.tgz' });
+    expect(bumped.dependencies['old-minimist']).toEqual({
+      version: 'npm:minimist@1.2.6',
+      resolved: 'https://registry.npmjs.org/minimist/-/minimist-1.2.6.tgz',
+    });
     expect(after.findings.map((f) => f.details.package)).toEqual(['lodash']);
   });
 
@@ -101,7 +125,10 @@ describe('planUpgrade', () => {
     await writeTree(root, { 'py/requirements.txt': text });
     const { plan, after } = await upgradeAndRescan(root, 'django');
     expect(plan.files).toEqual([
-      { path: 'py/requirements.txt', content: '# app\nrequests==2.31.0\ndjango[bcrypt] == 3.2.19 ; python_version >= "3.8"  # web\nflask>=2\n' },
+      {
+        path: 'py/requirements.txt',
+        content: '# app\nrequests==2.31.0\ndjango[bcrypt] == 3.2.19 ; python_version >= "3.8"  # web\nflask>=2\n',
+      },
     ]);
     expect(after.findings).toEqual([]);
   });
@@ -110,7 +137,13 @@ describe('planUpgrade', () => {
     const root = await temp.make('repo-');
     await writeTree(root, { 'requirements.txt': 'Django==3.2.18 \\\n    --hash=sha256:abc\n' });
     expect(
-      await planUpgrade(root, { ecosystem: 'PyPI', package: 'Django', installed_version: '3.2.18', fixed_version: '3.2.19', lockfile: 'requirements.txt' }),
+      await planUpgrade(root, {
+        ecosystem: 'PyPI',
+        package: 'Django',
+        installed_version: '3.2.18',
+        fixed_version: '3.2.19',
+        lockfile: 'requirements.txt',
+      }),
     ).toBeNull();
   });
 
@@ -131,7 +164,12 @@ describe('planUpgrade', () => {
     const root = await temp.make('repo-');
     await writeTree(root, { 'go.sum': goSum, 'go.mod': goMod });
     const { plan, after } = await upgradeAndRescan(root, 'golang.org/x/text');
-    expect(await readFile(join(root, 'go.sum'), 'utf8')).toBe(goSum.split('\n').filter((line) => !line.startsWith('golang.org/x/text v0.3.7')).join('\n'));
+    expect(await readFile(join(root, 'go.sum'), 'utf8')).toBe(
+      goSum
+        .split('\n')
+        .filter((line) => !line.startsWith('golang.org/x/text v0.3.7'))
+        .join('\n'),
+    );
     expect(await readFile(join(root, 'go.mod'), 'utf8')).toBe(goMod.replace('golang.org/x/text v0.3.7', 'golang.org/x/text v0.3.8'));
     expect(plan.notes.join('\n')).toMatch(/go mod tidy/);
     expect(after.findings).toEqual([]);
@@ -140,8 +178,16 @@ describe('planUpgrade', () => {
   it('go.mod without the module: adds it as an indirect requirement', async () => {
     const root = await temp.make('repo-');
     await writeTree(root, { 'go.sum': goSum, 'go.mod': 'module x\n\ngo 1.21\n' });
-    const files = await planUpgrade(root, { ecosystem: 'Go', package: 'golang.org/x/text', installed_version: 'v0.3.7', fixed_version: 'v0.3.8', lockfile: 'go.sum' });
-    expect(files?.find((file) => file.path === 'go.mod')?.content).toBe('module x\n\ngo 1.21\n\nrequire golang.org/x/text v0.3.8 // indirect\n');
+    const files = await planUpgrade(root, {
+      ecosystem: 'Go',
+      package: 'golang.org/x/text',
+      installed_version: 'v0.3.7',
+      fixed_version: 'v0.3.8',
+      lockfile: 'go.sum',
+    });
+    expect(files?.find((file) => file.path === 'go.mod')?.content).toBe(
+      'module x\n\ngo 1.21\n\nrequire golang.org/x/text v0.3.8 // indirect\n',
+    );
   });
 
   it('Cargo.lock + Cargo.toml: version bumped, checksum dropped, requirement raised', async () => {
@@ -166,7 +212,13 @@ describe('planUpgrade', () => {
   it('plans nothing it cannot do', async () => {
     const root = await temp.make('repo-');
     await writeTree(root, { 'web/yarn.lock': yarnV1, 'package-lock.json': packageLockV3({ lodash: '4.17.20', minimist: '1.2.8' }) });
-    const base = { ecosystem: 'npm', package: 'lodash', installed_version: '4.17.20', fixed_version: '4.17.21', lockfile: 'package-lock.json' };
+    const base = {
+      ecosystem: 'npm',
+      package: 'lodash',
+      installed_version: '4.17.20',
+      fixed_version: '4.17.21',
+      lockfile: 'package-lock.json',
+    };
     expect(await planUpgrade(root, { ...base, fixed_version: null })).toBeNull();
     expect(await planUpgrade(root, { ...base, fixed_version: '4.17.19' })).toBeNull();
     expect(await planUpgrade(root, { ...base, installed_version: '4.17.0' })).toBeNull();

@@ -88,7 +88,10 @@ describe('OSV ranges', () => {
   const vulnerability: OsvVulnerability = {
     id: 'X-1',
     affected: [
-      { package: { ecosystem: 'PyPI', name: 'Foo_Bar' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '1.0' }, { fixed: '1.2' }, { introduced: '2.0' }, { fixed: '2.0.5' }] }] },
+      {
+        package: { ecosystem: 'PyPI', name: 'Foo_Bar' },
+        ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '1.0' }, { fixed: '1.2' }, { introduced: '2.0' }, { fixed: '2.0.5' }] }],
+      },
       { package: { ecosystem: 'PyPI', name: 'other' }, versions: ['1.1'] },
     ],
   };
@@ -100,11 +103,18 @@ describe('OSV ranges', () => {
     expect(fixedVersionAbove(vulnerability, { ecosystem: 'PyPI', name: 'foo-bar', version: '1.1' })).toBe('1.2');
     expect(fixedVersionAbove(vulnerability, { ecosystem: 'PyPI', name: 'foo-bar', version: '2.0.1' })).toBe('2.0.5');
     expect(fixedVersionAbove(vulnerability, { ecosystem: 'PyPI', name: 'other', version: '1.1' })).toBeNull();
-    expect(vulnerabilityAffects({ ...vulnerability, withdrawn: '2024-01-01' }, { ecosystem: 'PyPI', name: 'foo-bar', version: '1.1' })).toBe(false);
+    expect(
+      vulnerabilityAffects({ ...vulnerability, withdrawn: '2024-01-01' }, { ecosystem: 'PyPI', name: 'foo-bar', version: '1.1' }),
+    ).toBe(false);
   });
 
   it('gives Go fixed versions the leading v', () => {
-    const go: OsvVulnerability = { id: 'GO-1', affected: [{ package: { ecosystem: 'Go', name: 'm' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0.3.8' }] }] }] };
+    const go: OsvVulnerability = {
+      id: 'GO-1',
+      affected: [
+        { package: { ecosystem: 'Go', name: 'm' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0.3.8' }] }] },
+      ],
+    };
     expect(fixedVersionAbove(go, { ecosystem: 'Go', name: 'm', version: 'v0.3.7' })).toBe('v0.3.8');
   });
 });
@@ -126,12 +136,15 @@ describe('CVSS', () => {
     expect(cvss3BaseScore(vector)).toBe(score);
   });
 
-  it.each(['CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H', 'CVSS:3.1/AV:X/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 'CVSS:3.1/AV:N/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H', 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N', ''])(
-    'refuses %j',
-    (vector) => {
-      expect(cvss3BaseScore(vector)).toBeNull();
-    },
-  );
+  it.each([
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H',
+    'CVSS:3.1/AV:X/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    'CVSS:3.1/AV:N/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N',
+    '',
+  ])('refuses %j', (vector) => {
+    expect(cvss3BaseScore(vector)).toBeNull();
+  });
 
   it.each([
     ['AV:N/AC:L/Au:N/C:P/I:P/A:P', 7.5],

@@ -98,7 +98,12 @@ export const planted: Planted[] = [
   { path: 'src/handlers.ts', rule: 'no-implied-eval', severity: 'high', marker: "setTimeout('refresh()'" },
   { path: 'src/handlers.ts', rule: 'security/detect-non-literal-regexp', severity: 'low', marker: 'new RegExp(req.params.name)' },
   { path: 'src/handlers.ts', rule: 'no-unsanitized/method', severity: 'medium', marker: 'await import(req.query.module' },
-  { path: 'src/handlers.ts', rule: 'security/detect-possible-timing-attacks', severity: 'low', marker: "apiKey === req.headers['x-api-key']" },
+  {
+    path: 'src/handlers.ts',
+    rule: 'security/detect-possible-timing-attacks',
+    severity: 'low',
+    marker: "apiKey === req.headers['x-api-key']",
+  },
   { path: 'src/Preview.tsx', rule: 'no-unsanitized/property', severity: 'high', marker: 'el.innerHTML = html' },
 ];
 

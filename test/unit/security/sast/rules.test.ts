@@ -1,6 +1,13 @@
 import { builtinRules } from 'eslint/use-at-your-own-risk';
 import securityPlugin from 'eslint-plugin-security';
-import { enabledRules, excludedRules, noUnsanitized, ruleInfo, ruleTable, security } from '../../../../functions/core/security/scanners/sast/rules';
+import {
+  enabledRules,
+  excludedRules,
+  noUnsanitized,
+  ruleInfo,
+  ruleTable,
+  security,
+} from '../../../../functions/core/security/scanners/sast/rules';
 
 describe('sast rule selection', () => {
   it('enables exactly the rules of the table, each of which exists', () => {
@@ -14,7 +21,11 @@ describe('sast rule selection', () => {
   });
 
   it('decides on every rule of eslint-plugin-security: enabled or excluded with a reason', () => {
-    const recommended = Object.keys(securityPlugin.configs?.recommended && 'rules' in securityPlugin.configs.recommended ? (securityPlugin.configs.recommended.rules ?? {}) : {});
+    const recommended = Object.keys(
+      securityPlugin.configs?.recommended && 'rules' in securityPlugin.configs.recommended
+        ? (securityPlugin.configs.recommended.rules ?? {})
+        : {},
+    );
     expect(recommended.length).toBeGreaterThan(10);
     for (const id of recommended) expect([id, id in ruleTable || id in excludedRules]).toEqual([id, true]);
     for (const id of Object.keys(excludedRules)) expect(id in enabledRules).toBe(false);

@@ -111,7 +111,9 @@ export function lambdaQuery(e) { return fs.readFileSync(e.queryStringParameters.
 }
 `,
     });
-    expect(result.findings.map((f) => [f.rule_id, f.severity, f.location.line])).toEqual([['security/detect-possible-timing-attacks', 'low', 4]]);
+    expect(result.findings.map((f) => [f.rule_id, f.severity, f.location.line])).toEqual([
+      ['security/detect-possible-timing-attacks', 'low', 4],
+    ]);
   });
 });
 

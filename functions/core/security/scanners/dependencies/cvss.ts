@@ -57,7 +57,7 @@ export const cvss3BaseScore = (vector: string): number | null => {
   if (av == null || ac == null || pr == null || ui == null || scope == null || c == null || i == null || a == null) return null;
   const changed = metrics.get('S') === 'C';
   // Privileges Required weighs more when the scope changes.
-  const privileges = changed ? ({ N: 0.85, L: 0.68, H: 0.5 } as Record<string, number>)[metrics.get('PR') ?? ''] ?? pr : pr;
+  const privileges = changed ? (({ N: 0.85, L: 0.68, H: 0.5 } as Record<string, number>)[metrics.get('PR') ?? ''] ?? pr) : pr;
   const iss = 1 - (1 - c) * (1 - i) * (1 - a);
   const impact = changed ? 7.52 * (iss - 0.029) - 3.25 * Math.pow(iss - 0.02, 15) : 6.42 * iss;
   const exploitability = 8.22 * av * ac * privileges * ui;
@@ -76,7 +76,10 @@ const v2Weights: Record<string, Record<string, number>> = {
 };
 
 export const cvss2BaseScore = (vector: string): number | null => {
-  const text = vector.trim().replace(/^\(|\)$/g, '').replace(/^CVSS:2\.0\//, '');
+  const text = vector
+    .trim()
+    .replace(/^\(|\)$/g, '')
+    .replace(/^CVSS:2\.0\//, '');
   const metrics = metricsOf(text.split('/'));
   if (!metrics) return null;
   const values = ['AV', 'AC', 'Au', 'C', 'I', 'A'].map((metric) => v2Weights[metric]?.[metrics.get(metric) ?? '']);

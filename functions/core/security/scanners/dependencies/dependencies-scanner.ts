@@ -42,7 +42,8 @@ const manifestRules: Record<ManifestName, { lockfiles: LockfileKind[]; parents: 
   'package.json': {
     lockfiles: npmLockfiles,
     parents: true,
-    reason: 'dependencies declared without a lockfile (package-lock.json, npm-shrinkwrap.json, yarn.lock or pnpm-lock.yaml) beside it or in a parent folder',
+    reason:
+      'dependencies declared without a lockfile (package-lock.json, npm-shrinkwrap.json, yarn.lock or pnpm-lock.yaml) beside it or in a parent folder',
   },
   'pyproject.toml': {
     lockfiles: ['poetry.lock', 'requirements.txt'],
@@ -72,7 +73,10 @@ const declaresDependencies = (name: ManifestName, text: string): boolean => {
       }
     }
     case 'pyproject.toml':
-      return /^\s*\[tool\.poetry(?:\.group\.[^\]]+)?\.(?:dev-)?dependencies\]/m.test(text) || /^\s*dependencies\s*=\s*\[\s*(?:#[^\n]*\n\s*)*[^\]\s#]/m.test(text);
+      return (
+        /^\s*\[tool\.poetry(?:\.group\.[^\]]+)?\.(?:dev-)?dependencies\]/m.test(text) ||
+        /^\s*dependencies\s*=\s*\[\s*(?:#[^\n]*\n\s*)*[^\]\s#]/m.test(text)
+      );
     case 'go.mod':
       return /^\s*require\b/m.test(text);
     case 'Cargo.toml':
@@ -146,7 +150,10 @@ export const dependenciesScanner = (source: AdvisorySource, options: Dependencie
     const maxBytes = options.maxLockfileBytes ?? defaultMaxLockfileBytes;
     const paths = await findFiles(
       root,
-      (path) => lockfileKindOf(path) !== null || (manifestNames as readonly string[]).includes(baseNameOf(path)) || unsupportedLockfiles.has(baseNameOf(path)),
+      (path) =>
+        lockfileKindOf(path) !== null ||
+        (manifestNames as readonly string[]).includes(baseNameOf(path)) ||
+        unsupportedLockfiles.has(baseNameOf(path)),
     );
     const errors: string[] = [];
     const uncovered: Array<{ kind: string; reason: string; path: string }> = [];

@@ -2,7 +2,8 @@ import type { OsvAffected, OsvEvent, OsvRange, OsvSeverity, OsvVulnerability } f
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-const texts = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined);
+const texts = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
 const records = (value: unknown): Array<Record<string, unknown>> => (Array.isArray(value) ? value.filter(isRecord) : []);
 
 const severities = (value: unknown): OsvSeverity[] | undefined => {
@@ -25,7 +26,12 @@ const eventOf = (event: Record<string, unknown>): OsvEvent | null => {
 const rangeOf = (range: Record<string, unknown>): OsvRange | null => {
   const type = text(range.type);
   if (!type) return null;
-  return { type, events: records(range.events).map(eventOf).filter((event) => event !== null) };
+  return {
+    type,
+    events: records(range.events)
+      .map(eventOf)
+      .filter((event) => event !== null),
+  };
 };
 
 const affectedOf = (entry: Record<string, unknown>): OsvAffected => {
@@ -39,7 +45,10 @@ const affectedOf = (entry: Record<string, unknown>): OsvAffected => {
       if (purl) affected.package.purl = purl;
     }
   }
-  if (Array.isArray(entry.ranges)) affected.ranges = records(entry.ranges).map(rangeOf).filter((range) => range !== null);
+  if (Array.isArray(entry.ranges))
+    affected.ranges = records(entry.ranges)
+      .map(rangeOf)
+      .filter((range) => range !== null);
   const versions = texts(entry.versions);
   if (versions) affected.versions = versions;
   const severity = severities(entry.severity);

@@ -335,7 +335,9 @@ const planCargo = async (root: string, request: UpgradeRequest, text: string): P
     if (checksum) removed.add(checksum.line);
   }
   // Dependents name the package as "name version" when several versions are locked.
-  const reference = new RegExp(`^(\\s*")${escapeRegExp(request.package)} ${escapeRegExp(request.installed_version)}((?: \\([^)]*\\))?",?\\s*)$`);
+  const reference = new RegExp(
+    `^(\\s*")${escapeRegExp(request.package)} ${escapeRegExp(request.installed_version)}((?: \\([^)]*\\))?",?\\s*)$`,
+  );
   const patched = lines
     .map((line) => line.replace(reference, `$1${request.package} ${request.fixed_version}$2`))
     .filter((_, index) => !removed.has(index + 1));
@@ -403,7 +405,9 @@ const planGo = async (root: string, request: UpgradeRequest, text: string): Prom
 
 // ----------------------------------------------------------------
 
-const planners: Partial<Record<LockfileKind, (root: string, request: UpgradeRequest, text: string) => Promise<UpgradePlan | null> | UpgradePlan | null>> = {
+const planners: Partial<
+  Record<LockfileKind, (root: string, request: UpgradeRequest, text: string) => Promise<UpgradePlan | null> | UpgradePlan | null>
+> = {
   'package-lock.json': planNpm,
   'npm-shrinkwrap.json': planNpm,
   'requirements.txt': (_root, request, text) => planRequirements(request, text),

@@ -96,7 +96,13 @@ export function hasAmbiguousNestedRepetition(pattern: string, flags = ''): boole
       if (q.max <= q.min) continue;
       const consumed = edgeOf(q.element, 'first').atoms;
       const follow = followWithin(q, outer);
-      if (overlaps(consumed, follow.atoms.filter((a) => a.flexible))) return true;
+      if (
+        overlaps(
+          consumed,
+          follow.atoms.filter((a) => a.flexible),
+        )
+      )
+        return true;
       if (!large(q)) continue;
       if (follow.reachesOuter && overlaps(consumed, bodyFirst)) return true;
       if (startsIteration(q, outer) && overlaps(consumed, bodyLast)) return true;
@@ -157,9 +163,7 @@ function edgeOf(node: AST.Node, side: Side): Edge {
       return { atoms: nullable ? flexible(atoms) : atoms, nullable };
     }
     case 'Alternative':
-      return side === 'first'
-        ? edgeOfSequence(node.elements.slice(), 'first')
-        : edgeOfSequence(node.elements.slice().reverse(), 'last');
+      return side === 'first' ? edgeOfSequence(node.elements.slice(), 'first') : edgeOfSequence(node.elements.slice().reverse(), 'last');
     default:
       return { atoms: [{ raw: null, flexible: true }], nullable: true };
   }

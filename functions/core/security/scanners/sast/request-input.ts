@@ -72,7 +72,9 @@ const isSanitizerName = (name: string | null): boolean => name !== null && SANIT
 /** `escapeRegExp(x)`, `path.basename(x)`, or `xs.map(escapeRegExp)`. */
 const isSanitizer = (call: EstreeNode): boolean =>
   isSanitizerName(nameOf(call.callee as EstreeNode | undefined)) ||
-  (call.arguments as EstreeNode[]).some((arg) => (arg.type === 'Identifier' || arg.type === 'MemberExpression') && isSanitizerName(nameOf(arg)));
+  (call.arguments as EstreeNode[]).some(
+    (arg) => (arg.type === 'Identifier' || arg.type === 'MemberExpression') && isSanitizerName(nameOf(arg)),
+  );
 
 const isCallee = (node: EstreeNode): boolean => {
   const parent = node.parent as EstreeNode | undefined;

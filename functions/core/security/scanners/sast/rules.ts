@@ -68,15 +68,24 @@ export const ruleTable: Readonly<Record<string, RuleInfo>> = {
   'security/detect-disable-mustache-escape': { severity: 'high', title: 'HTML escaping of templates is disabled (possible XSS)' },
   'security/detect-bidi-characters': { severity: 'high', title: 'Bidirectional control characters can hide code (Trojan Source)' },
   'security/detect-child-process': { severity: 'medium', title: 'A shell command is run through child_process with a non-constant value' },
-  'security/detect-non-literal-fs-filename': { severity: 'medium', title: 'A file system path comes from request input (possible path traversal)' },
+  'security/detect-non-literal-fs-filename': {
+    severity: 'medium',
+    title: 'A file system path comes from request input (possible path traversal)',
+  },
   'security/detect-non-literal-require': { severity: 'medium', title: 'A module is required from a path that comes from request input' },
   'security/detect-unsafe-regex': { severity: 'medium', title: 'A regular expression can backtrack catastrophically (ReDoS)' },
-  'security/detect-pseudoRandomBytes': { severity: 'medium', title: 'Random bytes are not cryptographically strong (crypto.pseudoRandomBytes)' },
+  'security/detect-pseudoRandomBytes': {
+    severity: 'medium',
+    title: 'Random bytes are not cryptographically strong (crypto.pseudoRandomBytes)',
+  },
   'security/detect-buffer-noassert': { severity: 'medium', title: 'A Buffer is accessed with bounds checking disabled' },
   'security/detect-invisible-characters': { severity: 'medium', title: 'Invisible characters can hide code from reviewers' },
   'security/detect-non-literal-regexp': { severity: 'low', title: 'A regular expression is built from request input (possible ReDoS)' },
   'security/detect-new-buffer': { severity: 'low', title: 'The deprecated Buffer constructor is called with a non-constant value' },
-  'security/detect-possible-timing-attacks': { severity: 'low', title: 'A secret is compared with request input in non-constant time (possible timing attack)' },
+  'security/detect-possible-timing-attacks': {
+    severity: 'low',
+    title: 'A secret is compared with request input in non-constant time (possible timing attack)',
+  },
   'security/detect-no-csrf-before-method-override': { severity: 'low', title: 'CSRF protection is registered before methodOverride' },
 };
 

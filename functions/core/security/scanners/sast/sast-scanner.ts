@@ -74,9 +74,23 @@ const NOT_PROGRAMMING = new Set(['CSS', 'SCSS', 'Sass', 'Less']);
 
 /** Globals the rules need to recognise (`window.eval`, `setTimeout("…")`); ECMAScript built-ins are known already. */
 const GLOBALS: Linter.Globals = Object.fromEntries(
-  ['window', 'self', 'global', 'document', 'setTimeout', 'setInterval', 'setImmediate', 'execScript', 'require', 'module', 'exports', 'process', 'Buffer', '__dirname', '__filename'].map(
-    (name) => [name, 'readonly' as const],
-  ),
+  [
+    'window',
+    'self',
+    'global',
+    'document',
+    'setTimeout',
+    'setInterval',
+    'setImmediate',
+    'execScript',
+    'require',
+    'module',
+    'exports',
+    'process',
+    'Buffer',
+    '__dirname',
+    '__filename',
+  ].map((name) => [name, 'readonly' as const]),
 );
 
 const extensionOf = (file: string): string => {
@@ -102,7 +116,12 @@ export function sastConfig(jsSourceType: 'module' | 'commonjs'): Linter.Config[]
     {
       name: 'sast/javascript',
       files: ['**/*.js', '**/*.jsx'],
-      languageOptions: { ecmaVersion: 'latest', sourceType: jsSourceType, globals: GLOBALS, parserOptions: { ecmaFeatures: { jsx: true } } },
+      languageOptions: {
+        ecmaVersion: 'latest',
+        sourceType: jsSourceType,
+        globals: GLOBALS,
+        parserOptions: { ecmaFeatures: { jsx: true } },
+      },
     },
     {
       name: 'sast/javascript-module',
@@ -265,7 +284,10 @@ async function lint(
 
   for (let start = 0; start < files.length; start += batchSize) {
     const batch = files.slice(start, start + batchSize);
-    const results = await lintBatch(primary, batch.map((f) => f.file));
+    const results = await lintBatch(
+      primary,
+      batch.map((f) => f.file),
+    );
     const retry: typeof batch = [];
     for (const entry of batch) {
       const outcome = results.get(entry.file.absolutePath) ?? { error: 'no result from ESLint' };
@@ -287,7 +309,10 @@ async function lint(
 
     // Not an ES module: perhaps a CommonJS script.
     commonjs ??= newEslint(root, 'commonjs');
-    const again = await lintBatch(commonjs, retry.map((f) => f.file));
+    const again = await lintBatch(
+      commonjs,
+      retry.map((f) => f.file),
+    );
     for (const entry of retry) {
       const outcome = again.get(entry.file.absolutePath);
       if (outcome && 'messages' in outcome && !parseError(outcome.messages)) {

@@ -56,7 +56,9 @@ function normaliseFrom(line: string, start: number, inExpression: boolean): { te
     }
     if (c === '/' && line[i + 1] === '/' && line[i - 1] !== '\\') break;
     if (/[0-9]/.test(c) && !/[\w$]/.test(line[i - 1] ?? '')) {
-      const number = /^(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)n?/.exec(line.slice(i));
+      const number = /^(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|0[oO][0-7_]+|[0-9][0-9_]*(?:\.[0-9_]*)?(?:[eE][+-]?[0-9_]+)?)n?/.exec(
+        line.slice(i),
+      );
       out += '0';
       i += number?.[0].length ?? 1;
       continue;
@@ -123,7 +125,9 @@ const looksLikeToken = (text: string): boolean => /[A-Za-z]/.test(text) && /[0-9
 /** The trimmed line (or window of a long line) for display, token-like literals masked, at most `EXCERPT_MAX_CHARS` characters. */
 export function excerptOf(line: string, column = 1): string {
   const window = lineWindow(line, column);
-  const masked = `${window.cutBefore ? '…' : ''}${window.text.trim()}${window.cutAfter ? '…' : ''}`
-    .replace(tokenLikeLiteral, (whole: string, quote: string, body: string) => (looksLikeToken(body) ? `${quote}***${quote}` : whole));
+  const masked = `${window.cutBefore ? '…' : ''}${window.text.trim()}${window.cutAfter ? '…' : ''}`.replace(
+    tokenLikeLiteral,
+    (whole: string, quote: string, body: string) => (looksLikeToken(body) ? `${quote}***${quote}` : whole),
+  );
   return masked.length > EXCERPT_MAX_CHARS ? `${masked.slice(0, EXCERPT_MAX_CHARS - 1)}…` : masked;
 }

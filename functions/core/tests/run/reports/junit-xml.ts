@@ -143,15 +143,13 @@ export const parseJUnitXml = (xml: string, options: ReportOptions = {}): ParsedR
     }
 
     const prefix = suites.filter((suite) => !suite.container && suite.name).map((suite) => suite.name as string);
-    let name = rawName;
     if (pytest && classname && file) {
       // pytest's classname is `module.Class`: keep the class part, the module is the file.
       const moduleName = file.replace(/\.py$/, '').replace(/\//g, '.');
       const classPart = classname.startsWith(`${moduleName}.`) ? classname.slice(moduleName.length + 1) : '';
       if (classPart) prefix.push(...classPart.split('.'));
     }
-    if (fileLevel) name = repositoryFile(rawName, options.rootDir) ?? rawName;
-    else name = [...prefix, rawName].join(' > ');
+    const name = fileLevel ? (repositoryFile(rawName, options.rootDir) ?? rawName) : [...prefix, rawName].join(' > ');
 
     cases.push({
       name,

@@ -21,7 +21,7 @@ export interface ReportOptions {
 }
 
 // CSI and OSC escape sequences (colours, cursor moves, hyperlinks) that reporters leave in messages.
-// eslint-disable-next-line no-control-regex
+
 const ansiPattern = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u009b[0-?]*[ -/]*[@-~]/g;
 
 export const stripAnsi = (text: string): string => text.replace(ansiPattern, '');

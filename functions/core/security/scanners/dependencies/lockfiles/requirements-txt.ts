@@ -16,7 +16,8 @@ export interface RequirementsRead {
 }
 
 /** Options pip accepts on their own line; none of them names a package to install. */
-const ignoredOption = /^(?:-r|-c|-i|-f|--requirement|--constraint|--index-url|--extra-index-url|--find-links|--no-index|--trusted-host|--pre|--prefer-binary|--only-binary|--no-binary|--require-hashes|--use-feature|--config-settings)\b/;
+const ignoredOption =
+  /^(?:-r|-c|-i|-f|--requirement|--constraint|--index-url|--extra-index-url|--find-links|--no-index|--trusted-host|--pre|--prefer-binary|--only-binary|--no-binary|--require-hashes|--use-feature|--config-settings)\b/;
 const pinned = /^([A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9][A-Za-z0-9.+!_-]*)\s*(?:;.*)?$/;
 const named = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?\s*(?:\[[^\]]*\])?\s*(?:[<>=!~;(]|$)/;
 
