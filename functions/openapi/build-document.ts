@@ -1,6 +1,6 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { errorStatus } from '../core/errors';
+import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
 import type { AnyRoute } from '../routes/route';
 import { documentedAsSent } from '../routes/schemas/common';

@@ -1,7 +1,7 @@
 import { deploymentRoutes } from './deployments';
 import { eventRoutes } from './events';
 import { securityRoutes } from './security';
-import { testRoutes } from './tests';
+import { testingRoutes } from './testing';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
 import type { AnyRoute } from './route';
@@ -18,7 +18,7 @@ export const routes: readonly AnyRoute[] = [
   ...workflowRoutes,
   ...securityRoutes,
   ...deploymentRoutes,
-  ...testRoutes,
+  ...testingRoutes,
   ...eventRoutes,
   ...webhookRoutes,
 ];

@@ -1,5 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { errorStatus } from '../../functions/core/errors';
+import { errorStatus } from '../../functions/http/error-status';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { routes } from '../../functions/routes';
 

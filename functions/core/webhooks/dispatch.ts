@@ -12,7 +12,7 @@ import {
   retryDelaysMs,
 } from './delivery';
 import { signatureHeader } from './signature';
-import type { TargetPolicy } from './target-address';
+import type { TargetPolicy } from './target-policy';
 import { signingSecrets, type Webhook, type WebhookRepository } from './webhook';
 
 /** One attempt over the network (the HTTP adapter); never throws. */

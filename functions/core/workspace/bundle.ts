@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ChangeSet, FileChange } from '../workflows/stage-data';
-import { repositoryPathProblem } from './safe-path';
+import { repositoryPathProblem } from './repository-path';
 import { readTar, writeTar, type TarEntry } from './ustar';
 import { assertValidChangeSet } from './validate-change-set';
 

@@ -2,8 +2,9 @@ import type { SQSEvent } from 'aws-lambda';
 import { systemClock } from '../../core/clock';
 import { type FailedJob, recordFailedJob } from '../../core/jobs/job-failed';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
-import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
+import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
+import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
+import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 import { logger } from '../../observability/logger';
 
 const table = tableFromEnvironment();

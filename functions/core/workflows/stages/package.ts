@@ -1,6 +1,3 @@
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { applyChangeSet } from '../../workspace/apply-change-set';
 import { createBundle } from '../../workspace/bundle';
 import type { ChangeSet, RepositoryContext } from '../stage-data';
 import type { Workflow, WorkflowOutputs, WorkflowRef } from '../workflow';
@@ -22,8 +19,6 @@ const dockerfileOf = (changes: ChangeSet, context: RepositoryContext): 'yes' | '
   return context.filesTruncated ? 'unknown' : 'no';
 };
 
-const isFile = async (path: string): Promise<boolean> => (await lstat(path).catch(() => null))?.isFile() ?? false;
-
 /**
  * The container image of the packaged tree, built and pushed by the image builder; undefined when
  * the checked-out tree has no Dockerfile after all. An image that did not build fails the package:
@@ -38,13 +33,13 @@ const buildImage = (
   changes: ChangeSet,
 ): Promise<string | undefined> =>
   withTreeAtIntakeCommit(deps, ref, workflow, log, async (tree) => {
-    await applyChangeSet(tree, changes.files);
-    if (!(await isFile(join(tree, 'Dockerfile')))) {
+    await tree.apply(changes.files);
+    if (!(await tree.isFile('Dockerfile'))) {
       await log.debug('The packaged tree has no Dockerfile at its root: no container image');
       return undefined;
     }
     await log.info('The packaged tree has a Dockerfile: building its container image');
-    const outcome = await builder.build({ ref, workflowId: workflow.id, tree, log: log.info });
+    const outcome = await builder.build({ ref, workflowId: workflow.id, tree: tree.dir, log: log.info });
     if ('failed' in outcome) throw new Error(`container image build failed: ${outcome.failed}`);
     await log.info(`Container image built and pushed: ${outcome.image}`);
     return outcome.image;

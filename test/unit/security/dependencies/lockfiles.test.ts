@@ -1,12 +1,12 @@
-import { readCargoLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/cargo-lock';
-import { readGoSum } from '../../../../functions/core/security/scanners/dependencies/lockfiles/go-sum';
-import { lockfileKindOf } from '../../../../functions/core/security/scanners/dependencies/lockfiles';
-import { parseJsonWithLines } from '../../../../functions/core/security/scanners/dependencies/lockfiles/json-lines';
-import { readPackageLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/package-lock';
-import { parsePnpmKey, readPnpmLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/pnpm-lock';
-import { readPoetryLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/poetry-lock';
-import { parseRequirementsTxt } from '../../../../functions/core/security/scanners/dependencies/lockfiles/requirements-txt';
-import { readYarnLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/yarn-lock';
+import { readCargoLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/cargo-lock';
+import { readGoSum } from '../../../../functions/engines/scanners/dependencies/lockfiles/go-sum';
+import { lockfileKindOf } from '../../../../functions/engines/scanners/dependencies/lockfiles';
+import { parseJsonWithLines } from '../../../../functions/engines/scanners/dependencies/lockfiles/json-lines';
+import { readPackageLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/package-lock';
+import { parsePnpmKey, readPnpmLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/pnpm-lock';
+import { readPoetryLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/poetry-lock';
+import { parseRequirementsTxt } from '../../../../functions/engines/scanners/dependencies/lockfiles/requirements-txt';
+import { readYarnLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/yarn-lock';
 import {
   cargoLock,
   goSum,

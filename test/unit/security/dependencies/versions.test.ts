@@ -1,8 +1,8 @@
-import type { OsvVulnerability } from '../../../../functions/core/security/scanners/dependencies/advisories';
-import { severityOf } from '../../../../functions/core/security/scanners/dependencies/advisory-severity';
-import { cvss2BaseScore, cvss3BaseScore, severityOfScore } from '../../../../functions/core/security/scanners/dependencies/cvss';
-import { fixedVersionAbove, rangeAffects, vulnerabilityAffects } from '../../../../functions/core/security/scanners/dependencies/osv-match';
-import { comparePep440, compareSemver } from '../../../../functions/core/security/scanners/dependencies/versions';
+import type { OsvVulnerability } from '../../../../functions/engines/scanners/dependencies/advisories';
+import { severityOf } from '../../../../functions/engines/scanners/dependencies/advisory-severity';
+import { cvss2BaseScore, cvss3BaseScore, severityOfScore } from '../../../../functions/engines/scanners/dependencies/cvss';
+import { fixedVersionAbove, rangeAffects, vulnerabilityAffects } from '../../../../functions/engines/scanners/dependencies/osv-match';
+import { comparePep440, compareSemver } from '../../../../functions/engines/scanners/dependencies/versions';
 
 const sign = (value: number | null) => (value === null ? null : Math.sign(value));
 
