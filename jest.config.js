@@ -1,6 +1,7 @@
 /**
- * Three tiers, kept apart: unit (use cases with in-memory fakes), infra (CDK Template
- * assertions) and integration (real HTTP against the local runtime on DynamoDB Local).
+ * Four tiers, kept apart: unit (use cases with in-memory fakes), infra (CDK Template
+ * assertions), contract (each repository port's fake and DynamoDB adapter held to the same
+ * suite on DynamoDB Local) and integration (real HTTP against the local runtime on DynamoDB Local).
  * Runs as native ESM (`--experimental-vm-modules`), since middy 7 is ESM-only.
  */
 const transform = {
@@ -17,6 +18,12 @@ export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      // Every repository port's contract, run against its in-memory fake and its DynamoDB adapter.
+      ...common,
+      displayName: 'contract',
+      testMatch: ['<rootDir>/test/contract/**/*.test.ts'],
+    },
     {
       ...common,
       displayName: 'integration',
