@@ -195,6 +195,32 @@ describe('poetry.lock', () => {
       ['requests', '2.31.0', lineOf(poetryLock, 'name = "requests"')],
     ]);
   });
+
+  it('reads TOML as TOML: inline source tables, escapes, literal and quoted keys, a header inside a multi-line string', () => {
+    const text = [
+      '[[package]]',
+      'name = "from-git"',
+      'version = "1.0.0"',
+      'source = { type = "git", url = "https://git.example/x.git" }',
+      '',
+      '[[package]]',
+      '"name" = "caf\\u00e9"',
+      "version = '2.0.0' # a literal string",
+      'description = """',
+      '[[package]]',
+      'name = "not-a-package"',
+      '"""',
+      '',
+      '[metadata]',
+      'lock-version = "2.0"',
+    ].join('\n');
+    expect(summary(readPoetryLock(text, 'poetry.lock'))).toEqual([['café', '2.0.0', 7]]);
+  });
+
+  it('refuses what is not TOML, so the scanner reports the file as not parsed', () => {
+    expect(() => readPoetryLock('[[package]]\nname = "a\nversion = 1.0\n', 'poetry.lock')).toThrow();
+    expect(() => readPoetryLock('[[package]]\nname = "a"\nname = "b"\n', 'poetry.lock')).toThrow();
+  });
 });
 
 describe('go.sum', () => {

@@ -21,12 +21,17 @@ describe('compareSemver', () => {
     ['1', '1.0.0', 0],
     ['v0.0.0-20210101000000-abcdef123456', 'v0.0.0-20220101000000-abcdef123456', -1],
     ['v0.0.0-20220101000000-abcdef123456', '0.1.0', -1],
+    ['1.2', '1.2.0', 0],
+    ['v1.2-rc.1', '1.2.0', -1],
+    ['1.0.0-alpha+build.1', '1.0.0-alpha+build.2', 0],
   ])('%s vs %s → %d', (a, b, expected) => {
     expect(sign(compareSemver(a, b))).toBe(expected);
   });
 
   it('cannot compare what is not a version', () => {
     expect(compareSemver('latest', '1.0.0')).toBeNull();
+    expect(compareSemver('1.2.3.4', '1.0.0')).toBeNull();
+    expect(compareSemver('01.2.3', '1.2.3')).toBeNull();
   });
 });
 
@@ -49,6 +54,11 @@ describe('comparePep440', () => {
     ['2.11.3rc1', '2.11.3', -1],
     ['3.2.18', '3.2.19', -1],
     ['V1.0', '1.0', 0],
+    ['1.0.post1.dev1', '1.0.post1', -1],
+    ['1.0+abc.5', '1.0+abc.10', -1],
+    ['1.0+5', '1.0+abc', 1],
+    ['1.0-dev1', '1.0.dev1', 0],
+    ['1.0rc1.post1', '1.0rc2', -1],
   ])('%s vs %s → %d', (a, b, expected) => {
     expect(sign(comparePep440(a, b))).toBe(expected);
   });
