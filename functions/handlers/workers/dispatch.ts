@@ -1,4 +1,5 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../core/clock';
 import type { DeliveryMessage } from '../../core/webhooks/delivery';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
@@ -26,18 +27,17 @@ const deps: DispatchDeps = {
   delayScale: delayScaleFromEnvironment(),
 };
 
-/** Makes the delivery attempts the queue hands over; a failed message alone comes back. */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const failures = await Promise.all(
-    event.Records.map(async (record) => {
-      try {
-        await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, deps);
-        return undefined;
-      } catch (error) {
-        logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
-        return { itemIdentifier: record.messageId };
-      }
-    }),
-  );
-  return { batchItemFailures: failures.filter((f) => f !== undefined) };
+const dispatchRecord = async (record: SQSRecord): Promise<void> => {
+  try {
+    await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, deps);
+  } catch (error) {
+    logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
+    throw error;
+  }
 };
+
+const processor = new BatchProcessor(EventType.SQS);
+
+/** Makes the delivery attempts the queue hands over, in parallel; a failed message alone comes back. */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, dispatchRecord, processor, { processInParallel: true, throwOnFullBatchFailure: false });
