@@ -55,7 +55,7 @@ export const runPackage = (deps: StageDeps, ref: WorkflowRef) =>
 
     const bundle = await deps.artifacts.put(
       artifactKeys.bundle(ref),
-      createBundle({ changes: changes.files, diff: patch.toString('utf8'), extra: { 'provenance.dsse.json': provenance } }),
+      await createBundle({ changes: changes.files, diff: patch.toString('utf8'), extra: { 'provenance.dsse.json': provenance } }),
       'application/gzip',
     );
     await log.info(`Bundle stored: ${bundle.size} bytes, sha256 ${bundle.sha256}`);
