@@ -1,5 +1,9 @@
-import { Cvss2, Cvss3P0, Cvss3P1, Cvss4P0 } from 'ae-cvss-calculator';
+import * as calculatorModule from 'ae-cvss-calculator';
 import type { Severity } from '../../../core/security/scanner';
+
+// A CommonJS bundle whose names Node's ESM loader cannot see: there they are on its default export
+// (the local runtime), elsewhere on the namespace itself (esbuild's Lambda bundles, jest).
+const { Cvss2, Cvss3P0, Cvss3P1, Cvss4P0 } = (calculatorModule as { default?: typeof calculatorModule }).default ?? calculatorModule;
 
 /**
  * CVSS base scores computed from vector strings by `ae-cvss-calculator`: v2
