@@ -6,6 +6,9 @@ const tag = 'Reference';
 /** The redoc package's self-contained browser bundle, served by the asset route. */
 export const rendererBundle = { module: 'redoc', file: 'bundles/redoc.standalone.js' } as const;
 
+/** Both functions read the bundle: the page names it by its content hash, the asset route serves it. */
+const rendererFiles = { [rendererBundle.module]: ['package.json', rendererBundle.file] };
+
 export const docsPageRoute = defineRoute({
   operationId: 'getApiReference',
   summary: 'The API reference page',
@@ -17,6 +20,7 @@ export const docsPageRoute = defineRoute({
   scope: null,
   tableAccess: 'none',
   inOpenApi: false,
+  shippedFiles: rendererFiles,
   success: { status: 200, description: 'An HTML page.' },
 });
 
@@ -31,7 +35,7 @@ export const docsAssetRoute = defineRoute({
   scope: null,
   tableAccess: 'none',
   inOpenApi: false,
-  shippedFiles: { [rendererBundle.module]: ['package.json', rendererBundle.file] },
+  shippedFiles: rendererFiles,
   params: v.object({ file: v.string() }),
   success: { status: 200, description: 'JavaScript.' },
   errors: [404],

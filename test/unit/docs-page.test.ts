@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { handler as assetHandler } from '../../functions/handlers/meta/docs-asset';
 import { handler as pageHandler, referencePageCsp } from '../../functions/handlers/meta/docs-page';
+import { routes } from '../../functions/routes';
+import { rendererBundle } from '../../functions/routes/docs';
 import { apiEvent, lambdaContext } from './fakes/api-gateway-event';
 
 const page = () => pageHandler(apiEvent({ method: 'GET', path: '/docs' }), lambdaContext);
@@ -50,5 +52,15 @@ describe('GET /docs/assets/{file}', () => {
     const response = await asset(file);
     expect(response.statusCode).toBe(404);
     expect(JSON.parse(response.body as string).error.code).toBe('not_found');
+  });
+});
+
+describe('the functions that read the renderer', () => {
+  it('ship its bundle beside theirs (a deployed function has no node_modules of its own)', () => {
+    const readers = routes.filter((route) =>
+      readFileSync(new URL(`../../functions/handlers/${route.handler}.ts`, import.meta.url), 'utf8').includes('reference-assets'),
+    );
+    expect(readers.map((r) => r.path).sort()).toEqual(['/docs', '/docs/assets/{file}']);
+    for (const route of readers) expect(route.shippedFiles?.[rendererBundle.module]).toContain(rendererBundle.file);
   });
 });
