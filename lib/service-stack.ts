@@ -167,6 +167,7 @@ export class ServiceStack extends Stack {
         description: `${route.method} ${route.path}`,
         serviceName,
         timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
+        shippedModules: route.shippedFiles,
       });
       if (route.tableAccess !== 'none') routeFunction.bindTable(this.table, route.tableAccess);
       if (route.sendsDeliveries) routeFunction.bindDeliveryQueue(this.webhooks.queue);

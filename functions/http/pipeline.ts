@@ -52,7 +52,8 @@ export const withRequestId = (response: HttpResponse, requestId: string): HttpRe
   headers: {
     ...response.headers,
     'X-Request-Id': requestId,
-    'Cache-Control': 'no-store',
+    // API answers are never cached; the reference page and its assets say otherwise themselves.
+    'Cache-Control': response.headers['Cache-Control'] ?? 'no-store',
     // Set by API Gateway's CORS in AWS too; repeated here so every answer carries them.
     'Access-Control-Allow-Origin': corsSettings.allowOrigins.join(','),
     'Access-Control-Expose-Headers': corsSettings.exposeHeaders.join(', '),

@@ -56,6 +56,10 @@ export interface RouteDefinition<
   success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;
   /** Error statuses this route can answer beyond the ones every authenticated route can. */
   errors?: number[];
+  /** False for the few routes that are not API operations (the reference page and its assets). */
+  inOpenApi?: false;
+  /** Files of packages the function reads at run time, shipped beside its bundle: `{ redoc: ['bundles/x.js'] }`. */
+  shippedFiles?: Record<string, string[]>;
 }
 
 export const defineRoute = <
