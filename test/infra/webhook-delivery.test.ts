@@ -8,7 +8,7 @@ import { securityFunctionDescription } from '../../lib/constructs/security-scann
 import { ServiceFunction } from '../../lib/constructs/service-function';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
-import { defaultNotificationSender } from '../../lib/service-stack';
+import { defaultNotificationSender } from '../../lib/app';
 import {
   actionsOf,
   asArray,
