@@ -16,7 +16,14 @@ const common = {
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'infra',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
+      // One synthesis per context for the whole run, shared by the files (test/infra/synthesized.ts).
+      globalSetup: '<rootDir>/test/infra/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/infra/setup/global-teardown.ts',
+    },
     {
       ...common,
       displayName: 'integration',

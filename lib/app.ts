@@ -131,8 +131,9 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     repository: workflowsStack.core.imageRepository,
   });
   images.bindStarter(workflows.functions.package);
-  // auto_deploy: the workflow starts a deployment of the change it packaged and waits for it.
-  deployments.bindStarter(workflows.functions.control);
+  // auto_deploy: the package stage starts a deployment of the change it packaged; the workflow's
+  // state machine waits for it (state-machines/workflow.asl.json).
+  deployments.bindStarter(workflows.functions.package);
 
   const securityStack = domain(workerDomains.security);
   const security = new SecurityScanning(securityStack, 'Security', {

@@ -18,8 +18,7 @@ export interface DomainStackProps extends StackProps {
 export const domainOf = (route: AnyRoute): string => route.domain ?? route.tag;
 
 /** `ProjectAutomationService-Webhooks`: the core stack's name and the domain. */
-export const domainStackName = (coreStackName: string, domain: string): string =>
-  `${coreStackName}-${domain.replace(/[^A-Za-z0-9]/g, '')}`;
+export const domainStackName = (coreStackName: string, domain: string): string => `${coreStackName}-${domain.replace(/[^A-Za-z0-9]/g, '')}`;
 
 const constructIdOf = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
 
@@ -79,7 +78,8 @@ export class DomainStack extends Stack {
     const roleId = roleIdOf(route);
     let role = this.roles.get(roleId);
     if (!role) {
-      role = new FunctionRole(new Construct(this, roleId), 'Shared');
+      // Named after the domain too: logical ids stay unique across the app.
+      role = new FunctionRole(new Construct(this, `${this.domain.replace(/[^A-Za-z0-9]/g, '')}${roleId}`), 'Shared');
       this.roles.set(roleId, role);
     }
     const fn = new ServiceFunction(this, constructIdOf(route.operationId), {

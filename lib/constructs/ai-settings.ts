@@ -78,8 +78,6 @@ export const grantAi = (fn: ServiceFunction, ai: AiSettings): void => {
     ai.providers.includes('anthropic') ? ai.anthropicApiKeySecret : undefined,
   ].filter((name): name is string => name !== undefined);
   if (secrets.length > 0) {
-    fn.allow(
-      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((name) => secretArn(fn, name)) }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((name) => secretArn(fn, name)) }));
   }
 };

@@ -138,8 +138,6 @@ export class DeploymentOrchestration extends Construct {
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('DEPLOYMENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', this.lambdaTargets.join(','));
-    fn.allow(
-      new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
   }
 }

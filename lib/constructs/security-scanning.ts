@@ -75,9 +75,7 @@ export class SecurityScanning extends Construct {
         resources: [props.artifacts.arnForObjects(`${findingArtifactPrefix}*`)],
       }),
     );
-    this.function.allow(
-      new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }),
-    );
+    this.function.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
     if (props.repositoryTokenSecret) {
       this.function.allow(
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
@@ -92,8 +90,6 @@ export class SecurityScanning extends Construct {
   /** A route function that starts scans or remediations. */
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('SECURITY_FUNCTION_NAME', this.function.function.functionName);
-    fn.allow(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
   }
 }

@@ -145,9 +145,7 @@ export class TestRunning extends Construct {
       new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }),
     );
     this.function.allow(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
-    this.function.allow(
-      new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }),
-    );
+    this.function.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
     if (props.repositoryTokenSecret) {
       this.function.allow(
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
@@ -162,8 +160,6 @@ export class TestRunning extends Construct {
   /** A route function that starts generations or runs. */
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('TESTS_FUNCTION_NAME', this.function.function.functionName);
-    fn.allow(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
   }
 }

@@ -106,9 +106,7 @@ export class WorkflowOrchestration extends Construct {
             resources: [this.artifacts.arnForObjects(`${workflowArtifactPrefix}*`)],
           }),
         );
-        fn.allow(
-          new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [artifactKey.keyArn] }),
-        );
+        fn.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [artifactKey.keyArn] }));
         fn.acknowledge({
           id: `AwsSolutions-IAM5[Resource::${nagResource(this, artifacts.arnForObjects(`${workflowArtifactPrefix}*`))}]`,
           reason:
@@ -138,9 +136,7 @@ export class WorkflowOrchestration extends Construct {
       package: functionOf('package'),
     };
     this.functions.prove.function.addEnvironment('SIGNING_KEY_ID', this.signingKey.keyArn);
-    this.functions.prove.allow(
-      new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }),
-    );
+    this.functions.prove.allow(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }));
 
     const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
@@ -174,9 +170,7 @@ export class WorkflowOrchestration extends Construct {
   bindStarter(fn: ServiceFunction, ai: AiSettings): void {
     fn.function.addEnvironment('WORKFLOW_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     for (const [name, value] of Object.entries(aiEnvironment(ai))) fn.function.addEnvironment(name, value);
-    fn.allow(
-      new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
   }
 
   /** A route function that stops executions. */
