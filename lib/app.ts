@@ -13,6 +13,8 @@ import { WorkflowOrchestration } from './constructs/workflow-orchestration';
 import { CoreStack } from './core-stack';
 import { exportCoreReferences } from './core-references';
 import { DomainStack, domainOf, domainStackName } from './domain-stack';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { stateMachineAlarms, workerErrorsAlarm } from './operations/alarms';
 import { alarmEveryFunction } from './operations/function-alarms';
 
 export const defaultStackName = 'ProjectAutomationService';
@@ -196,6 +198,11 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     description: 'Runs deployments and rollbacks',
   });
 
-  for (const stack of domains.values()) alarmEveryFunction(stack, stack.core.alarmTopic);
+  const alarm = (stack: DomainStack) => new SnsAction(stack.core.alarmTopic);
+  workerErrorsAlarm(webhooks, 'DispatcherErrors', alarm(webhooksStack), webhooks.dispatcher.function, 'Webhook dispatcher');
+  workerErrorsAlarm(webhooks, 'FanOutErrors', alarm(webhooksStack), webhooks.fanOut.function, 'Webhook fan-out');
+  stateMachineAlarms(workflows, alarm(workflowsStack), workflows.stateMachine, 'Workflow state machine');
+  stateMachineAlarms(deployments, alarm(deploymentsStack), deployments.stateMachine, 'Deployment state machine');
+  for (const stack of domains.values()) alarmEveryFunction(stack, stack.core.alarmTopic, coreStackName);
   return { core, domains, webhooks, workflows, images, deployments, security, tests, safetyNet };
 };

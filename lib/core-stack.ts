@@ -7,6 +7,8 @@ import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { corsSettings } from '../functions/http/cors';
 import { AlarmTopic } from './operations/alarm-topic';
+import { CoreAlarms } from './operations/core-alarms';
+import { ServiceDashboard } from './operations/service-dashboard';
 import { ArtifactStore } from './stateful/artifact-store';
 import { DeliveryQueues, failureQueue } from './stateful/delivery-queues';
 import { ServiceTable } from './constructs/service-table';
@@ -119,6 +121,8 @@ export class CoreStack extends Stack {
     });
 
     this.alarms = new AlarmTopic(this, 'Alarms', { email: props.alarmEmail });
+    new CoreAlarms(this, 'ServiceAlarms', this);
+    new ServiceDashboard(this, 'Dashboard', this);
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
     new CfnOutput(this, 'ArtifactBucketName', {

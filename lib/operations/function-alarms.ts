@@ -11,14 +11,16 @@ export const functionAlarmDescription = (description: string): string =>
   `${description}: more than ${functionErrorRateThreshold * 100} % of invocations failed, or an invocation was throttled (5 minutes)`;
 
 /**
- * One alarm per function of the stack: its error rate above 1 % (at least one error) or any
+ * One alarm per function of the stack (and its metrics namespace): its error rate above 1 % (at least one error) or any
  * throttle, in five minutes, notifying the alarm topic on ALARM and on OK. One metric-math alarm
  * instead of two keeps a route at six resources (docs: README, "Alarms").
  */
-export const alarmEveryFunction = (stack: Stack, topic: ITopic): void => {
+export const alarmEveryFunction = (stack: Stack, topic: ITopic, metricsNamespace: string): void => {
   const action = new SnsAction(topic);
   const functions = stack.node.findAll().filter((construct): construct is ServiceFunction => construct instanceof ServiceFunction);
   for (const fn of functions) {
+    // The service's own metrics (functions/observability/metrics.ts) go to the core stack's namespace.
+    fn.function.addEnvironment('POWERTOOLS_METRICS_NAMESPACE', metricsNamespace);
     const period = Duration.minutes(5);
     const alarm = new Alarm(fn, 'ErrorsOrThrottles', {
       alarmDescription: functionAlarmDescription(fn.description),

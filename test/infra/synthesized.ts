@@ -22,6 +22,10 @@ interface Synthesis {
   violations: string[];
   /** The definition file each state machine (by logical id) loads from its S3 asset, as text. */
   definitions: Record<string, string>;
+  /** Stack name → whether CloudFormation refuses to delete it. */
+  terminationProtection: Record<string, boolean>;
+  /** Stack name → the stacks it depends on (deployed before it). */
+  dependencies: Record<string, string[]>;
 }
 
 export interface SynthesizeOptions {
@@ -49,8 +53,12 @@ const synthesize = (context: Record<string, unknown>, options: SynthesizeOptions
   const templates: Record<string, Json> = {};
   const paths: Synthesis['paths'] = {};
   const definitions: Record<string, string> = {};
+  const terminationProtection: Record<string, boolean> = {};
+  const dependencies: Record<string, string[]> = {};
   for (const stack of assembly.stacks) {
     templates[stack.stackName] = stack.template as Json;
+    terminationProtection[stack.stackName] = stack.terminationProtection ?? false;
+    dependencies[stack.stackName] = stack.dependencies.map((d) => d.id).filter((id) => assembly.stacks.some((st) => st.id === id));
     const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.id}.assets.json`), 'utf8')) as {
       files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>;
     };
@@ -72,6 +80,8 @@ const synthesize = (context: Record<string, unknown>, options: SynthesizeOptions
     domainStacks: Object.fromEntries([...built.domains].map(([domain, stack]) => [domain, stack.stackName])),
     paths,
     definitions,
+    terminationProtection,
+    dependencies,
     violations: violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
   };
 };
