@@ -141,7 +141,7 @@ describe('stacks', () => {
   describe('alarms', () => {
     const alarms = () => Object.values(s.template.findResources('AWS::CloudWatch::Alarm'));
     const topicId = () => s.idAt(`${s.coreStackName}/Alarms/Topic/Resource`);
-    const notifiesTopic = (alarm: { Properties: Record<string, any> }) =>
+    const notifiesTopic = (alarm: Record<string, any>) =>
       JSON.stringify(alarm.Properties.AlarmActions) === JSON.stringify([{ Ref: topicId() }]) &&
       JSON.stringify(alarm.Properties.OKActions) === JSON.stringify([{ Ref: topicId() }]);
     const described = (text: string | RegExp) =>
@@ -172,7 +172,7 @@ describe('stacks', () => {
     });
 
     it('watch every dead-letter and failure queue', () => {
-      const queueOf = (alarm: { Properties: Record<string, any> }) => alarm.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0];
+      const queueOf = (alarm: Record<string, any>) => alarm.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0];
       const watched = alarms()
         .filter((alarm) => alarm.Properties.Namespace === 'AWS/SQS')
         .map((alarm) => [queueOf(alarm), alarm.Properties.MetricName]);
