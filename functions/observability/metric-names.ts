@@ -18,6 +18,6 @@ export const metricNames = {
   /** Dimension outcome: completed, failed, rolled_back. */
   deploymentOutcomes: 'DeploymentOutcomes',
   deploymentDuration: 'DeploymentDuration',
-  /** Dimension scan_type (secrets, dependencies, sast, full). */
+  /** A security job start to end, ms; dimension job: scan, remediate. */
   scanDuration: 'ScanDuration',
 } as const;

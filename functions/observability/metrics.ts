@@ -48,5 +48,15 @@ export const recordDeploymentOutcome = (outcome: string, durationMs: number | nu
   if (typeof durationMs === 'number') emit(metricNames.deploymentDuration, MetricUnit.Milliseconds, durationMs, { outcome });
 };
 
-export const recordScanDuration = (scanType: string, durationMs: number): void =>
-  emit(metricNames.scanDuration, MetricUnit.Milliseconds, durationMs, { scan_type: scanType });
+/** A scan or a remediation, start to end. */
+export const recordScanDuration = (job: 'scan' | 'remediate', durationMs: number): void =>
+  emit(metricNames.scanDuration, MetricUnit.Milliseconds, durationMs, { job });
+
+/** Workflow and deployment outcomes, told by the events that end them. */
+export const recordEventOutcome = (event: { type: string; data: Record<string, unknown> }): void => {
+  const duration = typeof event.data.duration_ms === 'number' ? event.data.duration_ms : undefined;
+  const workflow = /^workflow\.(completed|failed|cancelled)$/.exec(event.type)?.[1];
+  if (workflow) recordWorkflowOutcome(workflow, duration);
+  const deployment = /^deployment\.(completed|failed|rollback)$/.exec(event.type)?.[1];
+  if (deployment) recordDeploymentOutcome(deployment === 'rollback' ? 'rolled_back' : deployment, duration);
+};

@@ -13,3 +13,6 @@ export const tracer = new Tracer({
 
 /** The client, its calls traced as subsegments when tracing is on. */
 export const traced = <T>(client: T): T => (tracer.isTracingEnabled() ? tracer.captureAWSv3Client(client) : client);
+
+/** The table of a worker or stage function, its calls traced. */
+export const tracedTable = <T extends { client: unknown }>(table: T): T => ({ ...table, client: traced(table.client) });

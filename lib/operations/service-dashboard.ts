@@ -95,7 +95,7 @@ export class ServiceDashboard extends Construct {
             left: [
               search(namespace, ['outcome'], metricNames.workflowDuration, 'p50', ''),
               search(namespace, ['outcome'], metricNames.deploymentDuration, 'p50', ''),
-              search(namespace, ['scan_type'], metricNames.scanDuration, 'p50', ''),
+              search(namespace, ['job'], metricNames.scanDuration, 'p50', ''),
             ],
             ...wide,
           }),

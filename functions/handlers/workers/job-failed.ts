@@ -5,8 +5,9 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
 import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
 import { logger } from '../../observability/logger';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const deps = {
   scans: dynamoScanRepository(table),
   findings: dynamoFindingRepository(table),

@@ -18,8 +18,10 @@ import { dependenciesScanner } from '../../core/security/scanners/dependencies/d
 import { planUpgrade } from '../../core/security/scanners/dependencies/upgrade';
 import { sastScanner } from '../../core/security/scanners/sast/sast-scanner';
 import { secretsScanner } from '../../core/security/scanners/secrets-scanner';
+import { recordScanDuration } from '../../observability/metrics';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const scanners = new Map<ScanType, Scanner>();
 const scannerFor = (type: ScanType): Scanner => {
   let scanner = scanners.get(type);
@@ -62,6 +64,8 @@ const job = v.object({
 /** Invoked asynchronously (locally: in process) by the scan and remediate routes. */
 export const handler = async (event: unknown): Promise<void> => {
   const { action, ref } = v.parse(job, event);
+  const started = performance.now();
   if (action === 'scan') await runScan(deps, ref);
   else await runRemediation(deps, ref);
+  recordScanDuration(action, performance.now() - started);
 };

@@ -11,8 +11,9 @@ import { dynamoProjectRepository } from '../../adapters/dynamodb/project-reposit
 import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
 import { testRunnerFromEnvironment } from '../../adapters/tests/test-runner-runtime';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 
 const deps: TestJobDeps = {
   tests: dynamoTestRepository(table),

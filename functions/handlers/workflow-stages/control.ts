@@ -4,8 +4,9 @@ import { completeWorkflow, failWorkflow, skipWorkflowStage, startWorkflow } from
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
 import { controlInput } from './stage-input';
+import { tracedTable } from '../../observability/tracer';
 
-const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()), clock: systemClock };
+const deps = { workflows: dynamoWorkflowRepository(tracedTable(tableFromEnvironment())), clock: systemClock };
 
 /** The state machine's bookkeeping steps: start, skip a stage, complete, record a failure. */
 export const handler = async (event: unknown): Promise<unknown> => {
