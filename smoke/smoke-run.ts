@@ -30,6 +30,20 @@ export interface StepResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The fields of answers the walk reads. */
+interface ApiRecord {
+  id: string;
+  status: string;
+  error?: unknown;
+  duration_ms?: number;
+  attempts?: { status_code: number | null }[];
+}
+
+interface Answer {
+  status: number;
+  body?: { data?: ApiRecord; openapi?: string; paths?: { [path: string]: unknown } };
+}
+
 export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => {
   const send = options.fetch ?? fetch;
   const log = options.log ?? ((line: string) => console.log(line));
@@ -37,7 +51,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
   const results: StepResult[] = [];
   const cleanups: (() => Promise<unknown>)[] = [];
 
-  const call = async (method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> => {
+  const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
     const response = await send(`${base}${path}`, {
       method,
       headers: {
@@ -48,20 +62,20 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
-    let parsed: unknown = undefined;
     try {
-      parsed = text ? JSON.parse(text) : undefined;
+      return { status: response.status, body: text ? (JSON.parse(text) as Answer['body']) : undefined };
     } catch {
-      parsed = text;
+      return { status: response.status };
     }
-    return { status: response.status, body: parsed };
   };
-  const expectStatus = (answer: { status: number; body: any }, status: number, what: string) => {
-    if (answer.status !== status) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)?.slice(0, 300)}`);
-    return answer.body?.data;
+  const expectStatus = (answer: Answer, status: number, what: string): ApiRecord => {
+    const data = answer.body?.data;
+    if (answer.status !== status || !data)
+      throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)?.slice(0, 300)}`);
+    return data;
   };
   /** Polls until `done` says the record has ended, or the timeout. */
-  const until = async (path: string, done: (data: any) => boolean, what: string): Promise<any> => {
+  const until = async (path: string, done: (data: ApiRecord) => boolean, what: string): Promise<ApiRecord> => {
     const deadline = Date.now() + options.timeoutMs;
     for (;;) {
       const data = expectStatus(await call('GET', path), 200, what);
@@ -89,7 +103,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
     await step('openapi', async () => {
       const answer = await call('GET', '/openapi.json');
       if (answer.status !== 200 || typeof answer.body?.openapi !== 'string') throw new Error(`GET /openapi.json answered ${answer.status}`);
-      return { detail: `OpenAPI ${answer.body.openapi as string}, ${Object.keys(answer.body.paths ?? {}).length} paths` };
+      return { detail: `OpenAPI ${answer.body.openapi}, ${Object.keys(answer.body.paths ?? {}).length} paths` };
     });
 
     const projectId = await step('project', async () => {
@@ -98,9 +112,9 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
         201,
         'POST /projects',
       );
-      cleanups.push(() => call('DELETE', `/projects/${project.id as string}`));
-      expectStatus(await call('GET', `/projects/${project.id as string}`), 200, 'GET /projects/{id}');
-      return { value: project.id as string, detail: `${project.id as string} created and read back` };
+      cleanups.push(() => call('DELETE', `/projects/${project.id}`));
+      expectStatus(await call('GET', `/projects/${project.id}`), 200, 'GET /projects/{id}');
+      return { value: project.id, detail: `${project.id} created and read back` };
     });
 
     if (options.receiverUrl) {
@@ -110,8 +124,8 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
           201,
           'POST /webhooks',
         );
-        cleanups.push(() => call('DELETE', `/webhooks/${webhook.id as string}`));
-        const tested = expectStatus(await call('POST', `/webhooks/${webhook.id as string}/test`, {}), 202, 'POST /webhooks/{id}/test');
+        cleanups.push(() => call('DELETE', `/webhooks/${webhook.id}`));
+        const tested = expectStatus(await call('POST', `/webhooks/${webhook.id}/test`, {}), 202, 'POST /webhooks/{id}/test');
         const ok = tested?.attempts?.[0]?.status_code;
         if (typeof ok !== 'number' || ok < 200 || ok > 299)
           throw new Error(`the receiver answered ${JSON.stringify(ok)}: ${JSON.stringify(tested)}`);
@@ -135,13 +149,12 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
           'POST /workflows',
         );
         const done = await until(
-          `/workflows/${created.id as string}`,
+          `/workflows/${created.id}`,
           (w) => ['completed', 'failed', 'cancelled'].includes(w.status),
           'the workflow',
         );
-        if (done.status !== 'completed')
-          throw new Error(`workflow ${done.id as string} ${done.status as string}: ${JSON.stringify(done.error)}`);
-        return { detail: `${done.id as string} completed in ${done.duration_ms as number} ms` };
+        if (done.status !== 'completed') throw new Error(`workflow ${done.id} ${done.status}: ${JSON.stringify(done.error)}`);
+        return { detail: `${done.id} completed in ${done.duration_ms as number} ms` };
       });
 
       await step('security scan', async () => {
@@ -150,14 +163,9 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
           202,
           'POST /security/scans',
         );
-        const done = await until(
-          `/security/scans/${created.id as string}`,
-          (scan) => ['completed', 'failed'].includes(scan.status),
-          'the scan',
-        );
-        if (done.status !== 'completed')
-          throw new Error(`scan ${done.id as string} ${done.status as string}: ${JSON.stringify(done.error)}`);
-        return { detail: `${done.id as string} completed` };
+        const done = await until(`/security/scans/${created.id}`, (scan) => ['completed', 'failed'].includes(scan.status), 'the scan');
+        if (done.status !== 'completed') throw new Error(`scan ${done.id} ${done.status}: ${JSON.stringify(done.error)}`);
+        return { detail: `${done.id} completed` };
       });
     }
   } finally {
