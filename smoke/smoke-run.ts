@@ -125,7 +125,11 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
           'POST /webhooks',
         );
         cleanups.push(() => call('DELETE', `/webhooks/${webhook.id}`));
-        const tested = expectStatus(await call('POST', `/webhooks/${webhook.id}/test`, {}), 202, 'POST /webhooks/{id}/test');
+        const tested = expectStatus(
+          await call('POST', `/webhooks/${webhook.id}/test`, { event_type: 'workflow.completed' }),
+          202,
+          'POST /webhooks/{id}/test',
+        );
         const ok = tested?.attempts?.[0]?.status_code;
         if (typeof ok !== 'number' || ok < 200 || ok > 299)
           throw new Error(`the receiver answered ${JSON.stringify(ok)}: ${JSON.stringify(tested)}`);
@@ -160,7 +164,7 @@ export const runSmoke = async (options: SmokeOptions): Promise<StepResult[]> => 
       await step('security scan', async () => {
         const created = expectStatus(
           await call('POST', '/security/scans', { project_id: projectId, scan_types: ['secrets'] }),
-          202,
+          201,
           'POST /security/scans',
         );
         const done = await until(`/security/scans/${created.id}`, (scan) => ['completed', 'failed'].includes(scan.status), 'the scan');
