@@ -149,6 +149,7 @@ describe('execution safety net', () => {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
         TABLE_NAME: { Ref: tableId },
       });
       expect(jobFailed.Properties.Timeout).toBe(30);

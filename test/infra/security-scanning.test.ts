@@ -124,6 +124,7 @@ describe('security scanning', () => {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
         TABLE_NAME: { Ref: s.tableId },
         ARTIFACT_BUCKET: { Ref: s.bucketId },
         ARTIFACT_KMS_KEY_ID: arnOf(s.artifactKeyId),
