@@ -1,4 +1,4 @@
-import { CfnOutput, Fn, Stack } from 'aws-cdk-lib';
+import { CfnOutput, Fn } from 'aws-cdk-lib';
 import { HttpApi, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRepository, Repository } from 'aws-cdk-lib/aws-ecr';
@@ -94,12 +94,5 @@ export class CoreReferences extends Construct {
     this.executionFailures = queue('ExecutionFailures', 'ExecutionFailuresArn');
     this.api = HttpApi.fromHttpApiAttributes(this, 'Api', { httpApiId: value('ApiId'), apiEndpoint: value('ApiEndpoint') });
     this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', value('AlarmTopicArn'));
-  }
-
-  static of(scope: Construct): CoreReferences {
-    const stack = Stack.of(scope);
-    const found = stack.node.tryFindChild('Core');
-    if (!(found instanceof CoreReferences)) throw new Error(`${stack.stackName} has no core references`);
-    return found;
   }
 }
