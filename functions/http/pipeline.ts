@@ -9,6 +9,7 @@ import { corsSettings } from './cors';
 import type { AuthDeps } from './middlewares/authenticate';
 import type { IdempotencyDeps } from './middlewares/idempotency';
 import { logger } from '../observability/logger';
+import { recordRequest } from '../observability/metrics';
 import { type ApiContext, authenticate } from './middlewares/authenticate';
 import { jsonBody } from './middlewares/body-guard';
 import { idempotency } from './middlewares/idempotency';
@@ -101,6 +102,7 @@ export const createApiHandler = <R extends AnyRoute>(
       duration_ms: Math.round(performance.now() - started),
       credential_id: (context as Context & ApiContext).principal?.credentialId,
     });
+    recordRequest(route.operationId, response.statusCode);
     return withRequestId(response, requestId);
   };
 };

@@ -26,6 +26,11 @@ export interface RouteDefinition<
   summary: string;
   description?: string;
   tag: string;
+  /**
+   * The CDK stack the route's function lives in (`lib/domain-stack.ts`): its tag unless given. A
+   * route with a new tag lands in a stack of its own, with no change to `lib/`.
+   */
+  domain?: string;
   method: HttpMethod;
   /** Full path under the API's root, with `{name}` parameters: `/v1/projects/{id}`. */
   path: string;
