@@ -11,13 +11,25 @@ const common = {
   extensionsToTreatAsEsm: ['.ts'],
   transform,
   testEnvironment: 'node',
+  // The SDK workspace is imported from its TypeScript source (its `source` export condition), whose
+  // relative imports name the `.js` files tsc emits.
+  testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
 };
 
 export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
-    { ...common, displayName: 'infra', testMatch: ['<rootDir>/test/infra/**/*.test.ts'] },
+    {
+      ...common,
+      displayName: 'infra',
+      testMatch: ['<rootDir>/test/infra/**/*.test.ts'],
+      // One synthesis per context for the whole run, shared by the files (test/infra/synthesized.ts).
+      globalSetup: '<rootDir>/test/infra/setup/global-setup.ts',
+      globalTeardown: '<rootDir>/test/infra/setup/global-teardown.ts',
+    },
+    { ...common, displayName: 'sdk', testMatch: ['<rootDir>/clients/typescript/test/**/*.test.ts'] },
     {
       // Every repository port's contract, run against its in-memory fake and its DynamoDB adapter.
       ...common,

@@ -12,15 +12,28 @@ import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-qu
 import { mailerFromEnvironment } from '../../adapters/runtime/mailer';
 import { delayScaleFromEnvironment, targetPolicyFor, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
 import { logger } from '../../observability/logger';
+import { recordWebhookAttempt } from '../../observability/metrics';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const deps: DispatchDeps = {
   webhooks: dynamoWebhookRepository(table),
   deliveries: dynamoDeliveryRepository(table),
   accounts: dynamoAccountRepository(table),
   queue: deliveryQueueFromEnvironment(table),
   mailer: mailerFromEnvironment(),
-  send: postWebhook,
+  // Each attempt's outcome, and for a first attempt how long after its event it went out.
+  async send(request) {
+    const result = await postWebhook(request);
+    const attempt = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'x-service-attempt')?.[1];
+    let sinceEventMs: number | undefined;
+    if (attempt === '1') {
+      const createdAt = Date.parse((JSON.parse(request.body) as { created_at?: string }).created_at ?? '');
+      if (Number.isFinite(createdAt)) sinceEventMs = Date.now() - createdAt;
+    }
+    recordWebhookAttempt(result.ok ? 'succeeded' : 'failed', sinceEventMs);
+    return result;
+  },
   clock: systemClock,
   policyFor: targetPolicyFor,
   userAgent: webhookUserAgent,

@@ -12,8 +12,10 @@ import { entityTypes } from '../../adapters/dynamodb/keys';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
 import { logger } from '../../observability/logger';
+import { recordEventOutcome } from '../../observability/metrics';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const deps = {
   webhooks: dynamoWebhookRepository(table),
   deliveries: dynamoDeliveryRepository(table),
@@ -28,7 +30,10 @@ const fanOutRecord = async (record: DynamoDBRecord): Promise<void> => {
   if (item.entity !== entityTypes.event) return;
   const tenant: Tenant = { accountId: item.account_id as string, mode: item.mode as Tenant['mode'] };
   try {
-    const webhooks = await fanOutEvent(tenant, eventFrom(item), deps);
+    const serviceEvent = eventFrom(item);
+    const webhooks = await fanOutEvent(tenant, serviceEvent, deps);
+    // Every event passes here once (at least): the outcomes of workflows and deployments are counted from theirs.
+    recordEventOutcome(serviceEvent);
     logger.info('event fanned out', { event_id: item.id, event_type: item.type, webhooks });
   } catch (error) {
     logger.error('fan-out failed', { event_id: item.id, error: error as Error });

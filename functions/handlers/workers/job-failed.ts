@@ -7,8 +7,9 @@ import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-reposit
 import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 import { logger } from '../../observability/logger';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const deps = {
   scans: dynamoScanRepository(table),
   findings: dynamoFindingRepository(table),

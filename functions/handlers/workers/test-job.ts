@@ -11,8 +11,9 @@ import { testRunnerFromEnvironment } from '../../adapters/testing/test-runner-ru
 import { scratchFolders } from '../../adapters/workspace/working-tree';
 import { smokeTests } from '../../engines/testing/smoke-tests';
 import { fileSourceInspector } from '../../engines/testing/source-inspector';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 
 const deps: TestJobDeps = {
   tests: dynamoTestRepository(table),
