@@ -35,6 +35,9 @@ export default {
       ...common,
       displayName: 'contract',
       testMatch: ['<rootDir>/test/contract/**/*.test.ts'],
+      // One DynamoDB Local for the tier; each test makes its own table in it.
+      globalSetup: '<rootDir>/test/contract/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/contract/support/global-teardown.ts',
     },
     {
       ...common,

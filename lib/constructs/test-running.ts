@@ -126,6 +126,8 @@ export class TestRunning extends Construct {
       serviceName: props.serviceName,
       timeout: Duration.minutes(15),
       ephemeralStorageMiB: 4096,
+      // The local provider's test writer reads exports with TypeScript's parser (no lib files needed).
+      shippedModules: { typescript: ['package.json', 'lib/typescript.js'] },
       environment: {
         ARTIFACT_BUCKET: props.artifacts.bucketName,
         ARTIFACT_KMS_KEY_ID: props.artifactKey.keyArn,

@@ -15,14 +15,15 @@
  * - remediation: replaces the flagged line with a comment saying what was removed.
  * - tests: writes runnable smoke tests from the exports it finds (module loads, exported functions
  *   exist and are callable, classes are classes, other exports are defined), one test file next to
- *   each source; see engines/testing/smoke-tests. A real provider writes behavioural tests.
+ *   each source; see engines/testing/smoke-tests. A real provider writes behavioural tests. The
+ *   writer is given by the function that generates tests (`writeTests`): it parses sources with
+ *   TypeScript and a Python grammar, which no other function should carry in its bundle.
  *
  * Usage is an estimate (4 characters a token) of the prompt a real model would have been given and
  * of the answer, so cost accounting sees non-zero, stable numbers.
  */
-import type { AiAnswer, AiProvider, AiResult, AiTask, GeneratedTests } from '../../core/ai/provider';
+import { AiProviderError, type AiAnswer, type AiProvider, type AiResult, type AiTask, type GeneratedTests } from '../../core/ai/provider';
 import { isSafeRelativePath, maxChangedFiles, renderPrompt, validateAnswer } from '../../core/ai/tasks';
-import { smokeTests } from '../../engines/testing/smoke-tests';
 import type { ChangeSet, FileChange, Plan, RepositoryContext } from '../../core/workflows/stage-data';
 
 export const localModel = 'local-deterministic-1';
@@ -177,10 +178,19 @@ const remediation = (task: Extract<AiTask, { kind: 'remediation' }>): ChangeSet 
   };
 };
 
-const answer = (task: AiTask): Plan | ChangeSet | GeneratedTests => {
+/** The local answer to a `tests` task (engines/testing/smoke-tests in the testing worker). */
+export type TestWriter = (task: Extract<AiTask, { kind: 'tests' }>) => Promise<GeneratedTests>;
+
+export interface LocalProviderOptions {
+  /** Without it, a `tests` task is refused: only the function that generates tests passes it. */
+  writeTests?: TestWriter;
+}
+
+const answer = async (task: AiTask, options: LocalProviderOptions): Promise<Plan | ChangeSet | GeneratedTests> => {
   switch (task.kind) {
     case 'tests':
-      return smokeTests(task);
+      if (!options.writeTests) throw new AiProviderError('The local provider writes tests only in the function that generates them');
+      return options.writeTests(task);
     case 'remediation':
       return remediation(task);
     case 'plan':
@@ -197,10 +207,10 @@ const answer = (task: AiTask): Plan | ChangeSet | GeneratedTests => {
 
 const estimatedTokens = (text: string): number => Math.ceil(text.length / 4);
 
-export const localProvider = (): AiProvider => ({
+export const localProvider = (options: LocalProviderOptions = {}): AiProvider => ({
   name: 'local',
   async run<T extends AiTask>(task: T): Promise<AiResult<AiAnswer<T>>> {
-    const output = validateAnswer(task, answer(task));
+    const output = validateAnswer(task, await answer(task, options));
     const prompt = renderPrompt(task);
     return {
       output,

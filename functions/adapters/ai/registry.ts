@@ -20,7 +20,7 @@
  * on a provider's first run, so a function that only uses `local` never loads them.
  */
 import { AiProviderError, type AiProvider, type AiTask } from '../../core/ai/provider';
-import { localProvider } from './local-provider';
+import { type LocalProviderOptions, localProvider } from './local-provider';
 
 export const providerNames = ['local', 'bedrock', 'openai', 'anthropic'] as const;
 export type ProviderName = (typeof providerNames)[number];
@@ -110,8 +110,11 @@ const lazyProvider = (name: ProviderName, loadProvider: () => Promise<AiProvider
 
 const cache = new WeakMap<AiEnvironment, Map<ProviderName, AiProvider>>();
 
-/** The provider for a configured name, made once per environment object; throws AiProviderError otherwise. */
-export const providerFor = (name: string, env: AiEnvironment = process.env): AiProvider => {
+/**
+ * The provider for a configured name, made once per environment object; throws AiProviderError
+ * otherwise. `local` is the local provider's options (a function passes the same ones every time).
+ */
+export const providerFor = (name: string, env: AiEnvironment = process.env, local: LocalProviderOptions = {}): AiProvider => {
   const configured = configuredProviders(env);
   if (!isProviderName(name) || !configured.includes(name)) {
     throw new AiProviderError(`AI provider "${name}" is not configured here; configured: ${configured.join(', ') || 'none'}`);
@@ -120,7 +123,7 @@ export const providerFor = (name: string, env: AiEnvironment = process.env): AiP
   cache.set(env, providers);
   const existing = providers.get(name);
   if (existing) return existing;
-  const provider = name === 'local' ? localProvider() : lazyProvider(name, () => load(name, env));
+  const provider = name === 'local' ? localProvider(local) : lazyProvider(name, () => load(name, env));
   providers.set(name, provider);
   return provider;
 };

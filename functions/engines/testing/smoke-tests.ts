@@ -1,5 +1,5 @@
 /**
- * Smoke tests written from the exports a light parser finds: the `local` AI provider's answer to a
+ * Smoke tests written from the exports a parser finds: the `local` AI provider's answer to a
  * `tests` task (an offline, deterministic stand-in for a model, which writes behavioural tests).
  * For each source it writes one test file next to it that checks the module loads and that each
  * export exists: a function is a function and can be called with no arguments (a thrown error or a
@@ -12,7 +12,8 @@
  * - a CommonJS module (`.cjs`, or `.js` otherwise) → `dir/name.generated.test.js|cjs` with `require`
  *   (for vitest, which is ESM-only, a `.test.mjs` that requires through `createRequire`);
  * - TypeScript (`.ts`/`.tsx`, jest and vitest only: node:test runs JavaScript) → `dir/name.generated.test.ts`
- *   importing `./name`, typed loosely so that it compiles under a strict tsconfig.
+ *   importing `./name` (`import m = require("./name")` for a module that ends in `export =`), typed
+ *   loosely so that it compiles under a strict tsconfig.
  * Python (pytest), next to `dir/name.py` → `dir/test_name_generated.py`, which puts the module's
  * import root (the first folder up without `__init__.py`) on `sys.path` and imports it by its
  * dotted name, or by file path when another module of that name is already loaded.
@@ -32,7 +33,9 @@ import {
   type TestSource,
 } from '../../core/ai/provider';
 import { isSafeRelativePath, isTestFilePath, maxTestCases, maxTestFileBytes, maxTestFiles } from '../../core/ai/tasks';
-import { findJsExports, findPythonDefinitions, hasEsmSyntax, wholeModule, type FoundExport } from './find-exports';
+import { type FoundExport, wholeModule } from './found-export';
+import { type JsModule, jsModuleReader, type JsModuleReader } from './js-exports';
+import { pythonDefinitionReader, type PythonDefinitionReader } from './python-definitions';
 
 type TestsTask = Extract<AiTask, { kind: 'tests' }>;
 
@@ -40,6 +43,9 @@ type TestsTask = Extract<AiTask, { kind: 'tests' }>;
 const maxExportsPerFile = 200;
 
 const q = (text: string): string => JSON.stringify(text);
+
+/** Whether `mod.name` can be written (otherwise `mod["name"]`). */
+const isIdentifierName = (name: string): boolean => /^[A-Za-z_$][\w$]*$/.test(name);
 
 const splitPath = (path: string): { dir: string; name: string; extension: string } => {
   const slash = path.lastIndexOf('/');
@@ -115,11 +121,12 @@ interface Written {
   cases: string[];
 }
 
-const jsTestFile = (framework: Exclude<TestFramework, 'pytest'>, style: JsStyle, source: TestSource, exported: FoundExport[]): Written => {
+const jsTestFile = (framework: Exclude<TestFramework, 'pytest'>, style: JsStyle, source: TestSource, module: JsModule): Written => {
   const { name, extension } = splitPath(source.path);
   const specifier = style === 'ts' ? `./${name}` : `./${name}.${extension}`;
   const assertions = framework === 'node:test' ? nodeAssertions : expectAssertions;
-  const scriptOnly = style === 'ts' && exported.length === 0 && !hasEsmSyntax(source.content);
+  const exported = module.exports.slice(0, maxExportsPerFile);
+  const scriptOnly = style === 'ts' && exported.length === 0 && !module.isModule;
   const vitestCjs = framework === 'vitest' && style === 'cjs';
 
   const imports: string[] = [];
@@ -133,6 +140,7 @@ const jsTestFile = (framework: Exclude<TestFramework, 'pytest'>, style: JsStyle,
   }
   if (vitestCjs) imports.push('import { createRequire } from "node:module";');
   if (style === 'ts' && scriptOnly) imports.push(`import ${q(specifier)};`);
+  else if (style === 'ts' && module.exportAssignment) imports.push(`import source = require(${q(specifier)});`);
   else if (style === 'ts') imports.push(`import * as source from ${q(specifier)};`);
   else if (style === 'esm') imports.push(`import * as mod from ${q(specifier)};`);
   if (vitestCjs) imports.push('', 'const require = createRequire(import.meta.url);');
@@ -140,7 +148,7 @@ const jsTestFile = (framework: Exclude<TestFramework, 'pytest'>, style: JsStyle,
   if (style === 'ts' && !scriptOnly) imports.push('', 'const mod = source as unknown as Record<string, unknown>;');
 
   const access = (exportName: string): string =>
-    exportName === wholeModule ? 'mod' : style === 'ts' ? `mod[${q(exportName)}]` : `mod.${exportName}`;
+    exportName === wholeModule ? 'mod' : style === 'ts' || !isIdentifierName(exportName) ? `mod[${q(exportName)}]` : `mod.${exportName}`;
   const cases: Array<{ title: string; body: string[] }> = [];
   cases.push({
     title: `loads ${source.path}`,
@@ -258,7 +266,16 @@ const jsStyleOf = (extension: string, moduleType: ModuleType): JsStyle | null =>
   return null;
 };
 
-const planFor = (task: TestsTask, source: TestSource): Planned | string => {
+/** The readers of a task's sources: a parser is loaded only for the language the framework runs. */
+interface Readers {
+  python?: PythonDefinitionReader;
+  js?: JsModuleReader;
+}
+
+const readersFor = async (task: TestsTask): Promise<Readers> =>
+  task.framework === 'pytest' ? { python: await pythonDefinitionReader() } : { js: await jsModuleReader() };
+
+const planFor = (task: TestsTask, readers: Readers, source: TestSource): Planned | string => {
   const { dir, name, extension } = splitPath(source.path);
   if (!isSafeRelativePath(source.path)) return 'unsafe path';
   if (testFrameworks.some((framework) => isTestFilePath(framework, source.path))) return 'a test file';
@@ -276,7 +293,7 @@ const planFor = (task: TestsTask, source: TestSource): Planned | string => {
         : name;
     if (stem === '_package') return 'a top-level __init__.py';
     const safeStem = stem.replace(/\W/g, '_');
-    const defined = findPythonDefinitions(source.content).slice(0, maxExportsPerFile);
+    const defined = (readers.python?.(source.content) ?? []).slice(0, maxExportsPerFile);
     return {
       source,
       path: `${dir}test_${safeStem}_generated.py`,
@@ -289,12 +306,12 @@ const planFor = (task: TestsTask, source: TestSource): Planned | string => {
   if (style === null) return 'not a JavaScript or TypeScript file';
   if (style === 'ts' && task.framework === 'node:test') return 'TypeScript, which node:test cannot run';
   const testExtension = style === 'ts' ? 'ts' : style === 'esm' || task.framework === 'vitest' ? 'mjs' : extension === 'cjs' ? 'cjs' : 'js';
-  const exported = findJsExports(source.content).slice(0, maxExportsPerFile);
+  const module = readers.js?.(source.path, source.content) ?? { exports: [], isModule: false, exportAssignment: false };
   return {
     source,
     path: `${dir}${name}.generated.test.${testExtension}`,
     fallbackPath: `${dir}${name}.${extension}.generated.test.${testExtension}`,
-    written: jsTestFile(task.framework, style, source, exported),
+    written: jsTestFile(task.framework, style, source, module),
   };
 };
 
@@ -308,14 +325,15 @@ const listed = (items: string[], max = 10): string =>
   items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
 
 /** The local provider's answer to a `tests` task. */
-export const smokeTests = (task: TestsTask): GeneratedTests => {
+export const smokeTests = async (task: TestsTask): Promise<GeneratedTests> => {
   const sources = [...new Map(task.sources.map((source) => [source.path, source])).values()].sort((a, b) =>
     a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
   );
+  const readers = await readersFor(task);
   const skipped: string[] = [];
   const planned: Planned[] = [];
   for (const source of sources) {
-    const plan = planFor(task, source);
+    const plan = planFor(task, readers, source);
     if (typeof plan === 'string') skipped.push(`${source.path} (${plan})`);
     else planned.push(plan);
   }

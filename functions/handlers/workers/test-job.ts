@@ -9,6 +9,7 @@ import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
 import { testRunnerFromEnvironment } from '../../adapters/testing/test-runner-runtime';
 import { scratchFolders } from '../../adapters/workspace/working-tree';
+import { smokeTests } from '../../engines/testing/smoke-tests';
 import { fileSourceInspector } from '../../engines/testing/source-inspector';
 import { tracedTable } from '../../observability/tracer';
 
@@ -20,7 +21,7 @@ const deps: TestJobDeps = {
   clock: systemClock,
   repository: repositoryAccessFromEnvironment(),
   scratch: scratchFolders('tests-'),
-  aiProvider: async (name) => providerFor(name),
+  aiProvider: async (name) => providerFor(name, process.env, { writeTests: smokeTests }),
   inspector: fileSourceInspector,
   runner: testRunnerFromEnvironment(),
 };

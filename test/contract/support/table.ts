@@ -1,25 +1,25 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { createDocumentClient, type TableRef } from '../../../functions/adapters/dynamodb/client';
 import { ensureTable } from '../../../lib/local/create-table';
-import { type DynamoDbLocal, startDynamoDbLocal } from '../../../lib/local/dynamodb-local';
+
+/** Where the contract tier's global setup started DynamoDB Local. */
+export const dynamoDbEndpointVariable = 'CONTRACT_DYNAMODB_ENDPOINT';
 
 /**
- * DynamoDB Local (in memory, on a free port of 127.0.0.1) for one contract suite, started before
- * its tests and stopped after them. `freshTable()` makes a new, empty table in it from the stack's
- * own schema, so every test starts from nothing.
+ * The contract tier's DynamoDB Local (started once per run by `global-setup.ts`). `freshTable()`
+ * makes a new, empty table in it from the stack's own schema, so every test starts from nothing.
  */
 export const useDynamoDbLocal = () => {
-  let dynamodb: DynamoDbLocal | undefined;
-  beforeAll(async () => {
-    dynamodb = await startDynamoDbLocal({ inMemory: true });
-  });
-  afterAll(async () => {
-    await dynamodb?.stop();
+  let documents: DynamoDBDocumentClient | undefined;
+  afterAll(() => {
+    documents?.destroy();
   });
   const config = () => {
-    if (!dynamodb) throw new Error('DynamoDB Local is not running');
-    return { endpoint: dynamodb.endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
+    const endpoint = process.env[dynamoDbEndpointVariable];
+    if (!endpoint) throw new Error(`DynamoDB Local is not running (${dynamoDbEndpointVariable} is unset: run the contract project)`);
+    return { endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
   };
   return {
     async freshTable(): Promise<TableRef> {
@@ -30,7 +30,8 @@ export const useDynamoDbLocal = () => {
       } finally {
         client.destroy();
       }
-      return { client: createDocumentClient(config()), tableName };
+      documents ??= createDocumentClient(config());
+      return { client: documents, tableName };
     },
   };
 };

@@ -1,4 +1,6 @@
 import { localModel, localProvider, requestedFiles } from '../../../functions/adapters/ai/local-provider';
+import { AiProviderError } from '../../../functions/core/ai/provider';
+import { smokeTests } from '../../../functions/engines/testing/smoke-tests';
 import { changes, changeSetTask, fixTask, planTask } from './sample-tasks';
 
 const provider = localProvider();
@@ -125,13 +127,27 @@ describe('local provider', () => {
       moduleType: 'commonjs' as const,
       sources: [{ path: 'lib/add.js', content: 'exports.add = (a, b) => a + b;\nexports.NAME = "add";\n' }],
     };
-    const result = await provider.run(task);
+    const writer = localProvider({ writeTests: smokeTests });
+    const result = await writer.run(task);
     expect(result.output.files.map((file) => [file.path, file.cases])).toEqual([
       ['lib/add.generated.test.js', ['loads lib/add.js', 'NAME is defined', 'add is a function', 'add can be called']],
     ]);
     expect(result.output.summary).toBe('Wrote 1 jest smoke test file with 4 cases (module loads, exports exist and are callable)');
     expect(result.usage.output_tokens).toBe(Math.ceil(JSON.stringify(result.output).length / 4));
-    expect(JSON.stringify(await localProvider().run(task))).toBe(JSON.stringify(result));
+    expect(JSON.stringify(await localProvider({ writeTests: smokeTests }).run(task))).toBe(JSON.stringify(result));
+  });
+
+  it('refuses a tests task where no test writer was given (every function but the testing worker)', async () => {
+    const task = {
+      kind: 'tests' as const,
+      framework: 'jest' as const,
+      instructions: null,
+      moduleType: 'commonjs' as const,
+      sources: [{ path: 'lib/add.js', content: 'exports.add = (a, b) => a + b;\n' }],
+    };
+    await expect(provider.run(task)).rejects.toThrow(
+      new AiProviderError('The local provider writes tests only in the function that generates them'),
+    );
   });
 
   it('reports a non-zero token estimate, its name and model', async () => {

@@ -51,6 +51,13 @@ describe('providerFor', () => {
     await expect(local.run(planTask('Add a greeting'))).resolves.toMatchObject({ provider: 'local' });
   });
 
+  it("gives the local provider the function's test writer", async () => {
+    const written = { summary: 'Wrote nothing', files: [] };
+    const local = providerFor('local', {}, { writeTests: async () => written });
+    const task = { kind: 'tests' as const, framework: 'jest' as const, instructions: null, moduleType: 'commonjs' as const, sources: [] };
+    await expect(local.run(task)).resolves.toMatchObject({ provider: 'local', output: written });
+  });
+
   it('loads a real provider on first run, with its key from Secrets Manager', async () => {
     const secrets = mockClient(SecretsManagerClient);
     secrets

@@ -1,7 +1,8 @@
 import type { Credential, CredentialRepository } from '../../../functions/core/credentials/credential';
 
 /**
- * In-memory CredentialRepository keyed by hash, as the table is. Returns copies, so a caller
+ * In-memory CredentialRepository keyed by hash, as the table is; an account's credentials are
+ * listed in id order (the index's sort key; ids sort by creation time). Returns copies, so a caller
  * cannot change what is stored except through the port. `calls` counts the lookups and the
  * recorded uses, so a test can tell whether the repository was asked at all.
  */
@@ -27,7 +28,10 @@ export const inMemoryCredentialRepository = (): CredentialRepository & {
       byHash.set(credential.hash, { ...credential });
     },
     async listByAccount(accountId) {
-      return [...byHash.values()].filter((c) => c.account_id === accountId).map((c) => ({ ...c }));
+      return [...byHash.values()]
+        .filter((c) => c.account_id === accountId)
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map((c) => ({ ...c }));
     },
     async revoke(id, at) {
       const found = [...byHash.values()].find((c) => c.id === id);

@@ -2,8 +2,10 @@ import type { Deployment, DeploymentRepository, Environment, SaveEffects } from 
 import type { ListQuery, Page } from '../../../functions/core/pagination';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
+import { byId, createdOrderPage } from './created-order';
 
-const keyOf = (tenant: Tenant, id: string) => `${tenant.accountId}|${tenant.mode}|${id}`;
+const tenantKey = (tenant: Tenant) => `${tenant.accountId}|${tenant.mode}`;
+const keyOf = (tenant: Tenant, id: string) => `${tenantKey(tenant)}|${id}`;
 const placeOf = (tenant: Tenant, projectId: string, environment: Environment) =>
   `${tenant.accountId}|${tenant.mode}|${projectId}|${environment}`;
 
@@ -28,6 +30,7 @@ export interface SaveCall {
  *   record at its own), and applies every effect in the same step: `releaseLock` (the lock must be
  *   held by this deployment, or the whole save throws as the transaction would), `setCurrent`,
  *   `finished` (the project's active count goes down; an unknown project throws), `alsoSave`.
+ * - `list` pages by id (creation order) within the query's created range, as the adapter's keys do.
  * - `previousCompleted` is the latest `completed` deployment of the project/environment whose id
  *   sorts before the given one (ids sort by creation time).
  * - `beginRollback` checks, in this order: the lock is free (`busy`), the deployment is current
@@ -43,6 +46,7 @@ export const inMemoryDeploymentRepository = () => {
   const current = new Map<string, string>();
   const active = new Map<string, number>();
   const events: StoredDeploymentEvent[] = [];
+  const tenantEvents = new Map<string, PendingEvent[]>();
   const saves: SaveCall[] = [];
   const calls = { create: 0, save: 0, savesRejected: 0, beginRollback: 0, previousCompleted: 0 };
   let beforeSave: ((tenant: Tenant, id: string) => void) | undefined;
@@ -70,16 +74,13 @@ export const inMemoryDeploymentRepository = () => {
 
     async list(tenant, query: ListQuery<'created_at'>, filters): Promise<Page<Deployment>> {
       const prefix = keyOf(tenant, '');
-      const direction = query.order === 'asc' ? 1 : -1;
       const matching = [...deployments.entries()]
         .filter(([key]) => key.startsWith(prefix))
         .map(([, deployment]) => deployment)
         .filter((d) => filters.project_id === undefined || d.project_id === filters.project_id)
         .filter((d) => filters.environment === undefined || d.environment === filters.environment)
-        .filter((d) => filters.status === undefined || d.status === filters.status)
-        .sort((a, b) => direction * (a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)));
-      const start = (query.page - 1) * query.perPage;
-      return { items: matching.slice(start, start + query.perPage).map(copy), total: matching.length };
+        .filter((d) => filters.status === undefined || d.status === filters.status);
+      return createdOrderPage(matching, query, copy);
     },
 
     async save(tenant, previous, next, pending, effects = {}) {
@@ -108,6 +109,7 @@ export const inMemoryDeploymentRepository = () => {
       if (effects.setCurrent) current.set(place, effects.setCurrent);
       if (effects.finished) active.set(projectKey, (active.get(projectKey) ?? 0) - 1);
       events.push(...pending.map((event) => ({ ...copy(event), deploymentId: previous.id })));
+      tenantEvents.set(tenantKey(tenant), [...(tenantEvents.get(tenantKey(tenant)) ?? []), ...copy(pending)]);
       saves.push({ id: previous.id, effects: copy(effects), accepted: true });
       return true;
     },
@@ -123,7 +125,7 @@ export const inMemoryDeploymentRepository = () => {
         .filter(([key]) => key.startsWith(prefix))
         .map(([, deployment]) => deployment)
         .filter((d) => d.project_id === projectId && d.environment === environment && d.id < beforeId && d.status === 'completed')
-        .sort((a, b) => b.id.localeCompare(a.id));
+        .sort((a, b) => byId(b, a));
       return earlier[0] && copy(earlier[0]);
     },
 
@@ -145,7 +147,12 @@ export const inMemoryDeploymentRepository = () => {
   return {
     ...repository,
     calls,
+    /** Every event saved, of any tenant, with the deployment it was saved with. */
     events,
+    /** The events saved for one account and mode, as the outbox holds them. */
+    eventsOf(tenant: Tenant): PendingEvent[] {
+      return copy(tenantEvents.get(tenantKey(tenant)) ?? []);
+    },
     saves,
     addProject(tenant: Tenant, projectId: string) {
       projects.add(keyOf(tenant, projectId));

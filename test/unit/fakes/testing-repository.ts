@@ -2,7 +2,8 @@ import type { Tenant } from '../../../functions/core/tenancy';
 import type { TestRepository, TestRun, TestSuite } from '../../../functions/core/testing/test-records';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 
-const keyOf = (tenant: Tenant, id: string) => `${tenant.accountId}|${tenant.mode}|${id}`;
+const tenantKey = (tenant: Tenant) => `${tenant.accountId}|${tenant.mode}`;
+const keyOf = (tenant: Tenant, id: string) => `${tenantKey(tenant)}|${id}`;
 
 export interface StoredTestEvent extends PendingEvent {
   runId: string;
@@ -23,6 +24,7 @@ export const inMemoryTestRepository = () => {
   const suites = new Map<string, TestSuite>();
   const runs = new Map<string, TestRun>();
   const events: StoredTestEvent[] = [];
+  const tenantEvents = new Map<string, PendingEvent[]>();
   const calls = { createSuite: 0, createRun: 0, saveSuite: 0, saveRun: 0, savesRejected: 0 };
   let beforeSave: ((tenant: Tenant, id: string) => void) | undefined;
 
@@ -75,6 +77,8 @@ export const inMemoryTestRepository = () => {
       }
       runs.set(keyOf(tenant, previous.id), structuredClone(next));
       events.push(...pending.map((event) => ({ ...structuredClone(event), runId: previous.id })));
+      const ofTenant = tenantEvents.get(tenantKey(tenant)) ?? [];
+      tenantEvents.set(tenantKey(tenant), [...ofTenant, ...structuredClone(pending)]);
       return true;
     },
   };
@@ -82,7 +86,12 @@ export const inMemoryTestRepository = () => {
   return {
     ...repository,
     calls,
+    /** Every event saved, of any tenant, with the run it was saved with. */
     events,
+    /** The events saved for one account and mode, as the outbox holds them. */
+    eventsOf(tenant: Tenant): PendingEvent[] {
+      return structuredClone(tenantEvents.get(tenantKey(tenant)) ?? []);
+    },
     addProject(tenant: Tenant, projectId: string) {
       projects.add(keyOf(tenant, projectId));
     },

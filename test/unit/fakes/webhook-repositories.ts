@@ -1,14 +1,24 @@
 import { isoTime } from '../../../functions/core/clock';
+import { lowestIdAt } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { Delivery, DeliveryRepository } from '../../../functions/core/webhooks/delivery';
 import type { Webhook, WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import { byId, createdOrderPage } from './created-order';
 
 const keyOf = (t: Tenant, webhookId: string, id = '') => `${t.accountId}/${t.mode}/${webhookId}/${id}`;
 
+/**
+ * In-memory WebhookRepository with the DynamoDB adapter's rules (held to them by
+ * test/contract/webhook-repository.test.ts): webhooks per account and mode, a second create of an
+ * id fails, `all` and `list` go by id (creation) order, and `update` leaves undefined fields alone.
+ */
 export const inMemoryWebhooks = (): WebhookRepository => {
   const webhooks = new Map<string, Webhook>();
+  const ofTenant = (t: Tenant): Webhook[] =>
+    [...webhooks.entries()].filter(([key]) => key.startsWith(`${t.accountId}/${t.mode}/`)).map(([, w]) => w);
   return {
     async create(t, webhook) {
+      if (webhooks.has(keyOf(t, webhook.id))) throw new Error(`webhook ${webhook.id} exists already`);
       webhooks.set(keyOf(t, webhook.id), structuredClone(webhook));
     },
     async get(t, id) {
@@ -16,15 +26,22 @@ export const inMemoryWebhooks = (): WebhookRepository => {
       return webhook && structuredClone(webhook);
     },
     async all(t) {
-      return [...webhooks.entries()].filter(([key]) => key.startsWith(`${t.accountId}/${t.mode}/`)).map(([, w]) => structuredClone(w));
+      return ofTenant(t)
+        .sort(byId)
+        .map((w) => structuredClone(w));
     },
-    async list() {
-      throw new Error('not used');
+    async list(t, query, { status }) {
+      return createdOrderPage(
+        ofTenant(t).filter((w) => status === undefined || w.status === status),
+        query,
+        (w) => structuredClone(w),
+      );
     },
     async update(t, id, changes, updatedAt) {
       const webhook = webhooks.get(keyOf(t, id));
       if (!webhook) return undefined;
-      Object.assign(webhook, changes, { updated_at: updatedAt });
+      const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+      Object.assign(webhook, defined, { updated_at: updatedAt });
       return structuredClone(webhook);
     },
     async delete(t, id) {
@@ -33,10 +50,17 @@ export const inMemoryWebhooks = (): WebhookRepository => {
   };
 };
 
-/** The DynamoDB adapter's conditions, in memory: claims only the next attempt of the current sequence. */
+/**
+ * In-memory DeliveryRepository with the DynamoDB adapter's conditions (held to them by
+ * test/contract/delivery-repository.test.ts): claims only the next attempt of the current sequence;
+ * records an attempt only in its own sequence; `failWithWebhook` (one transaction there) and
+ * `setStatus` refuse, changing nothing, what the adapter's conditions refuse.
+ */
 export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryRepository => {
   const deliveries = new Map<string, Delivery>();
   const stored = (t: Tenant, webhookId: string, id: string): Delivery | undefined => deliveries.get(keyOf(t, webhookId, id));
+  const ofWebhook = (t: Tenant, webhookId: string): Delivery[] =>
+    [...deliveries.entries()].filter(([key]) => key.startsWith(keyOf(t, webhookId))).map(([, d]) => d);
   return {
     async create(t, delivery) {
       if (deliveries.has(keyOf(t, delivery.webhook_id, delivery.id))) return false;
@@ -47,11 +71,21 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
       const delivery = stored(t, webhookId, id);
       return delivery && structuredClone(delivery);
     },
-    async list() {
-      throw new Error('not used');
+    async list(t, webhookId, query, filters) {
+      return createdOrderPage(
+        ofWebhook(t, webhookId)
+          .filter((d) => filters.status === undefined || d.status === filters.status)
+          .filter((d) => filters.event_type === undefined || d.event_type === filters.event_type),
+        query,
+        (d) => structuredClone(d),
+      );
     },
-    async findSince() {
-      throw new Error('not used');
+    async findSince(t, webhookId, statuses, sinceMs) {
+      const from = lowestIdAt('delivery', Math.max(sinceMs, 0));
+      return ofWebhook(t, webhookId)
+        .filter((d) => d.id >= from && statuses.includes(d.status))
+        .sort(byId)
+        .map((d) => structuredClone(d));
     },
     async claimAttempt(t, webhookId, id, sequence, attempt, at) {
       const delivery = stored(t, webhookId, id);
@@ -81,14 +115,18 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
     },
     async failWithWebhook(t, webhookId, id, attempt, at) {
       const delivery = stored(t, webhookId, id);
-      if (!delivery) return;
+      // The adapter's transaction is cancelled, and changes nothing, unless both conditions hold.
+      if (!delivery || delivery.sequence !== attempt.sequence)
+        throw new Error(`transaction cancelled: delivery ${id} is not in sequence ${attempt.sequence}`);
+      if (!(await webhooks.get(t, webhookId))) throw new Error(`transaction cancelled: webhook ${webhookId} does not exist`);
       delivery.attempts.push(attempt);
       Object.assign(delivery, { status: 'failed', next_attempt_at: null, updated_at: at });
       await webhooks.update(t, webhookId, { status: 'failed', failed_at: at }, at);
     },
     async setStatus(t, webhookId, id, status, at) {
       const delivery = stored(t, webhookId, id);
-      if (delivery) Object.assign(delivery, { status, updated_at: at });
+      if (!delivery) throw new Error(`condition failed: delivery ${id} does not exist`);
+      Object.assign(delivery, { status, next_attempt_at: null, updated_at: at });
     },
   };
 };

@@ -97,6 +97,32 @@ export const tsGreeter = [
   '',
 ].join('\n');
 
+/** ES module forms the line patterns missed: string export names, destructuring, a decorated-looking string. */
+export const esmNames = [
+  "const shout = (text = '') => text.toUpperCase();",
+  'export { shout as "shout-loud", shout as default };',
+  'export const { width, height } = { width: 1, height: 2 };',
+  "export const banner = `export const fake = ${'}'}`;",
+  '',
+].join('\n');
+
+/** What TypeScript's CommonJS output looks like: placeholders first, defineProperty re-exports, bracketed names. */
+export const commonJsCompiled = [
+  '"use strict";',
+  'Object.defineProperty(exports, "__esModule", { value: true });',
+  'exports.Store = exports.greet = void 0;',
+  'const greet = (name = "world") => `hi ${name}`;',
+  'exports.greet = greet;',
+  'class Store {}',
+  'exports.Store = Store;',
+  'Object.defineProperty(exports, "version", { enumerable: true, get: function () { return "1.0.0"; } });',
+  'exports["kebab-case"] = function () { return "kebab"; };',
+  '',
+].join('\n');
+
+/** A TypeScript CommonJS module: `export =` a function. */
+export const tsExportEquals = 'function legacy(): string {\n  return "legacy";\n}\nexport = legacy;\n';
+
 /** A Python module: public functions and a class; private names, a docstring decoy and a nested def are not tests' business. */
 export const pythonCalc = [
   '"""Calculator.',
@@ -124,6 +150,29 @@ export const pythonCalc = [
   '        def nested():',
   '            pass',
   '        return nested',
+  '',
+].join('\n');
+
+/** Definitions behind decorators and lambdas bound to names, which are public callables too. */
+export const pythonShapes = [
+  'import functools',
+  '',
+  '',
+  '@functools.cache',
+  'def area(side=1):',
+  '    return side * side',
+  '',
+  '',
+  '@functools.total_ordering',
+  'class Square:',
+  '    def __eq__(self, other):',
+  '        return True',
+  '',
+  '    def __lt__(self, other):',
+  '        return False',
+  '',
+  '',
+  'double = lambda n=0: n * 2',
   '',
 ].join('\n');
 

@@ -3,18 +3,22 @@ import type { GeneratedTestFile } from '../../../functions/core/ai/provider';
 import { isTestFilePath, validateAnswer } from '../../../functions/core/ai/tasks';
 import { smokeTests } from '../../../functions/engines/testing/smoke-tests';
 import {
+  commonJsCompiled,
   commonJsMath,
   commonJsWhole,
   declaredJsTests,
   declaredPythonTests,
+  esmNames,
   esmStore,
   pythonCalc,
+  pythonShapes,
   pythonUtil,
   testsTask,
+  tsExportEquals,
   tsGreeter,
 } from './fixtures';
 
-const provider = localProvider();
+const provider = localProvider({ writeTests: smokeTests });
 
 const only = (files: GeneratedTestFile[]): GeneratedTestFile => {
   expect(files).toHaveLength(1);
@@ -99,15 +103,52 @@ describe('the local answer to a tests task', () => {
     );
   });
 
+  it('reaches exports whose names are not identifiers with brackets, and reads compiled CommonJS', async () => {
+    const esm = only((await smokeTests(testsTask('jest', [{ path: 'src/names.js', content: esmNames }], 'module'))).files);
+    expect(esm.cases).toEqual([
+      'loads src/names.js',
+      'banner is defined',
+      'default is a function',
+      'default can be called',
+      'height is defined',
+      'shout-loud is a function',
+      'shout-loud can be called',
+      'width is defined',
+    ]);
+    expect(esm.content).toContain('expect(typeof mod["shout-loud"]).toBe("function");');
+    expect(esm.content).toContain('expect(callWithoutArguments(mod["shout-loud"], mod)).toBe(true);');
+    expect(esm.content).toContain('expect("width" in mod).toBe(true);');
+
+    const cjs = only((await smokeTests(testsTask('jest', [{ path: 'lib/compiled.js', content: commonJsCompiled }]))).files);
+    expect(cjs.cases).toEqual([
+      'loads lib/compiled.js',
+      'Store is a class',
+      'greet is a function',
+      'greet can be called',
+      'kebab-case is a function',
+      'kebab-case can be called',
+      'version is defined',
+    ]);
+    expect(cjs.content).toContain('expect(typeof mod["kebab-case"]).toBe("function");');
+  });
+
+  it('imports a TypeScript module that ends in `export =` with import = require, as the module itself', async () => {
+    const file = only((await smokeTests(testsTask('jest', [{ path: 'src/legacy.ts', content: tsExportEquals }]))).files);
+    expect(file.content).toContain('import source = require("./legacy");');
+    expect(file.content).not.toContain('import * as source');
+    expect(file.cases).toEqual(['loads src/legacy.ts', 'module.exports is a function', 'module.exports can be called']);
+    expect(file.content).toContain('expect(callWithoutArguments(mod, mod)).toBe(true);');
+  });
+
   it('writes node:test and vitest files in their own style', async () => {
-    const nodeEsm = only(smokeTests(testsTask('node:test', [{ path: 'a.mjs', content: esmStore }])).files);
+    const nodeEsm = only((await smokeTests(testsTask('node:test', [{ path: 'a.mjs', content: esmStore }]))).files);
     expect(nodeEsm.path).toBe('a.generated.test.mjs');
     expect(nodeEsm.content).toContain('import { test } from "node:test";');
     expect(nodeEsm.content).toContain('assert.equal(typeof mod.greet, "function");');
-    const nodeCjs = only(smokeTests(testsTask('node:test', [{ path: 'lib/math.js', content: commonJsMath }])).files);
+    const nodeCjs = only((await smokeTests(testsTask('node:test', [{ path: 'lib/math.js', content: commonJsMath }]))).files);
     expect(nodeCjs.path).toBe('lib/math.generated.test.js');
     expect(nodeCjs.content).toContain('const { test } = require("node:test");');
-    const vitestCjs = only(smokeTests(testsTask('vitest', [{ path: 'lib/math.cjs', content: commonJsMath }], 'module')).files);
+    const vitestCjs = only((await smokeTests(testsTask('vitest', [{ path: 'lib/math.cjs', content: commonJsMath }], 'module'))).files);
     expect(vitestCjs.path).toBe('lib/math.generated.test.mjs');
     expect(vitestCjs.content).toContain('import { expect, test } from "vitest";');
     expect(vitestCjs.content).toContain('const require = createRequire(import.meta.url);');
@@ -139,8 +180,13 @@ describe('the local answer to a tests task', () => {
     );
   });
 
-  it('lists in cases exactly the tests each file declares', () => {
-    const js = smokeTests(
+  it('covers decorated definitions and lambdas bound to public names in a pytest module', async () => {
+    const file = only((await smokeTests(testsTask('pytest', [{ path: 'pkg/shapes.py', content: pythonShapes }]))).files);
+    expect(file.cases).toEqual(['test_module_loads', 'test_Square_is_callable', 'test_area_is_callable', 'test_double_is_callable']);
+  });
+
+  it('lists in cases exactly the tests each file declares', async () => {
+    const js = await smokeTests(
       testsTask('jest', [
         { path: 'lib/math.js', content: commonJsMath },
         { path: 'lib/greet.cjs', content: commonJsWhole },
@@ -149,7 +195,7 @@ describe('the local answer to a tests task', () => {
         { path: 'src/store.mjs', content: esmStore },
       ]),
     );
-    const py = smokeTests(testsTask('pytest', [{ path: 'calc.py', content: pythonCalc }]));
+    const py = await smokeTests(testsTask('pytest', [{ path: 'calc.py', content: pythonCalc }]));
     expect(js.files).toHaveLength(5);
     for (const file of js.files) expect(declaredJsTests(file.content)).toEqual(file.cases);
     for (const file of py.files) expect(declaredPythonTests(file.content)).toEqual(file.cases);
@@ -162,7 +208,7 @@ describe('the local answer to a tests task', () => {
       { path: 'src/greeter.ts', content: tsGreeter },
     ];
     const first = await provider.run(testsTask('jest', sources));
-    const second = await localProvider().run(testsTask('jest', [...sources].reverse()));
+    const second = await localProvider({ writeTests: smokeTests }).run(testsTask('jest', [...sources].reverse()));
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
     expect(first.output.files.map((file) => file.path)).toEqual([
       'lib/math.generated.test.js',
@@ -171,8 +217,8 @@ describe('the local answer to a tests task', () => {
     ]);
   });
 
-  it('keeps test paths distinct when two sources would share one, and leaves test files alone', () => {
-    const { files, summary } = smokeTests(
+  it('keeps test paths distinct when two sources would share one, and leaves test files alone', async () => {
+    const { files, summary } = await smokeTests(
       testsTask(
         'jest',
         [
@@ -186,7 +232,7 @@ describe('the local answer to a tests task', () => {
     expect(files.map((file) => file.path)).toEqual(['a.generated.test.mjs', 'a.mjs.generated.test.mjs']);
     expect(summary).toMatch(/skipped 1 source: a\.test\.js \(a test file\)$/);
 
-    const py = smokeTests(
+    const py = await smokeTests(
       testsTask('pytest', [
         { path: 'one/utils.py', content: pythonUtil },
         { path: 'two/utils.py', content: pythonUtil },
@@ -195,13 +241,13 @@ describe('the local answer to a tests task', () => {
     expect(py.files.map((file) => file.path)).toEqual(['one/test_one_utils_generated.py', 'two/test_two_utils_generated.py']);
   });
 
-  it('keeps a file name from breaking out of the header comment', () => {
-    const file = only(smokeTests(testsTask('jest', [{ path: 'odd\nname.js', content: 'exports.a = 1;\n' }])).files);
+  it('keeps a file name from breaking out of the header comment', async () => {
+    const file = only((await smokeTests(testsTask('jest', [{ path: 'odd\nname.js', content: 'exports.a = 1;\n' }]))).files);
     expect(file.content).toContain('// Smoke tests for odd?name.js, written');
     expect(file.content).toContain('const mod = require("./odd\\nname.js");');
   });
 
-  it('only writes paths its framework runs, which the answer schema accepts', () => {
+  it('only writes paths its framework runs, which the answer schema accepts', async () => {
     for (const framework of ['jest', 'vitest', 'node:test', 'pytest'] as const) {
       const task = testsTask(framework, [
         { path: 'lib/math.js', content: commonJsMath },
@@ -209,7 +255,7 @@ describe('the local answer to a tests task', () => {
         { path: 'src/greeter.ts', content: tsGreeter },
         { path: 'pkg/calc.py', content: pythonCalc },
       ]);
-      const answer = smokeTests(task);
+      const answer = await smokeTests(task);
       expect(answer.files.length).toBeGreaterThan(0);
       for (const file of answer.files) expect(isTestFilePath(framework, file.path)).toBe(true);
       expect(validateAnswer(task, answer)).toEqual(answer);

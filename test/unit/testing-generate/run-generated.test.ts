@@ -7,16 +7,21 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { localProvider } from '../../../functions/adapters/ai/local-provider';
+import { smokeTests } from '../../../functions/engines/testing/smoke-tests';
 import type { GeneratedTests, TestSource } from '../../../functions/core/ai/provider';
 import { collectSources } from '../../../functions/engines/testing/collect-sources';
 import {
+  commonJsCompiled,
   commonJsMath,
   commonJsWhole,
+  esmNames,
   esmStore,
   makeTempDir,
   pythonCalc,
+  pythonShapes,
   pythonUtil,
   testsTask,
+  tsExportEquals,
   tsGreeter,
   writeTree,
   type TestsTask,
@@ -56,7 +61,7 @@ const generateInto = async (
 ): Promise<GeneratedTests> => {
   await writeTree(dir, files);
   const sources = await collectSources(dir, { framework: task([]).framework });
-  const { output } = await localProvider().run(task(sources.files));
+  const { output } = await localProvider({ writeTests: smokeTests }).run(task(sources.files));
   await writeTree(dir, Object.fromEntries(output.files.map((file) => [file.path, file.content])));
   return output;
 };
@@ -109,10 +114,19 @@ describe('generated smoke tests, run for real', () => {
     const dir = await tempDir('generated-jest-cjs-');
     const output = await generateInto(
       dir,
-      { 'package.json': '{ "name": "fixture", "type": "commonjs" }\n', 'lib/math.js': commonJsMath, 'lib/greet.cjs': commonJsWhole },
+      {
+        'package.json': '{ "name": "fixture", "type": "commonjs" }\n',
+        'lib/math.js': commonJsMath,
+        'lib/greet.cjs': commonJsWhole,
+        'lib/compiled.js': commonJsCompiled,
+      },
       (sources) => testsTask('jest', sources, 'commonjs'),
     );
-    expect(output.files.map((file) => file.path)).toEqual(['lib/greet.generated.test.cjs', 'lib/math.generated.test.js']);
+    expect(output.files.map((file) => file.path)).toEqual([
+      'lib/compiled.generated.test.js',
+      'lib/greet.generated.test.cjs',
+      'lib/math.generated.test.js',
+    ]);
     const { ran, report } = await runJest(dir);
     expect({ code: ran.code, failed: report.numFailedTests, failedSuites: report.numFailedTestSuites }).toEqual({
       code: 0,
@@ -126,10 +140,10 @@ describe('generated smoke tests, run for real', () => {
     const dir = await tempDir('generated-jest-esm-');
     const output = await generateInto(
       dir,
-      { 'package.json': '{ "name": "fixture", "type": "module" }\n', 'src/store.js': esmStore },
+      { 'package.json': '{ "name": "fixture", "type": "module" }\n', 'src/store.js': esmStore, 'src/names.js': esmNames },
       (sources) => testsTask('jest', sources, 'module'),
     );
-    expect(output.files.map((file) => file.path)).toEqual(['src/store.generated.test.mjs']);
+    expect(output.files.map((file) => file.path)).toEqual(['src/names.generated.test.mjs', 'src/store.generated.test.mjs']);
     const { ran, report } = await runJest(dir, ['--experimental-vm-modules', '--no-warnings']);
     expect({ code: ran.code, failed: report.numFailedTests }).toEqual({ code: 0, failed: 0 });
     expect(passedTitles(report)).toEqual(allCases(output));
@@ -154,11 +168,16 @@ describe('generated smoke tests, run for real', () => {
       {
         'package.json': `${JSON.stringify({ name: 'fixture', jest: config })}\n`,
         'src/greeter.ts': tsGreeter,
+        'src/legacy.ts': tsExportEquals,
         'src/script.ts': 'const unused = 1;\nvoid unused;\n',
       },
       (sources) => testsTask('jest', sources, 'commonjs'),
     );
-    expect(output.files.map((file) => file.path)).toEqual(['src/greeter.generated.test.ts', 'src/script.generated.test.ts']);
+    expect(output.files.map((file) => file.path)).toEqual([
+      'src/greeter.generated.test.ts',
+      'src/legacy.generated.test.ts',
+      'src/script.generated.test.ts',
+    ]);
     const { ran, report } = await runJest(dir);
     expect({ code: ran.code, failed: report.numFailedTests, stderr: report.numFailedTestSuites > 0 ? ran.stderr : '' }).toEqual({
       code: 0,
@@ -193,6 +212,7 @@ describe('generated smoke tests, run for real', () => {
         'one/utils.py': 'def first():\n    return 1\n',
         'two/utils.py': 'def second():\n    return 2\n',
         'scripts/types.py': 'def describe(value=None):\n    return type(value).__name__\n',
+        'pkg/shapes.py': pythonShapes,
       },
       (sources) => testsTask('pytest', sources),
     );
@@ -200,6 +220,7 @@ describe('generated smoke tests, run for real', () => {
       'one/test_one_utils_generated.py',
       'pkg/test_calc_generated.py',
       'pkg/test_pkg_package_generated.py',
+      'pkg/test_shapes_generated.py',
       'pkg/test_util_generated.py',
       'scripts/test_types_generated.py',
       'two/test_two_utils_generated.py',

@@ -1,0 +1,251 @@
+import { dynamoDeliveryRepository } from '../../functions/adapters/dynamodb/delivery-repository';
+import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
+import { newId } from '../../functions/core/ids';
+import type { ListQuery } from '../../functions/core/pagination';
+import type { Tenant } from '../../functions/core/tenancy';
+import type { Delivery, DeliveryAttempt, DeliveryRepository } from '../../functions/core/webhooks/delivery';
+import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
+import { inMemoryDeliveries, inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
+import { useDynamoDbLocal } from './support/table';
+
+const dynamodb = useDynamoDbLocal();
+
+/** A DeliveryRepository and the webhooks it fails with. */
+interface Subject {
+  deliveries: DeliveryRepository;
+  webhooks: WebhookRepository;
+}
+
+const implementations: Array<[string, () => Promise<Subject>]> = [
+  [
+    'the in-memory fake',
+    async () => {
+      const webhooks = inMemoryWebhooks();
+      return { webhooks, deliveries: inMemoryDeliveries(webhooks) };
+    },
+  ],
+  [
+    'the DynamoDB adapter on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      return { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
+    },
+  ],
+];
+
+const tenant: Tenant = { accountId: 'acct_contract', mode: 'live' };
+const start = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (minute: number): string => new Date(start + minute * 60_000).toISOString();
+
+const webhook: Webhook = {
+  id: newId('webhook', start - 3_600_000),
+  url: 'https://hooks.example.com/in',
+  events: ['*'],
+  active: true,
+  status: 'enabled',
+  description: null,
+  created_at: at(-60),
+  updated_at: at(-60),
+  failed_at: null,
+  secret: 'whsec_contract',
+  previous_secret: null,
+  previous_secret_expires_at: null,
+};
+const otherWebhookId = newId('webhook', start - 1_800_000);
+
+const delivery = (minute: number, overrides: Partial<Delivery> = {}): Delivery => ({
+  id: newId('delivery', start + minute * 60_000),
+  webhook_id: webhook.id,
+  event_id: newId('event', start + minute * 60_000),
+  event_type: 'workflow.completed',
+  status: 'pending',
+  test: false,
+  sequence: 1,
+  attempt_count: 0,
+  attempt_claimed_at: null,
+  attempts: [],
+  next_attempt_at: at(minute),
+  created_at: at(minute),
+  updated_at: at(minute),
+  payload: JSON.stringify({ id: `evt_${minute}`, type: 'workflow.completed', created_at: at(minute), data: { n: minute } }),
+  ...overrides,
+});
+
+const attempt = (sequence: number, number: number, minute: number, statusCode: number | null = 500): DeliveryAttempt => ({
+  sequence,
+  number,
+  attempted_at: at(minute),
+  status_code: statusCode,
+  duration_ms: 120,
+  error: statusCode === null ? 'timeout' : statusCode >= 400 ? 'http_status' : null,
+  error_message: statusCode === null ? 'no answer within 10 s' : null,
+  response_excerpt: statusCode === null ? '' : 'Internal Server Error',
+});
+
+const byCreation = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQuery<'created_at'>> = {}): ListQuery<'created_at'> => ({
+  page: 1,
+  perPage: 50,
+  sort: 'created_at',
+  order,
+  ...extra,
+});
+
+describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
+  let subject: Subject;
+  let deliveries: DeliveryRepository;
+  beforeEach(async () => {
+    subject = await make();
+    deliveries = subject.deliveries;
+    await subject.webhooks.create(tenant, webhook);
+  });
+
+  it('creates a delivery once (a second create of the id answers false and keeps the first), per webhook', async () => {
+    const created = delivery(0);
+    expect(await deliveries.create(tenant, created)).toBe(true);
+    expect(await deliveries.create(tenant, { ...created, event_type: 'deployment.failed' })).toBe(false);
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(created);
+    expect(await deliveries.get(tenant, otherWebhookId, created.id)).toBeUndefined();
+    expect(await deliveries.get({ ...tenant, mode: 'test' }, webhook.id, created.id)).toBeUndefined();
+  });
+
+  it("lists a webhook's deliveries by creation, filtered by status, event type and created time, with the total", async () => {
+    const [a, b, c] = [
+      delivery(0),
+      delivery(1, { status: 'failed', event_type: 'deployment.failed' }),
+      delivery(2, { status: 'succeeded' }),
+    ];
+    for (const created of [c!, a!, b!]) await deliveries.create(tenant, created);
+    await deliveries.create(tenant, delivery(3, { webhook_id: otherWebhookId }));
+    const all = await deliveries.list(tenant, webhook.id, byCreation('desc'), {});
+    expect({ ids: all.items.map((d) => d.id), total: all.total }).toEqual({ ids: [c!.id, b!.id, a!.id], total: 3 });
+    expect(all.items[1]).toEqual(b);
+    const failed = await deliveries.list(tenant, webhook.id, byCreation(), { status: 'failed' });
+    expect({ ids: failed.items.map((d) => d.id), total: failed.total }).toEqual({ ids: [b!.id], total: 1 });
+    const ofType = await deliveries.list(tenant, webhook.id, byCreation(), { event_type: 'workflow.completed' });
+    expect({ ids: ofType.items.map((d) => d.id), total: ofType.total }).toEqual({ ids: [a!.id, c!.id], total: 2 });
+    const window = await deliveries.list(tenant, webhook.id, byCreation('asc', { createdFrom: start + 60_000 }), {});
+    expect({ ids: window.items.map((d) => d.id), total: window.total }).toEqual({ ids: [b!.id, c!.id], total: 2 });
+    const second = await deliveries.list(tenant, webhook.id, byCreation('asc', { page: 2, perPage: 2 }), {});
+    expect({ ids: second.items.map((d) => d.id), total: second.total }).toEqual({ ids: [c!.id], total: 3 });
+  });
+
+  it('finds the deliveries in given statuses created at or after a time, oldest first', async () => {
+    const [before, failed, skipped, pending] = [
+      delivery(0, { status: 'failed' }),
+      delivery(1, { status: 'failed' }),
+      delivery(2, { status: 'skipped' }),
+      delivery(3),
+    ];
+    for (const created of [pending!, skipped!, before!, failed!]) await deliveries.create(tenant, created);
+    await deliveries.create(tenant, delivery(4, { webhook_id: otherWebhookId, status: 'failed' }));
+    expect(await deliveries.findSince(tenant, webhook.id, ['failed', 'skipped'], start + 60_000)).toEqual([failed, skipped]);
+    expect((await deliveries.findSince(tenant, webhook.id, ['failed'], 0)).map((d) => d.id)).toEqual([before!.id, failed!.id]);
+  });
+
+  it('claims only the next attempt of the current sequence of a pending delivery', async () => {
+    const created = delivery(0);
+    await deliveries.create(tenant, created);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, created.id, 1, 2, at(1))).toBe(false);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, created.id, 2, 1, at(1))).toBe(false);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, created.id, 1, 1, at(1))).toBe(true);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, created.id, 1, 1, at(1))).toBe(false);
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual({
+      ...created,
+      attempt_count: 1,
+      attempt_claimed_at: at(1),
+      updated_at: at(1),
+    });
+    await deliveries.setStatus(tenant, webhook.id, created.id, 'skipped', at(2));
+    expect(await deliveries.claimAttempt(tenant, webhook.id, created.id, 1, 2, at(3))).toBe(false);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, newId('delivery', start), 1, 1, at(3))).toBe(false);
+  });
+
+  it('records an attempt and its outcome in its own sequence only', async () => {
+    const created = delivery(0);
+    await deliveries.create(tenant, created);
+    await deliveries.claimAttempt(tenant, webhook.id, created.id, 1, 1, at(1));
+    const first = attempt(1, 1, 1);
+    await deliveries.recordAttempt(tenant, webhook.id, created.id, first, { status: 'pending', next_attempt_at: at(6) }, at(2));
+    const recorded = await deliveries.get(tenant, webhook.id, created.id);
+    expect(recorded).toEqual({
+      ...created,
+      attempt_count: 1,
+      attempt_claimed_at: at(1),
+      attempts: [first],
+      next_attempt_at: at(6),
+      updated_at: at(2),
+    });
+    // An attempt of another sequence (a redelivery started meanwhile) is not recorded; nor is one of an unknown delivery.
+    await deliveries.recordAttempt(tenant, webhook.id, created.id, attempt(2, 1, 3), { status: 'succeeded', next_attempt_at: null }, at(3));
+    await deliveries.recordAttempt(tenant, webhook.id, newId('delivery', start), first, { status: 'failed', next_attempt_at: null }, at(3));
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(recorded);
+    expect(await deliveries.get(tenant, webhook.id, newId('delivery', start))).toBeUndefined();
+  });
+
+  it('restarts a delivery as a new, pending sequence, keeping its attempts; undefined for an unknown one', async () => {
+    const failed = delivery(0, {
+      status: 'failed',
+      attempt_count: 6,
+      attempt_claimed_at: at(5),
+      attempts: [attempt(1, 6, 5)],
+      next_attempt_at: null,
+    });
+    await deliveries.create(tenant, failed);
+    const restarted = {
+      ...failed,
+      status: 'pending',
+      sequence: 2,
+      attempt_count: 0,
+      attempt_claimed_at: null,
+      next_attempt_at: at(9),
+      updated_at: at(9),
+    };
+    expect(await deliveries.restart(tenant, webhook.id, failed.id, at(9))).toEqual(restarted);
+    expect(await deliveries.get(tenant, webhook.id, failed.id)).toEqual(restarted);
+    expect(await deliveries.restart(tenant, webhook.id, newId('delivery', start), at(9))).toBeUndefined();
+    expect(await deliveries.get(tenant, webhook.id, newId('delivery', start))).toBeUndefined();
+  });
+
+  it('fails the delivery and its webhook together after the last attempt', async () => {
+    const created = delivery(0, { attempt_count: 6 });
+    await deliveries.create(tenant, created);
+    const last = attempt(1, 6, 7, null);
+    await deliveries.failWithWebhook(tenant, webhook.id, created.id, last, at(8));
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual({
+      ...created,
+      status: 'failed',
+      attempts: [last],
+      next_attempt_at: null,
+      updated_at: at(8),
+    });
+    expect(await subject.webhooks.get(tenant, webhook.id)).toEqual({ ...webhook, status: 'failed', failed_at: at(8), updated_at: at(8) });
+  });
+
+  it('refuses to fail a delivery that moved to another sequence, or whose webhook is gone, and changes nothing', async () => {
+    const created = delivery(0, { sequence: 2 });
+    await deliveries.create(tenant, created);
+    await expect(deliveries.failWithWebhook(tenant, webhook.id, created.id, attempt(1, 6, 7), at(8))).rejects.toThrow();
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(created);
+    expect(await subject.webhooks.get(tenant, webhook.id)).toEqual(webhook);
+
+    const orphan = delivery(1, { webhook_id: otherWebhookId });
+    await deliveries.create(tenant, orphan);
+    await expect(deliveries.failWithWebhook(tenant, otherWebhookId, orphan.id, attempt(1, 6, 7), at(8))).rejects.toThrow();
+    expect(await deliveries.get(tenant, otherWebhookId, orphan.id)).toEqual(orphan);
+    expect(await subject.webhooks.get(tenant, otherWebhookId)).toBeUndefined();
+  });
+
+  it('sets a status, ending the schedule; refuses an unknown delivery', async () => {
+    const created = delivery(0);
+    await deliveries.create(tenant, created);
+    await deliveries.setStatus(tenant, webhook.id, created.id, 'skipped', at(4));
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual({
+      ...created,
+      status: 'skipped',
+      next_attempt_at: null,
+      updated_at: at(4),
+    });
+    await expect(deliveries.setStatus(tenant, webhook.id, newId('delivery', start), 'failed', at(4))).rejects.toThrow();
+    expect(await deliveries.get(tenant, webhook.id, newId('delivery', start))).toBeUndefined();
+  });
+});

@@ -1,0 +1,32 @@
+import type { TableRef } from '../../../functions/adapters/dynamodb/client';
+import { dynamoEventRepository } from '../../../functions/adapters/dynamodb/event-repository';
+import { dynamoProjectRepository } from '../../../functions/adapters/dynamodb/project-repository';
+import type { Tenant } from '../../../functions/core/tenancy';
+import type { PendingEvent } from '../../../functions/core/workflows/workflow';
+
+/** A project in the table, as the service creates one, so records of it can be written. */
+export const storeProject = async (table: TableRef, tenant: Tenant, id: string, at: string): Promise<void> => {
+  await dynamoProjectRepository(table).create(tenant, {
+    id,
+    name: id,
+    repository: 'https://git.example/r',
+    description: '',
+    created_at: at,
+    updated_at: at,
+  });
+};
+
+/** The tenant's events in the table (the outbox), as what was asked for: type and data, sorted. */
+export const storedEvents = async (table: TableRef, tenant: Tenant): Promise<PendingEvent[]> => {
+  const page = await dynamoEventRepository(table).list(tenant, { page: 1, perPage: 100, sort: 'created_at', order: 'asc' }, {});
+  return sortedEvents(page.items.map(({ type, data }) => ({ type, data })));
+};
+
+/** Events written in one transaction share an instant: compared as a sorted list. */
+export const sortedEvents = (events: PendingEvent[]): PendingEvent[] =>
+  events
+    .map(({ type, data }) => ({ type, data }))
+    .sort((a, b) => {
+      const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });

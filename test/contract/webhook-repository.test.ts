@@ -1,0 +1,101 @@
+import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
+import { newId } from '../../functions/core/ids';
+import type { ListQuery } from '../../functions/core/pagination';
+import type { Tenant } from '../../functions/core/tenancy';
+import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
+import { inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
+import { useDynamoDbLocal } from './support/table';
+
+const dynamodb = useDynamoDbLocal();
+
+const implementations: Array<[string, () => Promise<WebhookRepository>]> = [
+  ['the in-memory fake', async () => inMemoryWebhooks()],
+  ['the DynamoDB adapter on DynamoDB Local', async () => dynamoWebhookRepository(await dynamodb.freshTable())],
+];
+
+const tenant: Tenant = { accountId: 'acct_contract', mode: 'live' };
+const otherMode: Tenant = { ...tenant, mode: 'test' };
+const start = Date.parse('2026-03-01T10:00:00.000Z');
+const at = (minute: number): string => new Date(start + minute * 60_000).toISOString();
+
+const webhook = (minute: number, overrides: Partial<Webhook> = {}): Webhook => ({
+  id: newId('webhook', start + minute * 60_000),
+  url: `https://hooks.example.com/${minute}`,
+  events: ['workflow.completed', 'deployment.failed'],
+  active: true,
+  status: 'enabled',
+  description: null,
+  created_at: at(minute),
+  updated_at: at(minute),
+  failed_at: null,
+  secret: `whsec_${minute}`,
+  previous_secret: null,
+  previous_secret_expires_at: null,
+  ...overrides,
+});
+
+const byCreation = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQuery<'created_at'>> = {}): ListQuery<'created_at'> => ({
+  page: 1,
+  perPage: 50,
+  sort: 'created_at',
+  order,
+  ...extra,
+});
+
+describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
+  let webhooks: WebhookRepository;
+  beforeEach(async () => {
+    webhooks = await make();
+  });
+
+  it('gives back what it stored, per account and mode, and refuses a second create of the same id', async () => {
+    const created = webhook(0, { description: 'Orders', events: ['*'] });
+    await webhooks.create(tenant, created);
+    expect(await webhooks.get(tenant, created.id)).toEqual(created);
+    expect(await webhooks.get(otherMode, created.id)).toBeUndefined();
+    await expect(webhooks.create(tenant, { ...created, url: 'https://hooks.example.com/other' })).rejects.toThrow();
+    expect(await webhooks.get(tenant, created.id)).toEqual(created);
+  });
+
+  it("gives every webhook of the tenant, in id (creation) order, and no other tenant's", async () => {
+    const [a, b, c] = [webhook(0), webhook(1), webhook(2)];
+    for (const created of [c!, a!, b!]) await webhooks.create(tenant, created);
+    await webhooks.create(otherMode, webhook(3));
+    expect(await webhooks.all(tenant)).toEqual([a, b, c]);
+  });
+
+  it('lists by creation, filtered by status and created time, with the total, and pages', async () => {
+    const [a, b, c] = [webhook(0), webhook(1, { status: 'failed', failed_at: at(5) }), webhook(2)];
+    for (const created of [b!, c!, a!]) await webhooks.create(tenant, created);
+    const all = await webhooks.list(tenant, byCreation('desc'), {});
+    expect({ ids: all.items.map((w) => w.id), total: all.total }).toEqual({ ids: [c!.id, b!.id, a!.id], total: 3 });
+    expect(all.items[1]).toEqual(b);
+    const enabled = await webhooks.list(tenant, byCreation(), { status: 'enabled' });
+    expect({ ids: enabled.items.map((w) => w.id), total: enabled.total }).toEqual({ ids: [a!.id, c!.id], total: 2 });
+    const window = await webhooks.list(tenant, byCreation('asc', { createdFrom: start + 60_000, createdUntil: start + 120_000 }), {});
+    expect({ ids: window.items.map((w) => w.id), total: window.total }).toEqual({ ids: [b!.id], total: 1 });
+    const second = await webhooks.list(tenant, byCreation('asc', { page: 2, perPage: 2 }), {});
+    expect({ ids: second.items.map((w) => w.id), total: second.total }).toEqual({ ids: [c!.id], total: 3 });
+    expect((await webhooks.list(otherMode, byCreation(), {})).total).toBe(0);
+  });
+
+  it('updates only the fields given, with the new update time; undefined for an unknown webhook', async () => {
+    const created = webhook(0);
+    await webhooks.create(tenant, created);
+    const changed = { ...created, url: 'https://hooks.example.com/new', active: false, description: null, updated_at: at(9) };
+    expect(await webhooks.update(tenant, created.id, { url: changed.url, active: false, events: undefined }, at(9))).toEqual(changed);
+    expect(await webhooks.get(tenant, created.id)).toEqual(changed);
+    expect(await webhooks.update(tenant, webhook(1).id, { active: false }, at(9))).toBeUndefined();
+    expect(await webhooks.get(tenant, webhook(1).id)).toBeUndefined();
+  });
+
+  it('deletes a webhook once, and it leaves the collection', async () => {
+    const [a, b] = [webhook(0), webhook(1)];
+    for (const created of [a!, b!]) await webhooks.create(tenant, created);
+    expect(await webhooks.delete(tenant, a!.id)).toBe(true);
+    expect(await webhooks.delete(tenant, a!.id)).toBe(false);
+    expect(await webhooks.get(tenant, a!.id)).toBeUndefined();
+    expect(await webhooks.all(tenant)).toEqual([b]);
+    expect((await webhooks.list(tenant, byCreation(), {})).total).toBe(1);
+  });
+});
