@@ -4,6 +4,7 @@ import { securityRoutes } from './security';
 import { testingRoutes } from './testing';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
+import { reviewRoutes } from './reviews';
 import type { AnyRoute } from './route';
 import { webhookRoutes } from './webhooks';
 import { workflowRoutes } from './workflows';
@@ -19,6 +20,7 @@ export const routes: readonly AnyRoute[] = [
   ...securityRoutes,
   ...deploymentRoutes,
   ...testingRoutes,
+  ...reviewRoutes,
   ...eventRoutes,
   ...webhookRoutes,
 ];

@@ -16,13 +16,17 @@
  * - tests: writes runnable smoke tests from the exports it finds (module loads, exported functions
  *   exist and are callable, classes are classes, other exports are defined), one test file next to
  *   each source; see engines/testing/smoke-tests. A real provider writes behavioural tests.
+ * - review: no comment of its own, a summary and verdict from the analysis the task carries; see
+ *   local-review.ts. A real provider reviews the logic.
  *
  * Usage is an estimate (4 characters a token) of the prompt a real model would have been given and
  * of the answer, so cost accounting sees non-zero, stable numbers.
  */
 import type { AiAnswer, AiProvider, AiResult, AiTask, GeneratedTests } from '../../core/ai/provider';
+import type { ReviewAnswer } from '../../core/ai/review-task';
 import { isSafeRelativePath, maxChangedFiles, renderPrompt, validateAnswer } from '../../core/ai/tasks';
 import { smokeTests } from '../../engines/testing/smoke-tests';
+import { localReview } from './local-review';
 import type { ChangeSet, FileChange, Plan, RepositoryContext } from '../../core/workflows/stage-data';
 
 export const localModel = 'local-deterministic-1';
@@ -177,8 +181,10 @@ const remediation = (task: Extract<AiTask, { kind: 'remediation' }>): ChangeSet 
   };
 };
 
-const answer = (task: AiTask): Plan | ChangeSet | GeneratedTests => {
+const answer = (task: AiTask): Plan | ChangeSet | GeneratedTests | ReviewAnswer => {
   switch (task.kind) {
+    case 'review':
+      return localReview(task);
     case 'tests':
       return smokeTests(task);
     case 'remediation':

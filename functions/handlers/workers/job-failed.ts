@@ -3,6 +3,7 @@ import { systemClock } from '../../core/clock';
 import { type FailedJob, recordFailedJob } from '../../core/jobs/job-failed';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
+import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
 import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 import { logger } from '../../observability/logger';
@@ -12,6 +13,7 @@ const deps = {
   scans: dynamoScanRepository(table),
   findings: dynamoFindingRepository(table),
   tests: dynamoTestRepository(table),
+  reviews: dynamoReviewRepository(table),
   clock: systemClock,
 };
 
@@ -29,7 +31,7 @@ const reasonOf = (record: DestinationRecord): string => {
   return `it failed (${condition ?? 'unknown reason'})`;
 };
 
-/** Reads the security and tests functions' failure queues. */
+/** Reads the security, tests and review functions' failure queues. */
 export const handler = async (event: SQSEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> => {
   const batchItemFailures: { itemIdentifier: string }[] = [];
   for (const message of event.Records) {
