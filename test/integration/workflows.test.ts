@@ -53,7 +53,7 @@ describe('a workflow from POST to workflow.completed', () => {
       status: 'queued',
       project_id: projectId,
       stages,
-      config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 2 },
+      config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 2, review: true },
     });
     expect(created.id).toMatch(/^wf_/);
 

@@ -10,7 +10,7 @@ import type { Tenant } from '../tenancy';
 import type { PendingEvent } from '../workflows/workflow';
 import { checkedAiComments, type ReviewedFile } from './ai-comments';
 import { analysisComments, type AnalysisResults } from './analysis';
-import type { ChangedFile, ChangeRead } from './change-source';
+import type { ChangedFile } from './change-source';
 import { keptComments, type DraftComment } from './comment-drafts';
 import { diffOfFile, type DiffFile } from './diff-files';
 import { skipReason } from './file-filter';
@@ -95,6 +95,14 @@ const summaryOf = (answers: ReviewAnswer[], files: ReviewFile[]): string => {
   return [...parts, ...(notes.length > 0 ? [`${notes.join('; ')}.`] : [])].join('\n\n').slice(0, 8_000);
 };
 
+/** The change as read: where it comes from and its files. A workflow's change is not a commit (`head_commit` null). */
+export interface ReviewedChange {
+  base_ref: string | null;
+  merge_base: string | null;
+  head_commit: string | null;
+  files: ChangedFile[];
+}
+
 interface Classified {
   /** Files to analyse and review, with their diffs. */
   reviewable: Array<{ file: ChangedFile; diff: DiffFile }>;
@@ -140,9 +148,9 @@ export const reviewChange = async (
   deps: ReviewChangeDeps,
   tenant: Tenant,
   review: Review,
-  change: Omit<ChangeRead, 'files'> & { files: ChangedFile[] },
+  change: ReviewedChange,
   analyse: (files: ChangedFile[]) => Promise<AnalysisResults>,
-): Promise<Review | undefined> => {
+): Promise<{ review: Review | undefined; comments: ReviewComment[] }> => {
   const limits = reviewLimitsOf(deps.limits);
   const { reviewable, entries } = classify(change.files, limits);
   const diffs = reviewable.map(({ diff }) => diff);
@@ -211,6 +219,7 @@ export const reviewChange = async (
 
   const kept = keptComments([...analysed.comments, ...aiDrafts], limits.maxComments);
   const nextId = orderedIds('reviewComment');
+  const written: ReviewComment[] = [];
   for (const draft of kept.comments) {
     const now = deps.clock.now();
     const comment: ReviewComment = {
@@ -222,7 +231,8 @@ export const reviewChange = async (
     };
     const stored = await deps.reviews.addComment(tenant, comment, { type: 'review.comment.created', data: commentCreatedData(comment) });
     // Failed meanwhile (the safety net): what is stored stays, nothing more is added.
-    if (!stored) return deps.reviews.get(tenant, review.id);
+    if (!stored) return { review: await deps.reviews.get(tenant, review.id), comments: written };
+    written.push(comment);
   }
 
   const by_severity = zeroCounts();
@@ -238,7 +248,7 @@ export const reviewChange = async (
     suggestions_dropped: suggestionsDropped,
   };
   const files = [...entries.values()];
-  return changeReview(deps, tenant, review.id, (current, nowIso) => {
+  const completed = await changeReview(deps, tenant, review.id, (current, nowIso) => {
     if (current.status !== 'running') return null;
     const next: Review = {
       ...current,
@@ -259,4 +269,5 @@ export const reviewChange = async (
     };
     return { next, events: [{ type: 'review.completed', data: reviewCompletedData(next) }] };
   });
+  return { review: completed, comments: written };
 };

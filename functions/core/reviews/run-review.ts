@@ -91,7 +91,8 @@ export const runReviewJob = async (deps: ReviewJobDeps, ref: ReviewJobRef): Prom
         head: started.head,
         dir: tree.dir,
       });
-      return await reviewChange(deps, tenant, started, change, (files) => analyseChange(deps, tree.dir, files));
+      const { review } = await reviewChange(deps, tenant, started, change, (files) => analyseChange(deps, tree.dir, files));
+      return review;
     } finally {
       await tree.dispose();
     }

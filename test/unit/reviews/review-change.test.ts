@@ -93,11 +93,19 @@ const setUp = (provider: AiProvider, limits: Partial<ReviewLimits> = {}) => {
   const running: Review = { ...queued, status: 'running', started_at: queued.created_at, revision: 2 };
   store.put(tenant, running);
   const deps = { reviews: store.repository, clock, aiProvider: async () => provider, limits };
-  const run = (files = change, results = analysis) =>
-    reviewChange(deps, tenant, running, { base_ref: 'main', merge_base: 'a'.repeat(40), head_commit: 'b'.repeat(40), files }, async () => {
-      clock.advance(1500);
-      return results;
-    });
+  const run = async (files = change, results = analysis) =>
+    (
+      await reviewChange(
+        deps,
+        tenant,
+        running,
+        { base_ref: 'main', merge_base: 'a'.repeat(40), head_commit: 'b'.repeat(40), files },
+        async () => {
+          clock.advance(1500);
+          return results;
+        },
+      )
+    ).review;
   return { store, clock, running, run };
 };
 
