@@ -16,6 +16,7 @@ import { ExecutionSafetyNet } from './constructs/execution-safety-net';
 import { SecurityScanning } from './constructs/security-scanning';
 import { ImageBuilds } from './constructs/image-builds';
 import { TestRunning } from './constructs/test-running';
+import { CodeReviews } from './constructs/code-reviews';
 
 export interface ServiceStackProps extends StackProps {
   /** Default-route throttling of the API's stage. */
@@ -62,6 +63,7 @@ export class ServiceStack extends Stack {
   readonly security: SecurityScanning;
   readonly images: ImageBuilds;
   readonly tests: TestRunning;
+  readonly reviews: CodeReviews;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -125,11 +127,18 @@ export class ServiceStack extends Stack {
       repositoryTokenSecret:
         typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
     });
+    this.reviews = new CodeReviews(this, 'Reviews', {
+      table: this.table,
+      serviceName,
+      ai,
+      repositoryTokenSecret:
+        typeof repositoryTokenSecret === 'string' && repositoryTokenSecret.length > 0 ? repositoryTokenSecret : undefined,
+    });
     new ExecutionSafetyNet(this, 'ExecutionSafetyNet', {
       table: this.table,
       serviceName,
       stateMachines: [this.workflows.stateMachine, this.deployments.stateMachine],
-      jobFailureQueues: [this.security.failures, this.tests.failures],
+      jobFailureQueues: [this.security.failures, this.tests.failures, this.reviews.failures],
     });
 
     const fallback = new ServiceFunction(this, 'Fallback', {
@@ -175,6 +184,7 @@ export class ServiceStack extends Stack {
       if (route.deploymentExecutions) this.deployments.bindStarter(routeFunction);
       if (route.startsSecurityJobs) this.security.bindStarter(routeFunction);
       if (route.startsTestJobs) this.tests.bindStarter(routeFunction);
+      if (route.startsReviewJobs) this.reviews.bindStarter(routeFunction);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
