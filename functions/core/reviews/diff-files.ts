@@ -158,6 +158,9 @@ export const isInDiff = (lines: Map<number, HeadLine>, start: number, end: numbe
   return true;
 };
 
+/** A hunk header's range as git writes it: an empty side names the line before it (`-0,0` for a new file). */
+const sideRange = (start: number, lines: number): string => `${lines === 0 ? Math.max(0, start - 1) : start},${lines}`;
+
 /**
  * The hunks as a reader (or a model) sees them: the hunk header, then each line with its head-side
  * number (blank for a deleted line) and its `+`, `-` or space marker.
@@ -166,7 +169,7 @@ export const numberedDiff = (file: DiffFile): string =>
   file.hunks
     .map((hunk) =>
       [
-        `@@ -${hunk.old_start},${hunk.old_lines} +${hunk.new_start},${hunk.new_lines} @@`,
+        `@@ -${sideRange(hunk.old_start, hunk.old_lines)} +${sideRange(hunk.new_start, hunk.new_lines)} @@`,
         ...hunk.lines.map(
           (line) =>
             `${(line.new_line === null ? '' : String(line.new_line)).padStart(6)} ${line.kind === 'added' ? '+' : line.kind === 'deleted' ? '-' : ' '}${line.text}`,

@@ -101,6 +101,8 @@ export interface ReviewedChange {
   merge_base: string | null;
   head_commit: string | null;
   files: ChangedFile[];
+  /** The diff as it was recorded (a workflow's stored patch), by path; computed from both sides where absent. */
+  diffs?: ReadonlyMap<string, DiffFile>;
 }
 
 interface Classified {
@@ -110,11 +112,11 @@ interface Classified {
   entries: Map<string, ReviewFile>;
 }
 
-const classify = (files: ChangedFile[], limits: ReviewLimits): Classified => {
+const classify = (files: ChangedFile[], limits: ReviewLimits, recorded?: ReadonlyMap<string, DiffFile>): Classified => {
   const entries = new Map<string, ReviewFile>();
   const reviewable: Classified['reviewable'] = [];
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    const diff = diffOfFile(file);
+    const diff = recorded?.get(file.path) ?? diffOfFile(file);
     const entry: ReviewFile = {
       path: file.path,
       previous_path: file.previous_path,
@@ -152,7 +154,7 @@ export const reviewChange = async (
   analyse: (files: ChangedFile[]) => Promise<AnalysisResults>,
 ): Promise<{ review: Review | undefined; comments: ReviewComment[] }> => {
   const limits = reviewLimitsOf(deps.limits);
-  const { reviewable, entries } = classify(change.files, limits);
+  const { reviewable, entries } = classify(change.files, limits, change.diffs);
   const diffs = reviewable.map(({ diff }) => diff);
   const results = await analyse(reviewable.map(({ file }) => file));
   const analysed = analysisComments(diffs, results);

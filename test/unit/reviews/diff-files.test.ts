@@ -127,6 +127,9 @@ describe('parsing a unified diff', () => {
     const files = byPath();
     expect([...headLines(files.get('src/new.ts')!).keys()]).toEqual([1, 2, 3]);
     expect(addedLines(files.get('src/new.ts')!)).toEqual(new Set([1, 2, 3]));
+    // Headers read back as git wrote them.
+    expect(numberedDiff(files.get('src/new.ts')!).split('\n')[0]).toBe('@@ -0,0 +1,3 @@');
+    expect(numberedDiff(files.get('src/gone.ts')!).split('\n')[0]).toBe('@@ -1,2 +0,0 @@');
     expect(headLines(files.get('src/gone.ts')!).size).toBe(0);
     expect(headLines(files.get('assets/logo.png')!).size).toBe(0);
     expect(headLines(files.get('docs/guide/moved.md')!).size).toBe(0);

@@ -3,6 +3,7 @@ import type { StageDeps } from '../../../functions/core/workflows/stages/stage-d
 import { reviewBuildChange, reviewOutput, withReviewProblems } from '../../../functions/core/workflows/stages/verify-review';
 import type { VerificationReport } from '../../../functions/core/workflows/stage-data';
 import { newWorkflow, type Workflow } from '../../../functions/core/workflows/workflow';
+import { unifiedDiff } from '../../../functions/core/workspace/diff';
 import { controlledClock } from '../fakes/clock';
 import { answer, scriptedReviewProvider } from '../fakes/review-ai-provider';
 import { inMemoryReviewRepository } from '../fakes/review-repository';
@@ -36,9 +37,6 @@ const setUp = (script: Parameters<typeof scriptedReviewProvider>[0]) => {
     warn: async (line: string) => void lines.push(line),
     error: async () => undefined,
   };
-  const deps = { reviews: store.repository, clock: controlledClock(), aiProvider: async () => provider } as unknown as StageDeps & {
-    reviews: typeof store.repository;
-  };
   const change = {
     changes: {
       summary: 'Add farewell',
@@ -46,6 +44,17 @@ const setUp = (script: Parameters<typeof scriptedReviewProvider>[0]) => {
     },
     originals: { 'src/farewell.js': null },
     analysis: { checks: passing, findings: [] },
+  };
+  // The patch build stored for this change: what the review reads.
+  const patch = unifiedDiff(change.originals, change.changes.files);
+  const artifacts = { get: async (key: string) => (key.endsWith('/change.patch') ? Buffer.from(patch) : null) };
+  const deps = {
+    reviews: store.repository,
+    clock: controlledClock(),
+    aiProvider: async () => provider,
+    artifacts,
+  } as unknown as StageDeps & {
+    reviews: typeof store.repository;
   };
   return { store, tasks, lines, run: () => reviewBuildChange(deps, ref, workflow(), change, log) };
 };
@@ -89,6 +98,9 @@ describe("verify's review of the build's change", () => {
       verdict: 'request_changes',
     });
     expect(tasks[0]?.instructions).toContain('Add a farewell helper');
+    expect(tasks[0]?.files.map((file) => [file.path, file.change, file.diff.split('\n')[0]])).toEqual([
+      ['src/farewell.js', 'added', '@@ -0,0 +1,2 @@'],
+    ]);
     expect(result?.blocking.map((comment) => [comment.line, comment.severity])).toEqual([[2, 'high']]);
     expect(reviewOutput(result)).toEqual({
       id: result?.review.id,

@@ -3,12 +3,14 @@ import { isoTime } from '../../clock';
 import { newId } from '../../ids';
 import type { AnalysisResults } from '../../reviews/analysis';
 import type { ChangedFile } from '../../reviews/change-source';
+import { parseUnifiedDiff, type DiffFile } from '../../reviews/diff-files';
 import type { Review, ReviewComment, ReviewRepository } from '../../reviews/review';
 import { changeReview, failReview, reviewChange } from '../../reviews/review-change';
 import type { ReviewLimits } from '../../reviews/review-limits';
 import { newReview } from '../../reviews/review-use-cases';
 import { severityRank } from '../../security/finding';
 import type { ChangeSet, VerificationReport } from '../stage-data';
+import { artifactKeys } from './artifact-keys';
 import { tenantOf, type Workflow, type WorkflowOutputs, type WorkflowRef } from '../workflow';
 import type { StageLog } from './run-stage';
 import type { StageDeps } from './stage-deps';
@@ -43,6 +45,12 @@ const changedFilesOf = (changes: ChangeSet, originals: Record<string, string | n
     ];
   });
 
+/** The patch build (or iterate) stored, the one the provenance covers, by path; none when it is missing. */
+const recordedDiffs = async (deps: StageDeps, ref: WorkflowRef): Promise<Map<string, DiffFile> | undefined> => {
+  const patch = await deps.artifacts.get(artifactKeys.patch(ref));
+  return patch ? new Map(parseUnifiedDiff(patch.toString('utf8')).map((file) => [file.path, file])) : undefined;
+};
+
 export interface VerifyReview {
   review: Review;
   /** The AI's comments of severity high or worse: verify's failures (the analysis ones are its own checks already). */
@@ -53,8 +61,8 @@ const isBlocking = (comment: ReviewComment): boolean => comment.source === 'ai' 
 
 /**
  * Verify's code review of the build's change (`rev_…`, with the workflow's id): the same review a
- * caller gets from POST /v1/reviews, from the intake commit to the changed tree, fed the checks and
- * scanner results verify made. Its events are sent as any review's. A transient AI failure is
+ * caller gets from POST /v1/reviews, of the very patch the workflow stored (from the intake commit
+ * to the changed tree), fed the checks and scanner results verify made. Its events are sent as any review's. A transient AI failure is
  * thrown on (the state machine retries verify); any other failure is the review's, logged, and
  * verify goes on with its own checks.
  */
@@ -92,6 +100,7 @@ export const reviewBuildChange = async (
         merge_base: workflow.outputs.commit,
         head_commit: null,
         files: changedFilesOf(change.changes, change.originals),
+        diffs: await recordedDiffs(deps, ref),
       },
       async () => change.analysis,
     );
