@@ -1,4 +1,5 @@
-import type { Review, ReviewComment } from './review';
+import { severities } from '../security/scanner';
+import type { Review, ReviewComment, ReviewCounts } from './review';
 
 type ReviewView = Omit<Review, 'revision'>;
 
@@ -44,9 +45,30 @@ const commentFields: (keyof ReviewComment)[] = [
   'created_at',
 ];
 
-/** What the API shows, in the documented order (the table returns fields in any order). */
-export const viewOfReview = (review: Review): ReviewView =>
-  Object.fromEntries(reviewFields.map((field) => [field, review[field]])) as unknown as ReviewView;
+/** `value` with the keys in `order` (the table returns a map's keys in any order). */
+const ordered = <T extends object>(value: T, order: readonly (keyof T)[]): T =>
+  Object.fromEntries(order.map((key) => [key, value[key]])) as T;
 
-export const viewOfComment = (comment: ReviewComment): ReviewComment =>
-  Object.fromEntries(commentFields.map((field) => [field, comment[field]])) as unknown as ReviewComment;
+export const countsView = (counts: ReviewCounts): ReviewCounts => ({
+  comments: counts.comments,
+  by_severity: ordered(counts.by_severity, severities),
+  by_source: ordered(counts.by_source, ['analysis', 'ai']),
+  dropped: ordered(counts.dropped, ['outside_diff', 'duplicate', 'over_limit']),
+  suggestions_dropped: counts.suggestions_dropped,
+});
+
+/** What the API shows, in the documented order, nested objects too. */
+export const viewOfReview = (review: Review): ReviewView => {
+  const view = ordered(review as ReviewView, reviewFields);
+  return {
+    ...view,
+    counts: review.counts && countsView(review.counts),
+    files: review.files.map((file) => ordered(file, ['path', 'previous_path', 'change', 'additions', 'deletions', 'status', 'reason'])),
+    ai_usage: review.ai_usage && ordered(review.ai_usage, ['input_tokens', 'output_tokens', 'provider', 'model', 'requests']),
+  };
+};
+
+export const viewOfComment = (comment: ReviewComment): ReviewComment => {
+  const view = ordered(comment, commentFields);
+  return { ...view, suggestion: comment.suggestion && ordered(comment.suggestion, ['replacement', 'patch']) };
+};
