@@ -26,6 +26,11 @@ export interface RouteDefinition<
   summary: string;
   description?: string;
   tag: string;
+  /**
+   * The CDK stack the route's function lives in (`lib/domain-stack.ts`): its tag unless given. A
+   * route with a new tag lands in a stack of its own, with no change to `lib/`.
+   */
+  domain?: string;
   method: HttpMethod;
   /** Full path under the API's root, with `{name}` parameters: `/v1/projects/{id}`. */
   path: string;
@@ -58,6 +63,10 @@ export interface RouteDefinition<
   success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;
   /** Error statuses this route can answer beyond the ones every authenticated route can. */
   errors?: number[];
+  /** False for the few routes that are not API operations (the reference page and its assets). */
+  inOpenApi?: false;
+  /** Files of packages the function reads at run time, shipped beside its bundle: `{ redoc: ['bundles/x.js'] }`. */
+  shippedFiles?: Record<string, string[]>;
 }
 
 export const defineRoute = <

@@ -1,8 +1,8 @@
-import { Duration, Validations } from 'aws-cdk-lib';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Duration } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
 import { ServiceFunction } from './service-function';
@@ -11,11 +11,13 @@ export const reviewFunctionDescription =
   'reviews: AI code reviews of a change (type check, sast, secrets, then the AI), invoked asynchronously';
 
 export interface CodeReviewsProps {
-  table: TableV2;
+  table: ITableV2;
   serviceName: string;
   ai: AiSettings;
   /** Secrets Manager name of a token for private https repositories. */
   repositoryTokenSecret?: string;
+  /** Where invocations that failed after their retries go (in the core stack: it holds them). */
+  failures: IQueue;
 }
 
 /**
@@ -23,27 +25,17 @@ export interface CodeReviewsProps {
  * enough to fetch both sides of a change, type-check and scan it and ask the AI provider in parts
  * (15 minutes, 10 GiB of /tmp). Lambda retries a failed invocation twice, then the event goes to a
  * failure queue, which the job safety net reads to fail the review instead of leaving it running.
+ * It reaches the table, the AI provider and the repository token; no bucket, key or other function.
  */
 export class CodeReviews extends Construct {
   readonly function: ServiceFunction;
-  readonly failures: Queue;
+  readonly failures: IQueue;
   private readonly ai: AiSettings;
 
   constructor(scope: Construct, id: string, props: CodeReviewsProps) {
     super(scope, id);
     this.ai = props.ai;
-    // Read by the job safety net's function (30 s): six times that as visibility timeout.
-    this.failures = new Queue(this, 'Failures', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      visibilityTimeout: Duration.minutes(3),
-    });
-    Validations.of(this.failures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is the on-failure destination of the review function (invocations that failed after their retries); it needs no DLQ of its own.',
-    });
+    this.failures = props.failures;
     this.function = new ServiceFunction(this, 'Function', {
       handler: 'workers/review-job',
       description: reviewFunctionDescription,
@@ -66,12 +58,12 @@ export class CodeReviews extends Construct {
     this.function.function.configureAsyncInvoke({
       retryAttempts: 2,
       maxEventAge: Duration.hours(6),
-      onFailure: new SqsDestination(this.failures),
+      onFailure: new SqsDestination(props.failures),
     });
     this.function.bindTable(props.table, 'write');
-    grantAi(this.function.function, props.ai);
+    grantAi(this.function, props.ai);
     if (props.repositoryTokenSecret) {
-      this.function.function.addToRolePolicy(
+      this.function.allow(
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
       );
     }
@@ -81,8 +73,6 @@ export class CodeReviews extends Construct {
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('REVIEW_FUNCTION_NAME', this.function.function.functionName);
     for (const [name, value] of Object.entries(aiEnvironment(this.ai))) fn.function.addEnvironment(name, value);
-    fn.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
   }
 }

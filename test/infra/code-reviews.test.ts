@@ -1,12 +1,10 @@
-import { type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
-import { buildApp } from '../../lib/app';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
-import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { idsOf, synthesized } from './synthesized';
 
 const createDescription = 'POST /v1/reviews';
 const readDescriptions = ['GET /v1/reviews', 'GET /v1/reviews/{id}', 'GET /v1/reviews/{id}/comments'];
@@ -28,12 +26,12 @@ const grantsOf = (statements: Statement[]): string[] =>
     .sort();
 
 const synthesize = (context: Record<string, unknown> = {}) => {
-  const stack = buildApp(newApp(context));
-  const template = Template.fromStack(stack);
+  const app = synthesized(context);
+  const ids = idsOf(app);
+  const template = app.template;
   const lookups = templateLookups(template);
-  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
   // Told by construct, not by a property under test.
-  const functionId = idOf(stack.reviews.function.function);
+  const functionId = ids.reviewFunction;
   expect(lookups.functionIdWithDescription(reviewFunctionDescription)).toBe(functionId);
   const fn = lookups.functionWithDescription(reviewFunctionDescription);
   const policyStatements = () =>
@@ -50,8 +48,9 @@ const synthesize = (context: Record<string, unknown> = {}) => {
     lookups,
     functionId,
     roleId: fn.Properties.Role['Fn::GetAtt'][0] as string,
-    queueId: idOf(stack.reviews.failures),
-    tableId: idOf(stack.table),
+    app,
+    queueId: ids.reviewFailures,
+    tableId: ids.table,
     logGroupId: fn.Properties.LoggingConfig.LogGroup.Ref as string,
     properties: fn.Properties,
     environment: () => lookups.environmentOf(reviewFunctionDescription),
@@ -108,6 +107,7 @@ describe('code reviews', () => {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
         TABLE_NAME: { Ref: s.tableId },
         AI_PROVIDERS: 'bedrock',
         BEDROCK_MODEL_ID: defaultBedrockModelId,
@@ -122,10 +122,11 @@ describe('code reviews', () => {
     });
 
     it('with repositoryTokenSecret and an Anthropic key knows both and may read those two secrets only', () => {
+      // The context of the workflow orchestration's test with both secrets: one synthesis for both.
       const configured = synthesize({
-        repositoryTokenSecret: 'repo/token',
         aiProviders: 'bedrock,anthropic',
         anthropicApiKeySecret: 'my/anthropic',
+        repositoryTokenSecret: 'repo/token',
       });
       expect(configured.environment()).toMatchObject({
         REPOSITORY_TOKEN_SECRET: 'repo/token',
@@ -152,6 +153,25 @@ describe('code reviews', () => {
         MaximumEventAgeInSeconds: 21600,
         DestinationConfig: { OnFailure: { Destination: arnOf(s.queueId) } },
       });
+    });
+  });
+
+  describe('its stack', () => {
+    it('is the Reviews domain stack, with the review routes and nothing of the artifact bucket, the keys or the state machines', () => {
+      const stackName = s.app.domainStacks.Reviews as string;
+      expect(stackName).toBe('ProjectAutomationService-Reviews');
+      expect(s.app.stackOf(s.functionId)).toBe(stackName);
+      const stack = s.app.stack(stackName);
+      const inStack = Object.values(stack.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Description as string);
+      expect(inStack.sort()).toEqual([createDescription, ...readDescriptions, reviewFunctionDescription].sort());
+      const imports = JSON.stringify(s.app.templates[stackName]).match(/"Fn::ImportValue":"[^"]+"/g) ?? [];
+      expect(new Set(imports.map((name) => name.split(':').pop()!.replace('"', '')))).toEqual(
+        new Set(['TableName', 'TableArn', 'ReviewFailuresArn', 'ApiId', 'AlarmTopicArn']),
+      );
+    });
+
+    it('passes cdk-nag with nothing unacknowledged', () => {
+      expect(s.app.violations).toEqual([]);
     });
   });
 
