@@ -8,6 +8,7 @@ import { ImageBuilds } from './constructs/image-builds';
 import { SecurityScanning } from './constructs/security-scanning';
 import { ServiceFunction } from './constructs/service-function';
 import { TestRunning } from './constructs/test-running';
+import { CodeReviews } from './constructs/code-reviews';
 import { WebhookDelivery } from './constructs/webhook-delivery';
 import { WorkflowOrchestration } from './constructs/workflow-orchestration';
 import { CoreStack } from './core-stack';
@@ -31,6 +32,7 @@ export const workerDomains = {
   deployments: 'Deployments',
   security: 'Security',
   tests: 'Tests',
+  reviews: 'Reviews',
   /** The fallback ($default) and the OpenAPI document. */
   meta: 'Meta',
   /** The safety nets, which watch the workflow and deployment state machines and the job queues. */
@@ -51,6 +53,7 @@ export interface ServiceApp {
   deployments: DeploymentOrchestration;
   security: SecurityScanning;
   tests: TestRunning;
+  reviews: CodeReviews;
   safetyNet: ExecutionSafetyNet;
 }
 
@@ -160,12 +163,24 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     repositoryTokenSecret,
   });
 
+  // Reviews have a stack of their own: the review function needs the AI and the repository token,
+  // not the artifact bucket or its key. Verify reviews the build's change in its own function
+  // (the workflow's stack), so no other stack invokes this one.
+  const reviewsStack = domain(workerDomains.reviews);
+  const reviews = new CodeReviews(reviewsStack, 'Reviews', {
+    table: reviewsStack.core.table,
+    serviceName,
+    ai,
+    repositoryTokenSecret,
+    failures: reviewsStack.core.reviewFailures,
+  });
+
   const operationsStack = domain(workerDomains.operations);
   const safetyNet = new ExecutionSafetyNet(operationsStack, 'ExecutionSafetyNet', {
     table: operationsStack.core.table,
     serviceName,
     stateMachines: [workflows.stateMachine, deployments.stateMachine],
-    jobFailureQueues: [operationsStack.core.securityFailures, operationsStack.core.testFailures],
+    jobFailureQueues: [operationsStack.core.securityFailures, operationsStack.core.testFailures, operationsStack.core.reviewFailures],
     executionFailures: operationsStack.core.executionFailures,
   });
 
@@ -186,6 +201,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     if (route.deploymentExecutions) deployments.bindStarter(fn);
     if (route.startsSecurityJobs) security.bindStarter(fn);
     if (route.startsTestJobs) tests.bindStarter(fn);
+    if (route.startsReviewJobs) reviews.bindStarter(fn);
     stack.addRoute(route, fn);
   }
 
@@ -204,5 +220,5 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   stateMachineAlarms(workflows, alarm(workflowsStack), workflows.stateMachine, 'Workflow state machine');
   stateMachineAlarms(deployments, alarm(deploymentsStack), deployments.stateMachine, 'Deployment state machine');
   for (const stack of domains.values()) alarmEveryFunction(stack, stack.core.alarmTopic, coreStackName);
-  return { core, domains, webhooks, workflows, images, deployments, security, tests, safetyNet };
+  return { core, domains, webhooks, workflows, images, deployments, security, tests, reviews, safetyNet };
 };

@@ -31,6 +31,7 @@ const exported = (core: CoreStack) =>
     FanOutFailuresArn: core.deliveryQueues.fanOutFailures.queueArn,
     SecurityFailuresArn: core.securityFailures.queueArn,
     TestFailuresArn: core.testFailures.queueArn,
+    ReviewFailuresArn: core.reviewFailures.queueArn,
     ExecutionFailuresArn: core.executionFailures.queueArn,
     ApiId: core.api.apiId,
     ApiEndpoint: core.api.apiEndpoint,
@@ -60,6 +61,7 @@ export class CoreReferences extends Construct {
   readonly fanOutFailures: IQueue;
   readonly securityFailures: IQueue;
   readonly testFailures: IQueue;
+  readonly reviewFailures: IQueue;
   readonly executionFailures: IQueue;
   readonly api: IHttpApi;
   readonly alarmTopic: ITopic;
@@ -91,6 +93,7 @@ export class CoreReferences extends Construct {
     this.fanOutFailures = queue('FanOutFailures', 'FanOutFailuresArn');
     this.securityFailures = queue('SecurityFailures', 'SecurityFailuresArn');
     this.testFailures = queue('TestFailures', 'TestFailuresArn');
+    this.reviewFailures = queue('ReviewFailures', 'ReviewFailuresArn');
     this.executionFailures = queue('ExecutionFailures', 'ExecutionFailuresArn');
     this.api = HttpApi.fromHttpApiAttributes(this, 'Api', { httpApiId: value('ApiId'), apiEndpoint: value('ApiEndpoint') });
     this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', value('AlarmTopicArn'));

@@ -54,6 +54,7 @@ export class CoreStack extends Stack {
   readonly deliveryQueues: DeliveryQueues;
   readonly securityFailures: Queue;
   readonly testFailures: Queue;
+  readonly reviewFailures: Queue;
   readonly executionFailures: Queue;
   readonly api: HttpApi;
   readonly alarms: AlarmTopic;
@@ -86,6 +87,12 @@ export class CoreStack extends Stack {
       this,
       'Tests',
       'On-failure destination of the tests function; it needs no DLQ of its own.',
+      Duration.minutes(3),
+    );
+    this.reviewFailures = failureQueue(
+      this,
+      'Reviews',
+      'On-failure destination of the review function; it needs no DLQ of its own.',
       Duration.minutes(3),
     );
     this.executionFailures = failureQueue(

@@ -30,6 +30,7 @@ const permissionsOf = (route: AnyRoute) => ({
   deployments: route.deploymentExecutions ?? false,
   securityJobs: route.startsSecurityJobs ?? false,
   testJobs: route.startsTestJobs ?? false,
+  reviewJobs: route.startsReviewJobs ?? false,
 });
 
 /** `WriteDeliveriesRole`, `ReadRole`, `NoneRole`…: a readable id per permission set. */
@@ -42,6 +43,7 @@ const roleIdOf = (route: AnyRoute): string => {
     p.deployments ? 'Deployments' : '',
     p.securityJobs ? 'SecurityJobs' : '',
     p.testJobs ? 'TestJobs' : '',
+    p.reviewJobs ? 'ReviewJobs' : '',
   ];
   return `${parts.join('')}Role`;
 };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeTime, encodeTime, ulid } from 'ulid';
+import { decodeTime, encodeTime, monotonicFactory, ulid } from 'ulid';
 
 export const idPrefixes = {
   account: 'acct_',
@@ -14,12 +14,20 @@ export const idPrefixes = {
   deployment: 'dep_',
   testSuite: 'test_',
   testRun: 'run_',
+  review: 'rev_',
+  reviewComment: 'rvc_',
 } as const;
 
 export type IdKind = keyof typeof idPrefixes;
 
 /** Prefix + ULID: ids sort by creation time, to the millisecond of `createdAtMs`. */
 export const newId = (kind: IdKind, createdAtMs: number): string => `${idPrefixes[kind]}${ulid(createdAtMs)}`;
+
+/** Ids of one kind that sort in the order they are made, within the same millisecond too. */
+export const orderedIds = (kind: IdKind): ((createdAtMs: number) => string) => {
+  const next = monotonicFactory();
+  return (createdAtMs) => `${idPrefixes[kind]}${next(createdAtMs)}`;
+};
 
 /**
  * The smallest id of `kind` created at or after `ms`: ids compare as strings in creation order,

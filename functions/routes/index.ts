@@ -5,6 +5,7 @@ import { securityRoutes } from './security';
 import { testingRoutes } from './testing';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
+import { reviewRoutes } from './reviews';
 import type { AnyRoute } from './route';
 import { webhookRoutes } from './webhooks';
 import { workflowRoutes } from './workflows';
@@ -20,6 +21,7 @@ export const routes: readonly AnyRoute[] = [
   ...securityRoutes,
   ...deploymentRoutes,
   ...testingRoutes,
+  ...reviewRoutes,
   ...eventRoutes,
   ...webhookRoutes,
   ...docsRoutes,

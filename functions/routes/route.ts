@@ -52,6 +52,8 @@ export interface RouteDefinition<
   startsSecurityJobs?: boolean;
   /** Starts test generations or runs (invokes the tests function asynchronously). */
   startsTestJobs?: boolean;
+  /** Starts code reviews (invokes the review function asynchronously). */
+  startsReviewJobs?: boolean;
   params?: TParams;
   query?: TQuery;
   body?: TBody;

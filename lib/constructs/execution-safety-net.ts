@@ -10,13 +10,13 @@ import { ServiceFunction } from './service-function';
 
 export const executionEndedDescription = 'execution safety net: records workflows and deployments whose execution ended unfinished';
 
-export const jobFailedDescription = 'job safety net: records scans, remediations and test jobs whose invocations all failed';
+export const jobFailedDescription = 'job safety net: records scans, remediations, test jobs and reviews whose invocations all failed';
 
 export interface ExecutionSafetyNetProps {
   table: ITableV2;
   serviceName: string;
   stateMachines: IStateMachine[];
-  /** The asynchronous workers' on-failure destinations (security and tests functions). */
+  /** The asynchronous workers' on-failure destinations (security, tests and review functions). */
   jobFailureQueues: IQueue[];
   /** The rule's dead-letter queue (in the core stack: it holds what could not be recorded). */
   executionFailures: IQueue;

@@ -22,7 +22,7 @@ export const stageFunctionDescriptions = {
   control: 'workflow control: start, skip a stage, complete, record a failure',
   intake: 'workflow stage intake: fetch the repository, gather context, plan',
   build: 'workflow stage build: the AI change set, applied, and its diff',
-  verify: 'workflow stage verify: syntax and type checks of the changed files',
+  verify: 'workflow stage verify: syntax and type checks, security scans and the code review of the changed files',
   prove: 'workflow stage prove: signed provenance statement',
   iterate: 'workflow stage iterate: the AI fixes what verify reported',
   package: 'workflow stage package: bundle, and a pushed branch when configured',
@@ -40,8 +40,8 @@ const substitutionNames: Record<StageKey, string> = {
   package: 'PackageFunctionArn',
 };
 
-/** Which stages talk to the AI, sign, or reach the repository. */
-const usesAi: StageKey[] = ['intake', 'build', 'iterate'];
+/** Which stages talk to the AI (verify: its code review), sign, or reach the repository. */
+const usesAi: StageKey[] = ['intake', 'build', 'verify', 'iterate'];
 const usesRepository: StageKey[] = ['intake', 'build', 'verify', 'iterate', 'package'];
 
 export interface WorkflowOrchestrationProps {

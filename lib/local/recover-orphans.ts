@@ -8,9 +8,10 @@ import { systemClock } from '../../functions/core/clock';
 import { applyTransition } from '../../functions/core/workflows/apply-transition';
 import { failRun } from '../../functions/core/workflows/transitions';
 import type { Mode } from '../../functions/core/tenancy';
+import { failOrphanedReviews } from './recover-reviews';
 
 /** Id, account and mode of every item of an entity that matches `filter`. */
-const scanFor = async function* (
+export const scanFor = async function* (
   table: TableRef,
   entity: string,
   filter: string,
@@ -37,7 +38,8 @@ const scanFor = async function* (
 
 /**
  * The local Step Functions endpoint keeps executions in memory: after a restart, the workflows and
- * deployments that were under way have no execution left. Rather than leave them running forever
+ * deployments that were under way have no execution left (and reviews, which run in the
+ * runtime's process, no process). Rather than leave them running forever
  * (and a deployment's lock held), they fail with their event, saying why. In AWS, Standard
  * executions survive restarts of anything and this never runs.
  */
@@ -45,6 +47,7 @@ export const failOrphans = async (table: TableRef): Promise<number> => {
   const deployments = dynamoDeploymentRepository(table);
   const deps = { deployments, clock: systemClock };
   let failed = await failOrphanedWorkflows(table);
+  failed += await failOrphanedReviews(table, scanFor);
   for await (const ref of scanFor(
     table,
     entityTypes.deployment,

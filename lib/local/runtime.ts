@@ -96,6 +96,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     // Test generations and runs too; the tests themselves run in sandboxed child processes.
     LOCAL_TEST_JOBS_MODULE: fileURLToPath(new URL('../../functions/handlers/workers/test-job.ts', import.meta.url)),
     LOCAL_TEST_RUNNER: 'child-process',
+    // Code reviews too, as the review function's asynchronous invocations.
+    LOCAL_REVIEW_JOBS_MODULE: fileURLToPath(new URL('../../functions/handlers/workers/review-job.ts', import.meta.url)),
     // Local advisories in the OSV format (a copy of the OSV database, or a test's own); OSV_ADVISORY_DIR= (empty) asks the OSV API.
     OSV_ADVISORY_DIR: process.env.OSV_ADVISORY_DIR ?? join(options.dataDir, 'osv'),
   });

@@ -37,6 +37,7 @@ export class CoreAlarms extends Construct {
     queueNotEmptyAlarm(this, 'ExecutionEventFailures', action, core.executionFailures, 'Execution safety net dead-letter queue');
     queueReceivedAlarm(this, 'SecurityJobFailures', action, core.securityFailures, 'Security job failures');
     queueReceivedAlarm(this, 'TestJobFailures', action, core.testFailures, 'Test job failures');
+    queueReceivedAlarm(this, 'ReviewJobFailures', action, core.reviewFailures, 'Review job failures');
     notifyingAlarm(this, 'ApiServerErrors', action, {
       description: 'HTTP API: more than 1 % of requests (at least 5) answered 5xx in 5 minutes',
       metric: apiServerErrorsMetric(core.api.apiId),

@@ -109,6 +109,7 @@ export class ServiceDashboard extends Construct {
               queueDepth('safety net DLQ', core.executionFailures),
               queueDepth('security job failures', core.securityFailures),
               queueDepth('test job failures', core.testFailures),
+              queueDepth('review job failures', core.reviewFailures),
             ],
             ...wide,
           }),

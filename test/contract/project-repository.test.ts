@@ -42,7 +42,7 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
             project_id: projectId,
             name: 'Work',
             prompt: 'Do it',
-            config: { branch: null, ai_provider: 'local', max_iterations: 1, auto_deploy: false },
+            config: { branch: null, ai_provider: 'local', max_iterations: 1, auto_deploy: false, review: true },
             now: new Date().toISOString(),
           });
           if (!(await workflows.create(tenant, workflow, { type: 'workflow.created', data: { id: workflow.id } })))

@@ -61,7 +61,7 @@ const workflow = (minute: number, project = projectId): Workflow =>
     project_id: project,
     name: `Change ${minute}`,
     prompt: 'Make it better',
-    config: { branch: null, ai_provider: 'local', max_iterations: 2, auto_deploy: false },
+    config: { branch: null, ai_provider: 'local', max_iterations: 2, auto_deploy: false, review: true },
     now: new Date(start + minute * 60_000).toISOString(),
   });
 

@@ -4,6 +4,7 @@ import { routes } from '../../functions/routes/index';
 import { deploymentDefinitionFile, deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
+import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { actionsOf, asArray, isDynamoStatement, joined, only, type Statement, templateLookups } from './template-helpers';
 import { idsOf, synthesized } from './synthesized';
@@ -34,6 +35,8 @@ const starterDescriptions = [createDescription, rollbackDescription, packageDesc
 const securityStarterDescriptions = ['POST /v1/security/scans', 'POST /v1/security/findings/{id}/remediate'];
 /** The routes that start test jobs: asynchronous invocations of the tests function. */
 const testsStarterDescriptions = ['POST /v1/tests/generate', 'POST /v1/tests/run'];
+/** The route that starts code reviews (invokes the review function). */
+const reviewStarterDescriptions = ['POST /v1/reviews'];
 
 const lambdaTarget = 'arn:aws:lambda:us-east-1:111122223333:function:shop';
 const lambdaActions = [
@@ -114,8 +117,8 @@ const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 /**
  * The Lambda statements a function other than the provider steps may hold: the security starters'
- * invoke of the security function and the tests starters' invoke of the tests function, exactly
- * that; nothing for any other function.
+ * invoke of the security function, the tests starters' of the tests function and the review
+ * starter's of the review function, exactly that; nothing for any other function.
  */
 const expectedLambdaStatementsOf = (s: Synthesized, description: string): Statement[] => {
   const invoke = (workerDescription: string): Statement[] => [
@@ -123,6 +126,7 @@ const expectedLambdaStatementsOf = (s: Synthesized, description: string): Statem
   ];
   if (securityStarterDescriptions.includes(description)) return invoke(securityFunctionDescription);
   if (testsStarterDescriptions.includes(description)) return invoke(testsFunctionDescription);
+  if (reviewStarterDescriptions.includes(description)) return invoke(reviewFunctionDescription);
   return [];
 };
 /** Every (action, resource) pair of the statements, resources rendered by `joined`. */
@@ -261,8 +265,8 @@ describe('deployment orchestration', () => {
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).TABLE_NAME).toEqual({ Ref: expect.any(String) });
     });
 
-    it("without deployLambdaTargets no function holds any Lambda permission but the security starters' invoke of the security function and the tests starters' invoke of the tests function, and DEPLOY_LAMBDA_TARGETS is empty", () => {
-      for (const description of [...securityStarterDescriptions, ...testsStarterDescriptions])
+    it("without deployLambdaTargets no function holds any Lambda permission but the security, tests and review starters' invoke of their worker, and DEPLOY_LAMBDA_TARGETS is empty", () => {
+      for (const description of [...securityStarterDescriptions, ...testsStarterDescriptions, ...reviewStarterDescriptions])
         expect([...s.descriptions().values()]).toContain(description);
       for (const [, description] of s.descriptions()) {
         expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([
@@ -270,7 +274,7 @@ describe('deployment orchestration', () => {
           expectedLambdaStatementsOf(s, description),
         ]);
       }
-      // Besides the security and tests starters', the state machines' invokes of their own steps are the only Lambda permissions in the stack.
+      // Besides the security, tests and review starters', the state machines' invokes of their own steps are the only Lambda permissions in the stack.
       const lambdaRoles = s
         .policyStatements()
         .filter(({ statement }) => hasActionWithPrefix('lambda:')(statement))
@@ -280,7 +284,12 @@ describe('deployment orchestration', () => {
         (machine) => machine.Properties.RoleArn['Fn::GetAtt'][0] as string,
       );
       expect(new Set(lambdaRoles)).toEqual(
-        new Set([...machineRoles, ...securityStarterDescriptions.map(s.roleOf), ...testsStarterDescriptions.map(s.roleOf)]),
+        new Set([
+          ...machineRoles,
+          ...securityStarterDescriptions.map(s.roleOf),
+          ...testsStarterDescriptions.map(s.roleOf),
+          ...reviewStarterDescriptions.map(s.roleOf),
+        ]),
       );
       for (const step of targetSteps) expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).DEPLOY_LAMBDA_TARGETS).toBe('');
       for (const description of starterDescriptions) expect(s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe('');
@@ -360,7 +369,7 @@ describe('deployment orchestration', () => {
       },
     );
 
-    it("no other function holds any Lambda permission (but the security starters' invoke of the security function and the tests starters' of the tests function); the starters know the targets, no other function", () => {
+    it("no other function holds any Lambda permission (but the security, tests and review starters' invoke of their worker); the starters know the targets, no other function", () => {
       const targetIds = new Set(targetSteps.map((step) => targets.stepIds[step]));
       for (const [id, description] of targets.descriptions()) {
         const env = targets.lookups.environmentOf(description);

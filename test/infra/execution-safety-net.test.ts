@@ -3,6 +3,7 @@ import { keys } from '../../functions/adapters/dynamodb/keys';
 import { executionEndedDescription, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
+import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
 import { idsOf, synthesized } from './synthesized';
 
@@ -64,6 +65,7 @@ describe('execution safety net', () => {
     const roleId: string = jobFailed.Properties.Role['Fn::GetAtt'][0];
     const securityQueueId = ids.securityFailures;
     const testsQueueId = ids.testFailures;
+    const reviewsQueueId = ids.reviewFailures;
     const tableId = ids.table;
     const consumeActions = [
       'sqs:ChangeMessageVisibility',
@@ -86,8 +88,8 @@ describe('execution safety net', () => {
       expect(jobFailedId).not.toBe(lookups.functionIdWithDescription(executionEndedDescription));
     });
 
-    it("the two failure queues are the security and the tests functions' on-failure destinations", () => {
-      expect(securityQueueId).not.toBe(testsQueueId);
+    it("the three failure queues are the security, tests and review functions' on-failure destinations", () => {
+      expect(new Set([securityQueueId, testsQueueId, reviewsQueueId]).size).toBe(3);
       const onFailureQueueOf = (description: string) =>
         only(
           Object.values(
@@ -99,9 +101,10 @@ describe('execution safety net', () => {
         ).Properties.DestinationConfig.OnFailure.Destination;
       expect(onFailureQueueOf(securityFunctionDescription)).toEqual(arnOf(securityQueueId));
       expect(onFailureQueueOf(testsFunctionDescription)).toEqual(arnOf(testsQueueId));
+      expect(onFailureQueueOf(reviewFunctionDescription)).toEqual(arnOf(reviewsQueueId));
     });
 
-    it('its function reads exactly the security and tests failure queues, batches of 10, failing single messages', () => {
+    it('its function reads exactly the security, tests and review failure queues, batches of 10, failing single messages', () => {
       const mappings = Object.values(
         template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { FunctionName: { Ref: jobFailedId } } }),
       );
@@ -110,7 +113,7 @@ describe('execution safety net', () => {
           .map((mapping) => mapping.Properties)
           .sort((a, b) => JSON.stringify(a.EventSourceArn).localeCompare(JSON.stringify(b.EventSourceArn))),
       ).toEqual(
-        [securityQueueId, testsQueueId]
+        [securityQueueId, testsQueueId, reviewsQueueId]
           .map((queueId) => ({
             FunctionName: { Ref: jobFailedId },
             EventSourceArn: arnOf(queueId),
@@ -120,7 +123,7 @@ describe('execution safety net', () => {
           .sort((a, b) => JSON.stringify(a.EventSourceArn).localeCompare(JSON.stringify(b.EventSourceArn))),
       );
       // Nothing else reads those queues, and it reads no other source.
-      for (const queueId of [securityQueueId, testsQueueId]) {
+      for (const queueId of [securityQueueId, testsQueueId, reviewsQueueId]) {
         const readers = Object.values(
           template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } }),
         );
@@ -154,7 +157,7 @@ describe('execution safety net', () => {
       });
       expect(jobFailed.Properties.Timeout).toBe(30);
       // Lambda refuses an SQS event source whose visibility timeout is shorter than the function's (SQS's default is 30 s).
-      for (const queueId of [securityQueueId, testsQueueId]) {
+      for (const queueId of [securityQueueId, testsQueueId, reviewsQueueId]) {
         expect([queueId, (lookups.resources()[queueId]!.Properties.VisibilityTimeout ?? 30) >= jobFailed.Properties.Timeout]).toEqual([
           queueId,
           true,
@@ -162,7 +165,7 @@ describe('execution safety net', () => {
       }
     });
 
-    it('its function may use its log group and X-Ray, write the table and consume the two failure queues; nothing else of AWS', () => {
+    it('its function may use its log group and X-Ray, write the table and consume the three failure queues; nothing else of AWS', () => {
       const statements = lookups.statementsOf(jobFailedDescription);
       for (const statement of statements) expect(statement.Effect).toBe('Allow');
       const logGroupId: string = jobFailed.Properties.LoggingConfig.LogGroup.Ref;
@@ -184,7 +187,9 @@ describe('execution safety net', () => {
           `dynamodb:DeleteItem ${table}`,
           `dynamodb:PutItem ${table}`,
           `dynamodb:UpdateItem ${table}`,
-          ...[securityQueueId, testsQueueId].flatMap((queueId) => consumeActions.map((action) => `${action} \${${queueId}.Arn}`)),
+          ...[securityQueueId, testsQueueId, reviewsQueueId].flatMap((queueId) =>
+            consumeActions.map((action) => `${action} \${${queueId}.Arn}`),
+          ),
         ].sort(),
       );
       // Spelled out: it never sends to a queue, never invokes or starts anything, reads no object, key, model or secret.

@@ -9,6 +9,7 @@ import { deploymentFunctionDescriptions } from '../../lib/constructs/deployment-
 import { executionEndedDescription, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
+import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { actionsOf, asArray, isDynamoStatement, only, type Statement, templateLookups } from './template-helpers';
 import { synthesized } from './synthesized';
 
@@ -31,7 +32,7 @@ describe('the service app', () => {
   const statementsOf = (description: string) => lookups.statementsOf(description);
 
   describe('functions', () => {
-    it('has exactly one function per route, the fallback, the two webhook workers, the workflow and deployment step functions, the two safety net functions, the security and the tests function, and nothing else', () => {
+    it('has exactly one function per route, the fallback, the two webhook workers, the workflow and deployment step functions, the two safety net functions, the security, tests and review functions, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
       const stageFunctions = [
         ...Object.values(stageFunctionDescriptions),
@@ -40,6 +41,7 @@ describe('the service app', () => {
         jobFailedDescription,
         securityFunctionDescription,
         testsFunctionDescription,
+        reviewFunctionDescription,
       ];
       expect(new Set(stageFunctions).size).toBe(stageFunctions.length);
       expect(functions).toHaveLength(routes.length + 3 + stageFunctions.length);
@@ -81,8 +83,9 @@ describe('the service app', () => {
         });
         expect(fn.Properties.FunctionName).toBeUndefined();
         // 1 GiB for the API and its workers; the stages that hold a repository in memory get 2 GiB;
-        // the security function (repository, ESLint and TypeScript, the OSV answers) alone gets 3008 MB.
-        if (fn.Properties.Description === securityFunctionDescription) expect(fn.Properties.MemorySize).toBe(3008);
+        // the security and review functions (repository, ESLint and TypeScript) get 3008 MB.
+        if ([securityFunctionDescription, reviewFunctionDescription].includes(fn.Properties.Description))
+          expect(fn.Properties.MemorySize).toBe(3008);
         else
           expect([fn.Properties.Description, [1024, 2048].includes(fn.Properties.MemorySize)]).toEqual([fn.Properties.Description, true]);
         expect(fn.Properties.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO' });

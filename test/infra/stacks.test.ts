@@ -183,6 +183,7 @@ describe('stacks', () => {
           [s.idAt(`${s.coreStackName}/ExecutionSafetyNet/Failures/Resource`), 'ApproximateNumberOfMessagesVisible'],
           [s.idAt(`${s.coreStackName}/Security/Failures/Resource`), 'NumberOfMessagesSent'],
           [s.idAt(`${s.coreStackName}/Tests/Failures/Resource`), 'NumberOfMessagesSent'],
+          [s.idAt(`${s.coreStackName}/Reviews/Failures/Resource`), 'NumberOfMessagesSent'],
         ].sort(),
       );
     });

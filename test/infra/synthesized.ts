@@ -186,6 +186,7 @@ export const idsOf = (s: Synthesized) => {
     fanOutFailures: s.idAt(`${core}/Webhooks/FanOutFailures/Resource`),
     securityFailures: s.idAt(`${core}/Security/Failures/Resource`),
     testFailures: s.idAt(`${core}/Tests/Failures/Resource`),
+    reviewFailures: s.idAt(`${core}/Reviews/Failures/Resource`),
     executionFailures: s.idAt(`${core}/ExecutionSafetyNet/Failures/Resource`),
     api: s.idAt(`${core}/Api/Resource`),
     workflowMachine: s.idAt(`${domain('Workflows')}/Workflows/StateMachine/Resource`),
@@ -194,6 +195,7 @@ export const idsOf = (s: Synthesized) => {
     testRunner: s.idAt(`${domain('Tests')}/Tests/Runner/Resource`),
     securityFunction: s.idAt(`${domain('Security')}/Security/Function/Function/Resource`),
     testsFunction: s.idAt(`${domain('Tests')}/Tests/Function/Function/Resource`),
+    reviewFunction: s.idAt(`${domain('Reviews')}/Reviews/Function/Function/Resource`),
     executionEnded: s.idAt(`${domain('Operations')}/ExecutionSafetyNet/Function/Function/Resource`),
     jobFailed: s.idAt(`${domain('Operations')}/ExecutionSafetyNet/JobFailed/Function/Resource`),
   };

@@ -6,6 +6,7 @@ import { jobFailedDescription } from '../../lib/constructs/execution-safety-net'
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { ServiceFunction } from '../../lib/constructs/service-function';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
+import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
 import { buildApp, defaultNotificationSender } from '../../lib/app';
 import { synthesized } from './synthesized';
@@ -66,8 +67,8 @@ describe('webhook delivery', () => {
     ).Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
 
   describe('queues', () => {
-    it("has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has three more: the execution safety net's, the security function's and the tests function's failure queue)", () => {
-      template.resourceCountIs('AWS::SQS::Queue', 6);
+    it("has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has four more: the execution safety net's, and the security, tests and review functions' failure queues)", () => {
+      template.resourceCountIs('AWS::SQS::Queue', 7);
       expect(new Set([queueId, deadLetterQueueId, fanOutFailuresId]).size).toBe(3);
       // The three others, told by what uses them: the safety net's rule target DLQ, the security and tests functions' on-failure destinations.
       const safetyNetRule = only(Object.values(template.findResources('AWS::Events::Rule')), 'execution safety net rule');
@@ -85,12 +86,14 @@ describe('webhook delivery', () => {
         [
           lookups.functionIdWithDescription(securityFunctionDescription),
           lookups.functionIdWithDescription(testsFunctionDescription),
+          lookups.functionIdWithDescription(reviewFunctionDescription),
         ].sort(),
       );
       const securityFailuresId = onFailureQueueOf(securityFunctionDescription);
       const testsFailuresId = onFailureQueueOf(testsFunctionDescription);
-      const all = [queueId, deadLetterQueueId, fanOutFailuresId, safetyNetQueueId, securityFailuresId, testsFailuresId];
-      expect(new Set(all).size).toBe(6);
+      const reviewFailuresId = onFailureQueueOf(reviewFunctionDescription);
+      const all = [queueId, deadLetterQueueId, fanOutFailuresId, safetyNetQueueId, securityFailuresId, testsFailuresId, reviewFailuresId];
+      expect(new Set(all).size).toBe(7);
       expect(new Set(Object.keys(template.findResources('AWS::SQS::Queue')))).toEqual(new Set(all));
     });
 
@@ -129,8 +132,8 @@ describe('webhook delivery', () => {
   });
 
   describe('event sources', () => {
-    it("has exactly four mappings: the delivery queue (dispatcher), the table stream (fan-out), and the security and tests functions' failure queues (job safety net)", () => {
-      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 4);
+    it("has exactly five mappings: the delivery queue (dispatcher), the table stream (fan-out), and the security, tests and review functions' failure queues (job safety net)", () => {
+      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 5);
       const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
       const sources = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((mapping) => [
         mapping.Properties.FunctionName.Ref,
@@ -143,6 +146,7 @@ describe('webhook delivery', () => {
           [byFunction(fanOutDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(securityFunctionDescription)))],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(testsFunctionDescription)))],
+          [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(reviewFunctionDescription)))],
         ].sort(),
       );
     });

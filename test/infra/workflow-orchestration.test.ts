@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { routes } from '../../functions/routes/index';
+import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
 import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
@@ -12,7 +13,8 @@ import { idsOf, synthesized } from './synthesized';
 type StageKey = keyof typeof stageFunctionDescriptions;
 
 const stages = Object.keys(stageFunctionDescriptions) as StageKey[];
-const aiStages: StageKey[] = ['intake', 'build', 'iterate'];
+/** verify asks the AI for its code review of the change. */
+const aiStages: StageKey[] = ['intake', 'build', 'verify', 'iterate'];
 const repositoryStages: StageKey[] = ['intake', 'build', 'verify', 'iterate', 'package'];
 const artifactStages = stages.filter((stage) => stage !== 'control');
 
@@ -28,6 +30,7 @@ const placeholderStages: Record<string, StageKey> = {
 };
 
 const createWorkflowDescription = 'POST /v1/workflows';
+const createReviewDescription = 'POST /v1/reviews';
 const cancelWorkflowDescription = 'POST /v1/workflows/{id}/cancel';
 const workflowReadDescriptions = ['GET /v1/workflows', 'GET /v1/workflows/{id}', 'GET /v1/workflows/{id}/logs'];
 
@@ -44,6 +47,8 @@ interface Synthesized {
   securityId: string;
   /** Logical id of the tests function, which holds AI settings and reaches the artifact bucket too. */
   testsId: string;
+  /** Logical id of the review function, which holds AI settings and reads the repository. */
+  reviewsId: string;
   bucketId: string;
   machineId: string;
   /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
@@ -86,6 +91,8 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const securityId = lookups.functionIdWithDescription(securityFunctionDescription);
   const testsId = lookups.functionIdWithDescription(testsFunctionDescription);
   expect(testsId).toBe(ids.testsFunction);
+  const reviewsId = lookups.functionIdWithDescription(reviewFunctionDescription);
+  expect(reviewsId).toBe(ids.reviewFunction);
   return {
     definitions: app.definitions,
     template,
@@ -93,6 +100,7 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
     stageIds,
     securityId,
     testsId,
+    reviewsId,
     bucketId,
     machineId,
     policyStatements,
@@ -395,9 +403,9 @@ describe('workflow orchestration', () => {
       }
     });
 
-    it('only intake, build, iterate, the security function and the tests function may invoke a model: bedrock:InvokeModel on the configured foundation model', () => {
-      const aiIds = new Set([...aiStages.map((stage) => s.stageIds[stage]), s.securityId, s.testsId]);
-      expect(aiIds.size).toBe(aiStages.length + 2);
+    it('only intake, build, verify, iterate, the security, tests and review functions may invoke a model: bedrock:InvokeModel on the configured foundation model', () => {
+      const aiIds = new Set([...aiStages.map((stage) => s.stageIds[stage]), s.securityId, s.testsId, s.reviewsId]);
+      expect(aiIds.size).toBe(aiStages.length + 3);
       for (const [id, description] of s.descriptions()) {
         const bedrock = s.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:'));
         if (!aiIds.has(id)) {
@@ -411,14 +419,16 @@ describe('workflow orchestration', () => {
       }
     });
 
-    it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages, the security function, the tests function and createWorkflow, on no function outside those and cancelWorkflow', () => {
+    it('AI_PROVIDERS and BEDROCK_MODEL_ID are set on the AI stages, the security, tests and review functions, createWorkflow and createReview, on no function outside those and cancelWorkflow', () => {
       const expected = new Set([
         ...aiStages.map((stage) => stageFunctionDescriptions[stage]),
         securityFunctionDescription,
         testsFunctionDescription,
+        reviewFunctionDescription,
         createWorkflowDescription,
+        createReviewDescription,
       ]);
-      expect(expected.size).toBe(aiStages.length + 3);
+      expect(expected.size).toBe(aiStages.length + 5);
       for (const description of allDescriptions(s)) {
         const env = s.lookups.environmentOf(description);
         if (expected.has(description)) {
@@ -450,6 +460,7 @@ describe('workflow orchestration', () => {
         ...aiStages.map((stage) => stageFunctionDescriptions[stage]),
         securityFunctionDescription,
         testsFunctionDescription,
+        reviewFunctionDescription,
       ]) {
         expect(custom.lookups.environmentOf(description).BEDROCK_MODEL_ID).toBe(modelId);
         const statement = only(custom.lookups.statementsOf(description).filter(hasActionWithPrefix('bedrock:')), 'bedrock statement');
@@ -460,8 +471,13 @@ describe('workflow orchestration', () => {
 
     it('with aiProviders=bedrock,anthropic and anthropicApiKeySecret the AI stages, the security function and the tests function may read that secret only', () => {
       const anthropic = synthesize({ aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic' });
-      const aiIds = new Set([...aiStages.map((stage) => anthropic.stageIds[stage]), anthropic.securityId, anthropic.testsId]);
-      expect(aiIds.size).toBe(aiStages.length + 2);
+      const aiIds = new Set([
+        ...aiStages.map((stage) => anthropic.stageIds[stage]),
+        anthropic.securityId,
+        anthropic.testsId,
+        anthropic.reviewsId,
+      ]);
+      expect(aiIds.size).toBe(aiStages.length + 3);
       for (const [id, description] of anthropic.descriptions()) {
         const env = anthropic.lookups.environmentOf(description);
         if (aiIds.has(id)) {
@@ -492,7 +508,9 @@ describe('workflow orchestration', () => {
       for (const stage of aiStages) expect(local.lookups.environmentOf(stageFunctionDescriptions[stage]).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(securityFunctionDescription).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(testsFunctionDescription).AI_PROVIDERS).toBe('local');
+      expect(local.lookups.environmentOf(reviewFunctionDescription).AI_PROVIDERS).toBe('local');
       expect(local.lookups.environmentOf(createWorkflowDescription).AI_PROVIDERS).toBe('local');
+      expect(local.lookups.environmentOf(createReviewDescription).AI_PROVIDERS).toBe('local');
     });
 
     it('with repositoryTokenSecret the repository stages, the security function and the tests function know it and may read that secret only; no other function', () => {
@@ -501,8 +519,9 @@ describe('workflow orchestration', () => {
         ...repositoryStages.map((stage) => repository.stageIds[stage]),
         repository.securityId,
         repository.testsId,
+        repository.reviewsId,
       ]);
-      expect(repositoryIds.size).toBe(repositoryStages.length + 2);
+      expect(repositoryIds.size).toBe(repositoryStages.length + 3);
       for (const [id, description] of repository.descriptions()) {
         const env = repository.lookups.environmentOf(description);
         if (repositoryIds.has(id)) {
@@ -539,11 +558,16 @@ describe('workflow orchestration', () => {
       expect(readableSecretsOf(both, testsFunctionDescription)).toEqual(
         [secretPattern('my/anthropic'), secretPattern('repo/token')].sort(),
       );
+      // The review function reviews with the AI a change it fetches from the repository.
+      expect(readableSecretsOf(both, reviewFunctionDescription)).toEqual(
+        [secretPattern('my/anthropic'), secretPattern('repo/token')].sort(),
+      );
       // No other function reads either secret.
       const readers = new Set([
         ...stages.map((stage) => stageFunctionDescriptions[stage]),
         securityFunctionDescription,
         testsFunctionDescription,
+        reviewFunctionDescription,
       ]);
       for (const description of allDescriptions(both).filter((d) => !readers.has(d)))
         expect([description, readableSecretsOf(both, description)]).toEqual([description, []]);

@@ -53,7 +53,7 @@ describe('a workflow from POST to workflow.completed', () => {
       status: 'queued',
       project_id: projectId,
       stages,
-      config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 2 },
+      config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 2, review: true },
     });
     expect(created.id).toMatch(/^wf_/);
 
@@ -84,9 +84,11 @@ describe('a workflow from POST to workflow.completed', () => {
       verification: { passed: true, problems: 0 },
       pushed_branch: null,
       iterations: 0,
+      review: { id: expect.stringMatching(/^rev_/), status: 'completed', verdict: 'approve', comments: 0, blocking: 0 },
     });
     expect(done.ai_usage.input_tokens).toBeGreaterThan(0);
-    expect(done.ai_usage).toMatchObject({ provider: 'local', calls: 2 });
+    // intake's plan, build's change set and verify's review.
+    expect(done.ai_usage).toMatchObject({ provider: 'local', calls: 3 });
 
     // The provenance envelope verifies with the local public key and names the diff it covers.
     const envelope = JSON.parse(await readFile(done.outputs.provenance.location, 'utf8'));

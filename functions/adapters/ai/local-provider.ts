@@ -18,12 +18,16 @@
  *   each source; see engines/testing/smoke-tests. A real provider writes behavioural tests. The
  *   writer is given by the function that generates tests (`writeTests`): it parses sources with
  *   TypeScript and a Python grammar, which no other function should carry in its bundle.
+ * - review: no comment of its own, a summary and verdict from the analysis the task carries; see
+ *   local-review.ts. A real provider reviews the logic.
  *
  * Usage is an estimate (4 characters a token) of the prompt a real model would have been given and
  * of the answer, so cost accounting sees non-zero, stable numbers.
  */
 import { AiProviderError, type AiAnswer, type AiProvider, type AiResult, type AiTask, type GeneratedTests } from '../../core/ai/provider';
+import type { ReviewAnswer } from '../../core/ai/review-task';
 import { isSafeRelativePath, maxChangedFiles, renderPrompt, validateAnswer } from '../../core/ai/tasks';
+import { localReview } from './local-review';
 import type { ChangeSet, FileChange, Plan, RepositoryContext } from '../../core/workflows/stage-data';
 
 export const localModel = 'local-deterministic-1';
@@ -186,8 +190,10 @@ export interface LocalProviderOptions {
   writeTests?: TestWriter;
 }
 
-const answer = async (task: AiTask, options: LocalProviderOptions): Promise<Plan | ChangeSet | GeneratedTests> => {
+const answer = async (task: AiTask, options: LocalProviderOptions): Promise<Plan | ChangeSet | GeneratedTests | ReviewAnswer> => {
   switch (task.kind) {
+    case 'review':
+      return localReview(task);
     case 'tests':
       if (!options.writeTests) throw new AiProviderError('The local provider writes tests only in the function that generates them');
       return options.writeTests(task);

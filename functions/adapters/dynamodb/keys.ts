@@ -35,6 +35,8 @@ export const entityTypes = {
   findingPointer: 'finding_pointer',
   testSuite: 'test_suite',
   testRun: 'test_run',
+  review: 'review',
+  reviewComment: 'review_comment',
 } as const;
 
 export const keys = {
@@ -161,6 +163,22 @@ export const keys = {
   testSuite: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_SUITES'), sk: join('TEST_SUITE', id) }),
   testRuns: (tenant: Tenant) => join(tenantPrefix(tenant), 'TEST_RUNS'),
   testRun: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_RUNS'), sk: join('TEST_RUN', id) }),
+
+  reviews: (tenant: Tenant) => join(tenantPrefix(tenant), 'REVIEWS'),
+  reviewSortKeyPrefix: 'REVIEW#',
+  review: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'REVIEWS'), sk: join('REVIEW', id) }),
+  reviewsOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'REVIEWS'),
+  reviewIndexes: (tenant: Tenant, projectId: string, id: string) => ({
+    gsi1pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'REVIEWS'),
+    gsi1sk: join('REVIEW', id),
+  }),
+  /** A review's comments, in the order they were made (their ids are monotonic): the diff's reading order. */
+  reviewComments: (tenant: Tenant, reviewId: string) => join(tenantPrefix(tenant), 'REVIEW', reviewId, 'COMMENTS'),
+  reviewCommentSortKeyPrefix: 'COMMENT#',
+  reviewComment: (tenant: Tenant, reviewId: string, id: string) => ({
+    pk: join(tenantPrefix(tenant), 'REVIEW', reviewId, 'COMMENTS'),
+    sk: join('COMMENT', id),
+  }),
 
   /** The local runtime's delivery queue (SQS in AWS): ordered by due time. */
   queuedMessages: 'DELIVERY_QUEUE',

@@ -14,7 +14,7 @@ export interface Remote {
   credentials?: RepositoryCredentials;
 }
 
-const onAuthFor = (credentials: RepositoryCredentials | undefined): AuthCallback | undefined =>
+export const onAuthFor = (credentials: RepositoryCredentials | undefined): AuthCallback | undefined =>
   credentials ? () => ({ username: credentials.username ?? 'x-access-token', password: credentials.token }) : undefined;
 
 /** What went wrong, in words that hold no URL, header or token. */

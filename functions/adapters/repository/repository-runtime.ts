@@ -10,18 +10,16 @@ const readSecretString = async (secretId: string): Promise<string> => {
 type Environment = Readonly<Record<string, string | undefined>>;
 
 /**
- * Repository access as the deployment configured it. `REPOSITORY_TOKEN_SECRET` (AWS) names a
- * Secrets Manager secret holding a token (raw, or JSON with `token`): used to fetch private https
- * repositories and enables pushing result branches. Locally `LOCAL_REPOSITORY_PUSH=true` lets
- * workflows push branches into `file:///` repositories.
+ * The token `REPOSITORY_TOKEN_SECRET` (AWS) names: a Secrets Manager secret holding a token (raw,
+ * or JSON with `token`), read on first use; none when the variable is unset.
  */
-export const repositoryAccessFromEnvironment = (
+export const repositoryCredentialsFromEnvironment = (
   env: Environment = process.env,
   readSecret?: (id: string) => Promise<string>,
-): RepositoryAccess => {
+): (() => Promise<RepositoryCredentials | undefined>) => {
   const secretId = env.REPOSITORY_TOKEN_SECRET;
   let credentials: Promise<RepositoryCredentials | undefined> | undefined;
-  const credentialsOf = (): Promise<RepositoryCredentials | undefined> => {
+  return () => {
     if (!secretId) return Promise.resolve(undefined);
     credentials ??= (async () => {
       const value = (await (readSecret ?? readSecretString)(secretId)).trim();
@@ -34,8 +32,20 @@ export const repositoryAccessFromEnvironment = (
     });
     return credentials;
   };
+};
 
-  const pushEnabled = Boolean(secretId) || env.LOCAL_REPOSITORY_PUSH === 'true';
+/**
+ * Repository access as the deployment configured it. `REPOSITORY_TOKEN_SECRET` (AWS) names a
+ * Secrets Manager secret holding a token (raw, or JSON with `token`): used to fetch private https
+ * repositories and enables pushing result branches. Locally `LOCAL_REPOSITORY_PUSH=true` lets
+ * workflows push branches into `file:///` repositories.
+ */
+export const repositoryAccessFromEnvironment = (
+  env: Environment = process.env,
+  readSecret?: (id: string) => Promise<string>,
+): RepositoryAccess => {
+  const credentialsOf = repositoryCredentialsFromEnvironment(env, readSecret);
+  const pushEnabled = Boolean(env.REPOSITORY_TOKEN_SECRET) || env.LOCAL_REPOSITORY_PUSH === 'true';
   return {
     checkout: async (request) => checkout({ ...request, credentials: await credentialsOf() }),
     ...(pushEnabled ? { pushBranch: async (request) => pushBranch({ ...request, credentials: await credentialsOf() }) } : {}),

@@ -1,9 +1,10 @@
 import type { ChangeSet, Plan, RepositoryContext, TokenUsage, VerificationReport } from '../workflows/stage-data';
+import type { ReviewAnswer, ReviewTask } from './review-task';
 
 /**
  * What the service asks of an AI model. Each task has a typed answer; real providers render the
  * task into a prompt and parse the model's JSON reply, the `local` provider computes a fixed-form
- * answer from the task itself. Later capabilities (remediation, test generation) add task kinds.
+ * answer from the task itself. Each capability (remediation, test generation, code review) adds its task kind.
  */
 export type AiTask =
   | { kind: 'plan'; prompt: string; context: RepositoryContext }
@@ -19,7 +20,8 @@ export type AiTask =
       sources: TestSource[];
       /** The repository's package.json `type`, deciding how a `.js` file is loaded ('commonjs' when absent). */
       moduleType: ModuleType;
-    };
+    }
+  | ReviewTask;
 
 export type TestFramework = 'jest' | 'vitest' | 'node:test' | 'pytest';
 export const testFrameworks: readonly TestFramework[] = ['jest', 'vitest', 'node:test', 'pytest'];
@@ -54,7 +56,13 @@ export interface RemediationFinding {
   excerpt: string | null;
 }
 
-export type AiAnswer<T extends AiTask> = T extends { kind: 'plan' } ? Plan : T extends { kind: 'tests' } ? GeneratedTests : ChangeSet;
+export type AiAnswer<T extends AiTask> = T extends { kind: 'plan' }
+  ? Plan
+  : T extends { kind: 'tests' }
+    ? GeneratedTests
+    : T extends { kind: 'review' }
+      ? ReviewAnswer
+      : ChangeSet;
 
 export interface AiResult<T> {
   output: T;

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import type { RepositoryContext } from '../workflows/stage-data';
 import { AiProviderError, testFrameworks, type AiAnswer, type AiTask, type TestFramework } from './provider';
+import { ReviewAnswerSchema, reviewPrompt } from './review-task';
 
 /**
  * What every provider shares about a task: the prompt a real model is given, and the schema its
@@ -122,6 +123,7 @@ const GeneratedTestsSchemas = new Map(testFrameworks.map((framework) => [framewo
 const schemaFor = (task: AiTask) => {
   if (task.kind === 'plan') return PlanSchema;
   if (task.kind === 'tests') return GeneratedTestsSchemas.get(task.framework) ?? generatedTestsSchema(task.framework);
+  if (task.kind === 'review') return ReviewAnswerSchema;
   return ChangeSetSchema;
 };
 
@@ -368,6 +370,8 @@ const testsPrompt = (task: Extract<AiTask, { kind: 'tests' }>) => ({
 
 export const renderPrompt = (task: AiTask): { system: string; user: string } => {
   switch (task.kind) {
+    case 'review':
+      return reviewPrompt(task);
     case 'tests':
       return testsPrompt(task);
     case 'remediation':

@@ -1,4 +1,4 @@
-/** The spec's eight scopes plus the ones DESIGN.md adds for webhooks and tests. */
+/** The spec's eight scopes plus the ones DESIGN.md adds for webhooks, tests and code reviews. */
 export const allScopes = [
   'read:projects',
   'write:projects',
@@ -12,6 +12,8 @@ export const allScopes = [
   'write:webhooks',
   'read:tests',
   'write:tests',
+  'read:reviews',
+  'write:reviews',
 ] as const;
 
 export type Scope = (typeof allScopes)[number];

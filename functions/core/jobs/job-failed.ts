@@ -3,6 +3,8 @@ import type { FindingRepository } from '../security/finding';
 import { remediationFailed } from '../security/remediate';
 import type { ScanRepository } from '../security/scan';
 import { scanSnapshot } from '../security/snapshots';
+import type { ReviewRepository } from '../reviews/review';
+import { failReview } from '../reviews/review-change';
 import type { Tenant } from '../tenancy';
 import type { TestRepository } from '../testing/test-records';
 
@@ -15,13 +17,14 @@ export interface JobFailedDeps {
   scans: ScanRepository;
   findings: FindingRepository;
   tests: TestRepository;
+  reviews: ReviewRepository;
   clock: Clock;
 }
 
 /**
  * The safety net of the asynchronous workers: a job whose invocations all failed (a timeout, a
  * crash, memory) reaches the worker's failure destination, and its record is failed here instead
- * of staying `running` / `remediating` forever. Records that already finished are left alone.
+ * of staying `running` / `remediating` forever (a failed review with its `review.completed`). Records that already finished are left alone.
  */
 export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reason: string): Promise<void> => {
   const tenant: Tenant = { accountId: job.ref.account_id, mode: job.ref.mode };
@@ -44,6 +47,9 @@ export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reaso
     }
     case 'remediate':
       await remediationFailed(deps, tenant, job.ref.id, message);
+      return;
+    case 'review':
+      await failReview(deps, tenant, job.ref.id, message);
       return;
     case 'generate': {
       const suite = await deps.tests.getSuite(tenant, job.ref.id);

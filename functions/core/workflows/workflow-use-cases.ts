@@ -21,7 +21,7 @@ export interface NewWorkflow {
   project_id: string;
   prompt: string;
   name?: string;
-  config: { ai_provider: string; auto_deploy?: boolean; branch?: string; max_iterations?: number };
+  config: { ai_provider: string; auto_deploy?: boolean; branch?: string; max_iterations?: number; review?: boolean };
 }
 
 const unknownProject = () => validationError([{ field: 'project_id', issue: 'is not a project of this account and mode' }]);
@@ -46,6 +46,7 @@ export const createWorkflow = async (tenant: Tenant, input: NewWorkflow, deps: W
       auto_deploy: input.config.auto_deploy ?? false,
       branch: input.config.branch ?? null,
       max_iterations: input.config.max_iterations ?? 2,
+      review: input.config.review ?? true,
     },
     now: isoTime(now),
   });

@@ -17,6 +17,8 @@ export interface WorkflowConfig {
   auto_deploy: boolean;
   branch: string | null;
   max_iterations: number;
+  /** Verify reviews the build's change beside its checks (a code review, `rev_…`). */
+  review: boolean;
 }
 
 export interface StageTiming {
@@ -48,6 +50,8 @@ export interface WorkflowOutputs {
   iterations: number;
   /** The deployment auto_deploy started, if any. */
   deployment_id: string | null;
+  /** The code review of the change verify made last (null when config.review is off). */
+  review: { id: string; status: string; verdict: string | null; comments: number; blocking: number } | null;
 }
 
 export interface AiUsage extends TokenUsage {
@@ -113,7 +117,12 @@ export const viewOfWorkflow = (workflow: Workflow): WorkflowView =>
       field,
       field === 'stage_statuses' || field === 'stage_timings'
         ? inStageOrder(workflow[field] as Record<StageName, unknown>)
-        : workflow[field],
+        : // Workflows stored before reviews existed: reviewed by default, no review yet.
+          field === 'config'
+          ? { ...workflow.config, review: workflow.config.review ?? true }
+          : field === 'outputs'
+            ? { ...workflow.outputs, review: workflow.outputs.review ?? null }
+            : workflow[field],
     ]),
   ) as unknown as WorkflowView;
 
@@ -139,6 +148,7 @@ export const emptyOutputs = (): WorkflowOutputs => ({
   pushed_branch: null,
   iterations: 0,
   deployment_id: null,
+  review: null,
 });
 
 export const newWorkflow = (input: {

@@ -4,6 +4,7 @@ import { systemClock } from '../../core/clock';
 import { type FailedJob, recordFailedJob } from '../../core/jobs/job-failed';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
+import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
 import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 import { logger } from '../../observability/logger';
@@ -14,6 +15,7 @@ const deps = {
   scans: dynamoScanRepository(table),
   findings: dynamoFindingRepository(table),
   tests: dynamoTestRepository(table),
+  reviews: dynamoReviewRepository(table),
   clock: systemClock,
 };
 
@@ -48,6 +50,6 @@ const recordMessage = async (message: SQSRecord): Promise<void> => {
 
 const processor = new BatchProcessor(EventType.SQS);
 
-/** Reads the security and tests functions' failure queues, one message after the other; a failed message alone comes back. */
+/** Reads the security, tests and review functions' failure queues, one message after the other; a failed message alone comes back. */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
   processPartialResponse(event, recordMessage, processor, { processInParallel: false, throwOnFullBatchFailure: false });

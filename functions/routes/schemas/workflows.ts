@@ -48,6 +48,14 @@ const config = v.strictObject({
       v.description('Fix rounds allowed after a failed verification, 1 to 5; default 2.'),
     ),
   ),
+  review: v.optional(
+    v.pipe(
+      v.boolean('must be true or false'),
+      v.description(
+        "Verify reviews the build's change beside its checks (a code review, `rev_…`); its comments of severity high or worse feed iterate. Default true.",
+      ),
+    ),
+  ),
 });
 
 export const createWorkflowBody = v.strictObject({
@@ -70,7 +78,13 @@ export const workflowSchema = v.object({
   status: v.picklist(workflowStatuses),
   stages: v.pipe(v.array(v.picklist(stageNames)), v.description('Stage names in order.')),
   prompt: v.string(),
-  config: v.object({ ai_provider: v.string(), auto_deploy: v.boolean(), branch: v.nullable(v.string()), max_iterations: v.number() }),
+  config: v.object({
+    ai_provider: v.string(),
+    auto_deploy: v.boolean(),
+    branch: v.nullable(v.string()),
+    max_iterations: v.number(),
+    review: v.boolean(),
+  }),
   stage_statuses: v.pipe(v.record(v.picklist(stageNames), v.picklist(stageStatuses)), v.description('Stage name → status.')),
   stage_timings: v.record(
     v.picklist(stageNames),
@@ -97,6 +111,14 @@ export const workflowSchema = v.object({
     pushed_branch: v.nullable(v.string()),
     iterations: v.number(),
     deployment_id: v.pipe(v.nullable(v.string()), v.description('The deployment auto_deploy started.')),
+    review: v.pipe(
+      v.nullable(
+        v.object({ id: v.string(), status: v.string(), verdict: v.nullable(v.string()), comments: v.number(), blocking: v.number() }),
+      ),
+      v.description(
+        'The code review of the change verify made last (`GET /v1/reviews/{id}`): `blocking` counts its AI comments of severity high or worse, which fail verification and feed iterate. Null when config.review is false.',
+      ),
+    ),
   }),
   ai_usage: v.object({
     input_tokens: v.number(),

@@ -85,7 +85,7 @@ export const workflowRecord = (overrides: Partial<Workflow> = {}, outputs: Parti
     project_id: projectId,
     name: 'Add caching',
     prompt: 'Add caching',
-    config: { ai_provider: 'anthropic', auto_deploy: false, branch: null, max_iterations: 2 },
+    config: { ai_provider: 'anthropic', auto_deploy: false, branch: null, max_iterations: 2, review: true },
     now: isoTime(startOfTests - 3_600_000),
   });
   return { ...base, status: 'completed', ...overrides, outputs: { ...base.outputs, ...outputs } };

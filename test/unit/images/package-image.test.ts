@@ -76,7 +76,7 @@ const setUp = async ({ tree, changes, listed, truncated = false, imageBuilder }:
     project_id: 'prj_1',
     name: 'Change',
     prompt: 'Change the app',
-    config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 1 },
+    config: { ai_provider: 'local', auto_deploy: false, branch: null, max_iterations: 1, review: true },
     now: new Date(clock.now()).toISOString(),
   });
   const workflow: Workflow = {

@@ -1,4 +1,5 @@
 import { recordFailedJob } from '../../../functions/core/jobs/job-failed';
+import type { Review, ReviewRepository } from '../../../functions/core/reviews/review';
 import type { Finding, FindingRepository } from '../../../functions/core/security/finding';
 import type { Scan, ScanRepository } from '../../../functions/core/security/scan';
 import type { TestRepository, TestRun, TestSuite } from '../../../functions/core/testing/test-records';
@@ -33,7 +34,11 @@ const store = () => {
     saveSuite: (_t: unknown, p: TestSuite, n: TestSuite) => save(p, n),
     saveRun: (_t: unknown, p: TestRun, n: TestRun, e: PendingEvent[]) => save(p, n, e),
   } as unknown as TestRepository;
-  return { records, events, deps: { scans, findings, tests, clock: controlledClock() } };
+  const reviews = {
+    get: (_t: unknown, id: string) => get<Review>(id),
+    save: (_t: unknown, p: Review, n: Review, e: PendingEvent[]) => save(p, n, e),
+  } as unknown as ReviewRepository;
+  return { records, events, deps: { scans, findings, tests, reviews, clock: controlledClock() } };
 };
 
 describe('a job whose invocations all failed', () => {
@@ -75,5 +80,37 @@ describe('a job whose invocations all failed', () => {
     expect(records.get('test_1')).toMatchObject({ status: 'failed', error: 'The generate stopped: timeout.' });
     expect(records.get('run_1')).toMatchObject({ status: 'failed', error: 'The run stopped: timeout.' });
     expect(records.get('run_2')).toMatchObject({ status: 'completed', revision: 5 });
+  });
+
+  it('fails a review still under way with review.completed saying failed, and leaves a completed one alone', async () => {
+    const { records, events, deps } = store();
+    records.set('rev_1', {
+      id: 'rev_1',
+      project_id: 'proj_1',
+      workflow_id: null,
+      status: 'running',
+      verdict: null,
+      counts: null,
+      merge_base: null,
+      head_commit: null,
+      error: null,
+      started_at: at,
+      revision: 2,
+    } as unknown as Review);
+    records.set('rev_2', { id: 'rev_2', status: 'completed', revision: 4 } as unknown as Review);
+    await recordFailedJob(deps, { action: 'review', ref: { ...ref, id: 'rev_1' } }, 'it failed after its retries (ReviewAlreadyRunning)');
+    await recordFailedJob(deps, { action: 'review', ref: { ...ref, id: 'rev_2' } }, 'timeout');
+    expect(records.get('rev_1')).toMatchObject({
+      status: 'failed',
+      error: 'The review stopped: it failed after its retries (ReviewAlreadyRunning).',
+      revision: 3,
+    });
+    expect(records.get('rev_2')).toMatchObject({ status: 'completed', revision: 4 });
+    expect(events).toEqual([
+      {
+        type: 'review.completed',
+        data: expect.objectContaining({ review_id: 'rev_1', project_id: 'proj_1', status: 'failed', verdict: null, comments: 0 }),
+      },
+    ]);
   });
 });

@@ -23,7 +23,7 @@ const queued = (): Workflow =>
     project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
     name: 'Add rate limiting',
     prompt: 'Add rate limiting to the API',
-    config: { ai_provider: 'anthropic', auto_deploy: false, branch: null, max_iterations: 2 },
+    config: { ai_provider: 'anthropic', auto_deploy: false, branch: null, max_iterations: 2, review: true },
     now: at(0),
   });
 

@@ -39,7 +39,7 @@ describe('createWorkflow', () => {
       project_id: projectId,
       status: 'queued',
       name: 'Add rate limiting to the API',
-      config: { ai_provider: 'anthropic', auto_deploy: false, branch: null, max_iterations: 2 },
+      config: { ai_provider: 'anthropic', auto_deploy: false, branch: null, max_iterations: 2, review: true },
       created_at: new Date(startOfTests).toISOString(),
       version: 1,
     });
@@ -56,11 +56,11 @@ describe('createWorkflow', () => {
     const { deps, executor } = setup();
     const workflow = await createWorkflow(
       tenant,
-      input({ name: 'Mine', config: { ai_provider: 'openai', auto_deploy: true, branch: 'develop', max_iterations: 5 } }),
+      input({ name: 'Mine', config: { ai_provider: 'openai', auto_deploy: true, branch: 'develop', max_iterations: 5, review: false } }),
       deps,
     );
     expect(workflow.name).toBe('Mine');
-    expect(workflow.config).toEqual({ ai_provider: 'openai', auto_deploy: true, branch: 'develop', max_iterations: 5 });
+    expect(workflow.config).toEqual({ ai_provider: 'openai', auto_deploy: true, branch: 'develop', max_iterations: 5, review: false });
     expect(executor.started[0]?.max_iterations).toBe(5);
   });
 

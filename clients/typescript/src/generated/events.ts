@@ -16,8 +16,8 @@ export const eventTypes = [
   'deployment.failed',
   'deployment.rollback',
   'test.run.completed',
-  'review.completed',
   'review.comment.created',
+  'review.completed',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -335,23 +335,7 @@ export interface TestRunCompletedEvent {
   };
 }
 
-/** A code review finished. */
-export interface ReviewCompletedEvent {
-  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
-  id: string;
-  type: 'review.completed';
-  created_at: string;
-  /** A snapshot of the resource after the change (the catalogue's example shows its usual fields). */
-  data: {
-    project_id: string;
-    review_id: string;
-    status: string;
-    comments: number;
-    [key: string]: unknown;
-  };
-}
-
-/** A code review left a comment. */
+/** A code review left a comment (sent for each comment, before `review.completed`). */
 export interface ReviewCommentCreatedEvent {
   /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
   id: string;
@@ -359,11 +343,55 @@ export interface ReviewCommentCreatedEvent {
   created_at: string;
   /** A snapshot of the resource after the change (the catalogue's example shows its usual fields). */
   data: {
-    project_id: string;
+    id: string;
     review_id: string;
+    project_id: string;
     path: string;
+    start_line: unknown;
     line: number;
+    severity: string;
+    category: string;
+    source: string;
+    rule: string;
     body: string;
+    suggestion: unknown;
+    created_at: string;
+    [key: string]: unknown;
+  };
+}
+
+/** A code review finished (`status` says whether it completed or failed). */
+export interface ReviewCompletedEvent {
+  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
+  id: string;
+  type: 'review.completed';
+  created_at: string;
+  /** A snapshot of the resource after the change (the catalogue's example shows its usual fields). */
+  data: {
+    review_id: string;
+    project_id: string;
+    workflow_id: unknown;
+    status: string;
+    verdict: string;
+    comments: number;
+    by_severity: {
+      critical: number;
+      high: number;
+      medium: number;
+      low: number;
+      info: number;
+      [key: string]: unknown;
+    };
+    dropped_comments: {
+      outside_diff: number;
+      duplicate: number;
+      over_limit: number;
+      [key: string]: unknown;
+    };
+    head_commit: string;
+    merge_base: string;
+    error: unknown;
+    duration_ms: number;
     [key: string]: unknown;
   };
 }
@@ -385,8 +413,8 @@ export type ServiceEvent =
   | DeploymentFailedEvent
   | DeploymentRollbackEvent
   | TestRunCompletedEvent
-  | ReviewCompletedEvent
-  | ReviewCommentCreatedEvent;
+  | ReviewCommentCreatedEvent
+  | ReviewCompletedEvent;
 
 /** The event of one type. */
 export type EventOf<T extends EventType> = Extract<ServiceEvent, { type: T }>;

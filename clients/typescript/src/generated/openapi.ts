@@ -429,6 +429,74 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/reviews': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List code reviews
+     * @description Requires the scope `read:reviews`.
+     */
+    get: operations['listReviews'];
+    put?: never;
+    /**
+     * Review a change
+     * @description Queues an AI code review (`rev_…`) of what a pull request from `head` into `base` would show: the diff from their merge base to head. The type check, sast and secrets scanners run first; their results on changed lines become comments of their own, then the AI provider reviews the diff with the surrounding code. Events `review.comment.created` per comment, then `review.completed`.
+     *
+     *     Requires the scope `write:reviews`.
+     */
+    post: operations['createReview'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/reviews/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a code review
+     * @description Requires the scope `read:reviews`.
+     */
+    get: operations['getReview'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/reviews/{id}/comments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a review's comments
+     * @description In the order they were made, which is the diff's reading order (path, then line): `order=asc` reads top to bottom.
+     *
+     *     Requires the scope `read:reviews`.
+     */
+    get: operations['listReviewComments'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/event-types': {
     parameters: {
       query?: never;
@@ -1410,6 +1478,7 @@ export interface operations {
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
+                review: boolean;
               };
               /** @description Stage name → status. */
               stage_statuses: {
@@ -1467,6 +1536,14 @@ export interface operations {
                 iterations: number;
                 /** @description The deployment auto_deploy started. */
                 deployment_id: string | null;
+                /** @description The code review of the change verify made last (`GET /v1/reviews/{id}`): `blocking` counts its AI comments of severity high or worse, which fail verification and feed iterate. Null when config.review is false. */
+                review: {
+                  id: string;
+                  status: string;
+                  verdict: string | null;
+                  comments: number;
+                  blocking: number;
+                } | null;
               };
               ai_usage: {
                 input_tokens: number;
@@ -1588,6 +1665,8 @@ export interface operations {
             branch?: string;
             /** @description Fix rounds allowed after a failed verification, 1 to 5; default 2. */
             max_iterations?: number;
+            /** @description Verify reviews the build's change beside its checks (a code review, `rev_…`); its comments of severity high or worse feed iterate. Default true. */
+            review?: boolean;
           };
         };
       };
@@ -1618,6 +1697,7 @@ export interface operations {
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
+                review: boolean;
               };
               /** @description Stage name → status. */
               stage_statuses: {
@@ -1675,6 +1755,14 @@ export interface operations {
                 iterations: number;
                 /** @description The deployment auto_deploy started. */
                 deployment_id: string | null;
+                /** @description The code review of the change verify made last (`GET /v1/reviews/{id}`): `blocking` counts its AI comments of severity high or worse, which fail verification and feed iterate. Null when config.review is false. */
+                review: {
+                  id: string;
+                  status: string;
+                  verdict: string | null;
+                  comments: number;
+                  blocking: number;
+                } | null;
               };
               ai_usage: {
                 input_tokens: number;
@@ -1831,6 +1919,7 @@ export interface operations {
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
+                review: boolean;
               };
               /** @description Stage name → status. */
               stage_statuses: {
@@ -1888,6 +1977,14 @@ export interface operations {
                 iterations: number;
                 /** @description The deployment auto_deploy started. */
                 deployment_id: string | null;
+                /** @description The code review of the change verify made last (`GET /v1/reviews/{id}`): `blocking` counts its AI comments of severity high or worse, which fail verification and feed iterate. Null when config.review is false. */
+                review: {
+                  id: string;
+                  status: string;
+                  verdict: string | null;
+                  comments: number;
+                  blocking: number;
+                } | null;
               };
               ai_usage: {
                 input_tokens: number;
@@ -2144,6 +2241,7 @@ export interface operations {
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
+                review: boolean;
               };
               /** @description Stage name → status. */
               stage_statuses: {
@@ -2201,6 +2299,14 @@ export interface operations {
                 iterations: number;
                 /** @description The deployment auto_deploy started. */
                 deployment_id: string | null;
+                /** @description The code review of the change verify made last (`GET /v1/reviews/{id}`): `blocking` counts its AI comments of severity high or worse, which fail verification and feed iterate. Null when config.review is false. */
+                review: {
+                  id: string;
+                  status: string;
+                  verdict: string | null;
+                  comments: number;
+                  blocking: number;
+                } | null;
               };
               ai_usage: {
                 input_tokens: number;
@@ -4705,6 +4811,712 @@ export interface operations {
       };
     };
   };
+  listReviews: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. A page past the end is empty. */
+        page?: number;
+        /** @description Items per page, 1 to 100; default 20. */
+        per_page?: number;
+        /** @description Field to sort by; default created_at. Ties are broken by id. */
+        sort?: 'created_at';
+        /** @description Sort direction; default desc. */
+        order?: 'asc' | 'desc';
+        /** @description Only items created at or after 00:00Z of this day (YYYY-MM-DD). */
+        created_after?: string;
+        /** @description Only items created before 00:00Z of this day (YYYY-MM-DD). */
+        created_before?: string;
+        /** @description Opaque position from the `next` link; makes deep pages as cheap as the first. */
+        cursor?: string;
+        /** @description Only this project's reviews. */
+        project_id?: string;
+        /** @description Only reviews in this status. */
+        status?: 'queued' | 'running' | 'completed' | 'failed';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of reviews. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Prefix rev_ */
+              id: string;
+              project_id: string;
+              /** @description The workflow whose verify stage made this review, or null. */
+              workflow_id: string | null;
+              /** @description As asked; null means the repository's default branch. */
+              base: string | null;
+              /** @description As asked; null for a workflow's review (its change is not a commit). */
+              head: string | null;
+              /** @description What base resolved to. */
+              base_ref: string | null;
+              /** @description The commit the diff is taken from: the merge base of base and head. */
+              merge_base: string | null;
+              head_commit: string | null;
+              ai_provider: string;
+              instructions: string | null;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'completed' | 'failed';
+              summary: string | null;
+              /** @description Set when completed. */
+              verdict: ('approve' | 'comment' | 'request_changes') | null;
+              counts: {
+                comments: number;
+                by_severity: {
+                  critical: number;
+                  high: number;
+                  medium: number;
+                  low: number;
+                  info: number;
+                };
+                by_source: {
+                  analysis: number;
+                  ai: number;
+                };
+                /** @description Comments not kept, and why: on a line the diff does not show, repeated, or past the cap. */
+                dropped: {
+                  outside_diff: number;
+                  duplicate: number;
+                  over_limit: number;
+                };
+                /** @description Suggestions removed because they did not apply cleanly. */
+                suggestions_dropped: number;
+              } | null;
+              /** @description Every file of the diff (the first 1,000): reviewed, skipped (binary or generated) or not reviewed (past a limit), with the reason. */
+              files: {
+                path: string;
+                previous_path: string | null;
+                /** @enum {string} */
+                change: 'added' | 'modified' | 'deleted' | 'renamed';
+                additions: number;
+                deletions: number;
+                /** @enum {string} */
+                status: 'reviewed' | 'skipped' | 'not_reviewed';
+                reason: string | null;
+              }[];
+              files_total: number;
+              ai_usage: {
+                input_tokens: number;
+                output_tokens: number;
+                provider: string;
+                model: string;
+                requests: number;
+              } | null;
+              error: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp with milliseconds
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp with milliseconds
+               */
+              updated_at: string;
+              started_at: string | null;
+              completed_at: string | null;
+              duration_ms: number | null;
+            }[];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid JSON body, or two different credentials sent. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credential. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks the scope of this operation. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected fault on our side; no internals are shown. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  createReview: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description A project of your account and mode (proj_…). */
+          project_id: string;
+          /** @description The change to review: a branch, or a full 40-character commit id. */
+          head: string;
+          /** @description What the change would merge into: a branch or a full commit id; the repository's default branch when absent. The diff is taken from the merge base of base and head, as a pull request's is. */
+          base?: string;
+          /** @description One of the configured providers; the first configured when absent. */
+          ai_provider?: string;
+          /** @description What the review should focus on, given to the AI provider. */
+          instructions?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The new review, `queued`. */
+      201: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          /** @description URL of the new resource. */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Prefix rev_ */
+              id: string;
+              project_id: string;
+              /** @description The workflow whose verify stage made this review, or null. */
+              workflow_id: string | null;
+              /** @description As asked; null means the repository's default branch. */
+              base: string | null;
+              /** @description As asked; null for a workflow's review (its change is not a commit). */
+              head: string | null;
+              /** @description What base resolved to. */
+              base_ref: string | null;
+              /** @description The commit the diff is taken from: the merge base of base and head. */
+              merge_base: string | null;
+              head_commit: string | null;
+              ai_provider: string;
+              instructions: string | null;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'completed' | 'failed';
+              summary: string | null;
+              /** @description Set when completed. */
+              verdict: ('approve' | 'comment' | 'request_changes') | null;
+              counts: {
+                comments: number;
+                by_severity: {
+                  critical: number;
+                  high: number;
+                  medium: number;
+                  low: number;
+                  info: number;
+                };
+                by_source: {
+                  analysis: number;
+                  ai: number;
+                };
+                /** @description Comments not kept, and why: on a line the diff does not show, repeated, or past the cap. */
+                dropped: {
+                  outside_diff: number;
+                  duplicate: number;
+                  over_limit: number;
+                };
+                /** @description Suggestions removed because they did not apply cleanly. */
+                suggestions_dropped: number;
+              } | null;
+              /** @description Every file of the diff (the first 1,000): reviewed, skipped (binary or generated) or not reviewed (past a limit), with the reason. */
+              files: {
+                path: string;
+                previous_path: string | null;
+                /** @enum {string} */
+                change: 'added' | 'modified' | 'deleted' | 'renamed';
+                additions: number;
+                deletions: number;
+                /** @enum {string} */
+                status: 'reviewed' | 'skipped' | 'not_reviewed';
+                reason: string | null;
+              }[];
+              files_total: number;
+              ai_usage: {
+                input_tokens: number;
+                output_tokens: number;
+                provider: string;
+                model: string;
+                requests: number;
+              } | null;
+              error: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp with milliseconds
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp with milliseconds
+               */
+              updated_at: string;
+              started_at: string | null;
+              completed_at: string | null;
+              duration_ms: number | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON body, or two different credentials sent. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credential. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks the scope of this operation. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is in a state that forbids this, or the Idempotency-Key is still in flight. */
+      409: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected fault on our side; no internals are shown. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getReview: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The review: status, summary, verdict, comment counts, the files reviewed, skipped and not reviewed. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Prefix rev_ */
+              id: string;
+              project_id: string;
+              /** @description The workflow whose verify stage made this review, or null. */
+              workflow_id: string | null;
+              /** @description As asked; null means the repository's default branch. */
+              base: string | null;
+              /** @description As asked; null for a workflow's review (its change is not a commit). */
+              head: string | null;
+              /** @description What base resolved to. */
+              base_ref: string | null;
+              /** @description The commit the diff is taken from: the merge base of base and head. */
+              merge_base: string | null;
+              head_commit: string | null;
+              ai_provider: string;
+              instructions: string | null;
+              /** @enum {string} */
+              status: 'queued' | 'running' | 'completed' | 'failed';
+              summary: string | null;
+              /** @description Set when completed. */
+              verdict: ('approve' | 'comment' | 'request_changes') | null;
+              counts: {
+                comments: number;
+                by_severity: {
+                  critical: number;
+                  high: number;
+                  medium: number;
+                  low: number;
+                  info: number;
+                };
+                by_source: {
+                  analysis: number;
+                  ai: number;
+                };
+                /** @description Comments not kept, and why: on a line the diff does not show, repeated, or past the cap. */
+                dropped: {
+                  outside_diff: number;
+                  duplicate: number;
+                  over_limit: number;
+                };
+                /** @description Suggestions removed because they did not apply cleanly. */
+                suggestions_dropped: number;
+              } | null;
+              /** @description Every file of the diff (the first 1,000): reviewed, skipped (binary or generated) or not reviewed (past a limit), with the reason. */
+              files: {
+                path: string;
+                previous_path: string | null;
+                /** @enum {string} */
+                change: 'added' | 'modified' | 'deleted' | 'renamed';
+                additions: number;
+                deletions: number;
+                /** @enum {string} */
+                status: 'reviewed' | 'skipped' | 'not_reviewed';
+                reason: string | null;
+              }[];
+              files_total: number;
+              ai_usage: {
+                input_tokens: number;
+                output_tokens: number;
+                provider: string;
+                model: string;
+                requests: number;
+              } | null;
+              error: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp with milliseconds
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp with milliseconds
+               */
+              updated_at: string;
+              started_at: string | null;
+              completed_at: string | null;
+              duration_ms: number | null;
+            };
+          };
+        };
+      };
+      /** @description Invalid JSON body, or two different credentials sent. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credential. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks the scope of this operation. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource in this account and mode. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected fault on our side; no internals are shown. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listReviewComments: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. A page past the end is empty. */
+        page?: number;
+        /** @description Items per page, 1 to 100; default 20. */
+        per_page?: number;
+        /** @description Field to sort by; default created_at. Ties are broken by id. */
+        sort?: 'created_at';
+        /** @description Sort direction; default desc. */
+        order?: 'asc' | 'desc';
+        /** @description Only items created at or after 00:00Z of this day (YYYY-MM-DD). */
+        created_after?: string;
+        /** @description Only items created before 00:00Z of this day (YYYY-MM-DD). */
+        created_before?: string;
+        /** @description Opaque position from the `next` link; makes deep pages as cheap as the first. */
+        cursor?: string;
+        /** @description Only comments of this severity. */
+        severity?: 'critical' | 'high' | 'medium' | 'low' | 'info';
+        /** @description Only comments on this file (its head-side path). */
+        path?: string;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of comments. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Prefix rvc_ */
+              id: string;
+              review_id: string;
+              project_id: string;
+              path: string;
+              /** @description First head-side line of a range; null for a comment on one line. */
+              start_line: number | null;
+              /** @description The (last) head-side line of the diff the comment is on. */
+              line: number;
+              /** @enum {string} */
+              severity: 'critical' | 'high' | 'medium' | 'low' | 'info';
+              /** @enum {string} */
+              category: 'bug' | 'security' | 'performance' | 'maintainability' | 'style' | 'test';
+              /**
+               * @description `analysis`: the type check or a scanner; `ai`: the AI provider.
+               * @enum {string}
+               */
+              source: 'analysis' | 'ai';
+              /** @description The analysis rule that reported it; null for the AI. */
+              rule: string | null;
+              body: string;
+              /** @description The new text of the commented lines, and the same as a unified diff checked to apply cleanly. */
+              suggestion: {
+                replacement: string;
+                patch: string;
+              } | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 UTC timestamp with milliseconds
+               */
+              created_at: string;
+            }[];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid JSON body, or two different credentials sent. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credential. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks the scope of this operation. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource in this account and mode. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected fault on our side; no internals are shown. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   listEventTypes: {
     parameters: {
       query?: never;
@@ -4739,8 +5551,8 @@ export interface operations {
               | 'deployment.failed'
               | 'deployment.rollback'
               | 'test.run.completed'
-              | 'review.completed'
-              | 'review.comment.created';
+              | 'review.comment.created'
+              | 'review.completed';
             description: string;
             example: {
               [key: string]: unknown;
@@ -4794,8 +5606,8 @@ export interface operations {
           | 'deployment.failed'
           | 'deployment.rollback'
           | 'test.run.completed'
-          | 'review.completed'
-          | 'review.comment.created';
+          | 'review.comment.created'
+          | 'review.completed';
         /** @description Only events after this one (an event of this account and mode), oldest first: store the last id you read and pass it again to follow the event stream with no gaps and no duplicates. An event is listed this way once it is 5 s old, when every event created before it has been stored. Takes order=asc only (its default). */
         starting_after?: string;
       };
@@ -4835,8 +5647,8 @@ export interface operations {
                 | 'deployment.failed'
                 | 'deployment.rollback'
                 | 'test.run.completed'
-                | 'review.completed'
-                | 'review.comment.created';
+                | 'review.comment.created'
+                | 'review.completed';
               /**
                * Format: date-time
                * @description ISO 8601 UTC timestamp with milliseconds
@@ -4952,8 +5764,8 @@ export interface operations {
                 | 'deployment.failed'
                 | 'deployment.rollback'
                 | 'test.run.completed'
-                | 'review.completed'
-                | 'review.comment.created';
+                | 'review.comment.created'
+                | 'review.completed';
               /**
                * Format: date-time
                * @description ISO 8601 UTC timestamp with milliseconds
@@ -5190,8 +6002,8 @@ export interface operations {
             | 'deployment.failed'
             | 'deployment.rollback'
             | 'test.run.completed'
-            | 'review.completed'
             | 'review.comment.created'
+            | 'review.completed'
             | '*'
           )[];
           active?: boolean;
@@ -5557,8 +6369,8 @@ export interface operations {
             | 'deployment.failed'
             | 'deployment.rollback'
             | 'test.run.completed'
-            | 'review.completed'
             | 'review.comment.created'
+            | 'review.completed'
             | '*'
           )[];
           active?: boolean;
@@ -5892,8 +6704,8 @@ export interface operations {
             | 'deployment.failed'
             | 'deployment.rollback'
             | 'test.run.completed'
-            | 'review.completed'
-            | 'review.comment.created';
+            | 'review.comment.created'
+            | 'review.completed';
         };
       };
     };
@@ -6088,8 +6900,8 @@ export interface operations {
           | 'deployment.failed'
           | 'deployment.rollback'
           | 'test.run.completed'
-          | 'review.completed'
-          | 'review.comment.created';
+          | 'review.comment.created'
+          | 'review.completed';
       };
       header?: never;
       path: {

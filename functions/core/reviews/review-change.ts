@@ -1,0 +1,275 @@
+import type { AiProvider } from '../ai/provider';
+import type { ReviewAnswer } from '../ai/review-task';
+import { maxAnswerComments } from '../ai/review-task';
+import { isoTime, type Clock } from '../clock';
+import { orderedIds } from '../ids';
+import { changeOptimistically } from '../optimistic-update';
+import { severityRank } from '../security/finding';
+import { zeroCounts } from '../security/scan';
+import type { Tenant } from '../tenancy';
+import type { PendingEvent } from '../workflows/workflow';
+import { checkedAiComments, type ReviewedFile } from './ai-comments';
+import { analysisComments, type AnalysisResults } from './analysis';
+import type { ChangedFile } from './change-source';
+import { keptComments, type DraftComment } from './comment-drafts';
+import { diffOfFile, type DiffFile } from './diff-files';
+import { skipReason } from './file-filter';
+import type { Review, ReviewComment, ReviewCounts, ReviewFile, ReviewRepository, ReviewUsage, ReviewVerdict } from './review';
+import { reviewLimitsOf, type ReviewLimits } from './review-limits';
+import { requestFileOf, splitIntoRequests } from './review-requests';
+import { commentCreatedData, reviewCompletedData } from './snapshots';
+
+export interface ReviewChangeDeps {
+  reviews: ReviewRepository;
+  clock: Clock;
+  aiProvider(name: string): Promise<AiProvider>;
+  limits?: Partial<ReviewLimits>;
+}
+
+/** Read, change, store if unchanged meanwhile (else again); the change answers null when there is nothing to do. */
+export const changeReview = (
+  deps: Pick<ReviewChangeDeps, 'reviews' | 'clock'>,
+  tenant: Tenant,
+  id: string,
+  change: (review: Review, nowIso: string) => { next: Review; events: PendingEvent[] } | null,
+): Promise<Review | undefined> =>
+  changeOptimistically(
+    `review ${id}`,
+    () => deps.reviews.get(tenant, id),
+    (current) => {
+      const nowIso = isoTime(deps.clock.now());
+      const result = change(current, nowIso);
+      return result && { ...result, next: { ...result.next, updated_at: nowIso, revision: current.revision + 1 } };
+    },
+    async (current, { next, events }) => ((await deps.reviews.save(tenant, current, next, events)) ? next : null),
+  );
+
+const finished = (review: Review, nowIso: string) => ({
+  completed_at: nowIso,
+  duration_ms: review.started_at ? Math.max(0, Date.parse(nowIso) - Date.parse(review.started_at)) : 0,
+});
+
+/** A queued or running review that cannot finish: `failed` with the reason, announced by `review.completed`. */
+export const failReview = (
+  deps: Pick<ReviewChangeDeps, 'reviews' | 'clock'>,
+  tenant: Tenant,
+  id: string,
+  reason: string,
+): Promise<Review | undefined> =>
+  changeReview(deps, tenant, id, (review, nowIso) => {
+    if (review.status !== 'queued' && review.status !== 'running') return null;
+    const next: Review = { ...review, status: 'failed', error: reason.slice(0, 2_000), ...finished(review, nowIso) };
+    return { next, events: [{ type: 'review.completed', data: reviewCompletedData(next) }] };
+  });
+
+const verdictOrder: Record<ReviewVerdict, number> = { approve: 0, comment: 1, request_changes: 2 };
+
+/**
+ * The stricter of what the comments call for (anything high or critical: `request_changes`; any
+ * comment: `comment`; none: `approve`) and what the AI concluded.
+ */
+export const verdictOf = (comments: DraftComment[], aiVerdicts: ReviewVerdict[]): ReviewVerdict => {
+  const fromComments: ReviewVerdict = comments.some((comment) => severityRank[comment.severity] <= severityRank.high)
+    ? 'request_changes'
+    : comments.length > 0
+      ? 'comment'
+      : 'approve';
+  return [fromComments, ...aiVerdicts].reduce((a, b) => (verdictOrder[b] > verdictOrder[a] ? b : a));
+};
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+const summaryOf = (answers: ReviewAnswer[], files: ReviewFile[]): string => {
+  const parts =
+    answers.length === 0
+      ? ['Nothing was sent for review: the change has no text file to review.']
+      : answers.length === 1
+        ? [answers[0]?.summary ?? '']
+        : answers.map((answer, index) => `Part ${index + 1} of ${answers.length}: ${answer.summary}`);
+  const skipped = files.filter((file) => file.status === 'skipped').length;
+  const notReviewed = files.filter((file) => file.status === 'not_reviewed').length;
+  const notes = [
+    skipped > 0 ? `${plural(skipped, 'file')} skipped (binary or generated)` : '',
+    notReviewed > 0 ? `${plural(notReviewed, 'file')} not reviewed (past a limit; see files)` : '',
+  ].filter(Boolean);
+  return [...parts, ...(notes.length > 0 ? [`${notes.join('; ')}.`] : [])].join('\n\n').slice(0, 8_000);
+};
+
+/** The change as read: where it comes from and its files. A workflow's change is not a commit (`head_commit` null). */
+export interface ReviewedChange {
+  base_ref: string | null;
+  merge_base: string | null;
+  head_commit: string | null;
+  files: ChangedFile[];
+  /** The diff as it was recorded (a workflow's stored patch), by path; computed from both sides where absent. */
+  diffs?: ReadonlyMap<string, DiffFile>;
+}
+
+interface Classified {
+  /** Files to analyse and review, with their diffs. */
+  reviewable: Array<{ file: ChangedFile; diff: DiffFile }>;
+  /** Every file's entry on the review, in path order, filled in as the review goes. */
+  entries: Map<string, ReviewFile>;
+}
+
+const classify = (files: ChangedFile[], limits: ReviewLimits, recorded?: ReadonlyMap<string, DiffFile>): Classified => {
+  const entries = new Map<string, ReviewFile>();
+  const reviewable: Classified['reviewable'] = [];
+  for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
+    const diff = recorded?.get(file.path) ?? diffOfFile(file);
+    const entry: ReviewFile = {
+      path: file.path,
+      previous_path: file.previous_path,
+      change: file.change,
+      additions: diff.additions,
+      deletions: diff.deletions,
+      status: 'reviewed',
+      reason: null,
+    };
+    entries.set(file.path, entry);
+    const skip = skipReason(file);
+    const bytes = Buffer.byteLength(file.after ?? file.before ?? '');
+    if (skip) Object.assign(entry, { status: 'skipped', reason: skip });
+    else if (file.kind === 'too_large' || bytes > limits.maxFileBytes)
+      Object.assign(entry, { status: 'not_reviewed', reason: `larger than ${limits.maxFileBytes} bytes` });
+    else if (reviewable.length >= limits.maxFiles)
+      Object.assign(entry, { status: 'not_reviewed', reason: `past the cap of ${limits.maxFiles} files per review` });
+    else reviewable.push({ file, diff });
+  }
+  return { reviewable, entries };
+};
+
+/**
+ * Reviews a change into a `running` review: sets binary and generated files aside, applies the
+ * limits, turns the analysis into comments, asks the AI provider part by part (the diff split by
+ * file to fit one request), keeps only the AI comments that sit on the diff, then stores each
+ * comment with its `review.comment.created` event and completes the review with
+ * `review.completed`. The review is failed (also with `review.completed`) if this throws.
+ */
+export const reviewChange = async (
+  deps: ReviewChangeDeps,
+  tenant: Tenant,
+  review: Review,
+  change: ReviewedChange,
+  analyse: (files: ChangedFile[]) => Promise<AnalysisResults>,
+): Promise<{ review: Review | undefined; comments: ReviewComment[] }> => {
+  const limits = reviewLimitsOf(deps.limits);
+  const { reviewable, entries } = classify(change.files, limits, change.diffs);
+  const diffs = reviewable.map(({ diff }) => diff);
+  const results = await analyse(reviewable.map(({ file }) => file));
+  const analysed = analysisComments(diffs, results);
+
+  const secretLines = new Map<string, Set<number>>();
+  for (const finding of results.findings) {
+    if (finding.type !== 'secrets' || finding.location.line === null) continue;
+    const lines = secretLines.get(finding.location.path) ?? new Set<number>();
+    lines.add(finding.location.line);
+    secretLines.set(finding.location.path, lines);
+  }
+
+  const reviewed = new Map<string, ReviewedFile>(
+    reviewable.map(({ file, diff }) => [file.path, { diff, content: file.after, secretLines: secretLines.get(file.path) ?? new Set() }]),
+  );
+  const requestFiles = reviewable.map(({ file, diff }) =>
+    requestFileOf(
+      diff,
+      file.after,
+      analysed.comments.filter((comment) => comment.path === file.path),
+      secretLines.get(file.path) ?? new Set(),
+      limits.surroundingLines,
+    ),
+  );
+  const { requests, tooLarge } = splitIntoRequests(requestFiles, limits.requestCharacters);
+  for (const { path, size } of tooLarge) {
+    Object.assign(entries.get(path) ?? {}, {
+      status: 'not_reviewed',
+      reason: `its diff needs ${size} characters, more than one AI request holds (${limits.requestCharacters}); only the analysis ran`,
+    });
+    reviewed.delete(path);
+  }
+
+  const answers: ReviewAnswer[] = [];
+  const aiDrafts: DraftComment[] = [];
+  let aiOutside = 0;
+  let suggestionsDropped = 0;
+  const usage: ReviewUsage = { input_tokens: 0, output_tokens: 0, provider: review.ai_provider, model: '', requests: 0 };
+  if (requests.length > 0) {
+    const provider = await deps.aiProvider(review.ai_provider);
+    for (const [index, request] of requests.entries()) {
+      const answer = await provider.run({
+        kind: 'review',
+        instructions: review.instructions,
+        part: { index: index + 1, of: requests.length },
+        files: request.map(({ file }) => file),
+        analysis: request.flatMap(({ analysis }) => analysis),
+        maxComments: Math.min(maxAnswerComments, limits.maxComments),
+      });
+      answers.push(answer.output);
+      const checked = checkedAiComments(answer.output.comments, reviewed);
+      aiDrafts.push(...checked.comments);
+      aiOutside += checked.outsideDiff;
+      suggestionsDropped += checked.suggestionsDropped;
+      Object.assign(usage, {
+        input_tokens: usage.input_tokens + answer.usage.input_tokens,
+        output_tokens: usage.output_tokens + answer.usage.output_tokens,
+        provider: answer.provider,
+        model: answer.model,
+        requests: usage.requests + 1,
+      });
+    }
+  }
+
+  const kept = keptComments([...analysed.comments, ...aiDrafts], limits.maxComments);
+  const nextId = orderedIds('reviewComment');
+  const written: ReviewComment[] = [];
+  for (const draft of kept.comments) {
+    const now = deps.clock.now();
+    const comment: ReviewComment = {
+      id: nextId(now),
+      review_id: review.id,
+      project_id: review.project_id,
+      ...draft,
+      created_at: isoTime(now),
+    };
+    const stored = await deps.reviews.addComment(tenant, comment, { type: 'review.comment.created', data: commentCreatedData(comment) });
+    // Failed meanwhile (the safety net): what is stored stays, nothing more is added.
+    if (!stored) return { review: await deps.reviews.get(tenant, review.id), comments: written };
+    written.push(comment);
+  }
+
+  const by_severity = zeroCounts();
+  for (const comment of kept.comments) by_severity[comment.severity] += 1;
+  const counts: ReviewCounts = {
+    comments: kept.comments.length,
+    by_severity,
+    by_source: {
+      analysis: kept.comments.filter((comment) => comment.source === 'analysis').length,
+      ai: kept.comments.filter((comment) => comment.source === 'ai').length,
+    },
+    dropped: { outside_diff: analysed.outsideDiff + aiOutside, duplicate: kept.duplicate, over_limit: kept.overLimit },
+    suggestions_dropped: suggestionsDropped,
+  };
+  const files = [...entries.values()];
+  const completed = await changeReview(deps, tenant, review.id, (current, nowIso) => {
+    if (current.status !== 'running') return null;
+    const next: Review = {
+      ...current,
+      status: 'completed',
+      base_ref: change.base_ref,
+      merge_base: change.merge_base,
+      head_commit: change.head_commit,
+      summary: summaryOf(answers, files),
+      verdict: verdictOf(
+        kept.comments,
+        answers.map((answer) => answer.verdict),
+      ),
+      counts,
+      files: files.slice(0, limits.maxListedFiles),
+      files_total: files.length,
+      ai_usage: usage.requests > 0 ? usage : null,
+      ...finished(current, nowIso),
+    };
+    return { next, events: [{ type: 'review.completed', data: reviewCompletedData(next) }] };
+  });
+  return { review: completed, comments: written };
+};

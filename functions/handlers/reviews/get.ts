@@ -1,0 +1,11 @@
+import { getReview } from '../../core/reviews/review-use-cases';
+import { viewOfReview } from '../../core/reviews/views';
+import { apiHandler } from '../../http/api-handler';
+import { getReviewRoute } from '../../routes/reviews';
+import { reviewDeps } from './deps';
+
+const deps = reviewDeps();
+
+export const handler = apiHandler(getReviewRoute, async ({ principal, params }) => ({
+  data: viewOfReview(await getReview(principal, params.id, deps)),
+}));

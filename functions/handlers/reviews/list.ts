@@ -1,0 +1,15 @@
+import { pageMeta } from '../../core/pagination';
+import { listReviews } from '../../core/reviews/review-use-cases';
+import { viewOfReview } from '../../core/reviews/views';
+import { apiHandler } from '../../http/api-handler';
+import { toListQuery } from '../../http/list-query';
+import { listReviewsRoute } from '../../routes/reviews';
+import { reviewDeps } from './deps';
+
+const deps = reviewDeps();
+
+export const handler = apiHandler(listReviewsRoute, async ({ principal, query: params }) => {
+  const query = toListQuery(params, 'created_at');
+  const page = await listReviews(principal, query, { project_id: params.project_id, status: params.status }, deps);
+  return { list: page.items.map(viewOfReview), meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
+});

@@ -1,0 +1,70 @@
+import { idParams } from './schemas/common';
+import { createReviewBody, listReviewCommentsQuery, listReviewsQuery, reviewCommentSchema, reviewSchema } from './schemas/reviews';
+import { defineRoute } from './route';
+
+const tag = 'Reviews';
+
+export const createReviewRoute = defineRoute({
+  operationId: 'createReview',
+  summary: 'Review a change',
+  description:
+    'Queues an AI code review (`rev_…`) of what a pull request from `head` into `base` would show: the diff from their merge base to head. The type check, sast and secrets scanners run first; their results on changed lines become comments of their own, then the AI provider reviews the diff with the surrounding code. Events `review.comment.created` per comment, then `review.completed`.',
+  tag,
+  method: 'POST',
+  path: '/v1/reviews',
+  handler: 'reviews/create',
+  scope: 'write:reviews',
+  tableAccess: 'write',
+  startsReviewJobs: true,
+  body: createReviewBody,
+  success: { status: 201, description: 'The new review, `queued`.', data: reviewSchema },
+});
+
+export const listReviewsRoute = defineRoute({
+  operationId: 'listReviews',
+  summary: 'List code reviews',
+  tag,
+  method: 'GET',
+  path: '/v1/reviews',
+  handler: 'reviews/list',
+  scope: 'read:reviews',
+  tableAccess: 'read',
+  query: listReviewsQuery,
+  success: { status: 200, description: 'A page of reviews.', data: reviewSchema, list: true },
+});
+
+export const getReviewRoute = defineRoute({
+  operationId: 'getReview',
+  summary: 'Get a code review',
+  tag,
+  method: 'GET',
+  path: '/v1/reviews/{id}',
+  handler: 'reviews/get',
+  scope: 'read:reviews',
+  tableAccess: 'read',
+  params: idParams,
+  success: {
+    status: 200,
+    description: 'The review: status, summary, verdict, comment counts, the files reviewed, skipped and not reviewed.',
+    data: reviewSchema,
+  },
+  errors: [404],
+});
+
+export const listReviewCommentsRoute = defineRoute({
+  operationId: 'listReviewComments',
+  summary: "List a review's comments",
+  description: "In the order they were made, which is the diff's reading order (path, then line): `order=asc` reads top to bottom.",
+  tag,
+  method: 'GET',
+  path: '/v1/reviews/{id}/comments',
+  handler: 'reviews/list-comments',
+  scope: 'read:reviews',
+  tableAccess: 'read',
+  params: idParams,
+  query: listReviewCommentsQuery,
+  success: { status: 200, description: 'A page of comments.', data: reviewCommentSchema, list: true },
+  errors: [404],
+});
+
+export const reviewRoutes = [createReviewRoute, listReviewsRoute, getReviewRoute, listReviewCommentsRoute];
