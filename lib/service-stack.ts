@@ -2,6 +2,7 @@ import { CfnOutput, Duration, Stack, Validations, type StackProps } from 'aws-cd
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { corsSettings } from '../functions/http/cors';
@@ -188,6 +189,13 @@ export class ServiceStack extends Stack {
       reason:
         "Authentication is the service's own credential resolver, run in every function: API keys, personal access tokens and OAuth tokens, stored hashed in DynamoDB. The OpenAPI document and the fallback are public by design.",
     });
+
+    // Named private git hosts that repositories may resolve to (every fetch and push is guarded).
+    const privateGitHosts = contextList('repositoryPrivateHosts');
+    if (privateGitHosts.length > 0) {
+      for (const node of this.node.findAll())
+        if (node instanceof NodejsFunction) node.addEnvironment('REPOSITORY_PRIVATE_HOSTS', privateGitHosts.join(','));
+    }
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
     new CfnOutput(this, 'WorkflowStateMachineArn', {

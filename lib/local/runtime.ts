@@ -86,6 +86,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     // E-mail goes to a folder; test-mode webhooks may target this machine (never in AWS).
     LOCAL_OUTBOX_DIR: join(options.dataDir, 'outbox'),
     LOCAL_ALLOW_PRIVATE_TEST_TARGETS: 'true',
+    // Projects may name a git folder on this machine (file:///…); never in AWS. LOCAL_FILE_REPOSITORIES=false turns it off.
+    LOCAL_FILE_REPOSITORIES: process.env.LOCAL_FILE_REPOSITORIES ?? 'true',
     LOCAL_DELIVERY_QUEUE: 'table',
     // Workflow artifacts and the provenance signing key live in the data folder.
     LOCAL_ARTIFACT_DIR: join(options.dataDir, 'artifacts'),

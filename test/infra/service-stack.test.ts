@@ -91,6 +91,15 @@ describe('ServiceStack', () => {
       }
     });
 
+    it('hands context repositoryPrivateHosts to the functions as REPOSITORY_PRIVATE_HOSTS, and nothing without it', () => {
+      const named = Template.fromStack(buildApp(newApp({ repositoryPrivateHosts: 'git.corp.example, gitlab.internal' })));
+      const functions = Object.values(named.findResources('AWS::Lambda::Function'));
+      for (const fn of functions)
+        expect(fn.Properties.Environment.Variables.REPOSITORY_PRIVATE_HOSTS).toBe('git.corp.example,gitlab.internal');
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function')))
+        expect(fn.Properties.Environment.Variables.REPOSITORY_PRIVATE_HOSTS).toBeUndefined();
+    });
+
     it('gives no role an AWS managed policy', () => {
       for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
         expect(role.Properties.ManagedPolicyArns).toBeUndefined();

@@ -39,7 +39,7 @@ const validProject = { name: 'Checkout', repository: 'https://github.com/example
  */
 const setUp = async () => {
   const http = inMemoryHttpDeps();
-  const projectDeps = { projects: inMemoryProjectRepository(), clock: http.deps.clock };
+  const projectDeps = { projects: inMemoryProjectRepository(), clock: http.deps.clock, repositoryProblem: () => null };
   const account = await http.newAccount();
   const live = await http.newKey(account.id, 'live');
   const calls = { create: 0 };

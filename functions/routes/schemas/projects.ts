@@ -19,7 +19,9 @@ const repository = v.pipe(
   v.string('must be a string'),
   v.maxLength(2048, 'must be at most 2048 characters'),
   v.regex(repositoryAddress, 'must be an https:// URL, an ssh:// or git@host:path address, or a file:/// URL'),
-  v.description('Where the code lives: an https URL, an ssh:// or git@host:path address, or a file:/// URL (local use).'),
+  v.description(
+    'Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address), an ssh:// or git@host:path address, or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere).',
+  ),
 );
 
 const description = v.pipe(
