@@ -37,7 +37,6 @@ export const toApiGatewayEvent = (
 ): APIGatewayProxyEventV2 => {
   const url = new URL(request.url ?? '/', 'http://local');
   const headers = joinedHeaders(request);
-  headers['x-forwarded-proto'] ??= 'http';
   const method = (request.method ?? 'GET').toUpperCase();
   const isText = body.length === 0 || textTypes.test(headers['content-type'] ?? '');
   const now = Date.now();
@@ -54,8 +53,9 @@ export const toApiGatewayEvent = (
     requestContext: {
       accountId: 'local',
       apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0] as string,
+      // API Gateway's own domain, never the client's Host header.
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
       http: {
         method,
         path: url.pathname,

@@ -130,7 +130,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   process.env.WORKFLOW_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('workflow');
   process.env.DEPLOYMENT_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('deployment');
   const http = await startHttpServer(options.port);
-  const apiUrl = `http://localhost:${http.port}/v1`;
+  // Location and Link headers are built on the server's own address, never on the client's Host header.
+  process.env.LOCAL_API_ORIGIN = `http://localhost:${http.port}`;
+  const apiUrl = `${process.env.LOCAL_API_ORIGIN}/v1`;
   await writeRuntimeInfo(options.dataDir, {
     apiUrl,
     dynamodbEndpoint: dynamodb.endpoint,

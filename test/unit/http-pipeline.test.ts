@@ -144,6 +144,23 @@ describe('success answers', () => {
     expect(deleted.raw).toBe('');
   });
 
+  it("builds Location and Link on API Gateway's domain, never on the Host or X-Forwarded-Proto headers", async () => {
+    const { handlers, postProject, auth } = await setUp();
+    const hostile = {
+      host: 'evil.example>; rel="next", <https://attacker.example/x',
+      'x-forwarded-proto': 'javascript:alert(1)//',
+      'x-forwarded-host': 'attacker.example',
+    };
+    const created = await postProject(validProject, hostile);
+    expect(created.headers.Location).toBe(`https://api.example.test/v1/projects/${created.body.data.id}`);
+    await postProject(validProject);
+    const listed = await send(handlers.list, { method: 'GET', path: '/v1/projects?per_page=1', headers: { ...auth, ...hostile } });
+    const links = String(listed.headers.Link).split(', ');
+    expect(links).toHaveLength(3);
+    for (const link of links) expect(link).toMatch(/^<https:\/\/api\.example\.test\/v1\/projects\?[^<>]*>; rel="(first|next|last)"$/);
+    expect(listed.headers.Link).not.toMatch(/attacker|evil|javascript/);
+  });
+
   it('a list answers data, meta and a Link header', async () => {
     const { postProject, handlers, auth } = await setUp();
     for (let i = 0; i < 3; i += 1) await postProject({ ...validProject, name: `p${i}` });
