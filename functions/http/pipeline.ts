@@ -94,6 +94,8 @@ export const createApiHandler = <R extends AnyRoute>(
       if (!(error instanceof ApiError)) logger.error('unexpected failure', { operation: route.operationId, error: error as Error });
       response = errorResponse(error instanceof ApiError ? error : internalError(), requestId);
     }
+    const rateHeaders = (context as Context & ApiContext).rateLimitHeaders;
+    if (rateHeaders) response = { ...response, headers: { ...response.headers, ...rateHeaders } };
     logger.info('request', {
       operation: route.operationId,
       status: response.statusCode,

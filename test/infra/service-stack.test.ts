@@ -205,10 +205,12 @@ describe('ServiceStack', () => {
 
   describe('least privilege', () => {
     const writeOnlyActions = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
-    const credentialCondition = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } };
+    const credentialCondition = {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] },
+    };
 
     it.each(routes.filter((route) => route.tableAccess === 'read').map((route) => [routeDescription(route)]))(
-      '%s reads, and updates credential items only',
+      '%s reads, and updates credential and rate-limit items only',
       (description) => {
         const statements = statementsOf(description).filter(isDynamoStatement);
         const actions = statements.flatMap(actionsOf);

@@ -246,12 +246,33 @@ describe('credentials and scopes', () => {
 
   it('answers 429 rate_limited with Retry-After when the limiter refuses, without running the handler', async () => {
     const { postProject, http, calls } = await setUp();
-    http.limiter.decision = { allowed: false, retryAfterSeconds: 7 };
+    http.limiter.decision = { allowed: false, retryAfterSeconds: 7, remaining: 0, resetSeconds: 7, policy: http.limiter.policy };
     const answer = await postProject(validProject);
     expect(answer.status).toBe(429);
     expect(answer.body.error.code).toBe('rate_limited');
     expect(answer.headers['Retry-After']).toBe('7');
+    expect(answer.headers['RateLimit-Policy']).toBe('"credential";q=100;w=2');
+    expect(answer.headers.RateLimit).toBe('"credential";r=0;t=7');
     expect(calls.create).toBe(0);
+  });
+
+  it('sends RateLimit-Policy and RateLimit on every answer to a counted request, success or error', async () => {
+    const { postProject, handlers, auth, http } = await setUp();
+    http.limiter.decision = { allowed: true, remaining: 42, resetSeconds: 2, policy: http.limiter.policy };
+    const created = await postProject(validProject);
+    const invalid = await postProject({});
+    const missing = await send(handlers.get, {
+      method: 'GET',
+      path: '/v1/projects/proj_x',
+      pathParameters: { id: 'proj_x' },
+      headers: auth,
+    });
+    expect([created.status, invalid.status, missing.status]).toEqual([201, 422, 404]);
+    for (const answer of [created, invalid, missing]) {
+      expect(answer.headers['RateLimit-Policy']).toBe('"credential";q=100;w=2');
+      expect(answer.headers.RateLimit).toBe('"credential";r=42;t=2');
+      expect(answer.headers['Retry-After']).toBeUndefined();
+    }
   });
 });
 

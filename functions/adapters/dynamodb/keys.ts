@@ -35,6 +35,7 @@ export const entityTypes = {
   findingPointer: 'finding_pointer',
   testSuite: 'test_suite',
   testRun: 'test_run',
+  rateLimitBucket: 'rate_limit_bucket',
 } as const;
 
 export const keys = {
@@ -54,6 +55,11 @@ export const keys = {
     gsi2sk: 'CREDENTIAL',
   }),
   credentialsOfAccount: (accountId: string) => join('ACCOUNT', accountId, 'CREDENTIALS'),
+
+  /** A credential's rate-limit bucket, shared by every function instance. */
+  rateLimitBucket: (credentialId: string) => ({ pk: join('RATE_LIMIT', credentialId), sk: 'RATE_LIMIT' }),
+  /** Leading-key pattern of rate-limit buckets, for IAM conditions. */
+  rateLimitLeadingKeyPattern: 'RATE_LIMIT#*',
   credentialById: (id: string) => join('CREDENTIAL', id),
 
   projects: (tenant: Tenant) => join(tenantPrefix(tenant), 'PROJECTS'),
