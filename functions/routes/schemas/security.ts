@@ -100,6 +100,11 @@ export const findingSchema = v.object({
       pushed_branch: v.nullable(v.string()),
     }),
   ),
+  reopened_at: v.pipe(v.nullable(timestamp), v.description('When a later scan found this resolved finding again.')),
+  reopen_reason: v.pipe(
+    v.nullable(v.string()),
+    v.description('Why it is open again: the scan that still finds it, and for a remediated finding that its patch was never applied.'),
+  ),
   created_at: timestamp,
   updated_at: timestamp,
 });
