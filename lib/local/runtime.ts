@@ -117,7 +117,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
 
   const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
-  const timeScale = Number(process.env.LOCAL_TIME_SCALE);
+  // Waits and retry intervals of the state machines: LOCAL_WAIT_SCALE, never the webhooks' LOCAL_TIME_SCALE.
+  const timeScale = Number(process.env.LOCAL_WAIT_SCALE);
   const stepFunctions = await startLocalStepFunctions({
     machines: [workflowMachine(), deploymentMachine()],
     timeScale: Number.isFinite(timeScale) && timeScale > 0 ? timeScale : 1,

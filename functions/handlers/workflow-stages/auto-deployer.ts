@@ -3,7 +3,7 @@ import { deploymentTenantOf, type Deployment } from '../../core/deployments/depl
 import { ApiError } from '../../core/errors';
 import type { AutoDeployer } from '../../core/workflows/stages/auto-deploy';
 import { deploymentExecutorFromEnvironment } from '../../adapters/deployments/sfn-deployment-executor';
-import { delayScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
+import { waitScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
 import { deploymentDeps } from '../deployments/deps';
 
 const finished = ['completed', 'failed', 'rolled_back'];
@@ -19,7 +19,7 @@ const maxWaitMs = 12 * 60_000;
 export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env): AutoDeployer | undefined => {
   if (!env.DEPLOYMENT_STATE_MACHINE_ARN) return undefined;
   const deps = deploymentDeps(() => deploymentExecutorFromEnvironment(env));
-  const scale = delayScaleFromEnvironment();
+  const scale = waitScaleFromEnvironment();
   return {
     async deploy(ref, workflow, bundle, branch) {
       const tenant = deploymentTenantOf(ref);
