@@ -112,6 +112,7 @@ const operationOf = (route: AnyRoute): Json => {
     description: [route.description, scopeNote].filter(Boolean).join('\n\n'),
     tags: [route.tag],
     'x-required-scope': route.scope,
+    ...(route.deprecation ? { deprecated: true } : {}),
     security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }],
     parameters: parametersOf(route),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } } : {}),

@@ -9,6 +9,7 @@ import { createApiHandler, type ApiRequest, type Reply } from '../../functions/h
 import type { HttpResponse } from '../../functions/http/response';
 import { pageMeta } from '../../functions/core/pagination';
 import { createProjectRoute, deleteProjectRoute, getProjectRoute, listProjectsRoute } from '../../functions/routes/projects';
+import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { apiEvent, type EventOptions, lambdaContext } from './fakes/api-gateway-event';
 import { inMemoryHttpDeps } from './fakes/http-deps';
 import { inMemoryProjectRepository } from './fakes/project-repository';
@@ -526,5 +527,32 @@ describe('Idempotency-Key', () => {
     expect(answer.status).toBe(422);
     expect(answer.body.error.details.field).toBe('Idempotency-Key');
     expect(calls.create).toBe(0);
+  });
+});
+
+describe('deprecation', () => {
+  it('announces a deprecated operation on every answer: Deprecation (RFC 9745), Sunset (RFC 8594) and a deprecation link', async () => {
+    const http = inMemoryHttpDeps();
+    const account = await http.newAccount();
+    const live = await http.newKey(account.id, 'live');
+    const route = {
+      ...listProjectsRoute,
+      deprecation: { since: '2027-01-01T00:00:00Z', sunset: '2027-07-01T00:00:00Z', link: 'https://docs.example.test/v2-migration' },
+    };
+    const handler = createApiHandler(
+      route,
+      async () => ({ list: [], meta: { page: 1, per_page: 20, total: 0, total_pages: 0 } }),
+      () => http.deps,
+    );
+    const ok = await send(handler, { method: 'GET', path: '/v1/projects', headers: { authorization: `Bearer ${live.key}` } });
+    const refused = await send(handler, { method: 'GET', path: '/v1/projects' });
+    for (const answer of [ok, refused]) {
+      expect(answer.headers.Deprecation).toBe(`@${Date.parse('2027-01-01T00:00:00Z') / 1000}`);
+      expect(answer.headers.Sunset).toBe('Thu, 01 Jul 2027 00:00:00 GMT');
+      expect(answer.headers.Link).toContain('<https://docs.example.test/v2-migration>; rel="deprecation"');
+    }
+    expect(ok.headers.Link).toContain('rel="first"');
+    expect((buildOpenApiDocument([route]) as any).paths['/v1/projects'].get.deprecated).toBe(true);
+    expect((buildOpenApiDocument([listProjectsRoute]) as any).paths['/v1/projects'].get.deprecated).toBeUndefined();
   });
 });
