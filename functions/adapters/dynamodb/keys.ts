@@ -167,6 +167,22 @@ export const keys = {
   testSuite: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_SUITES'), sk: join('TEST_SUITE', id) }),
   testRuns: (tenant: Tenant) => join(tenantPrefix(tenant), 'TEST_RUNS'),
   testRun: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_RUNS'), sk: join('TEST_RUN', id) }),
+  /**
+   * Suites and runs in one creation order: gsi1 the tenant's, gsi2 a project's. The sort key is
+   * the id's ULID (then the id), so suites and runs interleave by the time they were created.
+   */
+  testObjects: (tenant: Tenant) => join(tenantPrefix(tenant), 'TESTS'),
+  testObjectsOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'TESTS'),
+  testObjectSortKeyPrefix: 'TEST#',
+  testObjectIndexes: (tenant: Tenant, projectId: string, id: string) => {
+    const sortKey = join('TEST', id.slice(id.indexOf('_') + 1), id);
+    return {
+      gsi1pk: join(tenantPrefix(tenant), 'TESTS'),
+      gsi1sk: sortKey,
+      gsi2pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'TESTS'),
+      gsi2sk: sortKey,
+    };
+  },
 
   /** The local runtime's delivery queue (SQS in AWS): ordered by due time. */
   queuedMessages: 'DELIVERY_QUEUE',

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { aiProviderNames } from '../../core/ai/provider';
 import { frameworks } from '../../core/testing/results';
 import { jobStatuses } from '../../core/testing/test-records';
-import { timestamp, lengthIn } from './common';
+import { lengthIn, listQuery, picklistParam, timestamp } from './common';
 
 const branch = v.pipe(
   v.string('must be a string'),
@@ -117,3 +117,9 @@ export const testRunSchema = v.object({
 });
 
 export const testObjectSchema = v.variant('object', [testSuiteSchema, testRunSchema]);
+
+export const listTestsQuery = listQuery(['created_at'] as const, {
+  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's suites and runs."))),
+  object: v.optional(picklistParam(['test_suite', 'test_run'] as const, 'Only suites (`test_suite`) or only runs (`test_run`).')),
+  status: v.optional(picklistParam(jobStatuses, 'Only suites and runs in this status.')),
+});
