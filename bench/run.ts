@@ -9,6 +9,7 @@ import { benchCapacity } from './section-capacity';
 import { benchHttp } from './section-http';
 import { benchRateLimit } from './section-ratelimit';
 import { benchScans } from './section-scans';
+import { benchSdk } from './section-sdk';
 import { benchWebhooks } from './section-webhooks';
 import { benchWorkflows } from './section-workflows';
 
@@ -24,12 +25,12 @@ import { benchWorkflows } from './section-workflows';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
-/** `--only=bundles,http,capacity,ratelimit,webhooks,workflows,scans` runs some sections only (all by default). */
+/** `--only=bundles,http,capacity,ratelimit,webhooks,workflows,scans,sdk` runs some sections only (all by default). */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
-const sections = ['bundles', 'http', 'capacity', 'ratelimit', 'webhooks', 'workflows', 'scans'] as const;
+const sections = ['bundles', 'http', 'capacity', 'ratelimit', 'webhooks', 'workflows', 'scans', 'sdk'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
@@ -66,6 +67,7 @@ const settings = {
     pricePerThousandTransitionsUsd: 0.025,
   },
   scans: { files: 1000, seed: 1, warmup: 1, runs: quick ? 2 : 5 },
+  sdk: {},
 };
 
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -153,10 +155,16 @@ const main = async (): Promise<void> => {
   }
   // After the runtime is stopped: DynamoDB Local's JVM would compete for the CPUs.
   const scans = wants('scans') ? await benchScans(settings.scans) : undefined;
+  const sdk = wants('sdk') ? await benchSdk() : undefined;
 
   const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? []), ...(ratelimit?.checks ?? [])];
-  const figures: Figure[] = [...(webhooks?.figures ?? []), ...(workflows?.figures ?? []), ...(scans?.figures ?? [])];
-  heading('7. Summary');
+  const figures: Figure[] = [
+    ...(webhooks?.figures ?? []),
+    ...(workflows?.figures ?? []),
+    ...(scans?.figures ?? []),
+    ...(sdk?.figures ?? []),
+  ];
+  heading('8. Summary');
   if (checks.length > 0 || figures.length === 0) printChecks(checks);
   printFigures(figures);
 
@@ -170,6 +178,7 @@ const main = async (): Promise<void> => {
     webhooks: webhooks && { ...webhooks, figures: undefined },
     workflows: workflows && { ...workflows, figures: undefined },
     scans: scans && { ...scans, figures: undefined },
+    sdk: sdk && { ...sdk, figures: undefined },
   };
   const {
     sectionDates,

@@ -3,7 +3,8 @@ import type { CredentialRepository } from '../core/credentials/credential';
 import type { IdempotencyStore } from '../core/idempotency';
 import { createRateLimiter, type RateLimiter, rateLimitSettingsFromEnvironment } from '../core/rate-limiter';
 import { dynamoTokenBucketStore } from '../adapters/dynamodb/rate-limit-store';
-import { countMetric } from '../observability/metrics';
+import { logger } from '../observability/logger';
+import { recordRateLimitFailedOpen } from '../observability/metrics';
 import { tableFromEnvironment } from '../adapters/dynamodb/client';
 import { dynamoCredentialRepository } from '../adapters/dynamodb/credential-repository';
 import { dynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
@@ -30,13 +31,9 @@ const sharedRateLimiter = (table: ReturnType<typeof tableFromEnvironment>): Rate
   return createRateLimiter(settings, systemClock, dynamoTokenBucketStore(table, settings), {
     onFailOpen: (error) => {
       const name = (error as { name?: unknown }).name;
-      countMetric(
-        'RateLimitFailedOpen',
-        { reason: typeof name === 'string' && throttlingErrors.has(name) ? 'throttled' : 'error' },
-        {
-          error_name: typeof name === 'string' ? name : 'unknown',
-        },
-      );
+      const reason = typeof name === 'string' && throttlingErrors.has(name) ? 'throttled' : 'error';
+      recordRateLimitFailedOpen(reason);
+      logger.warn('rate limit failed open', { reason, error_name: typeof name === 'string' ? name : 'unknown' });
     },
   });
 };

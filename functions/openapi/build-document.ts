@@ -120,8 +120,9 @@ const operationOf = (route: AnyRoute): Json => {
   };
 };
 
-/** The OpenAPI 3.1 document of the route table. */
-export const buildOpenApiDocument = (routes: readonly AnyRoute[]): Json => {
+/** The OpenAPI 3.1 document of the route table (its API operations: not the reference page). */
+export const buildOpenApiDocument = (table: readonly AnyRoute[]): Json => {
+  const routes = table.filter((route) => route.inOpenApi !== false);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };

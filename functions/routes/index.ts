@@ -1,4 +1,5 @@
 import { deploymentRoutes } from './deployments';
+import { docsRoutes } from './docs';
 import { eventRoutes } from './events';
 import { securityRoutes } from './security';
 import { testingRoutes } from './testing';
@@ -21,7 +22,11 @@ export const routes: readonly AnyRoute[] = [
   ...testingRoutes,
   ...eventRoutes,
   ...webhookRoutes,
+  ...docsRoutes,
 ];
+
+/** The routes the OpenAPI document describes: every API operation (not the reference page itself). */
+export const apiRoutes: readonly AnyRoute[] = routes.filter((route) => route.inOpenApi !== false);
 
 /** The function that answers everything no route matches: 404, or 405 with `Allow`. */
 export const fallbackHandler = 'meta/fallback';

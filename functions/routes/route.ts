@@ -26,6 +26,11 @@ export interface RouteDefinition<
   summary: string;
   description?: string;
   tag: string;
+  /**
+   * The CDK stack the route's function lives in (`lib/domain-stack.ts`): its tag unless given. A
+   * route with a new tag lands in a stack of its own, with no change to `lib/`.
+   */
+  domain?: string;
   method: HttpMethod;
   /** Full path under the API's root, with `{name}` parameters: `/v1/projects/{id}`. */
   path: string;
@@ -62,6 +67,10 @@ export interface RouteDefinition<
    * `deprecated`. Dates are ISO 8601 (`2027-01-31T00:00:00Z`).
    */
   deprecation?: { since: string; sunset?: string; link?: string };
+  /** False for the few routes that are not API operations (the reference page and its assets). */
+  inOpenApi?: false;
+  /** Files of packages the function reads at run time, shipped beside its bundle: `{ redoc: ['bundles/x.js'] }`. */
+  shippedFiles?: Record<string, string[]>;
 }
 
 export const defineRoute = <

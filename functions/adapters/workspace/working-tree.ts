@@ -1,10 +1,11 @@
-import { lstat, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Scratch, WorkingTree } from '../../core/workspace/working-tree';
 import { applyChangeSet } from './apply-change-set';
 import { gatherContext, readFiles } from './context';
-import { resolveInside } from './safe-path';
+import { UnsafePathError } from '../../core/workspace/repository-path';
+import { isWithin, resolveInside } from './safe-path';
 
 const absent = (error: unknown): boolean => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
@@ -13,12 +14,16 @@ export const workingTreeAt = (dir: string, dispose: () => Promise<void>): Workin
   dir,
   async readText(path) {
     const target = resolveInside(dir, path);
+    let real: string;
     try {
-      return await readFile(target, 'utf8');
+      real = await realpath(target);
     } catch (error) {
       if (absent(error)) return null;
       throw error;
     }
+    // A link in the repository must not read the machine's files (/proc/self/environ…) into a prompt.
+    if (!isWithin(await realpath(dir), real)) throw new UnsafePathError(path, 'leads outside the repository through a symbolic link');
+    return readFile(real, 'utf8');
   },
   async isFile(path) {
     return (await lstat(resolveInside(dir, path)).catch(() => null))?.isFile() ?? false;

@@ -13,7 +13,7 @@ export interface AppliedChangeSet {
 export interface WorkingTree {
   /** The folder itself, for what works on a whole tree: checkout, scanners, verification, test runners. */
   readonly dir: string;
-  /** The file's UTF-8 text, or null when there is no such file. */
+  /** The file's UTF-8 text, or null when there is no such file; a link that leads out of the tree is refused. */
   readText(path: string): Promise<string | null>;
   /** Whether the path is a regular file (not a folder, not a link). */
   isFile(path: string): Promise<boolean>;

@@ -17,8 +17,10 @@ import { dependenciesScanner } from '../../engines/scanners/dependencies/depende
 import { planUpgrade } from '../../engines/scanners/dependencies/upgrade';
 import { sastScanner } from '../../engines/scanners/sast/sast-scanner';
 import { secretsScanner } from '../../engines/scanners/secrets-scanner';
+import { recordScanDuration } from '../../observability/metrics';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const scanners = new Map<ScanType, Scanner>();
 const scannerFor = (type: ScanType): Scanner => {
   let scanner = scanners.get(type);
@@ -56,6 +58,8 @@ const job = v.object({
 /** Invoked asynchronously (locally: in process) by the scan and remediate routes. */
 export const handler = async (event: unknown): Promise<void> => {
   const { action, ref } = v.parse(job, event);
+  const started = performance.now();
   if (action === 'scan') await runScan(deps, ref);
   else await runRemediation(deps, ref);
+  recordScanDuration(action, performance.now() - started);
 };

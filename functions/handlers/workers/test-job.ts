@@ -10,8 +10,9 @@ import { repositoryAccessFromEnvironment } from '../../adapters/repository/repos
 import { testRunnerFromEnvironment } from '../../adapters/testing/test-runner-runtime';
 import { scratchFolders } from '../../adapters/workspace/working-tree';
 import { fileSourceInspector } from '../../engines/testing/source-inspector';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 
 const deps: TestJobDeps = {
   tests: dynamoTestRepository(table),

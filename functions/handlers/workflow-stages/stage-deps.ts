@@ -9,11 +9,12 @@ import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repos
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
 import { signerFromEnvironment } from '../../adapters/signing/signer-runtime';
 import { scratchFolders } from '../../adapters/workspace/working-tree';
+import { tracedTable } from '../../observability/tracer';
 
 /** Everything a stage function reaches, from its environment; the signer is made on first use. */
 /** `extra`: what only some stages use (verify's scanners, package's auto-deployer), so the other bundles stay lean. */
 export const stageDeps = (extra: Partial<StageDeps> = {}): StageDeps => {
-  const table = tableFromEnvironment();
+  const table = tracedTable(tableFromEnvironment());
   let signer: Promise<Signer> | undefined;
   return {
     workflows: dynamoWorkflowRepository(table),

@@ -69,7 +69,21 @@ describe('the CLI command line', () => {
     async (...args) => {
       const failure = await run(
         process.execPath,
-        ['--import', 'tsx', 'bin/cli.ts', 'keys', 'create', '--type', 'live', '--scopes', 'read:projects', '--name', 'x', ...args],
+        [
+          '--conditions=source',
+          '--import',
+          'tsx',
+          'bin/cli.ts',
+          'keys',
+          'create',
+          '--type',
+          'live',
+          '--scopes',
+          'read:projects',
+          '--name',
+          'x',
+          ...args,
+        ],
         {
           env: { ...process.env, DATA_DIR: join(tmpdir(), 'no-runtime-here'), LOCAL_RUNTIME_REGISTRY: join(tmpdir(), 'no-registry-here') },
         },

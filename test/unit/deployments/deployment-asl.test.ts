@@ -375,7 +375,9 @@ describe('the deployment state machine with the real steps over fakes, run local
     );
 
   it('a healthy deployment completes and becomes current; a failing one after it is rolled back to it automatically', async () => {
-    const first = deploymentRecord({ config, provider: 'fake' }, Date.now() - 1_000);
+    // A deadline far enough (30 s in real time) that a busy machine cannot reach it between the two probes.
+    const patient = { health_timeout_seconds: 3_000, health_interval_seconds: 1 };
+    const first = deploymentRecord({ config: patient, provider: 'fake' }, Date.now() - 1_000);
     expect(await deployments.create(tenant, first)).toBe('created');
     fake.script.checkHealth.push({ healthy: false }, { healthy: true });
     expect((await run('deploy', first.id)).status).toBe('SUCCEEDED');

@@ -1,11 +1,11 @@
 import type { Severity } from '../../../core/security/scanner';
 import type { OsvAffected, OsvSeverity, OsvVulnerability } from './advisories';
-import { cvss2BaseScore, cvss3BaseScore, severityOfScore } from './cvss';
+import { cvss2BaseScore, cvss3BaseScore, cvss4BaseScore, severityOfScore } from './cvss';
 
 export interface AdvisorySeverity {
   severity: Severity;
   /** Where the rating comes from. */
-  source: 'cvss_v3' | 'database_specific' | 'cvss_v2' | 'default';
+  source: 'cvss_v4' | 'cvss_v3' | 'database_specific' | 'cvss_v2' | 'default';
   /** The CVSS base score computed, when the rating comes from a vector. */
   cvss_score: number | null;
   cvss_vector: string | null;
@@ -30,14 +30,15 @@ const highestScore = (ratings: OsvSeverity[], type: string, score: (vector: stri
 };
 
 /**
- * The severity of a vulnerability for a package: the highest CVSS v3.x base score among the
- * advisory's and the package's `severity` vectors; else the database's own rating
- * (`database_specific.severity`, GitHub's CRITICAL/HIGH/MODERATE/LOW — the advisory's, then the
- * package's); else a CVSS v2 score; else medium. CVSS v4 vectors are not scored (see cvss.ts):
- * advisories that carry only those are rated by their database rating, which GitHub always sets.
+ * The severity of a vulnerability for a package: the highest base score of the newest CVSS
+ * version among the advisory's and the package's `severity` vectors (v4.0, else v3.x); else the
+ * database's own rating (`database_specific.severity`, GitHub's CRITICAL/HIGH/MODERATE/LOW — the
+ * advisory's, then the package's); else a CVSS v2 score; else medium.
  */
 export const severityOf = (vulnerability: OsvVulnerability, entries: OsvAffected[] = []): AdvisorySeverity => {
   const ratings = [...(vulnerability.severity ?? []), ...entries.flatMap((entry) => entry.severity ?? [])];
+  const v4 = highestScore(ratings, 'CVSS_V4', cvss4BaseScore);
+  if (v4) return { severity: severityOfScore(v4.score), source: 'cvss_v4', cvss_score: v4.score, cvss_vector: v4.vector };
   const v3 = highestScore(ratings, 'CVSS_V3', cvss3BaseScore);
   if (v3) return { severity: severityOfScore(v3.score), source: 'cvss_v3', cvss_score: v3.score, cvss_vector: v3.vector };
   for (const rating of [vulnerability.database_specific?.severity, ...entries.map((entry) => entry.database_specific?.severity)]) {

@@ -1,3 +1,4 @@
+import { parseSyml } from '@yarnpkg/parsers';
 import { type LockedPackage, linesOf, uniquePackages } from './types';
 
 const registryVersion = /^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.+-]*)?$/;
@@ -26,20 +27,9 @@ export const parsePnpmKey = (rawKey: string, lockfileMajor: number): { name: str
   return registryVersion.test(version) ? { name, version } : null;
 };
 
-/** The major `lockfileVersion` (`'9.0'`, `'6.0'`, `5.4`), or 9 when absent. */
-export const pnpmLockfileMajor = (text: string): number => {
-  const match = /^lockfileVersion:\s*['"]?(\d+)/m.exec(text);
-  return match?.[1] ? Number(match[1]) : 9;
-};
-
-export interface PnpmPackageEntry {
-  key: string;
-  line: number;
-}
-
-/** The keys of the top-level `packages:` map, with their lines (read line by line: lockfiles are machine-written). */
-export const pnpmPackageEntries = (text: string): PnpmPackageEntry[] => {
-  const entries: PnpmPackageEntry[] = [];
+/** The 1-based line of each key of the top-level `packages:` map (keys as written, quotes removed). */
+const packageKeyLines = (text: string): Map<string, number> => {
+  const lines = new Map<string, number>();
   let inPackages = false;
   linesOf(text).forEach((line, index) => {
     if (line.trim() === '' || line.trimStart().startsWith('#')) return;
@@ -47,19 +37,25 @@ export const pnpmPackageEntries = (text: string): PnpmPackageEntry[] => {
       inPackages = /^packages:\s*$/.test(line);
       return;
     }
-    const key = inPackages ? /^ {2}(\S.*):\s*$/.exec(line)?.[1] : undefined;
-    if (key !== undefined) entries.push({ key, line: index + 1 });
+    const key = inPackages ? /^ {2}(\S.*?):(?:\s|$)/.exec(line)?.[1] : undefined;
+    if (key !== undefined) lines.set(key.replace(/^(['"])(.*)\1$/, '$2'), index + 1);
   });
-  return entries;
+  return lines;
 };
 
-/** pnpm-lock.yaml, lockfile v5, v6 and v9 (the `packages:` map; `snapshots:` repeats it per peer set). */
+/**
+ * pnpm-lock.yaml, lockfile v5, v6 and v9, read as YAML by `@yarnpkg/parsers` (its js-yaml): the
+ * `packages:` map (`snapshots:` repeats it per peer set), each key's line as written.
+ */
 export const readPnpmLock = (text: string, manifest: string): LockedPackage[] => {
-  const major = pnpmLockfileMajor(text);
+  const document = parseSyml(text) as { lockfileVersion?: unknown; packages?: unknown };
+  const major = Number.parseInt(String(document.lockfileVersion ?? '9'), 10) || 9;
+  const packages = typeof document.packages === 'object' && document.packages !== null ? Object.keys(document.packages) : [];
+  const lines = packageKeyLines(text);
   const found: LockedPackage[] = [];
-  for (const { key, line } of pnpmPackageEntries(text)) {
+  for (const key of packages) {
     const parsed = parsePnpmKey(key, major);
-    if (parsed) found.push({ ecosystem: 'npm', ...parsed, manifest, line });
+    if (parsed) found.push({ ecosystem: 'npm', ...parsed, manifest, line: lines.get(key) ?? 1 });
   }
   return uniquePackages(found);
 };
