@@ -213,7 +213,7 @@ export const measureCapacity = async (endpoint: string, tableName: string, setti
     const meter = meterClient(meteredClient);
     const { key } = await newBenchAccount(plain, 'capacity');
     const authDeps = { credentials: dynamoCredentialRepository(metered), clock: systemClock };
-    const projectDeps: ProjectDeps = { projects: dynamoProjectRepository(metered), clock: systemClock };
+    const projectDeps: ProjectDeps = { projects: dynamoProjectRepository(metered), clock: systemClock, repositoryProblem: () => null };
     const authenticate = () => resolveCredential({ authorization: `Bearer ${key}` }, authDeps);
     const request: Request = (label, work, options) => measureRequest(meter, authenticate, label, work, options);
 
@@ -224,6 +224,7 @@ export const measureCapacity = async (endpoint: string, tableName: string, setti
     await seedProjects(tenant, settings.projects, settings.seedConcurrency, {
       projects: dynamoProjectRepository(plain),
       clock: systemClock,
+      repositoryProblem: () => null,
     });
     const seedMs = performance.now() - seedStarted;
 

@@ -7,6 +7,7 @@ import { type Check, type Figure, heading, printChecks, printFigures, writeJson 
 import { benchBundles } from './section-bundles';
 import { benchCapacity } from './section-capacity';
 import { benchHttp } from './section-http';
+import { benchRateLimit } from './section-ratelimit';
 import { benchScans } from './section-scans';
 import { benchSdk } from './section-sdk';
 import { benchWebhooks } from './section-webhooks';
@@ -24,12 +25,12 @@ import { benchWorkflows } from './section-workflows';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
-/** `--only=bundles,http,capacity,webhooks,workflows,scans,sdk` runs some sections only (all by default). */
+/** `--only=bundles,http,capacity,ratelimit,webhooks,workflows,scans,sdk` runs some sections only (all by default). */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
-const sections = ['bundles', 'http', 'capacity', 'webhooks', 'workflows', 'scans', 'sdk'] as const;
+const sections = ['bundles', 'http', 'capacity', 'ratelimit', 'webhooks', 'workflows', 'scans', 'sdk'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
@@ -37,6 +38,7 @@ const settings = {
   bundles: { initRuns: quick ? 5 : 15 },
   http: { requests: quick ? { 1: 50, 16: 200 } : { 1: 300, 16: 2000 }, warmupRequests: quick ? 20 : 100 },
   capacity: { projects: 1000, perPage: 20, deepPage: 50, seedConcurrency: 8 },
+  ratelimit: { seconds: quick ? 20 : 60 },
   webhooks: {
     throughput: quick
       ? [
@@ -135,14 +137,16 @@ const main = async (): Promise<void> => {
 
   let http: Awaited<ReturnType<typeof benchHttp>> | undefined;
   let capacity: Awaited<ReturnType<typeof benchCapacity>> | undefined;
+  let ratelimit: Awaited<ReturnType<typeof benchRateLimit>> | undefined;
   let webhooks: Awaited<ReturnType<typeof benchWebhooks>> | undefined;
   let workflows: Awaited<ReturnType<typeof benchWorkflows>> | undefined;
-  if (wants('http') || wants('capacity') || wants('webhooks') || wants('workflows')) {
+  if (wants('http') || wants('capacity') || wants('ratelimit') || wants('webhooks') || wants('workflows')) {
     console.log('\nStarting the local runtime on DynamoDB Local (in memory)…');
     const runtime = await startBenchRuntime();
     try {
       if (wants('http')) http = await benchHttp(runtime, settings.http);
       if (wants('capacity')) capacity = await benchCapacity(runtime, settings.capacity);
+      if (wants('ratelimit')) ratelimit = await benchRateLimit(runtime, settings.ratelimit);
       if (wants('webhooks')) webhooks = await benchWebhooks(runtime, settings.webhooks);
       if (wants('workflows')) workflows = await benchWorkflows(runtime, settings.workflows);
     } finally {
@@ -153,7 +157,7 @@ const main = async (): Promise<void> => {
   const scans = wants('scans') ? await benchScans(settings.scans) : undefined;
   const sdk = wants('sdk') ? await benchSdk() : undefined;
 
-  const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? [])];
+  const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? []), ...(ratelimit?.checks ?? [])];
   const figures: Figure[] = [
     ...(webhooks?.figures ?? []),
     ...(workflows?.figures ?? []),
@@ -170,6 +174,7 @@ const main = async (): Promise<void> => {
     bundles: bundles && { ...bundles, checks: undefined },
     http: http && { results: http.results, reference: http.reference },
     capacity: capacity && { ...capacity, checks: undefined },
+    ratelimit: ratelimit && { rows: ratelimit.rows },
     webhooks: webhooks && { ...webhooks, figures: undefined },
     workflows: workflows && { ...workflows, figures: undefined },
     scans: scans && { ...scans, figures: undefined },

@@ -24,7 +24,7 @@ const usage = `npm run cli -- <command> [options]
   keys list [--account <acct_id>]
   keys revoke <key_id>
   provenance verify <envelope.json> (--public-key <pem> | --local)
-  provenance public-key --local
+  provenance public-key [--local]
   reviews show <rev_id> [--account <acct_id>] [--mode live|test]
 
 Options for every command:
@@ -33,6 +33,18 @@ Options for every command:
                    instead of the running local runtime
 
 ${api.apiUsage()}`;
+
+const options = {
+  email: { type: 'string' },
+  type: { type: 'string' },
+  scopes: { type: 'string' },
+  name: { type: 'string' },
+  account: { type: 'string' },
+  'expires-in-days': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  stack: { type: 'string' },
+  help: { type: 'boolean', default: false },
+} as const;
 
 // `provenance …` has its own options: hand it the rest of the command line before the strict parse.
 if (process.argv[2] === 'provenance') {
@@ -57,25 +69,30 @@ if (process.argv[2] === 'reviews') {
   );
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    email: { type: 'string' },
-    type: { type: 'string' },
-    scopes: { type: 'string' },
-    name: { type: 'string' },
-    account: { type: 'string' },
-    'expires-in-days': { type: 'string' },
-    json: { type: 'boolean', default: false },
-    stack: { type: 'string' },
-    help: { type: 'boolean', default: false },
-  },
-});
-
 const fail = (message: string): never => {
   console.error(message);
   process.exit(2);
 };
+
+const parsed = (() => {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options,
+    });
+  } catch (error) {
+    // A malformed command line is a usage error, never a stack trace.
+    const message = error instanceof Error ? error.message : String(error);
+    if (/expires-in-days/.test(message)) return fail('--expires-in-days must be a whole number of days from 1 to 366.');
+    return fail(`${message}\n\n${usage}`);
+  }
+})();
+const { values, positionals } = parsed;
+
+const expiresInDays = (text: string): number =>
+  /^\d{1,3}$/.test(text) && Number(text) >= 1 && Number(text) <= 366
+    ? Number(text)
+    : fail(`--expires-in-days must be a whole number of days from 1 to 366, not ${JSON.stringify(text)}.`);
 
 /** The account named, or the only account there is. */
 const accountOf = async (deps: AdminDeps): Promise<string> => {
@@ -96,6 +113,8 @@ const print = (value: object, human: string): void => {
 const run = async (): Promise<void> => {
   const [group, command, argument] = positionals;
   if (values.help || !group) return console.log(usage);
+  // Checked before reaching any table, so a mistyped value is told at once.
+  const expires = values['expires-in-days'] === undefined ? undefined : expiresInDays(values['expires-in-days']);
   const deps = adminDeps(await targetTable(values.stack));
 
   switch (`${group} ${command}`) {
@@ -113,7 +132,7 @@ const run = async (): Promise<void> => {
             .split(',')
             .map((s) => s.trim())
             .filter(Boolean),
-          expiresInDays: values['expires-in-days'] === undefined ? undefined : Number(values['expires-in-days']),
+          expiresInDays: expires,
         },
         deps,
       );

@@ -21,7 +21,9 @@ Runs the whole service locally on DynamoDB Local.
   --port N       port of the API (default: $PORT or 3000; 0 picks a free one)
   --in-memory    keep nothing: DynamoDB Local runs in memory
 Environment: PORT, DATA_DIR (default .local-data/), IN_MEMORY, LOG_LEVEL (default WARN),
-             RATE_LIMIT_PER_SECOND (50), RATE_LIMIT_BURST (100), LOCAL_TIME_SCALE (1)`);
+             RATE_LIMIT_PER_SECOND (50), RATE_LIMIT_BURST (100),
+             LOCAL_TIME_SCALE (1: multiplies webhook retry delays only),
+             LOCAL_WAIT_SCALE (1: multiplies deployment health deadlines and Step Functions waits)`);
   process.exit(0);
 }
 

@@ -15,6 +15,7 @@ import { CoreStack } from './core-stack';
 import { exportCoreReferences } from './core-references';
 import { DomainStack, domainOf, domainStackName } from './domain-stack';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { stateMachineAlarms, workerErrorsAlarm } from './operations/alarms';
 import { alarmEveryFunction } from './operations/function-alarms';
 
@@ -220,5 +221,13 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   stateMachineAlarms(workflows, alarm(workflowsStack), workflows.stateMachine, 'Workflow state machine');
   stateMachineAlarms(deployments, alarm(deploymentsStack), deployments.stateMachine, 'Deployment state machine');
   for (const stack of domains.values()) alarmEveryFunction(stack, stack.core.alarmTopic, coreStackName);
+
+  // Named private git hosts that repositories may resolve to (every fetch and push is guarded).
+  const privateGitHosts = contextList(app, 'repositoryPrivateHosts');
+  if (privateGitHosts.length > 0) {
+    for (const stack of [core, ...domains.values()])
+      for (const node of stack.node.findAll())
+        if (node instanceof NodejsFunction) node.addEnvironment('REPOSITORY_PRIVATE_HOSTS', privateGitHosts.join(','));
+  }
   return { core, domains, webhooks, workflows, images, deployments, security, tests, reviews, safetyNet };
 };

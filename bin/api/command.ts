@@ -52,6 +52,18 @@ export const optionalString = (context: CommandContext, name: string): string | 
   return typeof value === 'string' ? value : undefined;
 };
 
+/** An option limited to `choices`: anything else is a usage error naming them. */
+export const choiceOption = <const T extends readonly string[]>(
+  context: CommandContext,
+  name: string,
+  choices: T,
+): T[number] | undefined => {
+  const value = optionalString(context, name);
+  if (value === undefined) return undefined;
+  if (!choices.includes(value)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}`);
+  return value;
+};
+
 export const integerOption = (context: CommandContext, name: string): number | undefined => {
   const value = optionalString(context, name);
   if (value === undefined) return undefined;

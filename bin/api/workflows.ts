@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { argument, type CommandContext, type CommandGroup, integerOption, optionalString, required, UsageError } from './command';
+import { aiProviderNames } from '../../functions/core/ai/provider';
+import { argument, choiceOption, type CommandContext, type CommandGroup, integerOption, optionalString, UsageError } from './command';
 import { seconds, sleep, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -103,7 +104,8 @@ export const workflows: CommandGroup = {
         name: { type: 'string', description: "its name (default: the prompt's first line)" },
         provider: {
           type: 'string',
-          description: 'AI provider this deployment offers (required): local (offline), bedrock, openai, anthropic',
+          description: 'AI provider this deployment offers: local (offline), bedrock, openai, anthropic (default: the first it offers)',
+          values: aiProviderNames,
         },
         branch: { type: 'string', description: 'git branch (default: the repository default)' },
         'max-iterations': { type: 'string', description: 'fix-and-verify rounds, 1 to 5 (default 2)' },
@@ -122,7 +124,7 @@ export const workflows: CommandGroup = {
             prompt,
             name: optionalString(context, 'name'),
             config: {
-              ai_provider: required(context, 'provider'),
+              ai_provider: choiceOption(context, 'provider', aiProviderNames),
               branch: optionalString(context, 'branch'),
               max_iterations: integerOption(context, 'max-iterations'),
               auto_deploy: context.values['auto-deploy'] === true ? true : undefined,

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { publicKeyPemOf, readLocalSigningKey } from '../../functions/adapters/signing/local-key-signer';
 import { verifyEnvelope } from '../../functions/core/provenance/dsse';
-import { dataDirFromEnvironment } from '../../lib/local/runtime-file';
+import { dataDirFromEnvironment, locateRuntime } from '../../lib/local/runtime-file';
 
 export interface CommandIo {
   out(text: string): void;
@@ -36,7 +36,7 @@ export const provenanceUsage = `npm run cli -- provenance <command>
 
   provenance verify <envelope.json> --public-key <pem file>
   provenance verify <envelope.json> --local      the local runtime's key
-  provenance public-key                          print the local runtime's public key (PEM)`;
+  provenance public-key [--local]                print the local runtime's public key (PEM)`;
 
 /** Where the local runtime keeps its signing key: its LOCAL_SIGNING_KEY_DIR. */
 export const localSigningKeyDirIn = (dataDir: string): string => join(dataDir, 'signing');
@@ -47,7 +47,8 @@ class UsageError extends Error {}
 class InputError extends Error {}
 
 const localPublicKeyPem = async (io: CommandIo): Promise<string> => {
-  const dir = localSigningKeyDirIn(io.dataDir ?? dataDirFromEnvironment());
+  const lookup = io.dataDir ? undefined : await locateRuntime();
+  const dir = localSigningKeyDirIn(io.dataDir ?? (lookup?.kind === 'found' ? lookup.dataDir : dataDirFromEnvironment()));
   const key = await readLocalSigningKey(dir);
   if (!key)
     throw new InputError(`There is no local signing key in ${dir} yet: the local runtime creates it when it first signs provenance.`);
@@ -105,7 +106,8 @@ export const provenanceCommand = async (args: string[], io: CommandIo): Promise<
       case 'verify':
         return await verifyProvenanceCommand(rest, io);
       case 'public-key':
-        if (rest.length > 0) throw new UsageError('provenance public-key takes no arguments.');
+        // `--local` is the only key it prints (in AWS the key is KMS's: aws kms get-public-key).
+        if (rest.some((arg) => arg !== '--local')) throw new UsageError('provenance public-key takes only --local.');
         io.out((await localPublicKeyPem(io)).trimEnd());
         return 0;
       default:

@@ -6,6 +6,16 @@ export const corsSettings = {
   allowOrigins: ['*'],
   allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
   allowHeaders: ['Authorization', 'X-API-Key', 'Idempotency-Key', 'Content-Type'],
-  exposeHeaders: ['X-Request-Id', 'Link', 'Retry-After', 'Idempotent-Replayed', 'Location'],
+  exposeHeaders: [
+    'X-Request-Id',
+    'Link',
+    'Retry-After',
+    'Idempotent-Replayed',
+    'Location',
+    'RateLimit',
+    'RateLimit-Policy',
+    'Deprecation',
+    'Sunset',
+  ],
   maxAgeSeconds: 600,
 } as const;

@@ -2,6 +2,9 @@ import { systemClock, type Clock } from '../core/clock';
 import type { CredentialRepository } from '../core/credentials/credential';
 import type { IdempotencyStore } from '../core/idempotency';
 import { createRateLimiter, type RateLimiter, rateLimitSettingsFromEnvironment } from '../core/rate-limiter';
+import { dynamoTokenBucketStore } from '../adapters/dynamodb/rate-limit-store';
+import { logger } from '../observability/logger';
+import { recordRateLimitFailedOpen } from '../observability/metrics';
 import { tableFromEnvironment } from '../adapters/dynamodb/client';
 import { dynamoCredentialRepository } from '../adapters/dynamodb/credential-repository';
 import { dynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
@@ -16,6 +19,25 @@ export interface HttpDeps {
 
 let deps: HttpDeps | undefined;
 
+const throttlingErrors = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+
+/**
+ * The per-credential limit kept in the table, shared by every instance. When the table cannot
+ * answer (throttled, or failing), the request is let through and a metric says so: the limit is
+ * a guard against abuse, not a reason to refuse every caller while the table recovers.
+ */
+const sharedRateLimiter = (table: ReturnType<typeof tableFromEnvironment>): RateLimiter => {
+  const settings = rateLimitSettingsFromEnvironment();
+  return createRateLimiter(settings, systemClock, dynamoTokenBucketStore(table, settings), {
+    onFailOpen: (error) => {
+      const name = (error as { name?: unknown }).name;
+      const reason = typeof name === 'string' && throttlingErrors.has(name) ? 'throttled' : 'error';
+      recordRateLimitFailedOpen(reason);
+      logger.warn('rate limit failed open', { reason, error_name: typeof name === 'string' ? name : 'unknown' });
+    },
+  });
+};
+
 export const httpDepsFromEnvironment = (): HttpDeps => {
   if (!deps) {
     const table = tableFromEnvironment();
@@ -23,7 +45,7 @@ export const httpDepsFromEnvironment = (): HttpDeps => {
       credentials: dynamoCredentialRepository(table),
       idempotency: dynamoIdempotencyStore(table),
       clock: systemClock,
-      rateLimiter: createRateLimiter(rateLimitSettingsFromEnvironment(), systemClock),
+      rateLimiter: sharedRateLimiter(table),
     };
   }
   return deps;

@@ -1,12 +1,14 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { PageMeta } from '../core/pagination';
 
-/** The absolute URL of this request's path, as the caller reached it. */
-export const baseUrl = (event: APIGatewayProxyEventV2): string => {
-  const proto = event.headers['x-forwarded-proto'] ?? 'https';
-  const host = event.headers.host ?? event.requestContext.domainName;
-  return `${proto}://${host}`;
-};
+/**
+ * The origin absolute URLs (`Location`, `Link`) are built on, from what the client cannot choose:
+ * in AWS the domain API Gateway routed the request for (its request context, https); in the
+ * local runtime the server's own address, which it sets in `LOCAL_API_ORIGIN`. Never the `Host`
+ * or `X-Forwarded-*` headers, which a caller writes as it likes.
+ */
+export const baseUrl = (event: APIGatewayProxyEventV2): string =>
+  process.env.LOCAL_API_ORIGIN ?? `https://${event.requestContext.domainName}`;
 
 const pageUrl = (event: APIGatewayProxyEventV2, page: number, cursor?: string): string => {
   const params = new URLSearchParams(event.rawQueryString);

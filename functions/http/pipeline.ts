@@ -48,6 +48,20 @@ const toResponse = (route: AnyRoute, event: APIGatewayProxyEventV2, reply: Reply
   return jsonResponse(status, { data: reply.data }, headers);
 };
 
+/**
+ * `Deprecation: @<unix seconds>` (RFC 9745), `Sunset: <HTTP-date>` (RFC 8594) and a
+ * `rel="deprecation"` link to what replaces the operation, on every answer of a deprecated route.
+ */
+export const deprecationHeaders = (route: AnyRoute): Record<string, string> => {
+  const { deprecation } = route;
+  if (!deprecation) return {};
+  return {
+    Deprecation: `@${Math.floor(Date.parse(deprecation.since) / 1000)}`,
+    ...(deprecation.sunset ? { Sunset: new Date(deprecation.sunset).toUTCString() } : {}),
+    ...(deprecation.link ? { Link: `<${deprecation.link}>; rel="deprecation"; type="text/html"` } : {}),
+  };
+};
+
 export const withRequestId = (response: HttpResponse, requestId: string): HttpResponse => ({
   ...response,
   headers: {
@@ -96,6 +110,11 @@ export const createApiHandler = <R extends AnyRoute>(
       if (!(error instanceof ApiError)) logger.error('unexpected failure', { operation: route.operationId, error: error as Error });
       response = errorResponse(error instanceof ApiError ? error : internalError(), requestId);
     }
+    const rateHeaders = (context as Context & ApiContext).rateLimitHeaders;
+    const { Link: deprecationLink, ...deprecation } = deprecationHeaders(route);
+    const headers = { ...response.headers, ...rateHeaders, ...deprecation };
+    if (deprecationLink) headers.Link = headers.Link ? `${headers.Link}, ${deprecationLink}` : deprecationLink;
+    response = { ...response, headers };
     logger.info('request', {
       operation: route.operationId,
       status: response.statusCode,

@@ -20,4 +20,6 @@ export const metricNames = {
   deploymentDuration: 'DeploymentDuration',
   /** A security job start to end, ms; dimension job: scan, remediate. */
   scanDuration: 'ScanDuration',
+  /** Requests let through because the rate-limit table could not answer; dimension reason: throttled, error. */
+  rateLimitFailedOpen: 'RateLimitFailedOpen',
 } as const;

@@ -60,3 +60,7 @@ export const recordEventOutcome = (event: { type: string; data: Record<string, u
   const deployment = /^deployment\.(completed|failed|rollback)$/.exec(event.type)?.[1];
   if (deployment) recordDeploymentOutcome(deployment === 'rollback' ? 'rolled_back' : deployment, duration);
 };
+
+/** The shared rate limit let a request through because the table could not answer (`throttled` or `error`). */
+export const recordRateLimitFailedOpen = (reason: 'throttled' | 'error'): void =>
+  emit(metricNames.rateLimitFailedOpen, MetricUnit.Count, 1, { reason });

@@ -3,12 +3,21 @@ import type * as v from 'valibot';
 import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
 import type { AnyRoute } from '../routes/route';
-import { documentedAsSent } from '../routes/schemas/common';
+import { documentedAsSent, documentedKeywords } from '../routes/schemas/common';
 
 type Json = Record<string, unknown>;
 
 const convert = (schema: v.GenericSchema, typeMode: ConversionConfig['typeMode']): Json => {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' }) as Json;
+  const { $schema: _ignored, ...rest } = toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode,
+    errorMode: 'ignore',
+    // Checks the server makes by code (lengths in code points…) with the keywords that say the same.
+    overrideAction: ({ valibotAction, jsonSchema }) => {
+      const keywords = documentedKeywords.get(valibotAction);
+      return keywords ? { ...jsonSchema, ...keywords } : undefined;
+    },
+  }) as Json;
   return rest;
 };
 
@@ -103,6 +112,7 @@ const operationOf = (route: AnyRoute): Json => {
     description: [route.description, scopeNote].filter(Boolean).join('\n\n'),
     tags: [route.tag],
     'x-required-scope': route.scope,
+    ...(route.deprecation ? { deprecated: true } : {}),
     security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }],
     parameters: parametersOf(route),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } } : {}),

@@ -63,6 +63,12 @@ export interface RouteDefinition<
   success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;
   /** Error statuses this route can answer beyond the ones every authenticated route can. */
   errors?: number[];
+  /**
+   * Set once the operation is deprecated: every answer then carries `Deprecation` (RFC 9745), and
+   * `Sunset` (RFC 8594) once the date it stops working is fixed; the OpenAPI operation is marked
+   * `deprecated`. Dates are ISO 8601 (`2027-01-31T00:00:00Z`).
+   */
+  deprecation?: { since: string; sunset?: string; link?: string };
   /** False for the few routes that are not API operations (the reference page and its assets). */
   inOpenApi?: false;
   /** Files of packages the function reads at run time, shipped beside its bundle: `{ redoc: ['bundles/x.js'] }`. */

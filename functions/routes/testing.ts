@@ -1,5 +1,5 @@
 import { idParams } from './schemas/common';
-import { generateTestsBody, runTestsBody, testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
+import { generateTestsBody, listTestsQuery, runTestsBody, testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
 import { defineRoute } from './route';
 
 const tag = 'Tests';
@@ -37,6 +37,20 @@ export const runTestsRoute = defineRoute({
   errors: [409],
 });
 
+export const listTestsRoute = defineRoute({
+  operationId: 'listTests',
+  summary: 'List test suites and runs',
+  description: 'Suites and runs together in creation order, each as `GET /v1/tests/{id}` answers it (`object` tells which).',
+  tag,
+  method: 'GET',
+  path: '/v1/tests',
+  handler: 'testing/list',
+  scope: 'read:tests',
+  tableAccess: 'read',
+  query: listTestsQuery,
+  success: { status: 200, description: 'A page of suites and runs.', data: testObjectSchema, list: true },
+});
+
 export const getTestRoute = defineRoute({
   operationId: 'getTest',
   summary: 'Get a test suite or run',
@@ -66,4 +80,4 @@ export const getTestResultsRoute = defineRoute({
   errors: [404],
 });
 
-export const testingRoutes = [generateTestsRoute, runTestsRoute, getTestRoute, getTestResultsRoute];
+export const testingRoutes = [generateTestsRoute, runTestsRoute, listTestsRoute, getTestRoute, getTestResultsRoute];

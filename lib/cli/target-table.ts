@@ -1,6 +1,6 @@
 import { CloudFormationClient, DescribeStacksCommand } from '@aws-sdk/client-cloudformation';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
-import { dataDirFromEnvironment, readRuntimeInfo } from '../local/runtime-file';
+import { locateRuntime, runtimeLookupProblem } from '../local/runtime-file';
 
 export class TargetError extends Error {}
 
@@ -14,10 +14,11 @@ const deployedTable = async (stackName: string): Promise<TableRef> => {
 
 /** The table of the running local runtime, as its runtime.json describes it. */
 const localTable = async (): Promise<TableRef> => {
-  const info = await readRuntimeInfo(dataDirFromEnvironment());
-  if (!info) {
-    throw new TargetError('The local runtime is not running: start it with `npm start`, or pass --stack <name> for a deployed stack.');
-  }
+  const lookup = await locateRuntime();
+  if (lookup.kind !== 'found') throw new TargetError(runtimeLookupProblem(lookup));
+  const { info } = lookup;
+  // Said on stderr, so that --json output stays one object.
+  if (lookup.foundBy === 'registry') console.error(`Using the local runtime with DATA_DIR=${lookup.dataDir} (${info.apiUrl}).`);
   return {
     client: createDocumentClient({
       endpoint: info.dynamodbEndpoint,

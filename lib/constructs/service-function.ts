@@ -161,8 +161,9 @@ export class ServiceFunction extends Construct {
   }
 
   /**
-   * Least privilege on the table. Every bound function reads and may refresh a credential's
-   * `last_used_at` (UpdateItem limited to credential items); only `write` may change anything else.
+   * Least privilege on the table. Every bound function reads, may refresh a credential's
+   * `last_used_at` and leases tokens from its rate-limit bucket (UpdateItem limited to credential
+   * and rate-limit items); only `write` may change anything else.
    */
   bindTable(table: ITableV2, access: TableAccess): void {
     this.allow(
@@ -175,7 +176,9 @@ export class ServiceFunction extends Construct {
       new PolicyStatement({
         actions: ['dynamodb:UpdateItem'],
         resources: [table.tableArn],
-        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } },
+        conditions: {
+          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] },
+        },
       }),
     );
     if (access === 'write') {

@@ -4,23 +4,35 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 
 const textTypes = /^(application\/(.+\+)?json|application\/x-www-form-urlencoded|text\/.*)(;.*)?$/i;
 
-const joinedHeaders = (request: IncomingMessage): Record<string, string> => {
-  const headers: Record<string, string> = {};
-  for (let i = 0; i < request.rawHeaders.length; i += 2) {
-    const name = (request.rawHeaders[i] as string).toLowerCase();
-    const value = request.rawHeaders[i + 1] as string;
-    headers[name] = headers[name] === undefined ? value : `${headers[name]},${value}`;
-  }
-  return headers;
+/**
+ * Repeated names comma-joined, as API Gateway does. Built as own properties whatever the name
+ * (`__proto__` included), exactly as Lambda's JSON.parse of the event builds them: an assignment
+ * would set the object's prototype instead, and the parameter would silently vanish.
+ */
+const joined = (pairs: Iterable<[string, string]>): Record<string, string> => {
+  const values = new Map<string, string>();
+  for (const [name, value] of pairs) values.set(name, values.has(name) ? `${values.get(name)},${value}` : value);
+  return Object.fromEntries(values);
 };
 
-const joinedQuery = (rawQuery: string): Record<string, string> | undefined => {
-  if (!rawQuery) return undefined;
-  const params: Record<string, string> = {};
-  for (const [name, value] of new URLSearchParams(rawQuery)) {
-    params[name] = params[name] === undefined ? value : `${params[name]},${value}`;
-  }
-  return params;
+const joinedHeaders = (request: IncomingMessage): Record<string, string> => {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < request.rawHeaders.length; i += 2)
+    pairs.push([(request.rawHeaders[i] as string).toLowerCase(), request.rawHeaders[i + 1] as string]);
+  return joined(pairs);
+};
+
+const joinedQuery = (rawQuery: string): Record<string, string> | undefined =>
+  rawQuery ? joined(new URLSearchParams(rawQuery)) : undefined;
+
+/**
+ * The request target as sent, split at `?`: never resolved as a URL, so `//evil.example/v1/projects`
+ * stays that path (and matches no route) instead of becoming `/v1/projects` on another host.
+ */
+export const requestTarget = (request: IncomingMessage): { path: string; query: string } => {
+  const target = request.url ?? '/';
+  const cut = target.indexOf('?');
+  return cut === -1 ? { path: target, query: '' } : { path: target.slice(0, cut), query: target.slice(cut + 1) };
 };
 
 /** An API Gateway request id look-alike. */
@@ -35,9 +47,8 @@ export const toApiGatewayEvent = (
   body: Buffer,
   route: { routeKey: string; pathParameters?: Record<string, string> },
 ): APIGatewayProxyEventV2 => {
-  const url = new URL(request.url ?? '/', 'http://local');
+  const { path, query } = requestTarget(request);
   const headers = joinedHeaders(request);
-  headers['x-forwarded-proto'] ??= 'http';
   const method = (request.method ?? 'GET').toUpperCase();
   const isText = body.length === 0 || textTypes.test(headers['content-type'] ?? '');
   const now = Date.now();
@@ -45,20 +56,21 @@ export const toApiGatewayEvent = (
   return {
     version: '2.0',
     routeKey: route.routeKey,
-    rawPath: url.pathname,
-    rawQueryString: url.search.slice(1),
+    rawPath: path,
+    rawQueryString: query,
     cookies: headers.cookie?.split(/;\s*/),
     headers,
-    queryStringParameters: joinedQuery(url.search.slice(1)),
+    queryStringParameters: joinedQuery(query),
     pathParameters: route.pathParameters && Object.keys(route.pathParameters).length > 0 ? route.pathParameters : undefined,
     requestContext: {
       accountId: 'local',
       apiId: 'local',
-      domainName: headers.host ?? 'localhost',
-      domainPrefix: (headers.host ?? 'localhost').split('.')[0] as string,
+      // API Gateway's own domain, never the client's Host header.
+      domainName: 'localhost',
+      domainPrefix: 'localhost',
       http: {
         method,
-        path: url.pathname,
+        path,
         protocol: `HTTP/${request.httpVersion}`,
         sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',

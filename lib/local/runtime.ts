@@ -86,6 +86,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     // E-mail goes to a folder; test-mode webhooks may target this machine (never in AWS).
     LOCAL_OUTBOX_DIR: join(options.dataDir, 'outbox'),
     LOCAL_ALLOW_PRIVATE_TEST_TARGETS: 'true',
+    // Projects may name a git folder on this machine (file:///…); never in AWS. LOCAL_FILE_REPOSITORIES=false turns it off.
+    LOCAL_FILE_REPOSITORIES: process.env.LOCAL_FILE_REPOSITORIES ?? 'true',
     LOCAL_DELIVERY_QUEUE: 'table',
     // Workflow artifacts and the provenance signing key live in the data folder.
     LOCAL_ARTIFACT_DIR: join(options.dataDir, 'artifacts'),
@@ -117,7 +119,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
 
   const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
-  const timeScale = Number(process.env.LOCAL_TIME_SCALE);
+  // Waits and retry intervals of the state machines: LOCAL_WAIT_SCALE, never the webhooks' LOCAL_TIME_SCALE.
+  const timeScale = Number(process.env.LOCAL_WAIT_SCALE);
   const stepFunctions = await startLocalStepFunctions({
     machines: [workflowMachine(), deploymentMachine()],
     timeScale: Number.isFinite(timeScale) && timeScale > 0 ? timeScale : 1,
@@ -130,7 +133,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   process.env.WORKFLOW_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('workflow');
   process.env.DEPLOYMENT_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('deployment');
   const http = await startHttpServer(options.port);
-  const apiUrl = `http://localhost:${http.port}/v1`;
+  // Location and Link headers are built on the server's own address, never on the client's Host header.
+  process.env.LOCAL_API_ORIGIN = `http://localhost:${http.port}`;
+  const apiUrl = `${process.env.LOCAL_API_ORIGIN}/v1`;
   await writeRuntimeInfo(options.dataDir, {
     apiUrl,
     dynamodbEndpoint: dynamodb.endpoint,

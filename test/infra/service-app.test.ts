@@ -92,6 +92,15 @@ describe('the service app', () => {
       }
     });
 
+    it('hands context repositoryPrivateHosts to the functions as REPOSITORY_PRIVATE_HOSTS, and nothing without it', () => {
+      const named = synthesized({ repositoryPrivateHosts: 'git.corp.example, gitlab.internal' }).template;
+      const functions = Object.values(named.findResources('AWS::Lambda::Function'));
+      for (const fn of functions)
+        expect(fn.Properties.Environment.Variables.REPOSITORY_PRIVATE_HOSTS).toBe('git.corp.example,gitlab.internal');
+      for (const fn of Object.values(template.findResources('AWS::Lambda::Function')))
+        expect(fn.Properties.Environment.Variables.REPOSITORY_PRIVATE_HOSTS).toBeUndefined();
+    });
+
     it('gives no role an AWS managed policy', () => {
       for (const role of Object.values(template.findResources('AWS::IAM::Role'))) {
         expect(role.Properties.ManagedPolicyArns).toBeUndefined();
@@ -197,10 +206,12 @@ describe('the service app', () => {
 
   describe('least privilege', () => {
     const writeOnlyActions = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
-    const credentialCondition = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } };
+    const credentialCondition = {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] },
+    };
 
     it.each(routes.filter((route) => route.tableAccess === 'read').map((route) => [routeDescription(route)]))(
-      '%s reads, and updates credential items only',
+      '%s reads, and updates credential and rate-limit items only',
       (description) => {
         const statements = statementsOf(description).filter(isDynamoStatement);
         const actions = statements.flatMap(actionsOf);

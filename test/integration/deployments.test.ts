@@ -19,7 +19,7 @@ import {
 import { injectFaults, waitForWorkflow } from './support/workflows';
 
 /**
- * Deployments over real HTTP against the local runtime (LOCAL_TIME_SCALE=0.01): the deploy-hook
+ * Deployments over real HTTP against the local runtime (LOCAL_WAIT_SCALE=0.01): the deploy-hook
  * provider against a real signed hook and health endpoint on 127.0.0.1, the deployment state
  * machine (deploy, health checks until the deadline, automatic rollback), requested rollbacks,
  * the one-in-progress rule, validation and listing.

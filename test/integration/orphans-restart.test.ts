@@ -48,7 +48,7 @@ const tableOf = async (dir: string): Promise<TableRef> => {
 describe('work under way when the local runtime stops', () => {
   it('is failed with its reason after the restart, and the deployment lock is free again', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pas-orphans-'));
-    const env = { LOCAL_TIME_SCALE: '0.01' };
+    const env = { LOCAL_TIME_SCALE: '0.01', LOCAL_WAIT_SCALE: '0.01' };
     runtime = await startChildRuntime(dataDir, env);
     const deps = adminDeps(await tableOf(dataDir));
     const account = await createAccount({ email: `orphans-${Date.now()}@example.com` }, deps);

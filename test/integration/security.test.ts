@@ -225,6 +225,22 @@ describe('security scans', () => {
       count('security.finding.created'),
       count('security.finding.resolved'),
     ]).toEqual([3, 3, findings.length, 2]);
+
+    // The remediation was verified but never merged: the next scan still finds the dependency, so
+    // the finding is open again, saying why (it must not go on looking fixed).
+    const rescanned = await record(scan(api, project.id, ['dependencies']));
+    expect(rescanned.status).toBe('completed');
+    const reopened = (await api.get(`/security/findings/${dependency[0].id}`)).body.data;
+    expect(reopened).toMatchObject({
+      status: 'open',
+      resolution: null,
+      resolved_at: null,
+      reopened_at: expect.any(String),
+      reopen_reason: expect.stringMatching(
+        new RegExp(`^scan ${rescanned.id} of main at [0-9a-f]{12} still finds it: the remediation was never applied to main`),
+      ),
+    });
+    expect((await api.post(`/security/findings/${dependency[0].id}/remediate`)).status).toBe(202);
   });
 
   it('a clean repository yields zero findings, with what it covered', async () => {

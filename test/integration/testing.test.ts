@@ -91,6 +91,46 @@ describe('AI-generated tests', () => {
     expect(finished.results.timed_out).toBe(true);
   });
 
+  it('lists suites and runs together, each as GET /tests/{id} answers it, filtered by project, object and status', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const repositoryA = (await fixtureRepository(jestRepository)).url;
+    const repositoryB = (await fixtureRepository(hangingRepository)).url;
+    const projectA = (await api.post('/projects', { name: 'Listed A', repository: repositoryA })).body.data.id;
+    const projectB = (await api.post('/projects', { name: 'Listed B', repository: repositoryB })).body.data.id;
+    const suite = (await api.post('/tests/generate', { project_id: projectA, paths: ['src/calc.js'] })).body.data.id;
+    const passing = (await api.post('/tests/run', { project_id: projectA })).body.data.id;
+    const hanging = (await api.post('/tests/run', { project_id: projectB, timeout_seconds: 2 })).body.data.id;
+    for (const id of [suite, passing, hanging]) await waitFor(api, id);
+
+    const all = await api.get('/tests');
+    expect(all.status).toBe(200);
+    expect(all.body.meta).toMatchObject({ total: 3, page: 1 });
+    expect(all.body.data.map((item: any) => item.id)).toEqual([hanging, passing, suite]);
+    for (const item of all.body.data) expect(item).toEqual((await api.get(`/tests/${item.id}`)).body.data);
+
+    const ids = async (query: string) => (await api.get(`/tests?${query}`)).body.data.map((item: any) => item.id);
+    expect(await ids('object=test_run&order=asc')).toEqual([passing, hanging]);
+    expect(await ids('object=test_suite')).toEqual([suite]);
+    expect(await ids(`project_id=${projectB}`)).toEqual([hanging]);
+    expect(await ids('status=failed')).toEqual([hanging]);
+    expect(await ids(`project_id=${projectA}&object=test_run`)).toEqual([passing]);
+    expect(await ids('project_id=proj_01JD2Q8X4B6V3C1N0M9K8J7H6G')).toEqual([]);
+
+    const first = await api.get('/tests?order=asc&per_page=2');
+    expect(first.body.data.map((item: any) => item.id)).toEqual([suite, passing]);
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+    expect(next).toBeDefined();
+    const second = await api.get(new URL(next as string).pathname.replace(/^\/v1/, '') + new URL(next as string).search);
+    expect(second.body.data.map((item: any) => item.id)).toEqual([hanging]);
+
+    const { test: otherKey } = await newAccount();
+    expect((await as(otherKey.key).get('/tests')).body).toMatchObject({ data: [], meta: { total: 0 } });
+    const refused = await api.get('/tests?object=test_case');
+    expect(refused.status).toBe(422);
+    expect(refused.body.error.details.field).toBe('object');
+  });
+
   it('refuses bad input', async () => {
     const { api, projectId } = await setUp(jestRepository);
     expect((await api.post('/tests/run', { project_id: projectId, timeout_seconds: 901 })).status).toBe(422);

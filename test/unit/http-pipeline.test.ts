@@ -9,6 +9,7 @@ import { createApiHandler, type ApiRequest, type Reply } from '../../functions/h
 import type { HttpResponse } from '../../functions/http/response';
 import { pageMeta } from '../../functions/core/pagination';
 import { createProjectRoute, deleteProjectRoute, getProjectRoute, listProjectsRoute } from '../../functions/routes/projects';
+import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { apiEvent, type EventOptions, lambdaContext } from './fakes/api-gateway-event';
 import { inMemoryHttpDeps } from './fakes/http-deps';
 import { inMemoryProjectRepository } from './fakes/project-repository';
@@ -39,7 +40,7 @@ const validProject = { name: 'Checkout', repository: 'https://github.com/example
  */
 const setUp = async () => {
   const http = inMemoryHttpDeps();
-  const projectDeps = { projects: inMemoryProjectRepository(), clock: http.deps.clock };
+  const projectDeps = { projects: inMemoryProjectRepository(), clock: http.deps.clock, repositoryProblem: () => null };
   const account = await http.newAccount();
   const live = await http.newKey(account.id, 'live');
   const calls = { create: 0 };
@@ -144,6 +145,23 @@ describe('success answers', () => {
     expect(deleted.raw).toBe('');
   });
 
+  it("builds Location and Link on API Gateway's domain, never on the Host or X-Forwarded-Proto headers", async () => {
+    const { handlers, postProject, auth } = await setUp();
+    const hostile = {
+      host: 'evil.example>; rel="next", <https://attacker.example/x',
+      'x-forwarded-proto': 'javascript:alert(1)//',
+      'x-forwarded-host': 'attacker.example',
+    };
+    const created = await postProject(validProject, hostile);
+    expect(created.headers.Location).toBe(`https://api.example.test/v1/projects/${created.body.data.id}`);
+    await postProject(validProject);
+    const listed = await send(handlers.list, { method: 'GET', path: '/v1/projects?per_page=1', headers: { ...auth, ...hostile } });
+    const links = String(listed.headers.Link).split(', ');
+    expect(links).toHaveLength(3);
+    for (const link of links) expect(link).toMatch(/^<https:\/\/api\.example\.test\/v1\/projects\?[^<>]*>; rel="(first|next|last)"$/);
+    expect(listed.headers.Link).not.toMatch(/attacker|evil|javascript/);
+  });
+
   it('a list answers data, meta and a Link header', async () => {
     const { postProject, handlers, auth } = await setUp();
     for (let i = 0; i < 3; i += 1) await postProject({ ...validProject, name: `p${i}` });
@@ -229,12 +247,33 @@ describe('credentials and scopes', () => {
 
   it('answers 429 rate_limited with Retry-After when the limiter refuses, without running the handler', async () => {
     const { postProject, http, calls } = await setUp();
-    http.limiter.decision = { allowed: false, retryAfterSeconds: 7 };
+    http.limiter.decision = { allowed: false, retryAfterSeconds: 7, remaining: 0, resetSeconds: 7, policy: http.limiter.policy };
     const answer = await postProject(validProject);
     expect(answer.status).toBe(429);
     expect(answer.body.error.code).toBe('rate_limited');
     expect(answer.headers['Retry-After']).toBe('7');
+    expect(answer.headers['RateLimit-Policy']).toBe('"credential";q=100;w=2');
+    expect(answer.headers.RateLimit).toBe('"credential";r=0;t=7');
     expect(calls.create).toBe(0);
+  });
+
+  it('sends RateLimit-Policy and RateLimit on every answer to a counted request, success or error', async () => {
+    const { postProject, handlers, auth, http } = await setUp();
+    http.limiter.decision = { allowed: true, remaining: 42, resetSeconds: 2, policy: http.limiter.policy };
+    const created = await postProject(validProject);
+    const invalid = await postProject({});
+    const missing = await send(handlers.get, {
+      method: 'GET',
+      path: '/v1/projects/proj_x',
+      pathParameters: { id: 'proj_x' },
+      headers: auth,
+    });
+    expect([created.status, invalid.status, missing.status]).toEqual([201, 422, 404]);
+    for (const answer of [created, invalid, missing]) {
+      expect(answer.headers['RateLimit-Policy']).toBe('"credential";q=100;w=2');
+      expect(answer.headers.RateLimit).toBe('"credential";r=42;t=2');
+      expect(answer.headers['Retry-After']).toBeUndefined();
+    }
   });
 });
 
@@ -488,5 +527,32 @@ describe('Idempotency-Key', () => {
     expect(answer.status).toBe(422);
     expect(answer.body.error.details.field).toBe('Idempotency-Key');
     expect(calls.create).toBe(0);
+  });
+});
+
+describe('deprecation', () => {
+  it('announces a deprecated operation on every answer: Deprecation (RFC 9745), Sunset (RFC 8594) and a deprecation link', async () => {
+    const http = inMemoryHttpDeps();
+    const account = await http.newAccount();
+    const live = await http.newKey(account.id, 'live');
+    const route = {
+      ...listProjectsRoute,
+      deprecation: { since: '2027-01-01T00:00:00Z', sunset: '2027-07-01T00:00:00Z', link: 'https://docs.example.test/v2-migration' },
+    };
+    const handler = createApiHandler(
+      route,
+      async () => ({ list: [], meta: { page: 1, per_page: 20, total: 0, total_pages: 0 } }),
+      () => http.deps,
+    );
+    const ok = await send(handler, { method: 'GET', path: '/v1/projects', headers: { authorization: `Bearer ${live.key}` } });
+    const refused = await send(handler, { method: 'GET', path: '/v1/projects' });
+    for (const answer of [ok, refused]) {
+      expect(answer.headers.Deprecation).toBe(`@${Date.parse('2027-01-01T00:00:00Z') / 1000}`);
+      expect(answer.headers.Sunset).toBe('Thu, 01 Jul 2027 00:00:00 GMT');
+      expect(answer.headers.Link).toContain('<https://docs.example.test/v2-migration>; rel="deprecation"');
+    }
+    expect(ok.headers.Link).toContain('rel="first"');
+    expect((buildOpenApiDocument([route]) as any).paths['/v1/projects'].get.deprecated).toBe(true);
+    expect((buildOpenApiDocument([listProjectsRoute]) as any).paths['/v1/projects'].get.deprecated).toBeUndefined();
   });
 });

@@ -11,7 +11,7 @@ const newProject = { name: 'Checkout', repository: 'https://github.com/example/c
 
 const setUp = () => {
   const clock = controlledClock();
-  return { clock, deps: { projects: inMemoryProjectRepository(), clock } };
+  return { clock, deps: { projects: inMemoryProjectRepository(), clock, repositoryProblem: () => null } };
 };
 
 const codeOf = async (promise: Promise<unknown>): Promise<string> => {
@@ -25,6 +25,26 @@ const codeOf = async (promise: Promise<unknown>): Promise<string> => {
 };
 
 describe('project use cases', () => {
+  it('refuses a repository the deployment refuses (422 on repository), on create and on change, storing nothing', async () => {
+    const { deps } = setUp();
+    const refusing = {
+      ...deps,
+      repositoryProblem: (address: string) =>
+        address.startsWith('file:') ? 'file:/// repositories are available only in the local runtime' : null,
+    };
+    const error = await createProject(tenant, { name: 'Other', repository: 'file:///srv/their-repo' }, refusing).catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'validation_error',
+      details: { field: 'repository', issue: expect.stringContaining('local runtime') },
+    });
+    expect((await listProjects(tenant, { page: 1, perPage: 20, sort: 'created_at', order: 'desc' }, deps)).total).toBe(0);
+    const project = await createProject(tenant, newProject, refusing);
+    expect(await codeOf(updateProject(tenant, project.id, { repository: 'file:///srv/their-repo' }, refusing))).toBe(
+      '422 validation_error',
+    );
+    expect((await getProject(tenant, project.id, deps)).repository).toBe(newProject.repository);
+  });
+
   it('create gives a proj_ + ULID id whose time is created_at, and updated_at = created_at', async () => {
     const { clock, deps } = setUp();
     const project = await createProject(tenant, newProject, deps);

@@ -19,10 +19,10 @@
  * names are ignored. Malformed numbers fall back to their defaults. SDKs and secrets are loaded
  * on a provider's first run, so a function that only uses `local` never loads them.
  */
-import { AiProviderError, type AiProvider, type AiTask } from '../../core/ai/provider';
+import { AiProviderError, aiProviderNames, type AiProvider, type AiTask } from '../../core/ai/provider';
 import { type LocalProviderOptions, localProvider } from './local-provider';
 
-export const providerNames = ['local', 'bedrock', 'openai', 'anthropic'] as const;
+export const providerNames = aiProviderNames;
 export type ProviderName = (typeof providerNames)[number];
 export type AiEnvironment = Readonly<Record<string, string | undefined>>;
 

@@ -37,6 +37,7 @@ export const entityTypes = {
   testRun: 'test_run',
   review: 'review',
   reviewComment: 'review_comment',
+  rateLimitBucket: 'rate_limit_bucket',
 } as const;
 
 export const keys = {
@@ -56,6 +57,11 @@ export const keys = {
     gsi2sk: 'CREDENTIAL',
   }),
   credentialsOfAccount: (accountId: string) => join('ACCOUNT', accountId, 'CREDENTIALS'),
+
+  /** A credential's rate-limit bucket, shared by every function instance. */
+  rateLimitBucket: (credentialId: string) => ({ pk: join('RATE_LIMIT', credentialId), sk: 'RATE_LIMIT' }),
+  /** Leading-key pattern of rate-limit buckets, for IAM conditions. */
+  rateLimitLeadingKeyPattern: 'RATE_LIMIT#*',
   credentialById: (id: string) => join('CREDENTIAL', id),
 
   projects: (tenant: Tenant) => join(tenantPrefix(tenant), 'PROJECTS'),
@@ -163,6 +169,22 @@ export const keys = {
   testSuite: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_SUITES'), sk: join('TEST_SUITE', id) }),
   testRuns: (tenant: Tenant) => join(tenantPrefix(tenant), 'TEST_RUNS'),
   testRun: (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'TEST_RUNS'), sk: join('TEST_RUN', id) }),
+  /**
+   * Suites and runs in one creation order: gsi1 the tenant's, gsi2 a project's. The sort key is
+   * the id's ULID (then the id), so suites and runs interleave by the time they were created.
+   */
+  testObjects: (tenant: Tenant) => join(tenantPrefix(tenant), 'TESTS'),
+  testObjectsOfProject: (tenant: Tenant, projectId: string) => join(tenantPrefix(tenant), 'PROJECT', projectId, 'TESTS'),
+  testObjectSortKeyPrefix: 'TEST#',
+  testObjectIndexes: (tenant: Tenant, projectId: string, id: string) => {
+    const sortKey = join('TEST', id.slice(id.indexOf('_') + 1), id);
+    return {
+      gsi1pk: join(tenantPrefix(tenant), 'TESTS'),
+      gsi1sk: sortKey,
+      gsi2pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'TESTS'),
+      gsi2sk: sortKey,
+    };
+  },
 
   reviews: (tenant: Tenant) => join(tenantPrefix(tenant), 'REVIEWS'),
   reviewSortKeyPrefix: 'REVIEW#',

@@ -1,23 +1,55 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { encodeTime } from 'ulid';
+import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import type { TestRepository, TestRun, TestSuite } from '../../core/testing/test-records';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
-import { counterUpdate } from './list-page';
-import { entityTypes, keys, ownedRecord } from './keys';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+  withEqualityFilters,
+} from './list-page';
+import { entityTypes, idRangeEnd, keys, ownedRecord } from './keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+
+/** Suites and runs created in the query's date range, on gsi1 (the tenant's) or gsi2 (a project's), by ULID. */
+const testObjectRange = (tenant: Tenant, query: ListQuery, projectId: string | undefined): RangeSpec => {
+  const [index, partition] = projectId
+    ? (['gsi2', keys.testObjectsOfProject(tenant, projectId)] as const)
+    : (['gsi1', keys.testObjects(tenant)] as const);
+  const low =
+    keys.testObjectSortKeyPrefix + (query.createdFrom === undefined || query.createdFrom <= 0 ? '' : encodeTime(query.createdFrom, 10));
+  const high = keys.testObjectSortKeyPrefix + (query.createdUntil === undefined ? '' : encodeTime(query.createdUntil - 1, 10)) + idRangeEnd;
+  return {
+    query: {
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk AND ${index}sk BETWEEN :low AND :high`,
+      ExpressionAttributeValues: { ':pk': partition, ':low': low, ':high': high },
+    },
+    keyAttributes: ['pk', 'sk', `${index}pk`, `${index}sk`],
+    partition,
+  };
+};
 
 export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
   const { client, tableName } = table;
   const owner = (tenant: Tenant) => ({ account_id: tenant.accountId, mode: tenant.mode });
   const suiteItem = (tenant: Tenant, suite: TestSuite) => ({
     ...keys.testSuite(tenant, suite.id),
+    ...keys.testObjectIndexes(tenant, suite.project_id, suite.id),
     entity: entityTypes.testSuite,
     ...owner(tenant),
     ...suite,
   });
   const runItem = (tenant: Tenant, run: TestRun) => ({
     ...keys.testRun(tenant, run.id),
+    ...keys.testObjectIndexes(tenant, run.project_id, run.id),
     entity: entityTypes.testRun,
     ...owner(tenant),
     ...run,
@@ -62,6 +94,25 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
             ]
           : []),
       ]),
+
+    async list(tenant, query, filters) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const spec = withEqualityFilters(testObjectRange(tenant, query, filters.project_id), {
+        object: filters.object,
+        status: filters.status,
+      });
+      const unfiltered = !filters.project_id && !filters.object && !filters.status && !isDateFiltered(query);
+      // Unfiltered, the two collections' counters kept with every create; else a count of the range.
+      const total = unfiltered
+        ? (await counterValue(table, keys.testSuites(tenant))) + (await counterValue(table, keys.testRuns(tenant)))
+        : await countRange(table, spec);
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+        project_id: filters.project_id ?? null,
+        object: filters.object ?? null,
+        status: filters.status ?? null,
+      });
+      return { ...page, items: page.items.map((item) => ownedRecord<TestSuite | TestRun>(item)) };
+    },
 
     async getSuite(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testSuite(tenant, id), ConsistentRead: true }));

@@ -1,9 +1,9 @@
-import { promises as dns } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
+import { type Address, type LookupAll, pinnedLookup, resolveChecked, systemLookup } from './checked-address';
 import { addressClassLabel, bareHostname, checkTargetUrl, classifyAddress, isAllowedAddress } from './target-address';
 import type { TargetPolicy } from '../../core/webhooks/target-policy';
 
@@ -34,7 +34,7 @@ export interface AttemptResult {
   responseExcerpt: string;
 }
 
-export type LookupAll = (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+export type { LookupAll } from './checked-address';
 
 export interface WebhookRequest {
   url: string;
@@ -59,26 +59,6 @@ export const maxResponseExcerptBytes = 4096;
 const maxErrorMessageLength = 200;
 
 const clientOwnedHeaders = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
-
-type Address = { address: string; family: 4 | 6 };
-
-const systemLookup: LookupAll = async (hostname) =>
-  (await dns.lookup(hostname, { all: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
-
-const timedOut = Symbol('timedOut');
-
-/** The promise's value, or `timedOut` when it has not settled within `ms`. */
-const withDeadline = async <T>(promise: Promise<T>, ms: number): Promise<T | typeof timedOut> => {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<typeof timedOut>((resolve) => {
-    timer = setTimeout(() => resolve(timedOut), Math.max(0, ms));
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-};
 
 type Resolution =
   | { kind: 'ok'; url: URL; addresses: Address[] }
@@ -113,28 +93,17 @@ const resolveTarget = async (url: string, policy: TargetPolicy, lookup: LookupAl
   const checked = checkTargetUrl(url, policy);
   if (!checked.ok) return { kind: 'refused', reason: checked.reason };
   const host = bareHostname(checked.url);
-  const literal = isIP(host);
-  if (literal !== 0) return { kind: 'ok', url: checked.url, addresses: [{ address: host, family: literal === 6 ? 6 : 4 }] };
-
-  let resolved: Awaited<ReturnType<LookupAll>> | typeof timedOut;
-  try {
-    resolved = await withDeadline(
-      Promise.resolve().then(() => lookup(host)),
-      timeoutMs,
-    );
-  } catch (error) {
-    return { kind: 'dns', message: describeError(error) };
+  const resolution = await resolveChecked(host, (address) => isAllowedAddress(address, policy), lookup, timeoutMs);
+  switch (resolution.kind) {
+    case 'ok':
+      return { kind: 'ok', url: checked.url, addresses: resolution.addresses };
+    case 'refused':
+      return { kind: 'refused', reason: `${host} resolves to ${addressClassLabel(classifyAddress(resolution.address))}` };
+    case 'dns':
+      return { kind: 'dns', message: describeError(resolution.error) };
+    default:
+      return { kind: 'timeout' };
   }
-  if (resolved === timedOut) return { kind: 'timeout' };
-  if (!Array.isArray(resolved) || resolved.length === 0) return { kind: 'dns', message: `${host} has no addresses` };
-  const addresses: Address[] = [];
-  for (const { address } of resolved) {
-    if (!isAllowedAddress(address, policy)) {
-      return { kind: 'refused', reason: `${host} resolves to ${addressClassLabel(classifyAddress(address))}` };
-    }
-    addresses.push({ address, family: isIP(address) === 6 ? 6 : 4 });
-  }
-  return { kind: 'ok', url: checked.url, addresses };
 };
 
 /**
@@ -155,25 +124,6 @@ export async function assessTarget(
     return { ok: true };
   }
 }
-
-/** A `lookup` for `net.connect` that answers only with the addresses already checked. */
-const pinnedLookup =
-  (addresses: Address[]): LookupFunction =>
-  (_hostname, options, callback) => {
-    process.nextTick(() => {
-      if (options.all) {
-        callback(
-          null,
-          addresses.map(({ address, family }) => ({ address, family })),
-        );
-        return;
-      }
-      const wanted = options.family === 6 || options.family === 'IPv6' ? 6 : options.family === 4 || options.family === 'IPv4' ? 4 : 0;
-      const chosen = addresses.find((a) => a.family === wanted) ?? addresses[0];
-      if (!chosen) callback(Object.assign(new Error('no checked address'), { code: 'ENOTFOUND' }), '', 0);
-      else callback(null, chosen.address, chosen.family);
-    });
-  };
 
 const dnsCodes = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
 const tlsCodes = new Set([

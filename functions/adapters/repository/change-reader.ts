@@ -1,14 +1,15 @@
 import { join } from 'node:path';
 import { diffLines } from 'diff';
 import type { HttpClient } from 'isomorphic-git';
-import nodeHttp from 'isomorphic-git/http/node';
 import type { ChangedFile, ChangeRead, ReadChangeRequest } from '../../core/reviews/change-source';
 import { assertBranchName } from './branch-name';
 import { fs, git, gitErrorCode, type GitCache } from './git-client';
 import { locateGitdir } from './local-repository';
 import { listBranches, onAuthFor, unavailable, type Remote, type RepositoryCredentials } from './remote-repository';
 import { parseRepositoryAddress } from './repository-address';
-import { RepositoryRefNotFound, RepositoryUnavailable } from './repository-errors';
+import { guardedGitHttp } from './guarded-git-http';
+import { fileRepositoriesDisabled, RepositoryRefNotFound, RepositoryUnavailable } from './repository-errors';
+import { publicOnly } from './repository-target';
 import { writeTreeAt } from './tree-writer';
 
 const fullCommitId = /^[0-9a-f]{40}$/;
@@ -226,7 +227,7 @@ const fetchUntilMergeBase = async (remote: Remote, gitdir: string, cache: GitCac
     await git.init({ fs, gitdir, bare: true });
     await git.addRemote({ fs, gitdir, remote: 'origin', url: remote.url });
   } catch (error) {
-    throw unavailable(remote.url, error);
+    throw unavailable(error);
   }
   const fetchSide = async (side: Side, depth: number): Promise<void> => {
     try {
@@ -244,7 +245,7 @@ const fetchUntilMergeBase = async (remote: Remote, gitdir: string, cache: GitCac
         onAuth: onAuthFor(remote.credentials),
       });
     } catch (error) {
-      throw unavailable(remote.url, error);
+      throw unavailable(error);
     }
     try {
       await git.readCommit({ fs, gitdir, oid: side.oid, cache });
@@ -262,8 +263,10 @@ const fetchUntilMergeBase = async (remote: Remote, gitdir: string, cache: GitCac
 };
 
 export interface ChangeReaderOptions {
-  /** isomorphic-git's HTTP client; tests give one that reaches a local server. */
+  /** isomorphic-git's HTTP client. Default: the guarded client with public addresses only. */
   http?: HttpClient;
+  /** Whether `file:///` repositories (a folder on this machine) may be read: only the local runtime turns this on. */
+  fileRepositories?: boolean;
 }
 
 /**
@@ -275,6 +278,7 @@ export interface ChangeReaderOptions {
 export const gitChangeReader = (options: ChangeReaderOptions = {}) => ({
   async read(request: ReadChangeRequest & { credentials?: RepositoryCredentials }): Promise<ChangeRead> {
     const address = parseRepositoryAddress(request.url);
+    if (address.kind === 'file' && !options.fileRepositories) throw fileRepositoriesDisabled();
     const cache: GitCache = {};
     let gitdir: string;
     let base: Side;
@@ -291,7 +295,7 @@ export const gitChangeReader = (options: ChangeReaderOptions = {}) => ({
     } else {
       const remote: Remote = {
         url: address.url,
-        http: options.http ?? nodeHttp,
+        http: options.http ?? guardedGitHttp({ policy: publicOnly }),
         ...(request.credentials ? { credentials: request.credentials } : {}),
       };
       const { tips, defaultBranch } = await listBranches(remote);

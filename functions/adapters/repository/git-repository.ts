@@ -1,7 +1,6 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import nodeHttp from 'isomorphic-git/http/node';
 import type { HttpClient } from 'isomorphic-git';
 import type { ChangeSet } from '../../core/workflows/stage-data';
 import { assertValidChangeSet } from '../../core/workspace/validate-change-set';
@@ -11,7 +10,9 @@ import { fs, git, gitErrorCode, type GitCache } from './git-client';
 import { locateGitdir } from './local-repository';
 import { fetchCommit, listBranches, pushNewBranch, type Remote, type RepositoryCredentials } from './remote-repository';
 import { parseRepositoryAddress } from './repository-address';
-import { BranchExists, RepositoryRefNotFound, RepositoryUnavailable } from './repository-errors';
+import { guardedGitHttp } from './guarded-git-http';
+import { BranchExists, fileRepositoriesDisabled, RepositoryRefNotFound, RepositoryUnavailable } from './repository-errors';
+import { publicOnly } from './repository-target';
 import { writeTreeAt } from './tree-writer';
 
 export type { RepositoryCredentials } from './remote-repository';
@@ -41,8 +42,13 @@ export interface PushBranchRequest {
 }
 
 export interface GitRepositoryOptions {
-  /** isomorphic-git's HTTP client; tests give one that reaches a local server. */
+  /** isomorphic-git's HTTP client. Default: the guarded client with public addresses only. */
   http?: HttpClient;
+  /**
+   * Whether `file:///` repositories (a folder on this machine) may be read and written. Only the
+   * local runtime turns this on: anywhere else a caller would read the server's disk.
+   */
+  fileRepositories?: boolean;
   /** The commit's author and committer date. */
   now?: () => Date;
 }
@@ -82,12 +88,17 @@ const assertLocalCommit = async (gitdir: string, commit: string, cache: GitCache
 };
 
 export const gitRepository = (options: GitRepositoryOptions = {}) => {
-  const http = options.http ?? nodeHttp;
+  const http = options.http ?? guardedGitHttp({ policy: publicOnly });
   const now = options.now ?? (() => new Date());
+  const addressOf = (url: string) => {
+    const address = parseRepositoryAddress(url);
+    if (address.kind === 'file' && !options.fileRepositories) throw fileRepositoriesDisabled();
+    return address;
+  };
 
   /** Fetches a branch (or one of its commits) and writes its files into `dir`. */
   const checkout = async (request: CheckoutRequest): Promise<{ commit: string; branch: string }> => {
-    const address = parseRepositoryAddress(request.url);
+    const address = addressOf(request.url);
     if (request.branch !== undefined) assertBranchName(request.branch);
     if (request.commit !== undefined) assertCommitId(request.commit);
     await assertEmptyFolder(request.dir);
@@ -128,7 +139,7 @@ export const gitRepository = (options: GitRepositoryOptions = {}) => {
 
   /** Commits the change on top of `baseCommit` and publishes it as a new branch. */
   const pushBranch = async (request: PushBranchRequest): Promise<{ branch: string; commit: string }> => {
-    const address = parseRepositoryAddress(request.url);
+    const address = addressOf(request.url);
     assertBranchName(request.branch);
     assertCommitId(request.baseCommit);
     assertValidChangeSet(request.changes.files);
@@ -176,8 +187,3 @@ export const gitRepository = (options: GitRepositoryOptions = {}) => {
 
   return { checkout, pushBranch };
 };
-
-const defaultRepository = gitRepository();
-
-export const checkout = defaultRepository.checkout;
-export const pushBranch = defaultRepository.pushBranch;

@@ -1,6 +1,13 @@
 import type { AuthCallback, HttpClient } from 'isomorphic-git';
 import { fs, git, gitErrorCode, type GitCache } from './git-client';
-import { BranchExists, RepositoryRefNotFound, RepositoryUnavailable } from './repository-errors';
+import { classifyNetworkError } from '../http/webhook-http-client';
+import {
+  BranchExists,
+  RepositoryRefNotFound,
+  RepositoryUnavailable,
+  RepositoryUnreachable,
+  type UnreachableReason,
+} from './repository-errors';
 
 /** A token for https: sent as the password, never logged. `username` defaults to GitHub's `x-access-token`. */
 export interface RepositoryCredentials {
@@ -17,24 +24,25 @@ export interface Remote {
 export const onAuthFor = (credentials: RepositoryCredentials | undefined): AuthCallback | undefined =>
   credentials ? () => ({ username: credentials.username ?? 'x-access-token', password: credentials.token }) : undefined;
 
-/** What went wrong, in words that hold no URL, header or token. */
-const describe = (error: unknown): string => {
+/** What went wrong, as a class: never a URL, an address, a header, a token or a socket's message. */
+const reasonOf = (error: unknown): UnreachableReason => {
   const code = gitErrorCode(error);
   if (code === 'HttpError') {
-    const status = (error as { data?: { statusCode?: number } }).data?.statusCode;
-    if (status === 401 || status === 403) return `access denied (HTTP ${status}): check the repository token`;
-    if (status === 404) return 'not found (HTTP 404)';
-    return `HTTP ${status ?? 'error'}`;
+    const status = (error as { data?: { statusCode?: number } }).data?.statusCode ?? 0;
+    if (status === 401 || status === 403) return 'access_denied';
+    if (status === 404) return 'not_found';
+    if (status >= 300 && status < 400) return 'redirected';
+    return 'http_status';
   }
-  if (code === 'UserCanceledError') return 'access denied';
-  if (code && /^E[A-Z]+$/.test(code)) return `network error ${code}`;
-  return code ?? 'unknown error';
+  if (code === 'UserCanceledError') return 'access_denied';
+  if (code === 'SmartHttpError' || code === 'ParseError') return 'not_a_git_repository';
+  return classifyNetworkError(error);
 };
 
-export const unavailable = (url: string, error: unknown): RepositoryUnavailable =>
+export const unavailable = (error: unknown): RepositoryUnavailable =>
   error instanceof RepositoryUnavailable || error instanceof RepositoryRefNotFound
     ? error
-    : new RepositoryUnavailable(`repository ${url} is unavailable: ${describe(error)}`, { cause: error });
+    : new RepositoryUnreachable(reasonOf(error), { cause: error });
 
 export interface RemoteBranches {
   /** Branch name (without refs/heads/) → tip commit. */
@@ -59,7 +67,7 @@ export const listBranches = async (remote: Remote): Promise<RemoteBranches> => {
     }
     return { tips, defaultBranch };
   } catch (error) {
-    throw unavailable(remote.url, error);
+    throw unavailable(error);
   }
 };
 
@@ -102,7 +110,7 @@ export const fetchCommit = async (
       });
     }
   } catch (error) {
-    throw unavailable(remote.url, error);
+    throw unavailable(error);
   }
   try {
     await git.readCommit({ fs, gitdir, oid: wanted.commit, cache });
@@ -133,6 +141,6 @@ export const pushNewBranch = async (remote: Remote, gitdir: string, branch: stri
     if (code === 'GitPushError') {
       throw new RepositoryUnavailable(`the server refused branch ${branch}: ${(error as Error).message}`, { cause: error });
     }
-    throw unavailable(remote.url, error);
+    throw unavailable(error);
   }
 };

@@ -28,3 +28,41 @@ export class InvalidBranchName extends Error {
     this.name = 'InvalidBranchName';
   }
 }
+
+/** Why a repository could not be reached, as a class: never an address, a port or a socket's message. */
+export type UnreachableReason =
+  | 'refused_target'
+  | 'invalid_address'
+  | 'dns'
+  | 'timeout'
+  | 'connection'
+  | 'tls'
+  | 'redirected'
+  | 'access_denied'
+  | 'not_found'
+  | 'not_a_git_repository'
+  | 'http_status';
+
+const hints: Partial<Record<UnreachableReason, string>> = {
+  refused_target: 'private, loopback, link-local and metadata addresses are refused',
+  redirected: 'redirects are not followed; use the address it moved to',
+  access_denied: 'check the repository token',
+};
+
+/** The network side of a repository failed: "the repository could not be reached (<class>)". */
+export class RepositoryUnreachable extends RepositoryUnavailable {
+  constructor(
+    readonly reason: UnreachableReason,
+    options?: { cause?: unknown },
+  ) {
+    super(`the repository could not be reached (${reason}${hints[reason] ? `: ${hints[reason]}` : ''})`, options);
+    // A refused address stays refused: the state machine retries only RepositoryUnavailable.
+    this.name = reason === 'refused_target' || reason === 'invalid_address' ? 'RepositoryTargetRefused' : 'RepositoryUnavailable';
+  }
+}
+
+/** A `file:///` repository where the runtime does not allow them: anywhere but locally, a caller would read the server's disk. */
+export const fileRepositoriesDisabled = (): RepositoryUnavailable =>
+  Object.assign(new RepositoryUnavailable('file:/// repositories are available only in the local runtime; use an https:// repository'), {
+    name: 'RepositoryTargetRefused',
+  });

@@ -1,5 +1,7 @@
 import type { RepositoryAccess } from '../../core/workflows/stages/stage-deps';
-import { checkout, pushBranch, type RepositoryCredentials } from './git-repository';
+import { gitRepository, type RepositoryCredentials } from './git-repository';
+import { guardedGitHttp } from './guarded-git-http';
+import { repositoryTargetPolicyFromEnvironment } from './repository-target';
 
 const readSecretString = async (secretId: string): Promise<string> => {
   const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
@@ -39,6 +41,10 @@ export const repositoryCredentialsFromEnvironment = (
  * Secrets Manager secret holding a token (raw, or JSON with `token`): used to fetch private https
  * repositories and enables pushing result branches. Locally `LOCAL_REPOSITORY_PUSH=true` lets
  * workflows push branches into `file:///` repositories.
+ *
+ * Every https fetch and push goes through the guarded client (public addresses only, plus the
+ * private hosts `REPOSITORY_PRIVATE_HOSTS` names); `file:///` repositories only where the local
+ * runtime enabled them (`LOCAL_FILE_REPOSITORIES=true`).
  */
 export const repositoryAccessFromEnvironment = (
   env: Environment = process.env,
@@ -46,6 +52,10 @@ export const repositoryAccessFromEnvironment = (
 ): RepositoryAccess => {
   const credentialsOf = repositoryCredentialsFromEnvironment(env, readSecret);
   const pushEnabled = Boolean(env.REPOSITORY_TOKEN_SECRET) || env.LOCAL_REPOSITORY_PUSH === 'true';
+  const { checkout, pushBranch } = gitRepository({
+    http: guardedGitHttp({ policy: repositoryTargetPolicyFromEnvironment(env) }),
+    fileRepositories: env.LOCAL_FILE_REPOSITORIES === 'true',
+  });
   return {
     checkout: async (request) => checkout({ ...request, credentials: await credentialsOf() }),
     ...(pushEnabled ? { pushBranch: async (request) => pushBranch({ ...request, credentials: await credentialsOf() }) } : {}),

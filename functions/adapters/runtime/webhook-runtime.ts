@@ -17,8 +17,17 @@ export const targetPolicyFor = (mode: Tenant['mode']): TargetPolicy =>
     ? { requireHttps: true, allowPrivate: false }
     : { requireHttps: false, allowPrivate: process.env.LOCAL_ALLOW_PRIVATE_TEST_TARGETS === 'true' };
 
-/** Only the local runtime sets LOCAL_TIME_SCALE. */
-export const delayScaleFromEnvironment = (): number => {
-  const scale = Number(process.env.LOCAL_TIME_SCALE);
+const scaleOf = (value: string | undefined): number => {
+  const scale = Number(value);
   return Number.isFinite(scale) && scale > 0 ? scale : 1;
 };
+
+/** Multiplies webhook retry delays, and nothing else: LOCAL_TIME_SCALE, set by the local runtime only. */
+export const delayScaleFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => scaleOf(env.LOCAL_TIME_SCALE);
+
+/**
+ * Multiplies the other waits (deployment health deadlines, Step Functions Wait states and retry
+ * intervals): LOCAL_WAIT_SCALE, a setting of its own so that shortening webhook retries never
+ * shortens a deployment's health deadline too. Local runtime only; the integration tier sets it.
+ */
+export const waitScaleFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => scaleOf(env.LOCAL_WAIT_SCALE);

@@ -1,3 +1,6 @@
+/** Every AI provider the service knows; a deployment offers some of them (AI_PROVIDERS, context aiProviders). */
+export const aiProviderNames = ['local', 'bedrock', 'openai', 'anthropic'] as const;
+
 import type { ChangeSet, Plan, RepositoryContext, TokenUsage, VerificationReport } from '../workflows/stage-data';
 import type { ReviewAnswer, ReviewTask } from './review-task';
 

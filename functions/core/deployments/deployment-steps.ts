@@ -24,7 +24,7 @@ export interface StepDeps {
   projects: { get(tenant: ReturnType<typeof deploymentTenantOf>, id: string): Promise<Project | undefined> };
   provider(name: string): DeploymentProvider<Record<string, unknown>>;
   clock: Clock;
-  /** Multiplies health deadlines: 1 in AWS, LOCAL_TIME_SCALE locally (the local runtime scales Waits itself). */
+  /** Multiplies health deadlines: 1 in AWS, LOCAL_WAIT_SCALE locally (the local runtime scales Waits by it too). */
   timeScale: number;
 }
 

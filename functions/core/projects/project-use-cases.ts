@@ -1,5 +1,5 @@
 import { type Clock, isoTime } from '../clock';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound, validationError } from '../errors';
 import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
@@ -8,7 +8,14 @@ import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from './
 export interface ProjectDeps {
   projects: ProjectRepository;
   clock: Clock;
+  /** Why this deployment refuses a repository address (a `file:///` one outside the local runtime, a private address), or null. */
+  repositoryProblem(address: string): string | null;
 }
+
+const checkRepository = (address: string | undefined, deps: ProjectDeps): void => {
+  const problem = address === undefined ? null : deps.repositoryProblem(address);
+  if (problem) throw validationError([{ field: 'repository', issue: problem }]);
+};
 
 export interface NewProject {
   name: string;
@@ -17,6 +24,7 @@ export interface NewProject {
 }
 
 export const createProject = async (tenant: Tenant, input: NewProject, deps: ProjectDeps): Promise<Project> => {
+  checkRepository(input.repository, deps);
   const now = deps.clock.now();
   const at = isoTime(now);
   const project: Project = {
@@ -44,6 +52,7 @@ export const getProject = async (tenant: Tenant, id: string, deps: ProjectDeps):
 };
 
 export const updateProject = async (tenant: Tenant, id: string, changes: ProjectChanges, deps: ProjectDeps): Promise<Project> => {
+  checkRepository(changes.repository, deps);
   const updated = await deps.projects.update(tenant, checkedId(id), changes, isoTime(deps.clock.now()));
   if (!updated) throw notFound('Project');
   return updated;

@@ -44,6 +44,9 @@ export interface Finding {
   resolution: 'fixed' | 'remediated' | null;
   resolved_at: string | null;
   remediation: Remediation | null;
+  /** When a later scan found a resolved finding again, and why it is open once more. */
+  reopened_at: string | null;
+  reopen_reason: string | null;
   created_at: string;
   updated_at: string;
   revision: number;

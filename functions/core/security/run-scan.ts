@@ -50,19 +50,33 @@ const mapLimit = async <T>(items: T[], limit: number, work: (item: T) => Promise
 };
 
 /**
+ * Why a resolved finding that a scan still reports is open again. A `remediated` one was resolved
+ * on the strength of a verified patch, but the code scanned still holds the issue: the patch was
+ * never applied (merged) to this branch, and the API must not go on saying it is fixed.
+ */
+const reopenReason = (finding: Finding, scan: Scan, at: { branch: string; commit: string }): string => {
+  const where = `scan ${scan.id} of ${at.branch} at ${at.commit.slice(0, 12)} still finds it`;
+  if (finding.resolution !== 'remediated') return `${where}: it came back after it was fixed`;
+  const branch = finding.remediation?.pushed_branch;
+  return `${where}: the remediation was never applied to ${at.branch}${branch ? ` (merge ${branch})` : ' (apply the patch of the remediation)'}`;
+};
+
+/**
  * Compares one scan type's results with what earlier scans of the same project and branch
  * reported: new fingerprints become findings (`security.finding.created`), known ones are seen
- * again (`last_seen_at`; a `fixed` one that is back is open again), and open ones not reported any
+ * again (`last_seen_at`; a resolved one that is back, fixed or remediated, is open again with the
+ * reason), and open ones not reported any
  * more are resolved as `fixed` (`security.finding.resolved`).
  */
 const reconcile = async (
   deps: SecurityJobDeps,
   tenant: Tenant,
   scan: Scan,
-  branch: string,
+  checkedOut: { branch: string; commit: string },
   type: ScanType,
   result: ScanResult,
 ): Promise<{ created: number; resolved: number }> => {
+  const { branch } = checkedOut;
   const existing = new Map(
     (await deps.findings.ofScope(tenant, scan.project_id, branch, type)).map((finding) => [finding.fingerprint, finding]),
   );
@@ -94,6 +108,8 @@ const reconcile = async (
         resolution: null,
         resolved_at: null,
         remediation: null,
+        reopened_at: null,
+        reopen_reason: null,
         created_at: at,
         updated_at: at,
         revision: 1,
@@ -101,7 +117,7 @@ const reconcile = async (
       if (await deps.findings.create(tenant, finding, [{ type: 'security.finding.created', data: findingSnapshot(finding) }])) created += 1;
       return;
     }
-    const reopened = known.status === 'resolved' && known.resolution === 'fixed';
+    const reopened = known.status === 'resolved' ? reopenReason(known, scan, checkedOut) : null;
     const next: Finding = {
       ...known,
       scan_id: scan.id,
@@ -112,7 +128,7 @@ const reconcile = async (
       excerpt: raw.excerpt,
       details: raw.details,
       last_seen_at: at,
-      ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null } : {}),
+      ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null, reopened_at: at, reopen_reason: reopened } : {}),
       updated_at: at,
       revision: known.revision + 1,
     };
@@ -189,7 +205,7 @@ export const runScan = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promi
     let created = 0;
     let resolved = 0;
     for (const [type, result] of results) {
-      const counts = await reconcile(deps, tenant, started, checkedOut.branch, type, result);
+      const counts = await reconcile(deps, tenant, started, checkedOut, type, result);
       created += counts.created;
       resolved += counts.resolved;
     }

@@ -42,6 +42,8 @@ const findingFields: (keyof FindingView)[] = [
   'resolution',
   'resolved_at',
   'remediation',
+  'reopened_at',
+  'reopen_reason',
   'created_at',
   'updated_at',
 ];
@@ -50,4 +52,5 @@ const findingFields: (keyof FindingView)[] = [
 export const viewOfScan = (scan: Scan): ScanView =>
   Object.fromEntries(scanFields.map((field) => [field, scan[field]])) as unknown as ScanView;
 export const viewOfFinding = (finding: Finding): FindingView =>
-  Object.fromEntries(findingFields.map((field) => [field, finding[field]])) as unknown as FindingView;
+  // Findings stored before a field existed show it as null.
+  Object.fromEntries(findingFields.map((field) => [field, finding[field] ?? null])) as unknown as FindingView;

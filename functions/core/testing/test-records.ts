@@ -1,3 +1,4 @@
+import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { TokenUsage } from '../workflows/stage-data';
 import type { PendingEvent } from '../workflows/workflow';
@@ -73,7 +74,15 @@ export interface TestJob {
   ref: TestJobRef;
 }
 
+export interface TestListFilters {
+  project_id?: string;
+  object?: 'test_suite' | 'test_run';
+  status?: JobStatus;
+}
+
 export interface TestRepository {
+  /** Suites and runs together, in creation order. */
+  list(tenant: Tenant, query: ListQuery<'created_at'>, filters: TestListFilters): Promise<Page<TestSuite | TestRun>>;
   /** False when the project does not exist. */
   createSuite(tenant: Tenant, suite: TestSuite): Promise<boolean>;
   /** Stores the run; a run of a suite also becomes the suite's latest run. False when the project does not exist. */

@@ -1,9 +1,10 @@
 import { type Clock, isoTime } from '../clock';
 import { conflict, notFound, validationError } from '../errors';
 import { isId, newId } from '../ids';
+import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Framework } from './results';
-import type { TestJob, TestRepository, TestRun, TestSuite } from './test-records';
+import type { TestJob, TestListFilters, TestRepository, TestRun, TestSuite } from './test-records';
 
 export interface TestDeps {
   tests: TestRepository;
@@ -147,4 +148,15 @@ export const getTestResults = async (tenant: Tenant, id: string, deps: Pick<Test
   const run = await deps.tests.getRun(tenant, found.latest_run_id);
   if (!run) throw notFound('Test run');
   return run;
+};
+
+/** Suites and runs together, newest first by default; a project id that cannot exist matches nothing. */
+export const listTests = (
+  tenant: Tenant,
+  query: ListQuery<'created_at'>,
+  filters: TestListFilters,
+  deps: Pick<TestDeps, 'tests'>,
+): Promise<Page<TestSuite | TestRun>> => {
+  if (filters.project_id !== undefined && !isId('project', filters.project_id)) return Promise.resolve({ items: [], total: 0 });
+  return deps.tests.list(tenant, query, filters);
 };

@@ -186,14 +186,19 @@ export const getDelivery = async (
   return viewOfDelivery(delivery);
 };
 
+const reEnableFirst = (): ApiError =>
+  new ApiError('conflict', 'Re-enable the webhook first (PATCH it with {"active": true}); a failed or inactive webhook receives nothing.');
+
 /** A new sequence of attempts of the same event (same event id), starting now. */
 export const redeliver = async (tenant: Tenant, webhookId: string, id: string, deps: WebhookDeps): Promise<DeliveryView> => {
-  await existing(tenant, webhookId, deps);
+  const webhook = await existing(tenant, webhookId, deps);
   const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
   if (!delivery) throw notFound('Delivery');
   if (delivery.test) throw conflict('A test delivery is never retried; send another test instead.');
   if (delivery.status === 'pending')
     throw conflict('This delivery is still being attempted; redeliver it once it has succeeded or failed.');
+  // Queued for a failed or paused webhook, it would only be skipped: say so now instead.
+  if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
   const nowMs = deps.clock.now();
   const restarted = await deps.deliveries.restart(tenant, webhookId, id, isoTime(nowMs));
   if (!restarted) throw notFound('Delivery');
@@ -209,12 +214,7 @@ export const recoverDeliveries = async (
   deps: WebhookDeps,
 ): Promise<{ webhook_id: string; since: string; requeued: number }> => {
   const webhook = await existing(tenant, webhookId, deps);
-  if (webhook.status === 'failed' || !webhook.active) {
-    throw new ApiError(
-      'conflict',
-      'Re-enable the webhook first (PATCH it with {"active": true}); a failed or inactive webhook receives nothing.',
-    );
-  }
+  if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
   const missed = await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs);
   const nowMs = deps.clock.now();
   let requeued = 0;

@@ -21,14 +21,17 @@ export interface NewWorkflow {
   project_id: string;
   prompt: string;
   name?: string;
-  config: { ai_provider: string; auto_deploy?: boolean; branch?: string; max_iterations?: number; review?: boolean };
+  config?: { ai_provider?: string; auto_deploy?: boolean; branch?: string; max_iterations?: number; review?: boolean };
 }
 
 const unknownProject = () => validationError([{ field: 'project_id', issue: 'is not a project of this account and mode' }]);
 
 export const createWorkflow = async (tenant: Tenant, input: NewWorkflow, deps: WorkflowDeps): Promise<Workflow> => {
   const configured = deps.configuredProviders();
-  if (!configured.includes(input.config.ai_provider)) {
+  const config = input.config ?? {};
+  // As for generated tests: the first provider this deployment configured when none is named.
+  const provider = config.ai_provider ?? configured[0];
+  if (!provider || !configured.includes(provider)) {
     throw validationError([
       { field: 'config.ai_provider', issue: `is not configured in this deployment; configured: ${configured.join(', ') || 'none'}` },
     ]);
@@ -42,11 +45,11 @@ export const createWorkflow = async (tenant: Tenant, input: NewWorkflow, deps: W
     name: input.name,
     prompt: input.prompt,
     config: {
-      ai_provider: input.config.ai_provider,
-      auto_deploy: input.config.auto_deploy ?? false,
-      branch: input.config.branch ?? null,
-      max_iterations: input.config.max_iterations ?? 2,
-      review: input.config.review ?? true,
+      ai_provider: provider,
+      auto_deploy: config.auto_deploy ?? false,
+      branch: config.branch ?? null,
+      max_iterations: config.max_iterations ?? 2,
+      review: config.review ?? true,
     },
     now: isoTime(now),
   });

@@ -5,7 +5,7 @@ import { deploymentProviders } from '../../adapters/deployments/provider-registr
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
 import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
-import { delayScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
+import { waitScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
 import { tracedTable } from '../../observability/tracer';
 
 /** What the deployment state machine's functions reach, from their environment. */
@@ -22,6 +22,6 @@ export const stepDeps = (): StepDeps => {
       if (!provider) throw new Error(`unknown deployment provider ${name}`);
       return provider;
     },
-    timeScale: delayScaleFromEnvironment(),
+    timeScale: waitScaleFromEnvironment(),
   };
 };

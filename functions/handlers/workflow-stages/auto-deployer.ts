@@ -3,10 +3,10 @@ import { deploymentTenantOf, type Deployment } from '../../core/deployments/depl
 import { ApiError } from '../../core/errors';
 import type { AutoDeployer, AutoDeployWatch } from '../../core/workflows/stages/auto-deploy';
 import { deploymentExecutorFromEnvironment } from '../../adapters/deployments/sfn-deployment-executor';
-import { delayScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
+import { waitScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
 import { deploymentDeps } from '../deployments/deps';
 
-/** How long a workflow waits for its deployment (an hour; the local runtime's time scale applies). */
+/** How long a workflow waits for its deployment (an hour; LOCAL_WAIT_SCALE applies locally). */
 const maxWaitMs = 60 * 60_000;
 
 /**
@@ -63,6 +63,6 @@ export const autoDeployWatchFromEnvironment = (): AutoDeployWatch => {
         created_at: deployment.created_at,
       };
     },
-    maxWaitMs: maxWaitMs * delayScaleFromEnvironment(),
+    maxWaitMs: maxWaitMs * waitScaleFromEnvironment(),
   };
 };

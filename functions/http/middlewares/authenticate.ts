@@ -4,7 +4,7 @@ import type { Clock } from '../../core/clock';
 import type { CredentialRepository } from '../../core/credentials/credential';
 import { resolveCredential } from '../../core/credentials/resolve-credential';
 import { ApiError } from '../../core/errors';
-import type { RateLimiter } from '../../core/rate-limiter';
+import { rateLimitHeaders, type RateLimiter } from '../../core/rate-limiter';
 import type { Principal } from '../../core/tenancy';
 import type { AnyRoute } from '../../routes/route';
 import type { HttpResponse } from '../response';
@@ -15,7 +15,11 @@ export interface AuthDeps {
   rateLimiter: RateLimiter;
 }
 
-export type ApiContext = { principal?: Principal };
+export type ApiContext = {
+  principal?: Principal;
+  /** `RateLimit-Policy` and `RateLimit` of this request, sent with whatever it answers. */
+  rateLimitHeaders?: Record<string, string>;
+};
 
 /** Who is calling (400/401), whether they may call this often (429), and this route (403). */
 export const authenticate = (
@@ -29,7 +33,8 @@ export const authenticate = (
     const resolved = deps();
     const principal = await resolveCredential({ authorization: headers.authorization, apiKey: headers['x-api-key'] }, resolved);
 
-    const decision = resolved.rateLimiter(principal.credentialId);
+    const decision = await resolved.rateLimiter(principal.credentialId);
+    request.context.rateLimitHeaders = rateLimitHeaders(decision);
     if (!decision.allowed) {
       throw new ApiError('rate_limited', `Too many requests. Retry after ${decision.retryAfterSeconds} s.`, undefined, {
         'Retry-After': String(decision.retryAfterSeconds),

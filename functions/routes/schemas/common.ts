@@ -2,6 +2,47 @@ import * as v from 'valibot';
 
 export const timestamp = v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 UTC timestamp with milliseconds'));
 
+/** Length in Unicode code points, as JSON Schema's `minLength`/`maxLength` count (not UTF-16 units). */
+export const codePointLength = (text: string): number => {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+};
+
+/** Actions the OpenAPI document shows as JSON Schema keywords of their own (see build-document.ts). */
+export const documentedKeywords = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * A string length checked in code points, and documented as `minLength`/`maxLength` (which JSON
+ * Schema counts in code points too): 100 emoji are 100 characters, as a caller counts them.
+ */
+export const lengthIn = (min: number, max: number, message: string) => {
+  const action = v.check((text: string) => {
+    const length = codePointLength(text);
+    return length >= min && length <= max;
+  }, message);
+  documentedKeywords.set(action, min > 0 ? { minLength: min, maxLength: max } : { maxLength: max });
+  return action;
+};
+
+/** Explicit directional formatting (LRE…RLO, LRI…PDI, LRM, RLM, ALM): they can make a name read as another. */
+const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+/** In a `u` regular expression a surrogate range matches only a surrogate that is not half of a pair. */
+const loneSurrogate = /[\ud800-\udfff]/u;
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** A display name: 1 to `max` code points, not blank, no control or bidirectional control characters, no lone surrogates. */
+export const nameText = (max: number, description: string) =>
+  v.pipe(
+    v.string('must be a string'),
+    lengthIn(1, max, `must be 1 to ${max} characters`),
+    v.regex(/\S/, 'must not be blank'),
+    v.check((text) => !loneSurrogate.test(text), 'must be valid Unicode (no lone surrogates)'),
+    v.check((text) => !controlCharacters.test(text), 'must not contain control characters'),
+    v.check((text) => !bidiControls.test(text), 'must not contain bidirectional control characters'),
+    v.description(description),
+  );
+
 /** A whole number in a query string, checked and converted. */
 export const integerParam = (min: number, max: number, description: string) =>
   v.pipe(
@@ -25,6 +66,18 @@ const isCalendarDate = (text: string): boolean => {
  * are shown as parsed, so that `per_page` documents an integer from 1 to 100.
  */
 export const documentedAsSent = new WeakSet<object>();
+
+/**
+ * An ISO 8601 timestamp a caller sends (`date-time`), refused unless it names a real instant:
+ * `2026-02-30T00:00:00Z` is not rolled over to March 2, it is a 422.
+ */
+export const timestampInput = (message: string, description: string) =>
+  v.pipe(
+    v.string(message),
+    v.isoTimestamp(message),
+    v.check((text) => isCalendarDate(text.slice(0, 10)) && Number.isFinite(Date.parse(text)), 'must be a real date and time'),
+    v.description(description),
+  );
 
 /** `YYYY-MM-DD`, read as 00:00Z of that day, in epoch milliseconds. */
 export const dateParam = (description: string) => {
@@ -53,7 +106,12 @@ export const listQuery = <const S extends readonly [string, ...string[]], F exte
     created_after: v.optional(dateParam('Only items created at or after 00:00Z of this day (YYYY-MM-DD).')),
     created_before: v.optional(dateParam('Only items created before 00:00Z of this day (YYYY-MM-DD).')),
     cursor: v.optional(
-      v.pipe(v.string(), v.maxLength(2048), v.description('Opaque position from the `next` link; makes deep pages as cheap as the first.')),
+      v.pipe(
+        v.string(),
+        lengthIn(1, 2048, 'must be a cursor from a Link header'),
+        v.regex(/^[A-Za-z0-9_-]+$/, 'must be a cursor from a Link header'),
+        v.description('Opaque position from the `next` link; makes deep pages as cheap as the first.'),
+      ),
     ),
     ...filters,
   });

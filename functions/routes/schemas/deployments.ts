@@ -1,11 +1,10 @@
 import * as v from 'valibot';
 import { deploymentStatuses, environments } from '../../core/deployments/deployment';
-import { listQuery, picklistParam, timestamp } from './common';
+import { listQuery, picklistParam, timestamp, lengthIn } from './common';
 
 const branch = v.pipe(
   v.string('must be a string'),
-  v.minLength(1, 'must be 1 to 255 characters'),
-  v.maxLength(255, 'must be 1 to 255 characters'),
+  lengthIn(1, 255, 'must be 1 to 255 characters'),
   v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
 );
 

@@ -1,30 +1,23 @@
 import * as v from 'valibot';
 import { projectSortFields } from '../../core/projects/project';
-import { listQuery, timestamp } from './common';
+import { lengthIn, listQuery, nameText, timestamp } from './common';
 
-const controlCharacters = /[\u0000-\u001f\u007f]/;
-
-const name = v.pipe(
-  v.string('must be a string'),
-  v.minLength(1, 'must be 1 to 100 characters'),
-  v.maxLength(100, 'must be 1 to 100 characters'),
-  v.regex(/\S/, 'must not be blank'),
-  v.check((text) => !controlCharacters.test(text), 'must not contain control characters'),
-  v.description('1 to 100 characters.'),
-);
+const name = nameText(100, '1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters.');
 
 const repositoryAddress = /^(https:\/\/[^\s/@]+(:\d+)?\/\S*|ssh:\/\/\S+|git@[A-Za-z0-9.-]+:\S+|file:\/\/\/\S*)$/;
 
 const repository = v.pipe(
   v.string('must be a string'),
-  v.maxLength(2048, 'must be at most 2048 characters'),
+  lengthIn(0, 2048, 'must be at most 2048 characters'),
   v.regex(repositoryAddress, 'must be an https:// URL, an ssh:// or git@host:path address, or a file:/// URL'),
-  v.description('Where the code lives: an https URL, an ssh:// or git@host:path address, or a file:/// URL (local use).'),
+  v.description(
+    'Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address), an ssh:// or git@host:path address, or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere).',
+  ),
 );
 
 const description = v.pipe(
   v.string('must be a string'),
-  v.maxLength(2000, 'must be at most 2000 characters'),
+  lengthIn(0, 2000, 'must be at most 2000 characters'),
   v.description('At most 2000 characters.'),
 );
 

@@ -2,12 +2,11 @@ import * as v from 'valibot';
 import { findingSortFields, findingStatuses } from '../../core/security/finding';
 import { scanStatuses } from '../../core/security/scan';
 import { scanTypes, severities } from '../../core/security/scanner';
-import { listQuery, picklistParam, timestamp } from './common';
+import { listQuery, picklistParam, timestamp, lengthIn } from './common';
 
 const branch = v.pipe(
   v.string('must be a string'),
-  v.minLength(1, 'must be 1 to 255 characters'),
-  v.maxLength(255, 'must be 1 to 255 characters'),
+  lengthIn(1, 255, 'must be 1 to 255 characters'),
   v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
   v.description("Branch to scan; the repository's default branch when absent."),
 );
@@ -99,6 +98,11 @@ export const findingSchema = v.object({
       patch: v.nullable(artifact),
       pushed_branch: v.nullable(v.string()),
     }),
+  ),
+  reopened_at: v.pipe(v.nullable(timestamp), v.description('When a later scan found this resolved finding again.')),
+  reopen_reason: v.pipe(
+    v.nullable(v.string()),
+    v.description('Why it is open again: the scan that still finds it, and for a remediated finding that its patch was never applied.'),
   ),
   created_at: timestamp,
   updated_at: timestamp,

@@ -1,20 +1,19 @@
 import * as v from 'valibot';
+import { aiProviderNames } from '../../core/ai/provider';
 import { frameworks } from '../../core/testing/results';
 import { jobStatuses } from '../../core/testing/test-records';
-import { timestamp } from './common';
+import { lengthIn, listQuery, picklistParam, timestamp } from './common';
 
 const branch = v.pipe(
   v.string('must be a string'),
-  v.minLength(1, 'must be 1 to 255 characters'),
-  v.maxLength(255, 'must be 1 to 255 characters'),
+  lengthIn(1, 255, 'must be 1 to 255 characters'),
   v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
   v.description("The repository's default branch when absent."),
 );
 
 const repositoryPath = v.pipe(
   v.string('must be a string'),
-  v.minLength(1, 'must not be empty'),
-  v.maxLength(1024, 'must be at most 1024 characters'),
+  lengthIn(1, 1024, 'must be 1 to 1024 characters'),
   v.check((path) => !path.startsWith('/') && !path.split('/').includes('..'), 'must be a path inside the repository'),
 );
 
@@ -33,9 +32,12 @@ export const generateTestsBody = v.strictObject({
     v.pipe(v.picklist(frameworks, `must be one of ${frameworks.join(', ')}`), v.description('Detected from the repository when absent.')),
   ),
   ai_provider: v.optional(
-    v.pipe(v.string('must be a string'), v.description('One of the configured providers; the first configured when absent.')),
+    v.pipe(
+      v.picklist(aiProviderNames, `must be one of ${aiProviderNames.join(', ')} (and configured in this deployment)`),
+      v.description('One of the configured providers; the first configured when absent.'),
+    ),
   ),
-  instructions: v.optional(v.pipe(v.string('must be a string'), v.maxLength(5000, 'must be at most 5000 characters'))),
+  instructions: v.optional(v.pipe(v.string('must be a string'), lengthIn(0, 5000, 'must be at most 5000 characters'))),
 });
 
 export const runTestsBody = v.strictObject({
@@ -115,3 +117,9 @@ export const testRunSchema = v.object({
 });
 
 export const testObjectSchema = v.variant('object', [testSuiteSchema, testRunSchema]);
+
+export const listTestsQuery = listQuery(['created_at'] as const, {
+  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's suites and runs."))),
+  object: v.optional(picklistParam(['test_suite', 'test_run'] as const, 'Only suites (`test_suite`) or only runs (`test_run`).')),
+  status: v.optional(picklistParam(jobStatuses, 'Only suites and runs in this status.')),
+});

@@ -1,13 +1,12 @@
 import * as v from 'valibot';
 import { eventTypes } from '../../core/events/event-types';
-import { listQuery, picklistParam, timestamp } from './common';
+import { lengthIn, listQuery, picklistParam, timestamp, timestampInput } from './common';
 
 const subscribable = [...eventTypes, '*'] as const;
 
 const url = v.pipe(
   v.string('must be a string'),
-  v.minLength(1, 'is required'),
-  v.maxLength(2048, 'must be at most 2048 characters'),
+  lengthIn(1, 2048, 'must be 1 to 2048 characters'),
   v.description('Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.'),
 );
 
@@ -18,7 +17,7 @@ const events = v.pipe(
   v.description('Event types to receive; `*` receives every type.'),
 );
 
-const description = v.pipe(v.string('must be a string'), v.maxLength(500, 'must be at most 500 characters'));
+const description = v.pipe(v.string('must be a string'), lengthIn(0, 500, 'must be at most 500 characters'));
 
 export const webhookSchema = v.object({
   id: v.pipe(v.string(), v.description('Prefix wh_')),
@@ -77,11 +76,7 @@ export const testWebhookBody = v.strictObject({
 });
 
 export const recoverBody = v.strictObject({
-  since: v.pipe(
-    v.string('must be a timestamp'),
-    v.isoTimestamp('must be an ISO 8601 timestamp'),
-    v.description('Failed and skipped deliveries created at or after this time are queued again.'),
-  ),
+  since: timestampInput('must be an ISO 8601 timestamp', 'Failed and skipped deliveries created at or after this time are queued again.'),
 });
 
 export const listWebhooksQuery = listQuery(['created_at'] as const, {

@@ -1,41 +1,35 @@
 import * as v from 'valibot';
+import { aiProviderNames } from '../../core/ai/provider';
 import { stageNames } from '../../core/workflows/stage-data';
 import { logLevels, stageStatuses, workflowSortFields, workflowStatuses } from '../../core/workflows/workflow';
-import { listQuery, picklistParam, timestamp } from './common';
+import { lengthIn, listQuery, nameText, picklistParam, timestamp } from './common';
 
 const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 const prompt = v.pipe(
   v.string('must be a string'),
-  v.minLength(1, 'must be 1 to 20000 characters'),
-  v.maxLength(20_000, 'must be 1 to 20000 characters'),
+  lengthIn(1, 20_000, 'must be 1 to 20000 characters'),
   v.regex(/\S/, 'must not be blank'),
   v.check((text) => !controlCharacters.test(text), 'must not contain control characters other than tab and line breaks'),
   v.description('The instruction for the workflow, 1 to 20,000 characters.'),
 );
 
-const name = v.pipe(
-  v.string('must be a string'),
-  v.minLength(1, 'must be 1 to 100 characters'),
-  v.maxLength(100, 'must be 1 to 100 characters'),
-  v.regex(/\S/, 'must not be blank'),
-  v.description("1 to 100 characters; defaults to the prompt's first line."),
-);
+const name = nameText(100, "1 to 100 characters (Unicode code points); defaults to the prompt's first line.");
 
 const branch = v.pipe(
   v.string('must be a string'),
-  v.minLength(1, 'must be 1 to 255 characters'),
-  v.maxLength(255, 'must be 1 to 255 characters'),
+  lengthIn(1, 255, 'must be 1 to 255 characters'),
   // git check-ref-format's rules, in short.
   v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
   v.description("Branch to work from; the repository's default branch when absent."),
 );
 
 const config = v.strictObject({
-  ai_provider: v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'is required'),
-    v.description('One of the AI providers this deployment configured (`local` in the local runtime).'),
+  ai_provider: v.optional(
+    v.pipe(
+      v.picklist(aiProviderNames, `must be one of ${aiProviderNames.join(', ')} (and configured in this deployment)`),
+      v.description('One of the AI providers this deployment configured; the first configured when absent (`local` in the local runtime).'),
+    ),
   ),
   auto_deploy: v.optional(v.boolean('must be true or false'), false),
   branch: v.optional(branch),
@@ -66,7 +60,7 @@ export const createWorkflowBody = v.strictObject({
   ),
   prompt,
   name: v.optional(name),
-  config,
+  config: v.optional(config),
 });
 
 const artifact = { location: v.string(), sha256: v.string(), size: v.number() };
@@ -79,7 +73,7 @@ export const workflowSchema = v.object({
   stages: v.pipe(v.array(v.picklist(stageNames)), v.description('Stage names in order.')),
   prompt: v.string(),
   config: v.object({
-    ai_provider: v.string(),
+    ai_provider: v.picklist(aiProviderNames),
     auto_deploy: v.boolean(),
     branch: v.nullable(v.string()),
     max_iterations: v.number(),

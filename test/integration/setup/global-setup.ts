@@ -16,6 +16,8 @@ export default async (): Promise<void> => {
     RATE_LIMIT_PER_SECOND: '20',
     RATE_LIMIT_BURST: '100',
     LOCAL_TIME_SCALE: '0.01',
+    // Deployment health deadlines and the state machines' waits, scaled by a setting of their own.
+    LOCAL_WAIT_SCALE: '0.01',
   });
   process.env.IT_API_URL = runtime.apiUrl;
   process.env.IT_DATA_DIR = dataDir;

@@ -17,12 +17,13 @@ export const inMemoryHttpDeps = () => {
   const credentials = inMemoryCredentialRepository();
   const idempotency = inMemoryIdempotencyStore();
   const clock = controlledClock();
-  const limiter = { decision: { allowed: true, remaining: 99 } as RateDecision };
+  const policy = { quota: 100, windowSeconds: 2 };
+  const limiter = { decision: { allowed: true, remaining: 99, resetSeconds: 1, policy } as RateDecision, policy };
   const deps = {
     credentials,
     idempotency,
     clock,
-    rateLimiter: (_credentialId: string): RateDecision => limiter.decision,
+    rateLimiter: async (_credentialId: string): Promise<RateDecision> => limiter.decision,
   };
 
   const newAccount = (email = `owner-${accounts.all().length + 1}@example.test`) =>

@@ -1,3 +1,4 @@
+import type { ListQuery, Page } from '../../../functions/core/pagination';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { TestRepository, TestRun, TestSuite } from '../../../functions/core/testing/test-records';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
@@ -47,6 +48,20 @@ export const inMemoryTestRepository = () => {
       }
       runs.set(keyOf(tenant, run.id), structuredClone(run));
       return true;
+    },
+    async list(tenant, query: ListQuery<'created_at'>, filters): Promise<Page<TestSuite | TestRun>> {
+      const prefix = keyOf(tenant, '');
+      const direction = query.order === 'asc' ? 1 : -1;
+      const ulidOf = (id: string) => id.slice(id.indexOf('_') + 1);
+      const matching = [...suites.entries(), ...runs.entries()]
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([, record]) => record)
+        .filter((r) => filters.project_id === undefined || r.project_id === filters.project_id)
+        .filter((r) => filters.object === undefined || r.object === filters.object)
+        .filter((r) => filters.status === undefined || r.status === filters.status)
+        .sort((a, b) => direction * (ulidOf(a.id).localeCompare(ulidOf(b.id)) || a.id.localeCompare(b.id)));
+      const start = (query.page - 1) * query.perPage;
+      return { items: matching.slice(start, start + query.perPage).map((r) => structuredClone(r)), total: matching.length };
     },
     async getSuite(tenant, id) {
       const suite = suites.get(keyOf(tenant, id));

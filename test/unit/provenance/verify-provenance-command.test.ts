@@ -107,8 +107,10 @@ describe('provenance verify', () => {
 });
 
 describe('provenance public-key', () => {
-  it("prints the local runtime's public key", async () => {
+  it("prints the local runtime's public key, with or without --local (as the README and --help write it)", async () => {
     expect(await run(['public-key'])).toEqual({ code: 0, out: publicKeyPem.trimEnd(), err: '' });
+    expect(await run(['public-key', '--local'])).toEqual({ code: 0, out: publicKeyPem.trimEnd(), err: '' });
+    expect(await run(['public-key', '--kms'])).toMatchObject({ code: 2, err: expect.stringContaining('takes only --local') });
   });
 
   it('creates no key when there is none', async () => {

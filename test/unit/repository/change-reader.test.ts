@@ -88,7 +88,7 @@ const expectedFiles = [
 describe('the change a pull request would show, from a file: repository', () => {
   it('is the diff from the merge base to head: every kind of change, renames paired, and nothing main did since', async () => {
     const dir = await freshDir();
-    const read = await gitChangeReader().read({ url: `file://${repo}`, base: 'main', head: 'feature', dir });
+    const read = await gitChangeReader({ fileRepositories: true }).read({ url: `file://${repo}`, base: 'main', head: 'feature', dir });
     expect(read).toMatchObject({ base_ref: 'main', merge_base: forkPoint, head_commit: featureTip });
     expect(summary(read)).toEqual(expectedFiles);
     const byPath = new Map(read.files.map((file) => [file.path, file]));
@@ -104,13 +104,13 @@ describe('the change a pull request would show, from a file: repository', () => 
   });
 
   it("takes the repository's default branch as base, and a full commit id as head", async () => {
-    const read = await gitChangeReader().read({ url: `file://${repo}`, head: featureTip, dir: await freshDir() });
+    const read = await gitChangeReader({ fileRepositories: true }).read({ url: `file://${repo}`, head: featureTip, dir: await freshDir() });
     expect(read).toMatchObject({ base_ref: 'main', merge_base: forkPoint, head_commit: featureTip });
     expect(summary(read)).toEqual(expectedFiles);
   });
 
   it('names what cannot be reviewed: an unknown branch, an unknown commit, two branches with no shared history', async () => {
-    const reader = gitChangeReader();
+    const reader = gitChangeReader({ fileRepositories: true });
     await expect(reader.read({ url: `file://${repo}`, head: 'nope', dir: await freshDir() })).rejects.toThrow(
       'branch nope was not found in the repository',
     );

@@ -1,7 +1,7 @@
 import { lstat, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { checkout, gitRepository, pushBranch } from '../../../functions/adapters/repository/git-repository';
+import { gitRepository } from '../../../functions/adapters/repository/git-repository';
 import { createBareClone, createFixtureRepository, gitCli, mainFiles, tempRoot, type FixtureRepository } from './git-fixtures';
 
 let root: Awaited<ReturnType<typeof tempRoot>>;
@@ -18,6 +18,8 @@ afterAll(() => root.remove());
 
 const freshDir = () => join(root.path, `checkout-${++counter}`);
 const urlOf = (path: string) => pathToFileURL(path).href;
+/** As the local runtime runs it: file repositories enabled. */
+const { checkout, pushBranch } = gitRepository({ fileRepositories: true });
 
 /** Every regular file under dir (no .git), path → content. */
 const readAll = async (dir: string, prefix = ''): Promise<Record<string, string>> => {
@@ -103,6 +105,29 @@ describe('checkout from file://', () => {
   });
 });
 
+describe('file repositories outside the local runtime', () => {
+  it('refuses to read or write a folder of the server unless the local runtime enabled them', async () => {
+    const elsewhere = gitRepository();
+    const dir = freshDir();
+    await expect(elsewhere.checkout({ url: urlOf(fixture.dir), dir })).rejects.toMatchObject({
+      name: 'RepositoryTargetRefused',
+      message: expect.stringContaining('only in the local runtime'),
+    });
+    await expect(readdir(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(
+      elsewhere.pushBranch({
+        url: urlOf(fixture.dir),
+        baseCommit: fixture.mainCommit,
+        branch: 'automation/never',
+        changes: { summary: 'x', files: [{ path: 'x.txt', content: 'x' }] },
+        message: 'never',
+        author: { name: 'a', email: 'a@example.com' },
+      }),
+    ).rejects.toMatchObject({ name: 'RepositoryTargetRefused' });
+    expect(gitCli(fixture.dir, 'branch', '--list', 'automation/never')).toBe('');
+  });
+});
+
 describe('pushBranch to file://', () => {
   const change = {
     summary: 'demo',
@@ -116,7 +141,7 @@ describe('pushBranch to file://', () => {
   };
   const author = { name: 'Automation Bot', email: 'bot@example.com' };
   const fixedDate = new Date('2030-01-02T03:04:05Z');
-  const repository = gitRepository({ now: () => fixedDate });
+  const repository = gitRepository({ now: () => fixedDate, fileRepositories: true });
 
   it.each([
     ['a non-bare repository', () => fixture.dir],

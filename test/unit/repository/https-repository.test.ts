@@ -77,7 +77,10 @@ describe('checkout over https', () => {
       const error = await repository
         .checkout({ url, dir: freshDir(), ...(attempt ? { credentials: attempt } : {}) })
         .catch((e: unknown) => e);
-      expect(error).toMatchObject({ name: 'RepositoryUnavailable', message: expect.stringContaining('access denied') });
+      expect(error).toMatchObject({
+        name: 'RepositoryUnavailable',
+        message: 'the repository could not be reached (access_denied: check the repository token)',
+      });
       expect(String((error as Error).message)).not.toContain('wrong');
     }
   });
@@ -89,10 +92,10 @@ describe('checkout over https', () => {
     });
   });
 
-  it('reports an unreachable server as unavailable', async () => {
+  it('refuses a loopback repository by default, saying only that it could not be reached', async () => {
     await expect(gitRepository().checkout({ url: 'https://127.0.0.1:1/app.git', dir: freshDir() })).rejects.toMatchObject({
-      name: 'RepositoryUnavailable',
-      message: expect.stringContaining('network error'),
+      name: 'RepositoryTargetRefused',
+      message: expect.stringMatching(/^the repository could not be reached \(refused_target/),
     });
   });
 });

@@ -85,7 +85,7 @@ const setUp = (script: Parameters<typeof scriptedReviewProvider>[0], head = 'fea
     reviews: store.repository,
     projects: { get: async (_tenant, id) => (id === projectId ? project : undefined) },
     clock: controlledClock(),
-    changes: gitChangeReader(),
+    changes: gitChangeReader({ fileRepositories: true }),
     scratch: scratchFolders('review-test-'),
     analyser: { checkFiles: verifyChangedFiles, scanners: [secretsScanner(), sastScanner()] },
     aiProvider: async () => provider,

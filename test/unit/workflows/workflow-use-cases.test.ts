@@ -78,6 +78,18 @@ describe('createWorkflow', () => {
     expect(trimmed.name).toBe('Fix the login bug');
   });
 
+  it('uses the first configured provider when config or config.ai_provider is left out, as generated tests do', async () => {
+    const { deps } = setup(['openai', 'anthropic']);
+    const { config: _none, ...withoutConfig } = input();
+    expect((await createWorkflow(tenant, withoutConfig, deps)).config).toEqual({
+      ai_provider: 'openai',
+      auto_deploy: false,
+      branch: null,
+      max_iterations: 2,
+    });
+    expect((await createWorkflow(tenant, input({ config: { auto_deploy: true } }), deps)).config.ai_provider).toBe('openai');
+  });
+
   it('answers 422 for a provider this deployment has not configured, naming the configured ones; nothing stored or started', async () => {
     const { deps, workflows, executor } = setup(['anthropic', 'bedrock']);
     const error = await apiErrorOf(createWorkflow(tenant, input({ config: { ai_provider: 'openai' } }), deps));

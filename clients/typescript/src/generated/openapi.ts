@@ -387,6 +387,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/tests': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List test suites and runs
+     * @description Suites and runs together in creation order, each as `GET /v1/tests/{id}` answers it (`object` tells which).
+     *
+     *     Requires the scope `read:tests`.
+     */
+    get: operations['listTests'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/tests/{id}': {
     parameters: {
       query?: never;
@@ -768,7 +790,9 @@ export interface components {
           | 'conflict'
           | 'idempotency_key_in_use'
           | 'payload_too_large'
+          | 'uri_too_long'
           | 'unsupported_media_type'
+          | 'headers_too_large'
           | 'validation_error'
           | 'idempotency_key_reused'
           | 'rate_limited'
@@ -959,9 +983,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description 1 to 100 characters. */
+          /** @description 1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters. */
           name: string;
-          /** @description Where the code lives: an https URL, an ssh:// or git@host:path address, or a file:/// URL (local use). */
+          /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address), an ssh:// or git@host:path address, or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). */
           repository: string;
           /** @description At most 2000 characters. */
           description?: string;
@@ -1295,9 +1319,9 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description 1 to 100 characters. */
+          /** @description 1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters. */
           name?: string;
-          /** @description Where the code lives: an https URL, an ssh:// or git@host:path address, or a file:/// URL (local use). */
+          /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address), an ssh:// or git@host:path address, or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). */
           repository?: string;
           /** @description At most 2000 characters. */
           description?: string;
@@ -1474,7 +1498,8 @@ export interface operations {
               stages: ('intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package')[];
               prompt: string;
               config: {
-                ai_provider: string;
+                /** @enum {string} */
+                ai_provider: 'local' | 'bedrock' | 'openai' | 'anthropic';
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
@@ -1654,11 +1679,14 @@ export interface operations {
           project_id: string;
           /** @description The instruction for the workflow, 1 to 20,000 characters. */
           prompt: string;
-          /** @description 1 to 100 characters; defaults to the prompt's first line. */
+          /** @description 1 to 100 characters (Unicode code points); defaults to the prompt's first line. */
           name?: string;
-          config: {
-            /** @description One of the AI providers this deployment configured (`local` in the local runtime). */
-            ai_provider: string;
+          config?: {
+            /**
+             * @description One of the AI providers this deployment configured; the first configured when absent (`local` in the local runtime).
+             * @enum {string}
+             */
+            ai_provider?: 'local' | 'bedrock' | 'openai' | 'anthropic';
             /** @default false */
             auto_deploy?: boolean;
             /** @description Branch to work from; the repository's default branch when absent. */
@@ -1693,7 +1721,8 @@ export interface operations {
               stages: ('intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package')[];
               prompt: string;
               config: {
-                ai_provider: string;
+                /** @enum {string} */
+                ai_provider: 'local' | 'bedrock' | 'openai' | 'anthropic';
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
@@ -1915,7 +1944,8 @@ export interface operations {
               stages: ('intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package')[];
               prompt: string;
               config: {
-                ai_provider: string;
+                /** @enum {string} */
+                ai_provider: 'local' | 'bedrock' | 'openai' | 'anthropic';
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
@@ -2237,7 +2267,8 @@ export interface operations {
               stages: ('intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package')[];
               prompt: string;
               config: {
-                ai_provider: string;
+                /** @enum {string} */
+                ai_provider: 'local' | 'bedrock' | 'openai' | 'anthropic';
                 auto_deploy: boolean;
                 branch: string | null;
                 max_iterations: number;
@@ -3015,6 +3046,10 @@ export interface operations {
                 } | null;
                 pushed_branch: string | null;
               } | null;
+              /** @description When a later scan found this resolved finding again. */
+              reopened_at: string | null;
+              /** @description Why it is open again: the scan that still finds it, and for a remediated finding that its patch was never applied. */
+              reopen_reason: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 UTC timestamp with milliseconds
@@ -3168,6 +3203,10 @@ export interface operations {
                 } | null;
                 pushed_branch: string | null;
               } | null;
+              /** @description When a later scan found this resolved finding again. */
+              reopened_at: string | null;
+              /** @description Why it is open again: the scan that still finds it, and for a remediated finding that its patch was never applied. */
+              reopen_reason: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 UTC timestamp with milliseconds
@@ -3323,6 +3362,10 @@ export interface operations {
                 } | null;
                 pushed_branch: string | null;
               } | null;
+              /** @description When a later scan found this resolved finding again. */
+              reopened_at: string | null;
+              /** @description Why it is open again: the scan that still finds it, and for a remediated finding that its patch was never applied. */
+              reopen_reason: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 UTC timestamp with milliseconds
@@ -4170,8 +4213,11 @@ export interface operations {
            * @enum {string}
            */
           framework?: 'jest' | 'vitest' | 'node:test' | 'pytest';
-          /** @description One of the configured providers; the first configured when absent. */
-          ai_provider?: string;
+          /**
+           * @description One of the configured providers; the first configured when absent.
+           * @enum {string}
+           */
+          ai_provider?: 'local' | 'bedrock' | 'openai' | 'anthropic';
           instructions?: string;
         };
       };
@@ -4463,6 +4509,205 @@ export interface operations {
       };
       /** @description The body is not sent as application/json. */
       415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected fault on our side; no internals are shown. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listTests: {
+    parameters: {
+      query?: {
+        /** @description Page number, from 1. A page past the end is empty. */
+        page?: number;
+        /** @description Items per page, 1 to 100; default 20. */
+        per_page?: number;
+        /** @description Field to sort by; default created_at. Ties are broken by id. */
+        sort?: 'created_at';
+        /** @description Sort direction; default desc. */
+        order?: 'asc' | 'desc';
+        /** @description Only items created at or after 00:00Z of this day (YYYY-MM-DD). */
+        created_after?: string;
+        /** @description Only items created before 00:00Z of this day (YYYY-MM-DD). */
+        created_before?: string;
+        /** @description Opaque position from the `next` link; makes deep pages as cheap as the first. */
+        cursor?: string;
+        /** @description Only this project's suites and runs. */
+        project_id?: string;
+        /** @description Only suites (`test_suite`) or only runs (`test_run`). */
+        object?: 'test_suite' | 'test_run';
+        /** @description Only suites and runs in this status. */
+        status?: 'queued' | 'running' | 'completed' | 'failed';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of suites and runs. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
+          Link?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: (
+              | {
+                  /** @description Prefix test_ */
+                  id: string;
+                  /** @constant */
+                  object: 'test_suite';
+                  project_id: string;
+                  branch: string | null;
+                  branch_used: string | null;
+                  commit: string | null;
+                  paths: string[] | null;
+                  framework: ('jest' | 'vitest' | 'node:test' | 'pytest') | null;
+                  framework_detected: boolean;
+                  ai_provider: string;
+                  instructions: string | null;
+                  /** @enum {string} */
+                  status: 'queued' | 'running' | 'completed' | 'failed';
+                  summary: string | null;
+                  files: {
+                    path: string;
+                    content: string;
+                    cases: string[];
+                  }[];
+                  ai_usage: {
+                    input_tokens: number;
+                    output_tokens: number;
+                    provider: string;
+                    model: string;
+                  } | null;
+                  latest_run_id: string | null;
+                  error: string | null;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC timestamp with milliseconds
+                   */
+                  created_at: string;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC timestamp with milliseconds
+                   */
+                  updated_at: string;
+                  started_at: string | null;
+                  completed_at: string | null;
+                }
+              | {
+                  /** @description Prefix run_ */
+                  id: string;
+                  /** @constant */
+                  object: 'test_run';
+                  project_id: string;
+                  suite_id: string | null;
+                  branch: string | null;
+                  commit: string | null;
+                  framework: ('jest' | 'vitest' | 'node:test' | 'pytest') | null;
+                  timeout_seconds: number;
+                  /** @enum {string} */
+                  status: 'queued' | 'running' | 'completed' | 'failed';
+                  /** @description From the framework's machine reporter (JUnit XML or JSON). */
+                  results: {
+                    totals: {
+                      passed: number;
+                      failed: number;
+                      skipped: number;
+                      errored: number;
+                    };
+                    duration_ms: number;
+                    cases: {
+                      name: string;
+                      file: string | null;
+                      /** @enum {string} */
+                      status: 'passed' | 'failed' | 'skipped' | 'errored';
+                      duration_ms: number | null;
+                      failure_message: string | null;
+                    }[];
+                    log_excerpt: string;
+                    exit_code: number | null;
+                    timed_out: boolean;
+                  } | null;
+                  error: string | null;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC timestamp with milliseconds
+                   */
+                  created_at: string;
+                  /**
+                   * Format: date-time
+                   * @description ISO 8601 UTC timestamp with milliseconds
+                   */
+                  updated_at: string;
+                  started_at: string | null;
+                  completed_at: string | null;
+                }
+            )[];
+            meta: components['schemas']['PageMeta'];
+          };
+        };
+      };
+      /** @description Invalid JSON body, or two different credentials sent. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credential. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks the scope of this operation. */
+      403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;

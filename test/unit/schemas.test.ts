@@ -1,0 +1,62 @@
+import * as v from 'valibot';
+import { buildOpenApiDocument } from '../../functions/openapi/build-document';
+import { routes } from '../../functions/routes/index';
+import { createProjectBody } from '../../functions/routes/schemas/projects';
+import { recoverBody } from '../../functions/routes/schemas/webhooks';
+import { createWorkflowBody } from '../../functions/routes/schemas/workflows';
+
+const issuesOf = (schema: v.GenericSchema, input: unknown): string[] => {
+  const result = v.safeParse(schema, input);
+  return result.success ? [] : result.issues.map((issue) => `${v.getDotPath(issue)}: ${issue.message}`);
+};
+
+const project = (name: string) => ({ name, repository: 'https://github.com/acme/shop' });
+
+describe('lengths count Unicode code points, as JSON Schema does', () => {
+  it('takes 100 emoji as a 100-character name and refuses 101', () => {
+    expect(issuesOf(createProjectBody, project('😀'.repeat(100)))).toEqual([]);
+    expect(issuesOf(createProjectBody, project('😀'.repeat(101)))).toEqual(['name: must be 1 to 100 characters']);
+    expect(issuesOf(createWorkflowBody, { project_id: 'proj_x', prompt: 'p', name: '👩🏽‍💻'.repeat(25) })).toEqual([]);
+  });
+
+  it('documents the same bounds in the OpenAPI document', () => {
+    const document = buildOpenApiDocument(routes) as any;
+    const schema = document.paths['/v1/projects'].post.requestBody.content['application/json'].schema;
+    expect(schema.properties.name).toMatchObject({ type: 'string', minLength: 1, maxLength: 100 });
+    expect(schema.properties.description).toMatchObject({ type: 'string', maxLength: 2000 });
+  });
+});
+
+describe('names', () => {
+  it.each([
+    ['a lone high surrogate', 'Shop \ud83d', 'must be valid Unicode (no lone surrogates)'],
+    ['a lone low surrogate', '\ude00 Shop', 'must be valid Unicode (no lone surrogates)'],
+    ['a right-to-left override', 'invoice\u202Egpj.exe', 'must not contain bidirectional control characters'],
+    ['a right-to-left isolate', 'a\u2067b', 'must not contain bidirectional control characters'],
+    ['a right-to-left mark', 'a\u200fb', 'must not contain bidirectional control characters'],
+    ['a C1 control character', 'a\u0085b', 'must not contain control characters'],
+  ])('refuses %s', (_, name, issue) => {
+    expect(issuesOf(createProjectBody, project(name))).toEqual([`name: ${issue}`]);
+    expect(issuesOf(createWorkflowBody, { project_id: 'proj_x', prompt: 'p', name })).toEqual([`name: ${issue}`]);
+  });
+
+  it('keeps right-to-left scripts themselves', () => {
+    expect(issuesOf(createProjectBody, project('متجر إلكتروني'))).toEqual([]);
+    expect(issuesOf(createProjectBody, project('חנות'))).toEqual([]);
+  });
+});
+
+describe('timestamps a caller sends', () => {
+  it.each(['2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2025-02-29T12:00:00.000Z', '2026-04-31T00:00:00+02:00'])(
+    'refuses the impossible %s instead of rolling it over',
+    (since) => {
+      expect(issuesOf(recoverBody, { since })[0]).toMatch(/^since: must be/);
+    },
+  );
+
+  it('takes real instants, with or without an offset', () => {
+    for (const since of ['2024-02-29T00:00:00Z', '2026-11-21T10:00:00.000Z', '2026-11-21T10:00:00+01:00']) {
+      expect(issuesOf(recoverBody, { since })).toEqual([]);
+    }
+  });
+});
