@@ -22,7 +22,9 @@ export interface DynamoDbLocal {
 }
 
 const MIN_JAVA_VERSION = 17;
-const STARTUP_TIMEOUT_MS = 30_000;
+// It answers as soon as it is up (polled); the deadline only ends a hopeless start. A JVM on a loaded
+// 2-core machine has taken more than 30 s to start.
+const STARTUP_TIMEOUT_MS = 120_000;
 const POLL_INTERVAL_MS = 100;
 const STOP_GRACE_MS = 5_000;
 const OUTPUT_BUFFER_BYTES = 8 * 1024;

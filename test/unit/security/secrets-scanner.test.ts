@@ -287,13 +287,11 @@ describe('secretsScanner', () => {
     files['src/m0500.ts'] += `const token = '${secrets.githubPat}';\n`;
     await writeTree(root, files);
 
-    const started = performance.now();
+    // How fast is the bench's business (npm run bench, section "Security scans"), not a timed test's.
     const result = await scan(root);
-    const elapsed = performance.now() - started;
 
     expect(result.coverage.files_scanned).toBe(1000);
     expect(result.findings.map(key)).toEqual(['src/m0500.ts:5:secretlint/github/GITHUB_TOKEN']);
-    expect(elapsed).toBeLessThan(3000);
     // secretlint's profiler is off: no performance marks pile up (see secrets-scanner.ts).
     expect(performance.getEntriesByType('mark').filter((m) => m.name.startsWith('@core>'))).toEqual([]);
   });

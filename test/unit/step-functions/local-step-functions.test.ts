@@ -136,7 +136,8 @@ describe('local Step Functions time scale', () => {
       const elapsed = Date.now() - began;
       expect(described.status).toBe('SUCCEEDED');
       expect(elapsed).toBeGreaterThanOrEqual(450);
-      expect(elapsed).toBeLessThan(5_000);
+      // Far below the 1000 s the wait names unscaled, with room for a busy machine.
+      expect(elapsed).toBeLessThan(60_000);
     } finally {
       await flow.close();
     }
