@@ -25,7 +25,6 @@ const usage = `npm run cli -- <command> [options]
   keys revoke <key_id>
   provenance verify <envelope.json> (--public-key <pem> | --local)
   provenance public-key [--local]
-  reviews show <rev_id> [--account <acct_id>] [--mode live|test]
 
 Options for every command:
   --json           print one JSON object
@@ -54,18 +53,6 @@ if (process.argv[2] === 'provenance') {
       out: (line: string) => console.log(line),
       err: (line: string) => console.error(line),
     }),
-  );
-}
-
-// `reviews …` too.
-if (process.argv[2] === 'reviews') {
-  const { reviewsCommand } = await import('./commands/reviews');
-  process.exit(
-    await reviewsCommand(
-      process.argv.slice(3),
-      { out: (line: string) => console.log(line), err: (line: string) => console.error(line) },
-      targetTable,
-    ),
   );
 }
 

@@ -8,13 +8,14 @@ import { events } from './events';
 import { listen } from './listen';
 import { createOutput } from './output';
 import { projects } from './projects';
+import { reviews } from './reviews';
 import { findings, scans } from './security';
 import { tests } from './tests';
 import { webhooks } from './webhooks';
 import { workflows } from './workflows';
 
 /** The commands that call the API (through the SDK), as opposed to the admin commands that work on the table. */
-export const apiGroups: CommandGroup[] = [projects, workflows, scans, findings, deployments, tests, webhooks, events];
+export const apiGroups: CommandGroup[] = [projects, workflows, scans, findings, reviews, deployments, tests, webhooks, events];
 
 /** The admin commands of bin/cli.ts, named here for completion only. */
 const adminWords = ['accounts', 'keys', 'provenance'];

@@ -8,7 +8,7 @@ import { startReceiver } from './support/receiver';
 import { newAccount } from './support/runtime';
 import { createWebhook, recordEvent } from './support/webhooks';
 import { as } from './support/http';
-import { fixtureRepository, injectFaults } from './support/workflows';
+import { fixtureRepository, gitOutput, injectFaults } from './support/workflows';
 
 /** The CLI's API commands (bin/api), run as a user runs them, against the integration runtime. */
 
@@ -125,6 +125,49 @@ describe('the CLI on the API', () => {
     expect(findings.stdout).toContain('src/config.js');
   });
 
+  it('reviews a branch: the comments by file and line, exit 1 when it requests changes; list, show and comments read it back', async () => {
+    const { test: key } = await newAccount();
+    const repository = await fixtureRepository({
+      'package.json': '{"name":"runner","version":"1.0.0"}\n',
+      'src/ok.js': 'export const ok = 1;\n',
+    });
+    gitOutput(repository.dir, 'checkout', '-q', '-b', 'feature');
+    await writeFile(join(repository.dir, 'src/run.js'), 'export const ok = 1;\nexport const run = (input) => eval(input);\n');
+    gitOutput(repository.dir, 'add', '-A');
+    gitOutput(repository.dir, 'commit', '-q', '-m', 'Runner');
+    gitOutput(repository.dir, 'checkout', '-q', 'main');
+    const project = (await as(key.key).post('/projects', { name: 'Runner', repository: repository.url })).body.data;
+
+    const created = await runCli(key.key, [
+      'reviews',
+      'create',
+      '--project',
+      project.id,
+      '--head',
+      'feature',
+      '--provider',
+      'local',
+      '--watch',
+    ]);
+    expect(created.code).toBe(1);
+    const [header, target] = created.stdout.split('\n');
+    expect(header).toMatch(/^rev_\w{26} {2}completed: request_changes$/);
+    expect(target).toMatch(/^feature into main \(merge base \w{12}, head \w{12}\)$/);
+    expect(created.stdout).toMatch(/\nsrc\/run\.js\n {2}2 +\w+ +security {2}\S*eval/);
+    const id = header!.split(' ')[0]!;
+
+    const listed = await runCli(key.key, ['reviews', 'list', '--project', project.id]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+VERDICT\s+HEAD\s+COMMENTS\s+CREATED$/);
+    expect(listed.stdout).toMatch(new RegExp(`${id}\\s+completed\\s+request_changes\\s+feature\\s+1\\s`));
+    const shown = await runCli(key.key, ['reviews', 'show', id, '--json']);
+    expect(shown.code).toBe(1);
+    expect(json(shown.stdout)).toMatchObject({ data: { id, verdict: 'request_changes' }, comments: [{ path: 'src/run.js', line: 2 }] });
+    const comments = await runCli(key.key, ['reviews', 'comments', id, '--severity', 'info']);
+    expect([comments.code, comments.stdout]).toEqual([0, '(none)\n']);
+    expect((await runCli(key.key, ['reviews', 'comments', id, '--path', 'src/run.js'])).stdout).toContain('src/run.js:2');
+  });
+
   it('deploys, rolls back and watches both to their outcome', async () => {
     const { test: key } = await newAccount();
     const repository = await fixtureRepository();
@@ -220,7 +263,7 @@ describe('the CLI on the API', () => {
     expect(options.trim().split(' ').sort()).toEqual(['--forward-to', '--from-now']);
     const zsh = await runCli(key.key, ['completion', 'zsh']);
     expect(zsh.stdout).toMatch(/^#compdef pas/);
-    for (const word of ['projects', 'workflows', 'scans', 'findings', 'deployments', 'tests', 'webhooks', 'events', 'listen']) {
+    for (const word of ['projects', 'workflows', 'scans', 'findings', 'reviews', 'deployments', 'tests', 'webhooks', 'events', 'listen']) {
       expect(zsh.stdout).toContain(`'${word}:`);
     }
     expect((await runCli(key.key, ['completion', 'fish'])).code).toBe(2);

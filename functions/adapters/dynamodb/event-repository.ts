@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../../core/events/event-types';
+import { inDocumentedOrder } from '../../core/events/documented-order';
 import { newEvent, type EventRepository, type EventsAfter, type ServiceEvent } from '../../core/events/event';
 import { idAfter } from '../../core/ids';
 import type { PendingEvent } from '../../core/workflows/workflow';
@@ -18,12 +19,12 @@ import {
 } from './list-page';
 import { entityTypes, keys } from './keys';
 
-/** Fields in the documented order. */
+/** Fields in the documented order, those of `data` too. */
 export const eventFrom = (item: Record<string, unknown>): ServiceEvent => ({
   id: item.id as string,
   type: item.type as EventType,
   created_at: item.created_at as string,
-  data: item.data as Record<string, unknown>,
+  data: inDocumentedOrder(item.type as EventType, item.data as Record<string, unknown>),
 });
 
 /**

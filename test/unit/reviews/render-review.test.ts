@@ -1,6 +1,7 @@
-import { renderReview } from '../../../bin/commands/reviews';
+import { renderReview } from '../../../bin/api/reviews';
 import type { Review, ReviewComment } from '../../../functions/core/reviews/review';
 import { newReview } from '../../../functions/core/reviews/review-use-cases';
+import { viewOfComment, viewOfReview } from '../../../functions/core/reviews/views';
 
 const review: Review = {
   ...newReview({
@@ -40,26 +41,27 @@ const review: Review = {
   },
 };
 
-const comment = (overrides: Partial<ReviewComment>): ReviewComment => ({
-  id: 'rvc_01JD2QF6M0N2P4R6S8T0V2W4X6',
-  review_id: review.id,
-  project_id: review.project_id,
-  path: 'src/a.ts',
-  start_line: null,
-  line: 3,
-  severity: 'high',
-  category: 'bug',
-  source: 'analysis',
-  rule: 'typescript/TS2322',
-  body: 'Wrong type.',
-  suggestion: null,
-  created_at: '2026-11-21T10:00:01.000Z',
-  ...overrides,
-});
+const comment = (overrides: Partial<ReviewComment>): ReviewComment =>
+  viewOfComment({
+    id: 'rvc_01JD2QF6M0N2P4R6S8T0V2W4X6',
+    review_id: review.id,
+    project_id: review.project_id,
+    path: 'src/a.ts',
+    start_line: null,
+    line: 3,
+    severity: 'high',
+    category: 'bug',
+    source: 'analysis',
+    rule: 'typescript/TS2322',
+    body: 'Wrong type.',
+    suggestion: null,
+    created_at: '2026-11-21T10:00:01.000Z',
+    ...overrides,
+  });
 
 describe('reviews show', () => {
   it('prints the verdict, what was set aside, then the comments by file with their suggested patches', () => {
-    const text = renderReview(review, [
+    const text = renderReview(viewOfReview(review), [
       comment({}),
       comment({
         start_line: 5,
