@@ -89,6 +89,8 @@ export class ServiceFunction extends Construct {
         sourceMap: true,
         sourcesContent: false,
         bundleAwsSDK: true,
+        // Pages import their stylesheet as text (lib/local/text-loader.mjs does the same locally).
+        loader: { '.css': 'text' },
         externalModules: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
         commandHooks: {
           beforeBundling: () => [],
