@@ -4,13 +4,15 @@ import { securityRoutes } from './security';
 import { testRoutes } from './tests';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
-import type { AnyRoute } from './route';
+import { dashboardRoutes } from './dashboard';
+import { oauthRoutes } from './oauth';
+import type { AnyRoute, TableRoute } from './route';
 import { webhookRoutes } from './webhooks';
 import { workflowRoutes } from './workflows';
 
 /**
- * The route table: every implemented route, once. The CDK stack, the local server and the OpenAPI
- * document are all built from it.
+ * The `/v1` rows of the route table (kind `api`): every API operation, once. The OpenAPI document
+ * is built from these alone.
  */
 export const routes: readonly AnyRoute[] = [
   openApiRoute,
@@ -22,6 +24,13 @@ export const routes: readonly AnyRoute[] = [
   ...eventRoutes,
   ...webhookRoutes,
 ];
+
+/**
+ * The whole route table: the API's rows, the dashboard's pages and the OAuth authorization
+ * server. The CDK stack and the local server are built from it, so no runtime serves a route the
+ * other lacks.
+ */
+export const routeTable: readonly TableRoute[] = [...routes, ...dashboardRoutes, ...oauthRoutes];
 
 /** The function that answers everything no route matches: 404, or 405 with `Allow`. */
 export const fallbackHandler = 'meta/fallback';
@@ -38,10 +47,10 @@ const decodedSegment = (segment: string): string => {
   }
 };
 
-const compiled = routes.map((route) => ({ route, pattern: templatePattern(route.path) }));
+const compiled = routeTable.map((route) => ({ route, pattern: templatePattern(route.path) }));
 
 /** The route for a method and path, and the methods the path allows. */
-export const matchRoute = (method: string, path: string): { route?: AnyRoute; params: Record<string, string>; allowed: string[] } => {
+export const matchRoute = (method: string, path: string): { route?: TableRoute; params: Record<string, string>; allowed: string[] } => {
   const matching = compiled.filter(({ pattern }) => pattern.test(path));
   const hit = matching.find(({ route }) => route.method === method);
   const params: Record<string, string> = {};

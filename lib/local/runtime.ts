@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
+import { peopleDeps } from '../../functions/adapters/dynamodb/people-deps';
+import { bootstrapAdminUser } from '../../functions/core/users/manage-users';
+import { linkUrl } from '../../functions/core/users/password-links';
 import { bootstrapDefaultAccount, type CreatedCredential } from '../../functions/core/credentials/manage-credentials';
 import type { Account } from '../../functions/core/credentials/credential';
 import { ensureTable } from './create-table';
@@ -28,12 +31,14 @@ export interface LocalRuntimeOptions {
 
 export interface LocalRuntime {
   apiUrl: string;
+  /** The service's origin: the dashboard, the OAuth authorization server (its issuer) and the API under /v1. */
+  origin: string;
   dynamodbEndpoint: string;
   tableName: string;
   /** The local Step Functions executions so far (status, state transitions), for the benchmark. */
   executions(): ExecutionSummary[];
-  /** Present on the first start only: the keys are shown once. */
-  bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential };
+  /** Present on the first start only: the keys and the admin's sign-in link are shown once. */
+  bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential; admin: { email: string; signInLink: string } };
   stop(): Promise<void>;
 }
 
@@ -112,7 +117,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   });
   await ensureTable(client, tableName);
   const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
-  const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
+  const firstStart = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
+  // The default account's first admin: a user with no password yet and a one-time link to set one.
+  const admin = firstStart ? await bootstrapAdminUser(firstStart.account.id, firstStart.account.email, peopleDeps(table)) : undefined;
 
   const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
   const timeScale = Number(process.env.LOCAL_TIME_SCALE);
@@ -128,7 +135,14 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   process.env.WORKFLOW_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('workflow');
   process.env.DEPLOYMENT_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('deployment');
   const http = await startHttpServer(options.port);
-  const apiUrl = `http://localhost:${http.port}/v1`;
+  const origin = `http://localhost:${http.port}`;
+  // Pages, e-mailed links and the OAuth issuer name this origin, exactly as printed.
+  process.env.PUBLIC_ORIGIN = origin;
+  const apiUrl = `${origin}/v1`;
+  const bootstrap =
+    firstStart && admin?.link
+      ? { ...firstStart, admin: { email: admin.user.email, signInLink: linkUrl(origin, admin.link.token) } }
+      : undefined;
   await writeRuntimeInfo(options.dataDir, {
     apiUrl,
     dynamodbEndpoint: dynamodb.endpoint,
@@ -140,6 +154,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   let stopping: Promise<void> | undefined;
   return {
     apiUrl,
+    origin,
     dynamodbEndpoint: dynamodb.endpoint,
     tableName,
     bootstrap,
