@@ -62,6 +62,8 @@ export class ServiceStack extends Stack {
   readonly security: SecurityScanning;
   readonly images: ImageBuilds;
   readonly tests: TestRunning;
+  /** From address of the service's e-mail (SES identity): webhook failures, password resets. */
+  readonly notificationSender: string;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -69,11 +71,10 @@ export class ServiceStack extends Stack {
 
     this.table = new ServiceTable(this, 'Table');
 
-    this.webhooks = new WebhookDelivery(this, 'Webhooks', {
-      table: this.table,
-      serviceName,
-      notificationSender: props.notificationSender ?? this.node.tryGetContext('notificationSender') ?? defaultNotificationSender,
-    });
+    const notificationSender: string =
+      props.notificationSender ?? this.node.tryGetContext('notificationSender') ?? defaultNotificationSender;
+    this.notificationSender = notificationSender;
+    this.webhooks = new WebhookDelivery(this, 'Webhooks', { table: this.table, serviceName, notificationSender });
 
     const ai = aiSettingsFromContext(this);
     const repositoryTokenSecret: unknown = this.node.tryGetContext('repositoryTokenSecret');
@@ -175,6 +176,7 @@ export class ServiceStack extends Stack {
       if (route.deploymentExecutions) this.deployments.bindStarter(routeFunction);
       if (route.startsSecurityJobs) this.security.bindStarter(routeFunction);
       if (route.startsTestJobs) this.tests.bindStarter(routeFunction);
+      if (route.sendsEmail) routeFunction.bindMailer(notificationSender);
       this.api.addRoutes({
         path: route.path,
         methods: [HttpMethod[route.method]],
@@ -190,6 +192,15 @@ export class ServiceStack extends Stack {
     });
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
+    new CfnOutput(this, 'AuthUrl', {
+      value: this.api.apiEndpoint,
+      description:
+        'OAuth 2.0 authorization server: its issuer, /oauth/authorize, /oauth/token, /oauth/revoke and /.well-known/oauth-authorization-server',
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `${this.api.apiEndpoint}/dashboard`,
+      description: 'The dashboard; sign in at /dashboard/sign-in',
+    });
     new CfnOutput(this, 'WorkflowStateMachineArn', {
       value: this.workflows.stateMachine.stateMachineArn,
       description: 'Runs the workflow stages',

@@ -32,6 +32,9 @@ export const routes: readonly AnyRoute[] = [
  */
 export const routeTable: readonly TableRoute[] = [...routes, ...dashboardRoutes, ...oauthRoutes];
 
+/** The rows outside `/v1`: pages and the authorization server's endpoints. */
+export const webRoutes = [...dashboardRoutes, ...oauthRoutes];
+
 /** The function that answers everything no route matches: 404, or 405 with `Allow`. */
 export const fallbackHandler = 'meta/fallback';
 

@@ -196,10 +196,12 @@ describe('ServiceStack', () => {
 
   describe('least privilege', () => {
     const writeOnlyActions = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
-    const credentialCondition = { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } };
+    const credentialCondition = {
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern] },
+    };
 
     it.each(routes.filter((route) => route.tableAccess === 'read').map((route) => [routeDescription(route)]))(
-      '%s reads, and updates credential items only',
+      '%s reads, and updates credential and OAuth grant items only (last use)',
       (description) => {
         const statements = statementsOf(description).filter(isDynamoStatement);
         const actions = statements.flatMap(actionsOf);
