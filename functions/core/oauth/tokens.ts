@@ -191,7 +191,9 @@ export const findRefreshTokenForUse = async (value: string, deps: TokenDeps): Pr
     await revokeFor(stored.grant_id, 'refresh_token_reused', stored.client_id, deps);
     return undefined;
   }
-  return isLive(await deps.grants.getGrant(stored.grant_id), deps.clock.now()) ? stored : undefined;
+  const now = deps.clock.now();
+  if (Date.parse(stored.expires_at) <= now) return undefined;
+  return isLive(await deps.grants.getGrant(stored.grant_id), now) ? stored : undefined;
 };
 
 /** Rotation: the refresh token is used up and replaced; the access token may carry fewer scopes. */

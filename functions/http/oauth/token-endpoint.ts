@@ -41,6 +41,13 @@ class TokenRequestModel {
 
   constructor(private readonly deps: TokenDeps) {}
 
+  /** The library compares expiries with the system clock; the rules use `deps.clock`: hand it the time left. */
+  private onLibraryClock(iso: string): Date {
+    const left = Date.parse(iso) - this.deps.clock.now();
+    // Expired by our clock is expired by the library's, whatever the milliseconds in between.
+    return new Date(Date.now() + (left > 0 ? left : -1000));
+  }
+
   async getClient(clientId: string, clientSecret?: string) {
     const client = await authenticateClient(clientId, clientSecret, this.deps);
     if (!client) return undefined;
@@ -53,7 +60,7 @@ class TokenRequestModel {
     if (!stored) return undefined;
     return {
       authorizationCode: code,
-      expiresAt: new Date(stored.expires_at),
+      expiresAt: this.onLibraryClock(stored.expires_at),
       // RFC 6749 4.1.3: the token request repeats redirect_uri only if the authorization request had it.
       redirectUri: stored.redirect_uri_included ? stored.redirect_uri : undefined,
       scope: stored.scopes,
@@ -74,7 +81,7 @@ class TokenRequestModel {
     if (!stored) return undefined;
     return {
       refreshToken,
-      refreshTokenExpiresAt: new Date(stored.expires_at),
+      refreshTokenExpiresAt: this.onLibraryClock(stored.expires_at),
       scope: stored.scopes,
       client: { id: stored.client_id },
       user: { id: stored.user_id },
