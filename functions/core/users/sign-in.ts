@@ -81,7 +81,9 @@ export const signIn = async (
   const user = email ? await deps.users.findByEmail(email) : undefined;
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
   if (!user || !user.password_hash || !valid) {
-    for (const check of checks) await deps.throttle.recordFailure(check.key, now, throttleWindowMs);
+    // The wait counts from the answer, not from the start of the (slow on purpose) hash.
+    const failedAt = deps.clock.now();
+    for (const check of checks) await deps.throttle.recordFailure(check.key, failedAt, throttleWindowMs);
     if (user) await auditToAccountsOf(user, 'user.sign_in_failed', input.origin, { reason: 'password' }, deps);
     throw new SignInRefused('invalid_credentials');
   }
