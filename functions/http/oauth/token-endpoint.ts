@@ -18,6 +18,7 @@ import {
   type TokenDeps,
 } from '../../core/oauth/tokens';
 import { jsonResponse, type HttpResponse } from '../response';
+import { basicClientCredentials } from './client-authentication';
 import { readOAuthParameters } from './oauth-body';
 import { OAuthProblem } from './oauth-problem';
 
@@ -162,13 +163,15 @@ export const handleTokenRequest = async (event: APIGatewayProxyEventV2, deps: To
     // A public client refreshes with its client_id alone; getClient still refuses a confidential one without its secret.
     requireClientAuthentication: { authorization_code: true, refresh_token: false },
   });
-  // The library reads forms only: the parameters, whichever way they came, are handed over as one.
+  // The library reads forms only: the parameters, whichever way they came, are handed over as one;
+  // and it does not form-decode Basic credentials (RFC 6749 2.3.1): they are handed over decoded.
   const body = new URLSearchParams(parameters).toString();
+  const basic = basicClientCredentials(event.headers.authorization);
   const request = new Request({
     method: 'POST',
     query: {},
     headers: {
-      ...(event.headers.authorization ? { authorization: event.headers.authorization } : {}),
+      ...(basic ? { authorization: `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}` } : {}),
       'content-type': 'application/x-www-form-urlencoded',
       'content-length': String(Buffer.byteLength(body)),
     },
