@@ -35,7 +35,11 @@ describe('sign-in and sessions, over HTTP', () => {
     expect(page.setCookies).toEqual([expect.stringMatching(/^csrf=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=7200$/)]);
     expect(page.text).toContain('<label for="field-email">Email</label>');
 
-    const signedIn = await browser.post('/dashboard/sign-in', { csrf_token: csrfTokenIn(page.text), email: person.email.toUpperCase(), password: person.password });
+    const signedIn = await browser.post('/dashboard/sign-in', {
+      csrf_token: csrfTokenIn(page.text),
+      email: person.email.toUpperCase(),
+      password: person.password,
+    });
     expect([signedIn.status, signedIn.location]).toEqual([303, '/dashboard']);
     expectPageHeaders(signedIn.headers, true);
     expect(signedIn.setCookies).toEqual([expect.stringMatching(/^session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=60479\d$/)]);
@@ -137,7 +141,11 @@ describe('sign-in and sessions, over HTTP', () => {
     const token = new URL(link).searchParams.get('token')!;
     const weak = await browser.post('/dashboard/set-password', { csrf_token: csrfTokenIn(form.text), token, password: 'password123' });
     expect(weak.status).toBe(422);
-    const set = await browser.post('/dashboard/set-password', { csrf_token: csrfTokenIn(form.text), token, password: 'a fresh pass phrase' });
+    const set = await browser.post('/dashboard/set-password', {
+      csrf_token: csrfTokenIn(form.text),
+      token,
+      password: 'a fresh pass phrase',
+    });
     expect([set.status, set.location]).toEqual([303, '/dashboard']);
     expect((await browser.get('/dashboard')).status).toBe(200);
     expect((await old.get('/dashboard')).status).toBe(302);
@@ -152,7 +160,11 @@ describe('sign-in and sessions, over HTTP', () => {
     const setup = await browser.get('/dashboard/two-factor');
     const secret = /name="secret" value="([A-Z2-7]{32})"/.exec(setup.text)![1]!;
     expect(setup.text).toContain('data:image/svg+xml;base64,');
-    const enabled = await browser.post('/dashboard/two-factor/enable', { csrf_token: csrfTokenIn(setup.text), secret, code: await generate({ secret }) });
+    const enabled = await browser.post('/dashboard/two-factor/enable', {
+      csrf_token: csrfTokenIn(setup.text),
+      secret,
+      code: await generate({ secret }),
+    });
     expect(enabled.status).toBe(200);
     const codes = [...enabled.text.matchAll(/<li>([a-z2-9]{5}-[a-z2-9]{5})<\/li>/g)].map((m) => m[1]!);
     expect(codes).toHaveLength(10);
@@ -162,7 +174,9 @@ describe('sign-in and sessions, over HTTP', () => {
     expect([step.status, step.location]).toEqual([303, '/dashboard/sign-in/two-factor']);
     expect((await next.get('/dashboard')).location).toBe('/dashboard/sign-in/two-factor');
     const challenge = await next.get('/dashboard/sign-in/two-factor');
-    expect((await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: '000000' })).status).toBe(401);
+    expect((await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: '000000' })).status).toBe(
+      401,
+    );
     const done = await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: codes[0]! });
     expect([done.status, done.location]).toEqual([303, '/dashboard']);
     expect((await next.get('/dashboard')).status).toBe(200);

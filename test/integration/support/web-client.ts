@@ -40,7 +40,12 @@ export const webClient = () => {
       else cookies.set(name, value);
     }
   };
-  const send = async (method: 'GET' | 'POST', path: string, form?: Record<string, string>, headers: Record<string, string> = {}): Promise<WebAnswer> => {
+  const send = async (
+    method: 'GET' | 'POST',
+    path: string,
+    form?: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<WebAnswer> => {
     const url = path.startsWith('http') ? path : `${origin()}${path}`;
     const response = await fetch(url, {
       method,
@@ -54,7 +59,13 @@ export const webClient = () => {
     });
     const setCookies = response.headers.getSetCookie();
     remember(setCookies);
-    return { status: response.status, headers: response.headers, text: await response.text(), setCookies, location: response.headers.get('location') };
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: await response.text(),
+      setCookies,
+      location: response.headers.get('location'),
+    };
   };
   return {
     cookies,
@@ -67,7 +78,12 @@ export const webClient = () => {
     },
     async signIn(email: string, password: string, returnTo?: string) {
       const page = await send('GET', returnTo ? `/dashboard/sign-in?return_to=${encodeURIComponent(returnTo)}` : '/dashboard/sign-in');
-      return send('POST', '/dashboard/sign-in', { csrf_token: csrfTokenIn(page.text), email, password, ...(returnTo ? { return_to: returnTo } : {}) });
+      return send('POST', '/dashboard/sign-in', {
+        csrf_token: csrfTokenIn(page.text),
+        email,
+        password,
+        ...(returnTo ? { return_to: returnTo } : {}),
+      });
     },
   };
 };
