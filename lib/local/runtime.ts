@@ -4,8 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
-import { peopleDeps } from '../../functions/adapters/dynamodb/people-deps';
-import { bootstrapAdminUser } from '../../functions/core/users/manage-users';
 import { linkUrl } from '../../functions/core/users/password-links';
 import { bootstrapDefaultAccount, type CreatedCredential } from '../../functions/core/credentials/manage-credentials';
 import type { Account } from '../../functions/core/credentials/credential';
@@ -68,6 +66,13 @@ const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tabl
   };
 };
 
+/** The first admin user, loaded only on a first start (a restart should not pay for its modules). */
+const bootstrapAdmin = async (account: Account, table: TableRef) => {
+  const { peopleDeps } = await import('../../functions/adapters/dynamodb/people-deps');
+  const { bootstrapAdminUser } = await import('../../functions/core/users/manage-users');
+  return bootstrapAdminUser(account.id, account.email, peopleDeps(table));
+};
+
 /** Local stand-ins for the AWS settings a deployed function receives. */
 const localRegion = 'us-east-1';
 
@@ -119,7 +124,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
   const firstStart = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
   // The default account's first admin: a user with no password yet and a one-time link to set one.
-  const admin = firstStart ? await bootstrapAdminUser(firstStart.account.id, firstStart.account.email, peopleDeps(table)) : undefined;
+  const admin = firstStart ? await bootstrapAdmin(firstStart.account, table) : undefined;
 
   const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
   const timeScale = Number(process.env.LOCAL_TIME_SCALE);

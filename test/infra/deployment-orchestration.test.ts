@@ -4,7 +4,7 @@ import { Validations, type App, type CfnElement } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { routes } from '../../functions/routes/index';
-import { buildApp } from '../../lib/app';
+import { buildApp, defaultStackName } from '../../lib/app';
 import { deploymentDefinitionFile, deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
@@ -135,8 +135,10 @@ const resolvedDefinitionOf = (s: Synthesized): string => {
   } else {
     const key = properties.DefinitionS3Location.Key as string;
     const assembly = s.app.synth();
+    // The service stack's artifact (the web stack beside it holds no state machine).
+    const serviceStackName: string = s.app.node.tryGetContext('stackName') ?? defaultStackName;
     const stackArtifactId = only(
-      assembly.stacks.map((stack) => stack.id),
+      assembly.stacks.filter((stack) => stack.stackName === serviceStackName).map((stack) => stack.id),
       'stack artifact',
     );
     const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stackArtifactId}.assets.json`), 'utf8')) as {

@@ -108,7 +108,7 @@ const baseGrantsOf = (s: Synthesized): string[] => {
     `dynamodb:GetItem ${table}/index/*`,
     `dynamodb:Query ${table}`,
     `dynamodb:Query ${table}/index/*`,
-    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } })}`,
+    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern] } })}`,
     `dynamodb:ConditionCheckItem ${table}`,
     `dynamodb:DeleteItem ${table}`,
     `dynamodb:PutItem ${table}`,

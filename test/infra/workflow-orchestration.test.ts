@@ -4,7 +4,7 @@ import type { App, CfnElement } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { routes } from '../../functions/routes/index';
-import { buildApp } from '../../lib/app';
+import { buildApp, defaultStackName } from '../../lib/app';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
 import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
@@ -120,8 +120,10 @@ const resolvedDefinitionOf = (s: Synthesized): string => {
   } else {
     const key = properties.DefinitionS3Location.Key as string;
     const assembly = s.app.synth();
+    // The service stack's artifact (the web stack beside it holds no state machine).
+    const serviceStackName: string = s.app.node.tryGetContext('stackName') ?? defaultStackName;
     const stackArtifactId = only(
-      assembly.stacks.map((stack) => stack.id),
+      assembly.stacks.filter((stack) => stack.stackName === serviceStackName).map((stack) => stack.id),
       'stack artifact',
     );
     const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stackArtifactId}.assets.json`), 'utf8')) as {

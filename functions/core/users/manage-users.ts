@@ -96,7 +96,7 @@ export const createUser = async (
   }
 
   if (input.password !== undefined) {
-    const issue = passwordIssue(input.password, email);
+    const issue = await passwordIssue(input.password, email);
     if (issue) throw validationError([issue]);
   }
   const user: User = {

@@ -80,7 +80,7 @@ export const setPasswordWithLink = async (
   const link = await findUsableLink(input.token, deps);
   const user = link ? await deps.users.get(link.user_id) : undefined;
   if (!link || !user) throw new LinkUnusable();
-  const issue = passwordIssue(input.password, user.email);
+  const issue = await passwordIssue(input.password, user.email);
   if (issue) throw validationError([issue]);
   const now = deps.clock.now();
   const updated: User = {
