@@ -26,23 +26,54 @@ export default tseslint.config(
     // The core is rules only: no file system, network, processes or tool packages.
     files: ['functions/core/**/*.ts'],
     rules: {
-      // A warning until every engine has left the core (issue 12); then an error.
       'no-restricted-imports': [
-        'warn',
+        'error',
         {
           paths: [
-            'node:fs',
-            'node:fs/promises',
-            'node:net',
-            'node:child_process',
-            'node:dns',
-            'node:http',
-            'node:https',
             'fs',
+            'fs/promises',
             'net',
+            'tls',
+            'dgram',
+            'dns',
+            'http',
+            'https',
+            'http2',
             'child_process',
-          ].map((name) => ({ name, message: 'I/O belongs in functions/adapters; the core takes a port.' })),
-          patterns: [{ group: ['@aws-sdk/*', 'aws-lambda'], message: 'AWS belongs in functions/adapters.' }],
+            'worker_threads',
+            'os',
+            'module',
+            'vm',
+          ]
+            .flatMap((name) => [name, `node:${name}`])
+            .map((name) => ({ name, message: 'I/O belongs in functions/adapters (or functions/engines); the core takes a port.' })),
+          patterns: [
+            { group: ['@aws-sdk/*', 'aws-lambda', '@aws-lambda-powertools/*'], message: 'AWS belongs in functions/adapters.' },
+            {
+              group: [
+                'typescript',
+                'typescript-eslint',
+                '@typescript-eslint/*',
+                'eslint',
+                'eslint-*',
+                '@eslint/*',
+                '@eslint-community/*',
+                'secretlint',
+                '@secretlint/*',
+                'isomorphic-git',
+                'fast-xml-parser',
+                'aws-cdk-lib',
+                'aws-cdk-lib/*',
+                'constructs',
+                '@middy/*',
+              ],
+              message: 'Tools and frameworks belong in functions/engines, functions/adapters or functions/http; the core takes a port.',
+            },
+            {
+              group: ['**/adapters/**', '**/engines/**', '**/handlers/**', '**/http/**', '**/routes/**'],
+              message: 'The core depends on nothing outside it: declare a port in the core and implement it outside.',
+            },
+          ],
         },
       ],
     },

@@ -30,6 +30,8 @@ export interface BundleTarget {
   entry: string;
   /** The routes this function serves, for the report. */
   serves: string;
+  /** The description of (one of) its functions in the stack: how its environment is found. */
+  functionDescription?: string;
 }
 
 export interface BuiltBundle extends BundleTarget {
@@ -49,6 +51,8 @@ export const baselineTarget: BundleTarget = {
   serves: 'DynamoDBDocumentClient.from(new DynamoDBClient({})) only',
 };
 
+const fallbackDescription = '$default: 404 or 405 in the service envelope';
+
 /** Every function of the stack: each route's handler, plus the fallback. */
 export const functionTargets = (): BundleTarget[] => {
   const served = new Map<string, string[]>();
@@ -58,6 +62,7 @@ export const functionTargets = (): BundleTarget[] => {
     name,
     entry: join(projectRoot, 'functions', 'handlers', `${name}.ts`),
     serves: serves.join(', '),
+    functionDescription: name === fallbackHandler ? fallbackDescription : serves[0],
   }));
 };
 

@@ -4,9 +4,8 @@ import { median } from './stats';
 
 /** Cold init of a bundle: a fresh `node` process times its own `await import(bundle)`. */
 
-/** What a Lambda function of this stack finds in its environment, minus anything real. */
+/** What every Lambda function finds in its environment (the runtime's variables), minus anything real. */
 export const lambdaLikeEnvironment = {
-  TABLE_NAME: 'bench',
   AWS_REGION: 'us-east-1',
   AWS_ACCESS_KEY_ID: 'bench',
   AWS_SECRET_ACCESS_KEY: 'bench',
@@ -33,11 +32,11 @@ export interface InitSample {
 }
 
 /** One fresh process; resolves to how long its import of `file` took. */
-export const measureInitOnce = (file: string): Promise<InitSample> =>
+export const measureInitOnce = (file: string, environment: Record<string, string> = {}): Promise<InitSample> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', probeScript, pathToFileURL(file).href], {
       // A clean environment: nothing of the bench's own (endpoints, tsx loaders) leaks in.
-      env: { PATH: process.env.PATH ?? '', ...lambdaLikeEnvironment },
+      env: { PATH: process.env.PATH ?? '', ...lambdaLikeEnvironment, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: probeTimeoutMs,
     });
@@ -75,20 +74,21 @@ export interface InitPair {
  */
 export const measureColdInits = async (
   baselineFile: string,
-  functions: readonly { name: string; file: string }[],
+  functions: readonly { name: string; file: string; environment?: Record<string, string> }[],
   runs: number,
   onRound: (round: number) => void = () => {},
 ): Promise<InitPair[]> => {
-  for (const file of [baselineFile, ...functions.map((f) => f.file)]) await measureInitOnce(file);
+  await measureInitOnce(baselineFile);
+  for (const fn of functions) await measureInitOnce(fn.file, fn.environment);
   const pairs = functions.map((f) => ({ name: f.name, samples: [] as InitSample[], baselineSamples: [] as InitSample[] }));
   for (let round = 0; round < runs; round += 1) {
     for (const [i, fn] of functions.entries()) {
       const pair = pairs[i] as (typeof pairs)[number];
       if (round % 2 === 0) {
         pair.baselineSamples.push(await measureInitOnce(baselineFile));
-        pair.samples.push(await measureInitOnce(fn.file));
+        pair.samples.push(await measureInitOnce(fn.file, fn.environment));
       } else {
-        pair.samples.push(await measureInitOnce(fn.file));
+        pair.samples.push(await measureInitOnce(fn.file, fn.environment));
         pair.baselineSamples.push(await measureInitOnce(baselineFile));
       }
     }

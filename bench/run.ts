@@ -8,6 +8,7 @@ import { benchBundles } from './section-bundles';
 import { benchCapacity } from './section-capacity';
 import { benchHttp } from './section-http';
 import { benchScans } from './section-scans';
+import { benchSdk } from './section-sdk';
 import { benchWebhooks } from './section-webhooks';
 import { benchWorkflows } from './section-workflows';
 
@@ -23,12 +24,12 @@ import { benchWorkflows } from './section-workflows';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
-/** `--only=bundles,http,capacity,webhooks,workflows,scans` runs some sections only (all by default). */
+/** `--only=bundles,http,capacity,webhooks,workflows,scans,sdk` runs some sections only (all by default). */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
-const sections = ['bundles', 'http', 'capacity', 'webhooks', 'workflows', 'scans'] as const;
+const sections = ['bundles', 'http', 'capacity', 'webhooks', 'workflows', 'scans', 'sdk'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
@@ -64,6 +65,7 @@ const settings = {
     pricePerThousandTransitionsUsd: 0.025,
   },
   scans: { files: 1000, seed: 1, warmup: 1, runs: quick ? 2 : 5 },
+  sdk: {},
 };
 
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -149,10 +151,16 @@ const main = async (): Promise<void> => {
   }
   // After the runtime is stopped: DynamoDB Local's JVM would compete for the CPUs.
   const scans = wants('scans') ? await benchScans(settings.scans) : undefined;
+  const sdk = wants('sdk') ? await benchSdk() : undefined;
 
   const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? [])];
-  const figures: Figure[] = [...(webhooks?.figures ?? []), ...(workflows?.figures ?? []), ...(scans?.figures ?? [])];
-  heading('7. Summary');
+  const figures: Figure[] = [
+    ...(webhooks?.figures ?? []),
+    ...(workflows?.figures ?? []),
+    ...(scans?.figures ?? []),
+    ...(sdk?.figures ?? []),
+  ];
+  heading('8. Summary');
   if (checks.length > 0 || figures.length === 0) printChecks(checks);
   printFigures(figures);
 
@@ -165,6 +173,7 @@ const main = async (): Promise<void> => {
     webhooks: webhooks && { ...webhooks, figures: undefined },
     workflows: workflows && { ...workflows, figures: undefined },
     scans: scans && { ...scans, figures: undefined },
+    sdk: sdk && { ...sdk, figures: undefined },
   };
   const {
     sectionDates,

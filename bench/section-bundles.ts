@@ -5,6 +5,7 @@ import { baselineTarget, buildBundle, type BuiltBundle, functionTargets, largest
 import { cpus, loadavg } from 'node:os';
 import { type InitPair, type InitSample, measureColdInits } from './cold-init';
 import { deferCleanup } from './cleanup';
+import { synthesizedEnvironments } from './function-environments';
 import { type Check, fixed, heading, passFail, printTable, ratio } from './report';
 import { median, percentile, round } from './stats';
 
@@ -184,9 +185,18 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
     const baseline = await buildBundle(baselineTarget, outDir);
     const bundles: BuiltBundle[] = [];
     for (const target of functionTargets()) bundles.push(await buildBundle(target, outDir));
-    console.log(`Built ${bundles.length} function bundles and the baseline. Timing cold inits (${settings.initRuns} rounds)…`);
+    console.log(
+      `Built ${bundles.length} function bundles and the baseline. Reading each function's environment from the synthesized stacks…`,
+    );
+    const environments = synthesizedEnvironments();
+    const probes = bundles.map((bundle) => {
+      const environment = bundle.functionDescription ? environments.get(bundle.functionDescription) : undefined;
+      if (!environment) throw new Error(`no function of the stack is described "${bundle.functionDescription}" (${bundle.name})`);
+      return { ...bundle, environment };
+    });
+    console.log(`Timing cold inits (${settings.initRuns} rounds)…`);
 
-    const inits = await measureColdInits(baseline.file, bundles, settings.initRuns, (round) => {
+    const inits = await measureColdInits(baseline.file, probes, settings.initRuns, (round) => {
       if (round % 5 === 0 || round === settings.initRuns) console.log(`  round ${round}/${settings.initRuns}`);
     });
     const loadAverageDuringInit = loadavg()[0] ?? 0;

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { osvDirectorySource } from '../functions/adapters/security/osv/osv-directory-source';
-import { dependenciesScanner } from '../functions/core/security/scanners/dependencies/dependencies-scanner';
-import { sastScanner } from '../functions/core/security/scanners/sast/sast-scanner';
-import type { RawFinding, ScanResult, Scanner } from '../functions/core/security/scanners/scanner';
-import { secretsScanner } from '../functions/core/security/scanners/secrets-scanner';
+import { dependenciesScanner } from '../functions/engines/scanners/dependencies/dependencies-scanner';
+import { sastScanner } from '../functions/engines/scanners/sast/sast-scanner';
+import type { RawFinding, ScanResult, Scanner } from '../functions/core/security/scanner';
+import { secretsScanner } from '../functions/engines/scanners/secrets-scanner';
 import { type Figure, fixed, heading, printTable } from './report';
 import { type CliMessage, type CliRun, type GeneratedRepository, generateRepository, runSecretlintCli, timed } from './scan-runs';
 import { median, round } from './stats';

@@ -255,8 +255,9 @@ const printTransitions = (costs: readonly TransitionCost[], price: number): void
     ]),
     [
       'plain: verification passes, iterate is skipped (StartWorkflow → Intake → Build → Verify → Prove → IterateOrPackage →',
-      'SkipIterate → Package → CompleteWorkflow → Completed). iterate: a broken file and a good one; verify fails once, so',
+      'SkipIterate → Package → AutoDeployStarted → CompleteWorkflow → Completed). iterate: a broken file and a good one; verify fails once, so',
       'IterateOrPackage → Iterate (drops the broken file) → Verify → Prove → IterateOrPackage → Package, without SkipIterate: +3.',
+      'With auto_deploy, each look at the deployment adds WaitForAutoDeploy → CheckAutoDeploy → AutoDeployFinished: 3 per 10 s of deploying.',
       `Price: Step Functions Standard at $${price} per 1,000 state transitions (us-east-1); every retry is billed as one more transition.`,
       'The free tier (4,000 transitions a month) is not deducted. Not included: Lambda invocations and duration (one per Task',
       'state), DynamoDB, S3 artifacts, KMS signing, the webhook deliveries and the AI provider’s tokens.',

@@ -15,6 +15,10 @@ import { isPeopleCommand, peopleCommand, peopleUsage } from './commands/people';
 // The AWS SDK warns that it will need Node 22 from 2027; the local tools support Node 20.19+.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+// The commands that call the API (bin/api) have their own options: they run before the admin commands' strict parse.
+const api = await import('./api/index');
+if (api.isApiCommand(process.argv[2])) process.exit(await api.runApiCommand(process.argv.slice(2)));
+
 const usage = `npm run cli -- <command> [options]
 
   accounts create --email <address>
@@ -28,7 +32,9 @@ ${peopleUsage}
 Options for every command:
   --json           print one JSON object
   --stack <name>   act on a deployed stack (AWS credentials and region from the environment)
-                   instead of the running local runtime`;
+                   instead of the running local runtime
+
+${api.apiUsage()}`;
 
 // `provenance …` has its own options: hand it the rest of the command line before the strict parse.
 if (process.argv[2] === 'provenance') {

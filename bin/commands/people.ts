@@ -10,6 +10,7 @@ import { createUser, listUsers } from '../../functions/core/users/manage-users';
 import { linkUrl } from '../../functions/core/users/password-links';
 import { targetOrigin } from '../../lib/cli/target-origin';
 import { TargetError, targetTable } from '../../lib/cli/target-table';
+import { statusOf } from '../../functions/http/error-status';
 
 export const peopleUsage = `  users create --email <address> [--account <acct_id>] [--role admin|viewer] [--password-stdin]
   users list [--account <acct_id>]
@@ -164,7 +165,7 @@ export const peopleCommand = async (argv: string[], io: PeopleIo): Promise<numbe
     if (error instanceof ApiError) {
       io.err(
         json
-          ? JSON.stringify({ error: { code: error.code, status: error.status, message: error.message, details: error.details } })
+          ? JSON.stringify({ error: { code: error.code, status: statusOf(error), message: error.message, details: error.details } })
           : `${error.code}: ${error.message}`,
       );
       return 2;

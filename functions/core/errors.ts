@@ -1,22 +1,22 @@
-/** Every error code of the HTTP contract (DESIGN.md), with its status. */
-export const errorStatus = {
-  invalid_json: 400,
-  invalid_request: 400,
-  unauthorized: 401,
-  insufficient_scope: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  idempotency_key_in_use: 409,
-  payload_too_large: 413,
-  unsupported_media_type: 415,
-  validation_error: 422,
-  idempotency_key_reused: 422,
-  rate_limited: 429,
-  internal_error: 500,
-} as const;
+/** Every error code of the contract (DESIGN.md); `functions/http/error-status.ts` gives each its HTTP status. */
+export const errorCodes = [
+  'invalid_json',
+  'invalid_request',
+  'unauthorized',
+  'insufficient_scope',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'idempotency_key_in_use',
+  'payload_too_large',
+  'unsupported_media_type',
+  'validation_error',
+  'idempotency_key_reused',
+  'rate_limited',
+  'internal_error',
+] as const;
 
-export type ErrorCode = keyof typeof errorStatus;
+export type ErrorCode = (typeof errorCodes)[number];
 
 export interface FieldIssue {
   field: string;
@@ -28,8 +28,6 @@ export interface FieldIssue {
  * envelope. Anything else that is thrown becomes a 500 `internal_error` with no internals.
  */
 export class ApiError extends Error {
-  readonly status: number;
-
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -39,7 +37,6 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = 'ApiError';
-    this.status = errorStatus[code];
   }
 }
 

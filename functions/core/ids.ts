@@ -41,6 +41,24 @@ export const idTime = (id: string): number => decodeTime(id.slice(id.indexOf('_'
 const crockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 /**
+ * The smallest id that sorts after `id` (its ULID plus one, in Crockford base 32): a key range
+ * that starts there holds exactly the ids after `id`. Undefined for the largest ULID there is.
+ */
+export const idAfter = (id: string): string | undefined => {
+  const split = id.indexOf('_') + 1;
+  const digits = id.slice(split).split('');
+  for (let i = digits.length - 1; i >= 0; i -= 1) {
+    const value = crockford.indexOf(digits[i] as string);
+    if (value < crockford.length - 1) {
+      digits[i] = crockford[value + 1] as string;
+      return id.slice(0, split) + digits.join('');
+    }
+    digits[i] = '0';
+  }
+  return undefined;
+};
+
+/**
  * An id that is the same every time for the same `seed`: prefix + ULID whose time is `createdAtMs`
  * and whose random part comes from a hash. Lets a step that may run twice write the same item.
  */

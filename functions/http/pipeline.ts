@@ -9,6 +9,7 @@ import { corsSettings } from './cors';
 import type { AuthDeps } from './middlewares/authenticate';
 import type { IdempotencyDeps } from './middlewares/idempotency';
 import { logger } from '../observability/logger';
+import { recordRequest } from '../observability/metrics';
 import { type ApiContext, authenticate } from './middlewares/authenticate';
 import { jsonBody } from './middlewares/body-guard';
 import { idempotency } from './middlewares/idempotency';
@@ -52,7 +53,8 @@ export const withRequestId = (response: HttpResponse, requestId: string): HttpRe
   headers: {
     ...response.headers,
     'X-Request-Id': requestId,
-    'Cache-Control': 'no-store',
+    // API answers are never cached; the reference page and its assets say otherwise themselves.
+    'Cache-Control': response.headers['Cache-Control'] ?? 'no-store',
     // Set by API Gateway's CORS in AWS too; repeated here so every answer carries them.
     'Access-Control-Allow-Origin': corsSettings.allowOrigins.join(','),
     'Access-Control-Expose-Headers': corsSettings.exposeHeaders.join(', '),
@@ -100,6 +102,7 @@ export const createApiHandler = <R extends AnyRoute>(
       duration_ms: Math.round(performance.now() - started),
       credential_id: (context as Context & ApiContext).principal?.credentialId,
     });
+    recordRequest(route.operationId, response.statusCode);
     return withRequestId(response, requestId);
   };
 };

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { ApiError } from '../core/errors';
+import { statusOf } from './error-status';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
 
@@ -18,7 +19,7 @@ export const emptyResponse = (statusCode: number, headers: Record<string, string
 /** The error envelope of DESIGN.md: `{ error: { code, message, details?, errors?, request_id } }`. */
 export const errorResponse = (error: ApiError, requestId: string): HttpResponse =>
   jsonResponse(
-    error.status,
+    statusOf(error),
     {
       error: {
         code: error.code,

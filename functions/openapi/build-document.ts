@@ -1,7 +1,7 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { allScopes, scopeDescriptions } from '../core/credentials/scopes';
-import { errorStatus } from '../core/errors';
+import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
 import type { AnyRoute } from '../routes/route';
 import { documentedAsSent } from '../routes/schemas/common';
@@ -111,8 +111,9 @@ const operationOf = (route: AnyRoute): Json => {
   };
 };
 
-/** The OpenAPI 3.1 document of the route table. */
-export const buildOpenApiDocument = (routes: readonly AnyRoute[]): Json => {
+/** The OpenAPI 3.1 document of the route table (its API operations: not the reference page). */
+export const buildOpenApiDocument = (table: readonly AnyRoute[]): Json => {
+  const routes = table.filter((route) => route.inOpenApi !== false);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };

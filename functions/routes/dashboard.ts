@@ -1,10 +1,14 @@
 import { defineWebRoute, type WebRouteDefinition } from './route';
 
+/** The stack of the dashboard's functions (`lib/domain-stack.ts`). */
+export const dashboardDomain = 'Dashboard';
+
 /**
  * The dashboard's pages (kind `page`): server-rendered HTML behind a session cookie. Pages that
  * read or touch a session write to the table (the session's last use), so they get `write`.
  */
-const page = (route: Omit<WebRouteDefinition, 'kind'>): WebRouteDefinition => defineWebRoute({ kind: 'page', ...route });
+const page = (route: Omit<WebRouteDefinition, 'kind' | 'domain'>): WebRouteDefinition =>
+  defineWebRoute({ kind: 'page', domain: dashboardDomain, ...route });
 
 export const dashboardHomeRoute = page({
   operationId: 'dashboardHome',

@@ -28,6 +28,9 @@ export const listEventsRoute = defineRoute({
   scope: 'read:webhooks',
   tableAccess: 'read',
   query: listEventsQuery,
+  description:
+    'Newest first by default. To follow the stream (as `listen` does), pass `starting_after` with the last event id you have: ' +
+    'events after it come oldest first, and polling again with the last id of each page never skips or repeats one.',
   success: { status: 200, description: 'A page of events, newest first by default.', data: eventSchema, list: true },
 });
 

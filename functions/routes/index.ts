@@ -1,18 +1,19 @@
 import { deploymentRoutes } from './deployments';
+import { docsRoutes } from './docs';
 import { eventRoutes } from './events';
 import { securityRoutes } from './security';
-import { testRoutes } from './tests';
+import { testingRoutes } from './testing';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
 import { dashboardRoutes } from './dashboard';
 import { oauthRoutes } from './oauth';
-import type { AnyRoute, TableRoute } from './route';
+import type { AnyRoute, TableRoute, WebRouteDefinition } from './route';
 import { webhookRoutes } from './webhooks';
 import { workflowRoutes } from './workflows';
 
 /**
- * The `/v1` rows of the route table (kind `api`): every API operation, once. The OpenAPI document
- * is built from these alone.
+ * The API's rows of the route table (kind `api`): every `/v1` operation, once, and the reference
+ * page at `/docs`. The OpenAPI document is built from these alone (`apiRoutes`).
  */
 export const routes: readonly AnyRoute[] = [
   openApiRoute,
@@ -20,9 +21,10 @@ export const routes: readonly AnyRoute[] = [
   ...workflowRoutes,
   ...securityRoutes,
   ...deploymentRoutes,
-  ...testRoutes,
+  ...testingRoutes,
   ...eventRoutes,
   ...webhookRoutes,
+  ...docsRoutes,
 ];
 
 /**
@@ -33,7 +35,10 @@ export const routes: readonly AnyRoute[] = [
 export const routeTable: readonly TableRoute[] = [...routes, ...dashboardRoutes, ...oauthRoutes];
 
 /** The rows outside `/v1`: pages and the authorization server's endpoints. */
-export const webRoutes = [...dashboardRoutes, ...oauthRoutes];
+export const webRoutes: readonly WebRouteDefinition[] = [...dashboardRoutes, ...oauthRoutes];
+
+/** The routes the OpenAPI document describes: every API operation (not the reference page itself). */
+export const apiRoutes: readonly AnyRoute[] = routes.filter((route) => route.inOpenApi !== false);
 
 /** The function that answers everything no route matches: 404, or 405 with `Allow`. */
 export const fallbackHandler = 'meta/fallback';

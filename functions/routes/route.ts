@@ -18,6 +18,11 @@ export interface ResponseSpec {
  * route, so the CDK stack binds them without knowing the kind.
  */
 export interface RouteBindings {
+  /**
+   * The CDK stack the route's function lives in (`lib/domain-stack.ts`): for an API row its tag
+   * unless given. A route of a new domain lands in a stack of its own, with no change to `lib/`.
+   */
+  domain?: string;
   /** What the function may do to the table (least privilege in the stack). */
   tableAccess: 'none' | 'read' | 'write';
   /** Function timeout when the default 10 s is too short. */
@@ -66,6 +71,10 @@ export interface RouteDefinition<
   success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;
   /** Error statuses this route can answer beyond the ones every authenticated route can. */
   errors?: number[];
+  /** False for the few routes that are not API operations (the reference page and its assets). */
+  inOpenApi?: false;
+  /** Files of packages the function reads at run time, shipped beside its bundle: `{ redoc: ['bundles/x.js'] }`. */
+  shippedFiles?: Record<string, string[]>;
 }
 
 export const defineRoute = <
@@ -87,6 +96,8 @@ export type AnyRoute = RouteDefinition<AnySchema | undefined, AnySchema | undefi
  */
 export interface WebRouteDefinition extends RouteBindings {
   kind: 'page' | 'oauth';
+  /** These rows have no tag: the domain (stack) is always named, `Dashboard` or `OAuth`. */
+  domain: string;
   /** Names the function in the stack, as an API route's operationId does. */
   operationId: string;
   summary: string;

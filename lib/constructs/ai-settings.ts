@@ -1,7 +1,7 @@
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
+import type { ServiceFunction } from './service-function';
 
 /**
  * Which AI providers a deployment offers, from context (`cdk deploy -c aiProviders=bedrock,anthropic
@@ -56,9 +56,9 @@ export const secretArn = (scope: Construct, name: string): string =>
   });
 
 /** Only the configured model and the configured secrets. */
-export const grantAi = (fn: IFunction, ai: AiSettings): void => {
+export const grantAi = (fn: ServiceFunction, ai: AiSettings): void => {
   if (ai.providers.includes('bedrock') && ai.bedrockModelId) {
-    fn.addToRolePolicy(
+    fn.allow(
       new PolicyStatement({
         actions: ['bedrock:InvokeModel'],
         resources: [
@@ -78,8 +78,6 @@ export const grantAi = (fn: IFunction, ai: AiSettings): void => {
     ai.providers.includes('anthropic') ? ai.anthropicApiKeySecret : undefined,
   ].filter((name): name is string => name !== undefined);
   if (secrets.length > 0) {
-    fn.addToRolePolicy(
-      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((name) => secretArn(fn, name)) }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: secrets.map((name) => secretArn(fn, name)) }));
   }
 };

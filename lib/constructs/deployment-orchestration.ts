@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Validations } from 'aws-cdk-lib';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
@@ -31,7 +31,7 @@ const substitutionNames: Record<StepKey, string> = {
 const reachesTargets: StepKey[] = ['deploy', 'health', 'rollback'];
 
 export interface DeploymentOrchestrationProps {
-  table: TableV2;
+  table: ITableV2;
   serviceName: string;
   /** Unqualified ARNs of the functions `aws-lambda` deployments may update (context `deployLambdaTargets`). */
   lambdaTargets: string[];
@@ -96,7 +96,7 @@ export class DeploymentOrchestration extends Construct {
   private bindTargets(fn: ServiceFunction, props: DeploymentOrchestrationProps): void {
     fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', props.lambdaTargets.join(','));
     if (props.lambdaTargets.length > 0) {
-      fn.function.addToRolePolicy(
+      fn.allow(
         new PolicyStatement({
           actions: [
             'lambda:GetAlias',
@@ -112,21 +112,21 @@ export class DeploymentOrchestration extends Construct {
         }),
       );
       for (const arn of props.lambdaTargets) {
-        Validations.of(fn).acknowledge({
+        fn.acknowledge({
           id: `AwsSolutions-IAM5[Resource::${arn}:*]`,
           reason: 'Aliases and versions of a configured deploy target: the qualifier is the wildcard.',
         });
       }
     }
     if (props.codeBuckets.length > 0) {
-      fn.function.addToRolePolicy(
+      fn.allow(
         new PolicyStatement({
           actions: ['s3:GetObject', 's3:GetObjectVersion'],
           resources: props.codeBuckets.map((bucket) => `arn:aws:s3:::${bucket}/*`),
         }),
       );
       for (const bucket of props.codeBuckets) {
-        Validations.of(fn).acknowledge({
+        fn.acknowledge({
           id: `AwsSolutions-IAM5[Resource::arn:aws:s3:::${bucket}/*]`,
           reason: "Code packages of aws-lambda deployments, read by Lambda on the caller's behalf.",
         });
@@ -138,8 +138,6 @@ export class DeploymentOrchestration extends Construct {
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('DEPLOYMENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', this.lambdaTargets.join(','));
-    fn.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
   }
 }

@@ -1,9 +1,9 @@
-import { Duration, Validations } from 'aws-cdk-lib';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Duration } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
-import { type IQueue, Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function';
@@ -13,11 +13,13 @@ export const executionEndedDescription = 'execution safety net: records workflow
 export const jobFailedDescription = 'job safety net: records scans, remediations and test jobs whose invocations all failed';
 
 export interface ExecutionSafetyNetProps {
-  table: TableV2;
+  table: ITableV2;
   serviceName: string;
   stateMachines: IStateMachine[];
   /** The asynchronous workers' on-failure destinations (security and tests functions). */
   jobFailureQueues: IQueue[];
+  /** The rule's dead-letter queue (in the core stack: it holds what could not be recorded). */
+  executionFailures: IQueue;
 }
 
 /**
@@ -40,16 +42,7 @@ export class ExecutionSafetyNet extends Construct {
     });
     this.function.bindTable(props.table, 'write');
 
-    const failures = new Queue(this, 'Failures', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(failures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is the dead-letter target of the EventBridge rule (events the function could not take after its retries); it needs no DLQ of its own.',
-    });
+    const failures = props.executionFailures;
     new Rule(this, 'ExecutionEnded', {
       description: 'Executions of the workflow and deployment state machines that ended without succeeding',
       eventPattern: {

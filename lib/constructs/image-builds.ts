@@ -1,13 +1,14 @@
-import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { BuildSpec, type CfnProject, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
 import { OverriddenS3Source } from './overridden-s3-source';
-import { Repository, RepositoryEncryption, TagStatus } from 'aws-cdk-lib/aws-ecr';
+import type { IRepository } from 'aws-cdk-lib/aws-ecr';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { ServiceFunction } from './service-function';
+import { nagResource } from '../nag-finding';
 
 export const imageProjectDescription = 'Builds the container image of a packaged workflow and pushes it to the image repository';
 
@@ -39,14 +40,15 @@ export interface ImageBuildsProps {
   artifacts: IBucket;
   /** The artifact bucket's key; the project encrypts with it too. */
   artifactKey: IKey;
+  /** Where images are pushed (in the core stack: it holds them). */
+  repository: IRepository;
 }
 
 /**
- * Container images of packaged workflows: an ECR repository of the stack and the CodeBuild project
- * that builds a tree with docker and pushes `<repository>:<workflow id>` to it.
+ * Container images of packaged workflows: the CodeBuild project that builds a tree with docker and pushes `<repository>:<workflow id>` to it.
  */
 export class ImageBuilds extends Construct {
-  readonly repository: Repository;
+  readonly repository: IRepository;
   readonly project: Project;
 
   constructor(
@@ -56,15 +58,7 @@ export class ImageBuilds extends Construct {
   ) {
     super(scope, id);
 
-    this.repository = new Repository(this, 'Repository', {
-      imageScanOnPush: true,
-      encryption: RepositoryEncryption.KMS,
-      lifecycleRules: [
-        { description: 'Expire untagged images after 7 days', tagStatus: TagStatus.UNTAGGED, maxImageAge: Duration.days(7) },
-        { description: 'Keep the last 100 images', tagStatus: TagStatus.ANY, maxImageCount: 100 },
-      ],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.repository = props.repository;
 
     const logGroup = new LogGroup(this, 'BuildLogs', { retention: RetentionDays.ONE_MONTH });
     this.project = new Project(this, 'Project', {
@@ -126,14 +120,10 @@ export class ImageBuilds extends Construct {
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('IMAGE_BUILD_PROJECT', this.project.projectName);
     fn.function.addEnvironment('IMAGE_REPOSITORY_URI', this.repository.repositoryUri);
-    fn.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }),
-    );
-    fn.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }),
-    );
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['kms:GenerateDataKey'], resources: [this.props.artifactKey.keyArn] }));
-    Validations.of(fn).acknowledge({
+    fn.allow(new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }));
+    fn.allow(new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }));
+    fn.allow(new PolicyStatement({ actions: ['kms:GenerateDataKey'], resources: [this.props.artifactKey.keyArn] }));
+    fn.acknowledge({
       id: `AwsSolutions-IAM5[Resource::${this.artifactObjects()}]`,
       reason:
         'The package stage puts the zipped tree of an image build under the images/ prefix of the artifact bucket only; object ARNs need the wildcard.',
@@ -142,7 +132,6 @@ export class ImageBuilds extends Construct {
 
   /** `<bucket>.Arn/images/*` as cdk-nag names it. */
   private artifactObjects(): string {
-    const bucketId = Stack.of(this).getLogicalId(this.props.artifacts.node.defaultChild as CfnElement);
-    return `<${bucketId}.Arn>/${imageSourcePrefix}*`;
+    return nagResource(this, this.props.artifacts.arnForObjects(`${imageSourcePrefix}*`));
   }
 }

@@ -1,13 +1,14 @@
-import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Duration } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
 import { ServiceFunction } from './service-function';
+import { nagResource } from '../nag-finding';
 
 export const securityFunctionDescription = 'security: scans (secrets, dependencies, sast) and remediations, invoked asynchronously';
 
@@ -15,7 +16,7 @@ export const securityFunctionDescription = 'security: scans (secrets, dependenci
 export const findingArtifactPrefix = 'findings/';
 
 export interface SecurityScanningProps {
-  table: TableV2;
+  table: ITableV2;
   serviceName: string;
   artifacts: IBucket;
   artifactKey: IKey;
@@ -23,6 +24,8 @@ export interface SecurityScanningProps {
   repositoryTokenSecret?: string;
   /** The OSV API the dependencies scanner asks (context `osvApiUrl`); its advisories are public. */
   osvApiUrl: string;
+  /** Where invocations that failed after their retries go (in the core stack: it holds them). */
+  failures: IQueue;
 }
 
 /**
@@ -32,22 +35,11 @@ export interface SecurityScanningProps {
  */
 export class SecurityScanning extends Construct {
   readonly function: ServiceFunction;
-  readonly failures: Queue;
+  readonly failures: IQueue;
 
   constructor(scope: Construct, id: string, props: SecurityScanningProps) {
     super(scope, id);
-    // Read by the job safety net's function (30 s): six times that as visibility timeout.
-    this.failures = new Queue(this, 'Failures', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      visibilityTimeout: Duration.minutes(3),
-    });
-    Validations.of(this.failures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is the on-failure destination of the security function (invocations that failed after their retries); it needs no DLQ of its own.',
-    });
+    this.failures = props.failures;
     this.function = new ServiceFunction(this, 'Function', {
       handler: 'workers/security-job',
       description: securityFunctionDescription,
@@ -76,23 +68,21 @@ export class SecurityScanning extends Construct {
       onFailure: new SqsDestination(this.failures),
     });
     this.function.bindTable(props.table, 'write');
-    grantAi(this.function.function, props.ai);
-    this.function.function.addToRolePolicy(
+    grantAi(this.function, props.ai);
+    this.function.allow(
       new PolicyStatement({
         actions: ['s3:GetObject', 's3:PutObject'],
         resources: [props.artifacts.arnForObjects(`${findingArtifactPrefix}*`)],
       }),
     );
-    this.function.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }),
-    );
+    this.function.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
     if (props.repositoryTokenSecret) {
-      this.function.function.addToRolePolicy(
+      this.function.allow(
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
       );
     }
-    Validations.of(this.function).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(props.artifacts.node.defaultChild as CfnElement)}.Arn>/${findingArtifactPrefix}*]`,
+    this.function.acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagResource(this, props.artifacts.arnForObjects(`${findingArtifactPrefix}*`))}]`,
       reason: 'Remediation patches live under the findings/ prefix of the artifact bucket; object ARNs need the wildcard.',
     });
   }
@@ -100,8 +90,6 @@ export class SecurityScanning extends Construct {
   /** A route function that starts scans or remediations. */
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('SECURITY_FUNCTION_NAME', this.function.function.functionName);
-    fn.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
   }
 }

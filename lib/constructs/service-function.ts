@@ -9,6 +9,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { keys } from '../../functions/adapters/dynamodb/keys';
+import { nagResource } from '../nag-finding';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -41,6 +42,40 @@ export interface ServiceFunctionProps {
   unusedModules?: string[];
   /** Added to the common variables (never `LOCAL_*`: those belong to the local runtime alone). */
   environment?: Record<string, string>;
+  /**
+   * A role shared with other functions of the same permissions (the routes of one domain with the
+   * same table access and flags); its own role unless given.
+   */
+  role?: FunctionRole;
+}
+
+/**
+ * An execution role that grants each statement once, however many of the functions sharing it
+ * ask for it; cdk-nag acknowledgements about its policy are made on it.
+ */
+export class FunctionRole extends Construct {
+  readonly role: Role;
+  private readonly granted = new Set<string>();
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
+    });
+  }
+
+  allow(statement: PolicyStatement): void {
+    const key = JSON.stringify(Stack.of(this).resolve(statement.toStatementJson()));
+    if (this.granted.has(key)) return;
+    this.granted.add(key);
+    this.role.addToPrincipalPolicy(statement);
+  }
+
+  acknowledge(...acknowledgements: { id: string; reason: string }[]): void {
+    Validations.of(this).acknowledge(...acknowledgements);
+  }
 }
 
 /**
@@ -49,17 +84,21 @@ export interface ServiceFunctionProps {
  */
 export class ServiceFunction extends Construct {
   readonly function: NodejsFunction;
+  readonly role: FunctionRole;
+  readonly description: string;
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
+    this.description = props.description;
     const localOnly = Object.keys(props.environment ?? {}).filter((name) => name.startsWith('LOCAL_'));
     if (localOnly.length > 0)
       throw new Error(`${this.node.path}: ${localOnly.join(', ')} belong to the local runtime and must not be set in AWS`);
 
     const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
-    // Own role instead of AWSLambdaBasicExecutionRole: it may write to its own log group only.
-    const role = new Role(this, 'Role', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
-    logGroup.grantWrite(role);
+    // Own role (or one shared by functions of the same permissions) instead of
+    // AWSLambdaBasicExecutionRole: it may write to its functions' log groups only.
+    this.role = props.role ?? new FunctionRole(this, 'Role');
+    logGroup.grantWrite(this.role.role);
 
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
@@ -74,7 +113,7 @@ export class ServiceFunction extends Construct {
       ...(props.ephemeralStorageMiB ? { ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMiB) } : {}),
       tracing: Tracing.ACTIVE,
       logGroup,
-      role,
+      role: this.role.role,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: props.serviceName,
@@ -110,13 +149,17 @@ export class ServiceFunction extends Construct {
       },
     });
 
-    Validations.of(this).acknowledge(
-      {
-        id: 'AwsSolutions-IAM5[Resource::*]',
-        reason: 'X-Ray PutTraceSegments and PutTelemetryRecords support no resource-level permissions.',
-      },
-      { id: 'AwsSolutions-L1', reason: 'DESIGN.md fixes the Lambda runtime at nodejs22.x.' },
-    );
+    Validations.of(this).acknowledge({ id: 'AwsSolutions-L1', reason: 'DESIGN.md fixes the Lambda runtime at nodejs22.x.' });
+  }
+
+  /** A statement for the function's role (once, when the role is shared). */
+  allow(statement: PolicyStatement): void {
+    this.role.allow(statement);
+  }
+
+  /** cdk-nag acknowledgements about the function's permissions: they are findings on its role. */
+  acknowledge(...acknowledgements: { id: string; reason: string }[]): void {
+    this.role.acknowledge(...acknowledgements);
   }
 
   /**
@@ -125,13 +168,13 @@ export class ServiceFunction extends Construct {
    * change anything else.
    */
   bindTable(table: ITableV2, access: TableAccess): void {
-    this.function.addToRolePolicy(
+    this.allow(
       new PolicyStatement({
         actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
         resources: [table.tableArn, `${table.tableArn}/index/*`],
       }),
     );
-    this.function.addToRolePolicy(
+    this.allow(
       new PolicyStatement({
         actions: ['dynamodb:UpdateItem'],
         resources: [table.tableArn],
@@ -141,7 +184,7 @@ export class ServiceFunction extends Construct {
       }),
     );
     if (access === 'write') {
-      this.function.addToRolePolicy(
+      this.allow(
         new PolicyStatement({
           actions: ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
           resources: [table.tableArn],
@@ -150,11 +193,8 @@ export class ServiceFunction extends Construct {
     }
     this.function.addEnvironment('TABLE_NAME', table.tableName);
 
-    // cdk-nag names the table as the template does: its own resource, or the export of another stack.
-    const arn = Stack.of(this).resolve(table.tableArn) as { 'Fn::GetAtt'?: [string, string]; 'Fn::ImportValue'?: string };
-    const tableInNag = arn['Fn::ImportValue'] ?? `<${arn['Fn::GetAtt']?.[0]}.Arn>`;
-    Validations.of(this).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::${tableInNag}/index/*]`,
+    this.acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagResource(this, table.tableArn)}/index/*]`,
       reason: "Queries reach the service table's own secondary indexes, which IAM names only by the index/* suffix.",
     });
   }
@@ -164,7 +204,7 @@ export class ServiceFunction extends Construct {
    * nothing else of SES; the address in NOTIFICATION_SENDER.
    */
   bindMailer(sender: string): void {
-    this.function.addToRolePolicy(
+    this.allow(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
         resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: sender })],
@@ -179,7 +219,7 @@ export class ServiceFunction extends Construct {
    * table-backed queue).
    */
   bindDeliveryQueue(queue: IQueue): void {
-    this.function.addToRolePolicy(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
+    this.allow(new PolicyStatement({ actions: ['sqs:SendMessage'], resources: [queue.queueArn] }));
     this.function.addEnvironment('DELIVERY_QUEUE_URL', queue.queueUrl);
   }
 }

@@ -1,13 +1,14 @@
 import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
 import { BuildSpec, type CfnProject, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
 import { OverriddenS3Source } from './overridden-s3-source';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { nagResource } from '../nag-finding';
 import { Construct } from 'constructs';
 import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
 import { ServiceFunction } from './service-function';
@@ -33,12 +34,14 @@ const runScript = [
 ].join('\n');
 
 export interface TestRunningProps {
-  table: TableV2;
+  table: ITableV2;
   serviceName: string;
   artifacts: IBucket;
   artifactKey: IKey;
   ai: AiSettings;
   repositoryTokenSecret?: string;
+  /** Where invocations that failed go (in the core stack: it holds them). */
+  failures: IQueue;
 }
 
 /**
@@ -49,13 +52,12 @@ export interface TestRunningProps {
 export class TestRunning extends Construct {
   readonly function: ServiceFunction;
   readonly project: Project;
-  readonly failures: Queue;
+  readonly failures: IQueue;
 
   constructor(scope: Construct, id: string, props: TestRunningProps) {
     super(scope, id);
     const objects = props.artifacts.arnForObjects(`${testArtifactPrefix}*`);
-    const bucketId = Stack.of(this).getLogicalId(props.artifacts.node.defaultChild as CfnElement);
-    const objectsFinding = `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${testArtifactPrefix}*]`;
+    const objectsFinding = `AwsSolutions-IAM5[Resource::${nagResource(this, objects)}]`;
 
     this.project = new Project(this, 'Runner', {
       description: testRunnerDescription,
@@ -102,11 +104,11 @@ export class TestRunning extends Construct {
     const projectId = Stack.of(this).getLogicalId(this.project.node.defaultChild as CfnElement);
     Validations.of(this.project).acknowledge(
       {
-        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${testArtifactPrefix}*/source.zip]`,
+        id: `AwsSolutions-IAM5[Resource::${nagResource(this, props.artifacts.arnForObjects(`${testArtifactPrefix}*/source.zip`))}]`,
         reason: 'The runner reads source zips under tests/ only; each run has its own random prefix and the role cannot list.',
       },
       {
-        id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${testArtifactPrefix}*/out/*]`,
+        id: `AwsSolutions-IAM5[Resource::${nagResource(this, props.artifacts.arnForObjects(`${testArtifactPrefix}*/out/*`))}]`,
         reason: 'The runner writes its report under tests/<run>/out/ only; each run has its own random prefix and the role cannot list.',
       },
       {
@@ -116,16 +118,7 @@ export class TestRunning extends Construct {
       },
     );
 
-    const failures = (this.failures = new Queue(this, 'Failures', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-      visibilityTimeout: Duration.minutes(3),
-    }));
-    Validations.of(failures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason: 'On-failure destination of the tests function; it needs no DLQ of its own.',
-    });
+    const failures = (this.failures = props.failures);
 
     this.function = new ServiceFunction(this, 'Function', {
       handler: 'workers/test-job',
@@ -147,20 +140,18 @@ export class TestRunning extends Construct {
       onFailure: new SqsDestination(failures),
     });
     this.function.bindTable(props.table, 'write');
-    grantAi(this.function.function, props.ai);
-    this.function.function.addToRolePolicy(
+    grantAi(this.function, props.ai);
+    this.function.allow(
       new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }),
     );
-    this.function.function.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
-    this.function.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }),
-    );
+    this.function.allow(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
+    this.function.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
     if (props.repositoryTokenSecret) {
-      this.function.function.addToRolePolicy(
+      this.function.allow(
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
       );
     }
-    Validations.of(this.function).acknowledge({
+    this.function.acknowledge({
       id: objectsFinding,
       reason: 'Run sources and reports live under tests/ of the artifact bucket; object ARNs need the wildcard.',
     });
@@ -169,8 +160,6 @@ export class TestRunning extends Construct {
   /** A route function that starts generations or runs. */
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('TESTS_FUNCTION_NAME', this.function.function.functionName);
-    fn.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.function.functionArn] }));
   }
 }

@@ -1,27 +1,26 @@
-import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { Duration, Stack, Token } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { ServiceFunction } from './service-function';
+import { dispatcherTimeout } from '../stateful/delivery-queues';
+
+export { deliveryMaxReceiveCount, deliveryVisibilityTimeout, dispatcherTimeout } from '../stateful/delivery-queues';
 
 export const dispatcherDescription = 'webhook dispatcher: one signed attempt per delivery queue message';
 export const fanOutDescription = 'webhook fan-out: new events from the table stream become deliveries';
 
-/** One attempt is bounded by 10 s; a batch of 10 runs its attempts side by side. */
-export const dispatcherTimeout = Duration.seconds(30);
 /** A batch of up to 100 events, each read against every webhook of its tenant. */
 export const fanOutTimeout = Duration.seconds(60);
-/** Lambda's advice for an SQS source: at least six times the function's timeout. */
-export const deliveryVisibilityTimeout = Duration.seconds(dispatcherTimeout.toSeconds() * 6);
-/** A message that failed this often (not a failed attempt: the dispatcher itself failed) is set aside. */
-export const deliveryMaxReceiveCount = 5;
 
 export interface WebhookDeliveryProps {
-  table: TableV2;
+  table: ITableV2;
+  /** The delivery queue and the fan-out's failure queue (in the core stack: they hold messages). */
+  queues: { queue: IQueue; fanOutFailures: IQueue };
   serviceName: string;
   /** Address of the failure e-mails; an SES identity verified in the stack's account and region. */
   notificationSender: string;
@@ -44,9 +43,8 @@ const plainAddress = /^[^\s@<>"]+@[^\s@<>"]+$/;
  * that queue later still finds the events themselves in the table (event items have no TTL).
  */
 export class WebhookDelivery extends Construct {
-  readonly queue: Queue;
-  readonly deadLetterQueue: Queue;
-  readonly fanOutFailures: Queue;
+  readonly queue: IQueue;
+  readonly fanOutFailures: IQueue;
   readonly dispatcher: ServiceFunction;
   readonly fanOut: ServiceFunction;
 
@@ -57,19 +55,8 @@ export class WebhookDelivery extends Construct {
       throw new Error(`notificationSender must be a bare e-mail address (it names an SES identity), not "${notificationSender}"`);
     }
 
-    const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true } as const;
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', { ...queueDefaults, retentionPeriod: Duration.days(14) });
-    this.queue = new Queue(this, 'Queue', {
-      ...queueDefaults,
-      visibilityTimeout: deliveryVisibilityTimeout,
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: deliveryMaxReceiveCount },
-    });
-    this.fanOutFailures = new Queue(this, 'FanOutFailures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
-    Validations.of(this.fanOutFailures).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        "This queue is a dead-letter queue itself: the on-failure destination of the fan-out's stream mapping. cdk-nag recognises only redrive policies and function DLQs as such.",
-    });
+    this.queue = props.queues.queue;
+    this.fanOutFailures = props.queues.fanOutFailures;
 
     this.dispatcher = new ServiceFunction(this, 'Dispatcher', {
       handler: 'workers/dispatch',
@@ -83,7 +70,7 @@ export class WebhookDelivery extends Construct {
     this.dispatcher.bindDeliveryQueue(this.queue);
     // The address identity only. Were the sender verified through its domain instead, SES would
     // authorise against identity/<domain>, and this grant would have to name that.
-    this.dispatcher.function.addToRolePolicy(
+    this.dispatcher.allow(
       new PolicyStatement({
         actions: ['ses:SendEmail'],
         resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: notificationSender })],

@@ -1,15 +1,16 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ArnFormat, type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import type { TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { ArnFormat, type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { Key, KeySpec, KeyUsage } from 'aws-cdk-lib/aws-kms';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function';
 import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+import { nagResource } from '../nag-finding';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const workflowDefinitionFile = join(projectRoot, 'state-machines', 'workflow.asl.json');
@@ -44,7 +45,11 @@ const usesAi: StageKey[] = ['intake', 'build', 'iterate'];
 const usesRepository: StageKey[] = ['intake', 'build', 'verify', 'iterate', 'package'];
 
 export interface WorkflowOrchestrationProps {
-  table: TableV2;
+  table: ITableV2;
+  /** The artifact bucket, its key and the provenance signing key (in the core stack). */
+  artifacts: IBucket;
+  artifactKey: IKey;
+  signingKey: IKey;
   serviceName: string;
   ai: AiSettings;
   /** Secrets Manager name of a token for private https repositories; also enables pushing branches. */
@@ -58,51 +63,18 @@ export interface WorkflowOrchestrationProps {
  */
 export class WorkflowOrchestration extends Construct {
   readonly stateMachine: StateMachine;
-  readonly artifacts: Bucket;
-  readonly signingKey: Key;
-  readonly artifactKey: Key;
+  readonly artifacts: IBucket;
+  readonly signingKey: IKey;
+  readonly artifactKey: IKey;
   readonly functions: Record<StageKey, ServiceFunction>;
 
   constructor(scope: Construct, id: string, props: WorkflowOrchestrationProps) {
     super(scope, id);
 
-    const accessLogs = new Bucket(this, 'ArtifactAccessLogs', {
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
-      lifecycleRules: [{ expiration: Duration.days(90) }],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-    Validations.of(accessLogs).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason: 'This is the access-log bucket of the artifact bucket; logging it into itself would loop.',
-    });
-
-    const artifactKey = new Key(this, 'ArtifactKey', { enableKeyRotation: true, description: 'Encrypts workflow artifacts' });
+    const { artifacts, artifactKey, signingKey } = props;
+    this.artifacts = artifacts;
     this.artifactKey = artifactKey;
-    this.artifacts = new Bucket(this, 'Artifacts', {
-      encryption: BucketEncryption.KMS,
-      encryptionKey: artifactKey,
-      bucketKeyEnabled: true,
-      enforceSSL: true,
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      versioned: true,
-      serverAccessLogsBucket: accessLogs,
-      serverAccessLogsPrefix: 'artifacts/',
-      lifecycleRules: [
-        { id: 'expire-artifacts', expiration: Duration.days(90), noncurrentVersionExpiration: Duration.days(7) },
-        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
-
-    this.signingKey = new Key(this, 'ProvenanceSigningKey', {
-      keySpec: KeySpec.ECC_NIST_P256,
-      keyUsage: KeyUsage.SIGN_VERIFY,
-      description: 'Signs the provenance statements of workflows (ECDSA P-256, SHA-256)',
-      removalPolicy: RemovalPolicy.RETAIN,
-    });
+    this.signingKey = signingKey;
 
     const functionOf = (stage: StageKey): ServiceFunction => {
       const long = stage !== 'control' && stage !== 'prove';
@@ -128,28 +100,26 @@ export class WorkflowOrchestration extends Construct {
       });
       fn.bindTable(props.table, 'write');
       if (stage !== 'control') {
-        fn.function.addToRolePolicy(
+        fn.allow(
           new PolicyStatement({
             actions: ['s3:GetObject', 's3:PutObject'],
             resources: [this.artifacts.arnForObjects(`${workflowArtifactPrefix}*`)],
           }),
         );
-        fn.function.addToRolePolicy(
-          new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [artifactKey.keyArn] }),
-        );
-        Validations.of(fn).acknowledge({
-          id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.artifacts.node.defaultChild as CfnElement)}.Arn>/${workflowArtifactPrefix}*]`,
+        fn.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [artifactKey.keyArn] }));
+        fn.acknowledge({
+          id: `AwsSolutions-IAM5[Resource::${nagResource(this, artifacts.arnForObjects(`${workflowArtifactPrefix}*`))}]`,
           reason:
             'Stage functions read and write objects under the workflows/ prefix of the artifact bucket only; object ARNs need the wildcard.',
         });
       }
       if (usesAi.includes(stage)) {
         for (const [name, value] of Object.entries(aiEnvironment(props.ai))) fn.function.addEnvironment(name, value);
-        grantAi(fn.function, props.ai);
+        grantAi(fn, props.ai);
       }
       if (props.repositoryTokenSecret && usesRepository.includes(stage)) {
         fn.function.addEnvironment('REPOSITORY_TOKEN_SECRET', props.repositoryTokenSecret);
-        fn.function.addToRolePolicy(
+        fn.allow(
           new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
         );
       }
@@ -166,9 +136,7 @@ export class WorkflowOrchestration extends Construct {
       package: functionOf('package'),
     };
     this.functions.prove.function.addEnvironment('SIGNING_KEY_ID', this.signingKey.keyArn);
-    this.functions.prove.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }),
-    );
+    this.functions.prove.allow(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }));
 
     const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
     this.stateMachine = new StateMachine(this, 'StateMachine', {
@@ -202,9 +170,7 @@ export class WorkflowOrchestration extends Construct {
   bindStarter(fn: ServiceFunction, ai: AiSettings): void {
     fn.function.addEnvironment('WORKFLOW_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
     for (const [name, value] of Object.entries(aiEnvironment(ai))) fn.function.addEnvironment(name, value);
-    fn.function.addToRolePolicy(
-      new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
   }
 
   /** A route function that stops executions. */
@@ -216,9 +182,9 @@ export class WorkflowOrchestration extends Construct {
       resourceName: `${this.stateMachine.stateMachineName}:*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
-    fn.function.addToRolePolicy(new PolicyStatement({ actions: ['states:StopExecution'], resources: [executions] }));
+    fn.allow(new PolicyStatement({ actions: ['states:StopExecution'], resources: [executions] }));
     const machineId = Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as CfnElement);
-    Validations.of(fn).acknowledge({
+    fn.acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<${machineId}.Name>:*]`,
       reason: 'StopExecution names executions of the workflow state machine only: <machine>:* is the execution-name wildcard.',
     });

@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Validations, type App, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { routes } from '../../functions/routes/index';
-import { buildApp, defaultStackName } from '../../lib/app';
 import { deploymentDefinitionFile, deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
-import { actionsOf, asArray, isDynamoStatement, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, asArray, isDynamoStatement, joined, only, type Statement, templateLookups } from './template-helpers';
+import { idsOf, synthesized } from './synthesized';
 
 type StepKey = keyof typeof deploymentFunctionDescriptions;
 
@@ -56,7 +53,7 @@ const asl = JSON.parse(aslText) as {
 };
 
 interface Synthesized {
-  app: App;
+  definitions: Record<string, string>;
   template: Template;
   lookups: ReturnType<typeof templateLookups>;
   stepIds: Record<StepKey, string>;
@@ -70,15 +67,14 @@ interface Synthesized {
 }
 
 const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
-  const app = newApp(context);
-  const stack = buildApp(app);
-  const template = Template.fromStack(stack);
+  const app = synthesized(context);
+  const template = app.template;
   const lookups = templateLookups(template);
   const stepIds = Object.fromEntries(
     steps.map((step) => [step, lookups.functionIdWithDescription(deploymentFunctionDescriptions[step])]),
   ) as Record<StepKey, string>;
   // Told by construct, not by a property under test.
-  const machineId = stack.getLogicalId(stack.deployments.stateMachine.node.defaultChild as CfnElement);
+  const machineId = idsOf(app).deploymentMachine;
   const machine = lookups.resources()[machineId]!;
   expect(machine.Type).toBe('AWS::StepFunctions::StateMachine');
   const machineRoleId: string = machine.Properties.RoleArn['Fn::GetAtt'][0];
@@ -100,7 +96,18 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
   const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
-  return { app, template, lookups, stepIds, machineId, machineRoleId, policyStatements, statementsOfRole, descriptions, roleOf };
+  return {
+    definitions: app.definitions,
+    template,
+    lookups,
+    stepIds,
+    machineId,
+    machineRoleId,
+    policyStatements,
+    statementsOfRole,
+    descriptions,
+    roleOf,
+  };
 };
 
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
@@ -133,22 +140,8 @@ const resolvedDefinitionOf = (s: Synthesized): string => {
   if (properties.DefinitionString !== undefined) {
     text = joined(properties.DefinitionString);
   } else {
-    const key = properties.DefinitionS3Location.Key as string;
-    const assembly = s.app.synth();
-    // The service stack's artifact (the web stack beside it holds no state machine).
-    const serviceStackName: string = s.app.node.tryGetContext('stackName') ?? defaultStackName;
-    const stackArtifactId = only(
-      assembly.stacks.filter((stack) => stack.stackName === serviceStackName).map((stack) => stack.id),
-      'stack artifact',
-    );
-    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stackArtifactId}.assets.json`), 'utf8')) as {
-      files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>;
-    };
-    const asset = only(
-      Object.values(manifest.files).filter((file) => Object.values(file.destinations).some((destination) => destination.objectKey === key)),
-      `asset ${key}`,
-    );
-    text = readFileSync(join(assembly.directory, asset.source.path), 'utf8');
+    expect(properties.DefinitionS3Location.Key).toEqual(expect.any(String));
+    text = s.definitions[s.machineId] as string;
     expect(text).toBe(aslText);
   }
   for (const [name, value] of Object.entries((properties.DefinitionSubstitutions ?? {}) as Record<string, unknown>)) {
@@ -432,14 +425,6 @@ describe('deployment orchestration', () => {
 
 describe('cdk-nag AwsSolutions with deployment targets and code buckets', () => {
   it('reports no unacknowledged error or warning', () => {
-    const app = newApp({ deployLambdaTargets: lambdaTarget, deployCodeBuckets: 'my-code' });
-    buildApp(app);
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    app.synth();
-
-    const { violations } = new AwsSolutionsChecks().validateScope(app);
-    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual(
-      [],
-    );
+    expect(synthesized({ deployLambdaTargets: lambdaTarget, deployCodeBuckets: 'my-code' }).violations).toEqual([]);
   });
 });

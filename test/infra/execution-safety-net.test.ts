@@ -1,11 +1,10 @@
-import type { CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
-import { buildApp } from '../../lib/app';
+import { Match } from 'aws-cdk-lib/assertions';
 import { keys } from '../../functions/adapters/dynamodb/keys';
-import { executionEndedDescription, type ExecutionSafetyNet, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
+import { executionEndedDescription, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
-import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { idsOf, synthesized } from './synthesized';
 
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 
@@ -22,20 +21,20 @@ const grantsOf = (statements: Statement[]): string[] =>
     .sort();
 
 describe('execution safety net', () => {
-  const stack = buildApp(newApp());
-  const template = Template.fromStack(stack);
+  const app = synthesized();
+  const ids = idsOf(app);
+  const template = app.template;
   const lookups = templateLookups(template);
-  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
 
   it('sends executions of both state machines that end FAILED, TIMED_OUT or ABORTED to its function, with retries and a dead-letter queue', () => {
-    const functionId = idOf(stack.node.findChild('ExecutionSafetyNet').node.findChild('Function').node.findChild('Function') as never);
+    const functionId = ids.executionEnded;
     template.hasResourceProperties('AWS::Events::Rule', {
       EventPattern: {
         source: ['aws.states'],
         'detail-type': ['Step Functions Execution Status Change'],
         detail: {
           status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
-          stateMachineArn: [{ Ref: idOf(stack.workflows.stateMachine) }, { Ref: idOf(stack.deployments.stateMachine) }],
+          stateMachineArn: [{ Ref: ids.workflowMachine }, { Ref: ids.deploymentMachine }],
         },
       },
       Targets: [
@@ -60,12 +59,12 @@ describe('execution safety net', () => {
 
   describe('job safety net', () => {
     // Told by construct, not by a property under test.
-    const jobFailedId = idOf((stack.node.findChild('ExecutionSafetyNet') as ExecutionSafetyNet).jobFailed.function);
+    const jobFailedId = ids.jobFailed;
     const jobFailed = lookups.resources()[jobFailedId]!;
     const roleId: string = jobFailed.Properties.Role['Fn::GetAtt'][0];
-    const securityQueueId = idOf(stack.security.failures);
-    const testsQueueId = idOf(stack.tests.failures);
-    const tableId = idOf(stack.table);
+    const securityQueueId = ids.securityFailures;
+    const testsQueueId = ids.testFailures;
+    const tableId = ids.table;
     const consumeActions = [
       'sqs:ChangeMessageVisibility',
       'sqs:DeleteMessage',
@@ -150,6 +149,7 @@ describe('execution safety net', () => {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
         TABLE_NAME: { Ref: tableId },
       });
       expect(jobFailed.Properties.Timeout).toBe(30);

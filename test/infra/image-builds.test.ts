@@ -1,25 +1,21 @@
-import type { CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
-import { buildApp } from '../../lib/app';
 import { imageSourcePrefix } from '../../lib/constructs/image-builds';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
-import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { idsOf, synthesized } from './synthesized';
 
 const packageDescription = stageFunctionDescriptions.package;
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 
 describe('ImageBuilds', () => {
-  const app = newApp();
-  const stack = buildApp(app);
-  const template = Template.fromStack(stack);
+  const app = synthesized();
+  const ids = idsOf(app);
+  const template = app.template;
   const lookups = templateLookups(template);
-  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
-  const repositoryId = idOf(stack.images.repository);
-  const projectId = idOf(stack.images.project);
-  const bucketId = idOf(stack.workflows.artifacts);
-  const keyId = idOf(stack.workflows.artifactKey);
+  const repositoryId = ids.imageRepository;
+  const projectId = ids.imageProject;
+  const bucketId = ids.artifacts;
+  const keyId = ids.artifactKey;
   const project = lookups.resources()[projectId]!;
   const projectRoleId: string = project.Properties.ServiceRole['Fn::GetAtt'][0];
   const imageObjects = `\${${bucketId}.Arn}/${imageSourcePrefix}*`;
@@ -205,7 +201,7 @@ describe('ImageBuilds', () => {
 
   describe('in the stack', () => {
     it('has two CodeBuild projects: the image project and the test runner, each with its own role', () => {
-      const runnerId = idOf(stack.tests.project);
+      const runnerId = ids.testRunner;
       expect(Object.keys(template.findResources('AWS::CodeBuild::Project')).sort()).toEqual([projectId, runnerId].sort());
       const runnerRoleId: string = lookups.resources()[runnerId]!.Properties.ServiceRole['Fn::GetAtt'][0];
       expect(runnerRoleId).not.toBe(projectRoleId);
@@ -247,9 +243,8 @@ describe('ImageBuilds', () => {
   });
 
   it('cdk-nag AwsSolutions reports nothing unacknowledged on the image constructs or the package function', () => {
-    const { violations } = new AwsSolutionsChecks().validateScope(app);
-    const ours = [`${stack.node.path}/Images/`, `${stack.workflows.functions.package.node.path}/`];
-    const mine = violations.filter((v) => v.violatingResources.some((r) => ours.some((path) => `${r.constructPath}/`.startsWith(path))));
-    expect(mine.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+    const workflows = app.domainStacks.Workflows as string;
+    const ours = [`${app.coreStackName}/Images/`, `${workflows}/Images/`, `${workflows}/Workflows/PackageFunction/`];
+    expect(app.violations.filter((v) => ours.some((path) => v.includes(path)))).toEqual([]);
   });
 });

@@ -1,13 +1,10 @@
-import { Validations, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
-import { buildApp } from '../../lib/app';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { findingArtifactPrefix, securityFunctionDescription } from '../../lib/constructs/security-scanning';
-import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { idsOf, synthesized } from './synthesized';
 
 const scanDescription = 'POST /v1/security/scans';
 const remediateDescription = 'POST /v1/security/findings/{id}/remediate';
@@ -38,12 +35,12 @@ const grantsOf = (statements: Statement[]): string[] =>
     .sort();
 
 const synthesize = (context: Record<string, unknown> = {}) => {
-  const stack = buildApp(newApp(context));
-  const template = Template.fromStack(stack);
+  const app = synthesized(context);
+  const ids = idsOf(app);
+  const template = app.template;
   const lookups = templateLookups(template);
-  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
   // Told by construct, not by a property under test.
-  const functionId = idOf(stack.security.function.function);
+  const functionId = ids.securityFunction;
   expect(lookups.functionIdWithDescription(securityFunctionDescription)).toBe(functionId);
   const fn = lookups.functionWithDescription(securityFunctionDescription);
   const roleId: string = fn.Properties.Role['Fn::GetAtt'][0];
@@ -57,15 +54,14 @@ const synthesize = (context: Record<string, unknown> = {}) => {
   const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
   const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
   return {
-    stack,
     template,
     lookups,
     functionId,
     roleId,
-    queueId: idOf(stack.security.failures),
-    bucketId: idOf(stack.workflows.artifacts),
-    artifactKeyId: idOf(stack.workflows.artifactKey),
-    tableId: idOf(stack.table),
+    queueId: ids.securityFailures,
+    bucketId: ids.artifacts,
+    artifactKeyId: ids.artifactKey,
+    tableId: ids.table,
     logGroupId: fn.Properties.LoggingConfig.LogGroup.Ref as string,
     properties: fn.Properties,
     environment: () => lookups.environmentOf(securityFunctionDescription),
@@ -128,6 +124,7 @@ describe('security scanning', () => {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
         TABLE_NAME: { Ref: s.tableId },
         ARTIFACT_BUCKET: { Ref: s.bucketId },
         ARTIFACT_KMS_KEY_ID: arnOf(s.artifactKeyId),
@@ -320,7 +317,7 @@ describe('security scanning', () => {
       }
       // Of every role in the stack, only the two starters' hold a permission on the security function.
       const onFunction = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.functionId}"`));
-      expect(onFunction.flatMap(({ roles }) => roles).sort()).toEqual(starterDescriptions.map(s.roleOf).sort());
+      expect([...new Set(onFunction.flatMap(({ roles }) => roles))].sort()).toEqual([...new Set(starterDescriptions.map(s.roleOf))].sort());
       for (const { statement } of onFunction) expect(actionsOf(statement)).toEqual(['lambda:InvokeFunction']);
     });
   });
@@ -328,20 +325,13 @@ describe('security scanning', () => {
 
 describe('cdk-nag AwsSolutions with the security function fully configured', () => {
   it('reports no unacknowledged error or warning', () => {
-    const app = newApp({
-      repositoryTokenSecret: 'repo/token',
-      aiProviders: 'bedrock,anthropic',
-      anthropicApiKeySecret: 'my/anthropic',
-      osvApiUrl: 'https://osv.mirror.example.test',
-    });
-    buildApp(app);
-    // Registered as in bin/app.ts: an in-memory synth throws on any error it reports.
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    app.synth();
-
-    const { violations } = new AwsSolutionsChecks().validateScope(app);
-    expect(violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual(
-      [],
-    );
+    expect(
+      synthesized({
+        repositoryTokenSecret: 'repo/token',
+        aiProviders: 'bedrock,anthropic',
+        anthropicApiKeySecret: 'my/anthropic',
+        osvApiUrl: 'https://osv.mirror.example.test',
+      }).violations,
+    ).toEqual([]);
   });
 });

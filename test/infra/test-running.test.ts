@@ -1,12 +1,9 @@
-import { Validations, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
-import { buildApp } from '../../lib/app';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { testArtifactPrefix, testsFunctionDescription } from '../../lib/constructs/test-running';
-import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { idsOf, synthesized } from './synthesized';
 
 const generateDescription = 'POST /v1/tests/generate';
 const runDescription = 'POST /v1/tests/run';
@@ -31,14 +28,14 @@ const grantsOf = (statements: Statement[]): string[] =>
     .sort();
 
 const synthesize = (context: Record<string, unknown> = {}) => {
-  const stack = buildApp(newApp(context));
-  const template = Template.fromStack(stack);
+  const app = synthesized(context);
+  const ids = idsOf(app);
+  const template = app.template;
   const lookups = templateLookups(template);
-  const idOf = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as CfnElement);
   // Told by construct, not by a property under test.
-  const functionId = idOf(stack.tests.function.function);
+  const functionId = ids.testsFunction;
   expect(lookups.functionIdWithDescription(testsFunctionDescription)).toBe(functionId);
-  const projectId = idOf(stack.tests.project);
+  const projectId = ids.testRunner;
   const fn = lookups.functionWithDescription(testsFunctionDescription);
   const project = lookups.resources()[projectId]!;
   expect(project.Type).toBe('AWS::CodeBuild::Project');
@@ -65,7 +62,6 @@ const synthesize = (context: Record<string, unknown> = {}) => {
     'event invoke config of the tests function',
   );
   return {
-    stack,
     template,
     lookups,
     functionId,
@@ -75,9 +71,9 @@ const synthesize = (context: Record<string, unknown> = {}) => {
     roleId: roleOf(testsFunctionDescription),
     queueId: invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string,
     invokeConfig,
-    bucketId: idOf(stack.workflows.artifacts),
-    artifactKeyId: idOf(stack.workflows.artifactKey),
-    tableId: idOf(stack.table),
+    bucketId: ids.artifacts,
+    artifactKeyId: ids.artifactKey,
+    tableId: ids.table,
     logGroupId: fn.Properties.LoggingConfig.LogGroup.Ref as string,
     properties: fn.Properties,
     environment: () => lookups.environmentOf(testsFunctionDescription),
@@ -142,6 +138,7 @@ describe('test running', () => {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
+        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
         TABLE_NAME: { Ref: s.tableId },
         ARTIFACT_BUCKET: { Ref: s.bucketId },
         ARTIFACT_KMS_KEY_ID: arnOf(s.artifactKeyId),
@@ -402,7 +399,7 @@ describe('test running', () => {
       }
       // Of every role in the stack, only the two starters' hold a permission on the tests function.
       const onFunction = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.functionId}"`));
-      expect(onFunction.flatMap(({ roles }) => roles).sort()).toEqual(starterDescriptions.map(s.roleOf).sort());
+      expect([...new Set(onFunction.flatMap(({ roles }) => roles))].sort()).toEqual([...new Set(starterDescriptions.map(s.roleOf))].sort());
       for (const { statement } of onFunction) expect(actionsOf(statement)).toEqual(['lambda:InvokeFunction']);
     });
   });
@@ -410,17 +407,7 @@ describe('test running', () => {
 
 describe('cdk-nag AwsSolutions with the tests function fully configured', () => {
   const context = { repositoryTokenSecret: 'repo/token', aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic' };
-  const findingsOf = (app: ReturnType<typeof newApp>) =>
-    new AwsSolutionsChecks()
-      .validateScope(app)
-      .violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
-
   it('reports no unacknowledged error or warning', () => {
-    const app = newApp(context);
-    buildApp(app);
-    // Registered as in bin/app.ts: an in-memory synth throws on any error it reports.
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    app.synth();
-    expect(findingsOf(app)).toEqual([]);
+    expect(synthesized(context).violations).toEqual([]);
   });
 });

@@ -1,14 +1,14 @@
 import { Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import type { Template } from 'aws-cdk-lib/assertions';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
-import { buildApp } from '../../lib/app';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { ServiceFunction } from '../../lib/constructs/service-function';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
-import { defaultNotificationSender } from '../../lib/service-stack';
+import { buildApp, defaultNotificationSender } from '../../lib/app';
+import { synthesized } from './synthesized';
 import {
   actionsOf,
   asArray,
@@ -36,7 +36,7 @@ describe('webhook delivery', () => {
   let fanOutFailuresId: string;
 
   beforeAll(() => {
-    template = Template.fromStack(buildApp(newApp()));
+    template = synthesized().template;
     lookups = templateLookups(template);
     const queues = template.findResources('AWS::SQS::Queue');
     queueId = only(
@@ -227,7 +227,7 @@ describe('webhook delivery', () => {
 
     it('takes the sender from the notificationSender context value', () => {
       const sender = 'alerts@mail.acme.test';
-      const lookupsWithSender = templateLookups(Template.fromStack(buildApp(newApp({ notificationSender: sender }))));
+      const lookupsWithSender = templateLookups(synthesized({ notificationSender: sender }).template);
       expect(lookupsWithSender.environmentOf(dispatcherDescription).NOTIFICATION_SENDER).toBe(sender);
       const statement = only(lookupsWithSender.statementsOf(dispatcherDescription).filter(isSesStatement), 'SES statement');
       expect(asArray(statement.Resource).map(joined)).toEqual([
@@ -288,11 +288,14 @@ describe('webhook delivery', () => {
     );
   });
 
-  it('lets only the dispatcher send e-mail', () => {
+  it('lets only the dispatcher and the password-reset page (its role, test/infra/oauth-and-dashboard) send e-mail', () => {
     const withSes = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Statement[]).some(isSesStatement),
     );
-    expect(withSes.map(([id]) => id)).toEqual([expect.stringMatching(/^WebhooksDispatcher/)]);
+    expect(withSes.map(([id]) => id).sort()).toEqual([
+      expect.stringMatching(/^DashboardWriteEmailRole/),
+      expect.stringMatching(/^WebhooksDispatcher/),
+    ]);
   });
 });
 

@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { App, CfnElement } from 'aws-cdk-lib';
-import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { routes } from '../../functions/routes/index';
-import { buildApp, defaultStackName } from '../../lib/app';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
 import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
 import { testArtifactPrefix, testRunnerDescription, testsFunctionDescription } from '../../lib/constructs/test-running';
-import { actionsOf, asArray, joined, newApp, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { idsOf, synthesized } from './synthesized';
 
 type StageKey = keyof typeof stageFunctionDescriptions;
 
@@ -37,7 +35,7 @@ const aslText = readFileSync(workflowDefinitionFile, 'utf8');
 const asl = JSON.parse(aslText) as { StartAt: string; States: Record<string, { Type: string; Resource?: string }> };
 
 interface Synthesized {
-  app: App;
+  definitions: Record<string, string>;
   template: Template;
   lookups: ReturnType<typeof templateLookups>;
   /** Logical id of each stage function. */
@@ -57,16 +55,16 @@ interface Synthesized {
 }
 
 const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
-  const app = newApp(context);
-  const stack = buildApp(app);
-  const template = Template.fromStack(stack);
+  const app = synthesized(context);
+  const ids = idsOf(app);
+  const template = app.template;
   const lookups = templateLookups(template);
   const stageIds = Object.fromEntries(
     stages.map((stage) => [stage, lookups.functionIdWithDescription(stageFunctionDescriptions[stage])]),
   ) as Record<StageKey, string>;
   // Told by construct, not by a property under test.
-  const bucketId = stack.getLogicalId(stack.workflows.artifacts.node.defaultChild as CfnElement);
-  const machineId = stack.getLogicalId(stack.workflows.stateMachine.node.defaultChild as CfnElement);
+  const bucketId = ids.artifacts;
+  const machineId = ids.workflowMachine;
   expect(Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))).toContain(machineId);
   const policyStatements = () =>
     Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
@@ -87,8 +85,20 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
   const securityId = lookups.functionIdWithDescription(securityFunctionDescription);
   const testsId = lookups.functionIdWithDescription(testsFunctionDescription);
-  expect(testsId).toBe(stack.getLogicalId(stack.tests.function.function.node.defaultChild as CfnElement));
-  return { app, template, lookups, stageIds, securityId, testsId, bucketId, machineId, policyStatements, statementsOfRole, descriptions };
+  expect(testsId).toBe(ids.testsFunction);
+  return {
+    definitions: app.definitions,
+    template,
+    lookups,
+    stageIds,
+    securityId,
+    testsId,
+    bucketId,
+    machineId,
+    policyStatements,
+    statementsOfRole,
+    descriptions,
+  };
 };
 
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
@@ -118,22 +128,8 @@ const resolvedDefinitionOf = (s: Synthesized): string => {
   if (properties.DefinitionString !== undefined) {
     text = joined(properties.DefinitionString);
   } else {
-    const key = properties.DefinitionS3Location.Key as string;
-    const assembly = s.app.synth();
-    // The service stack's artifact (the web stack beside it holds no state machine).
-    const serviceStackName: string = s.app.node.tryGetContext('stackName') ?? defaultStackName;
-    const stackArtifactId = only(
-      assembly.stacks.filter((stack) => stack.stackName === serviceStackName).map((stack) => stack.id),
-      'stack artifact',
-    );
-    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stackArtifactId}.assets.json`), 'utf8')) as {
-      files: Record<string, { source: { path: string }; destinations: Record<string, { objectKey: string }> }>;
-    };
-    const asset = only(
-      Object.values(manifest.files).filter((file) => Object.values(file.destinations).some((destination) => destination.objectKey === key)),
-      `asset ${key}`,
-    );
-    text = readFileSync(join(assembly.directory, asset.source.path), 'utf8');
+    expect(properties.DefinitionS3Location.Key).toEqual(expect.any(String));
+    text = s.definitions[s.machineId] as string;
     // The asset is the file itself, byte for byte.
     expect(text).toBe(aslText);
   }

@@ -429,16 +429,27 @@ describe('a health endpoint that never answers healthy', () => {
 
   it('keeps only the latest 20 probes', async () => {
     const { api, projectId } = await setUp();
-    const site = await target({ health: { status: 503 } });
-    // 150 s × 0.01: 1.5 s of probes, one every 10 ms plus the probe's own time.
-    const created = await deploy(api, { project_id: projectId, config: hookConfig(site, { health_timeout_seconds: 150 }) });
-    const failed = await waitForDeployment(api, created.id);
-    expect(failed.status).toBe('failed');
+    const site = await target();
+    // Unhealthy for the first 21 probes, healthy from the 22nd: how many probes there are depends on
+    // the health endpoint, not on how fast this machine runs them. The deadline (the longest
+    // allowed, 900 s × 0.01 = 9 s) leaves each probe 400 ms, against 10 ms between probes.
+    const healthyFrom = 22;
+    site.answerHealthWith((request) =>
+      site.health.requests.filter((r) => r.headers['x-service-deployment-id'] === request.headers['x-service-deployment-id']).length + 1 <
+      healthyFrom
+        ? { status: 503, body: 'starting' }
+        : { status: 200, body: 'ok' },
+    );
+    const created = await deploy(api, { project_id: projectId, config: hookConfig(site, { health_timeout_seconds: 900 }) });
+    const done = await waitForDeployment(api, created.id, undefined, 60_000);
+    expect(done.status).toBe('completed');
     const probes = site.probesOf(created.id);
-    expect(probes.length).toBeGreaterThan(20);
-    expect(failed.health_checks).toHaveLength(20);
-    const times = failed.health_checks.map((check: any) => check.checked_at);
+    expect(probes).toHaveLength(healthyFrom);
+    expect(done.health_checks).toHaveLength(20);
+    expect(done.health_checks.map((check: any) => check.healthy)).toEqual([...Array(19).fill(false), true]);
+    const times = done.health_checks.map((check: any) => check.checked_at);
     expect([...times].sort()).toEqual(times);
+    // The 2 oldest probes are the ones dropped.
     expect(Date.parse(times[0])).toBeGreaterThan(probes[0]!.arrivedAt);
   });
 

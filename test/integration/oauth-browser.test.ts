@@ -27,10 +27,13 @@ describe('OAuth in a real browser', () => {
     await callback?.close();
   });
 
+  /** What the browser asked of the application, but the favicon it fetches on its own after a page loads. */
+  const navigations = () => callback.requests.filter((request) => !request.path.startsWith('/favicon.ico'));
+
   /** The URL of the next request the application's callback receives. */
   const nextCallback = async (before: number): Promise<URL> => {
     const request = await eventually(
-      () => callback.requests[before],
+      () => navigations()[before],
       15_000,
       () => 'the browser never reached the callback',
     );
@@ -63,7 +66,7 @@ describe('OAuth in a real browser', () => {
     expect(existsSync(await screenshot(page, 'consent'))).toBe(true);
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    const before = callback.requests.length;
+    const before = navigations().length;
     await page.getByRole('button', { name: 'Allow' }).click();
     const redirect = await nextCallback(before);
     const tokens = await app.finish(redirect, pending);
@@ -86,14 +89,14 @@ describe('OAuth in a real browser', () => {
     const denied = await app.start('read:projects');
     await page.goto(denied.url.toString());
     await signIn(page, person.email, person.password);
-    let before = callback.requests.length;
+    let before = navigations().length;
     await page.getByRole('button', { name: 'Deny' }).click();
     const deniedAt = await nextCallback(before);
     expect(deniedAt.searchParams.get('error')).toBe('access_denied');
     expect(deniedAt.searchParams.get('state')).toBe(denied.state);
 
     const pending = await app.start('read:projects');
-    before = callback.requests.length;
+    before = navigations().length;
     await page.goto(pending.url.toString());
     await page.getByRole('button', { name: 'Allow' }).click();
     const redirect = await nextCallback(before);
@@ -101,11 +104,11 @@ describe('OAuth in a real browser', () => {
 
     const tampered = await app.start('read:projects');
     tampered.url.searchParams.set('redirect_uri', callback.url('/stolen'));
-    before = callback.requests.length;
+    before = navigations().length;
     const answer = await page.goto(tampered.url.toString());
     expect(answer?.status()).toBe(400);
     await page.getByRole('heading', { name: 'This authorization request is not valid' }).waitFor();
-    expect(callback.requests.length).toBe(before);
+    expect(navigations().length).toBe(before);
     await context.close();
   });
 
@@ -117,7 +120,7 @@ describe('OAuth in a real browser', () => {
     const pending = await app.start('read:projects');
     await page.goto(pending.url.toString());
     await signIn(page, person.email, person.password);
-    const before = callback.requests.length;
+    const before = navigations().length;
     await page.getByRole('button', { name: 'Allow' }).click();
     const redirect = await nextCallback(before);
     const other = await app.start('read:projects');
@@ -136,7 +139,7 @@ describe('OAuth in a real browser', () => {
     await page.goto(pending.url.toString());
     await signIn(page, person.email, person.password);
     await page.getByText('Not granted: you are a viewer, who can grant only read access').waitFor();
-    const before = callback.requests.length;
+    const before = navigations().length;
     await page.getByRole('button', { name: 'Allow' }).click();
     const tokens = await app.finish(await nextCallback(before), pending);
     expect(tokens.scope).toBe('read:projects');

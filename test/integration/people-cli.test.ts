@@ -8,7 +8,7 @@ const run = promisify(execFile);
 
 /** `npm run cli -- …` against the integration runtime (found through its DATA_DIR), answering JSON. */
 const cli = async (args: string[], stdin?: string): Promise<{ code: number; json: any }> => {
-  const child = run(process.execPath, ['--import', 'tsx', 'bin/cli.ts', ...args, '--json'], {
+  const child = run(process.execPath, ['--conditions=source', '--import', 'tsx', 'bin/cli.ts', ...args, '--json'], {
     env: { ...process.env, DATA_DIR: process.env.IT_DATA_DIR },
   });
   if (stdin !== undefined) {

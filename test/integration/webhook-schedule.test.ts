@@ -18,10 +18,11 @@ const scheduledGapsMs = [5_000, 30_000, 300_000, 1_800_000, 7_200_000].map((ms) 
  * request it records the result, queues the retry, takes the due message from its table-backed
  * queue, reads the delivery and the webhook and claims the attempt: a handful of DynamoDB Local
  * round trips of a few milliseconds each. At real scale (5 s to 2 h) that is negligible; at 1/100
- * it is not, against 50 ms, so a gap may exceed its schedule by 10 % OR by this allowance.
+ * it is not, against 50 ms, so a gap may exceed its schedule by 10 % OR by this allowance, or by
+ * twice what the runtime took to make the first attempt of the event (a busy machine slows every
+ * step alike: the schedule is late only beyond what the runtime needs to act on anything due now).
  */
 const localAllowanceMs = 100;
-const tolerance = (gapMs: number) => Math.max(gapMs * 0.1, localAllowanceMs);
 
 const header = (request: ReceivedRequest, name: string) => request.headers[name] as string | undefined;
 
@@ -66,6 +67,8 @@ describe('webhook retry schedule', () => {
     const event = await recordEvent(account.id, 'test', 'deployment.failed', { id: 'dep_1', status: 'failed' });
     const [first] = (await receiver.waitFor(1)) as [ReceivedRequest];
     const deliveryId = header(first, 'x-service-delivery-id') as string;
+    const allowanceMs = Math.max(localAllowanceMs, 2 * (first.arrivedAt - Date.parse(event.created_at)));
+    const tolerance = (gapMs: number) => Math.max(gapMs * 0.1, allowanceMs);
 
     // From the third attempt on (the gaps before it are too short to watch), watch the delivery
     // record to see the `next_attempt_at` it announces after each failed attempt (the record only
@@ -131,7 +134,7 @@ describe('webhook retry schedule', () => {
       const recorded = startOf(n + 1) - endOf(n);
       const context = { attempt: n, scheduled: gap, recorded };
       expect({ ...context, early: recorded < gap }).toEqual({ ...context, early: false });
-      expect({ ...context, late: recorded > gap * 1.1 + localAllowanceMs }).toEqual({ ...context, late: false });
+      expect({ ...context, late: recorded > gap + tolerance(gap) }).toEqual({ ...context, late: false });
       // Where the watcher saw the announced time of attempt n+1: it is the scheduled gap after the
       // end of attempt n, and attempt n+1 kept it.
       const next = announced.get(n);
@@ -144,7 +147,7 @@ describe('webhook retry schedule', () => {
           madeAfterAnnounced: startOf(n + 1) - announcedMs,
         };
         expect(planned.announcedAfterEnd).toBeGreaterThanOrEqual(gap);
-        expect(planned.announcedAfterEnd).toBeLessThanOrEqual(gap + localAllowanceMs);
+        expect(planned.announcedAfterEnd).toBeLessThanOrEqual(gap + allowanceMs);
         expect(planned.madeAfterAnnounced).toBeGreaterThanOrEqual(0);
         expect(planned.madeAfterAnnounced).toBeLessThanOrEqual(tolerance(gap));
       }

@@ -95,7 +95,7 @@ describe('a workflow from POST to workflow.completed', () => {
     expect(verified.valid).toBe(true);
     const patch = await readFile(done.outputs.diff.location);
     expect(patch.toString()).toContain('+export const farewell');
-    const bundle = readBundle(await readFile(done.outputs.bundle.location));
+    const bundle = await readBundle(await readFile(done.outputs.bundle.location));
     expect(bundle.get('changes/src/farewell.js')?.toString()).toContain('farewell');
 
     // Logs: every stage wrote lines, filters work, order is chronological.

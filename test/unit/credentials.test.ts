@@ -13,6 +13,7 @@ import { inMemoryAccountRepository } from './fakes/account-repository';
 import { controlledClock } from './fakes/clock';
 import { inMemoryCredentialRepository } from './fakes/credential-repository';
 import { apiErrorOf } from './fakes/api-error';
+import { statusOf } from '../../functions/http/error-status';
 
 const setUp = () => {
   const accounts = inMemoryAccountRepository();
@@ -62,7 +63,7 @@ describe('resolveCredential', () => {
     const other = await createCredential({ accountId: account.id, type: 'live', name: 'other', scopes: ['read:projects'] }, deps);
     const error = await apiErrorOf(resolveCredential({ authorization: `Bearer ${key.key}`, apiKey: other.key }, { credentials, clock }));
     expect(error.code).toBe('invalid_request');
-    expect(error.status).toBe(400);
+    expect(statusOf(error)).toBe(400);
   });
 
   it('refuses a request without credential with 401 and WWW-Authenticate: Bearer', async () => {
@@ -70,7 +71,7 @@ describe('resolveCredential', () => {
     for (const presented of [{}, { apiKey: '' }, { apiKey: '   ' }]) {
       const error = await apiErrorOf(resolveCredential(presented, { credentials, clock }));
       expect(error.code).toBe('unauthorized');
-      expect(error.status).toBe(401);
+      expect(statusOf(error)).toBe(401);
       expect(error.headers['WWW-Authenticate']).toMatch(/^Bearer\b/);
     }
   });
@@ -233,7 +234,7 @@ describe('createCredential', () => {
       createCredential({ accountId: account.id, type: 'ro', name: 'ro', scopes: ['read:projects', 'write:projects'] }, deps),
     );
     expect(error.code).toBe('validation_error');
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.details).toMatchObject({ field: 'scopes' });
   });
 
@@ -279,7 +280,7 @@ describe('createCredential', () => {
       createCredential({ accountId: 'acct_missing', type: 'live', name: 'x', scopes: ['read:projects'] }, deps),
     );
     expect(error.code).toBe('not_found');
-    expect(error.status).toBe(404);
+    expect(statusOf(error)).toBe(404);
     expect(credentials.stored()).toHaveLength(0);
   });
 });

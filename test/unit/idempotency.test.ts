@@ -4,6 +4,7 @@ import type { Tenant } from '../../functions/core/tenancy';
 import { startOfTests } from './fakes/clock';
 import { inMemoryIdempotencyStore } from './fakes/idempotency-store';
 import { apiErrorOf } from './fakes/api-error';
+import { statusOf } from '../../functions/http/error-status';
 
 const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
 const created: StoredResponse = { statusCode: 201, headers: { Location: '/v1/projects/proj_1' }, body: '{"data":{"id":"proj_1"}}' };
@@ -30,7 +31,7 @@ describe('claimIdempotencyKey', () => {
     const other = requestFingerprint('POST', '/v1/projects', { name: 'b' });
     const error = await apiErrorOf(claimIdempotencyKey(store, tenant, 'k1', other, t0 + 1_000));
     expect(error.code).toBe('idempotency_key_reused');
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
   });
 
   it('refuses the same request while the first is in flight with 409 idempotency_key_in_use', async () => {
@@ -38,7 +39,7 @@ describe('claimIdempotencyKey', () => {
     await claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0);
     const error = await apiErrorOf(claimIdempotencyKey(store, tenant, 'k1', fingerprint, t0 + 100));
     expect(error.code).toBe('idempotency_key_in_use');
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
   });
 
   it('refuses a different request under a key in flight as reused, not in use', async () => {
@@ -91,7 +92,8 @@ describe('checkIdempotencyKey', () => {
         error = thrown;
       }
       expect(error).toBeInstanceOf(ApiError);
-      expect(error).toMatchObject({ code: 'validation_error', status: 422, details: { field: 'Idempotency-Key' } });
+      expect(error).toMatchObject({ code: 'validation_error', details: { field: 'Idempotency-Key' } });
+      expect(statusOf(error as ApiError)).toBe(422);
     },
   );
 });

@@ -1,8 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allScopes, scopeDescriptions } from '../../functions/core/credentials/scopes';
-import { errorStatus } from '../../functions/core/errors';
+import { errorStatus } from '../../functions/http/error-status';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
-import { routes } from '../../functions/routes';
+import { apiRoutes as routes, routes as allRoutes } from '../../functions/routes';
 
 interface Parameter {
   name: string;
@@ -19,7 +19,7 @@ interface Operation {
   security: unknown[];
 }
 
-const document = buildOpenApiDocument(routes);
+const document = buildOpenApiDocument(allRoutes);
 const paths = document.paths as Record<string, Record<string, Operation>>;
 const operation = (route: (typeof routes)[number]): Operation | undefined => paths[route.path]?.[route.method.toLowerCase()];
 const listRoutes = routes.filter((r) => r.success.list);
@@ -122,6 +122,12 @@ describe('the OpenAPI document', () => {
       expect(inPath.map((p) => p.name)).toEqual(templated);
       for (const parameter of inPath) expect(parameter.required).toBe(true);
     }
+  });
+
+  it('leaves out the routes that are no API operation: the reference page and its assets', () => {
+    const pages = allRoutes.filter((r) => r.inOpenApi === false);
+    expect(pages.map((r) => r.path).sort()).toEqual(['/docs', '/docs/assets/{file}']);
+    for (const page of pages) expect(paths[page.path]).toBeUndefined();
   });
 
   it('lists every error code of the contract in the Error schema', () => {

@@ -4,6 +4,7 @@ import { createProject, deleteProject, getProject, listProjects, updateProject }
 import type { Tenant } from '../../functions/core/tenancy';
 import { controlledClock } from './fakes/clock';
 import { inMemoryProjectRepository } from './fakes/project-repository';
+import { statusOf } from '../../functions/http/error-status';
 
 const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
 const newProject = { name: 'Checkout', repository: 'https://github.com/example/checkout' };
@@ -17,7 +18,7 @@ const codeOf = async (promise: Promise<unknown>): Promise<string> => {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof ApiError) return `${error.status} ${error.code}`;
+    if (error instanceof ApiError) return `${statusOf(error)} ${error.code}`;
     throw error;
   }
   return 'no error';

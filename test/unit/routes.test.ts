@@ -8,7 +8,7 @@ import { apiEvent } from './fakes/api-gateway-event';
 const handlerFile = (name: string): string => fileURLToPath(new URL(`../../functions/handlers/${name}.ts`, import.meta.url));
 
 /** Routes anyone may call: the OpenAPI document, and nothing else. */
-const publicOperations = ['getOpenApiDocument', 'listEventTypes'];
+const publicOperations = ['getOpenApiDocument', 'listEventTypes', 'getApiReference', 'getApiReferenceAsset'];
 
 describe('matchRoute', () => {
   it('finds the route of a method and path, with its decoded parameters', () => {

@@ -15,14 +15,14 @@
  * - remediation: replaces the flagged line with a comment saying what was removed.
  * - tests: writes runnable smoke tests from the exports it finds (module loads, exported functions
  *   exist and are callable, classes are classes, other exports are defined), one test file next to
- *   each source; see core/tests/generate/smoke-tests. A real provider writes behavioural tests.
+ *   each source; see engines/testing/smoke-tests. A real provider writes behavioural tests.
  *
  * Usage is an estimate (4 characters a token) of the prompt a real model would have been given and
  * of the answer, so cost accounting sees non-zero, stable numbers.
  */
 import type { AiAnswer, AiProvider, AiResult, AiTask, GeneratedTests } from '../../core/ai/provider';
 import { isSafeRelativePath, maxChangedFiles, renderPrompt, validateAnswer } from '../../core/ai/tasks';
-import { smokeTests } from '../../core/tests/generate/smoke-tests';
+import { smokeTests } from '../../engines/testing/smoke-tests';
 import type { ChangeSet, FileChange, Plan, RepositoryContext } from '../../core/workflows/stage-data';
 
 export const localModel = 'local-deterministic-1';

@@ -11,7 +11,8 @@ import {
 } from '../../core/deployments/providers/provider';
 import type { Mode } from '../../core/tenancy';
 import { signatureHeader, signatureHeaderName } from '../../core/webhooks/signature';
-import { checkTargetUrl, type TargetPolicy } from '../../core/webhooks/target-address';
+import type { TargetPolicy } from '../../core/webhooks/target-policy';
+import { checkTargetUrl } from '../http/target-address';
 import { type AttemptResult, assessTarget, type LookupAll, postWebhook, type WebhookRequest } from '../http/webhook-http-client';
 import { targetPolicyFor } from '../runtime/webhook-runtime';
 import { type Probe, probe as guardedProbe } from './http-probe';

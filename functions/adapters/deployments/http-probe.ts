@@ -1,4 +1,4 @@
-import type { TargetPolicy } from '../../core/webhooks/target-address';
+import type { TargetPolicy } from '../../core/webhooks/target-policy';
 import { type AttemptResult, type LookupAll, postWebhook } from '../http/webhook-http-client';
 
 /**

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { EventType } from '../../core/events/event-types';
-import { newEvent, type EventRepository, type ServiceEvent } from '../../core/events/event';
+import { newEvent, type EventRepository, type EventsAfter, type ServiceEvent } from '../../core/events/event';
+import { idAfter } from '../../core/ids';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
@@ -53,8 +54,23 @@ export const outboxItems = (tableName: string, tenant: Tenant, event: ServiceEve
 export const pendingEventItems = (tableName: string, tenant: Tenant, events: PendingEvent[], nowMs: number) =>
   events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, nowMs)));
 
-const rangeFor = (tenant: Tenant, query: ListQuery, type: EventType | undefined): RangeSpec => {
-  const { low, high } = createdKeyRange(keys.eventSortKeyPrefix, 'event', query);
+/**
+ * The sort-key range of the listed events: the created range, narrowed for a forward read to the
+ * ids after the anchor and before the settle time. Undefined when nothing can be in it.
+ */
+const keyRange = (query: ListQuery, after: EventsAfter | undefined): { low: string; high: string } | undefined => {
+  if (!after) return createdKeyRange(keys.eventSortKeyPrefix, 'event', query);
+  const createdUntil = Math.min(query.createdUntil ?? Infinity, after.settledBeforeMs);
+  const narrowed = { ...query, createdUntil };
+  const next = idAfter(after.id);
+  if (next === undefined || isEmptyCreatedRange(narrowed)) return undefined;
+  const created = createdKeyRange(keys.eventSortKeyPrefix, 'event', narrowed);
+  const afterAnchor = keys.eventSortKeyPrefix + next;
+  const low = afterAnchor > created.low ? afterAnchor : created.low;
+  return low <= created.high ? { low, high: created.high } : undefined;
+};
+
+const rangeFor = (tenant: Tenant, { low, high }: { low: string; high: string }, type: EventType | undefined): RangeSpec => {
   if (type) {
     const partition = keys.eventsOfType(tenant, type);
     return {
@@ -86,13 +102,19 @@ export const dynamoEventRepository = (
     return result.Item ? eventFrom(result.Item) : undefined;
   },
 
-  async list(tenant, query, { type }) {
-    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-    const range = rangeFor(tenant, query, type);
-    const total = isDateFiltered(query)
-      ? await countRange(table, range)
-      : await counterValue(table, type ? keys.eventsOfType(tenant, type) : keys.events(tenant));
-    const page = await listPage<Record<string, unknown>>(table, range, query, total, { type: type ?? null });
+  async list(tenant, query, { type, after }) {
+    const bounds = isEmptyCreatedRange(query) ? undefined : keyRange(query, after);
+    if (!bounds) return { items: [], total: 0 };
+    const range = rangeFor(tenant, bounds, type);
+    const total =
+      isDateFiltered(query) || after
+        ? await countRange(table, range)
+        : await counterValue(table, type ? keys.eventsOfType(tenant, type) : keys.events(tenant));
+    // The anchor is part of the query a cursor is bound to; the settle time moves on and is not.
+    const page = await listPage<Record<string, unknown>>(table, range, query, total, {
+      type: type ?? null,
+      ...(after ? { after: after.id } : {}),
+    });
     return { ...page, items: page.items.map(eventFrom) };
   },
 

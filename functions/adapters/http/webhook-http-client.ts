@@ -4,14 +4,8 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import {
-  addressClassLabel,
-  bareHostname,
-  checkTargetUrl,
-  classifyAddress,
-  isAllowedAddress,
-  type TargetPolicy,
-} from '../../core/webhooks/target-address';
+import { addressClassLabel, bareHostname, checkTargetUrl, classifyAddress, isAllowedAddress } from './target-address';
+import type { TargetPolicy } from '../../core/webhooks/target-policy';
 
 /**
  * One webhook delivery attempt over the network (DESIGN.md, "Events and webhooks"):

@@ -1,6 +1,6 @@
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repositoryPathProblem } from '../../core/workspace/safe-path';
+import { repositoryPathProblem } from '../../core/workspace/repository-path';
 import { fs, git, type GitCache } from './git-client';
 import { RepositoryUnavailable } from './repository-errors';
 

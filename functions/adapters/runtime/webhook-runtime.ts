@@ -1,5 +1,5 @@
 import type { Tenant } from '../../core/tenancy';
-import type { TargetPolicy } from '../../core/webhooks/target-address';
+import type { TargetPolicy } from '../../core/webhooks/target-policy';
 
 /**
  * Settings of the webhook machinery read from the environment. The queue and the mailer have

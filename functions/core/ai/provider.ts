@@ -15,7 +15,7 @@ export type AiTask =
       framework: TestFramework;
       /** What the caller asked for beyond "test these sources" (focus, style), or null. */
       instructions: string | null;
-      /** The files to cover, repo-relative paths (see core/tests/generate/collect-sources). */
+      /** The files to cover, repo-relative paths (see engines/testing/collect-sources). */
       sources: TestSource[];
       /** The repository's package.json `type`, deciding how a `.js` file is loaded ('commonjs' when absent). */
       moduleType: ModuleType;

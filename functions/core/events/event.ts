@@ -19,7 +19,13 @@ export const newEvent = (type: EventType, data: Record<string, unknown>, nowMs: 
   data,
 });
 
+/** A forward read: events after `id`, created before `settledBeforeMs` (see `followSettleMs`). */
+export interface EventsAfter {
+  id: string;
+  settledBeforeMs: number;
+}
+
 export interface EventRepository {
   get(tenant: Tenant, id: string): Promise<ServiceEvent | undefined>;
-  list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { type?: EventType }): Promise<Page<ServiceEvent>>;
+  list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { type?: EventType; after?: EventsAfter }): Promise<Page<ServiceEvent>>;
 }

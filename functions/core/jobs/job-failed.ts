@@ -4,7 +4,7 @@ import { remediationFailed } from '../security/remediate';
 import type { ScanRepository } from '../security/scan';
 import { scanSnapshot } from '../security/snapshots';
 import type { Tenant } from '../tenancy';
-import type { TestRepository } from '../tests/test-records';
+import type { TestRepository } from '../testing/test-records';
 
 export interface FailedJob {
   action: string;

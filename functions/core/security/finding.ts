@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { ArtifactRef, PendingEvent } from '../workflows/workflow';
-import type { RawFinding, ScanType, Severity } from './scanners/scanner';
+import type { RawFinding, ScanType, Severity } from './scanner';
 
 export const findingStatuses = ['open', 'remediating', 'resolved'] as const;
 export type FindingStatus = (typeof findingStatuses)[number];

@@ -3,11 +3,12 @@ import type { Clock } from '../clock';
 import type { Project } from '../projects/project';
 import type { Tenant } from '../tenancy';
 import type { FileChange } from '../workflows/stage-data';
-import type { RepositoryAccess, Scratch } from '../workflows/stages/stage-deps';
+import type { RepositoryAccess } from '../workflows/stages/stage-deps';
 import type { ArtifactStore } from '../workspace/artifact-store';
+import type { Scratch } from '../workspace/working-tree';
 import type { FindingRepository } from './finding';
 import type { ScanRepository } from './scan';
-import type { Scanner, ScanType } from './scanners/scanner';
+import type { Scanner, ScanType } from './scanner';
 
 /** What the security function reaches: the records, the repository, the scanners, an AI provider. */
 export interface SecurityJobDeps {

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { isoTime, type Clock } from '../clock';
 import { changeOptimistically } from '../optimistic-update';
 import type { Tenant } from '../tenancy';
 import type { FileChange } from '../workflows/stage-data';
-import { applyChangeSet } from '../workspace/apply-change-set';
 import { unifiedDiff } from '../workspace/diff';
-import { resolveInside } from '../workspace/safe-path';
+import { assertRepositoryPath } from '../workspace/repository-path';
+import type { WorkingTree } from '../workspace/working-tree';
 import type { Finding, FindingRepository } from './finding';
 import { fingerprintOf } from './finding';
 import type { SecurityJobDeps } from './job-deps';
@@ -53,17 +52,17 @@ export const remediationFailed = (
 const proposeChange = async (
   deps: SecurityJobDeps,
   finding: Finding,
-  root: string,
+  tree: WorkingTree,
 ): Promise<{ method: 'upgrade' | 'ai'; files: FileChange[] }> => {
   if (finding.type === 'dependencies') {
-    const files = await deps.planUpgrade(root, finding.details);
+    const files = await deps.planUpgrade(tree.dir, finding.details);
     if (!files || files.length === 0)
       throw new Error('no mechanical upgrade is possible: the advisory names no fixed version, or the lockfile entry was not found');
     return { method: 'upgrade', files };
   }
-  const content = await readFile(resolveInside(root, finding.location.path), 'utf8').catch(() => {
-    throw new Error(`${finding.location.path} is not in the branch any more`);
-  });
+  assertRepositoryPath(finding.location.path);
+  const content = await tree.readText(finding.location.path).catch(() => null);
+  if (content === null) throw new Error(`${finding.location.path} is not in the branch any more`);
   const provider = await deps.aiProvider();
   const answer = await provider.run({
     kind: 'remediation',
@@ -95,13 +94,13 @@ export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef)
   try {
     const project = await deps.projects.get(tenant, finding.project_id);
     if (!project) throw new Error(`project ${finding.project_id} no longer exists`);
-    const scratch = await deps.scratch.create();
+    const tree = await deps.scratch.create();
     try {
-      const { commit } = await deps.repository.checkout({ url: project.repository, branch: finding.branch, dir: scratch.dir });
-      const { method, files } = await proposeChange(deps, finding, scratch.dir);
-      const { originals } = await applyChangeSet(scratch.dir, files);
+      const { commit } = await deps.repository.checkout({ url: project.repository, branch: finding.branch, dir: tree.dir });
+      const { method, files } = await proposeChange(deps, finding, tree);
+      const { originals } = await tree.apply(files);
       const patch = unifiedDiff(originals, files);
-      const rescan = await deps.scanner(finding.type).scan(scratch.dir);
+      const rescan = await deps.scanner(finding.type).scan(tree.dir);
       if (rescan.findings.some((raw) => fingerprintOf(raw) === finding.fingerprint)) {
         return await remediationFailed(
           deps,
@@ -148,7 +147,7 @@ export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef)
         };
       });
     } finally {
-      await scratch.dispose();
+      await tree.dispose();
     }
   } catch (error) {
     return remediationFailed(deps, tenant, finding.id, error instanceof Error ? error.message : String(error));

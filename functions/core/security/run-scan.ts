@@ -6,7 +6,7 @@ import { findingSnapshot, scanSnapshot } from './snapshots';
 import type { SecurityJobDeps } from './job-deps';
 import { type Scan, type ScanSummary, zeroCounts } from './scan';
 import type { SecurityJobRef } from './security-jobs';
-import type { RawFinding, ScanResult, ScanType } from './scanners/scanner';
+import type { RawFinding, ScanResult, ScanType } from './scanner';
 import { newId } from '../ids';
 import { changeOptimistically } from '../optimistic-update';
 
@@ -177,14 +177,14 @@ export const runScan = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promi
   try {
     const project = await deps.projects.get(tenant, started.project_id);
     if (!project) throw new Error(`project ${started.project_id} no longer exists`);
-    const scratch = await deps.scratch.create();
+    const tree = await deps.scratch.create();
     let checkedOut: { commit: string; branch: string };
     const results: Array<[ScanType, ScanResult]> = [];
     try {
-      checkedOut = await deps.repository.checkout({ url: project.repository, branch: started.branch ?? undefined, dir: scratch.dir });
-      for (const type of started.scan_types) results.push([type, await deps.scanner(type).scan(scratch.dir)]);
+      checkedOut = await deps.repository.checkout({ url: project.repository, branch: started.branch ?? undefined, dir: tree.dir });
+      for (const type of started.scan_types) results.push([type, await deps.scanner(type).scan(tree.dir)]);
     } finally {
-      await scratch.dispose();
+      await tree.dispose();
     }
     let created = 0;
     let resolved = 0;

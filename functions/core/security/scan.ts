@@ -2,7 +2,7 @@ import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { PendingEvent } from '../workflows/workflow';
 import type { Finding } from './finding';
-import { type Coverage, type ScanType, type Severity, severities } from './scanners/scanner';
+import { type Coverage, type ScanType, type Severity, severities } from './scanner';
 
 export const scanStatuses = ['queued', 'running', 'completed', 'failed'] as const;
 export type ScanStatus = (typeof scanStatuses)[number];

@@ -5,7 +5,7 @@ import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Finding, FindingFilters, FindingRepository, FindingSort } from './finding';
 import type { Scan, ScanRepository, ScanStatus } from './scan';
-import type { ScanType } from './scanners/scanner';
+import type { ScanType } from './scanner';
 import type { SecurityJobs } from './security-jobs';
 import { remediationFailed } from './remediate';
 

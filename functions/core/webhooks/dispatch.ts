@@ -12,7 +12,7 @@ import {
   retryDelaysMs,
 } from './delivery';
 import { signatureHeader } from './signature';
-import type { TargetPolicy } from './target-address';
+import type { TargetPolicy } from './target-policy';
 import { signingSecrets, type Webhook, type WebhookRepository } from './webhook';
 
 /** One attempt over the network (the HTTP adapter); never throws. */
@@ -45,19 +45,46 @@ export const attemptLeaseMs = 60_000;
 
 const tenantOf = (message: DeliveryMessage): Tenant => ({ accountId: message.account_id, mode: message.mode });
 
+/** What one delivery attempt sends besides its body. */
+export interface DeliveryHeaderFields {
+  payload: string;
+  secrets: string[];
+  eventId: string;
+  eventType: string;
+  deliveryId: string;
+  attempt: number;
+  nowMs: number;
+  userAgent: string;
+}
+
+/**
+ * The headers of a delivery attempt, signed at `nowMs`. The CLI's `listen` sends its forwarded
+ * events with these too, so a receiver cannot tell the two apart.
+ */
+export const deliveryHeaders = (fields: DeliveryHeaderFields): Record<string, string> => ({
+  'Content-Type': 'application/json',
+  'User-Agent': fields.userAgent,
+  'X-Service-Signature': signatureHeader(fields.payload, fields.secrets, Math.floor(fields.nowMs / 1000)),
+  'X-Service-Event-Id': fields.eventId,
+  'X-Service-Event-Type': fields.eventType,
+  'X-Service-Delivery-Id': fields.deliveryId,
+  'X-Service-Attempt': String(fields.attempt),
+});
+
 /** The signed request of one attempt; signed afresh each time, with every live secret. */
 export const signedRequest = (webhook: Webhook, delivery: Delivery, attempt: number, nowMs: number, userAgent: string) => ({
   url: webhook.url,
   body: delivery.payload,
-  headers: {
-    'Content-Type': 'application/json',
-    'User-Agent': userAgent,
-    'X-Service-Signature': signatureHeader(delivery.payload, signingSecrets(webhook, nowMs), Math.floor(nowMs / 1000)),
-    'X-Service-Event-Id': delivery.event_id,
-    'X-Service-Event-Type': delivery.event_type,
-    'X-Service-Delivery-Id': delivery.id,
-    'X-Service-Attempt': String(attempt),
-  },
+  headers: deliveryHeaders({
+    payload: delivery.payload,
+    secrets: signingSecrets(webhook, nowMs),
+    eventId: delivery.event_id,
+    eventType: delivery.event_type,
+    deliveryId: delivery.id,
+    attempt,
+    nowMs,
+    userAgent,
+  }),
 });
 
 /** What the delivery log keeps of one attempt. */

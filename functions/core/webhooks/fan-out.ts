@@ -50,7 +50,11 @@ export const firstAttemptMessage = (tenant: Tenant, delivery: Delivery, nowMs: n
  */
 export const fanOutEvent = async (tenant: Tenant, event: ServiceEvent, deps: FanOutDeps): Promise<number> => {
   const nowMs = deps.clock.now();
-  const subscribed = (await deps.webhooks.all(tenant)).filter((webhook) => webhook.active && isSubscribed(webhook, event.type));
+  // A webhook receives the events created after it (a stream read again, e.g. by a new stream
+  // mapping after an upgrade, never sends a newer webhook older events).
+  const subscribed = (await deps.webhooks.all(tenant)).filter(
+    (webhook) => webhook.active && isSubscribed(webhook, event.type) && webhook.created_at <= event.created_at,
+  );
   await Promise.all(
     subscribed.map(async (webhook) => {
       const delivery = newDelivery(webhook, event, webhook.status === 'failed' ? 'skipped' : 'pending', nowMs);

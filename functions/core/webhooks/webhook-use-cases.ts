@@ -10,7 +10,7 @@ import type { SendAttempt } from './dispatch';
 import { attemptRecord, signedRequest } from './dispatch';
 import { firstAttemptMessage, newDelivery } from './fan-out';
 import { generateWebhookSecret } from './signature';
-import type { TargetPolicy } from './target-address';
+import type { TargetPolicy } from './target-policy';
 import { type Subscription, viewOfWebhook, type Webhook, type WebhookRepository, type WebhookView } from './webhook';
 
 export interface WebhookDeps {

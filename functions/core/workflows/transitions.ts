@@ -118,6 +118,12 @@ export const completeStage = (workflow: Workflow, stage: StageName, result: Stag
   };
 };
 
+/** Outputs learned after their stage completed (auto_deploy's URL), on a workflow still running. */
+export const recordOutputs = (workflow: Workflow, outputs: Partial<WorkflowOutputs>, nowIso: string): Transition => {
+  requireRunning(workflow);
+  return { workflow: changed(workflow, { outputs: { ...workflow.outputs, ...outputs } }, nowIso), events: [] };
+};
+
 /** A stage the run did not need (iterate when verification passed): recorded as such, with its event. */
 export const skipStage = (workflow: Workflow, stage: StageName, nowIso: string): Transition => {
   requireRunning(workflow);

@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { ChangeSet, FileChange } from '../workflows/stage-data';
-import { repositoryPathProblem } from './safe-path';
-import { readTar, writeTar, type TarEntry } from './ustar';
+import { repositoryPathProblem } from './repository-path';
+import { readTar, type TarEntry, writeTar } from './tar-archive';
 import { assertValidChangeSet } from './validate-change-set';
 
 export const bundlePatchName = 'change.patch';
@@ -33,7 +33,7 @@ const extraEntries = (extra: Readonly<Record<string, Buffer | string>>): TarEntr
  * in the patch), `change.patch`, and the extras. The same input gives the same bytes: entries
  * are sorted and carry no times or owners.
  */
-export const createBundle = ({ changes, diff, extra = {} }: BundleInput): Buffer => {
+export const createBundle = async ({ changes, diff, extra = {} }: BundleInput): Promise<Buffer> => {
   const files = filesOf(changes);
   assertValidChangeSet(files);
   const entries: TarEntry[] = [
@@ -43,7 +43,7 @@ export const createBundle = ({ changes, diff, extra = {} }: BundleInput): Buffer
     { name: bundlePatchName, body: Buffer.from(diff, 'utf8') },
     ...extraEntries(extra),
   ].sort(byName);
-  const gzip = gzipSync(writeTar(entries), { level: 9 });
+  const gzip = gzipSync(await writeTar(entries), { level: 9 });
   // The gzip header's OS byte is set by the platform zlib was built for; "unknown" makes the
   // bytes the same wherever the bundle is made.
   gzip[9] = 0xff;
@@ -51,4 +51,4 @@ export const createBundle = ({ changes, diff, extra = {} }: BundleInput): Buffer
 };
 
 /** The files of a bundle, by name. */
-export const readBundle = (bundle: Buffer): Map<string, Buffer> => readTar(gunzipSync(bundle));
+export const readBundle = (bundle: Buffer): Promise<Map<string, Buffer>> => readTar(gunzipSync(bundle));

@@ -1,5 +1,5 @@
 import type { FileChange } from '../workflows/stage-data';
-import { repositoryPathProblem } from './safe-path';
+import { repositoryPathProblem } from './repository-path';
 
 export interface ChangeSetProblem {
   path: string;

@@ -3,6 +3,7 @@ import { disableTotp } from '../../core/users/manage-two-factor';
 import { pageDepsFromEnvironment, pageHandler } from '../../http/pages/page-deps';
 import { disableTwoFactorRoute } from '../../routes/dashboard';
 import { twoFactorSettingsPage } from './two-factor-view';
+import { statusOf } from '../../http/error-status';
 
 export const handler = pageHandler(disableTwoFactorRoute, 'signed_in', async ({ signedIn, form, from }) => {
   const { user, viewer, membership } = signedIn!;
@@ -13,7 +14,7 @@ export const handler = pageHandler(disableTwoFactorRoute, 'signed_in', async ({ 
     );
     return { redirect: '/dashboard/two-factor?notice=disabled' };
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
-    return { page: await twoFactorSettingsPage(user, viewer, { error: error.message }), status: error.status };
+    if (!(error instanceof ApiError) || statusOf(error) >= 500) throw error;
+    return { page: await twoFactorSettingsPage(user, viewer, { error: error.message }), status: statusOf(error) };
   }
 });

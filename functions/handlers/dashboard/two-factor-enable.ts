@@ -3,6 +3,7 @@ import { enableTotp } from '../../core/users/manage-two-factor';
 import { pageDepsFromEnvironment, pageHandler } from '../../http/pages/page-deps';
 import { enableTwoFactorRoute } from '../../routes/dashboard';
 import { twoFactorSettingsPage } from './two-factor-view';
+import { statusOf } from '../../http/error-status';
 
 /** Turns it on once a code proves the app holds the secret; the recovery codes are shown this once. */
 export const handler = pageHandler(enableTwoFactorRoute, 'signed_in', async ({ signedIn, form, from }) => {
@@ -16,10 +17,10 @@ export const handler = pageHandler(enableTwoFactorRoute, 'signed_in', async ({ s
     const updated = (await pageDepsFromEnvironment().users.get(user.id)) ?? user;
     return { page: await twoFactorSettingsPage(updated, viewer, { recoveryCodes: codes, notice: 'Two-factor sign-in is on.' }) };
   } catch (error) {
-    if (!(error instanceof ApiError) || error.status >= 500) throw error;
+    if (!(error instanceof ApiError) || statusOf(error) >= 500) throw error;
     return {
       page: await twoFactorSettingsPage(user, viewer, { error: error.message, secret: /^[A-Z2-7]{32}$/.test(secret) ? secret : undefined }),
-      status: error.status,
+      status: statusOf(error),
     };
   }
 });

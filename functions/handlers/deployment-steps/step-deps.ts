@@ -6,10 +6,11 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
 import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
 import { delayScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
+import { tracedTable } from '../../observability/tracer';
 
 /** What the deployment state machine's functions reach, from their environment. */
 export const stepDeps = (): StepDeps => {
-  const table = tableFromEnvironment();
+  const table = tracedTable(tableFromEnvironment());
   let providers: Map<string, DeploymentProvider<Record<string, unknown>>> | undefined;
   return {
     deployments: dynamoDeploymentRepository(table),

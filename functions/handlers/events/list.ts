@@ -1,3 +1,4 @@
+import { listEvents } from '../../core/events/list-events';
 import { pageMeta } from '../../core/pagination';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoEventRepository } from '../../adapters/dynamodb/event-repository';
@@ -5,10 +6,11 @@ import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listEventsRoute } from '../../routes/events';
 
-const events = dynamoEventRepository(tableFromEnvironment());
+const deps = { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() };
 
 export const handler = apiHandler(listEventsRoute, async ({ principal, query: params }) => {
-  const query = toListQuery(params, 'created_at');
-  const page = await events.list(principal, query, { type: params.type });
+  // A forward read (starting_after) lists oldest first unless told otherwise.
+  const query = toListQuery({ ...params, order: params.order ?? (params.starting_after ? 'asc' : undefined) }, 'created_at');
+  const page = await listEvents(principal, query, { type: params.type, startingAfter: params.starting_after }, deps);
   return { list: page.items, meta: pageMeta(query, page.total), nextCursor: page.nextCursor };
 });

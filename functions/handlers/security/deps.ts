@@ -2,7 +2,8 @@ import { systemClock } from '../../core/clock';
 import type { SecurityJobs } from '../../core/security/security-jobs';
 import type { SecurityDeps } from '../../core/security/security-use-cases';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
+import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
+import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
 
 const noJobs: SecurityJobs = {
   start: async () => {

@@ -1,4 +1,5 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../core/clock';
 import type { DeliveryMessage } from '../../core/webhooks/delivery';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
@@ -11,33 +12,45 @@ import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-qu
 import { mailerFromEnvironment } from '../../adapters/runtime/mailer';
 import { delayScaleFromEnvironment, targetPolicyFor, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
 import { logger } from '../../observability/logger';
+import { recordWebhookAttempt } from '../../observability/metrics';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const deps: DispatchDeps = {
   webhooks: dynamoWebhookRepository(table),
   deliveries: dynamoDeliveryRepository(table),
   accounts: dynamoAccountRepository(table),
   queue: deliveryQueueFromEnvironment(table),
   mailer: mailerFromEnvironment(),
-  send: postWebhook,
+  // Each attempt's outcome, and for a first attempt how long after its event it went out.
+  async send(request) {
+    const result = await postWebhook(request);
+    const attempt = Object.entries(request.headers).find(([name]) => name.toLowerCase() === 'x-service-attempt')?.[1];
+    let sinceEventMs: number | undefined;
+    if (attempt === '1') {
+      const createdAt = Date.parse((JSON.parse(request.body) as { created_at?: string }).created_at ?? '');
+      if (Number.isFinite(createdAt)) sinceEventMs = Date.now() - createdAt;
+    }
+    recordWebhookAttempt(result.ok ? 'succeeded' : 'failed', sinceEventMs);
+    return result;
+  },
   clock: systemClock,
   policyFor: targetPolicyFor,
   userAgent: webhookUserAgent,
   delayScale: delayScaleFromEnvironment(),
 };
 
-/** Makes the delivery attempts the queue hands over; a failed message alone comes back. */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const failures = await Promise.all(
-    event.Records.map(async (record) => {
-      try {
-        await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, deps);
-        return undefined;
-      } catch (error) {
-        logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
-        return { itemIdentifier: record.messageId };
-      }
-    }),
-  );
-  return { batchItemFailures: failures.filter((f) => f !== undefined) };
+const dispatchRecord = async (record: SQSRecord): Promise<void> => {
+  try {
+    await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, deps);
+  } catch (error) {
+    logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
+    throw error;
+  }
 };
+
+const processor = new BatchProcessor(EventType.SQS);
+
+/** Makes the delivery attempts the queue hands over, in parallel; a failed message alone comes back. */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, dispatchRecord, processor, { processInParallel: true, throwOnFullBatchFailure: false });

@@ -5,8 +5,9 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
 import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
 import { logger } from '../../observability/logger';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const deps = { workflows: dynamoWorkflowRepository(table), deployments: dynamoDeploymentRepository(table), clock: systemClock };
 
 interface ExecutionStatusChange {

@@ -1,12 +1,15 @@
-import type { SQSEvent } from 'aws-lambda';
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../core/clock';
 import { type FailedJob, recordFailedJob } from '../../core/jobs/job-failed';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
-import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
+import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
+import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
+import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 import { logger } from '../../observability/logger';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const deps = {
   scans: dynamoScanRepository(table),
   findings: dynamoFindingRepository(table),
@@ -28,22 +31,23 @@ const reasonOf = (record: DestinationRecord): string => {
   return `it failed (${condition ?? 'unknown reason'})`;
 };
 
-/** Reads the security and tests functions' failure queues. */
-export const handler = async (event: SQSEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> => {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  for (const message of event.Records) {
-    try {
-      const record = JSON.parse(message.body) as DestinationRecord;
-      if (record.requestPayload?.action && record.requestPayload.ref) await recordFailedJob(deps, record.requestPayload, reasonOf(record));
-      logger.info('job failed', {
-        action: record.requestPayload?.action,
-        id: record.requestPayload?.ref?.id,
-        condition: record.requestContext?.condition,
-      });
-    } catch (error) {
-      logger.error('could not record a failed job', { error: error instanceof Error ? error.message : String(error) });
-      batchItemFailures.push({ itemIdentifier: message.messageId });
-    }
+const recordMessage = async (message: SQSRecord): Promise<void> => {
+  try {
+    const record = JSON.parse(message.body) as DestinationRecord;
+    if (record.requestPayload?.action && record.requestPayload.ref) await recordFailedJob(deps, record.requestPayload, reasonOf(record));
+    logger.info('job failed', {
+      action: record.requestPayload?.action,
+      id: record.requestPayload?.ref?.id,
+      condition: record.requestContext?.condition,
+    });
+  } catch (error) {
+    logger.error('could not record a failed job', { error: error instanceof Error ? error.message : String(error) });
+    throw error;
   }
-  return { batchItemFailures };
 };
+
+const processor = new BatchProcessor(EventType.SQS);
+
+/** Reads the security and tests functions' failure queues, one message after the other; a failed message alone comes back. */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
+  processPartialResponse(event, recordMessage, processor, { processInParallel: false, throwOnFullBatchFailure: false });

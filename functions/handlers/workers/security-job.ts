@@ -1,25 +1,26 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../../core/clock';
 import type { SecurityJobDeps } from '../../core/security/job-deps';
 import { runRemediation } from '../../core/security/remediate';
 import { runScan } from '../../core/security/run-scan';
-import type { Scanner, ScanType } from '../../core/security/scanners/scanner';
+import type { Scanner, ScanType } from '../../core/security/scanner';
 import { configuredProviders, providerFor } from '../../adapters/ai/registry';
 import { artifactStoreFromEnvironment } from '../../adapters/artifacts/artifact-runtime';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
-import { dynamoFindingRepository, dynamoScanRepository } from '../../adapters/dynamodb/security-repositories';
+import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
+import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
 import { advisorySourceFromEnvironment } from '../../adapters/security/osv/advisory-runtime';
-import { dependenciesScanner } from '../../core/security/scanners/dependencies/dependencies-scanner';
-import { planUpgrade } from '../../core/security/scanners/dependencies/upgrade';
-import { sastScanner } from '../../core/security/scanners/sast/sast-scanner';
-import { secretsScanner } from '../../core/security/scanners/secrets-scanner';
+import { scratchFolders } from '../../adapters/workspace/working-tree';
+import { dependenciesScanner } from '../../engines/scanners/dependencies/dependencies-scanner';
+import { planUpgrade } from '../../engines/scanners/dependencies/upgrade';
+import { sastScanner } from '../../engines/scanners/sast/sast-scanner';
+import { secretsScanner } from '../../engines/scanners/secrets-scanner';
+import { recordScanDuration } from '../../observability/metrics';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 const scanners = new Map<ScanType, Scanner>();
 const scannerFor = (type: ScanType): Scanner => {
   let scanner = scanners.get(type);
@@ -37,12 +38,7 @@ const deps: SecurityJobDeps = {
   projects: dynamoProjectRepository(table),
   clock: systemClock,
   repository: repositoryAccessFromEnvironment(),
-  scratch: {
-    async create() {
-      const dir = await mkdtemp(join(tmpdir(), 'scan-'));
-      return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
-    },
-  },
+  scratch: scratchFolders('scan-'),
   scanner: scannerFor,
   async aiProvider() {
     // The first provider the deployment offers (`local` in the local runtime).
@@ -62,6 +58,8 @@ const job = v.object({
 /** Invoked asynchronously (locally: in process) by the scan and remediate routes. */
 export const handler = async (event: unknown): Promise<void> => {
   const { action, ref } = v.parse(job, event);
+  const started = performance.now();
   if (action === 'scan') await runScan(deps, ref);
   else await runRemediation(deps, ref);
+  recordScanDuration(action, performance.now() - started);
 };

@@ -1,31 +1,27 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import * as v from 'valibot';
 import { systemClock } from '../../core/clock';
-import type { TestJobDeps } from '../../core/tests/test-jobs';
-import { runGeneration, runTestRun } from '../../core/tests/test-jobs';
+import type { TestJobDeps } from '../../core/testing/test-jobs';
+import { runGeneration, runTestRun } from '../../core/testing/test-jobs';
 import { providerFor } from '../../adapters/ai/registry';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
-import { dynamoTestRepository } from '../../adapters/dynamodb/test-repository';
+import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
-import { testRunnerFromEnvironment } from '../../adapters/tests/test-runner-runtime';
+import { testRunnerFromEnvironment } from '../../adapters/testing/test-runner-runtime';
+import { scratchFolders } from '../../adapters/workspace/working-tree';
+import { fileSourceInspector } from '../../engines/testing/source-inspector';
+import { tracedTable } from '../../observability/tracer';
 
-const table = tableFromEnvironment();
+const table = tracedTable(tableFromEnvironment());
 
 const deps: TestJobDeps = {
   tests: dynamoTestRepository(table),
   projects: dynamoProjectRepository(table),
   clock: systemClock,
   repository: repositoryAccessFromEnvironment(),
-  scratch: {
-    async create() {
-      const dir = await mkdtemp(join(tmpdir(), 'tests-'));
-      return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
-    },
-  },
+  scratch: scratchFolders('tests-'),
   aiProvider: async (name) => providerFor(name),
+  inspector: fileSourceInspector,
   runner: testRunnerFromEnvironment(),
 };
 

@@ -1,16 +1,13 @@
 import { createDeployment } from '../../core/deployments/deployment-use-cases';
 import { deploymentTenantOf, type Deployment } from '../../core/deployments/deployment';
 import { ApiError } from '../../core/errors';
-import type { AutoDeployer } from '../../core/workflows/stages/auto-deploy';
+import type { AutoDeployer, AutoDeployWatch } from '../../core/workflows/stages/auto-deploy';
 import { deploymentExecutorFromEnvironment } from '../../adapters/deployments/sfn-deployment-executor';
 import { delayScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
 import { deploymentDeps } from '../deployments/deps';
 
-const finished = ['completed', 'failed', 'rolled_back'];
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** How long package waits for the deployment: below the function's 15 minutes. */
-const maxWaitMs = 12 * 60_000;
+/** How long a workflow waits for its deployment (an hour; the local runtime's time scale applies). */
+const maxWaitMs = 60 * 60_000;
 
 /**
  * auto_deploy through the deployments capability: the project's latest completed deployment is
@@ -19,9 +16,8 @@ const maxWaitMs = 12 * 60_000;
 export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env): AutoDeployer | undefined => {
   if (!env.DEPLOYMENT_STATE_MACHINE_ARN) return undefined;
   const deps = deploymentDeps(() => deploymentExecutorFromEnvironment(env));
-  const scale = delayScaleFromEnvironment();
   return {
-    async deploy(ref, workflow, bundle, branch) {
+    async start(ref, workflow, bundle, branch) {
       const tenant = deploymentTenantOf(ref);
       const latest = await deps.deployments.list(
         tenant,
@@ -31,7 +27,6 @@ export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env
       const template = latest.items[0];
       if (!template)
         return { kind: 'skipped', reason: 'the project has no completed deployment to take the environment, provider and settings from' };
-
       let deployment: Deployment;
       try {
         deployment = await createDeployment(
@@ -49,22 +44,25 @@ export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env
         if (error instanceof ApiError) return { kind: 'skipped', reason: error.message };
         throw error;
       }
-
-      const deadline = Date.now() + maxWaitMs;
-      for (;;) {
-        const current = await deps.deployments.get(tenant, deployment.id);
-        if (current && finished.includes(current.status)) {
-          return {
-            kind: 'finished',
-            deployment_id: current.id,
-            status: current.status,
-            url: current.url,
-            error: current.error?.message ?? null,
-          };
-        }
-        if (Date.now() > deadline) return { kind: 'still_running', deployment_id: deployment.id };
-        await sleep(Math.max(50, 2000 * scale));
-      }
+      return { kind: 'started', deployment_id: deployment.id };
     },
+  };
+};
+
+/** Reads deployments from the table: the workflow control function's view of auto_deploy. */
+export const autoDeployWatchFromEnvironment = (): AutoDeployWatch => {
+  const deps = deploymentDeps();
+  return {
+    async get(ref, deploymentId) {
+      const deployment = await deps.deployments.get(deploymentTenantOf(ref), deploymentId);
+      if (!deployment) return undefined;
+      return {
+        status: deployment.status,
+        url: deployment.url,
+        error: deployment.error?.message ?? null,
+        created_at: deployment.created_at,
+      };
+    },
+    maxWaitMs: maxWaitMs * delayScaleFromEnvironment(),
   };
 };

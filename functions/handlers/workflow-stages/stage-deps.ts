@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { systemClock } from '../../core/clock';
 import type { Signer } from '../../core/provenance/signer';
 import type { StageDeps } from '../../core/workflows/stages/stage-deps';
@@ -11,11 +8,13 @@ import { dynamoProjectRepository } from '../../adapters/dynamodb/project-reposit
 import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
 import { repositoryAccessFromEnvironment } from '../../adapters/repository/repository-runtime';
 import { signerFromEnvironment } from '../../adapters/signing/signer-runtime';
+import { scratchFolders } from '../../adapters/workspace/working-tree';
+import { tracedTable } from '../../observability/tracer';
 
 /** Everything a stage function reaches, from its environment; the signer is made on first use. */
 /** `extra`: what only some stages use (verify's scanners, package's auto-deployer), so the other bundles stay lean. */
 export const stageDeps = (extra: Partial<StageDeps> = {}): StageDeps => {
-  const table = tableFromEnvironment();
+  const table = tracedTable(tableFromEnvironment());
   let signer: Promise<Signer> | undefined;
   return {
     workflows: dynamoWorkflowRepository(table),
@@ -23,12 +22,7 @@ export const stageDeps = (extra: Partial<StageDeps> = {}): StageDeps => {
     clock: systemClock,
     aiProvider: async (name) => providerFor(name),
     repository: repositoryAccessFromEnvironment(),
-    scratch: {
-      async create() {
-        const dir = await mkdtemp(join(tmpdir(), 'workflow-'));
-        return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
-      },
-    },
+    scratch: scratchFolders('workflow-'),
     artifacts: artifactStoreFromEnvironment(),
     signer: () =>
       (signer ??= signerFromEnvironment().catch((error: unknown) => {

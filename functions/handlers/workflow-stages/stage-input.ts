@@ -18,6 +18,7 @@ export const controlInput = v.variant('action', [
   v.object({ action: v.literal('start'), workflow: workflowRefSchema, max_iterations: v.number() }),
   v.object({ action: v.literal('skip_stage'), workflow: workflowRefSchema, stage: v.picklist(['iterate']) }),
   v.object({ action: v.literal('complete'), workflow: workflowRefSchema }),
+  v.object({ action: v.literal('check_auto_deploy'), workflow: workflowRefSchema, deployment_id: v.string() }),
   v.object({
     action: v.literal('fail'),
     workflow: workflowRefSchema,

@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock';
 import { ApiError } from '../../core/errors';
 import { checkIdempotencyKey, claimIdempotencyKey, type IdempotencyStore, requestFingerprint } from '../../core/idempotency';
 import type { Tenant } from '../../core/tenancy';
+import { statusOf } from '../error-status';
 import { errorResponse, type HttpResponse } from '../response';
 import type { ApiContext } from './authenticate';
 
@@ -45,7 +46,7 @@ export const idempotency = (
     const claim = request.context.idempotency;
     if (!claim) return;
     const { error } = request;
-    if (error instanceof ApiError && error.status < 500) {
+    if (error instanceof ApiError && statusOf(error) < 500) {
       const requestId = request.event.requestContext.requestId;
       const stored = errorResponse(error, requestId);
       await deps().idempotency.complete(claim.tenant, claim.key, { ...stored, body: stored.body ?? '' }, deps().clock.now());

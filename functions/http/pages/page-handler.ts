@@ -19,6 +19,7 @@ import { cookieNamesFor, readCookies, serializeCookie } from './cookies';
 import { readFormBody } from './form-body';
 import { isSecureOrigin, publicOrigin, requestOriginOf } from './origin';
 import { pageSecurityHeaders } from './security-headers';
+import { statusOf } from '../error-status';
 
 /**
  * Who may open a page: anyone; a signed-in person; a signed-in person acting for an account they
@@ -212,9 +213,9 @@ export const createPageHandler = (
     try {
       outcome = await run(event);
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) {
+      if (error instanceof ApiError && statusOf(error) < 500) {
         outcome = {
-          response: problemPage(error.status, error.status === 404 ? 'Not found' : 'That did not work', error.message, requestId),
+          response: problemPage(statusOf(error), statusOf(error) === 404 ? 'Not found' : 'That did not work', error.message, requestId),
           cookies: [],
         };
       } else {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { findingSortFields, findingStatuses } from '../../core/security/finding';
 import { scanStatuses } from '../../core/security/scan';
-import { scanTypes, severities } from '../../core/security/scanners/scanner';
+import { scanTypes, severities } from '../../core/security/scanner';
 import { listQuery, picklistParam, timestamp } from './common';
 
 const branch = v.pipe(

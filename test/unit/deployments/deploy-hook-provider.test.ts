@@ -13,7 +13,7 @@ import {
 } from '../../../functions/core/deployments/providers/provider';
 import type { Mode } from '../../../functions/core/tenancy';
 import { verifyWebhookSignature } from '../../../functions/core/webhooks/signature';
-import type { TargetPolicy } from '../../../functions/core/webhooks/target-address';
+import type { TargetPolicy } from '../../../functions/core/webhooks/target-policy';
 import { controlledClock } from '../fakes/clock';
 import { answer, closedPort, hang, rejectionOf, serverPool } from './local-server';
 

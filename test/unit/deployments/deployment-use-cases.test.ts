@@ -18,6 +18,7 @@ import { bundle, completedRecord, deploymentRecord, projectId, tenant, workflowR
 import { defaultHealthSettings, fakeDeploymentProvider, fakeProviderCatalogue } from '../fakes/deployment-provider';
 import { inMemoryDeploymentRepository } from '../fakes/deployment-repository';
 import { inMemoryWorkflowRepository } from '../fakes/workflow-repository';
+import { statusOf } from '../../../functions/http/error-status';
 
 const setup = () => {
   const deployments = inMemoryDeploymentRepository();
@@ -105,7 +106,7 @@ describe('createDeployment', () => {
   it('answers 422 for an unknown provider, naming the offered ones; nothing parsed, stored or started', async () => {
     const { deps, deployments, executor, hook, lambda } = setup();
     const error = await apiErrorOf(createDeployment(tenant, input({ provider: 'heroku' }), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.code).toBe('validation_error');
     expect(error.errors).toEqual([{ field: 'provider', issue: 'must be one of deploy-hook, aws-lambda' }]);
     expect(hook.calls).toEqual([]);
@@ -119,7 +120,7 @@ describe('createDeployment', () => {
     async (malformed) => {
       const { deps, deployments, executor } = setup();
       const error = await apiErrorOf(createDeployment(tenant, input({ project_id: malformed }), deps));
-      expect(error.status).toBe(422);
+      expect(statusOf(error)).toBe(422);
       expect(error.errors).toEqual([{ field: 'project_id', issue: expect.any(String) }]);
       expect(deployments.calls.create).toBe(0);
       expect(executor.started).toEqual([]);
@@ -140,7 +141,7 @@ describe('createDeployment', () => {
     ];
     hook.behaviour.configIssues = issues;
     const error = await apiErrorOf(createDeployment(tenant, input(), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.errors).toEqual(issues);
     expect(error.message).toContain('config.url');
     expect(deployments.calls.create).toBe(0);
@@ -160,7 +161,7 @@ describe('createDeployment', () => {
       const context = setup();
       const artifact = setupWorkflow(context);
       const error = await apiErrorOf(createDeployment(tenant, input({ artifact }), context.deps));
-      expect(error.status).toBe(422);
+      expect(statusOf(error)).toBe(422);
       expect(error.errors).toEqual([{ field: 'artifact', issue: expect.any(String) }]);
       expect(context.deployments.calls.create).toBe(0);
       expect(context.executor.started).toEqual([]);
@@ -213,7 +214,7 @@ describe('createDeployment', () => {
   it('answers 422 on project_id for a well-formed id the repository does not know; nothing stored or started', async () => {
     const { deps, deployments, executor } = setup();
     const error = await apiErrorOf(createDeployment(tenant, input({ project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6Z' }), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.errors).toEqual([{ field: 'project_id', issue: expect.any(String) }]);
     expect(deployments.calls.create).toBe(1);
     expect(deployments.all()).toEqual([]);
@@ -223,7 +224,7 @@ describe('createDeployment', () => {
   it('does not see a project of another mode of the same account', async () => {
     const { deps } = setup();
     const error = await apiErrorOf(createDeployment({ ...tenant, mode: 'live' }, input(), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.errors?.[0]?.field).toBe('project_id');
   });
 
@@ -231,7 +232,7 @@ describe('createDeployment', () => {
     const { deps, deployments, executor } = setup();
     const first = await createDeployment(tenant, input(), deps);
     const error = await apiErrorOf(createDeployment(tenant, input(), deps));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.code).toBe('conflict');
     expect(error.message).toContain('production');
     expect(deployments.all().map((d) => d.id)).toEqual([first.id]);
@@ -286,9 +287,9 @@ describe('getDeployment and listDeployments', () => {
     const created = await createDeployment(tenant, input(), deps);
     for (const id of ['nope', `${created.id}x`, newId('deployment', startOfTests + 5)]) {
       const error = await apiErrorOf(getDeployment(tenant, id, deps));
-      expect([id, error.status, error.code]).toEqual([id, 404, 'not_found']);
+      expect([id, statusOf(error), error.code]).toEqual([id, 404, 'not_found']);
     }
-    expect((await apiErrorOf(getDeployment({ ...tenant, mode: 'live' }, created.id, deps))).status).toBe(404);
+    expect(statusOf(await apiErrorOf(getDeployment({ ...tenant, mode: 'live' }, created.id, deps)))).toBe(404);
   });
 
   it('lists nothing for a malformed project filter, without asking the repository', async () => {
@@ -346,7 +347,7 @@ describe('requestRollback', () => {
     async (status) => {
       const { deps, deployments, executor, b } = history({ b: { status } });
       const error = await apiErrorOf(requestRollback(tenant, b.id, deps));
-      expect(error.status).toBe(409);
+      expect(statusOf(error)).toBe(409);
       expect(error.message).toContain(status);
       expect(deployments.stored(tenant, b.id)).toEqual(b);
       expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
@@ -360,7 +361,7 @@ describe('requestRollback', () => {
     deployments.put(tenant, completedRecord(1_000, { provider: 'deploy-hook' }));
     deployments.put(tenant, completedRecord(9_000_000, { environment: 'staging' }));
     const error = await apiErrorOf(requestRollback(tenant, b.id, deps));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.message).toContain('no earlier completed deployment');
     expect(deployments.calls.beginRollback).toBe(0);
     expect(deployments.stored(tenant, b.id)).toEqual(b);
@@ -370,7 +371,7 @@ describe('requestRollback', () => {
   it('answers 409 when the previous completed deployment used another provider: a rollback cannot change providers', async () => {
     const { deps, deployments, executor, b } = history({ a: { provider: 'aws-lambda' } });
     const error = await apiErrorOf(requestRollback(tenant, b.id, deps));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.message).toContain('cannot change providers');
     expect(deployments.calls.beginRollback).toBe(0);
     expect(executor.started).toEqual([]);
@@ -380,7 +381,7 @@ describe('requestRollback', () => {
     const { deps, deployments, executor, a, b } = history();
     deployments.put(tenant, completedRecord(10_000_000, { provider: 'deploy-hook' }));
     const error = await apiErrorOf(requestRollback(tenant, a.id, deps));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.message).toContain('not the current one');
     expect(deployments.stored(tenant, a.id)).toEqual(a);
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
@@ -392,7 +393,7 @@ describe('requestRollback', () => {
     const { deps, deployments, executor, b } = history();
     deployments.holdLock(tenant, projectId, 'production', 'dep_other');
     const error = await apiErrorOf(requestRollback(tenant, b.id, deps));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.message).toContain('in progress');
     expect(deployments.stored(tenant, b.id)).toEqual(b);
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBe('dep_other');
@@ -400,7 +401,7 @@ describe('requestRollback', () => {
 
     // A second request for the same deployment while its rollback runs is busy too.
     deployments.holdLock(tenant, projectId, 'production', b.id);
-    expect((await apiErrorOf(requestRollback(tenant, b.id, deps))).status).toBe(409);
+    expect(statusOf(await apiErrorOf(requestRollback(tenant, b.id, deps)))).toBe(409);
   });
 
   it('answers 409 when the deployment changed between the read and the rollback', async () => {
@@ -416,7 +417,7 @@ describe('requestRollback', () => {
       },
     };
     const error = await apiErrorOf(requestRollback(tenant, b.id, racing));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.message).toContain('changed meanwhile');
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
     expect(executor.started).toEqual([]);
@@ -443,9 +444,9 @@ describe('requestRollback', () => {
 
   it('answers 404 for an unknown, malformed or other-mode id', async () => {
     const { deps, b } = history();
-    expect((await apiErrorOf(requestRollback(tenant, newId('deployment', startOfTests), deps))).status).toBe(404);
-    expect((await apiErrorOf(requestRollback(tenant, 'nope', deps))).status).toBe(404);
-    expect((await apiErrorOf(requestRollback({ ...tenant, mode: 'live' }, b.id, deps))).status).toBe(404);
+    expect(statusOf(await apiErrorOf(requestRollback(tenant, newId('deployment', startOfTests), deps)))).toBe(404);
+    expect(statusOf(await apiErrorOf(requestRollback(tenant, 'nope', deps)))).toBe(404);
+    expect(statusOf(await apiErrorOf(requestRollback({ ...tenant, mode: 'live' }, b.id, deps)))).toBe(404);
   });
 });
 

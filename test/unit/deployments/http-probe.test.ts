@@ -1,6 +1,6 @@
 import { probe } from '../../../functions/adapters/deployments/http-probe';
 import type { LookupAll } from '../../../functions/adapters/http/webhook-http-client';
-import type { TargetPolicy } from '../../../functions/core/webhooks/target-address';
+import type { TargetPolicy } from '../../../functions/core/webhooks/target-policy';
 import { answer, serverPool } from './local-server';
 
 const live: TargetPolicy = { requireHttps: true, allowPrivate: false };

@@ -1,7 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CheckoutRequest, RepositoryAccess, Scratch } from '../../../functions/core/workflows/stages/stage-deps';
+import type { CheckoutRequest, RepositoryAccess } from '../../../functions/core/workflows/stages/stage-deps';
+import type { Scratch } from '../../../functions/core/workspace/working-tree';
+import { workingTreeAt } from '../../../functions/adapters/workspace/working-tree';
 
 export const checkedOutCommit = 'c0ffee0000000000000000000000000000000001';
 
@@ -38,15 +40,12 @@ export const tempScratch = () => {
   const disposed: string[] = [];
   const scratch: Scratch = {
     async create() {
-      const dir = await mkdtemp(join(tmpdir(), 'tests-feature-'));
+      const dir = await mkdtemp(join(tmpdir(), 'testing-feature-'));
       made.push(dir);
-      return {
-        dir,
-        async dispose() {
-          disposed.push(dir);
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
+      return workingTreeAt(dir, async () => {
+        disposed.push(dir);
+        await rm(dir, { recursive: true, force: true });
+      });
     },
   };
   return {

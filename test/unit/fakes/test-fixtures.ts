@@ -2,7 +2,7 @@ import { isoTime } from '../../../functions/core/clock';
 import { newId } from '../../../functions/core/ids';
 import type { Project } from '../../../functions/core/projects/project';
 import type { Tenant } from '../../../functions/core/tenancy';
-import type { TestJobRef, TestRun, TestSuite } from '../../../functions/core/tests/test-records';
+import type { TestJobRef, TestRun, TestSuite } from '../../../functions/core/testing/test-records';
 import { startOfTests } from './clock';
 
 export const testTenant: Tenant = { accountId: 'acct_01JD2Q7A0B1C2D3E4F5G6H7J8K', mode: 'test' };

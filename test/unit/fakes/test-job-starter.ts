@@ -1,4 +1,4 @@
-import type { TestJob } from '../../../functions/core/tests/test-records';
+import type { TestJob } from '../../../functions/core/testing/test-records';
 
 /** Records the test jobs the use cases start; `failStart` makes start throw (after recording). */
 export const fakeTestJobStarter = () => {

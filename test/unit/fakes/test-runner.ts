@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import type { RunResults, TestRunInput, TestRunner } from '../../../functions/core/tests/run/results';
+import type { RunResults, TestRunInput, TestRunner } from '../../../functions/core/testing/results';
 
 /** Every file under `root` (path → content), `/`-separated, in path order. */
 export const filesUnder = async (root: string): Promise<Record<string, string>> => {

@@ -7,6 +7,7 @@ import { runPackage } from '../../../functions/core/workflows/stages/package';
 import type { CheckoutRequest, StageDeps } from '../../../functions/core/workflows/stages/stage-deps';
 import { newWorkflow, tenantOf, type Workflow, type WorkflowRef } from '../../../functions/core/workflows/workflow';
 import { sha256Hex, toBuffer, type ArtifactStore } from '../../../functions/core/workspace/artifact-store';
+import { workingTreeAt } from '../../../functions/adapters/workspace/working-tree';
 import { controlledClock } from '../fakes/clock';
 import { inMemoryWorkflowRepository } from '../fakes/workflow-repository';
 import { tempDirs, writeTree } from '../workspace/temp-dir';
@@ -132,7 +133,7 @@ const setUp = async ({ tree, changes, listed, truncated = false, imageBuilder }:
     },
     scratch: {
       async create() {
-        return { dir: await dirs.make('package-'), dispose: async () => {} };
+        return workingTreeAt(await dirs.make('package-'), async () => {});
       },
     },
     artifacts,

@@ -1,7 +1,7 @@
 import { recordFailedJob } from '../../../functions/core/jobs/job-failed';
 import type { Finding, FindingRepository } from '../../../functions/core/security/finding';
 import type { Scan, ScanRepository } from '../../../functions/core/security/scan';
-import type { TestRepository, TestRun, TestSuite } from '../../../functions/core/tests/test-records';
+import type { TestRepository, TestRun, TestSuite } from '../../../functions/core/testing/test-records';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 import { controlledClock } from '../fakes/clock';
 

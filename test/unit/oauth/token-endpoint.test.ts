@@ -238,7 +238,7 @@ describe('refresh tokens', () => {
     expect(second.status).toBe(200);
     expect(await refresh(world, first.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     for (const token of [first.body.access_token, second.body.access_token]) {
-      expect((await apiErrorOf(principalOf(world, token))).status).toBe(401);
+      expect((await apiErrorOf(principalOf(world, token))).code).toBe('unauthorized');
     }
     expect(await refresh(world, second.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(world.audit.records.filter((r) => r.action === 'oauth.grant_revoked').map((r) => r.details.reason)).toEqual([
@@ -330,7 +330,7 @@ describe('OAuth access tokens in the credential resolver', () => {
   it('without the grant reader (a function not wired for OAuth) are refused, never let through', async () => {
     const world = await oauthWorld();
     const tokens = await exchange(world, (await world.authorize()).code!);
-    expect((await apiErrorOf(resolveCredential({ apiKey: tokens.body.access_token }, world))).status).toBe(401);
+    expect((await apiErrorOf(resolveCredential({ apiKey: tokens.body.access_token }, world))).code).toBe('unauthorized');
   });
 });
 

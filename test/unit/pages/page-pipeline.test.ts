@@ -13,6 +13,7 @@ import { createUser } from '../../../functions/core/users/manage-users';
 
 const route = defineWebRoute({
   kind: 'page',
+  domain: 'Dashboard',
   operationId: 'testPage',
   summary: 'a page',
   method: 'GET',

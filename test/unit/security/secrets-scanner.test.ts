@@ -1,10 +1,10 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
-import { createRedactor, secretHash, SECRET_MASK } from '../../../functions/core/security/scanners/redact';
-import type { ScanResult } from '../../../functions/core/security/scanners/scanner';
-import { describeSecret, SECRET_KINDS, secretsScanner } from '../../../functions/core/security/scanners/secrets-scanner';
-import { listTextFiles } from '../../../functions/core/security/scanners/text-files';
+import { createRedactor, secretHash, SECRET_MASK } from '../../../functions/engines/scanners/redact';
+import type { ScanResult } from '../../../functions/core/security/scanner';
+import { describeSecret, SECRET_KINDS, secretsScanner } from '../../../functions/engines/scanners/secrets-scanner';
+import { listTextFiles } from '../../../functions/engines/scanners/text-files';
 import { fakeSecrets, plantedTree, tempDirs, writeTree, type Planted } from './secrets-fixtures';
 
 const temp = tempDirs();

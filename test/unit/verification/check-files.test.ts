@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { verifyChangedFiles } from '../../../functions/core/verification/check-files';
+import { verifyChangedFiles } from '../../../functions/engines/verification/check-files';
 
 let root: string;
 

@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyChangedFiles } from '../../../functions/core/verification/check-files';
+import { verifyChangedFiles } from '../../../functions/engines/verification/check-files';
 
 /**
  * A changed file is type-checked alone: its imports are not resolved. What TypeScript then says

@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { installedTypeScriptLibDir, requiredTypeScriptLibFiles, rootLibFile } from '../../../functions/core/verification/typescript-libs';
+import {
+  installedTypeScriptLibDir,
+  requiredTypeScriptLibFiles,
+  rootLibFile,
+} from '../../../functions/engines/verification/typescript-libs';
 
 describe('TypeScript lib files', () => {
   it('are found next to the installed typescript package', () => {

@@ -172,4 +172,14 @@ describe('fanOutEvent', () => {
     expect(await deliveries.get(tenant, 'wh_paused', idFor('wh_paused'))).toBeUndefined();
     expect(await deliveries.get(tenant, 'wh_other', idFor('wh_other'))).toBeUndefined();
   });
+
+  it('gives a webhook only the events created after it, however late the stream is read again', async () => {
+    const { clock, webhooks, deliveries, queued, deps } = setUp();
+    const eventAt = clock.now();
+    const event = newEvent('deployment.completed', { id: 'dep_1' }, eventAt);
+    await webhooks.create(tenant, { ...webhookAt(eventAt), id: 'wh_before', events: ['*'] });
+    await webhooks.create(tenant, { ...webhookAt(eventAt + 1), id: 'wh_after', events: ['*'] });
+    await fanOutEvent(tenant, event, { webhooks, deliveries, queue: deps.queue, clock });
+    expect(queued.map((m) => m.webhook_id)).toEqual(['wh_before']);
+  });
 });

@@ -1,10 +1,5 @@
-import {
-  checkTargetUrl,
-  classifyAddress,
-  isAllowedAddress,
-  type AddressClass,
-  type TargetPolicy,
-} from '../../../functions/core/webhooks/target-address';
+import { checkTargetUrl, classifyAddress, isAllowedAddress, type AddressClass } from '../../../functions/adapters/http/target-address';
+import type { TargetPolicy } from '../../../functions/core/webhooks/target-policy';
 
 const live: TargetPolicy = { requireHttps: true, allowPrivate: false };
 const localTest: TargetPolicy = { requireHttps: false, allowPrivate: true };

@@ -6,7 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assessTarget, classifyNetworkError, postWebhook, type LookupAll } from '../../../functions/adapters/http/webhook-http-client';
-import type { TargetPolicy } from '../../../functions/core/webhooks/target-address';
+import type { TargetPolicy } from '../../../functions/core/webhooks/target-policy';
 
 const live: TargetPolicy = { requireHttps: true, allowPrivate: false };
 const local: TargetPolicy = { requireHttps: false, allowPrivate: true };

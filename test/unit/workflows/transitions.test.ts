@@ -1,4 +1,5 @@
 import { ApiError } from '../../../functions/core/errors';
+import { statusOf } from '../../../functions/http/error-status';
 import { stageNames, type StageName } from '../../../functions/core/workflows/stage-data';
 import {
   cancelRun,
@@ -330,7 +331,8 @@ describe('cancelRun', () => {
       error = thrown;
     }
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'conflict', status: 409 });
+    expect(error).toMatchObject({ code: 'conflict' });
+    expect(statusOf(error as ApiError)).toBe(409);
     expect((error as ApiError).message).toContain(status);
   });
 });

@@ -51,6 +51,8 @@ interface Scenario {
   verifyPasses: boolean[];
   /** A stage function that throws: `times` calls (Infinity: always) throw an error named `name`, then it succeeds. */
   throwing?: { stage: StageFunction; name: string; message: string; times: number };
+  /** Package started a deployment (auto_deploy): what each look at it answers; the last repeats. */
+  autoDeploy?: ({ finished: boolean } | { throws: string })[];
 }
 
 const workflowRef = { account_id: 'acct_1', mode: 'test', id: 'wf_x', project_id: 'proj_1' };
@@ -59,6 +61,7 @@ const harness = () => {
   const calls: Call[] = [];
   const scenario: Scenario = { verifyPasses: [true] };
   let verifyCalls = 0;
+  let autoDeployChecks = 0;
   const thrown = new Map<StageFunction, number>();
 
   const maybeThrow = (stage: StageFunction) => {
@@ -84,6 +87,13 @@ const harness = () => {
       const input = raw as Record<string, unknown>;
       calls.push({ name: `control:${String(input.action)}`, input });
       if (input.action === 'start') return { remaining: input.max_iterations, used: 0 };
+      if (input.action === 'check_auto_deploy') {
+        const answers = scenario.autoDeploy ?? [];
+        const answer = answers[Math.min(autoDeployChecks, answers.length - 1)] ?? { finished: true };
+        autoDeployChecks += 1;
+        if ('throws' in answer) throw new NamedError('Error', answer.throws);
+        return answer;
+      }
       return null;
     },
     [arns.intake]: stage('intake'),
@@ -98,7 +108,9 @@ const harness = () => {
       const { remaining, used } = input.iteration as { remaining: number; used: number };
       return { remaining: remaining - 1, used: used + 1 };
     }),
-    [arns.package]: stage('package'),
+    [arns.package]: stage('package', () => ({
+      auto_deploy: scenario.autoDeploy ? { started: true, deployment_id: 'dep_1' } : { started: false, deployment_id: null },
+    })),
   };
   return { calls, scenario, handlers };
 };
@@ -272,6 +284,33 @@ describe('the workflow state machine, run locally', () => {
     expect(callsOf('verify')).toHaveLength(4); // the first call and 3 retries
     expect(names()).toEqual(['control:start', 'intake', 'build', 'verify', 'verify', 'verify', 'verify', 'control:fail']);
     expect(callsOf('control:fail')[0]?.input.error).toEqual({ Error: 'AiProviderTransientError', Cause: 'still throttled' });
+    expect(described).toMatchObject({ status: 'FAILED', error: 'WorkflowFailed' });
+  });
+
+  it('auto_deploy: package starts the deployment, the machine waits and looks until it has finished, then completes', async () => {
+    stub.scenario.autoDeploy = [{ finished: false }, { finished: false }, { finished: true }];
+    const described = await run(2);
+    expect(names().slice(-5)).toEqual([
+      'package',
+      'control:check_auto_deploy',
+      'control:check_auto_deploy',
+      'control:check_auto_deploy',
+      'control:complete',
+    ]);
+    expect(callsOf('control:check_auto_deploy')[0]?.input).toEqual({
+      action: 'check_auto_deploy',
+      workflow: workflowRef,
+      deployment_id: 'dep_1',
+    });
+    expect(described.status).toBe('SUCCEEDED');
+  });
+
+  it('auto_deploy: a deployment that failed fails the package stage with its reason; FAILED', async () => {
+    stub.scenario.autoDeploy = [{ finished: false }, { throws: 'auto deploy dep_1 failed: unhealthy' }];
+    const described = await run(2);
+    expect(names().slice(-3)).toEqual(['control:check_auto_deploy', 'control:check_auto_deploy', 'control:fail']);
+    expect(callsOf('control:fail')[0]?.input.error).toMatchObject({ stage: 'package', Cause: expect.stringContaining('unhealthy') });
+    expect(callsOf('control:complete')).toEqual([]);
     expect(described).toMatchObject({ status: 'FAILED', error: 'WorkflowFailed' });
   });
 });

@@ -8,6 +8,7 @@ import { apiErrorOf } from '../fakes/api-error';
 import { controlledClock, startOfTests } from '../fakes/clock';
 import { fakeWorkflowExecutor } from '../fakes/workflow-executor';
 import { inMemoryWorkflowRepository } from '../fakes/workflow-repository';
+import { statusOf } from '../../../functions/http/error-status';
 
 const tenant: Tenant = { accountId: 'acct_01JD2Q7A0B1C2D3E4F5G6H7J8K', mode: 'test' };
 const projectId = 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G';
@@ -80,7 +81,7 @@ describe('createWorkflow', () => {
   it('answers 422 for a provider this deployment has not configured, naming the configured ones; nothing stored or started', async () => {
     const { deps, workflows, executor } = setup(['anthropic', 'bedrock']);
     const error = await apiErrorOf(createWorkflow(tenant, input({ config: { ai_provider: 'openai' } }), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.code).toBe('validation_error');
     expect(error.errors).toEqual([{ field: 'config.ai_provider', issue: expect.stringContaining('anthropic, bedrock') }]);
     expect(error.message).toContain('anthropic, bedrock');
@@ -91,7 +92,7 @@ describe('createWorkflow', () => {
   it('says none is configured when no provider is', async () => {
     const { deps } = setup([]);
     const error = await apiErrorOf(createWorkflow(tenant, input(), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.message).toContain('none');
   });
 
@@ -100,7 +101,7 @@ describe('createWorkflow', () => {
     async (malformed) => {
       const { deps, workflows, executor } = setup();
       const error = await apiErrorOf(createWorkflow(tenant, input({ project_id: malformed }), deps));
-      expect(error.status).toBe(422);
+      expect(statusOf(error)).toBe(422);
       expect(error.errors).toEqual([{ field: 'project_id', issue: expect.any(String) }]);
       expect(workflows.calls.create).toBe(0);
       expect(executor.started).toEqual([]);
@@ -110,7 +111,7 @@ describe('createWorkflow', () => {
   it('answers 422 on project_id for a well-formed id the repository does not know; nothing started', async () => {
     const { deps, workflows, executor } = setup();
     const error = await apiErrorOf(createWorkflow(tenant, input({ project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6Z' }), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
     expect(error.errors).toEqual([{ field: 'project_id', issue: expect.any(String) }]);
     expect(workflows.calls.create).toBe(1);
     expect(workflows.events).toEqual([]);
@@ -120,7 +121,7 @@ describe('createWorkflow', () => {
   it('does not see a project of another mode of the same account', async () => {
     const { deps } = setup();
     const error = await apiErrorOf(createWorkflow({ ...tenant, mode: 'live' }, input(), deps));
-    expect(error.status).toBe(422);
+    expect(statusOf(error)).toBe(422);
   });
 
   it('returns the workflow failed, with a message and a workflow.failed event, when its execution cannot be started', async () => {
@@ -178,7 +179,7 @@ describe('cancelWorkflow', () => {
     const eventsBefore = workflows.events.length;
 
     const error = await apiErrorOf(cancelWorkflow(tenant, workflow.id, deps));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.code).toBe('conflict');
     expect(executor.stopped).toEqual([]);
     expect(workflows.events).toHaveLength(eventsBefore);
@@ -189,7 +190,7 @@ describe('cancelWorkflow', () => {
     const finished = { ...workflow, status, completed_at: workflow.created_at, version: 7 };
     workflows.put(tenant, finished);
     const error = await apiErrorOf(cancelWorkflow(tenant, workflow.id, deps));
-    expect(error.status).toBe(409);
+    expect(statusOf(error)).toBe(409);
     expect(error.message).toContain(status);
     expect(executor.stopped).toEqual([]);
     expect(workflows.stored(tenant, workflow.id)).toEqual(finished);
@@ -197,8 +198,8 @@ describe('cancelWorkflow', () => {
 
   it('answers 404 for an unknown or malformed id, and stops nothing', async () => {
     const { deps, executor } = await created();
-    expect((await apiErrorOf(cancelWorkflow(tenant, 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1Z', deps))).status).toBe(404);
-    expect((await apiErrorOf(cancelWorkflow(tenant, 'nope', deps))).status).toBe(404);
+    expect(statusOf(await apiErrorOf(cancelWorkflow(tenant, 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1Z', deps)))).toBe(404);
+    expect(statusOf(await apiErrorOf(cancelWorkflow(tenant, 'nope', deps)))).toBe(404);
     expect(executor.stopped).toEqual([]);
   });
 

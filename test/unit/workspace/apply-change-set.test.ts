@@ -1,6 +1,6 @@
 import { readFile, readdir, stat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyChangeSet, InvalidChangeSetError } from '../../../functions/core/workspace/apply-change-set';
+import { applyChangeSet, InvalidChangeSetError } from '../../../functions/adapters/workspace/apply-change-set';
 import { tempDirs, writeTree } from './temp-dir';
 
 const temp = tempDirs();

@@ -1,6 +1,6 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gatherContext, maxContextFiles, maxManifestBytes, readFiles } from '../../../functions/core/workspace/context';
+import { gatherContext, maxContextFiles, maxManifestBytes, readFiles } from '../../../functions/adapters/workspace/context';
 import { tempDirs, writeTree } from './temp-dir';
 
 const temp = tempDirs();

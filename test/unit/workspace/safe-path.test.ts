@@ -1,6 +1,7 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { repositoryPathProblem, resolveForWrite, resolveInside, UnsafePathError } from '../../../functions/core/workspace/safe-path';
+import { repositoryPathProblem, UnsafePathError } from '../../../functions/core/workspace/repository-path';
+import { resolveForWrite, resolveInside } from '../../../functions/adapters/workspace/safe-path';
 import { tempDirs } from './temp-dir';
 
 const temp = tempDirs();

@@ -1,4 +1,4 @@
-import type { AdvisorySource } from '../../../core/security/scanners/dependencies/advisories';
+import type { AdvisorySource } from '../../../engines/scanners/dependencies/advisories';
 import { defaultOsvApiUrl, osvApiSource } from './osv-api-source';
 import { osvDirectorySource } from './osv-directory-source';
 

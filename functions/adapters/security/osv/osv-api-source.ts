@@ -4,8 +4,8 @@ import {
   advisoryKey,
   type OsvVulnerability,
   type PackageQuery,
-} from '../../../core/security/scanners/dependencies/advisories';
-import { osvRecordOf } from '../../../core/security/scanners/dependencies/osv-record';
+} from '../../../engines/scanners/dependencies/advisories';
+import { osvRecordOf } from '../../../engines/scanners/dependencies/osv-record';
 
 export const defaultOsvApiUrl = 'https://api.osv.dev';
 /** osv.dev's limit of queries in one /v1/querybatch request. */

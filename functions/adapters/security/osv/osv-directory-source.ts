@@ -5,10 +5,10 @@ import {
   AdvisorySourceUnavailable,
   advisoryKey,
   type OsvVulnerability,
-} from '../../../core/security/scanners/dependencies/advisories';
-import { normalizePackageName } from '../../../core/security/scanners/dependencies/lockfiles/types';
-import { vulnerabilityAffects } from '../../../core/security/scanners/dependencies/osv-match';
-import { osvRecordOf } from '../../../core/security/scanners/dependencies/osv-record';
+} from '../../../engines/scanners/dependencies/advisories';
+import { normalizePackageName } from '../../../engines/scanners/dependencies/lockfiles/types';
+import { vulnerabilityAffects } from '../../../engines/scanners/dependencies/osv-match';
+import { osvRecordOf } from '../../../engines/scanners/dependencies/osv-record';
 
 export interface OsvDirectorySourceOptions {
   /** Files larger than this are skipped. Default 16 MiB. */

@@ -1,6 +1,5 @@
-import { applyChangeSet } from '../../workspace/apply-change-set';
-import { readFiles } from '../../workspace/context';
 import { unifiedDiff } from '../../workspace/diff';
+import type { WorkingTree } from '../../workspace/working-tree';
 import type { ChangeSet, Plan, RepositoryContext } from '../stage-data';
 import type { WorkflowOutputs, WorkflowRef } from '../workflow';
 import { artifactKeys } from './artifact-keys';
@@ -12,11 +11,11 @@ import { diffStats, putJson, readJson, withTreeAtIntakeCommit } from './stage-he
 export const storeChange = async (
   deps: StageDeps,
   ref: WorkflowRef,
-  dir: string,
+  tree: WorkingTree,
   changes: ChangeSet,
   log: StageLog,
 ): Promise<WorkflowOutputs['diff']> => {
-  const { originals } = await applyChangeSet(dir, changes.files);
+  const { originals } = await tree.apply(changes.files);
   const patch = unifiedDiff(originals, changes.files);
   await putJson(deps, artifactKeys.changes(ref), changes);
   const stored = await deps.artifacts.put(artifactKeys.patch(ref), patch, 'text/x-diff');
@@ -32,13 +31,13 @@ export const runBuild = (deps: StageDeps, ref: WorkflowRef) =>
   runStage(deps, ref, 'build', async ({ workflow, log }) => {
     const plan = await readJson<Plan>(deps, artifactKeys.plan(ref));
     const context = await readJson<RepositoryContext>(deps, artifactKeys.context(ref));
-    return withTreeAtIntakeCommit(deps, ref, workflow, log, async (dir) => {
-      const files = await readFiles(dir, plan.files);
+    return withTreeAtIntakeCommit(deps, ref, workflow, log, async (tree) => {
+      const files = await tree.readFiles(plan.files);
       const ai = await deps.aiProvider(workflow.config.ai_provider);
       await log.info(`Asking ${ai.name} for the change set (${Object.keys(files).length} files as context)`);
       const answer = await ai.run({ kind: 'change_set', prompt: workflow.prompt, plan, context, files });
       if (answer.output.files.length === 0) throw new Error('the AI proposed no change');
-      const diff = await storeChange(deps, ref, dir, answer.output, log);
+      const diff = await storeChange(deps, ref, tree, answer.output, log);
       return { answer: {}, outputs: { diff }, usage: { ...answer.usage, provider: answer.provider, model: answer.model } };
     });
   });

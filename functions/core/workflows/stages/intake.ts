@@ -1,4 +1,3 @@
-import { gatherContext } from '../../workspace/context';
 import type { Plan, RepositoryContext } from '../stage-data';
 import type { WorkflowRef } from '../workflow';
 import { artifactKeys } from './artifact-keys';
@@ -11,14 +10,14 @@ export const runIntake = (deps: StageDeps, ref: WorkflowRef) =>
   runStage(deps, ref, 'intake', async ({ workflow, log }) => {
     const url = await repositoryOf(deps, ref, workflow);
     await log.info(`Fetching ${url} at ${workflow.config.branch ?? 'its default branch'}`);
-    const scratch = await deps.scratch.create();
+    const tree = await deps.scratch.create();
     let context: RepositoryContext;
     try {
-      const { commit, branch } = await deps.repository.checkout({ url, branch: workflow.config.branch ?? undefined, dir: scratch.dir });
+      const { commit, branch } = await deps.repository.checkout({ url, branch: workflow.config.branch ?? undefined, dir: tree.dir });
       await log.info(`Checked out ${branch} at ${commit}`);
-      context = await gatherContext(scratch.dir, { repository: url, branch, commit });
+      context = await tree.describe({ repository: url, branch, commit });
     } finally {
-      await scratch.dispose();
+      await tree.dispose();
     }
     await log.info(
       `${context.files.length}${context.filesTruncated ? '+' : ''} files; languages: ${context.languages.join(', ') || 'none recognised'}; manifests: ${Object.keys(context.manifests).join(', ') || 'none'}`,

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { safeResolve } from '../../workspace/safe-path';
 import type { ChangeSet, VerificationReport } from '../stage-data';
 import type { WorkflowRef } from '../workflow';
 import { artifactKeys } from './artifact-keys';
@@ -13,14 +11,6 @@ export interface IterationBudget {
   used: number;
 }
 
-const originalContent = async (dir: string, path: string): Promise<string | null> => {
-  try {
-    return await readFile(safeResolve(dir, path), 'utf8');
-  } catch {
-    return null;
-  }
-};
-
 /** Ask the AI to fix what verify reported; the state machine sends the result back to verify. */
 export const runIterate = (deps: StageDeps, ref: WorkflowRef, budget: IterationBudget) =>
   runStage<IterationBudget>(deps, ref, 'iterate', async ({ workflow, log }) => {
@@ -28,16 +18,16 @@ export const runIterate = (deps: StageDeps, ref: WorkflowRef, budget: IterationB
     const report = await readJson<VerificationReport>(deps, artifactKeys.verification(ref));
     const round = budget.used + 1;
     await log.info(`Iteration ${round} of at most ${budget.used + budget.remaining}: ${report.problems.length} problems to fix`);
-    return withTreeAtIntakeCommit(deps, ref, workflow, log, async (dir) => {
+    return withTreeAtIntakeCommit(deps, ref, workflow, log, async (tree) => {
       const originals = Object.fromEntries(
-        await Promise.all(changes.files.map(async (file) => [file.path, await originalContent(dir, file.path)] as const)),
+        await Promise.all(changes.files.map(async (file) => [file.path, await tree.readText(file.path).catch(() => null)] as const)),
       );
       const ai = await deps.aiProvider(workflow.config.ai_provider);
       await log.info(`Asking ${ai.name} to fix the reported problems`);
       const answer = await ai.run({ kind: 'fix', prompt: workflow.prompt, changes, report, originals });
       if (answer.output.files.length === 0) throw new Error('the AI fix leaves no change');
       await putJson(deps, artifactKeys.iteration(ref, round), answer.output);
-      const diff = await storeChange(deps, ref, dir, answer.output, log);
+      const diff = await storeChange(deps, ref, tree, answer.output, log);
       return {
         answer: { remaining: budget.remaining - 1, used: round },
         outputs: { diff, iterations: round },

@@ -1,10 +1,8 @@
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { applyChangeSet } from '../../workspace/apply-change-set';
 import { createBundle } from '../../workspace/bundle';
 import type { ChangeSet, RepositoryContext } from '../stage-data';
 import type { Workflow, WorkflowOutputs, WorkflowRef } from '../workflow';
 import { artifactKeys } from './artifact-keys';
+import type { AutoDeployAnswer } from './auto-deploy';
 import type { ImageBuilder } from './image-build';
 import { runStage, type StageLog } from './run-stage';
 import type { StageDeps } from './stage-deps';
@@ -22,8 +20,6 @@ const dockerfileOf = (changes: ChangeSet, context: RepositoryContext): 'yes' | '
   return context.filesTruncated ? 'unknown' : 'no';
 };
 
-const isFile = async (path: string): Promise<boolean> => (await lstat(path).catch(() => null))?.isFile() ?? false;
-
 /**
  * The container image of the packaged tree, built and pushed by the image builder; undefined when
  * the checked-out tree has no Dockerfile after all. An image that did not build fails the package:
@@ -38,13 +34,13 @@ const buildImage = (
   changes: ChangeSet,
 ): Promise<string | undefined> =>
   withTreeAtIntakeCommit(deps, ref, workflow, log, async (tree) => {
-    await applyChangeSet(tree, changes.files);
-    if (!(await isFile(join(tree, 'Dockerfile')))) {
+    await tree.apply(changes.files);
+    if (!(await tree.isFile('Dockerfile'))) {
       await log.debug('The packaged tree has no Dockerfile at its root: no container image');
       return undefined;
     }
     await log.info('The packaged tree has a Dockerfile: building its container image');
-    const outcome = await builder.build({ ref, workflowId: workflow.id, tree, log: log.info });
+    const outcome = await builder.build({ ref, workflowId: workflow.id, tree: tree.dir, log: log.info });
     if ('failed' in outcome) throw new Error(`container image build failed: ${outcome.failed}`);
     await log.info(`Container image built and pushed: ${outcome.image}`);
     return outcome.image;
@@ -60,7 +56,7 @@ export const runPackage = (deps: StageDeps, ref: WorkflowRef) =>
 
     const bundle = await deps.artifacts.put(
       artifactKeys.bundle(ref),
-      createBundle({ changes: changes.files, diff: patch.toString('utf8'), extra: { 'provenance.dsse.json': provenance } }),
+      await createBundle({ changes: changes.files, diff: patch.toString('utf8'), extra: { 'provenance.dsse.json': provenance } }),
       'application/gzip',
     );
     await log.info(`Bundle stored: ${bundle.size} bytes, sha256 ${bundle.sha256}`);
@@ -89,26 +85,21 @@ export const runPackage = (deps: StageDeps, ref: WorkflowRef) =>
     } else if (dockerfile === 'yes') {
       await log.warn('The repository has a Dockerfile, but this deployment builds no container images: docker_image stays null');
     }
+    const answer: AutoDeployAnswer = { auto_deploy: { started: false, deployment_id: null } };
     if (workflow.config.auto_deploy) {
       if (!deps.autoDeployer) {
         await log.warn('auto_deploy was requested, but deployments are not available here: deployment_url stays null');
       } else {
-        const outcome = await deps.autoDeployer.deploy(ref, workflow, bundle, outputs.pushed_branch ?? context.branch);
+        const outcome = await deps.autoDeployer.start(ref, workflow, bundle, outputs.pushed_branch ?? context.branch);
         if (outcome.kind === 'skipped') {
           await log.warn(`auto_deploy skipped: ${outcome.reason}`);
-        } else if (outcome.kind === 'still_running') {
-          await log.warn(
-            `Deployment ${outcome.deployment_id} is still in progress; its events will tell how it ends: deployment_url stays null`,
-          );
-          outputs.deployment_id = outcome.deployment_id;
         } else {
+          // The state machine waits for it (CheckAutoDeploy), not this function.
           outputs.deployment_id = outcome.deployment_id;
-          if (outcome.status !== 'completed')
-            throw new Error(`auto deploy ${outcome.deployment_id} ${outcome.status}: ${outcome.error ?? 'no reason given'}`);
-          outputs.deployment_url = outcome.url;
-          await log.info(`Deployed as ${outcome.deployment_id}${outcome.url ? ` at ${outcome.url}` : ''}`);
+          answer.auto_deploy = { started: true, deployment_id: outcome.deployment_id };
+          await log.info(`Deployment ${outcome.deployment_id} started; the workflow completes when it does`);
         }
       }
     }
-    return { answer: {}, outputs };
+    return { answer, outputs };
   });

@@ -4,11 +4,12 @@ import type { Project } from '../../projects/project';
 import type { Signer } from '../../provenance/signer';
 import type { Tenant } from '../../tenancy';
 import type { ArtifactStore } from '../../workspace/artifact-store';
+import type { Scratch } from '../../workspace/working-tree';
 import type { ChangeSet } from '../stage-data';
 import type { WorkflowRepository } from '../workflow';
 import type { AutoDeployer } from './auto-deploy';
 import type { ImageBuilder } from './image-build';
-import type { Scanner } from '../../security/scanners/scanner';
+import type { Scanner } from '../../security/scanner';
 
 export interface CheckoutRequest {
   url: string;
@@ -32,11 +33,6 @@ export interface RepositoryAccess {
   checkout(request: CheckoutRequest): Promise<{ commit: string; branch: string }>;
   /** Present only when push credentials are configured. */
   pushBranch?: (request: PushRequest) => Promise<{ branch: string; commit: string }>;
-}
-
-/** A scratch folder for one stage's working tree, removed afterwards. */
-export interface Scratch {
-  create(): Promise<{ dir: string; dispose(): Promise<void> }>;
 }
 
 export interface StageDeps {

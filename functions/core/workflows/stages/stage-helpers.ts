@@ -3,6 +3,7 @@ import type { ArtifactRef, Workflow, WorkflowRef } from '../workflow';
 import { tenantOf } from '../workflow';
 import type { StageDeps } from './stage-deps';
 import type { StageLog } from './run-stage';
+import type { WorkingTree } from '../../workspace/working-tree';
 
 export const sha256 = (body: Buffer | string): string => createHash('sha256').update(body).digest('hex');
 
@@ -33,19 +34,19 @@ export const withTreeAtIntakeCommit = async <T>(
   ref: WorkflowRef,
   workflow: Workflow,
   log: StageLog,
-  use: (dir: string) => Promise<T>,
+  use: (tree: WorkingTree) => Promise<T>,
 ): Promise<T> => {
   const { commit, branch } = workflow.outputs;
   if (!commit || !branch) throw new Error('intake recorded no commit');
   const url = await repositoryOf(deps, ref, workflow);
-  const scratch = await deps.scratch.create();
+  const tree = await deps.scratch.create();
   try {
-    const checkedOut = await deps.repository.checkout({ url, branch, dir: scratch.dir, commit });
+    const checkedOut = await deps.repository.checkout({ url, branch, dir: tree.dir, commit });
     if (checkedOut.commit !== commit) throw new Error(`branch ${branch} moved from ${commit} to ${checkedOut.commit} during the workflow`);
     await log.debug(`Checked out ${branch} at ${commit}`);
-    return await use(scratch.dir);
+    return await use(tree);
   } finally {
-    await scratch.dispose();
+    await tree.dispose();
   }
 };
 

@@ -1,11 +1,16 @@
-import { verifyChangedFiles } from '../../verification/check-files';
-import { applyChangeSet } from '../../workspace/apply-change-set';
 import type { ChangeSet, VerificationReport } from '../stage-data';
 import type { WorkflowRef } from '../workflow';
 import { artifactKeys } from './artifact-keys';
 import { runStage } from './run-stage';
 import type { StageDeps } from './stage-deps';
 import { putJson, readJson, withTreeAtIntakeCommit } from './stage-helpers';
+
+/** The checks of the changed files (syntax, types, well-formed data) in the tree at `dir`, as a report. */
+export type CheckChangedFiles = (dir: string, changedPaths: string[]) => Promise<VerificationReport>;
+
+export interface VerifyDeps extends StageDeps {
+  checkFiles: CheckChangedFiles;
+}
 
 /**
  * The security scanners over the changed tree: a secret or an unsafe pattern in a file the change
@@ -52,13 +57,13 @@ const withSecurityFindings = async (
 };
 
 /** Check the changed tree into a report. A failed check is a result, not an error: the state machine decides. */
-export const runVerify = (deps: StageDeps, ref: WorkflowRef) =>
+export const runVerify = (deps: VerifyDeps, ref: WorkflowRef) =>
   runStage(deps, ref, 'verify', async ({ workflow, log }) => {
     const changes = await readJson<ChangeSet>(deps, artifactKeys.changes(ref));
-    return withTreeAtIntakeCommit(deps, ref, workflow, log, async (dir) => {
-      await applyChangeSet(dir, changes.files);
+    return withTreeAtIntakeCommit(deps, ref, workflow, log, async (tree) => {
+      await tree.apply(changes.files);
       const changed = changes.files.filter((file) => file.content !== null).map((file) => file.path);
-      const report = await withSecurityFindings(await verifyChangedFiles(dir, changed), deps, dir, changed);
+      const report = await withSecurityFindings(await deps.checkFiles(tree.dir, changed), deps, tree.dir, changed);
       const stored = await putJson(deps, artifactKeys.verification(ref), report);
       for (const check of report.checks) {
         if (check.status === 'skipped') await log.info(`${check.name} ${check.path}: skipped (${check.message ?? 'no checker'})`);

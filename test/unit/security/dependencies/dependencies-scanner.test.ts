@@ -3,8 +3,8 @@ import {
   type AdvisorySource,
   AdvisorySourceUnavailable,
   type PackageQuery,
-} from '../../../../functions/core/security/scanners/dependencies/advisories';
-import { dependenciesScanner } from '../../../../functions/core/security/scanners/dependencies/dependencies-scanner';
+} from '../../../../functions/engines/scanners/dependencies/advisories';
+import { dependenciesScanner } from '../../../../functions/engines/scanners/dependencies/dependencies-scanner';
 import { tempDirs, writeTree } from '../../workspace/temp-dir';
 import {
   advisories,

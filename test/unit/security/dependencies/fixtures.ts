@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { OsvVulnerability } from '../../../../functions/core/security/scanners/dependencies/advisories';
+import type { OsvVulnerability } from '../../../../functions/engines/scanners/dependencies/advisories';
 
 /** 1-based line of the first line containing `needle` (the test's way to know where an entry is). */
 export const lineOf = (text: string, needle: string): number => {

@@ -1,12 +1,12 @@
-import { readCargoLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/cargo-lock';
-import { readGoSum } from '../../../../functions/core/security/scanners/dependencies/lockfiles/go-sum';
-import { lockfileKindOf } from '../../../../functions/core/security/scanners/dependencies/lockfiles';
-import { parseJsonWithLines } from '../../../../functions/core/security/scanners/dependencies/lockfiles/json-lines';
-import { readPackageLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/package-lock';
-import { parsePnpmKey, readPnpmLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/pnpm-lock';
-import { readPoetryLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/poetry-lock';
-import { parseRequirementsTxt } from '../../../../functions/core/security/scanners/dependencies/lockfiles/requirements-txt';
-import { readYarnLock } from '../../../../functions/core/security/scanners/dependencies/lockfiles/yarn-lock';
+import { readCargoLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/cargo-lock';
+import { readGoSum } from '../../../../functions/engines/scanners/dependencies/lockfiles/go-sum';
+import { lockfileKindOf } from '../../../../functions/engines/scanners/dependencies/lockfiles';
+import { parseJsonWithLines } from '../../../../functions/engines/scanners/dependencies/lockfiles/json-lines';
+import { readPackageLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/package-lock';
+import { parsePnpmKey, readPnpmLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/pnpm-lock';
+import { readPoetryLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/poetry-lock';
+import { parseRequirementsTxt } from '../../../../functions/engines/scanners/dependencies/lockfiles/requirements-txt';
+import { readYarnLock } from '../../../../functions/engines/scanners/dependencies/lockfiles/yarn-lock';
 import {
   cargoLock,
   goSum,
@@ -126,6 +126,16 @@ describe('yarn.lock', () => {
     expect(summary(readYarnLock(text, 'yarn.lock'))).toEqual([['lodash', '4.17.10', 1]]);
   });
 
+  it('v1: reads each entry once, whatever number of specifiers its header lists', () => {
+    const text =
+      '# yarn lockfile v1\n\n"a@^1.0.0", "a@~1.2.0", a@1.2.3:\n  version "1.2.3"\n  resolved "https://registry.yarnpkg.com/a/-/a-1.2.3.tgz"\n';
+    expect(summary(readYarnLock(text, 'yarn.lock'))).toEqual([['a', '1.2.3', 3]]);
+  });
+
+  it('refuses what is not a lockfile, so the scanner reports the file as not parsed', () => {
+    expect(() => readYarnLock('__metadata:\n  version: 8\n"a@npm:^1": [\n', 'yarn.lock')).toThrow();
+  });
+
   it('berry: names entries by their resolution, skipping workspaces', () => {
     expect(summary(readYarnLock(yarnBerry, 'berry/yarn.lock'))).toEqual([
       ['express', '4.18.2', lineOf(yarnBerry, '"express@npm:^4.18.2":')],
@@ -149,6 +159,19 @@ describe('pnpm-lock.yaml', () => {
       ['minimist', '1.2.0', lineOf(pnpmV6, '/minimist@1.2.0:')],
       ['ws', '8.16.0', lineOf(pnpmV6, '/ws@8.16.0(')],
     ]);
+  });
+
+  it('reads the YAML as YAML: comments, flow mappings and a key on a line of its own are no obstacle', () => {
+    const text = [
+      "lockfileVersion: '9.0'",
+      'packages:',
+      '  # the only package',
+      '  lodash@4.17.20: {resolution: {integrity: sha512-x}}',
+      'snapshots:',
+      '  lodash@4.17.20: {}',
+    ].join('\n');
+    expect(summary(readPnpmLock(text, 'pnpm-lock.yaml'))).toEqual([['lodash', '4.17.20', 4]]);
+    expect(() => readPnpmLock('packages:\n  a@1.0.0: {resolution: [\n', 'pnpm-lock.yaml')).toThrow();
   });
 
   it.each([
@@ -194,6 +217,32 @@ describe('poetry.lock', () => {
       ['django', '3.2.0', lineOf(poetryLock, 'name = "django"')],
       ['requests', '2.31.0', lineOf(poetryLock, 'name = "requests"')],
     ]);
+  });
+
+  it('reads TOML as TOML: inline source tables, escapes, literal and quoted keys, a header inside a multi-line string', () => {
+    const text = [
+      '[[package]]',
+      'name = "from-git"',
+      'version = "1.0.0"',
+      'source = { type = "git", url = "https://git.example/x.git" }',
+      '',
+      '[[package]]',
+      '"name" = "caf\\u00e9"',
+      "version = '2.0.0' # a literal string",
+      'description = """',
+      '[[package]]',
+      'name = "not-a-package"',
+      '"""',
+      '',
+      '[metadata]',
+      'lock-version = "2.0"',
+    ].join('\n');
+    expect(summary(readPoetryLock(text, 'poetry.lock'))).toEqual([['café', '2.0.0', 7]]);
+  });
+
+  it('refuses what is not TOML, so the scanner reports the file as not parsed', () => {
+    expect(() => readPoetryLock('[[package]]\nname = "a\nversion = 1.0\n', 'poetry.lock')).toThrow();
+    expect(() => readPoetryLock('[[package]]\nname = "a"\nname = "b"\n', 'poetry.lock')).toThrow();
   });
 });
 

@@ -3,11 +3,7 @@ import {
   AdvisorySourceConfigurationError,
 } from '../../../../functions/adapters/security/osv/advisory-runtime';
 import { osvApiSource } from '../../../../functions/adapters/security/osv/osv-api-source';
-import {
-  AdvisorySourceUnavailable,
-  advisoryKey,
-  type PackageQuery,
-} from '../../../../functions/core/security/scanners/dependencies/advisories';
+import { AdvisorySourceUnavailable, advisoryKey, type PackageQuery } from '../../../../functions/engines/scanners/dependencies/advisories';
 import { tempDirs } from '../../workspace/temp-dir';
 import { writeAdvisoryDirectory } from './fixtures';
 

@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { osvDirectorySource } from '../../../../functions/adapters/security/osv/osv-directory-source';
 import { fingerprintOf } from '../../../../functions/core/security/finding';
-import { dependenciesScanner } from '../../../../functions/core/security/scanners/dependencies/dependencies-scanner';
-import { bumpNpmRange, planUpgrade, planUpgradeWithNotes } from '../../../../functions/core/security/scanners/dependencies/upgrade';
-import type { Scanner } from '../../../../functions/core/security/scanners/scanner';
+import { dependenciesScanner } from '../../../../functions/engines/scanners/dependencies/dependencies-scanner';
+import { bumpNpmRange, planUpgrade, planUpgradeWithNotes } from '../../../../functions/engines/scanners/dependencies/upgrade';
+import type { Scanner } from '../../../../functions/core/security/scanner';
 import { tempDirs, writeTree } from '../../workspace/temp-dir';
 import {
   cargoLock,

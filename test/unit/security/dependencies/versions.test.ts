@@ -1,8 +1,8 @@
-import type { OsvVulnerability } from '../../../../functions/core/security/scanners/dependencies/advisories';
-import { severityOf } from '../../../../functions/core/security/scanners/dependencies/advisory-severity';
-import { cvss2BaseScore, cvss3BaseScore, severityOfScore } from '../../../../functions/core/security/scanners/dependencies/cvss';
-import { fixedVersionAbove, rangeAffects, vulnerabilityAffects } from '../../../../functions/core/security/scanners/dependencies/osv-match';
-import { comparePep440, compareSemver } from '../../../../functions/core/security/scanners/dependencies/versions';
+import type { OsvVulnerability } from '../../../../functions/engines/scanners/dependencies/advisories';
+import { severityOf } from '../../../../functions/engines/scanners/dependencies/advisory-severity';
+import { cvss2BaseScore, cvss3BaseScore, cvss4BaseScore, severityOfScore } from '../../../../functions/engines/scanners/dependencies/cvss';
+import { fixedVersionAbove, rangeAffects, vulnerabilityAffects } from '../../../../functions/engines/scanners/dependencies/osv-match';
+import { comparePep440, compareSemver } from '../../../../functions/engines/scanners/dependencies/versions';
 
 const sign = (value: number | null) => (value === null ? null : Math.sign(value));
 
@@ -21,12 +21,17 @@ describe('compareSemver', () => {
     ['1', '1.0.0', 0],
     ['v0.0.0-20210101000000-abcdef123456', 'v0.0.0-20220101000000-abcdef123456', -1],
     ['v0.0.0-20220101000000-abcdef123456', '0.1.0', -1],
+    ['1.2', '1.2.0', 0],
+    ['v1.2-rc.1', '1.2.0', -1],
+    ['1.0.0-alpha+build.1', '1.0.0-alpha+build.2', 0],
   ])('%s vs %s → %d', (a, b, expected) => {
     expect(sign(compareSemver(a, b))).toBe(expected);
   });
 
   it('cannot compare what is not a version', () => {
     expect(compareSemver('latest', '1.0.0')).toBeNull();
+    expect(compareSemver('1.2.3.4', '1.0.0')).toBeNull();
+    expect(compareSemver('01.2.3', '1.2.3')).toBeNull();
   });
 });
 
@@ -49,6 +54,11 @@ describe('comparePep440', () => {
     ['2.11.3rc1', '2.11.3', -1],
     ['3.2.18', '3.2.19', -1],
     ['V1.0', '1.0', 0],
+    ['1.0.post1.dev1', '1.0.post1', -1],
+    ['1.0+abc.5', '1.0+abc.10', -1],
+    ['1.0+5', '1.0+abc', 1],
+    ['1.0-dev1', '1.0.dev1', 0],
+    ['1.0rc1.post1', '1.0rc2', -1],
   ])('%s vs %s → %d', (a, b, expected) => {
     expect(sign(comparePep440(a, b))).toBe(expected);
   });
@@ -151,8 +161,27 @@ describe('CVSS', () => {
     ['AV:N/AC:M/Au:N/C:N/I:P/A:N', 4.3],
     ['AV:N/AC:L/Au:N/C:C/I:C/A:C', 10],
     ['AV:L/AC:L/Au:N/C:N/I:N/A:N', 0],
+    ['(AV:N/AC:L/Au:N/C:P/I:P/A:P)', 7.5],
   ])('v2 %s → %d', (vector, score) => {
     expect(cvss2BaseScore(vector)).toBe(score);
+  });
+
+  it.each([
+    ['CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N', 9.3],
+    ['CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:N/VI:N/VA:N/SC:N/SI:N/SA:N', 0],
+    ['CVSS:4.0/AV:L/AC:L/AT:N/PR:L/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N', 8.5],
+    ['CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N/E:U', 9.3],
+  ])('v4 %s → %d', (vector, score) => {
+    expect(cvss4BaseScore(vector)).toBe(score);
+  });
+
+  it.each([
+    'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N',
+    'CVSS:4.0/AV:N/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N',
+    'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+    'CVSS:4.0/AV:Q/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N',
+  ])('v4 refuses %j', (vector) => {
+    expect(cvss4BaseScore(vector)).toBeNull();
   });
 
   it.each([
@@ -169,7 +198,7 @@ describe('CVSS', () => {
     expect(severityOfScore(score)).toBe(severity);
   });
 
-  it('rates by CVSS v3, else the database rating, else CVSS v2, else medium', () => {
+  it('rates by CVSS v4, else v3, else the database rating, else CVSS v2, else medium', () => {
     const v3 = { type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:N/I:N/A:H' };
     const v4 = { type: 'CVSS_V4', score: 'CVSS:4.0/AV:N/AC:L/AT:N/PR:N/UI:N/VC:H/VI:H/VA:H/SC:N/SI:N/SA:N' };
     expect(severityOf({ id: 'a', severity: [v3], database_specific: { severity: 'LOW' } })).toEqual({
@@ -178,9 +207,23 @@ describe('CVSS', () => {
       cvss_score: 7.5,
       cvss_vector: v3.score,
     });
-    expect(severityOf({ id: 'b', severity: [v4], database_specific: { severity: 'MODERATE' } }).severity).toBe('medium');
+    expect(severityOf({ id: 'b', severity: [v3, v4], database_specific: { severity: 'MODERATE' } })).toEqual({
+      severity: 'critical',
+      source: 'cvss_v4',
+      cvss_score: 9.3,
+      cvss_vector: v4.score,
+    });
+    expect(
+      severityOf({ id: 'b2', severity: [{ type: 'CVSS_V4', score: 'CVSS:4.0/AV:N' }], database_specific: { severity: 'MODERATE' } })
+        .severity,
+    ).toBe('medium');
     expect(severityOf({ id: 'c' }, [{ severity: [v3] }]).severity).toBe('high');
     expect(severityOf({ id: 'd', severity: [{ type: 'CVSS_V2', score: 'AV:N/AC:L/Au:N/C:C/I:C/A:C' }] }).severity).toBe('critical');
-    expect(severityOf({ id: 'e', severity: [v4] })).toEqual({ severity: 'medium', source: 'default', cvss_score: null, cvss_vector: null });
+    expect(severityOf({ id: 'e', severity: [{ type: 'CVSS_V4', score: 'not a vector' }] })).toEqual({
+      severity: 'medium',
+      source: 'default',
+      cvss_score: null,
+      cvss_vector: null,
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { hasAmbiguousNestedRepetition } from '../../../../functions/core/security/scanners/sast/regex-ambiguity';
+import { hasAmbiguousNestedRepetition } from '../../../../functions/engines/scanners/sast/regex-ambiguity';
 
 const unsafe: RegExp[] = [
   /(a+)+$/,

@@ -7,7 +7,7 @@ import {
   ruleInfo,
   ruleTable,
   security,
-} from '../../../../functions/core/security/scanners/sast/rules';
+} from '../../../../functions/engines/scanners/sast/rules';
 
 describe('sast rule selection', () => {
   it('enables exactly the rules of the table, each of which exists', () => {

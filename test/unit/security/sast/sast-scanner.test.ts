@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sastScanner } from '../../../../functions/core/security/scanners/sast/sast-scanner';
-import type { RawFinding } from '../../../../functions/core/security/scanners/scanner';
+import { sastScanner } from '../../../../functions/engines/scanners/sast/sast-scanner';
+import type { RawFinding } from '../../../../functions/core/security/scanner';
 import { tempDirs, writeTree } from '../../workspace/temp-dir';
 import { cleanFiles, insecureFiles, lineOf, planted } from './fixtures';
 

@@ -1,4 +1,4 @@
-import { EXCERPT_MAX_CHARS, excerptOf, normaliseCode } from '../../../../functions/core/security/scanners/sast/snippet';
+import { EXCERPT_MAX_CHARS, excerptOf, normaliseCode } from '../../../../functions/engines/scanners/sast/snippet';
 
 describe('sast snippet normalisation', () => {
   it.each([

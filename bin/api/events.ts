@@ -1,0 +1,65 @@
+import { eventTypes, type ServiceEvent } from '@project-automation-service/sdk';
+import { type CommandContext, type CommandGroup, integerOption, listOption, listOptions, optionalString, UsageError } from './command';
+import { followEvents, newestEventId } from './event-follower';
+import { table } from './output';
+import { interrupted } from './watch';
+
+/** The --events (or --type) list, checked against the catalogue. */
+export const eventFilter = (context: CommandContext, name: string): ((event: ServiceEvent) => boolean) => {
+  const wanted = listOption(context, name);
+  if (!wanted) return () => true;
+  const unknown = wanted.filter((type) => !(eventTypes as readonly string[]).includes(type));
+  if (unknown.length > 0) throw new UsageError(`unknown event type ${unknown.join(', ')}; the types are ${eventTypes.join(', ')}`);
+  return (event) => wanted.includes(event.type);
+};
+
+export const eventLine = (event: ServiceEvent) => `${event.created_at}  ${event.type.padEnd(26)} ${event.id}`;
+
+export const events: CommandGroup = {
+  name: 'events',
+  summary: 'list and follow what happened',
+  commands: {
+    list: {
+      summary: 'list events, newest first',
+      options: {
+        ...listOptions,
+        type: { type: 'string', description: 'only this event type' },
+        'starting-after': { type: 'string', description: 'only events after this event id, oldest first' },
+      },
+      async run(context) {
+        const query = {
+          per_page: integerOption(context, 'per-page'),
+          type: optionalString(context, 'type'),
+          starting_after: optionalString(context, 'starting-after'),
+        } as Record<string, unknown>;
+        const items: ServiceEvent[] = [];
+        if (context.values.all)
+          for await (const e of context.api.paginate('/v1/events', { params: { query } })) items.push(e as ServiceEvent);
+        else items.push(...((await context.api.get('/v1/events', { params: { query } })).data as ServiceEvent[]));
+        context.out.result({ data: items }, () =>
+          table(
+            ['CREATED', 'TYPE', 'ID'],
+            items.map((e) => [e.created_at, e.type, e.id]),
+          ),
+        );
+        return 0;
+      },
+    },
+    tail: {
+      summary: 'print events as they happen (Ctrl-C stops)',
+      options: {
+        type: { type: 'string', description: 'comma list of event types to show' },
+        since: { type: 'string', description: 'start after this event id instead of now' },
+      },
+      async run(context) {
+        const show = eventFilter(context, 'type');
+        const after = optionalString(context, 'since') ?? (await newestEventId(context.api));
+        context.out.error('Following events (Ctrl-C stops)…');
+        for await (const event of followEvents(context.api, after, context.signal)) {
+          if (show(event)) context.out.line(context.out.json ? JSON.stringify(event) : eventLine(event));
+        }
+        return interrupted;
+      },
+    },
+  },
+};

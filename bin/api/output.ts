@@ -1,0 +1,100 @@
+/**
+ * What the API commands print: human tables by default, one JSON document with --json, progress
+ * on stderr (a spinner when it is a terminal, one line per change otherwise), so stdout stays clean.
+ */
+export interface Output {
+  json: boolean;
+  /** A value for scripts (--json) or its human rendering. */
+  result(value: unknown, human: () => string): void;
+  line(text: string): void;
+  error(text: string): void;
+  progress(): Progress;
+}
+
+export interface Progress {
+  /** Shows what is under way now; on a terminal it spins until the next update. */
+  update(text: string): void;
+  /** A line that stays (a finished step). */
+  log(text: string): void;
+  stop(): void;
+}
+
+const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+const spinner = (stream: NodeJS.WriteStream): Progress => {
+  let text = '';
+  let frame = 0;
+  const draw = () => stream.write(`\r\x1b[2K${frames[frame % frames.length]} ${text}`);
+  const timer = setInterval(() => {
+    frame += 1;
+    if (text) draw();
+  }, 100);
+  timer.unref();
+  return {
+    update(next) {
+      text = next;
+      draw();
+    },
+    log(line) {
+      stream.write(`\r\x1b[2K${line}\n`);
+      if (text) draw();
+    },
+    stop() {
+      clearInterval(timer);
+      stream.write('\r\x1b[2K');
+    },
+  };
+};
+
+const lines = (stream: NodeJS.WriteStream): Progress => {
+  let last = '';
+  return {
+    update(text) {
+      if (text !== last) stream.write(`${text}\n`);
+      last = text;
+    },
+    log(line) {
+      stream.write(`${line}\n`);
+    },
+    stop() {},
+  };
+};
+
+export const createOutput = (json: boolean, stdout = process.stdout, stderr = process.stderr): Output => ({
+  json,
+  result(value, human) {
+    stdout.write(`${json ? JSON.stringify(value, null, 2) : human()}\n`);
+  },
+  line(text) {
+    stdout.write(`${text}\n`);
+  },
+  error(text) {
+    stderr.write(`${text}\n`);
+  },
+  progress() {
+    return stderr.isTTY ? spinner(stderr) : lines(stderr);
+  },
+});
+
+/** Columns padded to their widest cell; the last column is not padded. */
+export const table = (headers: string[], rows: (string | number | null | undefined)[][]): string => {
+  if (rows.length === 0) return '(none)';
+  const cells = [headers, ...rows.map((row) => row.map((cell) => (cell === null || cell === undefined ? '-' : String(cell))))];
+  const widths = headers.map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)));
+  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ')).join('\n');
+};
+
+export const seconds = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '' : `${(ms / 1000).toFixed(1)}s`);
+
+export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });

@@ -1,0 +1,147 @@
+import {
+  argument,
+  type CommandContext,
+  type CommandGroup,
+  integerOption,
+  listOption,
+  listOptions,
+  optionalString,
+  required,
+} from './command';
+import { seconds, table } from './output';
+import { interrupted, pollUntil } from './watch';
+
+type Scan = {
+  id: string;
+  status: string;
+  scan_types: string[];
+  summary: { total: number; by_severity?: Record<string, number>; new?: number; resolved?: number } | null;
+  errors?: unknown[];
+};
+type Finding = {
+  id: string;
+  severity: string;
+  status: string;
+  type: string;
+  title: string;
+  location?: { path?: string; line?: number | null };
+};
+
+const readScan = async (context: CommandContext, id: string): Promise<Scan> =>
+  (await context.api.get('/v1/security/scans/{id}', { params: { path: { id } } })).data as Scan;
+
+const describeScan = (scan: Scan) =>
+  [
+    `Scan ${scan.id} ${scan.status} (${scan.scan_types.join(', ')}).`,
+    scan.summary
+      ? `  ${scan.summary.total} finding(s)${
+          scan.summary.by_severity
+            ? `: ${Object.entries(scan.summary.by_severity)
+                .map(([s, n]) => `${n} ${s}`)
+                .join(', ')}`
+            : ''
+        }`
+      : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+
+export const scans: CommandGroup = {
+  name: 'scans',
+  summary: 'run security scans',
+  commands: {
+    create: {
+      summary: 'scan a project',
+      options: {
+        project: { type: 'string', description: 'the project id (required)' },
+        types: { type: 'string', description: 'comma list of secrets, dependencies, sast (default: all three)' },
+        branch: { type: 'string', description: 'git branch (default: the repository default)' },
+        watch: { type: 'boolean', description: 'wait for the result; exit status 1 when the scan fails' },
+      },
+      async run(context) {
+        const { data } = await context.api.post('/v1/security/scans', {
+          body: {
+            project_id: required(context, 'project'),
+            scan_types: (listOption(context, 'types') ?? ['secrets', 'dependencies', 'sast']) as ('secrets' | 'dependencies' | 'sast')[],
+            branch: optionalString(context, 'branch'),
+          },
+        });
+        if (!context.values.watch) {
+          context.out.result(data, () => `Started scan ${data.id} (${data.status}).`);
+          return 0;
+        }
+        const progress = context.out.progress();
+        const started = Date.now();
+        const scan = await pollUntil(
+          context,
+          () => readScan(context, data.id),
+          (s) => s.status === 'completed' || s.status === 'failed',
+          (s) => progress.update(`${s.id} ${s.status} (${seconds(Date.now() - started)})`),
+        );
+        progress.stop();
+        if (!scan) return interrupted;
+        context.out.result(scan, () => describeScan(scan));
+        return scan.status === 'completed' ? 0 : 1;
+      },
+    },
+    get: {
+      summary: 'show a scan',
+      args: '<scan_id>',
+      async run(context) {
+        const scan = await readScan(context, argument(context, 0, 'the scan id'));
+        context.out.result(scan, () => describeScan(scan));
+        return 0;
+      },
+    },
+  },
+};
+
+export const findings: CommandGroup = {
+  name: 'findings',
+  summary: 'list security findings',
+  commands: {
+    list: {
+      summary: 'list findings, newest first (or most severe first with --sort severity)',
+      options: {
+        ...listOptions,
+        project: { type: 'string', description: "only this project's" },
+        scan: { type: 'string', description: "only this scan's" },
+        severity: { type: 'string', description: 'critical, high, medium or low', values: ['critical', 'high', 'medium', 'low'] },
+        status: { type: 'string', description: 'open, resolved, remediating, …' },
+        type: { type: 'string', description: 'secrets, dependencies or sast', values: ['secrets', 'dependencies', 'sast'] },
+        sort: { type: 'string', description: 'created_at or severity', values: ['created_at', 'severity'] },
+      },
+      async run(context) {
+        const query = {
+          per_page: integerOption(context, 'per-page'),
+          project_id: optionalString(context, 'project'),
+          scan_id: optionalString(context, 'scan'),
+          severity: optionalString(context, 'severity'),
+          status: optionalString(context, 'status'),
+          type: optionalString(context, 'type'),
+          sort: optionalString(context, 'sort'),
+        } as Record<string, unknown>;
+        const items: Finding[] = [];
+        if (context.values.all) {
+          for await (const finding of context.api.paginate('/v1/security/findings', { params: { query } })) items.push(finding as Finding);
+        } else {
+          items.push(...((await context.api.get('/v1/security/findings', { params: { query } })).data as Finding[]));
+        }
+        context.out.result({ data: items }, () =>
+          table(
+            ['ID', 'SEVERITY', 'STATUS', 'TYPE', 'WHERE', 'TITLE'],
+            items.map((f) => [
+              f.id,
+              f.severity,
+              f.status,
+              f.type,
+              f.location?.path ? `${f.location.path}${f.location.line ? `:${f.location.line}` : ''}` : '',
+              f.title,
+            ]),
+          ),
+        );
+        return 0;
+      },
+    },
+  },
+};

@@ -1,0 +1,83 @@
+/** Everything the SDK throws is a `ServiceError`. */
+export class ServiceError extends Error {
+  override name = 'ServiceError';
+}
+
+/** The body of every error answer: `{ error: { code, message, details?, errors?, request_id } }`. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+  errors?: { field?: string; issue?: string }[];
+  request_id?: string;
+}
+
+/** The API answered with an error status; carries its code, message, details and request id. */
+export class ServiceApiError extends ServiceError {
+  override name = 'ServiceApiError';
+  /** HTTP status of the answer. */
+  readonly status: number;
+  /** The envelope's `error.code`: `validation_error`, `not_found`, `rate_limited`, … */
+  readonly code: string;
+  /** For `validation_error`: `{ field, issue }`; for `insufficient_scope`: `{ required_scope }`. */
+  readonly details: Record<string, unknown> | undefined;
+  /** Every field's first issue, when there are several. */
+  readonly errors: { field?: string; issue?: string }[] | undefined;
+  /** The request id to quote to support (`X-Request-Id`). */
+  readonly requestId: string | undefined;
+  readonly headers: Headers;
+
+  constructor(status: number, body: ErrorBody, headers: Headers) {
+    super(body.message);
+    this.status = status;
+    this.code = body.code;
+    this.details = body.details;
+    this.errors = body.errors;
+    this.requestId = body.request_id ?? headers.get('x-request-id') ?? undefined;
+    this.headers = headers;
+  }
+}
+
+/** No answer came: the connection failed on every attempt. */
+export class ServiceConnectionError extends ServiceError {
+  override name = 'ServiceConnectionError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** No answer came within the timeout, on every attempt. */
+export class ServiceTimeoutError extends ServiceConnectionError {
+  override name = 'ServiceTimeoutError';
+}
+
+/** A webhook's signature did not verify (wrong secret, altered body, stale or malformed header). */
+export class WebhookSignatureError extends ServiceError {
+  override name = 'WebhookSignatureError';
+}
+
+const isErrorBody = (value: unknown): value is { error: ErrorBody } => {
+  const error = (value as { error?: unknown } | null)?.error as Partial<ErrorBody> | undefined;
+  return typeof error?.code === 'string' && typeof error.message === 'string';
+};
+
+/** The typed error of an answer that is not a success; the body is read from a clone. */
+export const errorOf = async (response: Response, parsed?: unknown): Promise<ServiceApiError> => {
+  let body = parsed;
+  // openapi-fetch has read the body already when it hands over what it parsed.
+  if (!isErrorBody(body) && !response.bodyUsed) {
+    const text = await response
+      .clone()
+      .text()
+      .catch(() => '');
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+  }
+  const envelope: ErrorBody = isErrorBody(body)
+    ? body.error
+    : { code: `http_${response.status}`, message: `The API answered ${response.status} ${response.statusText}`.trim() };
+  return new ServiceApiError(response.status, envelope, response.headers);
+};

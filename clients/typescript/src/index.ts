@@ -1,0 +1,22 @@
+export {
+  createClient,
+  apiRootOf,
+  type ClientOptions,
+  type ServiceClient,
+  type SuccessBody,
+  type ListPath,
+  type ListItem,
+} from './client.js';
+export type { OAuthOptions, OAuthTokens } from './auth.js';
+export type { RetryOptions } from './retry.js';
+export {
+  ServiceError,
+  ServiceApiError,
+  ServiceConnectionError,
+  ServiceTimeoutError,
+  WebhookSignatureError,
+  type ErrorBody,
+} from './errors.js';
+export { webhooks, constructEvent, verifySignature, signPayload, signatureHeaderName, type ConstructEventOptions } from './webhooks.js';
+export { eventTypes, type EventType, type ServiceEvent, type EventOf } from './generated/events.js';
+export type { paths, operations, components } from './generated/openapi.js';

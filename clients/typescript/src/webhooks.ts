@@ -1,0 +1,120 @@
+import type { ServiceEvent } from './generated/events.js';
+import { WebhookSignatureError } from './errors.js';
+
+/**
+ * Webhook signatures, verified with Web Crypto (Node 20+ and browsers alike). The scheme is
+ * Stripe's: `X-Service-Signature: t=<unix seconds>,v1=<hex>[,v1=<hex>]`, each `v1` the HMAC-SHA256
+ * of `<t>.<raw body>` keyed with the whole secret (`whsec_…`); two `v1` values while a secret is
+ * being rotated.
+ */
+export const signatureHeaderName = 'X-Service-Signature';
+
+export const defaultToleranceSeconds = 300;
+
+export interface ConstructEventOptions {
+  /** Largest accepted distance between the signed time and now, in seconds; default 300. */
+  tolerance?: number;
+  /** Now in unix seconds (for tests); default the clock. */
+  nowSeconds?: number;
+}
+
+const encoder = new TextEncoder();
+const maxHeaderLength = 8192;
+
+const hexBytes = (hex: string): Uint8Array<ArrayBuffer> | undefined => {
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) return undefined;
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i += 1) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+};
+
+const parseHeader = (header: string): { timestamp: number; signatures: Uint8Array<ArrayBuffer>[] } | undefined => {
+  let timestamp: number | undefined;
+  const signatures: Uint8Array<ArrayBuffer>[] = [];
+  for (const item of header.split(',')) {
+    const separator = item.indexOf('=');
+    if (separator < 0) continue;
+    const key = item.slice(0, separator).trim();
+    const value = item.slice(separator + 1).trim();
+    if (key === 't') {
+      if (timestamp !== undefined || !/^\d{1,12}$/.test(value)) return undefined;
+      timestamp = Number(value);
+    } else if (key === 'v1') {
+      const bytes = hexBytes(value);
+      if (bytes) signatures.push(bytes);
+    }
+  }
+  return timestamp === undefined || signatures.length === 0 ? undefined : { timestamp, signatures };
+};
+
+const bytesOf = (body: string | Uint8Array): Uint8Array => (typeof body === 'string' ? encoder.encode(body) : body);
+
+const hmacKey = (secret: string, usage: 'sign' | 'verify') =>
+  crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+
+const signedPayload = (timestamp: number, body: Uint8Array): Uint8Array<ArrayBuffer> => {
+  const prefix = encoder.encode(`${timestamp}.`);
+  const payload = new Uint8Array(prefix.length + body.length);
+  payload.set(prefix);
+  payload.set(body, prefix.length);
+  return payload;
+};
+
+/**
+ * True when `header` is well formed, its time is within the tolerance of now and one of its `v1`
+ * values is this body's signature under `secret`. `crypto.subtle.verify` compares in constant time.
+ */
+export const verifySignature = async (
+  rawBody: string | Uint8Array,
+  header: string | null | undefined,
+  secret: string,
+  options: ConstructEventOptions = {},
+): Promise<boolean> => {
+  if (typeof header !== 'string' || header.length > maxHeaderLength || typeof secret !== 'string' || secret.length === 0) return false;
+  const parsed = parseHeader(header);
+  const tolerance = options.tolerance ?? defaultToleranceSeconds;
+  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  if (!parsed || !(tolerance >= 0) || Math.abs(now - parsed.timestamp) > tolerance) return false;
+  const key = await hmacKey(secret, 'verify');
+  const payload = signedPayload(parsed.timestamp, bytesOf(rawBody));
+  let matched = false;
+  // Every candidate is checked, so the time taken does not tell which one matched.
+  for (const signature of parsed.signatures) {
+    if (await crypto.subtle.verify('HMAC', key, signature, payload)) matched = true;
+  }
+  return matched;
+};
+
+/** The signature header for a body, as the service sends it (for tests of a receiver). */
+export const signPayload = async (rawBody: string | Uint8Array, secrets: string[], timestampSeconds: number): Promise<string> => {
+  const payload = signedPayload(timestampSeconds, bytesOf(rawBody));
+  const values = await Promise.all(
+    [...new Set(secrets)].map(async (secret) => {
+      const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret, 'sign'), payload));
+      return `v1=${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+    }),
+  );
+  return [`t=${timestampSeconds}`, ...values].join(',');
+};
+
+/**
+ * The event of a webhook delivery, once its signature is verified: pass the raw body exactly as
+ * received (before any JSON parsing) and the `X-Service-Signature` header. Throws
+ * `WebhookSignatureError` when the signature does not verify.
+ */
+export const constructEvent = async (
+  rawBody: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  secret: string,
+  options: ConstructEventOptions = {},
+): Promise<ServiceEvent> => {
+  if (!(await verifySignature(rawBody, signatureHeader, secret, options))) {
+    throw new WebhookSignatureError(
+      'The webhook signature does not match this body and secret, or its timestamp is outside the tolerance.',
+    );
+  }
+  const text = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
+  return JSON.parse(text) as ServiceEvent;
+};
+
+export const webhooks = { constructEvent, verifySignature, signPayload, signatureHeaderName };

@@ -1,0 +1,64 @@
+import { constructEvent, signPayload, verifySignature, WebhookSignatureError, type ServiceEvent } from '@project-automation-service/sdk';
+import { signatureHeader } from '../../../functions/core/webhooks/signature';
+
+const secret = 'whsec_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
+const event = {
+  id: 'evt_01JD2Q9R7W3T0N8M4K6H5G2F1E',
+  type: 'workflow.completed',
+  created_at: '2026-11-21T10:00:00.000Z',
+  data: { workflow_id: 'wf_1', project_id: 'proj_1', status: 'completed', name: 'Déploiement ✓ 🚀' },
+};
+const body = JSON.stringify(event);
+const now = 1_800_000_000;
+
+describe('webhooks.constructEvent', () => {
+  it("verifies the service's own signature and answers the typed event", async () => {
+    const header = signatureHeader(body, [secret], now);
+    const verified: ServiceEvent = await constructEvent(body, header, secret, { nowSeconds: now + 10 });
+    expect(verified).toEqual(event);
+    if (verified.type === 'workflow.completed') expect(verified.data.workflow_id).toBe('wf_1');
+    // Raw bytes work as well as text.
+    expect(await constructEvent(new TextEncoder().encode(body), header, secret, { nowSeconds: now })).toEqual(event);
+  });
+
+  it('signs exactly as the service does', async () => {
+    expect(await signPayload(body, [secret, 'whsec_old'], now)).toBe(signatureHeader(body, [secret, 'whsec_old'], now));
+  });
+
+  it('accepts any one of several v1 values (a secret being rotated), in either order', async () => {
+    const header = signatureHeader(body, ['whsec_new_one', secret], now);
+    expect(await verifySignature(body, header, secret, { nowSeconds: now })).toBe(true);
+    expect(await verifySignature(body, header, 'whsec_new_one', { nowSeconds: now })).toBe(true);
+    expect(await verifySignature(body, header, 'whsec_another', { nowSeconds: now })).toBe(false);
+  });
+
+  it('refuses a stale or future timestamp outside the tolerance, and takes a tolerance of its own', async () => {
+    const header = signatureHeader(body, [secret], now);
+    expect(await verifySignature(body, header, secret, { nowSeconds: now + 301 })).toBe(false);
+    expect(await verifySignature(body, header, secret, { nowSeconds: now - 301 })).toBe(false);
+    expect(await verifySignature(body, header, secret, { nowSeconds: now + 300 })).toBe(true);
+    expect(await verifySignature(body, header, secret, { nowSeconds: now + 1000, tolerance: 1000 })).toBe(true);
+    await expect(constructEvent(body, header, secret, { nowSeconds: now + 10, tolerance: 5 })).rejects.toBeInstanceOf(
+      WebhookSignatureError,
+    );
+  });
+
+  it.each([
+    ['an altered body', body.replace('completed', 'failed'), undefined],
+    ['a body re-serialised with other spacing', JSON.stringify(event, null, 2), undefined],
+    ['a missing header', body, null],
+    ['an empty header', body, ''],
+    ['no v1 value', body, `t=${now}`],
+    ['two timestamps', body, `t=${now},t=${now},v1=${'0'.repeat(64)}`],
+    ['a v1 that is not hex', body, `t=${now},v1=${'z'.repeat(64)}`],
+    ['an overlong header', body, `t=${now},${'v0=x,'.repeat(3000)}`],
+  ])('refuses %s', async (_what, received, header) => {
+    const sent = header === undefined ? signatureHeader(body, [secret], now) : header;
+    await expect(constructEvent(received, sent, secret, { nowSeconds: now })).rejects.toBeInstanceOf(WebhookSignatureError);
+  });
+
+  it('refuses the right signature under the wrong secret', async () => {
+    const header = signatureHeader(body, [secret], now);
+    await expect(constructEvent(body, header, `${secret}x`, { nowSeconds: now })).rejects.toThrow(WebhookSignatureError);
+  });
+});

@@ -1,0 +1,178 @@
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { ListQuery } from '../../core/pagination';
+import { type Finding, type FindingRepository, severityRank } from '../../core/security/finding';
+import type { Tenant } from '../../core/tenancy';
+import type { PendingEvent } from '../../core/workflows/workflow';
+import type { TableRef } from './client';
+import { pendingEventItems } from './event-repository';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdAtFilter,
+  createdRangeOn,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+  withEqualityFilters,
+} from './list-page';
+import { entityTypes, keys, ownedRecord } from './keys';
+import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+
+/** created_at bounds as a filter, for a range not ordered by creation. */
+const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
+  if (!query) return spec;
+  const { expressions, values } = createdAtFilter(query);
+  if (expressions.length === 0) return spec;
+  const existing = spec.query.FilterExpression;
+  return {
+    ...spec,
+    query: {
+      ...spec.query,
+      FilterExpression: [existing, ...expressions].filter(Boolean).join(' AND '),
+      ExpressionAttributeValues: { ...spec.query.ExpressionAttributeValues, ...values },
+    },
+  };
+};
+
+export const dynamoFindingRepository = (table: TableRef, now: () => number = Date.now): FindingRepository => {
+  const { client, tableName } = table;
+  const itemOf = (tenant: Tenant, finding: Finding) => ({
+    ...keys.finding(tenant, finding.id),
+    ...keys.findingIndexes(tenant, finding.project_id, finding.id, severityRank[finding.severity]),
+    entity: entityTypes.finding,
+    account_id: tenant.accountId,
+    mode: tenant.mode,
+    ...finding,
+  });
+  const eventItems = (tenant: Tenant, events: PendingEvent[]) => pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
+
+  const rangeFor = (tenant: Tenant, query: ListQuery<'created_at' | 'severity'>, projectId: string | undefined): RangeSpec => {
+    if (query.sort === 'severity') {
+      const partition = keys.findings(tenant);
+      return {
+        query: { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': partition } },
+        keyAttributes: ['pk', 'sk', 'gsi2pk', 'gsi2sk'],
+        partition,
+      };
+    }
+    return projectId
+      ? createdRangeOn(keys.findingsOfProject(tenant, projectId), 'gsi1', keys.findingSortKeyPrefix, 'finding', query)
+      : createdRangeOn(keys.findings(tenant), null, keys.findingSortKeyPrefix, 'finding', query);
+  };
+
+  return {
+    async get(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.finding(tenant, id), ConsistentRead: true }));
+      return result.Item ? ownedRecord<Finding>(result.Item) : undefined;
+    },
+
+    async list(tenant, query, filters) {
+      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+      const bySeverity = query.sort === 'severity';
+      const base = rangeFor(tenant, query, filters.project_id);
+      // The severity index holds the whole tenant: the project and the dates become filters there.
+      const spec = withCreatedAt(
+        withEqualityFilters(base, {
+          severity: filters.severity,
+          status: filters.status,
+          type: filters.type,
+          scan_id: filters.scan_id,
+          project_id: bySeverity ? filters.project_id : undefined,
+        }),
+        bySeverity ? query : undefined,
+      );
+      const onlyTheRange =
+        !filters.severity &&
+        !filters.status &&
+        !filters.type &&
+        !filters.scan_id &&
+        !isDateFiltered(query) &&
+        !(bySeverity && filters.project_id);
+      const total = onlyTheRange
+        ? await counterValue(table, filters.project_id ? keys.findingsOfProject(tenant, filters.project_id) : keys.findings(tenant))
+        : await countRange(table, spec);
+      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
+      return { ...page, items: page.items.map((item) => ownedRecord<Finding>(item)) };
+    },
+
+    async ofScope(tenant, projectId, branch, type) {
+      const ids: string[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.findingScope(tenant, projectId, branch, type) },
+            ExclusiveStartKey: startKey,
+            ConsistentRead: true,
+          }),
+        );
+        ids.push(...(result.Items ?? []).map((item) => item.finding_id as string));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      const findings: Finding[] = [];
+      for (let i = 0; i < ids.length; i += 100) {
+        let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
+          [tableName]: { Keys: ids.slice(i, i + 100).map((id) => keys.finding(tenant, id)), ConsistentRead: true },
+        };
+        while (request && Object.keys(request).length > 0) {
+          const result = await client.send(new BatchGetCommand({ RequestItems: request }));
+          findings.push(...(result.Responses?.[tableName] ?? []).map((item) => ownedRecord<Finding>(item)));
+          request = result.UnprocessedKeys as typeof request;
+        }
+      }
+      return findings;
+    },
+
+    async create(tenant, finding, events) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                {
+                  Put: {
+                    TableName: tableName,
+                    Item: {
+                      ...keys.findingPointer(tenant, finding.project_id, finding.branch, finding.type, finding.fingerprint),
+                      entity: entityTypes.findingPointer,
+                      finding_id: finding.id,
+                    },
+                    ConditionExpression: 'attribute_not_exists(pk)',
+                  },
+                },
+                { Put: { TableName: tableName, Item: itemOf(tenant, finding), ConditionExpression: 'attribute_not_exists(pk)' } },
+                counterUpdate(tableName, keys.findings(tenant), 1),
+                counterUpdate(tableName, keys.findingsOfProject(tenant, finding.project_id), 1),
+                ...eventItems(tenant, events),
+              ],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    async save(tenant, previous, next, events) {
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [revisionPut(tableName, itemOf(tenant, next), previous.revision), ...eventItems(tenant, events)],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+  };
+};

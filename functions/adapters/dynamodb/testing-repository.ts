@@ -1,0 +1,84 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Tenant } from '../../core/tenancy';
+import type { TestRepository, TestRun, TestSuite } from '../../core/testing/test-records';
+import type { TableRef } from './client';
+import { pendingEventItems } from './event-repository';
+import { counterUpdate } from './list-page';
+import { entityTypes, keys, ownedRecord } from './keys';
+import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+
+export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
+  const { client, tableName } = table;
+  const owner = (tenant: Tenant) => ({ account_id: tenant.accountId, mode: tenant.mode });
+  const suiteItem = (tenant: Tenant, suite: TestSuite) => ({
+    ...keys.testSuite(tenant, suite.id),
+    entity: entityTypes.testSuite,
+    ...owner(tenant),
+    ...suite,
+  });
+  const runItem = (tenant: Tenant, run: TestRun) => ({
+    ...keys.testRun(tenant, run.id),
+    entity: entityTypes.testRun,
+    ...owner(tenant),
+    ...run,
+  });
+  const projectExists = (tenant: Tenant, projectId: string): TransactItem => ({
+    ConditionCheck: { TableName: tableName, Key: keys.project(tenant, projectId), ConditionExpression: 'attribute_exists(pk)' },
+  });
+  const send = async (items: TransactItem[]): Promise<boolean> => {
+    try {
+      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+      return true;
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return false;
+      throw error;
+    }
+  };
+
+  return {
+    createSuite: (tenant, suite) =>
+      send([
+        projectExists(tenant, suite.project_id),
+        { Put: { TableName: tableName, Item: suiteItem(tenant, suite), ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(tableName, keys.testSuites(tenant), 1),
+      ]),
+
+    createRun: (tenant, run) =>
+      send([
+        projectExists(tenant, run.project_id),
+        { Put: { TableName: tableName, Item: runItem(tenant, run), ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(tableName, keys.testRuns(tenant), 1),
+        ...(run.suite_id
+          ? [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.testSuite(tenant, run.suite_id),
+                  UpdateExpression: 'SET latest_run_id = :run',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':run': run.id },
+                },
+              },
+            ]
+          : []),
+      ]),
+
+    async getSuite(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testSuite(tenant, id), ConsistentRead: true }));
+      return result.Item ? ownedRecord<TestSuite>(result.Item) : undefined;
+    },
+
+    async getRun(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testRun(tenant, id), ConsistentRead: true }));
+      return result.Item ? ownedRecord<TestRun>(result.Item) : undefined;
+    },
+
+    saveSuite: (tenant, previous, next) => send([revisionPut(tableName, suiteItem(tenant, next), previous.revision)]),
+
+    saveRun: (tenant, previous, next, events) =>
+      send([
+        revisionPut(tableName, runItem(tenant, next), previous.revision),
+        ...(pendingEventItems(tableName, tenant, events, now()) as TransactItem[]),
+      ]),
+  };
+};

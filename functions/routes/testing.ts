@@ -1,0 +1,69 @@
+import { idParams } from './schemas/common';
+import { generateTestsBody, runTestsBody, testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
+import { defineRoute } from './route';
+
+const tag = 'Tests';
+
+export const generateTestsRoute = defineRoute({
+  operationId: 'generateTests',
+  summary: 'Generate tests with AI',
+  description:
+    'Queues a test suite (`test_…`); when done it holds the generated files, each with the cases it declares. The framework is detected when not given.',
+  tag,
+  method: 'POST',
+  path: '/v1/tests/generate',
+  handler: 'testing/generate',
+  scope: 'write:tests',
+  tableAccess: 'write',
+  startsTestJobs: true,
+  body: generateTestsBody,
+  success: { status: 201, description: 'The new suite, `queued`.', data: testSuiteSchema },
+});
+
+export const runTestsRoute = defineRoute({
+  operationId: 'runTests',
+  summary: 'Run tests in isolation',
+  description:
+    "Runs a generated suite (`test_id`) or the repository's own tests (`project_id`, `branch`) in isolation: a CodeBuild project with no access to the service in AWS, a sandboxed child process locally.",
+  tag,
+  method: 'POST',
+  path: '/v1/tests/run',
+  handler: 'testing/run',
+  scope: 'write:tests',
+  tableAccess: 'write',
+  startsTestJobs: true,
+  body: runTestsBody,
+  success: { status: 201, description: 'The new run (`run_…`), `queued`.', data: testRunSchema },
+  errors: [409],
+});
+
+export const getTestRoute = defineRoute({
+  operationId: 'getTest',
+  summary: 'Get a test suite or run',
+  tag,
+  method: 'GET',
+  path: '/v1/tests/{id}',
+  handler: 'testing/get',
+  scope: 'read:tests',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The suite (`object: test_suite`) or the run (`object: test_run`).', data: testObjectSchema },
+  errors: [404],
+});
+
+export const getTestResultsRoute = defineRoute({
+  operationId: 'getTestResults',
+  summary: 'Get test results',
+  description: "A run's results; for a suite, its latest run's (404 until it has one).",
+  tag,
+  method: 'GET',
+  path: '/v1/tests/{id}/results',
+  handler: 'testing/results',
+  scope: 'read:tests',
+  tableAccess: 'read',
+  params: idParams,
+  success: { status: 200, description: 'The run with its results.', data: testRunSchema },
+  errors: [404],
+});
+
+export const testingRoutes = [generateTestsRoute, runTestsRoute, getTestRoute, getTestResultsRoute];

@@ -1,0 +1,32 @@
+import { Token } from 'aws-cdk-lib';
+import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+
+const plainAddress = /^[^\s@<>"]+@[^\s@<>"]+$/;
+
+/**
+ * The one topic every alarm of the service notifies (on ALARM and back to OK). Encrypted with a
+ * key of its own, since CloudWatch may not use SNS's AWS managed key; the context `alarmEmail`
+ * subscribes an address (SNS asks it to confirm once).
+ */
+export class AlarmTopic extends Construct {
+  readonly topic: Topic;
+  readonly action: IAlarmAction;
+
+  constructor(scope: Construct, id: string, props: { email?: string }) {
+    super(scope, id);
+    if (props.email !== undefined && !Token.isUnresolved(props.email) && !plainAddress.test(props.email)) {
+      throw new Error(`alarmEmail must be a bare e-mail address, not "${props.email}"`);
+    }
+    const key = new Key(this, 'Key', { enableKeyRotation: true, description: 'Encrypts the alarm topic' });
+    key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
+    this.topic = new Topic(this, 'Topic', { displayName: 'Project automation service alarms', masterKey: key, enforceSSL: true });
+    if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
+    this.action = new SnsAction(this.topic);
+  }
+}

@@ -1,0 +1,49 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+
+/** One attempt is bounded by 10 s; a batch of 10 runs its attempts side by side. */
+export const dispatcherTimeout = Duration.seconds(30);
+/** Lambda's advice for an SQS source: at least six times the function's timeout. */
+export const deliveryVisibilityTimeout = Duration.seconds(dispatcherTimeout.toSeconds() * 6);
+/** A message that failed this often (not a failed attempt: the dispatcher itself failed) is set aside. */
+export const deliveryMaxReceiveCount = 5;
+
+const queueDefaults = { encryption: QueueEncryption.SQS_MANAGED, enforceSSL: true, removalPolicy: RemovalPolicy.RETAIN } as const;
+
+/**
+ * The queues of webhook delivery (see `lib/constructs/webhook-delivery.ts`): they hold scheduled
+ * retries and set-aside messages, so they live with the data and are retained.
+ */
+export class DeliveryQueues extends Construct {
+  readonly queue: Queue;
+  readonly deadLetterQueue: Queue;
+  readonly fanOutFailures: Queue;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    this.queue = new Queue(this, 'Queue', {
+      ...queueDefaults,
+      visibilityTimeout: deliveryVisibilityTimeout,
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: deliveryMaxReceiveCount },
+    });
+    this.fanOutFailures = new Queue(this, 'FanOutFailures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    Validations.of(this.fanOutFailures).acknowledge({
+      id: 'AwsSolutions-SQS3',
+      reason:
+        "This queue is a dead-letter queue itself: the on-failure destination of the fan-out's stream mapping. cdk-nag recognises only redrive policies and function DLQs as such.",
+    });
+  }
+}
+
+/**
+ * A queue that receives what failed for good (an asynchronous invocation after its retries, an
+ * EventBridge target's undeliverable event). Retained, 14 days.
+ */
+export const failureQueue = (scope: Construct, id: string, reason: string, visibilityTimeout?: Duration): Queue => {
+  const holder = new Construct(scope, id);
+  const queue = new Queue(holder, 'Failures', { ...queueDefaults, retentionPeriod: Duration.days(14), visibilityTimeout });
+  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason });
+  return queue;
+};

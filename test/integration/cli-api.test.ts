@@ -1,0 +1,228 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from './support/cli';
+import { hookConfig, startDeployTarget } from './support/deployments';
+import { startReceiver } from './support/receiver';
+import { newAccount } from './support/runtime';
+import { createWebhook, recordEvent } from './support/webhooks';
+import { as } from './support/http';
+import { fixtureRepository, injectFaults } from './support/workflows';
+
+/** The CLI's API commands (bin/api), run as a user runs them, against the integration runtime. */
+
+// Assembled here so that no scanner of this repository mistakes the test data for a leak.
+const githubToken = ['ghp', '_', 'Zq3', 'k9L'.repeat(2), 'Xw2mN8vR4tY6uB1cD5eF7gH0jK2lM'].join('').slice(0, 40);
+
+const json = (stdout: string) => JSON.parse(stdout);
+
+describe('the CLI on the API', () => {
+  it('creates, lists and reads projects: human tables by default, JSON with --json', async () => {
+    const { test: key } = await newAccount();
+    const repository = await fixtureRepository();
+    const created = await runCli(key.key, ['projects', 'create', '--name', 'Greeter', '--repository', repository.url, '--json']);
+    expect(created.code).toBe(0);
+    const project = json(created.stdout);
+    expect(project).toMatchObject({ name: 'Greeter', repository: repository.url });
+
+    const table = await runCli(key.key, ['projects', 'list']);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+REPOSITORY\s+CREATED$/);
+    expect(table.stdout).toContain(project.id);
+
+    const listed = await runCli(key.key, ['projects', 'list', '--all', '--json']);
+    expect(json(listed.stdout).data.map((p: { id: string }) => p.id)).toEqual([project.id]);
+    expect((await runCli(key.key, ['projects', 'get', project.id, '--json'])).stdout).toContain(project.id);
+  });
+
+  it('exits 1 with the API error, 2 on a usage error, and asks for a key when it has none', async () => {
+    const { test: key } = await newAccount();
+    const missing = await runCli(key.key, ['projects', 'get', 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Error 404 not_found: .*\(request .+\)/);
+    const invalid = await runCli(key.key, ['projects', 'create', '--name', 'x', '--repository', 'nope', '--json']);
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stderr).error).toMatchObject({ status: 422, code: 'validation_error' });
+    const usage = await runCli(key.key, ['projects', 'create', '--name', 'x']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--repository is required');
+    const unknownOption = await runCli(key.key, ['projects', 'list', '--colour']);
+    expect(unknownOption.code).toBe(2);
+    const noKey = await runCli('', ['projects', 'list']);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('SERVICE_API_KEY');
+  });
+
+  it('starts a workflow and watches it: stage progress, exit 0 when it completes and 1 when it fails; logs and events follow', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const repository = await fixtureRepository();
+    const project = (await api.post('/projects', { name: 'Greeter', repository: repository.url })).body.data;
+
+    const watched = await runCli(key.key, [
+      'workflows',
+      'create',
+      '--project',
+      project.id,
+      '--prompt',
+      'Add a note',
+      '--provider',
+      'local',
+      '--watch',
+    ]);
+    expect(watched.code).toBe(0);
+    expect(watched.stdout).toMatch(/^Workflow wf_\w+ completed\./);
+    for (const stage of ['intake', 'build', 'verify', 'prove', 'package'])
+      expect(watched.stderr).toMatch(new RegExp(`✓ ${stage}\\s+completed`));
+    expect(watched.stderr).toMatch(/– iterate\s+skipped/);
+    const workflowId = /Workflow (wf_\w+)/.exec(watched.stdout)?.[1] as string;
+
+    const logs = await runCli(key.key, ['workflows', 'logs', workflowId, '--follow', '--stage', 'verify']);
+    expect(logs.code).toBe(0);
+    expect(logs.stdout.trim().split('\n').length).toBeGreaterThan(0);
+    expect(
+      logs.stdout
+        .split('\n')
+        .filter(Boolean)
+        .every((line) => / verify /.test(line)),
+    ).toBe(true);
+
+    const events = await runCli(key.key, ['events', 'list', '--type', 'workflow.completed', '--json']);
+    expect(json(events.stdout).data[0].data.workflow_id).toBe(workflowId);
+
+    injectFaults({ state: 'Build', error: 'StageBroke', cause: 'build broke on purpose', match: { 'workflow.project_id': project.id } });
+    const failed = await runCli(key.key, [
+      'workflows',
+      'create',
+      '--project',
+      project.id,
+      '--prompt',
+      'Break it',
+      '--provider',
+      'local',
+      '--watch',
+    ]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/Workflow wf_\w+ failed\.\n {2}build: /);
+    expect(failed.stderr).toMatch(/✗ build\s+failed/);
+  });
+
+  it('scans a project and lists its findings', async () => {
+    const { test: key } = await newAccount();
+    const repository = await fixtureRepository({
+      'package.json': '{"name":"leaky","version":"1.0.0"}\n',
+      'src/config.js': `export const github = '${githubToken}';\n`,
+    });
+    const project = (await as(key.key).post('/projects', { name: 'Leaky', repository: repository.url })).body.data;
+    const scan = await runCli(key.key, ['scans', 'create', '--project', project.id, '--types', 'secrets,sast', '--watch', '--json']);
+    expect(scan.code).toBe(0);
+    expect(json(scan.stdout)).toMatchObject({ status: 'completed' });
+    expect(json(scan.stdout).scan_types.sort()).toEqual(['sast', 'secrets']);
+    const findings = await runCli(key.key, ['findings', 'list', '--project', project.id, '--type', 'secrets']);
+    expect(findings.code).toBe(0);
+    expect(findings.stdout.split('\n')[0]).toMatch(/^ID\s+SEVERITY\s+STATUS\s+TYPE\s+WHERE\s+TITLE$/);
+    expect(findings.stdout).toContain('src/config.js');
+  });
+
+  it('deploys, rolls back and watches both to their outcome', async () => {
+    const { test: key } = await newAccount();
+    const repository = await fixtureRepository();
+    const project = (await as(key.key).post('/projects', { name: 'Site', repository: repository.url })).body.data;
+    const site = await startDeployTarget();
+    try {
+      const dir = await mkdtemp(join(tmpdir(), 'pas-cli-'));
+      const configFile = join(dir, 'deploy.json');
+      await writeFile(configFile, JSON.stringify(hookConfig(site)));
+      const deploy = (args: string[]) =>
+        runCli(key.key, [
+          'deployments',
+          'create',
+          '--project',
+          project.id,
+          '--environment',
+          'production',
+          '--provider',
+          'deploy-hook',
+          ...args,
+        ]);
+      const first = await deploy(['--config-file', configFile, '--watch', '--json']);
+      expect(first.code).toBe(0);
+      expect(json(first.stdout).status).toBe('completed');
+      const second = await deploy(['--config', JSON.stringify(hookConfig(site)), '--watch', '--json']);
+      expect(second.code).toBe(0);
+      const rollback = await runCli(key.key, ['deployments', 'rollback', json(second.stdout).id, '--watch']);
+      expect(rollback.code).toBe(0);
+      expect(rollback.stdout).toMatch(/rolled_back/);
+      expect(rollback.stdout).toContain(`rolled back to ${json(first.stdout).id}`);
+      await rm(dir, { recursive: true, force: true });
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("runs a repository's own tests and watches them: exit 0 when all pass, 1 with the failures listed otherwise", async () => {
+    const { test: key } = await newAccount();
+    const repositoryWith = (assertion: string) =>
+      fixtureRepository({
+        'package.json': `${JSON.stringify({ name: 'sums', version: '1.0.0', scripts: { test: 'node --test' } })}\n`,
+        'sum.test.js': `const test = require('node:test');\nconst assert = require('node:assert');\ntest('adds', () => ${assertion});\n`,
+      });
+    for (const [assertion, code, summary] of [
+      ['assert.strictEqual(1 + 1, 2)', 0, /completed: 1 passed, 0 failed/],
+      ['assert.strictEqual(1 + 1, 3)', 1, /completed: 0 passed, 1 failed[\s\S]*failed\s+adds/],
+    ] as const) {
+      const repository = await repositoryWith(assertion);
+      const project = (await as(key.key).post('/projects', { name: 'Sums', repository: repository.url })).body.data;
+      const run = await runCli(key.key, ['tests', 'run', '--project', project.id, '--branch', 'main', '--watch']);
+      expect([run.code, run.stdout]).toEqual([code, expect.stringMatching(summary)]);
+    }
+  });
+
+  it('lists webhooks and their deliveries, and redelivers one', async () => {
+    const { test: key, account } = await newAccount();
+    const receiver = await startReceiver({ status: 200 });
+    try {
+      const hook = await createWebhook(as(key.key), { url: receiver.url(), events: ['workflow.completed'] });
+      const listed = await runCli(key.key, ['webhooks', 'list']);
+      expect(listed.stdout).toContain(hook.id);
+      expect(listed.stdout).not.toContain(hook.secret);
+      await recordEvent(account.id, 'test', 'workflow.completed');
+      await receiver.waitFor(1, 30_000);
+      const deliveries = await runCli(key.key, ['webhooks', 'deliveries', hook.id, '--json']);
+      const [delivery] = json(deliveries.stdout).data;
+      expect(delivery.event_type).toBe('workflow.completed');
+      const again = await runCli(key.key, ['webhooks', 'redeliver', hook.id, delivery.id]);
+      expect([again.code, again.stderr]).toEqual([0, '']);
+      await receiver.waitFor(2, 30_000);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('prints bash and zsh completion scripts naming every group and command', async () => {
+    const { test: key } = await newAccount();
+    const bash = await runCli(key.key, ['completion', 'bash']);
+    expect(bash.code).toBe(0);
+    // bash itself parses the script, and completes from it.
+    execFileSync('bash', ['-n'], { input: bash.stdout });
+    const completed = execFileSync(
+      'bash',
+      ['-c', `${bash.stdout}\nCOMP_WORDS=(pas workflows l); COMP_CWORD=2; _pas_complete; echo "\${COMPREPLY[@]}"`],
+      { encoding: 'utf8' },
+    );
+    expect(completed.trim()).toBe('logs');
+    const options = execFileSync(
+      'bash',
+      ['-c', `${bash.stdout}\nCOMP_WORDS=(pas listen --f); COMP_CWORD=2; _pas_complete; echo "\${COMPREPLY[@]}"`],
+      { encoding: 'utf8' },
+    );
+    expect(options.trim().split(' ').sort()).toEqual(['--forward-to', '--from-now']);
+    const zsh = await runCli(key.key, ['completion', 'zsh']);
+    expect(zsh.stdout).toMatch(/^#compdef pas/);
+    for (const word of ['projects', 'workflows', 'scans', 'findings', 'deployments', 'tests', 'webhooks', 'events', 'listen']) {
+      expect(zsh.stdout).toContain(`'${word}:`);
+    }
+    expect((await runCli(key.key, ['completion', 'fish'])).code).toBe(2);
+  });
+});

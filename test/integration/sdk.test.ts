@@ -1,0 +1,153 @@
+import { createClient, ServiceApiError, webhooks, type ServiceEvent } from '@project-automation-service/sdk';
+import { as } from './support/http';
+import { eventually, startReceiver, type Receiver } from './support/receiver';
+import { apiUrl, newAccount } from './support/runtime';
+import { fixtureRepository } from './support/workflows';
+
+/** The TypeScript SDK (clients/typescript) against the real local runtime. */
+
+const clientFor = (apiKey: string, fetch?: typeof globalThis.fetch) => createClient({ baseUrl: apiUrl(), apiKey, fetch });
+
+describe('the SDK against the local runtime', () => {
+  let receiver: Receiver | undefined;
+  afterAll(() => receiver?.close());
+
+  it('creates, reads and pages through projects with typed answers', async () => {
+    const { test: key } = await newAccount();
+    const api = clientFor(key.key);
+    const names = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'];
+    for (const name of names) {
+      const { data } = await api.post('/v1/projects', { body: { name, repository: `https://github.com/acme/${name.toLowerCase()}` } });
+      expect(data.id).toMatch(/^proj_/);
+    }
+    const first = (await api.get('/v1/projects', { params: { query: { per_page: 2, sort: 'name', order: 'asc' } } })).data[0];
+    const { data: read } = await api.get('/v1/projects/{id}', { params: { path: { id: first?.id as string } } });
+    expect(read.name).toBe('Alpha');
+
+    const seen: string[] = [];
+    for await (const project of api.paginate('/v1/projects', { params: { query: { per_page: 2, sort: 'name', order: 'asc' } } })) {
+      seen.push(project.name);
+    }
+    expect(seen).toEqual(names);
+  });
+
+  it('throws typed errors carrying the status, code, details and request id', async () => {
+    const { test: key } = await newAccount();
+    const api = clientFor(key.key);
+    const missing = await api
+      .get('/v1/projects/{id}', { params: { path: { id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G' } } })
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(ServiceApiError);
+    expect(missing).toMatchObject({ status: 404, code: 'not_found', requestId: expect.any(String) });
+
+    const invalid = (await api
+      .post('/v1/projects', { body: { name: ' ', repository: 'nope' } })
+      .catch((e: unknown) => e)) as ServiceApiError;
+    expect(invalid.status).toBe(422);
+    expect(invalid.code).toBe('validation_error');
+    expect(invalid.details).toHaveProperty('field');
+    expect(invalid.requestId).toBe(invalid.headers.get('x-request-id'));
+
+    const readOnly = await (await newAccount()).newKey('ro', ['read:projects']);
+    const refused = await clientFor(readOnly.key)
+      .post('/v1/projects', { body: { name: 'x', repository: 'https://github.com/acme/x' } })
+      .catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 403, code: 'insufficient_scope', details: { required_scope: 'write:projects' } });
+  });
+
+  it('sends a POST whose answer was lost again under the same Idempotency-Key: one project, the first answer replayed', async () => {
+    const { test: key } = await newAccount();
+    let dropped = 0;
+    const statuses: (string | null)[] = [];
+    // The request reaches the service, but its answer is lost on the way back, once.
+    const lossy: typeof globalThis.fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (dropped === 0) {
+        dropped += 1;
+        throw new TypeError('fetch failed: connection reset');
+      }
+      statuses.push(response.headers.get('idempotent-replayed'));
+      return response;
+    };
+    const { data } = await clientFor(key.key, lossy).post('/v1/projects', {
+      body: { name: 'Once', repository: 'https://github.com/acme/once' },
+    });
+    expect(statuses).toEqual(['true']);
+    const { data: all } = await clientFor(key.key).get('/v1/projects');
+    expect(all.map((p) => p.id)).toEqual([data.id]);
+  });
+
+  it('rides out the rate limit: 429 answers are retried after Retry-After until every request succeeds', async () => {
+    const { test: key } = await newAccount();
+    const statuses: number[] = [];
+    const counting: typeof globalThis.fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      statuses.push(response.status);
+      return response;
+    };
+    const api = clientFor(key.key, counting);
+    // The integration runtime allows bursts of 100 per credential, refilled at 20 a second: batches of 200 at once
+    // until the service has refused some (at once on a quiet machine; a busy one may refill the bucket meanwhile).
+    let sent = 0;
+    for (let batch = 0; batch < 5 && !statuses.includes(429); batch += 1) {
+      const answers = await Promise.all(Array.from({ length: 200 }, () => api.get('/v1/projects', { params: { query: { per_page: 1 } } })));
+      expect(answers.every((answer) => Array.isArray(answer.data))).toBe(true);
+      sent += 200;
+    }
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(sent);
+  });
+
+  it('starts a workflow, watches it finish, follows its events and verifies its webhook deliveries', async () => {
+    const { test: key } = await newAccount();
+    const api = clientFor(key.key);
+    receiver = await startReceiver({ status: 204 });
+    const { data: hook } = await api.post('/v1/webhooks', { body: { url: receiver.url('/hooks'), events: ['workflow.completed'] } });
+    const repository = await fixtureRepository();
+    const { data: project } = await api.post('/v1/projects', { body: { name: 'Greeter', repository: repository.url } });
+    const { data: workflow } = await api.post('/v1/workflows', {
+      body: { project_id: project.id, prompt: 'Add a note', config: { ai_provider: 'local' } },
+    });
+    const finished = await eventually(
+      async () => {
+        const { data } = await api.get('/v1/workflows/{id}', { params: { path: { id: workflow.id } } });
+        return ['completed', 'failed', 'cancelled'].includes(data.status) ? data : undefined;
+      },
+      60_000,
+      () => `workflow ${workflow.id} did not finish`,
+      200,
+    );
+    expect(finished.status).toBe('completed');
+
+    // Follow the event stream from the first event on, as `listen` does.
+    const { data: oldest } = await api.get('/v1/events', { params: { query: { order: 'asc', per_page: 1 } } });
+    const followed = await eventually(
+      async () => {
+        const events = [...oldest] as ServiceEvent[];
+        for await (const event of api.paginate('/v1/events', { params: { query: { starting_after: oldest[0]?.id, per_page: 3 } } })) {
+          events.push(event as ServiceEvent);
+        }
+        return events.some((e) => e.type === 'workflow.completed') ? events : undefined;
+      },
+      30_000,
+      () => 'workflow.completed never reached the forward read',
+      500,
+    );
+    expect(followed[0]?.type).toBe('workflow.created');
+    expect(followed.map((e) => e.id)).toEqual([...followed.map((e) => e.id)].sort());
+
+    const [delivery] = await receiver.waitFor(1, 30_000);
+    const event = await webhooks.constructEvent(
+      delivery?.rawBody as Uint8Array,
+      delivery?.headers['x-service-signature'] as string,
+      hook.secret as string,
+    );
+    expect(event.type).toBe('workflow.completed');
+    if (event.type === 'workflow.completed') expect(event.data.workflow_id).toBe(workflow.id);
+    await expect(
+      webhooks.constructEvent(delivery?.rawBody as Uint8Array, delivery?.headers['x-service-signature'] as string, 'whsec_wrong'),
+    ).rejects.toThrow('does not match');
+    // The same answer through plain HTTP: the SDK adds nothing the API does not say.
+    expect((await as(key.key).get(`/workflows/${workflow.id}`)).body.data.status).toBe('completed');
+  });
+});

@@ -1,0 +1,57 @@
+import type { DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
+
+// The handlers build their clients at import; nothing here reaches them (no record gets that far).
+process.env.TABLE_NAME ??= 'batch-handlers-test';
+process.env.AWS_REGION ??= 'eu-west-1';
+process.env.NOTIFICATION_SENDER ??= 'webhooks@example.com';
+process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries';
+
+const sqsRecord = (messageId: string, body: string): SQSRecord =>
+  ({
+    messageId,
+    body,
+    receiptHandle: messageId,
+    attributes: {},
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: 'arn:aws:sqs:eu-west-1:123456789012:q',
+    awsRegion: 'eu-west-1',
+  }) as SQSRecord;
+
+describe('partial batch responses (Powertools Batch)', () => {
+  it('job-failed: a message that cannot be read comes back alone; one without a job is read and dropped', async () => {
+    const { handler } = await import('../../../functions/handlers/workers/job-failed');
+    const event: SQSEvent = {
+      Records: [
+        sqsRecord('m-1', '{"requestContext":{"condition":"RetriesExhausted"}}'),
+        sqsRecord('m-2', 'not json'),
+        sqsRecord('m-3', '{}'),
+      ],
+    };
+    expect(await handler(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-2' }] });
+  });
+
+  it('job-failed: a batch that fails whole is answered with every message, not thrown', async () => {
+    const { handler } = await import('../../../functions/handlers/workers/job-failed');
+    const event: SQSEvent = { Records: [sqsRecord('m-1', '['), sqsRecord('m-2', '{')] };
+    expect(await handler(event)).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-1' }, { itemIdentifier: 'm-2' }] });
+  });
+
+  it('dispatch: a message that cannot be read comes back alone', async () => {
+    const { handler } = await import('../../../functions/handlers/workers/dispatch');
+    expect(await handler({ Records: [sqsRecord('d-1', 'not json')] })).toEqual({ batchItemFailures: [{ itemIdentifier: 'd-1' }] });
+  });
+
+  it('fan-out: records that are not new events are passed over without a failure', async () => {
+    const { handler } = await import('../../../functions/handlers/workers/fan-out');
+    const event = {
+      Records: [
+        { eventName: 'MODIFY', dynamodb: { SequenceNumber: '1', NewImage: { entity: { S: 'EVENT' } } } },
+        { eventName: 'INSERT', dynamodb: { SequenceNumber: '2', NewImage: { entity: { S: 'PROJECT' } } } },
+        { eventName: 'REMOVE', dynamodb: { SequenceNumber: '3' } },
+      ],
+    } as DynamoDBStreamEvent;
+    expect(await handler(event)).toEqual({ batchItemFailures: [] });
+  });
+});
