@@ -40,6 +40,7 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       response_types_supported: ['code'],
       code_challenge_methods_supported: ['S256'],
       scopes_supported: [...allScopes],
+      service_documentation: 'http://localhost:3000/docs',
     });
     // In AWS: the domain API Gateway names, over https.
     const deployed = await metadata(apiEvent({ method: 'GET', path: '/.well-known/oauth-authorization-server' }));

@@ -18,5 +18,6 @@ export const authorizationServerMetadata = (issuer: string) => ({
   code_challenge_methods_supported: ['S256'],
   // RFC 9207: every authorization response names its issuer in `iss`.
   authorization_response_iss_parameter_supported: true,
-  service_documentation: `${issuer}/v1/openapi.json`,
+  // The API reference page, which shows the OAuth security scheme and its scopes.
+  service_documentation: `${issuer}/docs`,
 });
