@@ -5,17 +5,19 @@
  * Runs as native ESM (`--experimental-vm-modules`), since middy 7 is ESM-only.
  */
 const transform = {
-  '^.+\\.ts$': ['ts-jest', { useESM: true }],
+  '^.+\\.tsx?$': ['ts-jest', { useESM: true }],
+  // Stylesheets are imported as text, as esbuild's `text` loader bundles them for Lambda.
+  '^.+\\.css$': '<rootDir>/test/support/text-transform.cjs',
 };
 const common = {
-  extensionsToTreatAsEsm: ['.ts'],
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform,
   testEnvironment: 'node',
   // The SDK workspace is imported from its TypeScript source (its `source` export condition), whose
   // relative imports name the `.js` files tsc emits.
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json', 'css'],
 };
 
 export default {

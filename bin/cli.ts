@@ -1,3 +1,4 @@
+import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { adminDeps } from '../functions/adapters/dynamodb/admin-deps';
 import { ApiError } from '../functions/core/errors';
@@ -9,6 +10,7 @@ import {
   type AdminDeps,
 } from '../functions/core/credentials/manage-credentials';
 import { TargetError, targetTable } from '../lib/cli/target-table';
+import { isPeopleCommand, peopleCommand, peopleUsage } from './commands/people';
 
 // The AWS SDK warns that it will need Node 22 from 2027; the local tools support Node 20.19+.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -25,6 +27,7 @@ const usage = `npm run cli -- <command> [options]
   keys revoke <key_id>
   provenance verify <envelope.json> (--public-key <pem> | --local)
   provenance public-key [--local]
+${peopleUsage}
 
 Options for every command:
   --json           print one JSON object
@@ -55,6 +58,9 @@ if (process.argv[2] === 'provenance') {
     }),
   );
 }
+
+if (isPeopleCommand(process.argv.slice(2)))
+  process.exit(await peopleCommand(process.argv.slice(2), { out: console.log, err: console.error, readStdin: () => text(process.stdin) }));
 
 const fail = (message: string): never => {
   console.error(message);

@@ -38,12 +38,15 @@ try {
     inMemory ? 'Data: in memory (nothing is kept)' : `Data: ${dataDir} (kept across restarts; delete the folder to start afresh)`,
   );
   if (runtime.bootstrap) {
-    const { account, liveKey, testKey } = runtime.bootstrap;
+    const { account, liveKey, testKey, admin } = runtime.bootstrap;
     console.log(`\nCreated the default account ${account.id} (${account.email}) with two keys holding every scope.`);
     console.log('They are shown this once; store them now (more with `npm run cli -- keys create`):');
     console.log(`  live key: ${liveKey.key}`);
-    console.log(`  test key: ${testKey.key}\n`);
+    console.log(`  test key: ${testKey.key}`);
+    console.log(`and its admin user ${admin.email}: set a password and sign in at this one-time link (24 h):`);
+    console.log(`  sign-in link: ${admin.signInLink}\n`);
   }
+  console.log(`Dashboard at ${runtime.origin}/dashboard; OAuth authorization server (issuer) ${runtime.origin}`);
   console.log(`API ready at ${runtime.apiUrl}`);
 
   const shutdown = (): void => {

@@ -1,6 +1,6 @@
 import { CfnOutput, type App } from 'aws-cdk-lib';
-import { fallbackHandler, routes as routeTable } from '../functions/routes/index';
-import type { AnyRoute } from '../functions/routes/route';
+import { fallbackHandler, routeTable } from '../functions/routes/index';
+import type { TableRoute } from '../functions/routes/route';
 import { aiSettingsFromContext } from './constructs/ai-settings';
 import { DeploymentOrchestration } from './constructs/deployment-orchestration';
 import { ExecutionSafetyNet } from './constructs/execution-safety-net';
@@ -42,7 +42,7 @@ export const workerDomains = {
 
 export interface BuildOptions {
   /** The route table (the infra tests add synthetic routes to measure headroom). */
-  routes?: readonly AnyRoute[];
+  routes?: readonly TableRoute[];
 }
 
 export interface ServiceApp {
@@ -75,6 +75,7 @@ const contextList = (app: App, name: string): string[] =>
  */
 export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const coreStackName = contextString(app, 'stackName') ?? defaultStackName;
+  const notificationSender = contextString(app, 'notificationSender') ?? defaultNotificationSender;
   const core = new CoreStack(app, coreStackName, {
     serviceName,
     alarmEmail: contextString(app, 'alarmEmail'),
@@ -90,6 +91,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
         coreStackName,
         serviceName,
         domain: name,
+        notificationSender,
         description: `Project automation service, ${name}: route functions and workers`,
       });
       stack.addStackDependency(core, 'imports its exports');
@@ -109,7 +111,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
       fanOutFailures: webhooksStack.core.fanOutFailures,
     },
     serviceName,
-    notificationSender: contextString(app, 'notificationSender') ?? defaultNotificationSender,
+    notificationSender,
   });
 
   const deploymentsStack = domain(workerDomains.deployments);

@@ -132,6 +132,17 @@ export class CoreStack extends Stack {
     new ServiceDashboard(this, 'Dashboard', this);
 
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/v1`, description: 'Base URL of the API, version included' });
+    // The same API serves the authorization server and the dashboard (their functions live in the
+    // OAuth and Dashboard stacks): one origin, so the issuer is the API's origin.
+    new CfnOutput(this, 'AuthUrl', {
+      value: this.api.apiEndpoint,
+      description:
+        'OAuth 2.0 authorization server: its issuer, /oauth/authorize, /oauth/token, /oauth/revoke and /.well-known/oauth-authorization-server',
+    });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `${this.api.apiEndpoint}/dashboard`,
+      description: 'The dashboard; sign in at /dashboard/sign-in',
+    });
     new CfnOutput(this, 'ArtifactBucketName', {
       value: this.artifactStore.artifacts.bucketName,
       description: 'Workflow artifacts: plans, diffs, reports, provenance, bundles',

@@ -2,7 +2,7 @@ import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import type { AnyRoute } from '../functions/routes/route';
+import type { TableRoute } from '../functions/routes/route';
 import { CoreReferences } from './core-references';
 import { FunctionRole, ServiceFunction } from './constructs/service-function';
 
@@ -12,10 +12,12 @@ export interface DomainStackProps extends StackProps {
   serviceName: string;
   /** `Projects`, `Webhooks`…: a route's `domain`, else its tag. */
   domain: string;
+  /** From address of the service's e-mail (an SES identity), for routes that send some. */
+  notificationSender: string;
 }
 
-/** The domain of a route: the stack its function lives in. */
-export const domainOf = (route: AnyRoute): string => route.domain ?? route.tag;
+/** The domain of a route: the stack its function lives in. Pages and OAuth endpoints always name theirs. */
+export const domainOf = (route: TableRoute): string => ('tag' in route ? (route.domain ?? route.tag) : route.domain);
 
 /** `ProjectAutomationService-Webhooks`: the core stack's name and the domain. */
 export const domainStackName = (coreStackName: string, domain: string): string => `${coreStackName}-${domain.replace(/[^A-Za-z0-9]/g, '')}`;
@@ -23,7 +25,7 @@ export const domainStackName = (coreStackName: string, domain: string): string =
 const constructIdOf = (operationId: string): string => operationId.charAt(0).toUpperCase() + operationId.slice(1);
 
 /** What a route's function may do besides its own logs: the flags of its route table row. */
-const permissionsOf = (route: AnyRoute) => ({
+const permissionsOf = (route: TableRoute) => ({
   table: route.tableAccess,
   deliveries: route.sendsDeliveries ?? false,
   workflows: route.workflowExecutions ?? null,
@@ -31,10 +33,11 @@ const permissionsOf = (route: AnyRoute) => ({
   securityJobs: route.startsSecurityJobs ?? false,
   testJobs: route.startsTestJobs ?? false,
   reviewJobs: route.startsReviewJobs ?? false,
+  email: route.sendsEmail ?? false,
 });
 
 /** `WriteDeliveriesRole`, `ReadRole`, `NoneRole`…: a readable id per permission set. */
-const roleIdOf = (route: AnyRoute): string => {
+const roleIdOf = (route: TableRoute): string => {
   const p = permissionsOf(route);
   const parts = [
     p.table.charAt(0).toUpperCase() + p.table.slice(1),
@@ -44,6 +47,7 @@ const roleIdOf = (route: AnyRoute): string => {
     p.securityJobs ? 'SecurityJobs' : '',
     p.testJobs ? 'TestJobs' : '',
     p.reviewJobs ? 'ReviewJobs' : '',
+    p.email ? 'Email' : '',
   ];
   return `${parts.join('')}Role`;
 };
@@ -58,6 +62,7 @@ const roleIdOf = (route: AnyRoute): string => {
 export class DomainStack extends Stack {
   readonly domain: string;
   readonly serviceName: string;
+  readonly notificationSender: string;
   readonly core: CoreReferences;
   private readonly roles = new Map<string, FunctionRole>();
   private readonly routes: Construct;
@@ -66,17 +71,18 @@ export class DomainStack extends Stack {
     super(scope, id, props);
     this.domain = props.domain;
     this.serviceName = props.serviceName;
+    this.notificationSender = props.notificationSender;
     this.core = new CoreReferences(this, 'Core', props.coreStackName);
     this.routes = new Construct(this, 'Routes');
     Validations.of(this.routes).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
-        "Authentication is the service's own credential resolver, run in every function: API keys, personal access tokens and OAuth tokens, stored hashed in DynamoDB. The OpenAPI document and the fallback are public by design.",
+        "Authentication is the service's own, run in every function: API keys, personal access tokens and OAuth tokens (stored hashed in DynamoDB) for the API; the session cookie (server-side sessions) for pages; OAuth client authentication (RFC 6749 2.3) at the token and revocation endpoints. The OpenAPI document, the reference page, sign-in, stylesheets, the authorization server's metadata and the fallback are public by design.",
     });
   }
 
   /** The function of a route, on the role its permissions share, with its table and queue access. */
-  routeFunction(route: AnyRoute): ServiceFunction {
+  routeFunction(route: TableRoute): ServiceFunction {
     const roleId = roleIdOf(route);
     let role = this.roles.get(roleId);
     if (!role) {
@@ -89,16 +95,17 @@ export class DomainStack extends Stack {
       description: `${route.method} ${route.path}`,
       serviceName: this.serviceName,
       timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
-      shippedModules: route.shippedFiles,
+      shippedModules: 'shippedFiles' in route ? route.shippedFiles : undefined,
       role,
     });
     if (route.tableAccess !== 'none') fn.bindTable(this.core.table, route.tableAccess);
     if (route.sendsDeliveries) fn.bindDeliveryQueue(this.core.deliveryQueue);
+    if (route.sendsEmail) fn.bindMailer(this.notificationSender);
     return fn;
   }
 
   /** `METHOD /path` of the API to the function. */
-  addRoute(route: AnyRoute, fn: ServiceFunction): void {
+  addRoute(route: TableRoute, fn: ServiceFunction): void {
     const id = constructIdOf(route.operationId);
     new HttpRoute(this.routes, id, {
       httpApi: this.core.api,

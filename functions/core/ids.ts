@@ -3,6 +3,10 @@ import { decodeTime, encodeTime, monotonicFactory, ulid } from 'ulid';
 
 export const idPrefixes = {
   account: 'acct_',
+  user: 'usr_',
+  session: 'ses_',
+  oauthGrant: 'grt_',
+  auditRecord: 'aud_',
   credential: 'key_',
   project: 'proj_',
   workflow: 'wf_',

@@ -1,5 +1,6 @@
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
+import { allScopes, scopeDescriptions } from '../core/credentials/scopes';
 import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
 import type { AnyRoute } from '../routes/route';
@@ -113,7 +114,7 @@ const operationOf = (route: AnyRoute): Json => {
     tags: [route.tag],
     'x-required-scope': route.scope,
     ...(route.deprecation ? { deprecated: true } : {}),
-    security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }],
+    security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }, { oauth2: [route.scope] }],
     parameters: parametersOf(route),
     ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } } : {}),
     responses,
@@ -149,6 +150,21 @@ export const buildOpenApiDocument = (table: readonly AnyRoute[]): Json => {
           description: 'Authorization: Bearer svc_live_… | svc_test_… | svc_ro_… | svc_pat_… | svc_oauth_…',
         },
         apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        oauth2: {
+          type: 'oauth2',
+          description:
+            'Applications acting for other accounts: the authorization code flow with PKCE (S256; required for public clients). ' +
+            'The authorization server is the API origin; its RFC 8414 metadata is at /.well-known/oauth-authorization-server. ' +
+            'Access tokens (svc_oauth_…) last 3600 s and act in live mode; refresh tokens (svc_refresh_…) rotate on every use.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: '/oauth/authorize',
+              tokenUrl: '/oauth/token',
+              refreshUrl: '/oauth/token',
+              scopes: Object.fromEntries(allScopes.map((scope) => [scope, scopeDescriptions[scope]])),
+            },
+          },
+        },
       },
       headers: {
         RequestId: { description: 'Id of this request; error bodies repeat it as error.request_id.', schema: { type: 'string' } },

@@ -5,14 +5,16 @@ import { securityRoutes } from './security';
 import { testingRoutes } from './testing';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
+import { dashboardRoutes } from './dashboard';
+import { oauthRoutes } from './oauth';
 import { reviewRoutes } from './reviews';
-import type { AnyRoute } from './route';
+import type { AnyRoute, TableRoute, WebRouteDefinition } from './route';
 import { webhookRoutes } from './webhooks';
 import { workflowRoutes } from './workflows';
 
 /**
- * The route table: every implemented route, once. The CDK stack, the local server and the OpenAPI
- * document are all built from it.
+ * The API's rows of the route table (kind `api`): every `/v1` operation, once, and the reference
+ * page at `/docs`. The OpenAPI document is built from these alone (`apiRoutes`).
  */
 export const routes: readonly AnyRoute[] = [
   openApiRoute,
@@ -26,6 +28,16 @@ export const routes: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...docsRoutes,
 ];
+
+/**
+ * The whole route table: the API's rows, the dashboard's pages and the OAuth authorization
+ * server. The CDK stack and the local server are built from it, so no runtime serves a route the
+ * other lacks.
+ */
+export const routeTable: readonly TableRoute[] = [...routes, ...dashboardRoutes, ...oauthRoutes];
+
+/** The rows outside `/v1`: pages and the authorization server's endpoints. */
+export const webRoutes: readonly WebRouteDefinition[] = [...dashboardRoutes, ...oauthRoutes];
 
 /** The routes the OpenAPI document describes: every API operation (not the reference page itself). */
 export const apiRoutes: readonly AnyRoute[] = routes.filter((route) => route.inOpenApi !== false);
@@ -45,10 +57,10 @@ const decodedSegment = (segment: string): string => {
   }
 };
 
-const compiled = routes.map((route) => ({ route, pattern: templatePattern(route.path) }));
+const compiled = routeTable.map((route) => ({ route, pattern: templatePattern(route.path) }));
 
 /** The route for a method and path, and the methods the path allows. */
-export const matchRoute = (method: string, path: string): { route?: AnyRoute; params: Record<string, string>; allowed: string[] } => {
+export const matchRoute = (method: string, path: string): { route?: TableRoute; params: Record<string, string>; allowed: string[] } => {
   const matching = compiled.filter(({ pattern }) => pattern.test(path));
   const hit = matching.find(({ route }) => route.method === method);
   const params: Record<string, string> = {};

@@ -14,30 +14,15 @@ export interface ResponseSpec {
 }
 
 /**
- * One row of the route table. The CDK stack, the local server and the OpenAPI document are all
- * built from these rows.
+ * What a route's function may reach beyond its own log group: the same flags for every kind of
+ * route, so the CDK stack binds them without knowing the kind.
  */
-export interface RouteDefinition<
-  TParams extends AnySchema | undefined = AnySchema | undefined,
-  TQuery extends AnySchema | undefined = AnySchema | undefined,
-  TBody extends AnySchema | undefined = AnySchema | undefined,
-> {
-  operationId: string;
-  summary: string;
-  description?: string;
-  tag: string;
+export interface RouteBindings {
   /**
-   * The CDK stack the route's function lives in (`lib/domain-stack.ts`): its tag unless given. A
-   * route with a new tag lands in a stack of its own, with no change to `lib/`.
+   * The CDK stack the route's function lives in (`lib/domain-stack.ts`): for an API row its tag
+   * unless given. A route of a new domain lands in a stack of its own, with no change to `lib/`.
    */
   domain?: string;
-  method: HttpMethod;
-  /** Full path under the API's root, with `{name}` parameters: `/v1/projects/{id}`. */
-  path: string;
-  /** Entry module of the Lambda function, relative to `functions/handlers`, without extension. */
-  handler: string;
-  /** The one scope a credential needs; null for the few public routes. */
-  scope: Scope | null;
   /** What the function may do to the table (least privilege in the stack). */
   tableAccess: 'none' | 'read' | 'write';
   /** Function timeout when the default 10 s is too short. */
@@ -54,6 +39,31 @@ export interface RouteDefinition<
   startsTestJobs?: boolean;
   /** Starts code reviews (invokes the review function asynchronously). */
   startsReviewJobs?: boolean;
+  /** Sends e-mail to people (password resets): SES in AWS, the outbox locally. */
+  sendsEmail?: boolean;
+}
+
+/**
+ * One row of the route table. The CDK stack, the local server and the OpenAPI document are all
+ * built from these rows. This is a `kind: 'api'` row: a `/v1` operation in the JSON envelope.
+ */
+export interface RouteDefinition<
+  TParams extends AnySchema | undefined = AnySchema | undefined,
+  TQuery extends AnySchema | undefined = AnySchema | undefined,
+  TBody extends AnySchema | undefined = AnySchema | undefined,
+> extends RouteBindings {
+  kind?: 'api';
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  method: HttpMethod;
+  /** Full path under the API's root, with `{name}` parameters: `/v1/projects/{id}`. */
+  path: string;
+  /** Entry module of the Lambda function, relative to `functions/handlers`, without extension. */
+  handler: string;
+  /** The one scope a credential needs; null for the few public routes. */
+  scope: Scope | null;
   params?: TParams;
   query?: TQuery;
   body?: TBody;
@@ -84,3 +94,31 @@ export const defineRoute = <
 ): RouteDefinition<TParams, TQuery, TBody> => route;
 
 export type AnyRoute = RouteDefinition<AnySchema | undefined, AnySchema | undefined, AnySchema | undefined>;
+
+/**
+ * The other kinds of row, outside `/v1` and outside the OpenAPI document:
+ * - `page`: HTML rendered on the server, signed-in by a session cookie, form bodies, a CSRF token
+ *   on every state-changing form, the pages' security headers (`functions/http/pages`).
+ * - `oauth`: the authorization server's machine endpoints, JSON answers and RFC 6749 error
+ *   objects, JSON or form bodies (`functions/http/oauth`).
+ */
+export interface WebRouteDefinition extends RouteBindings {
+  kind: 'page' | 'oauth';
+  /** These rows have no tag: the domain (stack) is always named, `Dashboard` or `OAuth`. */
+  domain: string;
+  /** Names the function in the stack, as an API route's operationId does. */
+  operationId: string;
+  summary: string;
+  method: HttpMethod;
+  /** Full path from the origin: `/dashboard/sign-in`, `/oauth/token`. */
+  path: string;
+  /** Entry module of the Lambda function, relative to `functions/handlers`, without extension. */
+  handler: string;
+}
+
+export const defineWebRoute = (route: WebRouteDefinition): WebRouteDefinition => route;
+
+/** Any row of the route table, whatever its kind. */
+export type TableRoute = AnyRoute | WebRouteDefinition;
+
+export const kindOf = (route: TableRoute): 'api' | 'page' | 'oauth' => route.kind ?? 'api';

@@ -128,6 +128,8 @@ export class ServiceFunction extends Construct {
         sourceMap: true,
         sourcesContent: false,
         bundleAwsSDK: true,
+        // Pages import their stylesheet as text (lib/local/text-loader.mjs does the same locally).
+        loader: { '.css': 'text' },
         externalModules: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
         commandHooks: {
           beforeBundling: () => [],
@@ -161,9 +163,9 @@ export class ServiceFunction extends Construct {
   }
 
   /**
-   * Least privilege on the table. Every bound function reads, may refresh a credential's
-   * `last_used_at` and leases tokens from its rate-limit bucket (UpdateItem limited to credential
-   * and rate-limit items); only `write` may change anything else.
+   * Least privilege on the table. Every bound function reads, may refresh the `last_used_at` of a
+   * credential or of an OAuth token's grant, and leases tokens from its rate-limit bucket
+   * (UpdateItem limited to those items); only `write` may change anything else.
    */
   bindTable(table: ITableV2, access: TableAccess): void {
     this.allow(
@@ -177,7 +179,9 @@ export class ServiceFunction extends Construct {
         actions: ['dynamodb:UpdateItem'],
         resources: [table.tableArn],
         conditions: {
-          'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] },
+          'ForAllValues:StringLike': {
+            'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern],
+          },
         },
       }),
     );
@@ -195,6 +199,20 @@ export class ServiceFunction extends Construct {
       id: `AwsSolutions-IAM5[Resource::${nagResource(this, table.tableArn)}/index/*]`,
       reason: "Queries reach the service table's own secondary indexes, which IAM names only by the index/* suffix.",
     });
+  }
+
+  /**
+   * May send e-mail from `sender` (an SES identity verified in the stack's account and region) and
+   * nothing else of SES; the address in NOTIFICATION_SENDER.
+   */
+  bindMailer(sender: string): void {
+    this.allow(
+      new PolicyStatement({
+        actions: ['ses:SendEmail'],
+        resources: [Stack.of(this).formatArn({ service: 'ses', resource: 'identity', resourceName: sender })],
+      }),
+    );
+    this.function.addEnvironment('NOTIFICATION_SENDER', sender);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { register } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Socket } from 'node:net';
@@ -70,6 +71,15 @@ const answerClientError = (error: NodeJS.ErrnoException & { rawPacket?: Buffer }
 };
 
 const handlers = new Map<string, Promise<LambdaHandler>>();
+
+let textLoaderRegistered = false;
+
+/** Page modules import their stylesheet as text, as esbuild's `text` loader bundles it for Lambda. */
+const registerTextLoader = (): void => {
+  if (textLoaderRegistered) return;
+  register(new URL('./text-loader.mjs', import.meta.url));
+  textLoaderRegistered = true;
+};
 
 /** The same handler modules Lambda runs, imported once each, as a warm function would be. */
 const loadHandler = (name: string): Promise<LambdaHandler> => {
@@ -159,6 +169,7 @@ export interface LocalHttpServer {
 
 /** Serves the route table on 127.0.0.1 the way API Gateway would. */
 export const startHttpServer = async (port: number, host = '127.0.0.1'): Promise<LocalHttpServer> => {
+  registerTextLoader();
   const server = createServer({ maxHeaderSize: parserHeaderLimit }, (request, response) => {
     handle(request, response).catch((error: unknown) => {
       // Handlers answer their own errors; this is the local server itself failing.

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
+import { linkUrl } from '../../functions/core/users/password-links';
 import { bootstrapDefaultAccount, type CreatedCredential } from '../../functions/core/credentials/manage-credentials';
 import type { Account } from '../../functions/core/credentials/credential';
 import { ensureTable } from './create-table';
@@ -28,12 +29,14 @@ export interface LocalRuntimeOptions {
 
 export interface LocalRuntime {
   apiUrl: string;
+  /** The service's origin: the dashboard, the OAuth authorization server (its issuer) and the API under /v1. */
+  origin: string;
   dynamodbEndpoint: string;
   tableName: string;
   /** The local Step Functions executions so far (status, state transitions), for the benchmark. */
   executions(): ExecutionSummary[];
-  /** Present on the first start only: the keys are shown once. */
-  bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential };
+  /** Present on the first start only: the keys and the admin's sign-in link are shown once. */
+  bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential; admin: { email: string; signInLink: string } };
   stop(): Promise<void>;
 }
 
@@ -61,6 +64,13 @@ const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tabl
       await queue.stop();
     },
   };
+};
+
+/** The first admin user, loaded only on a first start (a restart should not pay for its modules). */
+const bootstrapAdmin = async (account: Account, table: TableRef) => {
+  const { peopleDeps } = await import('../../functions/adapters/dynamodb/people-deps');
+  const { bootstrapAdminUser } = await import('../../functions/core/users/manage-users');
+  return bootstrapAdminUser(account.id, account.email, peopleDeps(table));
 };
 
 /** Local stand-ins for the AWS settings a deployed function receives. */
@@ -116,7 +126,9 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   });
   await ensureTable(client, tableName);
   const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
-  const bootstrap = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
+  const firstStart = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
+  // The default account's first admin: a user with no password yet and a one-time link to set one.
+  const admin = firstStart ? await bootstrapAdmin(firstStart.account, table) : undefined;
 
   const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
   // Waits and retry intervals of the state machines: LOCAL_WAIT_SCALE, never the webhooks' LOCAL_TIME_SCALE.
@@ -133,9 +145,16 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   process.env.WORKFLOW_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('workflow');
   process.env.DEPLOYMENT_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('deployment');
   const http = await startHttpServer(options.port);
+  const origin = `http://localhost:${http.port}`;
   // Location and Link headers are built on the server's own address, never on the client's Host header.
-  process.env.LOCAL_API_ORIGIN = `http://localhost:${http.port}`;
-  const apiUrl = `${process.env.LOCAL_API_ORIGIN}/v1`;
+  process.env.LOCAL_API_ORIGIN = origin;
+  // Pages, e-mailed links and the OAuth issuer name this origin, exactly as printed.
+  process.env.PUBLIC_ORIGIN = origin;
+  const apiUrl = `${origin}/v1`;
+  const bootstrap =
+    firstStart && admin?.link
+      ? { ...firstStart, admin: { email: admin.user.email, signInLink: linkUrl(origin, admin.link.token) } }
+      : undefined;
   await writeRuntimeInfo(options.dataDir, {
     apiUrl,
     dynamodbEndpoint: dynamodb.endpoint,
@@ -147,6 +166,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   let stopping: Promise<void> | undefined;
   return {
     apiUrl,
+    origin,
     dynamodbEndpoint: dynamodb.endpoint,
     tableName,
     bootstrap,

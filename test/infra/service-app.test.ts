@@ -2,7 +2,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { tableSchema } from '../../functions/adapters/dynamodb/table-schema';
 import { corsSettings } from '../../functions/http/cors';
-import { routes } from '../../functions/routes/index';
+import { routeTable } from '../../functions/routes/index';
 import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTimeout } from '../../lib/constructs/webhook-delivery';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
@@ -14,9 +14,9 @@ import { actionsOf, asArray, isDynamoStatement, only, type Statement, templateLo
 import { synthesized } from './synthesized';
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
-const routeDescription = (route: (typeof routes)[number]): string => `${route.method} ${route.path}`;
+const routeDescription = (route: (typeof routeTable)[number]): string => `${route.method} ${route.path}`;
 
-const testWebhookRouteTimeout = (): number | undefined => routes.find((r) => r.operationId === 'testWebhook')?.timeoutSeconds;
+const testWebhookRouteTimeout = (): number | undefined => routeTable.find((r) => r.operationId === 'testWebhook')?.timeoutSeconds;
 
 describe('the service app', () => {
   let template: Template;
@@ -44,15 +44,15 @@ describe('the service app', () => {
         reviewFunctionDescription,
       ];
       expect(new Set(stageFunctions).size).toBe(stageFunctions.length);
-      expect(functions).toHaveLength(routes.length + 3 + stageFunctions.length);
+      expect(functions).toHaveLength(routeTable.length + 3 + stageFunctions.length);
       expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
-        [...routes.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),
+        [...routeTable.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),
       );
     });
 
     it('gives every route the timeout its route table row asks for (10 s by default), the dispatcher 30 s and the fan-out 60 s', () => {
       const expected = new Map<string, number>([
-        ...routes.map((route): [string, number] => [routeDescription(route), route.timeoutSeconds ?? 10]),
+        ...routeTable.map((route): [string, number] => [routeDescription(route), route.timeoutSeconds ?? 10]),
         [fallbackDescription, 10],
         [dispatcherDescription, dispatcherTimeout.toSeconds()],
         [fanOutDescription, fanOutTimeout.toSeconds()],
@@ -62,7 +62,7 @@ describe('the service app', () => {
       expect(testWebhookRouteTimeout()).toBe(20);
       expect(dispatcherTimeout.toSeconds()).toBe(30);
       // What API Gateway waits for an HTTP API integration at most.
-      for (const route of routes) expect(functionWithDescription(routeDescription(route)).Properties.Timeout).toBeLessThan(30);
+      for (const route of routeTable) expect(functionWithDescription(routeDescription(route)).Properties.Timeout).toBeLessThan(30);
     });
 
     it('sets no LOCAL_* variable on any function: those belong to the local runtime', () => {
@@ -111,7 +111,7 @@ describe('the service app', () => {
   describe('HTTP API', () => {
     it('has one route per route of the table and a $default route', () => {
       const routeKeys = Object.values(template.findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties.RouteKey);
-      expect(routeKeys.sort()).toEqual([...routes.map(routeDescription), '$default'].sort());
+      expect(routeKeys.sort()).toEqual([...routeTable.map(routeDescription), '$default'].sort());
     });
 
     it('sends each route to its own function and $default to the fallback', () => {
@@ -125,7 +125,7 @@ describe('the service app', () => {
       };
       const functionIdOf = (description: string) => lookups.functionIdWithDescription(description);
 
-      for (const route of routes) expect(integrationOf(routeDescription(route))).toBe(functionIdOf(routeDescription(route)));
+      for (const route of routeTable) expect(integrationOf(routeDescription(route))).toBe(functionIdOf(routeDescription(route)));
       expect(integrationOf('$default')).toBe(functionIdOf(fallbackDescription));
     });
 
@@ -207,11 +207,13 @@ describe('the service app', () => {
   describe('least privilege', () => {
     const writeOnlyActions = ['dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'];
     const credentialCondition = {
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] },
+      'ForAllValues:StringLike': {
+        'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern],
+      },
     };
 
-    it.each(routes.filter((route) => route.tableAccess === 'read').map((route) => [routeDescription(route)]))(
-      '%s reads, and updates credential and rate-limit items only',
+    it.each(routeTable.filter((route) => route.tableAccess === 'read').map((route) => [routeDescription(route)]))(
+      '%s reads, and updates only credential and OAuth grant items (last use) and rate-limit buckets',
       (description) => {
         const statements = statementsOf(description).filter(isDynamoStatement);
         const actions = statements.flatMap(actionsOf);
@@ -224,7 +226,7 @@ describe('the service app', () => {
       },
     );
 
-    it.each(routes.filter((route) => route.tableAccess === 'write').map((route) => [routeDescription(route)]))(
+    it.each(routeTable.filter((route) => route.tableAccess === 'write').map((route) => [routeDescription(route)]))(
       '%s may write items of the table, not of its indexes',
       (description) => {
         const statements = statementsOf(description).filter(isDynamoStatement);
@@ -237,13 +239,13 @@ describe('the service app', () => {
       },
     );
 
-    it.each([...routes.filter((route) => route.tableAccess === 'none').map((route) => [routeDescription(route)]), [fallbackDescription]])(
-      '%s has no DynamoDB permission and no table',
-      (description) => {
-        expect(statementsOf(description).filter(isDynamoStatement)).toEqual([]);
-        expect(functionWithDescription(description).Properties.Environment.Variables.TABLE_NAME).toBeUndefined();
-      },
-    );
+    it.each([
+      ...routeTable.filter((route) => route.tableAccess === 'none').map((route) => [routeDescription(route)]),
+      [fallbackDescription],
+    ])('%s has no DynamoDB permission and no table', (description) => {
+      expect(statementsOf(description).filter(isDynamoStatement)).toEqual([]);
+      expect(functionWithDescription(description).Properties.Environment.Variables.TABLE_NAME).toBeUndefined();
+    });
 
     it('grants no dynamodb:* and no DynamoDB action on every resource', () => {
       const statements = Object.values(template.findResources('AWS::IAM::Policy')).flatMap(

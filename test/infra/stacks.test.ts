@@ -1,5 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { routes } from '../../functions/routes/index';
+import { routeTable } from '../../functions/routes/index';
 import { domainOf } from '../../lib/domain-stack';
 import { functionAlarmDescription } from '../../lib/operations/function-alarms';
 import { type Synthesized, synthesized, syntheticRoutes } from './synthesized';
@@ -52,7 +52,7 @@ describe('stacks', () => {
 
   describe('domains', () => {
     it("puts each route's function and API route in the stack of its domain (its domain field, else its tag)", () => {
-      for (const route of routes) {
+      for (const route of routeTable) {
         const stack = s.stack(s.domainStacks[domainOf(route)] as string);
         const description = `${route.method} ${route.path}`;
         expect([
@@ -150,7 +150,7 @@ describe('stacks', () => {
       );
 
     it('all notify the one alarm topic, on ALARM and on OK, and treat missing data as fine', () => {
-      expect(alarms().length).toBeGreaterThan(routes.length);
+      expect(alarms().length).toBeGreaterThan(routeTable.length);
       for (const alarm of alarms()) {
         expect([alarm.Properties.AlarmDescription, notifiesTopic(alarm), alarm.Properties.TreatMissingData]).toEqual([
           alarm.Properties.AlarmDescription,

@@ -3,8 +3,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { routes } from '../../functions/routes/index';
-import type { AnyRoute } from '../../functions/routes/route';
+import { routeTable, routes } from '../../functions/routes/index';
+import type { TableRoute } from '../../functions/routes/route';
+import { domainOf } from '../../lib/domain-stack';
 import { buildApp } from '../../lib/app';
 import { newApp } from './template-helpers';
 
@@ -33,9 +34,12 @@ export interface SynthesizeOptions {
   extraRoutes?: { count: number; domain: string };
 }
 
-/** `count` routes like GET /v1/projects/{id}, each on its own path, in `domain`. */
-export const syntheticRoutes = (count: number, domain: string): AnyRoute[] => {
-  const template = routes.find((route) => route.operationId === 'getProject');
+/**
+ * `count` routes like one of `domain` (GET /v1/projects/{id} for a new domain), each on its own
+ * path, in `domain`: copies share the role of the route they copy, as a new route of the domain would.
+ */
+export const syntheticRoutes = (count: number, domain: string): TableRoute[] => {
+  const template = routeTable.find((route) => domainOf(route) === domain) ?? routes.find((route) => route.operationId === 'getProject');
   if (!template) throw new Error('getProject is not in the route table');
   return Array.from({ length: count }, (_, i) => ({
     ...template,
@@ -48,7 +52,7 @@ export const syntheticRoutes = (count: number, domain: string): AnyRoute[] => {
 const synthesize = (context: Record<string, unknown>, options: SynthesizeOptions): Synthesis => {
   const app = newApp({ ...context, 'aws:cdk:enable-path-metadata': true });
   const extra = options.extraRoutes ? syntheticRoutes(options.extraRoutes.count, options.extraRoutes.domain) : [];
-  const built = buildApp(app, { routes: [...routes, ...extra] });
+  const built = buildApp(app, { routes: [...routeTable, ...extra] });
   const assembly = app.synth();
   const templates: Record<string, Json> = {};
   const paths: Synthesis['paths'] = {};

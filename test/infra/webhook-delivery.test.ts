@@ -292,11 +292,14 @@ describe('webhook delivery', () => {
     );
   });
 
-  it('lets only the dispatcher send e-mail', () => {
+  it('lets only the dispatcher and the password-reset page (its role, test/infra/oauth-and-dashboard) send e-mail', () => {
     const withSes = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Statement[]).some(isSesStatement),
     );
-    expect(withSes.map(([id]) => id)).toEqual([expect.stringMatching(/^WebhooksDispatcher/)]);
+    expect(withSes.map(([id]) => id).sort()).toEqual([
+      expect.stringMatching(/^DashboardWriteEmailRole/),
+      expect.stringMatching(/^WebhooksDispatcher/),
+    ]);
   });
 });
 

@@ -1,8 +1,5 @@
-import { dynamoCredentialRepository } from '../../functions/adapters/dynamodb/credential-repository';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
 import { revokeCredential } from '../../functions/core/credentials/manage-credentials';
-import { generateCredentialValue, hashCredentialValue, redactCredentialValue } from '../../functions/core/credentials/key-format';
-import { newId } from '../../functions/core/ids';
 import { as, call } from './support/http';
 import { newAccount, runtimeTable } from './support/runtime';
 
@@ -18,34 +15,6 @@ describe('credentials', () => {
       expect((await call('GET', '/projects', { headers: { 'X-API-Key': key } })).status).toBe(200);
     }
     expect((await as(pat.key).post('/projects', { name: 'p', repository })).status).toBe(201);
-  });
-
-  it('OAuth access tokens resolve through the same resolver, until they expire', async () => {
-    const { account } = await newAccount();
-    const credentials = dynamoCredentialRepository(await runtimeTable());
-    const mint = async (expiresAt: string) => {
-      const value = generateCredentialValue('oauth');
-      await credentials.create({
-        id: newId('credential', Date.now()),
-        account_id: account.id,
-        type: 'oauth',
-        name: 'oauth app',
-        scopes: ['read:projects'],
-        hash: hashCredentialValue(value),
-        hint: redactCredentialValue(value),
-        created_at: new Date().toISOString(),
-        expires_at: expiresAt,
-        revoked_at: null,
-        last_used_at: null,
-      });
-      return value;
-    };
-    const valid = await mint(new Date(Date.now() + 3_600_000).toISOString());
-    expect((await as(valid).get('/projects')).status).toBe(200);
-    const expired = await mint(new Date(Date.now() - 1_000).toISOString());
-    const answer = await as(expired).get('/projects');
-    expect(answer.status).toBe(401);
-    expect(answer.body.error.message).toMatch(/expired/);
   });
 
   it('a revoked key is refused on the very next request', async () => {

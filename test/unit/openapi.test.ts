@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { allScopes, scopeDescriptions } from '../../functions/core/credentials/scopes';
 import { errorStatus } from '../../functions/http/error-status';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { apiRoutes as routes, routes as allRoutes } from '../../functions/routes';
@@ -59,11 +60,25 @@ describe('the OpenAPI document', () => {
       if (route.scope === null) {
         expect(op?.security).toEqual([]);
       } else {
-        expect(op?.security).toEqual([{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }]);
+        expect(op?.security).toEqual([{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }, { oauth2: [route.scope] }]);
         for (const status of ['401', '403', '429'])
           expect([route.operationId, status, op?.responses[status] !== undefined]).toEqual([route.operationId, status, true]);
       }
     }
+  });
+
+  it('declares the OAuth 2.0 authorization code flow with its endpoints and every scope, and no operation outside /v1', () => {
+    const scheme = (document.components as any).securitySchemes.oauth2;
+    expect(scheme.type).toBe('oauth2');
+    expect(scheme.flows).toEqual({
+      authorizationCode: {
+        authorizationUrl: '/oauth/authorize',
+        tokenUrl: '/oauth/token',
+        refreshUrl: '/oauth/token',
+        scopes: Object.fromEntries(allScopes.map((scope) => [scope, scopeDescriptions[scope]])),
+      },
+    });
+    expect(Object.keys(paths).every((path) => path.startsWith('/v1/'))).toBe(true);
   });
 
   it('documents page, per_page (1 to 100), sort and order on every list', () => {

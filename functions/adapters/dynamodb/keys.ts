@@ -38,6 +38,18 @@ export const entityTypes = {
   review: 'review',
   reviewComment: 'review_comment',
   rateLimitBucket: 'rate_limit_bucket',
+  user: 'user',
+  userEmail: 'user_email',
+  membership: 'membership',
+  session: 'session',
+  oneTimeLink: 'one_time_link',
+  signInThrottle: 'sign_in_throttle',
+  auditRecord: 'audit_record',
+  oauthClient: 'oauth_client',
+  oauthGrant: 'oauth_grant',
+  authorizationCode: 'authorization_code',
+  refreshToken: 'refresh_token',
+  oauthConsent: 'oauth_consent',
 } as const;
 
 export const keys = {
@@ -207,7 +219,53 @@ export const keys = {
   queuedMessage: (dueMs: number, id: string) => ({ pk: 'DELIVERY_QUEUE', sk: `${String(dueMs).padStart(15, '0')}#${id}` }),
 
   idempotency: (tenant: Tenant, key: string) => ({ pk: join(tenantPrefix(tenant), 'IDEMPOTENCY', key), sk: 'IDEMPOTENCY' }),
+
+  /** People: one user per e-mail across accounts; memberships and remembered consents sit under the user. */
+  user: (id: string) => ({ pk: join('USER', id), sk: 'USER' }),
+  userEmail: (email: string) => ({ pk: join('USER_EMAIL', email), sk: 'USER_EMAIL' }),
+  membership: (userId: string, accountId: string) => ({ pk: join('USER', userId), sk: join('MEMBERSHIP', accountId) }),
+  membershipSortKeyPrefix: 'MEMBERSHIP#',
+  membershipIndexes: (accountId: string, userId: string) => ({
+    gsi1pk: join('ACCOUNT', accountId, 'MEMBERS'),
+    gsi1sk: join('USER', userId),
+  }),
+  membersOfAccount: (accountId: string) => join('ACCOUNT', accountId, 'MEMBERS'),
+  oauthConsent: (userId: string, accountId: string, clientId: string) => ({
+    pk: join('USER', userId),
+    sk: join('OAUTH_CONSENT', accountId, clientId),
+  }),
+
+  /** Looked up by the hash of the cookie; listed per user for "sign out everywhere else". */
+  session: (hash: string) => ({ pk: join('SESSION', hash), sk: 'SESSION' }),
+  sessionIndexes: (userId: string, id: string) => ({ gsi1pk: join('USER', userId, 'SESSIONS'), gsi1sk: join('SESSION', id) }),
+  sessionsOfUser: (userId: string) => join('USER', userId, 'SESSIONS'),
+  oneTimeLink: (hash: string) => ({ pk: join('LINK', hash), sk: 'LINK' }),
+  signInThrottle: (key: string) => ({ pk: join('THROTTLE', key), sk: 'THROTTLE' }),
+
+  auditRecords: (accountId: string) => join('ACCOUNT', accountId, 'AUDIT'),
+  auditRecord: (accountId: string, id: string) => ({ pk: join('ACCOUNT', accountId, 'AUDIT'), sk: join('AUDIT', id) }),
+
+  oauthClient: (id: string) => ({ pk: join('OAUTH_CLIENT', id), sk: 'OAUTH_CLIENT' }),
+  oauthClientIndexes: (accountId: string, id: string) => ({
+    gsi1pk: join('ACCOUNT', accountId, 'OAUTH_CLIENTS'),
+    gsi1sk: join('OAUTH_CLIENT', id),
+  }),
+  oauthClientsOfAccount: (accountId: string) => join('ACCOUNT', accountId, 'OAUTH_CLIENTS'),
+  oauthGrant: (id: string) => ({ pk: join('OAUTH_GRANT', id), sk: 'OAUTH_GRANT' }),
+  /** Leading-key pattern of grant items: the credential resolver records a grant's last use there. */
+  oauthGrantLeadingKeyPattern: 'OAUTH_GRANT#*',
+  oauthGrantIndexes: (accountId: string, id: string) => ({
+    gsi1pk: join('ACCOUNT', accountId, 'OAUTH_GRANTS'),
+    gsi1sk: join('OAUTH_GRANT', id),
+  }),
+  oauthGrantsOfAccount: (accountId: string) => join('ACCOUNT', accountId, 'OAUTH_GRANTS'),
+  authorizationCode: (hash: string) => ({ pk: join('OAUTH_CODE', hash), sk: 'OAUTH_CODE' }),
+  refreshToken: (hash: string) => ({ pk: join('OAUTH_REFRESH', hash), sk: 'OAUTH_REFRESH' }),
 };
+
+/** Epoch seconds for the table's TTL attribute: DynamoDB deletes the item some time after. */
+export const ttlOf = (isoOrMs: string | number, graceMs = 0): number =>
+  Math.ceil(((typeof isoOrMs === 'number' ? isoOrMs : Date.parse(isoOrMs)) + graceMs) / 1000);
 
 /** Case-insensitive name order, ties broken by id. */
 export const projectNameKey = (name: string, id: string): string => `${name.toLowerCase()}${tieBreak}${id}`;

@@ -21,6 +21,15 @@ export interface Credential {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  /** OAuth access tokens only: the grant they come from, whose standing decides whether they still work. */
+  grant?: OAuthTokenOrigin;
+}
+
+/** The grant, application and person behind an OAuth access token. */
+export interface OAuthTokenOrigin {
+  id: string;
+  client_id: string;
+  user_id: string;
 }
 
 /** What the API and the CLI show of a credential (never the hash). */

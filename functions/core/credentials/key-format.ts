@@ -45,19 +45,29 @@ const randomBase62 = (length: number): string => {
 
 const checksumOf = (text: string): string => toBase62(crc32(text), checksumLength);
 
-export const generateCredentialValue = (type: CredentialType): string => {
-  const withoutChecksum = credentialPrefixes[type] + randomBase62(bodyLength);
+/**
+ * A value of this format under any prefix: credentials, and the OAuth client ids, client secrets
+ * and refresh tokens, which are not credentials of the API but are checked the same way.
+ */
+export const generatePrefixedValue = (prefix: string): string => {
+  const withoutChecksum = prefix + randomBase62(bodyLength);
   return withoutChecksum + checksumOf(withoutChecksum);
 };
+
+/** True when `value` is `prefix`, a body of the right length and alphabet, and a matching checksum. */
+export const isWellFormedValue = (prefix: string, value: string): boolean => {
+  if (!value.startsWith(prefix)) return false;
+  const body = value.slice(prefix.length);
+  if (body.length !== bodyLength + checksumLength || !/^[0-9A-Za-z]+$/.test(body)) return false;
+  return checksumOf(value.slice(0, -checksumLength)) === value.slice(-checksumLength);
+};
+
+export const generateCredentialValue = (type: CredentialType): string => generatePrefixedValue(credentialPrefixes[type]);
 
 /** The credential's type when the value is well formed and its checksum matches, else undefined. */
 export const parseCredentialValue = (value: string): CredentialType | undefined => {
   const type = credentialTypes.find((t) => value.startsWith(credentialPrefixes[t]));
-  if (!type) return undefined;
-  const body = value.slice(credentialPrefixes[type].length);
-  if (body.length !== bodyLength + checksumLength || !/^[0-9A-Za-z]+$/.test(body)) return undefined;
-  const withoutChecksum = value.slice(0, -checksumLength);
-  return checksumOf(withoutChecksum) === value.slice(-checksumLength) ? type : undefined;
+  return type && isWellFormedValue(credentialPrefixes[type], value) ? type : undefined;
 };
 
 /** Only this hash is stored; the value itself is shown once, when it is created. */

@@ -2,8 +2,9 @@ import { type Clock, isoTime } from '../clock';
 import { ApiError } from '../errors';
 import type { Principal } from '../tenancy';
 import type { CredentialRepository } from './credential';
+import { type GrantStandingReader, oauthTokenScopes, standingOrigin } from '../oauth/grant-standing';
 import { hashCredentialValue, parseCredentialValue } from './key-format';
-import { isReadScope } from './scopes';
+import { isReadScope, type Scope } from './scopes';
 
 export interface PresentedCredentials {
   authorization?: string;
@@ -41,7 +42,7 @@ const presentedValue = ({ authorization, apiKey }: PresentedCredentials): string
  */
 export const resolveCredential = async (
   presented: PresentedCredentials,
-  deps: { credentials: CredentialRepository; clock: Clock },
+  deps: { credentials: CredentialRepository; clock: Clock; oauthGrants?: GrantStandingReader },
 ): Promise<Principal> => {
   const value = presentedValue(presented);
   const type = parseCredentialValue(value);
@@ -54,7 +55,19 @@ export const resolveCredential = async (
   if (credential.revoked_at) throw unauthorized('The credential has been revoked.');
   if (credential.expires_at && Date.parse(credential.expires_at) <= now) throw unauthorized('The credential has expired.');
 
-  if (!credential.last_used_at || Date.parse(credential.last_used_at) < now - lastUsedGranularityMs) {
+  let scopes: Scope[] = credential.scopes;
+  if (type === 'oauth') {
+    // An OAuth token is only as good as its grant, application and granting person, checked each time.
+    if (!credential.grant || !deps.oauthGrants) throw unauthorized('The credential is not valid.');
+    const standing = await deps.oauthGrants.standing(standingOrigin(credential, credential.grant));
+    const judged = oauthTokenScopes(credential, standing, now);
+    if ('refused' in judged) throw unauthorized(judged.refused);
+    scopes = judged.scopes;
+    const lastUsed = standing.grant?.last_used_at;
+    if (!lastUsed || Date.parse(lastUsed) < now - lastUsedGranularityMs) {
+      await deps.oauthGrants.touchLastUsed(credential.grant.id, isoTime(now), isoTime(now - lastUsedGranularityMs));
+    }
+  } else if (!credential.last_used_at || Date.parse(credential.last_used_at) < now - lastUsedGranularityMs) {
     await deps.credentials.touchLastUsed(hash, isoTime(now), isoTime(now - lastUsedGranularityMs));
   }
 
@@ -64,6 +77,6 @@ export const resolveCredential = async (
     credentialId: credential.id,
     credentialType: type,
     // A read-only key can never write, whatever was stored for it.
-    scopes: type === 'ro' ? credential.scopes.filter(isReadScope) : credential.scopes,
+    scopes: type === 'ro' ? scopes.filter(isReadScope) : scopes,
   };
 };

@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock';
 import type { CredentialRepository } from '../../core/credentials/credential';
 import { resolveCredential } from '../../core/credentials/resolve-credential';
 import { ApiError } from '../../core/errors';
+import type { GrantStandingReader } from '../../core/oauth/grant-standing';
 import { rateLimitHeaders, type RateLimiter } from '../../core/rate-limiter';
 import type { Principal } from '../../core/tenancy';
 import type { AnyRoute } from '../../routes/route';
@@ -11,6 +12,8 @@ import type { HttpResponse } from '../response';
 
 export interface AuthDeps {
   credentials: CredentialRepository;
+  /** Judges OAuth access tokens; without it they are refused. */
+  oauthGrants?: GrantStandingReader;
   clock: Clock;
   rateLimiter: RateLimiter;
 }

@@ -25,7 +25,8 @@ export const call = async <T = any>(method: string, path: string, options: CallO
     body = JSON.stringify(options.json);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body });
+  // A Buffer is a valid body; the DOM typings that preact's JSX brings in do not say so.
+  const response = await fetch(`${apiUrl()}${path}`, { method, headers, body: body as RequestInit['body'] });
   const text = await response.text();
   let parsed: unknown;
   try {

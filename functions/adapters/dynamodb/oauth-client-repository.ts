@@ -1,0 +1,81 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { OAuthClient, OAuthClientRepository } from '../../core/oauth/client';
+import type { TableRef } from './client';
+import { entityTypes, keys, withoutKeys } from './keys';
+import { isConditionFailure } from './transactions';
+
+export const dynamoOAuthClientRepository = ({ client, tableName }: TableRef): OAuthClientRepository => ({
+  async create(oauthClient) {
+    await client.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keys.oauthClient(oauthClient.id),
+          ...keys.oauthClientIndexes(oauthClient.account_id, oauthClient.id),
+          entity: entityTypes.oauthClient,
+          ...oauthClient,
+        },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  },
+
+  async get(id) {
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.oauthClient(id) }));
+    return result.Item ? withoutKeys<OAuthClient>(result.Item) : undefined;
+  },
+
+  async ofAccount(accountId) {
+    const clients: OAuthClient[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const result = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.oauthClientsOfAccount(accountId) },
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      clients.push(...(result.Items ?? []).map((item) => withoutKeys<OAuthClient>(item)));
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return clients;
+  },
+
+  async replaceSecret(id, secret) {
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.oauthClient(id),
+          UpdateExpression: 'SET secret_hash = :hash, secret_hint = :hint, secret_created_at = :at, updated_at = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':hash': secret.hash, ':hint': secret.hint, ':at': secret.created_at },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+
+  async delete(accountId, id) {
+    try {
+      await client.send(
+        new DeleteCommand({
+          TableName: tableName,
+          Key: keys.oauthClient(id),
+          ConditionExpression: 'account_id = :account',
+          ExpressionAttributeValues: { ':account': accountId },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  },
+});

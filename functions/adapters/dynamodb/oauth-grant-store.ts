@@ -1,0 +1,251 @@
+import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Credential } from '../../core/credentials/credential';
+import type { OAuthClient } from '../../core/oauth/client';
+import type { AuthorizationCode, Consent, Grant, IssuedTokens, IssueOutcome, OAuthGrantStore, RefreshToken } from '../../core/oauth/grant';
+import type { Membership } from '../../core/users/user';
+import { auditPut } from './audit-log';
+import type { TableRef } from './client';
+import { entityTypes, keys, ttlOf, withoutKeys } from './keys';
+import { conditionFailedAt, isConditionFailure, type TransactItem } from './transactions';
+
+const day = 86_400_000;
+
+/** An access token is a credential item (found by its hash like every key), kept a day past its expiry. */
+const accessTokenItem = (access: Credential): Record<string, unknown> => ({
+  ...keys.credential(access.hash),
+  entity: entityTypes.credential,
+  ttl: ttlOf(access.expires_at as string, day),
+  ...access,
+});
+
+const refreshTokenItem = (refresh: RefreshToken): Record<string, unknown> => ({
+  ...keys.refreshToken(refresh.hash),
+  entity: entityTypes.refreshToken,
+  // Kept past its expiry for as long as its grant may live, so a late reuse is still recognised.
+  ttl: ttlOf(refresh.expires_at, 30 * day),
+  ...refresh,
+});
+
+const grantItem = (grant: Grant): Record<string, unknown> => ({
+  ...keys.oauthGrant(grant.id),
+  ...keys.oauthGrantIndexes(grant.account_id, grant.id),
+  entity: entityTypes.oauthGrant,
+  ...grant,
+});
+
+/** The grant still gives tokens: not revoked, not past its year. */
+const liveGrantCheck = (tableName: string, grantId: string, now: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: keys.oauthGrant(grantId),
+    ConditionExpression: 'attribute_exists(pk) AND revoked_at = :null AND expires_at > :now',
+    ExpressionAttributeValues: { ':null': null, ':now': now },
+  },
+});
+
+const newTokenPuts = (tableName: string, tokens: IssuedTokens): TransactItem[] => [
+  { Put: { TableName: tableName, Item: accessTokenItem(tokens.access), ConditionExpression: 'attribute_not_exists(pk)' } },
+  { Put: { TableName: tableName, Item: refreshTokenItem(tokens.refresh), ConditionExpression: 'attribute_not_exists(pk)' } },
+];
+
+export const dynamoOAuthGrantStore = ({ client, tableName }: TableRef): OAuthGrantStore => {
+  const getGrant = async (id: string): Promise<Grant | undefined> => {
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.oauthGrant(id), ConsistentRead: true }));
+    return result.Item ? withoutKeys<Grant>(result.Item) : undefined;
+  };
+
+  /** Uses up a code or refresh token and stores its successors, or tells why not. */
+  const issue = async (useUp: TransactItem, grantId: string, tokens: IssuedTokens, now: string): Promise<IssueOutcome> => {
+    try {
+      await client.send(
+        new TransactWriteCommand({ TransactItems: [useUp, liveGrantCheck(tableName, grantId, now), ...newTokenPuts(tableName, tokens)] }),
+      );
+      return 'issued';
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return 'used';
+      if (conditionFailedAt(error, 1)) return 'grant_revoked';
+      throw error;
+    }
+  };
+
+  const markUsed = (key: Record<string, string>, now: string): TransactItem => ({
+    Update: {
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: 'SET used_at = :now',
+      ConditionExpression: 'attribute_exists(pk) AND used_at = :null',
+      ExpressionAttributeValues: { ':now': now, ':null': null },
+    },
+  });
+
+  return {
+    async createGrant(grant, code, consent, audit) {
+      await client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: tableName, Item: grantItem(grant), ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: tableName,
+                Item: {
+                  ...keys.authorizationCode(code.hash),
+                  entity: entityTypes.authorizationCode,
+                  ttl: ttlOf(code.expires_at, day),
+                  ...code,
+                },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Put: {
+                TableName: tableName,
+                Item: {
+                  ...keys.oauthConsent(consent.user_id, consent.account_id, consent.client_id),
+                  entity: entityTypes.oauthConsent,
+                  ...consent,
+                },
+              },
+            },
+            auditPut(tableName, audit),
+          ],
+        }),
+      );
+    },
+
+    getGrant,
+
+    async findCode(hash) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.authorizationCode(hash), ConsistentRead: true }));
+      return result.Item ? withoutKeys<AuthorizationCode>(result.Item) : undefined;
+    },
+
+    async findRefreshToken(hash) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.refreshToken(hash), ConsistentRead: true }));
+      return result.Item ? withoutKeys<RefreshToken>(result.Item) : undefined;
+    },
+
+    async getConsent(accountId, userId, clientId) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.oauthConsent(userId, accountId, clientId) }));
+      return result.Item ? withoutKeys<Consent>(result.Item) : undefined;
+    },
+
+    exchangeCode: (codeHash, tokens, now) =>
+      issue(markUsed(keys.authorizationCode(codeHash), now), tokens.access.grant?.id as string, tokens, now),
+
+    async spendCode(codeHash, now) {
+      try {
+        await client.send(new TransactWriteCommand({ TransactItems: [markUsed(keys.authorizationCode(codeHash), now)] }));
+      } catch (error) {
+        if (!conditionFailedAt(error, 0)) throw error;
+      }
+    },
+
+    rotateRefreshToken: (refreshHash, tokens, now) =>
+      issue(markUsed(keys.refreshToken(refreshHash), now), tokens.refresh.grant_id, tokens, now),
+
+    async revokeGrant(grantId, reason, at, audit) {
+      try {
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.oauthGrant(grantId),
+                  UpdateExpression: 'SET revoked_at = :at, revoked_reason = :reason',
+                  ConditionExpression: 'attribute_exists(pk) AND revoked_at = :null',
+                  ExpressionAttributeValues: { ':at': at, ':reason': reason, ':null': null },
+                },
+              },
+              auditPut(tableName, audit),
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
+    },
+
+    async revokeAccessToken(hash, at, audit) {
+      try {
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.credential(hash),
+                  UpdateExpression: 'SET revoked_at = :at',
+                  ConditionExpression: 'attribute_exists(pk) AND revoked_at = :null',
+                  ExpressionAttributeValues: { ':at': at, ':null': null },
+                },
+              },
+              auditPut(tableName, audit),
+            ],
+          }),
+        );
+      } catch (error) {
+        if (!conditionFailedAt(error, 0)) throw error;
+      }
+    },
+
+    async standing({ grantId, accountId, userId, clientId }) {
+      // Eventually consistent, like the credential itself: one round trip of three half-unit reads.
+      const wanted = [keys.oauthGrant(grantId), keys.membership(userId, accountId), keys.oauthClient(clientId)];
+      const result = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: wanted } } }));
+      let items = result.Responses?.[tableName] ?? [];
+      // A batch may leave keys unprocessed under load; read those one by one.
+      for (const key of (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, string>[]) {
+        const one = await client.send(new GetCommand({ TableName: tableName, Key: key }));
+        if (one.Item) items = [...items, one.Item];
+      }
+      const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
+      const grant = find(wanted[0] as { pk: string; sk: string });
+      const membership = find(wanted[1] as { pk: string; sk: string });
+      const oauthClient = find(wanted[2] as { pk: string; sk: string });
+      return {
+        grant: grant ? withoutKeys<Grant>(grant) : undefined,
+        membership: membership ? withoutKeys<Membership>(membership) : undefined,
+        client: oauthClient ? withoutKeys<OAuthClient>(oauthClient) : undefined,
+      };
+    },
+
+    async touchLastUsed(grantId, at, unlessAfter) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.oauthGrant(grantId),
+            UpdateExpression: 'SET last_used_at = :at',
+            ConditionExpression: 'attribute_exists(pk) AND (last_used_at = :null OR last_used_at < :unlessAfter)',
+            ExpressionAttributeValues: { ':at': at, ':unlessAfter': unlessAfter, ':null': null },
+          }),
+        );
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+      }
+    },
+
+    async grantsOfAccount(accountId) {
+      const grants: Grant[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: 'gsi1',
+            KeyConditionExpression: 'gsi1pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.oauthGrantsOfAccount(accountId) },
+            ExclusiveStartKey: startKey,
+            ScanIndexForward: false,
+          }),
+        );
+        grants.push(...(result.Items ?? []).map((item) => withoutKeys<Grant>(item)));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      return grants;
+    },
+  };
+};

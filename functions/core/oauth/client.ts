@@ -1,0 +1,72 @@
+/** An application registered by an account to act for other accounts (an OAuth 2.0 client). */
+export interface OAuthClient {
+  id: string;
+  account_id: string;
+  name: string;
+  redirect_uris: string[];
+  /** `confidential`: authenticates with its secret; `public`: has none and must use PKCE. */
+  type: 'confidential' | 'public';
+  /** SHA-256 of the current secret (confidential clients only); the value is shown once. */
+  secret_hash: string | null;
+  /** Prefix and last four characters of the secret, so a person can tell secrets apart. */
+  secret_hint: string | null;
+  secret_created_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** What the CLI and the pages show (never the hash). */
+export type OAuthClientView = Omit<OAuthClient, 'secret_hash'>;
+
+export const viewOfClient = ({ secret_hash: _hash, ...view }: OAuthClient): OAuthClientView => view;
+
+export interface OAuthClientRepository {
+  create(client: OAuthClient): Promise<void>;
+  get(id: string): Promise<OAuthClient | undefined>;
+  ofAccount(accountId: string): Promise<OAuthClient[]>;
+  /** Replaces the secret; false when the client is gone. */
+  replaceSecret(id: string, secret: { hash: string; hint: string; created_at: string }): Promise<boolean>;
+  /** False when there was no such client of that account. */
+  delete(accountId: string, id: string): Promise<boolean>;
+}
+
+const loopbackHosts = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** http on a loopback address: a native app's own listener (RFC 8252 7.3). */
+export const isLoopbackRedirect = (uri: URL): boolean => uri.protocol === 'http:' && loopbackHosts.has(uri.hostname);
+
+/** Why `value` cannot be registered as a redirect URI, or undefined when it can. */
+export const redirectUriIssue = (value: string): string | undefined => {
+  if (value.length > 2000) return 'must be at most 2000 characters';
+  let uri: URL;
+  try {
+    uri = new URL(value);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (uri.protocol !== 'https:' && !isLoopbackRedirect(uri)) return 'must use https (http only on 127.0.0.1, [::1] or localhost)';
+  if (uri.hash || value.includes('#')) return 'must not have a fragment';
+  if (uri.username || uri.password) return 'must not carry a user name or password';
+  if (value.includes('*')) return 'must be exact: no wildcards';
+  return undefined;
+};
+
+/**
+ * Whether `presented` is one of the client's redirect URIs: an exact string match (RFC 9700 4.1.3),
+ * except that a loopback URI may name any port, since a native app listens where it can (RFC 8252 7.3).
+ */
+export const matchesRegisteredRedirect = (client: Pick<OAuthClient, 'redirect_uris'>, presented: string): boolean => {
+  if (client.redirect_uris.includes(presented)) return true;
+  let uri: URL;
+  try {
+    uri = new URL(presented);
+  } catch {
+    return false;
+  }
+  if (!isLoopbackRedirect(uri) || redirectUriIssue(presented)) return false;
+  const withoutPort = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
+  return client.redirect_uris.some((registered) => {
+    const candidate = new URL(registered);
+    return isLoopbackRedirect(candidate) && withoutPort(candidate) === withoutPort(uri);
+  });
+};

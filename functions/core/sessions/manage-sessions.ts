@@ -1,0 +1,141 @@
+import type { AuditLog, RequestOrigin } from '../audit/audit';
+import { type Clock, isoTime } from '../clock';
+import { newId } from '../ids';
+import { hashSecretToken, isSecretTokenShaped, newSecretToken } from '../secret-token';
+import {
+  type Session,
+  sessionAbsoluteMs,
+  sessionIdleMs,
+  type SessionRepository,
+  sessionTouchGranularityMs,
+  type SessionView,
+  twoFactorStageMs,
+} from './session';
+
+export interface SessionDeps {
+  sessions: SessionRepository;
+  clock: Clock;
+}
+
+/** A new session; `token` goes into the cookie and nowhere else. */
+export const startSession = async (
+  input: { userId: string; accountId: string | null; stage: Session['stage']; origin: RequestOrigin },
+  deps: SessionDeps,
+): Promise<{ session: Session; token: string }> => {
+  const now = deps.clock.now();
+  const token = newSecretToken();
+  const session: Session = {
+    id: newId('session', now),
+    hash: hashSecretToken(token),
+    user_id: input.userId,
+    account_id: input.accountId,
+    stage: input.stage,
+    csrf_token: newSecretToken(),
+    created_at: isoTime(now),
+    last_seen_at: isoTime(now),
+    expires_at: isoTime(now + (input.stage === 'two_factor' ? twoFactorStageMs : sessionAbsoluteMs)),
+    ip: input.origin.ip,
+    user_agent: input.origin.userAgent?.slice(0, 512) ?? null,
+  };
+  await deps.sessions.create(session);
+  return { session, token };
+};
+
+const isLive = (session: Session, now: number): boolean =>
+  Date.parse(session.expires_at) > now && Date.parse(session.last_seen_at) + sessionIdleMs > now;
+
+/**
+ * The session a cookie names, if it is still live: within its absolute end and used within the
+ * idle limit. Records the use at most once a minute (the idle clock restarts then).
+ */
+export const resolveSession = async (token: string | undefined, deps: SessionDeps): Promise<Session | undefined> => {
+  if (!token || !isSecretTokenShaped(token)) return undefined;
+  const hash = hashSecretToken(token);
+  const session = await deps.sessions.findByHash(hash);
+  const now = deps.clock.now();
+  if (!session || !isLive(session, now)) return undefined;
+  if (Date.parse(session.last_seen_at) + sessionTouchGranularityMs <= now) {
+    const lastSeen = isoTime(now);
+    if (!(await deps.sessions.update(hash, { last_seen_at: lastSeen }))) return undefined;
+    return { ...session, last_seen_at: lastSeen };
+  }
+  return session;
+};
+
+/** The second factor was given: the session becomes a full one, with the full lifetime from now. */
+export const completeTwoFactor = async (session: Session, accountId: string | null, deps: SessionDeps): Promise<Session> => {
+  const now = deps.clock.now();
+  const changes = {
+    stage: 'active' as const,
+    account_id: accountId,
+    last_seen_at: isoTime(now),
+    expires_at: isoTime(now + sessionAbsoluteMs),
+  };
+  await deps.sessions.update(session.hash, changes);
+  return { ...session, ...changes };
+};
+
+export const selectAccount = async (session: Session, accountId: string, deps: SessionDeps): Promise<Session> => {
+  await deps.sessions.update(session.hash, { account_id: accountId });
+  return { ...session, account_id: accountId };
+};
+
+/** Sign-out ends the session on the server: the cookie alone is worth nothing afterwards. */
+export const endSession = async (session: Session, deps: SessionDeps): Promise<void> => {
+  await deps.sessions.delete(session.hash);
+};
+
+export const listSessions = async (current: Session, deps: SessionDeps): Promise<SessionView[]> => {
+  const now = deps.clock.now();
+  return (await deps.sessions.ofUser(current.user_id))
+    .filter((s) => s.stage === 'active' && isLive(s, now))
+    .sort((a, b) => b.last_seen_at.localeCompare(a.last_seen_at))
+    .map((s) => ({
+      id: s.id,
+      current: s.hash === current.hash,
+      created_at: s.created_at,
+      last_seen_at: s.last_seen_at,
+      expires_at: s.expires_at,
+      ip: s.ip,
+      user_agent: s.user_agent,
+    }));
+};
+
+/** Ends every session of the user but `keep` (all of them when `keep` is undefined); how many ended. */
+export const endSessionsOfUser = async (userId: string, keep: Session | undefined, deps: SessionDeps): Promise<number> => {
+  const others = (await deps.sessions.ofUser(userId)).filter((s) => s.hash !== keep?.hash);
+  for (const session of others) await deps.sessions.delete(session.hash);
+  return others.length;
+};
+
+/** "Sign out everywhere else", recorded in the audit log of the account the user acts for. */
+export const signOutOtherSessions = async (
+  current: Session,
+  origin: RequestOrigin,
+  deps: SessionDeps & { audit: AuditLog },
+): Promise<number> => {
+  const ended = await endSessionsOfUser(current.user_id, current, deps);
+  if (current.account_id) {
+    const now = deps.clock.now();
+    await deps.audit.record({
+      id: newId('auditRecord', now),
+      account_id: current.account_id,
+      action: 'user.sessions_revoked',
+      actor: { type: 'user', id: current.user_id },
+      target_id: current.user_id,
+      details: { sessions_ended: ended },
+      ip: origin.ip,
+      user_agent: origin.userAgent,
+      created_at: isoTime(now),
+    });
+  }
+  return ended;
+};
+
+/** Ends one of the user's own sessions from the list (never another user's). */
+export const endSessionById = async (current: Session, sessionId: string, deps: SessionDeps): Promise<boolean> => {
+  const target = (await deps.sessions.ofUser(current.user_id)).find((s) => s.id === sessionId);
+  if (!target) return false;
+  await deps.sessions.delete(target.hash);
+  return true;
+};

@@ -1,0 +1,45 @@
+/** A signed-in browser. The cookie holds a secret; the table holds only its SHA-256 (`hash`). */
+export interface Session {
+  id: string;
+  hash: string;
+  user_id: string;
+  /** The account the user acts for; null until a user of several accounts picks one. */
+  account_id: string | null;
+  /** `two_factor`: the password was right and the second factor is awaited; nothing else is allowed yet. */
+  stage: 'two_factor' | 'active';
+  /** The synchronizer token every state-changing form of this session carries. */
+  csrf_token: string;
+  created_at: string;
+  last_seen_at: string;
+  /** Absolute end, whatever the activity. */
+  expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+/** Idle expiry 12 h, absolute 7 days; a half-finished sign-in (second factor awaited) 10 minutes. */
+export const sessionIdleMs = 12 * 3_600_000;
+export const sessionAbsoluteMs = 7 * 86_400_000;
+export const twoFactorStageMs = 10 * 60_000;
+/** `last_seen_at` moves at most this often, so a page view is not also a write. */
+export const sessionTouchGranularityMs = 60_000;
+
+export interface SessionRepository {
+  create(session: Session): Promise<void>;
+  findByHash(hash: string): Promise<Session | undefined>;
+  /** Stores the changed fields; false when the session is gone. */
+  update(hash: string, changes: Partial<Pick<Session, 'account_id' | 'stage' | 'last_seen_at' | 'expires_at'>>): Promise<boolean>;
+  delete(hash: string): Promise<void>;
+  ofUser(userId: string): Promise<Session[]>;
+}
+
+/** What the sessions page shows of one (never the hash or the CSRF token). */
+export interface SessionView {
+  id: string;
+  current: boolean;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}

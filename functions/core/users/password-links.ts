@@ -1,0 +1,112 @@
+import { type AuditLog, auditRecordOf, type RequestOrigin } from '../audit/audit';
+import { type Clock, isoTime } from '../clock';
+import { validationError } from '../errors';
+import { newId } from '../ids';
+import { hashSecretToken, isSecretTokenShaped } from '../secret-token';
+import type { SessionRepository } from '../sessions/session';
+import { endSessionsOfUser } from '../sessions/manage-sessions';
+import type { Mailer } from '../webhooks/delivery';
+import { issueLink } from './manage-users';
+import { type OneTimeLink, type OneTimeLinkRepository, setPasswordPath } from './one-time-links';
+import { passwordIssue } from './password-policy';
+import { hashPassword } from './passwords';
+import { secondsToWait, type SignInThrottleStore, throttleKeys, throttleRules, throttleWindowMs } from './sign-in-throttle';
+import { normalizeEmail, type User, type UserRepository } from './user';
+
+export interface PasswordLinkDeps {
+  users: UserRepository;
+  links: OneTimeLinkRepository;
+  sessions: SessionRepository;
+  throttle: SignInThrottleStore;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+/** The address of a one-time link. */
+export const linkUrl = (origin: string, token: string): string => `${origin}${setPasswordPath}?token=${encodeURIComponent(token)}`;
+
+/**
+ * "Forgot password": e-mails a reset link (1 h) when a user has the address. The answer is the same
+ * whether or not one has, and a flood of requests for one address sends at most a few e-mails.
+ */
+export const requestPasswordReset = async (
+  input: { email: string; origin: string },
+  deps: PasswordLinkDeps & { mailer: Mailer },
+): Promise<void> => {
+  const email = normalizeEmail(input.email);
+  const now = deps.clock.now();
+  const key = throttleKeys.resetEmail(email);
+  if ((await secondsToWait([{ key, rule: throttleRules.resetEmail }], deps.throttle, now)) > 0) return;
+  await deps.throttle.recordFailure(key, now, throttleWindowMs);
+  const user = await deps.users.findByEmail(email);
+  if (!user) return;
+  const link = await issueLink(user.id, 'reset_password', deps);
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Reset your Project Automation Service password',
+    text: [
+      'Someone (we hope you) asked to reset the password of this e-mail address.',
+      '',
+      `Set a new password here; the link works once, within one hour:`,
+      linkUrl(input.origin, link.token),
+      '',
+      'If it was not you, ignore this e-mail: your password stays as it is.',
+    ].join('\n'),
+  });
+};
+
+/** The link behind a token, while it can still be used. */
+export const findUsableLink = async (token: string | undefined, deps: { links: OneTimeLinkRepository; clock: Clock }) => {
+  if (!token || !isSecretTokenShaped(token)) return undefined;
+  const link = await deps.links.find(hashSecretToken(token));
+  return link && Date.parse(link.expires_at) > deps.clock.now() ? link : undefined;
+};
+
+export class LinkUnusable extends Error {
+  constructor() {
+    super('This link has expired or was used already. Ask for a new one.');
+    this.name = 'LinkUnusable';
+  }
+}
+
+/**
+ * Sets the password through a one-time link: the link is used up in the same write. Every session
+ * of the user ends (a reset means the old password may be known to someone else).
+ */
+export const setPasswordWithLink = async (
+  input: { token: string; password: string; origin: RequestOrigin },
+  deps: PasswordLinkDeps,
+): Promise<{ user: User; link: OneTimeLink }> => {
+  const link = await findUsableLink(input.token, deps);
+  const user = link ? await deps.users.get(link.user_id) : undefined;
+  if (!link || !user) throw new LinkUnusable();
+  const issue = await passwordIssue(input.password, user.email);
+  if (issue) throw validationError([issue]);
+  const now = deps.clock.now();
+  const updated: User = {
+    ...user,
+    password_hash: await hashPassword(input.password),
+    updated_at: isoTime(now),
+    revision: user.revision + 1,
+  };
+  const outcome = await deps.links.redeem(link.hash, updated, isoTime(now));
+  if (outcome !== 'redeemed') throw new LinkUnusable();
+  await endSessionsOfUser(user.id, undefined, deps);
+  for (const membership of await deps.users.membershipsOfUser(user.id)) {
+    await deps.audit.record(
+      auditRecordOf(
+        {
+          accountId: membership.account_id,
+          action: 'user.password_changed',
+          actor: { type: 'user', id: user.id },
+          targetId: user.id,
+          details: { through: link.purpose },
+          origin: input.origin,
+        },
+        newId('auditRecord', now),
+        isoTime(now),
+      ),
+    );
+  }
+  return { user: updated, link };
+};

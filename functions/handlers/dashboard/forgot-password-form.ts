@@ -1,0 +1,7 @@
+import { pageHandler } from '../../http/pages/page-deps';
+import { ForgotPasswordPage } from '../../pages/views/forgot-password';
+import { forgotPasswordFormRoute } from '../../routes/dashboard';
+
+export const handler = pageHandler(forgotPasswordFormRoute, 'public', async ({ csrfToken }) => ({
+  page: ForgotPasswordPage({ csrfToken }),
+}));

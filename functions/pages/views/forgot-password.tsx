@@ -1,0 +1,24 @@
+import { Button, Card, PostForm, TextField } from '../components';
+import { Layout } from '../layout';
+
+export const ForgotPasswordPage = (props: { csrfToken: string; sent?: boolean }) => (
+  <Layout title="Reset your password" narrow>
+    <Card>
+      <h1>Reset your password</h1>
+      {props.sent ? (
+        <div className="alert alert--success" role="status">
+          If a user has that e-mail address, we sent it a link to set a new password. The link works once, within one hour.
+        </div>
+      ) : (
+        <p>Enter the e-mail address you sign in with; we will send it a link to set a new password.</p>
+      )}
+      <PostForm action="/dashboard/forgot-password" csrfToken={props.csrfToken}>
+        <TextField label="Email" name="email" type="email" autoComplete="username" required autoFocus />
+        <div className="actions">
+          <Button>Send the link</Button>
+          <a href="/dashboard/sign-in">Back to sign-in</a>
+        </div>
+      </PostForm>
+    </Card>
+  </Layout>
+);

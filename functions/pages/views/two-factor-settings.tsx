@@ -1,0 +1,73 @@
+import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../components';
+import { Layout, type Viewer } from '../layout';
+
+export interface TwoFactorSettingsProps {
+  viewer: Viewer;
+  enabled: boolean;
+  /** While off: the secret proposed, to enter in an authenticator app. */
+  proposal?: { secret: string; uri: string; qrDataUri: string };
+  /** Shown once, right after turning it on or making new ones. */
+  recoveryCodes?: string[];
+  remainingRecoveryCodes?: number;
+  error?: string;
+  notice?: string;
+}
+
+export const TwoFactorSettingsPage = (props: TwoFactorSettingsProps) => (
+  <Layout title="Two-factor sign-in" viewer={props.viewer}>
+    <Card>
+      <h1>Two-factor sign-in</h1>
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      <ErrorSummary messages={props.error ? [props.error] : []} />
+      {props.recoveryCodes && (
+        <Alert kind="info" title="Your recovery codes">
+          <p>Each works once, in place of a code from your app. Store them somewhere safe now: they are not shown again.</p>
+          <ul className="codes">
+            {props.recoveryCodes.map((code) => (
+              <li key={code}>{code}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
+      {props.enabled ? (
+        <>
+          <p>
+            Two-factor sign-in is <strong>on</strong>. {props.remainingRecoveryCodes ?? 0} recovery codes are left.
+          </p>
+          <PostForm action="/dashboard/two-factor/recovery-codes" csrfToken={props.viewer.csrfToken}>
+            <div className="actions">
+              <Button variant="secondary">Make new recovery codes</Button>
+            </div>
+          </PostForm>
+          <h2>Turn it off</h2>
+          <PostForm action="/dashboard/two-factor/disable" csrfToken={props.viewer.csrfToken}>
+            <TextField label="Current password" name="password" type="password" autoComplete="current-password" required />
+            <div className="actions">
+              <Button variant="danger">Turn off two-factor sign-in</Button>
+            </div>
+          </PostForm>
+        </>
+      ) : (
+        props.proposal && (
+          <>
+            <p>
+              Two-factor sign-in is <strong>off</strong>. Turn it on: scan this code with an authenticator app (or type the secret in), then
+              enter the 6-digit code it shows.
+            </p>
+            <img className="qr" alt="QR code of the authenticator secret" src={props.proposal.qrDataUri} />
+            <p>
+              Secret: <span className="secret">{props.proposal.secret}</span>
+            </p>
+            <PostForm action="/dashboard/two-factor/enable" csrfToken={props.viewer.csrfToken}>
+              <input type="hidden" name="secret" value={props.proposal.secret} />
+              <TextField label="Code" name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={6} />
+              <div className="actions">
+                <Button>Turn on two-factor sign-in</Button>
+              </div>
+            </PostForm>
+          </>
+        )
+      )}
+    </Card>
+  </Layout>
+);

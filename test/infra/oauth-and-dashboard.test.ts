@@ -1,0 +1,107 @@
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { dashboardDomain, dashboardRoutes } from '../../functions/routes/dashboard';
+import { apiRoutes, webRoutes } from '../../functions/routes/index';
+import { oauthDomain, oauthRoutes } from '../../functions/routes/oauth';
+import { defaultNotificationSender } from '../../lib/app';
+import { actionsOf, asArray, isDynamoStatement, isSesStatement, joined, only, templateLookups } from './template-helpers';
+import { synthesized } from './synthesized';
+
+const description = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
+
+describe('the dashboard and the OAuth authorization server', () => {
+  const s = synthesized();
+  const lookups = templateLookups(s.template);
+  const stackOf = (domain: string) => s.stack(s.domainStacks[domain] as string);
+
+  it('serve every page from the Dashboard stack and every OAuth endpoint from the OAuth stack, each from its own function', () => {
+    for (const [domain, rows] of [
+      [dashboardDomain, dashboardRoutes],
+      [oauthDomain, oauthRoutes],
+    ] as const) {
+      const stack = stackOf(domain);
+      const routeKeys = Object.values(stack.findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties.RouteKey as string);
+      expect(routeKeys.sort()).toEqual(rows.map(description).sort());
+      for (const route of rows) {
+        expect(Object.keys(stack.findResources('AWS::Lambda::Function', { Properties: { Description: description(route) } }))).toHaveLength(
+          1,
+        );
+      }
+    }
+    const oauthKeys = oauthRoutes.map(description);
+    for (const key of ['GET /oauth/authorize', 'POST /oauth/token', 'POST /oauth/revoke', 'GET /.well-known/oauth-authorization-server']) {
+      expect(oauthKeys).toContain(key);
+    }
+    expect(dashboardRoutes.map(description)).toContain('GET /dashboard/sign-in');
+  });
+
+  it("attach every route to the core stack's one HTTP API and every function to its one table", () => {
+    for (const domain of [dashboardDomain, oauthDomain]) {
+      for (const route of Object.values(stackOf(domain).findResources('AWS::ApiGatewayV2::Route'))) {
+        expect(route.Properties.ApiId).toEqual({ 'Fn::ImportValue': `${s.coreStackName}:ApiId` });
+      }
+    }
+    for (const route of webRoutes.filter((r) => r.tableAccess !== 'none')) {
+      expect(lookups.environmentOf(description(route)).TABLE_NAME).toEqual({ Ref: s.idAt(`${s.coreStackName}/Table/Resource`) });
+    }
+  });
+
+  it('keep the OpenAPI rows apart from the web rows', () => {
+    expect(apiRoutes.every((route) => route.path.startsWith('/v1/'))).toBe(true);
+    expect(webRoutes.every((route) => !route.path.startsWith('/v1/') && route.kind !== undefined)).toBe(true);
+  });
+
+  it('give the password-reset page, and only it, SES on the sender identity and the sender address', () => {
+    const senders = webRoutes.filter((route) => route.sendsEmail);
+    expect(senders.map((route) => route.path)).toEqual(['/dashboard/forgot-password']);
+    const sender = senders[0]!;
+    const statement = only(lookups.statementsOf(description(sender)).filter(isSesStatement), 'SES statement');
+    expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
+    expect(asArray(statement.Resource).map(joined)).toEqual([
+      `arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${defaultNotificationSender}`,
+    ]);
+    expect(lookups.environmentOf(description(sender)).NOTIFICATION_SENDER).toBe(defaultNotificationSender);
+    for (const route of webRoutes.filter((r) => !r.sendsEmail)) {
+      expect([route.path, lookups.statementsOf(description(route)).filter(isSesStatement)]).toEqual([route.path, []]);
+    }
+  });
+
+  it('let the stylesheet and the metadata functions touch no table', () => {
+    const tableless = webRoutes.filter((r) => r.tableAccess === 'none');
+    for (const route of tableless) {
+      expect(lookups.statementsOf(description(route)).filter(isDynamoStatement)).toEqual([]);
+      expect(lookups.environmentOf(description(route)).TABLE_NAME).toBeUndefined();
+    }
+    expect(tableless.map((r) => r.path).sort()).toEqual(['/.well-known/oauth-authorization-server', '/dashboard/assets/{file}']);
+  });
+
+  it("let every read-only API function record an OAuth grant's last use, and change nothing else of it", () => {
+    const readRoute = only(
+      apiRoutes.filter((route) => route.operationId === 'listProjects'),
+      'listProjects',
+    );
+    const updates = lookups
+      .statementsOf(description(readRoute))
+      .filter(isDynamoStatement)
+      .filter((statement) => actionsOf(statement).includes('dynamodb:UpdateItem'));
+    expect(only(updates, 'update statement').Condition).toEqual({
+      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern] },
+    });
+  });
+
+  it('output the authorization server (AuthUrl, the issuer) and the dashboard (DashboardUrl) beside ApiUrl in the core stack', () => {
+    const core = s.stack(s.coreStackName);
+    const api = s.idAt(`${s.coreStackName}/Api/Resource`);
+    core.hasOutput('AuthUrl', { Value: { 'Fn::GetAtt': [api, 'ApiEndpoint'] } });
+    core.hasOutput('DashboardUrl', { Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [api, 'ApiEndpoint'] }, '/dashboard']] } });
+    core.hasOutput('ApiUrl', { Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [api, 'ApiEndpoint'] }, '/v1']] } });
+  });
+
+  it('set no PUBLIC_ORIGIN in AWS: the pages take the origin API Gateway names', () => {
+    for (const route of webRoutes) expect(lookups.environmentOf(description(route)).PUBLIC_ORIGIN).toBeUndefined();
+  });
+
+  it('leave cdk-nag nothing unacknowledged in either stack', () => {
+    const web = [s.domainStacks[dashboardDomain], s.domainStacks[oauthDomain]] as string[];
+    expect(s.violations.filter((violation) => web.some((name) => violation.includes(`${name}/`)))).toEqual([]);
+  });
+});

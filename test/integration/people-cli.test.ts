@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { as } from './support/http';
+import { newAccount } from './support/runtime';
+import { csrfTokenIn, origin, webClient } from './support/web-client';
+
+const run = promisify(execFile);
+
+/** `npm run cli -- …` against the integration runtime (found through its DATA_DIR), answering JSON. */
+const cli = async (args: string[], stdin?: string): Promise<{ code: number; json: any }> => {
+  const child = run(process.execPath, ['--conditions=source', '--import', 'tsx', 'bin/cli.ts', ...args, '--json'], {
+    env: { ...process.env, DATA_DIR: process.env.IT_DATA_DIR },
+  });
+  if (stdin !== undefined) {
+    child.child.stdin?.end(stdin);
+  }
+  try {
+    const { stdout } = await child;
+    return { code: 0, json: JSON.parse(stdout) };
+  } catch (error) {
+    const failure = error as { code: number; stderr: string };
+    return { code: failure.code, json: JSON.parse(failure.stderr) };
+  }
+};
+
+describe('the admin CLI for people and applications', () => {
+  it('users create prints a one-time set-password link (24 h) that signs the new user in; users list; 409 for a member twice', async () => {
+    const { account } = await newAccount();
+    const email = `cli-${Date.now()}@example.com`;
+    const created = await cli(['users', 'create', '--email', email, '--account', account.id, '--role', 'viewer']);
+    expect(created.code).toBe(0);
+    expect(created.json).toMatchObject({ email, account_id: account.id, role: 'viewer', created: true, password_set: false });
+    expect(created.json.id).toMatch(/^usr_[0-9A-Z]{26}$/);
+    expect(created.json.set_password_link.startsWith(`${origin()}/dashboard/set-password?token=`)).toBe(true);
+
+    const browser = webClient();
+    const form = await browser.get(created.json.set_password_link);
+    const set = await browser.post('/dashboard/set-password', {
+      csrf_token: csrfTokenIn(form.text),
+      token: new URL(created.json.set_password_link).searchParams.get('token')!,
+      password: 'viewer pass phrase',
+    });
+    expect([set.status, set.location]).toEqual([303, '/dashboard']);
+
+    const again = await cli(['users', 'create', '--email', email, '--account', account.id]);
+    expect(again.code).toBe(2);
+    expect(again.json.error).toMatchObject({ code: 'conflict', status: 409 });
+
+    const listed = await cli(['users', 'list', '--account', account.id]);
+    expect(listed.json.data).toEqual([expect.objectContaining({ email, role: 'viewer', password_set: true, two_factor: false })]);
+  });
+
+  it('users create --password-stdin sets the password at once', async () => {
+    const { account } = await newAccount();
+    const email = `cli-stdin-${Date.now()}@example.com`;
+    const created = await cli(['users', 'create', '--email', email, '--account', account.id, '--password-stdin'], 'a piped pass phrase\n');
+    expect(created.json).toMatchObject({ password_set: true });
+    expect(created.json.set_password_link).toBeUndefined();
+    expect((await webClient().signIn(email, 'a piped pass phrase')).status).toBe(303);
+  });
+
+  it('oauth-clients create, list, rotate-secret and delete; accounts list', async () => {
+    const { account, live } = await newAccount();
+    const created = await cli([
+      'oauth-clients',
+      'create',
+      '--name',
+      'Chat Bot',
+      '--redirect-uri',
+      'https://bot.example.com/cb',
+      '--redirect-uri',
+      'http://127.0.0.1:7777/cb',
+      '--account',
+      account.id,
+    ]);
+    expect(created.json).toMatchObject({
+      name: 'Chat Bot',
+      redirect_uris: ['https://bot.example.com/cb', 'http://127.0.0.1:7777/cb'],
+      type: 'confidential',
+    });
+    expect(created.json.client_id).toMatch(/^oac_[0-9A-Za-z]{36}$/);
+    expect(created.json.client_secret).toMatch(/^svc_oacs_[0-9A-Za-z]{36}$/);
+    const publicApp = await cli([
+      'oauth-clients',
+      'create',
+      '--name',
+      'CLI',
+      '--redirect-uri',
+      'http://127.0.0.1/cb',
+      '--public',
+      '--account',
+      account.id,
+    ]);
+    expect(publicApp.json.client_secret).toBeUndefined();
+    const refused = await cli([
+      'oauth-clients',
+      'create',
+      '--name',
+      'Bad',
+      '--redirect-uri',
+      'http://bot.example.com/cb',
+      '--account',
+      account.id,
+    ]);
+    expect([refused.code, refused.json.error.code]).toEqual([2, 'validation_error']);
+
+    const listed = await cli(['oauth-clients', 'list', '--account', account.id]);
+    expect(listed.json.data.map((c: any) => c.id).sort()).toEqual([created.json.client_id, publicApp.json.client_id].sort());
+    expect(JSON.stringify(listed.json)).not.toContain(created.json.client_secret);
+
+    const rotated = await cli(['oauth-clients', 'rotate-secret', created.json.client_id, '--account', account.id]);
+    expect(rotated.json.client_secret).not.toBe(created.json.client_secret);
+    expect((await cli(['oauth-clients', 'delete', created.json.client_id, '--account', account.id])).code).toBe(0);
+    expect((await cli(['oauth-clients', 'list', '--account', account.id])).json.data).toHaveLength(1);
+
+    const accounts = await cli(['accounts', 'list']);
+    expect(accounts.json.data.map((a: any) => a.id)).toContain(account.id);
+    expect((await as(live.key).get('/projects')).status).toBe(200);
+  });
+});

@@ -1,0 +1,193 @@
+import { generate } from 'otplib';
+import { stylesheetPath } from '../../functions/pages/assets/stylesheet';
+import { as } from './support/http';
+import { csrfTokenIn, newPerson, origin, waitForMail, webClient } from './support/web-client';
+
+const pageHeaders = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'cross-origin-opener-policy': 'same-origin',
+  'content-type': 'text/html; charset=utf-8',
+};
+
+const expectPageHeaders = (headers: Headers, redirect = false) => {
+  for (const [name, value] of Object.entries(pageHeaders)) {
+    if (!(redirect && name === 'content-type')) expect([name, headers.get(name)]).toEqual([name, value]);
+  }
+  const csp = headers.get('content-security-policy') ?? '';
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(headers.get('x-request-id')).toBeTruthy();
+  // http://localhost: no HSTS (it would pin https on localhost for every other local app).
+  expect(headers.get('strict-transport-security')).toBeNull();
+};
+
+describe('sign-in and sessions, over HTTP', () => {
+  it('signs in with Email and Password: a session cookie HttpOnly, SameSite=Lax, named `session` on http://localhost', async () => {
+    const person = await newPerson();
+    const browser = webClient();
+    const page = await browser.get('/dashboard/sign-in');
+    expect(page.status).toBe(200);
+    expectPageHeaders(page.headers);
+    expect(page.setCookies).toEqual([expect.stringMatching(/^csrf=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=7200$/)]);
+    expect(page.text).toContain('<label for="field-email">Email</label>');
+
+    const signedIn = await browser.post('/dashboard/sign-in', {
+      csrf_token: csrfTokenIn(page.text),
+      email: person.email.toUpperCase(),
+      password: person.password,
+    });
+    expect([signedIn.status, signedIn.location]).toEqual([303, '/dashboard']);
+    expectPageHeaders(signedIn.headers, true);
+    expect(signedIn.setCookies).toEqual([expect.stringMatching(/^session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=60479\d$/)]);
+    const home = await browser.get('/dashboard');
+    expect(home.status).toBe(200);
+    expect(home.text).toContain(person.email);
+    expect(home.text).toContain(person.account.id);
+    expectPageHeaders(home.headers);
+  });
+
+  it('serves the stylesheet under its hash, cached for a year', async () => {
+    const css = await fetch(`${origin()}${stylesheetPath}`);
+    expect(css.status).toBe(200);
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(css.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await css.text()).toContain('.button');
+  });
+
+  it('answers a wrong password and an unknown e-mail alike (401), then slows the e-mail down (429 + Retry-After)', async () => {
+    const person = await newPerson();
+    const browser = webClient();
+    const wrong = await browser.signIn(person.email, 'not the password');
+    const unknown = await browser.signIn(`nobody-${Date.now()}@example.com`, 'not the password');
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    const message = (html: string) => /role="alert"><p>([^<]+)</.exec(html)?.[1];
+    expect(message(wrong.text)).toBe('The e-mail or password is not correct.');
+    expect(message(unknown.text)).toBe(message(wrong.text));
+    // Past five failures each try must wait, twice as long each time: wait out each due time and fail again.
+    const waits: number[] = [];
+    for (let attempt = 0; attempt < 12 && (waits.at(-1) ?? 0) < 8; attempt += 1) {
+      const answer = await browser.signIn(person.email, 'not the password');
+      if (answer.status !== 429) {
+        expect(answer.status).toBe(401);
+        continue;
+      }
+      waits.push(Number(answer.headers.get('retry-after')));
+      if (waits.at(-1)! < 8) await new Promise((resolve) => setTimeout(resolve, waits.at(-1)! * 1000 + 100));
+    }
+    expect(waits.at(-1)).toBeGreaterThanOrEqual(8);
+    expect(waits).toEqual([...waits].sort((a, b) => a - b));
+    const throttled = await browser.signIn(person.email, person.password);
+    expect(throttled.status).toBe(429);
+    expect(throttled.text).toContain('Too many failed attempts');
+  });
+
+  it('refuses a form without its CSRF token (403), and a page behind sign-in sends the signed-out to sign-in', async () => {
+    const person = await newPerson();
+    const browser = webClient();
+    await browser.get('/dashboard/sign-in');
+    const forged = await browser.post('/dashboard/sign-in', { email: person.email, password: person.password });
+    expect(forged.status).toBe(403);
+    expectPageHeaders(forged.headers);
+    const away = await webClient().get('/dashboard/sessions');
+    expect([away.status, away.location]).toEqual([302, '/dashboard/sign-in?return_to=%2Fdashboard%2Fsessions']);
+  });
+
+  it('sign-out ends the session on the server: the old cookie opens nothing afterwards', async () => {
+    const person = await newPerson();
+    const browser = webClient();
+    await browser.signIn(person.email, person.password);
+    const sessionCookie = browser.cookies.get('session')!;
+    const out = await browser.submit('/dashboard', '/dashboard/sign-out', {});
+    expect([out.status, out.location]).toEqual([303, '/dashboard/sign-in?notice=signed_out']);
+    expect(out.setCookies).toEqual(['session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0']);
+    const replayed = await fetch(`${origin()}/dashboard`, { redirect: 'manual', headers: { Cookie: `session=${sessionCookie}` } });
+    expect(replayed.status).toBe(302);
+  });
+
+  it('lists the sessions and signs out everywhere else', async () => {
+    const person = await newPerson();
+    const here = webClient();
+    const there = webClient();
+    await here.signIn(person.email, person.password);
+    await there.signIn(person.email, person.password);
+    const list = await here.get('/dashboard/sessions');
+    expect(list.text.match(/<tr>/g)?.length).toBe(3);
+    expect(list.text).toContain('this browser');
+    const done = await here.post('/dashboard/sessions/sign-out', { csrf_token: csrfTokenIn(list.text), session_id: 'others' });
+    expect(done.location).toBe('/dashboard/sessions?ended=others');
+    expect((await there.get('/dashboard')).status).toBe(302);
+    expect((await here.get('/dashboard')).status).toBe(200);
+  });
+
+  it('resets a forgotten password by an e-mailed one-time link (the local outbox), which then ends every session', async () => {
+    const person = await newPerson();
+    const old = webClient();
+    await old.signIn(person.email, person.password);
+    const browser = webClient();
+    const asked = await browser.submit('/dashboard/forgot-password', '/dashboard/forgot-password', { email: person.email });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('If a user has that e-mail address');
+    const [mail] = await waitForMail(person.email);
+    const link = /http:\/\/localhost:\d+\/dashboard\/set-password\?token=[\w-]+/.exec(mail!.text)![0];
+    expect(link.startsWith(origin())).toBe(true);
+
+    const form = await browser.get(link);
+    expect(form.status).toBe(200);
+    expect(form.headers.get('referrer-policy')).toBe('no-referrer');
+    const token = new URL(link).searchParams.get('token')!;
+    const weak = await browser.post('/dashboard/set-password', { csrf_token: csrfTokenIn(form.text), token, password: 'password123' });
+    expect(weak.status).toBe(422);
+    const set = await browser.post('/dashboard/set-password', {
+      csrf_token: csrfTokenIn(form.text),
+      token,
+      password: 'a fresh pass phrase',
+    });
+    expect([set.status, set.location]).toEqual([303, '/dashboard']);
+    expect((await browser.get('/dashboard')).status).toBe(200);
+    expect((await old.get('/dashboard')).status).toBe(302);
+    expect((await browser.get(link)).status).toBe(410);
+    expect((await webClient().signIn(person.email, 'a fresh pass phrase')).status).toBe(303);
+  });
+
+  it('turns on two-factor sign-in (TOTP, recovery codes shown once) and asks for a code at the next sign-in', async () => {
+    const person = await newPerson();
+    const browser = webClient();
+    await browser.signIn(person.email, person.password);
+    const setup = await browser.get('/dashboard/two-factor');
+    const secret = /name="secret" value="([A-Z2-7]{32})"/.exec(setup.text)![1]!;
+    expect(setup.text).toContain('data:image/svg+xml;base64,');
+    const enabled = await browser.post('/dashboard/two-factor/enable', {
+      csrf_token: csrfTokenIn(setup.text),
+      secret,
+      code: await generate({ secret }),
+    });
+    expect(enabled.status).toBe(200);
+    const codes = [...enabled.text.matchAll(/<li>([a-z2-9]{5}-[a-z2-9]{5})<\/li>/g)].map((m) => m[1]!);
+    expect(codes).toHaveLength(10);
+
+    const next = webClient();
+    const step = await next.signIn(person.email, person.password);
+    expect([step.status, step.location]).toEqual([303, '/dashboard/sign-in/two-factor']);
+    expect((await next.get('/dashboard')).location).toBe('/dashboard/sign-in/two-factor');
+    const challenge = await next.get('/dashboard/sign-in/two-factor');
+    expect((await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: '000000' })).status).toBe(
+      401,
+    );
+    const done = await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: codes[0]! });
+    expect([done.status, done.location]).toEqual([303, '/dashboard']);
+    expect((await next.get('/dashboard')).status).toBe(200);
+  });
+
+  it('keeps pages off the API: a session cookie is no credential for /v1', async () => {
+    const person = await newPerson();
+    const browser = webClient();
+    await browser.signIn(person.email, person.password);
+    const answer = await fetch(`${origin()}/v1/projects`, { headers: { Cookie: `session=${browser.cookies.get('session')}` } });
+    expect(answer.status).toBe(401);
+    expect((await as(person.live.key).get('/projects')).status).toBe(200);
+  });
+});

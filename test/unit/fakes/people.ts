@@ -1,0 +1,306 @@
+import type { AuditLog, AuditRecord } from '../../../functions/core/audit/audit';
+import { conflict } from '../../../functions/core/errors';
+import type { OAuthClient, OAuthClientRepository } from '../../../functions/core/oauth/client';
+import type { AuthorizationCode, Consent, Grant, OAuthGrantStore, RefreshToken } from '../../../functions/core/oauth/grant';
+import type { Session, SessionRepository } from '../../../functions/core/sessions/session';
+import type { OneTimeLink, OneTimeLinkRepository } from '../../../functions/core/users/one-time-links';
+import type { SignInThrottleStore, ThrottleCounter } from '../../../functions/core/users/sign-in-throttle';
+import type { Membership, User, UserRepository } from '../../../functions/core/users/user';
+import type { Mailer } from '../../../functions/core/webhooks/delivery';
+import { inMemoryAccountRepository } from './account-repository';
+import { controlledClock } from './clock';
+import { inMemoryCredentialRepository } from './credential-repository';
+
+const copy = <T>(value: T): T => structuredClone(value);
+
+/** Users, e-mails and memberships in memory, with the table's conditions (unique e-mail, revisions). */
+export const inMemoryUserRepository = (): UserRepository & { all(): User[] } => {
+  const users = new Map<string, User>();
+  const memberships = new Map<string, Membership>();
+  const key = (userId: string, accountId: string) => `${userId}/${accountId}`;
+  return {
+    async create(user, membership) {
+      if ([...users.values()].some((u) => u.email === user.email)) throw conflict(`A user with the e-mail ${user.email} exists already.`);
+      users.set(user.id, copy(user));
+      if (membership) memberships.set(key(membership.user_id, membership.account_id), copy(membership));
+    },
+    async get(id) {
+      const user = users.get(id);
+      return user && copy(user);
+    },
+    async findByEmail(email) {
+      const user = [...users.values()].find((u) => u.email === email);
+      return user && copy(user);
+    },
+    async update(user) {
+      const stored = users.get(user.id);
+      if (!stored || stored.revision !== user.revision - 1) return false;
+      users.set(user.id, copy(user));
+      return true;
+    },
+    async addMembership(membership) {
+      if (!users.has(membership.user_id)) throw new Error('no such user');
+      const k = key(membership.user_id, membership.account_id);
+      if (memberships.has(k)) throw conflict('This user is a member of the account already.');
+      memberships.set(k, copy(membership));
+    },
+    async getMembership(userId, accountId) {
+      const found = memberships.get(key(userId, accountId));
+      return found && copy(found);
+    },
+    async membershipsOfUser(userId) {
+      return [...memberships.values()].filter((m) => m.user_id === userId).map(copy);
+    },
+    async membersOfAccount(accountId) {
+      return [...memberships.values()].filter((m) => m.account_id === accountId).map(copy);
+    },
+    async removeMembership(userId, accountId) {
+      return memberships.delete(key(userId, accountId));
+    },
+    all: () => [...users.values()].map(copy),
+  };
+};
+
+export const inMemorySessionRepository = (): SessionRepository & { all(): Session[] } => {
+  const sessions = new Map<string, Session>();
+  return {
+    async create(session) {
+      sessions.set(session.hash, copy(session));
+    },
+    async findByHash(hash) {
+      const found = sessions.get(hash);
+      return found && copy(found);
+    },
+    async update(hash, changes) {
+      const found = sessions.get(hash);
+      if (!found) return false;
+      sessions.set(hash, { ...found, ...changes });
+      return true;
+    },
+    async delete(hash) {
+      sessions.delete(hash);
+    },
+    async ofUser(userId) {
+      return [...sessions.values()].filter((s) => s.user_id === userId).map(copy);
+    },
+    all: () => [...sessions.values()].map(copy),
+  };
+};
+
+export const inMemoryLinkRepository = (users: UserRepository): OneTimeLinkRepository => {
+  const links = new Map<string, OneTimeLink>();
+  return {
+    async create(link) {
+      links.set(link.hash, copy(link));
+    },
+    async find(hash) {
+      const found = links.get(hash);
+      return found && copy(found);
+    },
+    async redeem(hash, user, now) {
+      const link = links.get(hash);
+      if (!link || link.user_id !== user.id || link.expires_at <= now) return 'used';
+      // Both or neither, as the table's transaction.
+      if (!(await users.update(user))) return 'changed';
+      links.delete(hash);
+      return 'redeemed';
+    },
+  };
+};
+
+export const inMemoryThrottleStore = (windowMs = 15 * 60_000): SignInThrottleStore & { counters: Map<string, ThrottleCounter> } => {
+  const counters = new Map<string, ThrottleCounter>();
+  return {
+    counters,
+    async read(keys, now) {
+      const found = new Map<string, ThrottleCounter>();
+      for (const key of keys) {
+        const counter = counters.get(key);
+        if (counter && counter.last_failure_at + windowMs > now) found.set(key, { ...counter });
+      }
+      return found;
+    },
+    async recordFailure(key, now, window) {
+      const counter = counters.get(key);
+      const next =
+        counter && counter.last_failure_at > now - window
+          ? { failures: counter.failures + 1, last_failure_at: now }
+          : { failures: 1, last_failure_at: now };
+      counters.set(key, next);
+      return { ...next };
+    },
+    async clear(key) {
+      counters.delete(key);
+    },
+  };
+};
+
+export const inMemoryAuditLog = (): AuditLog & { records: AuditRecord[] } => {
+  const records: AuditRecord[] = [];
+  return {
+    records,
+    async record(record) {
+      records.push(copy(record));
+    },
+    async list(accountId, limit) {
+      return records
+        .filter((r) => r.account_id === accountId)
+        .reverse()
+        .slice(0, limit)
+        .map(copy);
+    },
+  };
+};
+
+export const recordingMailer = (): Mailer & { sent: { to: string; subject: string; text: string }[] } => {
+  const sent: { to: string; subject: string; text: string }[] = [];
+  return {
+    sent,
+    async send(message) {
+      sent.push({ ...message });
+    },
+  };
+};
+
+export const inMemoryClientRepository = (): OAuthClientRepository => {
+  const clients = new Map<string, OAuthClient>();
+  return {
+    async create(client) {
+      clients.set(client.id, copy(client));
+    },
+    async get(id) {
+      const found = clients.get(id);
+      return found && copy(found);
+    },
+    async ofAccount(accountId) {
+      return [...clients.values()].filter((c) => c.account_id === accountId).map(copy);
+    },
+    async replaceSecret(id, secret) {
+      const found = clients.get(id);
+      if (!found) return false;
+      clients.set(id, {
+        ...found,
+        secret_hash: secret.hash,
+        secret_hint: secret.hint,
+        secret_created_at: secret.created_at,
+        updated_at: secret.created_at,
+      });
+      return true;
+    },
+    async delete(accountId, id) {
+      if (clients.get(id)?.account_id !== accountId) return false;
+      return clients.delete(id);
+    },
+  };
+};
+
+/**
+ * Grants, codes, refresh tokens and access tokens in memory, with the table's transactions: a code
+ * or refresh token is used up together with the new tokens, or nothing happens.
+ */
+export const inMemoryGrantStore = (
+  credentials: ReturnType<typeof inMemoryCredentialRepository>,
+  users: UserRepository,
+  clients: OAuthClientRepository,
+  audit: ReturnType<typeof inMemoryAuditLog>,
+): OAuthGrantStore & { grants: Map<string, Grant>; codes: Map<string, AuthorizationCode>; refreshTokens: Map<string, RefreshToken> } => {
+  const grants = new Map<string, Grant>();
+  const codes = new Map<string, AuthorizationCode>();
+  const refreshTokens = new Map<string, RefreshToken>();
+  const consents = new Map<string, Consent>();
+  const consentKey = (accountId: string, userId: string, clientId: string) => `${accountId}/${userId}/${clientId}`;
+  const live = (grantId: string, now: string) => {
+    const grant = grants.get(grantId);
+    return grant !== undefined && grant.revoked_at === null && grant.expires_at > now;
+  };
+  const issue = async (
+    used: { used_at: string | null } | undefined,
+    grantId: string,
+    tokens: Parameters<OAuthGrantStore['exchangeCode']>[1],
+    now: string,
+  ) => {
+    if (!used || used.used_at !== null) return 'used' as const;
+    if (!live(grantId, now)) return 'grant_revoked' as const;
+    used.used_at = now;
+    await credentials.create(copy(tokens.access));
+    refreshTokens.set(tokens.refresh.hash, copy(tokens.refresh));
+    return 'issued' as const;
+  };
+  return {
+    grants,
+    codes,
+    refreshTokens,
+    async createGrant(grant, code, consent, record) {
+      grants.set(grant.id, copy(grant));
+      codes.set(code.hash, copy(code));
+      consents.set(consentKey(consent.account_id, consent.user_id, consent.client_id), copy(consent));
+      await audit.record(record);
+    },
+    async getGrant(id) {
+      const found = grants.get(id);
+      return found && copy(found);
+    },
+    async findCode(hash) {
+      const found = codes.get(hash);
+      return found && copy(found);
+    },
+    async findRefreshToken(hash) {
+      const found = refreshTokens.get(hash);
+      return found && copy(found);
+    },
+    async getConsent(accountId, userId, clientId) {
+      const found = consents.get(consentKey(accountId, userId, clientId));
+      return found && copy(found);
+    },
+    exchangeCode: (codeHash, tokens, now) => issue(codes.get(codeHash), tokens.access.grant!.id, tokens, now),
+    async spendCode(codeHash, now) {
+      const code = codes.get(codeHash);
+      if (code && code.used_at === null) code.used_at = now;
+    },
+    rotateRefreshToken: (hash, tokens, now) => issue(refreshTokens.get(hash), tokens.refresh.grant_id, tokens, now),
+    async revokeGrant(grantId, reason, at, record) {
+      const grant = grants.get(grantId);
+      if (!grant || grant.revoked_at !== null) return false;
+      grant.revoked_at = at;
+      grant.revoked_reason = reason;
+      await audit.record(record);
+      return true;
+    },
+    async revokeAccessToken(hash, at, record) {
+      const stored = credentials.stored().find((c) => c.hash === hash);
+      if (!stored || stored.revoked_at) return;
+      await credentials.revoke(stored.id, at);
+      await audit.record(record);
+    },
+    async standing({ grantId, accountId, userId, clientId }) {
+      return {
+        grant: grants.get(grantId) && copy(grants.get(grantId)!),
+        membership: await users.getMembership(userId, accountId),
+        client: await clients.get(clientId),
+      };
+    },
+    async touchLastUsed(grantId, at, unlessAfter) {
+      const grant = grants.get(grantId);
+      if (grant && (grant.last_used_at === null || grant.last_used_at < unlessAfter)) grant.last_used_at = at;
+    },
+    async grantsOfAccount(accountId) {
+      return [...grants.values()].filter((g) => g.account_id === accountId).map(copy);
+    },
+  };
+};
+
+/** Everything people, sessions and the authorization server use, in memory, on one controlled clock. */
+export const inMemoryPeople = () => {
+  const clock = controlledClock();
+  const accounts = inMemoryAccountRepository();
+  const credentials = inMemoryCredentialRepository();
+  const users = inMemoryUserRepository();
+  const sessions = inMemorySessionRepository();
+  const links = inMemoryLinkRepository(users);
+  const throttle = inMemoryThrottleStore();
+  const audit = inMemoryAuditLog();
+  const clients = inMemoryClientRepository();
+  const grants = inMemoryGrantStore(credentials, users, clients, audit);
+  const mailer = recordingMailer();
+  return { clock, accounts, credentials, users, sessions, links, throttle, audit, clients, grants, mailer };
+};

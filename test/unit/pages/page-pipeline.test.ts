@@ -1,0 +1,194 @@
+import { h } from 'preact';
+import { startSession } from '../../../functions/core/sessions/manage-sessions';
+import { safeReturnPath } from '../../../functions/http/pages/origin';
+import { createPageHandler, sessionCookie, type AccessLevel } from '../../../functions/http/pages/page-handler';
+import { PostForm } from '../../../functions/pages/components';
+import { Layout } from '../../../functions/pages/layout';
+import { SignInPage } from '../../../functions/pages/views/sign-in';
+import { defineWebRoute } from '../../../functions/routes/route';
+import { apiEvent } from '../fakes/api-gateway-event';
+import { inMemoryPeople } from '../fakes/people';
+import { createAccount } from '../../../functions/core/credentials/manage-credentials';
+import { createUser } from '../../../functions/core/users/manage-users';
+
+const route = defineWebRoute({
+  kind: 'page',
+  domain: 'Dashboard',
+  operationId: 'testPage',
+  summary: 'a page',
+  method: 'GET',
+  path: '/dashboard/test',
+  handler: 'x',
+  tableAccess: 'write',
+});
+
+const world = async () => {
+  const people = inMemoryPeople();
+  const account = await createAccount({ email: 'owner@acme.test' }, people);
+  const user = (await createUser({ email: 'alice@acme.test', accountId: account.id }, people)).user;
+  const signedIn = await startSession(
+    { userId: user.id, accountId: account.id, stage: 'active', origin: { ip: null, userAgent: null } },
+    people,
+  );
+  return { people, account, user, signedIn };
+};
+
+const handlerOf = (env: Awaited<ReturnType<typeof world>>, access: AccessLevel = 'public') =>
+  createPageHandler(
+    route,
+    access,
+    async (request) => ({ page: h('p', null, `csrf=${request.csrfToken} user=${request.signedIn?.user.email ?? 'none'}`) }),
+    () => env.people,
+  );
+
+const withOrigin = async <T>(origin: string | undefined, run: () => Promise<T>): Promise<T> => {
+  const previous = process.env.PUBLIC_ORIGIN;
+  if (origin === undefined) delete process.env.PUBLIC_ORIGIN;
+  else process.env.PUBLIC_ORIGIN = origin;
+  try {
+    return await run();
+  } finally {
+    if (previous === undefined) delete process.env.PUBLIC_ORIGIN;
+    else process.env.PUBLIC_ORIGIN = previous;
+  }
+};
+
+describe('every page', () => {
+  it('answers with the security headers: CSP without inline script, no framing, no referrer, no caching, HSTS over https', async () => {
+    const env = await world();
+    const response = await withOrigin(undefined, () => handlerOf(env)(apiEvent({ method: 'GET', path: '/dashboard/test' })));
+    expect(response.statusCode).toBe(200);
+    const csp = response.headers['Content-Security-Policy']!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("form-action 'self'");
+    expect(response.headers).toMatchObject({
+      'X-Frame-Options': 'DENY',
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'Cache-Control': 'no-store',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+      'Content-Type': 'text/html; charset=utf-8',
+      'Strict-Transport-Security': 'max-age=63072000; includeSubDomains',
+    });
+    expect(response.body).toMatch(/^<!doctype html>/);
+  });
+
+  it('uses __Host- cookies with Secure over https, and plain names without Secure on http://localhost', async () => {
+    const env = await world();
+    const secure = await withOrigin(undefined, () => handlerOf(env)(apiEvent({ method: 'GET', path: '/dashboard/test' })));
+    expect(secure.cookies).toEqual([
+      expect.stringMatching(/^__Host-csrf=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Secure; Max-Age=7200$/),
+    ]);
+    const local = await withOrigin('http://localhost:3000', () => handlerOf(env)(apiEvent({ method: 'GET', path: '/dashboard/test' })));
+    expect(local.cookies).toEqual([expect.stringMatching(/^csrf=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=7200$/)]);
+    expect(local.headers['Strict-Transport-Security']).toBeUndefined();
+    const cookie = sessionCookie({ secure: true }, 'tok', env.signedIn.session, Date.parse(env.signedIn.session.created_at));
+    expect(cookie).toBe('__Host-session=tok; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=604800');
+  });
+
+  it('reads the session from its cookie, and sends the signed-out to sign-in, then back', async () => {
+    const env = await world();
+    const event = (cookie?: string) => apiEvent({ method: 'GET', path: '/dashboard/test?tab=1', headers: cookie ? { cookie } : {} });
+    const signedIn = await withOrigin(undefined, () => handlerOf(env, 'account')(event(`__Host-session=${env.signedIn.token}`)));
+    expect(signedIn.body).toContain('user=alice@acme.test');
+    expect(signedIn.body).toContain(`csrf=${env.signedIn.session.csrf_token}`);
+    const signedOut = await withOrigin(undefined, () => handlerOf(env, 'account')(event()));
+    expect([signedOut.statusCode, signedOut.headers.Location]).toEqual([302, '/dashboard/sign-in?return_to=%2Fdashboard%2Ftest%3Ftab%3D1']);
+    // The local cookie name means nothing over https.
+    const wrongName = await withOrigin(undefined, () => handlerOf(env, 'account')(event(`session=${env.signedIn.token}`)));
+    expect(wrongName.statusCode).toBe(302);
+  });
+
+  it("refuses a POST without the form's CSRF token, with another token, or from another site", async () => {
+    const env = await world();
+    const post = (body: string, headers: Record<string, string> = {}) =>
+      withOrigin(undefined, () =>
+        createPageHandler(
+          { ...route, method: 'POST' },
+          'signed_in',
+          async () => ({ redirect: '/dashboard' }),
+          () => env.people,
+        )(
+          apiEvent({
+            method: 'POST',
+            path: '/dashboard/test',
+            raw: body,
+            headers: { cookie: `__Host-session=${env.signedIn.token}`, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          }),
+        ),
+      );
+    const token = env.signedIn.session.csrf_token;
+    expect((await post('a=1')).statusCode).toBe(403);
+    expect((await post(`csrf_token=${'x'.repeat(43)}`)).statusCode).toBe(403);
+    expect((await post(`csrf_token=${token}`, { origin: 'https://evil.test' })).statusCode).toBe(403);
+    expect((await post(`csrf_token=${token}`, { 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403);
+    expect((await post(`csrf_token=${token}`, { origin: 'https://api.example.test' })).statusCode).toBe(303);
+    // Referrer-Policy no-referrer makes browsers send `Origin: null` for the page's own forms.
+    expect((await post(`csrf_token=${token}`, { origin: 'null' })).statusCode).toBe(303);
+    expect((await post(`csrf_token=${token}`, { 'content-type': 'text/plain' })).statusCode).toBe(415);
+  });
+
+  it('shows an error page with the request id, never a stack, when a page fails', async () => {
+    const env = await world();
+    const failing = createPageHandler(
+      route,
+      'public',
+      async () => {
+        throw new Error('secret internals at /var/task/index.mjs');
+      },
+      () => env.people,
+    );
+    const response = await failing(apiEvent({ method: 'GET', path: '/dashboard/test', requestId: 'req-500' }));
+    expect(response.statusCode).toBe(500);
+    expect(response.body).toContain('req-500');
+    expect(response.body).not.toContain('internals');
+    expect(response.headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('pages render text escaped, by construction', () => {
+  it('an e-mail or error that holds markup is shown as text', async () => {
+    const { renderToString } = await import('preact-render-to-string');
+    const html = renderToString(
+      SignInPage({ csrfToken: 't', email: '"><script>alert(1)</script>', error: '<img src=x onerror=alert(1)>' }),
+    );
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)>');
+    expect(html).toContain('value="&quot;>&lt;script>alert(1)&lt;/script>"');
+  });
+
+  it('the sign-in form has the fields Email and Password and the button Sign in, and carries its CSRF token', async () => {
+    const { renderToString } = await import('preact-render-to-string');
+    const html = renderToString(SignInPage({ csrfToken: 'tok123' }));
+    expect(html).toContain('<label for="field-email">Email</label>');
+    expect(html).toContain('<label for="field-password">Password</label>');
+    expect(html).toMatch(/<button type="submit" class="button">Sign in<\/button>/);
+    expect(html).toContain('<input type="hidden" name="csrf_token" value="tok123"/>');
+    const layout = renderToString(h(Layout, { title: 'T', children: h(PostForm, { action: '/x', csrfToken: 'abc', children: null }) }));
+    expect(layout).toMatch(/<link rel="stylesheet" href="\/dashboard\/assets\/dashboard\.[0-9a-f]{12}\.css"\/>/);
+    expect(layout).not.toMatch(/<script|style=/);
+  });
+});
+
+describe('return_to', () => {
+  it("accepts this service's dashboard and authorization paths only", () => {
+    expect(safeReturnPath('/dashboard/sessions')).toBe('/dashboard/sessions');
+    expect(safeReturnPath('/oauth/authorize?client_id=oac_1&x=%2F%2F')).toBe('/oauth/authorize?client_id=oac_1&x=%2F%2F');
+    for (const bad of [
+      '//evil.test/dashboard',
+      '/\\evil.test',
+      'https://evil.test/dashboard',
+      '/v1/projects',
+      'dashboard',
+      '/dashboardx',
+      '/%2F%2Fevil.test',
+    ]) {
+      expect([bad, safeReturnPath(bad)]).toEqual([bad, undefined]);
+    }
+  });
+});

@@ -1,0 +1,109 @@
+import { hashSecretToken } from '../../../functions/core/secret-token';
+import { resolveSession } from '../../../functions/core/sessions/manage-sessions';
+import { enableTotp, proposeTotp } from '../../../functions/core/users/manage-two-factor';
+import { completeSignIn, SignInRefused, signIn } from '../../../functions/core/users/sign-in';
+import { generate } from 'otplib';
+import { from, peopleWithAdmin } from './people-fixture';
+
+const refusal = async (promise: Promise<unknown>): Promise<SignInRefused> => {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof SignInRefused) return error;
+    throw error;
+  }
+  throw new Error('expected the sign-in to be refused');
+};
+
+describe('sign-in', () => {
+  it('with the right e-mail (any case) and password starts a session acting for the only account', async () => {
+    const env = await peopleWithAdmin();
+    const result = await signIn({ email: ' ALICE@acme.test ', password: env.password, origin: from }, env);
+    expect(result.kind).toBe('signed_in');
+    expect(result.session).toMatchObject({ user_id: env.admin.id, account_id: env.account.id, stage: 'active', ip: from.ip });
+    // The cookie value is not stored; its hash is.
+    expect(result.session.hash).toBe(hashSecretToken(result.token));
+    expect(env.sessions.all().map((s) => s.hash)).toEqual([hashSecretToken(result.token)]);
+    expect(await resolveSession(result.token, env)).toMatchObject({ id: result.session.id });
+    expect(env.audit.records.map((r) => r.action)).toContain('user.signed_in');
+  });
+
+  it('gives the same answer for a wrong password and an unknown e-mail', async () => {
+    const env = await peopleWithAdmin();
+    const wrong = await refusal(signIn({ email: 'alice@acme.test', password: 'not the password', origin: from }, env));
+    const unknown = await refusal(signIn({ email: 'nobody@acme.test', password: 'not the password', origin: from }, env));
+    expect(wrong.message).toBe(unknown.message);
+    expect([wrong.reason, unknown.reason]).toEqual(['invalid_credentials', 'invalid_credentials']);
+    expect(env.sessions.all()).toEqual([]);
+    // Only the existing user's account learns of the failure.
+    expect(env.audit.records.filter((r) => r.action === 'user.sign_in_failed')).toHaveLength(1);
+  });
+
+  it('slows down repeated failures per e-mail, whether or not it has a user, and forgets them after a success', async () => {
+    const env = await peopleWithAdmin();
+    for (const email of ['alice@acme.test', 'nobody@acme.test']) {
+      for (let i = 0; i < 5; i += 1) {
+        await refusal(signIn({ email, password: 'wrong password', origin: { ip: `203.0.113.${i}`, userAgent: null } }, env));
+      }
+      // The sixth try must wait, even with the right password, and from another address.
+      const throttled = await refusal(signIn({ email, password: env.password, origin: { ip: '203.0.113.99', userAgent: null } }, env));
+      expect(throttled.reason).toBe('throttled');
+      expect(throttled.retryAfterSeconds).toBe(2);
+    }
+    env.clock.advance(2_000);
+    await expect(signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env)).resolves.toMatchObject({
+      kind: 'signed_in',
+    });
+    await expect(signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env)).resolves.toMatchObject({
+      kind: 'signed_in',
+    });
+  });
+
+  it('slows down an address that tries many e-mails', async () => {
+    const env = await peopleWithAdmin();
+    for (let i = 0; i < 20; i += 1) await refusal(signIn({ email: `guess${i}@acme.test`, password: 'wrong password', origin: from }, env));
+    const throttled = await refusal(signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env));
+    expect(throttled.reason).toBe('throttled');
+  });
+
+  it('with two-factor on, waits for a code: TOTP once, or a recovery code once', async () => {
+    const env = await peopleWithAdmin();
+    const { secret } = proposeTotp(env.admin as never);
+    const user = (await env.users.get(env.admin.id))!;
+    const at = (ms: number) => generate({ secret, epoch: Math.floor(ms / 1000) });
+    const codes = await enableTotp({ user, secret, code: await at(env.clock.now()), accountId: env.account.id, origin: from }, env);
+    expect(codes).toHaveLength(10);
+
+    env.clock.advance(60_000);
+    const first = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
+    expect(first.kind).toBe('two_factor');
+    expect(first.session.account_id).toBeNull();
+    const code = await at(env.clock.now());
+    const done = await completeSignIn({ session: first.session, code, origin: from }, env);
+    expect(done).toMatchObject({ stage: 'active', account_id: env.account.id });
+
+    // The same code again (within its 30 s) is refused: a code works once.
+    const second = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
+    expect((await refusal(completeSignIn({ session: second.session, code, origin: from }, env))).reason).toBe('invalid_code');
+    // A recovery code works once.
+    await expect(completeSignIn({ session: second.session, code: codes[0]!.toUpperCase(), origin: from }, env)).resolves.toMatchObject({
+      stage: 'active',
+    });
+    const third = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
+    expect((await refusal(completeSignIn({ session: third.session, code: codes[0]!, origin: from }, env))).reason).toBe('invalid_code');
+    expect((await env.users.get(env.admin.id))!.recovery_code_hashes).toHaveLength(9);
+  });
+
+  it('keeps a half-finished sign-in for 10 minutes only', async () => {
+    const env = await peopleWithAdmin();
+    const user = (await env.users.get(env.admin.id))!;
+    const { secret } = proposeTotp(user);
+    await enableTotp(
+      { user, secret, code: await generate({ secret, epoch: Math.floor(env.clock.now() / 1000) }), accountId: null, origin: from },
+      env,
+    );
+    const pending = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
+    env.clock.advance(10 * 60_000 + 1);
+    expect(await resolveSession(pending.token, env)).toBeUndefined();
+  });
+});
