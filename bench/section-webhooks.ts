@@ -23,6 +23,8 @@ import {
   type WebhookContext,
   type WebhookSettings,
 } from './webhook-deliveries';
+import { type DeliveryCost, deliveryCost, listPrices } from './webhook-cost';
+import { deliverySizes } from './webhook-deliveries';
 import { startWebhookReceiver } from './webhook-receiver';
 
 /** Section 4: webhook deliveries through the local runtime, from the state change to the receiver's 2xx. */
@@ -40,6 +42,7 @@ export interface WebhookSection {
   probe: ProbeResult[];
   /** Per throughput run: the calls each delivery cost and the rate DynamoDB Local served them at. */
   load: DynamoLoad[];
+  cost: DeliveryCost[];
   figures: Figure[];
 }
 
@@ -317,6 +320,53 @@ const printCalls = (throughput: readonly ThroughputResult[], latency: readonly L
   );
 };
 
+const printCost = (
+  latency: readonly LatencyResult[],
+  throughput: readonly ThroughputResult[],
+  sizes: { item: number; attempt: number },
+) => {
+  const calm = latency.at(-1);
+  const tally = calm?.dynamodb ?? throughput[0]?.dynamodb;
+  const mean = (op: string): number => {
+    const entry = tally?.byOperation[op];
+    return entry && entry.calls > 0 ? entry.totalMs / entry.calls : 0;
+  };
+  // The dispatcher: from the attempt's start (webhook read, claim, POST) to its arrival, then the result's write.
+  const dispatchMs = (calm?.stages.dispatchToArrival.p50 ?? 0) + mean('UpdateItem');
+  const fanOutMs = mean('Query') + mean('TransactWriteItems') + mean('queue BatchWriteItem');
+  const costs = (['burst', 'trickle'] as const).map((batching) => deliveryCost(batching, sizes.item, sizes.attempt, dispatchMs, fanOutMs));
+  printTable(
+    'Webhook deliveries in AWS: what one successful delivery costs at list prices',
+    [
+      { header: 'Batches' },
+      { header: 'DynamoDB WRU' },
+      { header: 'RRU' },
+      { header: 'Lambda invocations' },
+      { header: 'Lambda GB-s' },
+      { header: 'SQS requests' },
+      { header: '$ per million deliveries' },
+    ],
+    costs.map((c) => [
+      c.batching === 'burst' ? 'full (a burst)' : 'single (a trickle)',
+      fixed(c.writeUnits, 2),
+      fixed(c.readUnits, 2),
+      fixed(c.lambdaInvocations, 2),
+      fixed(c.gbSeconds, 4),
+      fixed(c.sqsRequests, 2),
+      fixed(c.usdPerMillion, 2),
+    ]),
+    [
+      `Delivery item ${sizes.item} bytes, its attempt record ${sizes.attempt} bytes (measured); fan-out: the put in a transaction (2 WRU per KB)`,
+      'and its share of the counter; dispatcher: the claim and the result (1 WRU per KB each), the webhook read (0.5 RRU).',
+      `Worker time per delivery: dispatcher ${fixed(dispatchMs, 0)} ms, fan-out ${fixed(fanOutMs, 0)} ms per batch (measured here, 1 GB, arm64).`,
+      `List prices: DynamoDB $${listPrices.writeUnitUsd}/M WRU, $${listPrices.readUnitUsd}/M RRU; Lambda $${listPrices.lambdaRequestUsd}/M requests,`,
+      `$${listPrices.lambdaGbSecondUsd}/GB-s (arm64); SQS $${listPrices.sqsRequestUsd}/M requests. Full batches: 100 events per stream batch,`,
+      '10 messages per SQS batch; single: one of each per delivery. Stream reads by Lambda are free.',
+    ],
+  );
+  return costs;
+};
+
 const figuresOf = (throughput: readonly ThroughputResult[], latency: readonly LatencyResult[]): Figure[] => [
   ...throughput.map((r) => ({
     section: 'webhooks',
@@ -392,7 +442,24 @@ export const benchWebhooks = async (runtime: BenchRuntime, settings: WebhookSett
     printCalls(throughput, latency, idle);
     const load = throughput.map(loadOf);
     printProbe(probe, load);
-    return { throughput, latency, idle, warmupRoundTripsMs, probe, load, figures: figuresOf(throughput, latency) };
+    const cost = printCost(latency, throughput, await deliverySizes(ctx.table));
+    return {
+      throughput,
+      latency,
+      idle,
+      warmupRoundTripsMs,
+      probe,
+      load,
+      cost,
+      figures: [
+        ...figuresOf(throughput, latency),
+        ...cost.map((c) => ({
+          section: 'webhooks',
+          name: `cost per million deliveries in AWS, ${c.batching === 'burst' ? 'full batches' : 'single events'}`,
+          value: `$${fixed(c.usdPerMillion, 2)} (${fixed(c.writeUnits, 1)} WRU, ${fixed(c.lambdaInvocations, 2)} Lambda invocations per delivery)`,
+        })),
+      ],
+    };
   } finally {
     meter?.close();
     client.destroy();
