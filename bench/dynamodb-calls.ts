@@ -1,13 +1,27 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { localQueueCallHeader } from '../functions/adapters/queue/table-delivery-queue';
 
 /**
  * Counts the calls every client in this process makes to DynamoDB Local (the runtime's handlers,
  * its stream and queue pollers), by operation, with their round-trip time: node's http client
  * reports each request on a diagnostics channel, and the operation is the X-Amz-Target header.
- * The bench's own calls carry a marker header and are left out.
+ * The bench's own calls carry a marker header and are left out; the local delivery queue's (SQS
+ * calls in AWS) are counted under `queue <operation>`.
  */
+
+/** The prefix of the local delivery queue's operations in a tally. */
+export const queueOperationPrefix = 'queue ';
+
+/** The stream poller's operations: Lambda's event source mapping reads the stream in AWS. */
+export const streamOperations = ['DescribeStream', 'GetRecords', 'GetShardIterator'];
+
+/** Calls the service itself makes (as it would in AWS): neither the local queue's nor the stream poller's. */
+export const serviceCalls = (tally: CallTally): number =>
+  Object.entries(tally.byOperation)
+    .filter(([op]) => !op.startsWith(queueOperationPrefix) && !streamOperations.includes(op))
+    .reduce((sum, [, c]) => sum + c.calls, 0);
 
 const benchMarker = 'x-bench-own-call';
 
@@ -58,7 +72,9 @@ export const meterDynamoCalls = (endpoint: string): CallMeter => {
     const { request } = message as StartMessage;
     if (String(request.getHeader('host') ?? '') !== host || request.getHeader(benchMarker) !== undefined) return;
     const target = String(request.getHeader('x-amz-target') ?? 'unknown');
-    started.set(request, { at: performance.now(), operation: target.slice(target.indexOf('.') + 1) });
+    const operation = target.slice(target.indexOf('.') + 1);
+    const byQueue = request.getHeader(localQueueCallHeader) !== undefined;
+    started.set(request, { at: performance.now(), operation: byQueue ? `${queueOperationPrefix}${operation}` : operation });
   };
   const onFinish = (message: unknown): void => {
     const { request, response } = message as FinishMessage;

@@ -1,6 +1,14 @@
 import { cpus } from 'node:os';
 import { type CpuShare, meterCpu } from './cpu-usage';
-import { type CallMeter, type CallTally, markAsBenchCalls, meterDynamoCalls } from './dynamodb-calls';
+import {
+  type CallMeter,
+  type CallTally,
+  markAsBenchCalls,
+  meterDynamoCalls,
+  queueOperationPrefix,
+  serviceCalls,
+  streamOperations,
+} from './dynamodb-calls';
 import { type ProbeResult, probeDynamoCapacity } from './dynamodb-probe';
 import { type BenchRuntime, localDocumentClient } from './local-runtime';
 import { type Figure, fixed, heading, printTable } from './report';
@@ -15,6 +23,8 @@ import {
   type WebhookContext,
   type WebhookSettings,
 } from './webhook-deliveries';
+import { type DeliveryCost, deliveryCost, listPrices } from './webhook-cost';
+import { deliverySizes } from './webhook-deliveries';
 import { startWebhookReceiver } from './webhook-receiver';
 
 /** Section 4: webhook deliveries through the local runtime, from the state change to the receiver's 2xx. */
@@ -32,6 +42,7 @@ export interface WebhookSection {
   probe: ProbeResult[];
   /** Per throughput run: the calls each delivery cost and the rate DynamoDB Local served them at. */
   load: DynamoLoad[];
+  cost: DeliveryCost[];
   figures: Figure[];
 }
 
@@ -67,13 +78,27 @@ const meanMs = (tally: CallTally, op: string): string => {
   return entry && entry.calls > 0 ? fixed(entry.totalMs / entry.calls, 2) : '—';
 };
 
-/** Stream records the run caused: every item written is one (the events' own 3 per event included). */
-const streamRecordsOf = (result: ThroughputResult): number => {
-  const ops = result.dynamodb.byOperation;
-  const calls = (op: string): number => ops[op]?.calls ?? 0;
-  // record(): event + 2 counters; delivery create: delivery + counter; the rest write one item each.
-  return 3 * result.events + 2 * calls('TransactWriteItems') + calls('PutItem') + calls('UpdateItem') + calls('DeleteItem');
+/** Calls per delivery received: the service's own (as in AWS), the local queue's (SQS in AWS) and the stream poller's. */
+export interface CallSplit {
+  service: number;
+  localQueue: number;
+  stream: number;
+}
+
+export const callSplitOf = (tally: CallTally, deliveries: number): CallSplit => {
+  const sum = (keep: (op: string) => boolean): number =>
+    Object.entries(tally.byOperation)
+      .filter(([op]) => keep(op))
+      .reduce((total, [, c]) => total + c.calls, 0) / Math.max(1, deliveries);
+  return {
+    service: serviceCalls(tally) / Math.max(1, deliveries),
+    localQueue: sum((op) => op.startsWith(queueOperationPrefix)),
+    stream: sum((op) => streamOperations.includes(op)),
+  };
 };
+
+/** At most this many DynamoDB calls per successful delivery (issue 17), the service's own. */
+export const maxServiceCallsPerDelivery = 5;
 
 const loadOf = (r: ThroughputResult): DynamoLoad => {
   const perDelivery: Record<string, number> = {};
@@ -245,8 +270,8 @@ const printStages = (throughput: readonly ThroughputResult[], latency: readonly 
       '(taken as dispatchDelivery begins, before its reads, claim and POST).',
       ...throughput.map((r) =>
         r.stages.streamToFanOut.p50 >= r.stages.fanOutToDispatch.p50
-          ? `${r.name}: deliveries wait mostly before their fan-out (p50 ${seconds(r.stages.streamToFanOut.p50)} s): the stream poller + fan-out handler, which takes a batch's events one at a time, is the narrower stage.`
-          : `${r.name}: deliveries wait mostly in the delivery queue (p50 ${seconds(r.stages.fanOutToDispatch.p50)} s): the queue poller, one batch of 10 at a time, is the narrower stage.`,
+          ? `${r.name}: deliveries wait mostly before their fan-out (p50 ${seconds(r.stages.streamToFanOut.p50)} s): the stream poller + fan-out handler is the narrower stage.`
+          : `${r.name}: deliveries wait mostly in the delivery queue (p50 ${seconds(r.stages.fanOutToDispatch.p50)} s): the queue poller and dispatcher are the narrower stage.`,
       ),
     ],
   );
@@ -281,18 +306,65 @@ const printCalls = (throughput: readonly ThroughputResult[], latency: readonly L
     ],
     [
       'Counted from node’s http client (diagnostics channel, X-Amz-Target) while the run lasted, until the queue was empty: the',
-      'fan-out and dispatcher handlers, the stream poller (DescribeStream, GetRecords) and the queue poller; the bench’s own calls',
-      '(recording the events, 1 TransactWriteItems each, and its checks) are not counted.',
-      ...throughput.map((r) => {
-        const records = streamRecordsOf(r);
-        const getRecords = r.dynamodb.byOperation.GetRecords?.calls ?? 0;
+      'fan-out and dispatcher handlers, the stream poller (DescribeStream, GetRecords) and the table-backed delivery queue',
+      '(`queue …`: SQS in AWS); the bench’s own calls (recording the events, 1 TransactWriteItems each, and its checks) are not',
+      'counted. A batch (BatchWriteItem, a TransactWriteItems of up to 100 items) is one call.',
+      ...runs.map(([name, tally, n]) => {
+        const split = callSplitOf(tally, n);
         return (
-          `${r.name}: ≈${records} stream records (${fixed(records / Math.max(1, r.received), 1)} per delivery) read by ${getRecords} GetRecords calls ` +
-          `in ${seconds(r.dynamodb.elapsedMs)} s (≤ 100 records each, 50 ms sleep after every pass).`
+          `${name}: ${fixed(split.service, 2)} calls per delivery by the service itself (fan-out and dispatcher, as in AWS; at most ` +
+          `${maxServiceCallsPerDelivery} asked), ${fixed(split.localQueue, 2)} by the local delivery queue (SQS in AWS), ${fixed(split.stream, 2)} by the stream poller.`
         );
       }),
     ],
   );
+};
+
+const printCost = (
+  latency: readonly LatencyResult[],
+  throughput: readonly ThroughputResult[],
+  sizes: { item: number; attempt: number },
+) => {
+  const calm = latency.at(-1);
+  const tally = calm?.dynamodb ?? throughput[0]?.dynamodb;
+  const mean = (op: string): number => {
+    const entry = tally?.byOperation[op];
+    return entry && entry.calls > 0 ? entry.totalMs / entry.calls : 0;
+  };
+  // The dispatcher: from the attempt's start (webhook read, claim, POST) to its arrival, then the result's write.
+  const dispatchMs = (calm?.stages.dispatchToArrival.p50 ?? 0) + mean('UpdateItem');
+  const fanOutMs = mean('Query') + mean('TransactWriteItems') + mean('queue BatchWriteItem');
+  const costs = (['burst', 'trickle'] as const).map((batching) => deliveryCost(batching, sizes.item, sizes.attempt, dispatchMs, fanOutMs));
+  printTable(
+    'Webhook deliveries in AWS: what one successful delivery costs at list prices',
+    [
+      { header: 'Batches' },
+      { header: 'DynamoDB WRU' },
+      { header: 'RRU' },
+      { header: 'Lambda invocations' },
+      { header: 'Lambda GB-s' },
+      { header: 'SQS requests' },
+      { header: '$ per million deliveries' },
+    ],
+    costs.map((c) => [
+      c.batching === 'burst' ? 'full (a burst)' : 'single (a trickle)',
+      fixed(c.writeUnits, 2),
+      fixed(c.readUnits, 2),
+      fixed(c.lambdaInvocations, 2),
+      fixed(c.gbSeconds, 4),
+      fixed(c.sqsRequests, 2),
+      fixed(c.usdPerMillion, 2),
+    ]),
+    [
+      `Delivery item ${sizes.item} bytes, its attempt record ${sizes.attempt} bytes (measured); fan-out: the put in a transaction (2 WRU per KB)`,
+      'and its share of the counter; dispatcher: the claim and the result (1 WRU per KB each), the webhook read (0.5 RRU).',
+      `Worker time per delivery: dispatcher ${fixed(dispatchMs, 0)} ms, fan-out ${fixed(fanOutMs, 0)} ms per batch (measured here, 1 GB, arm64).`,
+      `List prices: DynamoDB $${listPrices.writeUnitUsd}/M WRU, $${listPrices.readUnitUsd}/M RRU; Lambda $${listPrices.lambdaRequestUsd}/M requests,`,
+      `$${listPrices.lambdaGbSecondUsd}/GB-s (arm64); SQS $${listPrices.sqsRequestUsd}/M requests. Full batches: 100 events per stream batch,`,
+      '10 messages per SQS batch; single: one of each per delivery. Stream reads by Lambda are free.',
+    ],
+  );
+  return costs;
 };
 
 const figuresOf = (throughput: readonly ThroughputResult[], latency: readonly LatencyResult[]): Figure[] => [
@@ -303,6 +375,16 @@ const figuresOf = (throughput: readonly ThroughputResult[], latency: readonly La
       `${fixed(r.deliveriesPerSecond, 0)}/s: ${r.received}/${r.expected} in ${seconds(r.elapsedMs)} s` +
       `${r.timedOut ? ` (gave up, ${r.missing} missing)` : ''}, ${r.duplicates} duplicate${r.duplicates === 1 ? '' : 's'}`,
   })),
+  ...throughput.map((r) => {
+    const split = callSplitOf(r.dynamodb, r.received);
+    return {
+      section: 'webhooks',
+      name: `DynamoDB calls per delivery, ${r.name}`,
+      value:
+        `${fixed(split.service, 2)} by the service (at most ${maxServiceCallsPerDelivery} asked: ${split.service <= maxServiceCallsPerDelivery ? 'met' : 'MISSED'}), ` +
+        `${fixed(split.localQueue, 2)} by the local queue, ${fixed(split.stream, 2)} by the stream poller`,
+    };
+  }),
   ...latency.map((r) => ({
     section: 'webhooks',
     name: `latency state change → first attempt (${r.events} events, 1 per ${r.intervalMs} ms)`,
@@ -360,7 +442,24 @@ export const benchWebhooks = async (runtime: BenchRuntime, settings: WebhookSett
     printCalls(throughput, latency, idle);
     const load = throughput.map(loadOf);
     printProbe(probe, load);
-    return { throughput, latency, idle, warmupRoundTripsMs, probe, load, figures: figuresOf(throughput, latency) };
+    const cost = printCost(latency, throughput, await deliverySizes(ctx.table));
+    return {
+      throughput,
+      latency,
+      idle,
+      warmupRoundTripsMs,
+      probe,
+      load,
+      cost,
+      figures: [
+        ...figuresOf(throughput, latency),
+        ...cost.map((c) => ({
+          section: 'webhooks',
+          name: `cost per million deliveries in AWS, ${c.batching === 'burst' ? 'full batches' : 'single events'}`,
+          value: `$${fixed(c.usdPerMillion, 2)} (${fixed(c.writeUnits, 1)} WRU, ${fixed(c.lambdaInvocations, 2)} Lambda invocations per delivery)`,
+        })),
+      ],
+    };
   } finally {
     meter?.close();
     client.destroy();

@@ -1,8 +1,8 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableRef } from '../functions/adapters/dynamodb/client';
 import { dynamoEventRepository } from '../functions/adapters/dynamodb/event-repository';
-import { keys } from '../functions/adapters/dynamodb/keys';
+import { entityTypes, keys } from '../functions/adapters/dynamodb/keys';
 import { newEvent } from '../functions/core/events/event';
 import { eventCatalogue, type EventType } from '../functions/core/events/event-types';
 import type { Tenant } from '../functions/core/tenancy';
@@ -297,6 +297,29 @@ const deliveriesOf = async (table: TableRef, tenant: Tenant, webhookId: string):
     startKey = page.LastEvaluatedKey;
   } while (startKey);
   return items;
+};
+
+/** The size of a stored succeeded delivery (its item without the attempt) and of its attempt record, bytes. */
+export const deliverySizes = async (table: TableRef): Promise<{ item: number; attempt: number }> => {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await table.client.send(
+      new ScanCommand({
+        TableName: table.tableName,
+        FilterExpression: 'entity = :delivery AND #status = :succeeded',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':delivery': entityTypes.delivery, ':succeeded': 'succeeded' },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    const item = page.Items?.[0];
+    if (item) {
+      const attempts = (item.attempts ?? []) as unknown[];
+      return { item: JSON.stringify({ ...item, attempts: [] }).length, attempt: JSON.stringify(attempts[0] ?? {}).length };
+    }
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return { item: 0, attempt: 0 };
 };
 
 /** Reads the run's deliveries back and splits each delivery's time into stages. */

@@ -70,7 +70,8 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, maxIdle
           await Promise.race(inFlight);
           continue;
         }
-        const batch = await receive(Math.min(10, room));
+        // As many as there is room for, leased in one call (SQS hands a function up to 10 per batch; here the batch is cheap).
+        const batch = await receive(room);
         for (const leased of batch) {
           if (leased.receiveCount > maxReceiveCount) {
             console.error('local delivery queue: dead letter', JSON.stringify(leased.message));

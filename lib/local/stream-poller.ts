@@ -11,6 +11,9 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
+/** How often the shards are listed again. */
+const describeEveryMs = 1_000;
+
 export interface StreamPollerOptions {
   endpoint: string;
   region: string;
@@ -63,11 +66,12 @@ export const startStreamPoller = async (options: StreamPollerOptions): Promise<{
     return ShardIterator;
   };
 
-  const pollShard = async (shardId: string): Promise<void> => {
+  /** Reads one batch of the shard: true when it had records (there may be more right behind them). */
+  const pollShard = async (shardId: string): Promise<boolean> => {
     const iterator = await iteratorFor(shardId);
     if (!iterator) {
       finished.add(shardId);
-      return;
+      return false;
     }
     const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
     if (Records.length > 0) {
@@ -82,25 +86,38 @@ export const startStreamPoller = async (options: StreamPollerOptions): Promise<{
       if (failedAt) {
         // Read again from the failed record on the next round.
         iterators.delete(shardId);
-        return;
+        return false;
       }
     }
     iterators.set(shardId, NextShardIterator);
     if (!NextShardIterator) finished.add(shardId);
+    return Records.length > 0;
+  };
+
+  /** The stream's shards, described again at most every `describeEveryMs` (new shards appear rarely). */
+  let shards: string[] = [];
+  let describedAt = -Infinity;
+  const currentShards = async (): Promise<string[]> => {
+    if (performance.now() - describedAt >= describeEveryMs) {
+      const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+      shards = (StreamDescription?.Shards ?? []).flatMap((shard) => (shard.ShardId ? [shard.ShardId] : []));
+      describedAt = performance.now();
+    }
+    return shards.filter((shardId) => !finished.has(shardId));
   };
 
   let running = true;
   const loop = (async () => {
     while (running) {
+      let busy = false;
       try {
-        const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-        for (const shard of StreamDescription?.Shards ?? []) {
-          if (shard.ShardId && !finished.has(shard.ShardId)) await pollShard(shard.ShardId);
-        }
+        // Shards one after the other, as before: a shard's records stay in order.
+        for (const shardId of await currentShards()) busy = (await pollShard(shardId)) || busy;
       } catch (error) {
         if (running) console.error('local stream poller:', (error as Error).message);
       }
-      await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+      // Records were there: more may follow at once, as Lambda reads a busy shard without pause.
+      if (!busy) await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
     }
   })();
 

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@
 import type { Tenant } from '../../core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository } from '../../core/webhooks/delivery';
 import type { TableRef } from './client';
+import { putManyInCollections } from './batched-collection-writes';
 import { putInCollection } from './collection-writes';
 import {
   countRange,
@@ -61,12 +62,46 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
     return result.Item ? deliveryFrom(result.Item) : undefined;
   };
 
+  const itemOf = (tenant: Tenant, delivery: Delivery) => ({
+    ...keys.delivery(tenant, delivery.webhook_id, delivery.id),
+    entity: entityTypes.delivery,
+    ...delivery,
+  });
+
+  /** The claim's write; the delivery as claimed, or undefined when its condition failed. */
+  const claim = async (tenant: Tenant, webhookId: string, id: string, sequence: number, attempt: number, at: string) => {
+    try {
+      const result = await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.delivery(tenant, webhookId, id),
+          UpdateExpression: 'SET attempt_count = :attempt, attempt_claimed_at = :at, updated_at = :at',
+          ConditionExpression: '#status = :pending AND #sequence = :sequence AND attempt_count = :previous',
+          ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+          ExpressionAttributeValues: {
+            ':attempt': attempt,
+            ':previous': attempt - 1,
+            ':at': at,
+            ':pending': 'pending',
+            ':sequence': sequence,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return result.Attributes ? deliveryFrom(result.Attributes) : undefined;
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  };
+
   return {
-    create: (tenant, delivery) =>
-      putInCollection(
+    create: (tenant, delivery) => putInCollection(table, itemOf(tenant, delivery), keys.deliveries(tenant, delivery.webhook_id)),
+
+    createMany: (tenant, deliveries) =>
+      putManyInCollections(
         table,
-        { ...keys.delivery(tenant, delivery.webhook_id, delivery.id), entity: entityTypes.delivery, ...delivery },
-        keys.deliveries(tenant, delivery.webhook_id),
+        deliveries.map((delivery) => ({ item: itemOf(tenant, delivery), collection: keys.deliveries(tenant, delivery.webhook_id) })),
       ),
 
     get,
@@ -112,30 +147,10 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
       return found;
     },
 
-    async claimAttempt(tenant, webhookId, id, sequence, attempt, at) {
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.delivery(tenant, webhookId, id),
-            UpdateExpression: 'SET attempt_count = :attempt, attempt_claimed_at = :at, updated_at = :at',
-            ConditionExpression: '#status = :pending AND #sequence = :sequence AND attempt_count = :previous',
-            ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-            ExpressionAttributeValues: {
-              ':attempt': attempt,
-              ':previous': attempt - 1,
-              ':at': at,
-              ':pending': 'pending',
-              ':sequence': sequence,
-            },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionFailure(error)) return false;
-        throw error;
-      }
-    },
+    claim,
+
+    claimAttempt: async (tenant, webhookId, id, sequence, attempt, at) =>
+      (await claim(tenant, webhookId, id, sequence, attempt, at)) !== undefined,
 
     async recordAttempt(tenant, webhookId, id, attempt, outcome, at) {
       try {

@@ -171,7 +171,7 @@ export const counterValue = async (table: TableRef, collection: string): Promise
 };
 
 /** The transaction item that moves a collection's counter. */
-export const counterUpdate = (tableName: string, collection: string, by: 1 | -1) => ({
+export const counterUpdate = (tableName: string, collection: string, by: number) => ({
   Update: {
     TableName: tableName,
     Key: keys.counter(collection),

@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { systemClock, type Clock } from '../../core/clock';
-import type { DeliveryQueue } from '../../core/webhooks/delivery';
+import { type DeliveryQueue, sendAll } from '../../core/webhooks/delivery';
 import type { TableRef } from '../dynamodb/client';
 import { sqsDeliveryQueue } from '../queue/sqs-delivery-queue';
 import { tableDeliveryQueue } from '../queue/table-delivery-queue';
@@ -19,5 +19,8 @@ export const deliveryQueueFromEnvironment = (table: TableRef, clock: Clock = sys
     if (process.env.LOCAL_DELIVERY_QUEUE === 'table') return tableDeliveryQueue(table, clock).queue;
     throw new Error('DELIVERY_QUEUE_URL is not set: this function has no delivery queue');
   };
-  return { send: (message) => (queue ??= resolve()).send(message) };
+  return {
+    send: (message) => (queue ??= resolve()).send(message),
+    sendMany: (messages) => sendAll((queue ??= resolve()), messages),
+  };
 };

@@ -61,7 +61,16 @@ export interface DeliveryMessage {
 export interface DeliveryQueue {
   /** Sends the message to be processed at `message.not_before` at the earliest. */
   send(message: DeliveryMessage): Promise<void>;
+  /** Sends many at once, in as few requests as the queue allows (one at a time where it has no batches). */
+  sendMany?(messages: readonly DeliveryMessage[]): Promise<void>;
 }
+
+/** Sends every message, batched where the queue can. */
+export const sendAll = async (queue: DeliveryQueue, messages: readonly DeliveryMessage[]): Promise<void> => {
+  if (messages.length === 0) return;
+  if (queue.sendMany) await queue.sendMany(messages);
+  else for (const message of messages) await queue.send(message);
+};
 
 export interface DeliveryListFilters {
   status?: DeliveryStatus;
@@ -71,6 +80,12 @@ export interface DeliveryListFilters {
 export interface DeliveryRepository {
   /** False when a delivery of this id exists already (fan-out may run twice for one event). */
   create(tenant: Tenant, delivery: Delivery): Promise<boolean>;
+  /**
+   * Creates many deliveries of the tenant in as few writes as the store allows, each counted in its
+   * webhook's collection. Per delivery, in order: false when it existed already. Safe to run again
+   * after a failure (what was written stays, once).
+   */
+  createMany(tenant: Tenant, deliveries: readonly Delivery[]): Promise<boolean[]>;
   get(tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined>;
   list(tenant: Tenant, webhookId: string, query: ListQuery<'created_at'>, filters: DeliveryListFilters): Promise<Page<Delivery>>;
   /** Deliveries of the webhook in these statuses created at or after `sinceMs`. */
@@ -80,6 +95,8 @@ export interface DeliveryRepository {
    * `attempt - 1` and the delivery is still pending in that sequence.
    */
   claimAttempt(tenant: Tenant, webhookId: string, id: string, sequence: number, attempt: number, at: string): Promise<boolean>;
+  /** `claimAttempt` in the same write, answering the delivery as claimed (undefined when the claim failed). */
+  claim(tenant: Tenant, webhookId: string, id: string, sequence: number, attempt: number, at: string): Promise<Delivery | undefined>;
   /** Appends the attempt and sets the new status and next attempt time, if still in `sequence`. */
   recordAttempt(
     tenant: Tenant,

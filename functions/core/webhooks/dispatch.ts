@@ -171,30 +171,35 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
     await deps.queue.send(message);
     return;
   }
-  const [delivery, webhook] = await Promise.all([
-    deps.deliveries.get(tenant, message.webhook_id, message.delivery_id),
-    deps.webhooks.get(tenant, message.webhook_id),
-  ]);
-  if (!delivery || delivery.status !== 'pending' || delivery.sequence !== message.sequence) return;
-  if (!webhook) {
-    await deps.deliveries.setStatus(tenant, message.webhook_id, delivery.id, 'failed', isoTime(nowMs));
+  // The webhook first: a paused or deleted one gets no claim. The claim answers the delivery itself.
+  const webhook = await deps.webhooks.get(tenant, message.webhook_id);
+  if (!webhook || !webhook.active || webhook.status === 'failed') {
+    await closeWithoutAttempt(message, webhook, deps);
     return;
   }
-  if (!webhook.active || webhook.status === 'failed') {
-    // Paused by the caller or failed meanwhile: recoverable later with /recover.
-    await deps.deliveries.setStatus(tenant, webhook.id, delivery.id, 'skipped', isoTime(nowMs));
-    return;
-  }
-
-  const claimed = await deps.deliveries.claimAttempt(tenant, webhook.id, delivery.id, message.sequence, message.attempt, isoTime(nowMs));
-  if (!claimed) {
-    await recoverInterruptedAttempt(message, webhook, delivery, deps);
+  const delivery = await deps.deliveries.claim(tenant, webhook.id, message.delivery_id, message.sequence, message.attempt, isoTime(nowMs));
+  if (!delivery) {
+    const current = await deps.deliveries.get(tenant, webhook.id, message.delivery_id);
+    if (current && current.status === 'pending' && current.sequence === message.sequence) {
+      await recoverInterruptedAttempt(message, webhook, current, deps);
+    }
     return;
   }
 
   const request = signedRequest(webhook, delivery, message.attempt, nowMs, deps.userAgent);
   const result = await deps.send({ ...request, policy: deps.policyFor(message.mode) });
   await settle(message, webhook, delivery, attemptRecord(message.sequence, message.attempt, nowMs, result), result.ok, deps);
+};
+
+/**
+ * The message's webhook is gone (the delivery fails) or paused or failed meanwhile (it is skipped,
+ * recoverable later with /recover), if the delivery still waits for this sequence.
+ */
+const closeWithoutAttempt = async (message: DeliveryMessage, webhook: Webhook | undefined, deps: DispatchDeps): Promise<void> => {
+  const tenant = tenantOf(message);
+  const delivery = await deps.deliveries.get(tenant, message.webhook_id, message.delivery_id);
+  if (!delivery || delivery.status !== 'pending' || delivery.sequence !== message.sequence) return;
+  await deps.deliveries.setStatus(tenant, message.webhook_id, delivery.id, webhook ? 'skipped' : 'failed', isoTime(deps.clock.now()));
 };
 
 /**

@@ -1,16 +1,32 @@
 import { type Clock, isoTime } from '../clock';
 import type { ServiceEvent } from '../events/event';
 import { derivedId } from '../ids';
+import { mapWithConcurrency } from '../concurrency';
 import type { Tenant } from '../tenancy';
-import type { Delivery, DeliveryQueue, DeliveryRepository } from './delivery';
+import { type Delivery, type DeliveryQueue, type DeliveryRepository, sendAll } from './delivery';
 import { isSubscribed, type Webhook, type WebhookRepository } from './webhook';
+import type { WebhookListCache } from './webhook-list-cache';
 
 export interface FanOutDeps {
   webhooks: WebhookRepository;
   deliveries: DeliveryRepository;
   queue: DeliveryQueue;
   clock: Clock;
+  /** Reads each account's webhooks once for many events; without it they are read for every call. */
+  webhookLists?: WebhookListCache;
 }
+
+/** An event and the tenant it belongs to, as the stream hands it over. */
+export interface TenantEvent {
+  tenant: Tenant;
+  event: ServiceEvent;
+}
+
+/** What fanning out one event came to: how many webhooks it was for, or why it failed. */
+export type FanOutResult = { ok: true; webhooks: number } | { ok: false; error: unknown };
+
+/** Tenants whose events are fanned out at once. */
+export const fanOutConcurrency = 4;
 
 /** The body every attempt of every delivery of this event sends. */
 export const eventPayload = (event: ServiceEvent): string =>
@@ -44,28 +60,81 @@ export const firstAttemptMessage = (tenant: Tenant, delivery: Delivery, nowMs: n
   not_before: nowMs,
 });
 
-/**
- * One delivery per active webhook of the tenant subscribed to the event's type: queued for its
- * first attempt at once, or recorded as `skipped` while the webhook is failed. Safe to run twice.
- */
-export const fanOutEvent = async (tenant: Tenant, event: ServiceEvent, deps: FanOutDeps): Promise<number> => {
+const webhooksFor = (tenant: Tenant, recordedAtMs: number, deps: FanOutDeps): Promise<Webhook[]> =>
+  deps.webhookLists ? deps.webhookLists.webhooksFor(tenant, recordedAtMs) : deps.webhooks.all(tenant);
+
+/** Of deliveries that existed already, those to queue again: pending and never attempted (a run cut short before sending). */
+const neverStarted = async (tenant: Tenant, existing: readonly Delivery[], deps: FanOutDeps): Promise<Delivery[]> => {
+  const current = await mapWithConcurrency(existing, 8, (delivery) => deps.deliveries.get(tenant, delivery.webhook_id, delivery.id));
+  return current.filter((delivery): delivery is Delivery => delivery?.status === 'pending' && delivery.attempt_count === 0);
+};
+
+/** One tenant's events: its webhooks read once, every delivery created in batched writes, then queued. */
+const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[], deps: FanOutDeps): Promise<number[]> => {
   const nowMs = deps.clock.now();
-  // A webhook receives the events created after it (a stream read again, e.g. by a new stream
-  // mapping after an upgrade, never sends a newer webhook older events).
-  const subscribed = (await deps.webhooks.all(tenant)).filter(
-    (webhook) => webhook.active && isSubscribed(webhook, event.type) && webhook.created_at <= event.created_at,
+  const latestMs = Math.max(...events.map((event) => Date.parse(event.created_at)));
+  const webhooks = await webhooksFor(tenant, latestMs, deps);
+  const counts: number[] = [];
+  const deliveries: Delivery[] = [];
+  const seen = new Set<string>();
+  for (const event of events) {
+    // A webhook receives the events created after it (a stream read again, e.g. by a new stream
+    // mapping after an upgrade, never sends a newer webhook older events).
+    const subscribed = webhooks.filter(
+      (webhook) => webhook.active && isSubscribed(webhook, event.type) && webhook.created_at <= event.created_at,
+    );
+    counts.push(subscribed.length);
+    // The same event twice in one batch: its deliveries once.
+    if (seen.has(event.id)) continue;
+    seen.add(event.id);
+    for (const webhook of subscribed)
+      deliveries.push(newDelivery(webhook, event, webhook.status === 'failed' ? 'skipped' : 'pending', nowMs));
+  }
+  const created = await deps.deliveries.createMany(tenant, deliveries);
+  const pending = deliveries.filter((delivery, i) => delivery.status === 'pending' && created[i]);
+  // A second run finds deliveries already there; queue them again only if they never started.
+  const existing = deliveries.filter((delivery, i) => delivery.status === 'pending' && !created[i]);
+  const toQueue = [...pending, ...(await neverStarted(tenant, existing, deps))];
+  await sendAll(
+    deps.queue,
+    toQueue.map((delivery) => firstAttemptMessage(tenant, delivery, nowMs)),
   );
-  await Promise.all(
-    subscribed.map(async (webhook) => {
-      const delivery = newDelivery(webhook, event, webhook.status === 'failed' ? 'skipped' : 'pending', nowMs);
-      const created = await deps.deliveries.create(tenant, delivery);
-      if (delivery.status !== 'pending') return;
-      // A second run finds the delivery already there; queue it again only if it never started.
-      const current = created ? delivery : await deps.deliveries.get(tenant, webhook.id, delivery.id);
-      if (current && current.status === 'pending' && current.attempt_count === 0) {
-        await deps.queue.send(firstAttemptMessage(tenant, current, nowMs));
-      }
-    }),
-  );
-  return subscribed.length;
+  return counts;
+};
+
+/**
+ * One delivery per active webhook of the tenant subscribed to each event's type: queued for its
+ * first attempt at once, or recorded as `skipped` while the webhook is failed. The events of one
+ * tenant share one read of its webhooks and batched writes; tenants go a few at once. Safe to run
+ * twice. Per event, in order: its webhook count, or the error that stopped its tenant's events.
+ */
+export const fanOutEvents = async (items: readonly TenantEvent[], deps: FanOutDeps): Promise<FanOutResult[]> => {
+  const byTenant = new Map<string, { tenant: Tenant; indexes: number[] }>();
+  items.forEach(({ tenant }, index) => {
+    const key = `${tenant.mode}/${tenant.accountId}`;
+    const group = byTenant.get(key) ?? { tenant, indexes: [] };
+    group.indexes.push(index);
+    byTenant.set(key, group);
+  });
+  const results = new Array<FanOutResult>(items.length);
+  await mapWithConcurrency([...byTenant.values()], fanOutConcurrency, async ({ tenant, indexes }) => {
+    try {
+      const counts = await fanOutTenantEvents(
+        tenant,
+        indexes.map((i) => (items[i] as TenantEvent).event),
+        deps,
+      );
+      indexes.forEach((i, n) => (results[i] = { ok: true, webhooks: counts[n] ?? 0 }));
+    } catch (error) {
+      for (const i of indexes) results[i] = { ok: false, error };
+    }
+  });
+  return results;
+};
+
+/** `fanOutEvents` for one event: its webhook count. */
+export const fanOutEvent = async (tenant: Tenant, event: ServiceEvent, deps: FanOutDeps): Promise<number> => {
+  const [result] = await fanOutEvents([{ tenant, event }], deps);
+  if (!result?.ok) throw result?.error ?? new Error('fan-out gave no result');
+  return result.webhooks;
 };

@@ -61,11 +61,24 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
   const stored = (t: Tenant, webhookId: string, id: string): Delivery | undefined => deliveries.get(keyOf(t, webhookId, id));
   const ofWebhook = (t: Tenant, webhookId: string): Delivery[] =>
     [...deliveries.entries()].filter(([key]) => key.startsWith(keyOf(t, webhookId))).map(([, d]) => d);
+  const create = (t: Tenant, delivery: Delivery): boolean => {
+    if (deliveries.has(keyOf(t, delivery.webhook_id, delivery.id))) return false;
+    deliveries.set(keyOf(t, delivery.webhook_id, delivery.id), structuredClone(delivery));
+    return true;
+  };
+  const claim = (t: Tenant, webhookId: string, id: string, sequence: number, attempt: number, at: string): Delivery | undefined => {
+    const delivery = stored(t, webhookId, id);
+    if (!delivery || delivery.status !== 'pending' || delivery.sequence !== sequence || delivery.attempt_count !== attempt - 1)
+      return undefined;
+    Object.assign(delivery, { attempt_count: attempt, attempt_claimed_at: at, updated_at: at });
+    return structuredClone(delivery);
+  };
   return {
     async create(t, delivery) {
-      if (deliveries.has(keyOf(t, delivery.webhook_id, delivery.id))) return false;
-      deliveries.set(keyOf(t, delivery.webhook_id, delivery.id), structuredClone(delivery));
-      return true;
+      return create(t, delivery);
+    },
+    async createMany(t, batch) {
+      return batch.map((delivery) => create(t, delivery));
     },
     async get(t, webhookId, id) {
       const delivery = stored(t, webhookId, id);
@@ -88,11 +101,10 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
         .map((d) => structuredClone(d));
     },
     async claimAttempt(t, webhookId, id, sequence, attempt, at) {
-      const delivery = stored(t, webhookId, id);
-      if (!delivery || delivery.status !== 'pending' || delivery.sequence !== sequence || delivery.attempt_count !== attempt - 1)
-        return false;
-      Object.assign(delivery, { attempt_count: attempt, attempt_claimed_at: at, updated_at: at });
-      return true;
+      return claim(t, webhookId, id, sequence, attempt, at) !== undefined;
+    },
+    async claim(t, webhookId, id, sequence, attempt, at) {
+      return claim(t, webhookId, id, sequence, attempt, at);
     },
     async recordAttempt(t, webhookId, id, attempt, outcome, at) {
       const delivery = stored(t, webhookId, id);

@@ -1,4 +1,10 @@
-import { SendMessageCommand, SQSClient, type SendMessageCommandInput } from '@aws-sdk/client-sqs';
+import {
+  SendMessageBatchCommand,
+  type SendMessageBatchCommandInput,
+  SendMessageCommand,
+  SQSClient,
+  type SendMessageCommandInput,
+} from '@aws-sdk/client-sqs';
 import { mockClient } from 'aws-sdk-client-mock';
 import { maxSqsDelaySeconds, sqsDeliveryQueue } from '../../../functions/adapters/queue/sqs-delivery-queue';
 import { isoTime } from '../../../functions/core/clock';
@@ -145,6 +151,36 @@ describe('sqsDeliveryQueue', () => {
     expect(sent[0]!.input).toEqual({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds });
     expect(sent[0]!.input.DelaySeconds).toBeLessThanOrEqual(maxSqsDelaySeconds);
     expect(maxSqsDelaySeconds).toBe(900);
+  });
+
+  it('sends many messages 10 per batch, each with its delay, and sends again alone what a batch refused', async () => {
+    const clock = controlledClock();
+    const single = recordSends(clock);
+    const batches: SendMessageBatchCommandInput[] = [];
+    sqs.on(SendMessageBatchCommand).callsFake((input: SendMessageBatchCommandInput) => {
+      batches.push(input);
+      // The first batch's third entry is refused (SQS answers 200 with a Failed list).
+      return batches.length === 1
+        ? { Successful: [], Failed: [{ Id: '2', Code: 'InternalError', SenderFault: false }] }
+        : { Successful: [], Failed: [] };
+    });
+    const messages: DeliveryMessage[] = Array.from({ length: 23 }, (_, i) => ({
+      account_id: 'acct_1',
+      mode: 'test',
+      webhook_id: 'wh_1',
+      delivery_id: `dlv_${i}`,
+      sequence: 1,
+      attempt: 1,
+      not_before: clock.now() + i * second,
+    }));
+
+    await sqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), queueUrl, clock).sendMany!(messages);
+
+    expect(batches.map((batch) => batch.Entries?.length)).toEqual([10, 10, 3]);
+    const entries = batches.flatMap((batch) => batch.Entries ?? []);
+    expect(entries.map((entry) => JSON.parse(entry.MessageBody ?? 'null') as DeliveryMessage)).toEqual(messages);
+    expect(entries.map((entry) => entry.DelaySeconds)).toEqual(messages.map((_, i) => i));
+    expect(single.map((s) => s.message)).toEqual([messages[2]]);
   });
 });
 
