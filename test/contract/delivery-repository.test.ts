@@ -1,11 +1,11 @@
 import { dynamoDeliveryRepository } from '../../functions/adapters/dynamodb/delivery-repository';
 import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
 import { newId } from '../../functions/core/ids';
-import type { ListQuery } from '../../functions/core/pagination';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryRepository } from '../../functions/core/webhooks/delivery';
 import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
 import { inMemoryDeliveries, inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
+import { byCreation } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -80,14 +80,6 @@ const attempt = (sequence: number, number: number, minute: number, statusCode: n
   error: statusCode === null ? 'timeout' : statusCode >= 400 ? 'http_status' : null,
   error_message: statusCode === null ? 'no answer within 10 s' : null,
   response_excerpt: statusCode === null ? '' : 'Internal Server Error',
-});
-
-const byCreation = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQuery<'created_at'>> = {}): ListQuery<'created_at'> => ({
-  page: 1,
-  perPage: 50,
-  sort: 'created_at',
-  order,
-  ...extra,
 });
 
 describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
