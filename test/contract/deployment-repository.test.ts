@@ -3,12 +3,11 @@ import { dynamoDeploymentRepository } from '../../functions/adapters/dynamodb/de
 import { activeDeploymentsAttribute, keys } from '../../functions/adapters/dynamodb/keys';
 import type { Deployment, DeploymentRepository, Environment } from '../../functions/core/deployments/deployment';
 import { newId } from '../../functions/core/ids';
-import type { ListQuery } from '../../functions/core/pagination';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { PendingEvent } from '../../functions/core/workflows/workflow';
 import { deploymentRecord } from '../unit/fakes/deployment-fixtures';
 import { inMemoryDeploymentRepository } from '../unit/fakes/deployment-repository';
-import { sortedEvents, storedEvents, storeProject } from './support/records';
+import { byCreation, sortedEvents, storedEvents, storeProject } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -78,14 +77,6 @@ const ended = (record: Deployment, status: Deployment['status'] = 'completed'): 
   status,
   completed_at: record.updated_at,
   revision: record.revision + 1,
-});
-
-const byCreation = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQuery<'created_at'>> = {}): ListQuery<'created_at'> => ({
-  page: 1,
-  perPage: 50,
-  sort: 'created_at',
-  order,
-  ...extra,
 });
 
 const completedEvent: PendingEvent = { type: 'deployment.completed', data: { url: 'https://shop.example' } };

@@ -1,9 +1,9 @@
 import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
 import { newId } from '../../functions/core/ids';
-import type { ListQuery } from '../../functions/core/pagination';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
 import { inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
+import { byCreation } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -32,14 +32,6 @@ const webhook = (minute: number, overrides: Partial<Webhook> = {}): Webhook => (
   previous_secret: null,
   previous_secret_expires_at: null,
   ...overrides,
-});
-
-const byCreation = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQuery<'created_at'>> = {}): ListQuery<'created_at'> => ({
-  page: 1,
-  perPage: 50,
-  sort: 'created_at',
-  order,
-  ...extra,
 });
 
 describe.each(implementations)('WebhookRepository: %s', (_name, make) => {

@@ -1,10 +1,10 @@
-import { dynamoProjectRepository } from '../../functions/adapters/dynamodb/project-repository';
 import { dynamoWorkflowRepository } from '../../functions/adapters/dynamodb/workflow-repository';
 import { newId } from '../../functions/core/ids';
 import type { ListQuery } from '../../functions/core/pagination';
 import type { Tenant } from '../../functions/core/tenancy';
 import { newWorkflow, type Workflow, type WorkflowRepository } from '../../functions/core/workflows/workflow';
 import { inMemoryWorkflowRepository } from '../unit/fakes/workflow-repository';
+import { byCreation, storeProject } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -32,20 +32,9 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
     'the DynamoDB adapter on DynamoDB Local',
     async () => {
       const table = await dynamodb.freshTable();
-      const projects = dynamoProjectRepository(table);
       return {
         workflows: dynamoWorkflowRepository(table),
-        async addProject(tenant, id) {
-          const at = new Date(start).toISOString();
-          await projects.create(tenant, {
-            id,
-            name: id,
-            repository: 'https://git.example/r',
-            description: '',
-            created_at: at,
-            updated_at: at,
-          });
-        },
+        addProject: (tenant, id) => storeProject(table, tenant, id, new Date(start).toISOString()),
       };
     },
   ],
@@ -66,12 +55,6 @@ const workflow = (minute: number, project = projectId): Workflow =>
   });
 
 const created = { type: 'workflow.created' as const, data: {} };
-const byCreation = (order: 'asc' | 'desc' = 'asc', perPage = 50): ListQuery<'created_at'> => ({
-  page: 1,
-  perPage,
-  sort: 'created_at',
-  order,
-});
 
 describe.each(implementations)('WorkflowRepository: %s', (_name, make) => {
   let subject: Subject;
@@ -106,7 +89,7 @@ describe.each(implementations)('WorkflowRepository: %s', (_name, make) => {
     const queued = await subject.workflows.list(tenant, byCreation(), { project_id: projectId, status: 'queued' });
     expect({ ids: queued.items.map((w) => w.id), total: queued.total }).toEqual({ ids: [a!.id, c!.id], total: 2 });
     expect((await subject.workflows.list(tenant, byCreation(), { project_id: newId('project', start + 5) })).total).toBe(0);
-    const firstPage = await subject.workflows.list(tenant, byCreation('asc', 2), {});
+    const firstPage = await subject.workflows.list(tenant, byCreation('asc', { perPage: 2 }), {});
     expect({ ids: firstPage.items.map((w) => w.id), total: firstPage.total }).toEqual({ ids: [a!.id, b!.id], total: 3 });
   });
 

@@ -1,6 +1,7 @@
 import type { TableRef } from '../../../functions/adapters/dynamodb/client';
 import { dynamoEventRepository } from '../../../functions/adapters/dynamodb/event-repository';
 import { dynamoProjectRepository } from '../../../functions/adapters/dynamodb/project-repository';
+import type { ListQuery } from '../../../functions/core/pagination';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 
@@ -30,3 +31,12 @@ export const sortedEvents = (events: PendingEvent[]): PendingEvent[] =>
       const [x, y] = [JSON.stringify(a), JSON.stringify(b)];
       return x < y ? -1 : x > y ? 1 : 0;
     });
+
+/** The first page (or the one asked for) of a collection listed by creation. */
+export const byCreation = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQuery<'created_at'>> = {}): ListQuery<'created_at'> => ({
+  page: 1,
+  perPage: 50,
+  sort: 'created_at',
+  order,
+  ...extra,
+});
