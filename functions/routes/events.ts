@@ -15,7 +15,7 @@ export const listEventTypesRoute = defineRoute({
   handler: 'events/types',
   scope: null,
   tableAccess: 'none',
-  success: { status: 200, description: 'Every event type.', data: v.array(eventTypeSchema) },
+  success: { status: 200, description: 'Every event type, in `data`.', data: v.object({ data: v.array(eventTypeSchema) }) },
 });
 
 export const listEventsRoute = defineRoute({

@@ -59,9 +59,17 @@ const decodedSegment = (segment: string): string => {
 
 const compiled = routeTable.map((route) => ({ route, pattern: templatePattern(route.path) }));
 
-/** The route for a method and path, and the methods the path allows. */
+const literalSegments = (path: string): number => path.split('/').filter((segment) => !segment.startsWith('{')).length;
+
+/**
+ * The route for a method and path, and the methods the path allows. The most specific paths win,
+ * whatever the method: `/v1/tests/run` is POST's alone, so `GET /v1/tests/run` is 405 with
+ * `Allow: POST`, not a look-up of a test named `run`.
+ */
 export const matchRoute = (method: string, path: string): { route?: TableRoute; params: Record<string, string>; allowed: string[] } => {
-  const matching = compiled.filter(({ pattern }) => pattern.test(path));
+  const candidates = compiled.filter(({ pattern }) => pattern.test(path));
+  const specificity = Math.max(...candidates.map(({ route }) => literalSegments(route.path)));
+  const matching = candidates.filter(({ route }) => literalSegments(route.path) === specificity);
   const hit = matching.find(({ route }) => route.method === method);
   const params: Record<string, string> = {};
   if (hit) {

@@ -62,7 +62,7 @@ export const getTestRoute = defineRoute({
   tableAccess: 'read',
   params: idParams,
   success: { status: 200, description: 'The suite (`object: test_suite`) or the run (`object: test_run`).', data: testObjectSchema },
-  errors: [404],
+  errors: [404, 405],
 });
 
 export const getTestResultsRoute = defineRoute({

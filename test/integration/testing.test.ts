@@ -138,6 +138,11 @@ describe('AI-generated tests', () => {
     expect((await api.post('/tests/run', { test_id: 'test_01JD2QE4J8K0M2N4P6R8S0T2V4', project_id: projectId })).status).toBe(422);
     expect((await api.post('/tests/generate', { project_id: projectId, framework: 'mocha' })).status).toBe(422);
     expect((await api.post('/tests/generate', { project_id: projectId, ai_provider: 'openai' })).status).toBe(422);
+    for (const path of ['/tests/run', '/tests/generate']) {
+      const answer = await api.get(path);
+      expect([answer.status, answer.headers.get('allow'), answer.body.error.code]).toEqual([405, 'POST', 'method_not_allowed']);
+      expect(answer.headers.get('x-request-id')).toBeTruthy();
+    }
     expect((await api.get('/tests/test_01JD2QE4J8K0M2N4P6R8S0T2V4')).status).toBe(404);
     expect((await api.get('/tests/nope/results')).status).toBe(404);
   });

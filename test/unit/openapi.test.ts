@@ -130,6 +130,18 @@ describe('the OpenAPI document', () => {
     for (const page of pages) expect(paths[page.path]).toBeUndefined();
   });
 
+  it('says what the server enforces: a PATCH body changes at least one field (minProperties 1); GET /v1/event-types is {data: [...]}', () => {
+    const patches = routes.filter((r) => r.method === 'PATCH');
+    expect(patches.length).toBeGreaterThan(0);
+    for (const route of patches) {
+      const body = (operation(route) as unknown as { requestBody: { content: Record<string, { schema: Record<string, unknown> }> } })
+        .requestBody;
+      expect([route.operationId, body.content['application/json']?.schema.minProperties]).toEqual([route.operationId, 1]);
+    }
+    const eventTypes = paths['/v1/event-types']?.get?.responses['200']?.content?.['application/json'] as { schema: Record<string, any> };
+    expect(eventTypes.schema).toMatchObject({ type: 'object', properties: { data: { type: 'array' } } });
+  });
+
   it('lists every error code of the contract in the Error schema', () => {
     const schemas = (document.components as { schemas: Record<string, any> }).schemas;
     const codes: string[] = schemas.Error.properties.error.properties.code.enum;

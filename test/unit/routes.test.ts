@@ -33,6 +33,17 @@ describe('matchRoute', () => {
     expect(matchRoute('DELETE', '/v1/projects').allowed.sort()).toEqual(['GET', 'POST']);
   });
 
+  it('gives a literal path to its own routes: GET /v1/tests/run is 405 with POST allowed, not a look-up of a test named run', () => {
+    for (const path of ['/v1/tests/run', '/v1/tests/generate']) {
+      const match = matchRoute('GET', path);
+      expect(match.route).toBeUndefined();
+      expect(match.allowed).toEqual(['POST']);
+    }
+    expect(matchRoute('POST', '/v1/tests/run').route?.operationId).toBe('runTests');
+    expect(matchRoute('GET', '/v1/tests/run_01JD2QE4J8K0M2N4P6R8S0T2V4').route?.operationId).toBe('getTest');
+    expect(matchRoute('GET', '/v1/tests/run/results').route?.operationId).toBe('getTestResults');
+  });
+
   it.each(['/v1/nothing', '/v1/projects/proj_1/extra', '/v1/projects/', '/projects', '/v1/openapiXjson'])(
     'matches nothing for the unknown path %p',
     (path) => {

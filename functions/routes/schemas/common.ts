@@ -12,6 +12,12 @@ export const codePointLength = (text: string): number => {
 /** Actions the OpenAPI document shows as JSON Schema keywords of their own (see build-document.ts). */
 export const documentedKeywords = new WeakMap<object, Record<string, unknown>>();
 
+/** `action`, shown in the OpenAPI document as `keywords` (what the check enforces, said in JSON Schema). */
+export const documentedAs = <A extends object>(action: A, keywords: Record<string, unknown>): A => {
+  documentedKeywords.set(action, keywords);
+  return action;
+};
+
 /**
  * A string length checked in code points, and documented as `minLength`/`maxLength` (which JSON
  * Schema counts in code points too): 100 emoji are 100 characters, as a caller counts them.

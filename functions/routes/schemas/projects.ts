@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { projectSortFields } from '../../core/projects/project';
-import { lengthIn, listQuery, nameText, timestamp } from './common';
+import { documentedAs, lengthIn, listQuery, nameText, timestamp } from './common';
 
 const name = nameText(100, '1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters.');
 
@@ -41,5 +41,7 @@ export const updateProjectBody = v.pipe(
     `must change at least one of ${changeableFields.join(', ')}`,
   ),
 );
+// A PATCH that changes nothing is refused: the document says so as `minProperties: 1`.
+documentedAs(updateProjectBody.pipe[1], { minProperties: 1 });
 
 export const listProjectsQuery = listQuery(projectSortFields, {});

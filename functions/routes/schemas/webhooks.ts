@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { eventTypes } from '../../core/events/event-types';
-import { lengthIn, listQuery, picklistParam, timestamp, timestampInput } from './common';
+import { documentedAs, lengthIn, listQuery, picklistParam, timestamp, timestampInput } from './common';
 
 const subscribable = [...eventTypes, '*'] as const;
 
@@ -58,6 +58,8 @@ export const updateWebhookBody = v.pipe(
   }),
   v.check((changes) => changeable.some((field) => changes[field] !== undefined), `must change at least one of ${changeable.join(', ')}`),
 );
+// A PATCH that changes nothing is refused: the document says so as `minProperties: 1`.
+documentedAs(updateWebhookBody.pipe[1], { minProperties: 1 });
 
 export const rotateSecretBody = v.strictObject({
   expires_in: v.optional(

@@ -4902,6 +4902,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The path exists but not with this method. */
+      405: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -5771,7 +5781,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Every event type. */
+      /** @description Every event type, in `data`. */
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -5779,30 +5789,32 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @enum {string} */
-            type:
-              | 'workflow.created'
-              | 'workflow.started'
-              | 'workflow.stage.completed'
-              | 'workflow.completed'
-              | 'workflow.failed'
-              | 'workflow.cancelled'
-              | 'security.scan.started'
-              | 'security.scan.completed'
-              | 'security.finding.created'
-              | 'security.finding.resolved'
-              | 'deployment.started'
-              | 'deployment.completed'
-              | 'deployment.failed'
-              | 'deployment.rollback'
-              | 'test.run.completed'
-              | 'review.comment.created'
-              | 'review.completed';
-            description: string;
-            example: {
-              [key: string]: unknown;
-            };
-          }[];
+            data: {
+              /** @enum {string} */
+              type:
+                | 'workflow.created'
+                | 'workflow.started'
+                | 'workflow.stage.completed'
+                | 'workflow.completed'
+                | 'workflow.failed'
+                | 'workflow.cancelled'
+                | 'security.scan.started'
+                | 'security.scan.completed'
+                | 'security.finding.created'
+                | 'security.finding.resolved'
+                | 'deployment.started'
+                | 'deployment.completed'
+                | 'deployment.failed'
+                | 'deployment.rollback'
+                | 'test.run.completed'
+                | 'review.comment.created'
+                | 'review.completed';
+              description: string;
+              example: {
+                [key: string]: unknown;
+              };
+            }[];
+          };
         };
       };
       /** @description Unexpected fault on our side; no internals are shown. */

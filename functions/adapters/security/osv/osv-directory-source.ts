@@ -112,6 +112,9 @@ export const osvDirectorySource = (
       }
       return answers;
     },
+    async ecosystemsCovered() {
+      return new Set([...(await load()).byPackage.keys()].map((key) => key.slice(0, key.indexOf('\u0000'))));
+    },
     async skippedFiles() {
       return (await load()).skipped;
     },

@@ -62,6 +62,11 @@ export const advisoryKey = (query: PackageQuery): string => `${query.ecosystem}\
  */
 export interface AdvisorySource {
   query(packages: readonly PackageQuery[]): Promise<Map<string, OsvVulnerability[]>>;
+  /**
+   * The ecosystems the source holds any advisory for; absent when it answers for every ecosystem
+   * (the OSV API). A lockfile of an ecosystem it knows nothing of was not checked: the scan says so.
+   */
+  ecosystemsCovered?(): Promise<ReadonlySet<string>>;
 }
 
 export class AdvisorySourceUnavailable extends Error {

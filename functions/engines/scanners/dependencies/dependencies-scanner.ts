@@ -229,6 +229,27 @@ export const dependenciesScanner = (source: AdvisorySource, options: Dependencie
     }
     const answers = queries.size > 0 ? await source.query([...queries.values()]) : new Map<string, OsvVulnerability[]>();
 
+    // Lockfiles of an ecosystem the source holds no advisory for were read but not checked.
+    const known = packages.length > 0 ? await source.ecosystemsCovered?.() : undefined;
+    if (known) {
+      const unchecked = new Map<string, Set<string>>();
+      for (const entry of packages) {
+        if (known.has(entry.ecosystem)) continue;
+        const manifests = unchecked.get(entry.ecosystem) ?? new Set();
+        manifests.add(entry.manifest);
+        unchecked.set(entry.ecosystem, manifests);
+      }
+      for (const [ecosystem, manifests] of unchecked) {
+        const reason = `no ${ecosystem} advisories are loaded (OSV_ADVISORY_DIR holds none)`;
+        for (const manifest of manifests) {
+          const kind = lockfileKindOf(manifest) ?? baseNameOf(manifest);
+          uncovered.push({ kind, path: manifest, reason });
+          covered.delete(kind);
+        }
+        errors.push(`${[...manifests].sort().join(', ')}: not checked, the advisory source holds no ${ecosystem} advisories`);
+      }
+    }
+
     const findings: RawFinding[] = [];
     for (const entry of packages) {
       const seen = new Set<string>();

@@ -191,6 +191,30 @@ describe('dependenciesScanner with an OSV advisory directory', () => {
     });
   });
 
+  it('never looks clean without advisories: lockfiles of an ecosystem the folder holds nothing for are not covered, and an error says so', async () => {
+    const root = await temp.make('deps-');
+    await writeTree(root, {
+      'package-lock.json': packageLockV3({ lodash: '4.17.20', minimist: '1.2.8' }),
+      'py/requirements.txt': requirementsTxt,
+    });
+    const empty = await temp.make('osv-empty-');
+    const result = await dependenciesScanner(osvDirectorySource(empty)).scan(root);
+    expect(result.findings).toEqual([]);
+    expect(result.coverage.covered).toEqual([]);
+    expect(result.coverage.not_covered).toEqual(
+      expect.arrayContaining([
+        { kind: 'package-lock.json', files: 1, reason: 'no npm advisories are loaded (OSV_ADVISORY_DIR holds none)' },
+        { kind: 'requirements.txt', files: 1, reason: 'no PyPI advisories are loaded (OSV_ADVISORY_DIR holds none)' },
+      ]),
+    );
+    expect(result.errors).toEqual(
+      expect.arrayContaining([
+        'package-lock.json: not checked, the advisory source holds no npm advisories',
+        'py/requirements.txt: not checked, the advisory source holds no PyPI advisories',
+      ]),
+    );
+  });
+
   it('lists what is not covered, and why', async () => {
     const root = await temp.make('repo-');
     await writeTree(root, {
