@@ -80,7 +80,7 @@ const baseGrantsOf = (s: Synthesized): string[] => {
     `dynamodb:GetItem ${table}/index/*`,
     `dynamodb:Query ${table}`,
     `dynamodb:Query ${table}/index/*`,
-    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern] } })}`,
+    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] } })}`,
     `dynamodb:ConditionCheckItem ${table}`,
     `dynamodb:DeleteItem ${table}`,
     `dynamodb:PutItem ${table}`,

@@ -74,7 +74,7 @@ describe('the dashboard and the OAuth authorization server', () => {
     expect(tableless.map((r) => r.path).sort()).toEqual(['/.well-known/oauth-authorization-server', '/dashboard/assets/{file}']);
   });
 
-  it("let every read-only API function record an OAuth grant's last use, and change nothing else of it", () => {
+  it("let every read-only API function record an OAuth grant's last use, and lease rate-limit tokens, and change nothing else", () => {
     const readRoute = only(
       apiRoutes.filter((route) => route.operationId === 'listProjects'),
       'listProjects',
@@ -84,7 +84,9 @@ describe('the dashboard and the OAuth authorization server', () => {
       .filter(isDynamoStatement)
       .filter((statement) => actionsOf(statement).includes('dynamodb:UpdateItem'));
     expect(only(updates, 'update statement').Condition).toEqual({
-      'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern] },
+      'ForAllValues:StringLike': {
+        'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern],
+      },
     });
   });
 
