@@ -86,6 +86,7 @@ describe('createWorkflow', () => {
       auto_deploy: false,
       branch: null,
       max_iterations: 2,
+      review: true,
     });
     expect((await createWorkflow(tenant, input({ config: { auto_deploy: true } }), deps)).config.ai_provider).toBe('openai');
   });
