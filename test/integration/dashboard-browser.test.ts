@@ -6,6 +6,7 @@ import { oauthApp } from './support/oauth-app';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { newPerson, origin } from './support/web-client';
 import { createWebhook, recordEvent } from './support/webhooks';
+import { fixtureRepository } from './support/workflows';
 
 /**
  * The dashboard as people use it: Debian's Chromium driven by playwright-core against the local
@@ -178,7 +179,7 @@ describe('the dashboard in a real browser', () => {
 
     await page.getByRole('link', { name: 'see the failed webhooks' }).click();
     await page.getByRole('link', { name: hook.url() }).click();
-    await page.getByRole('heading', { name: 'This webhook has failed' }).waitFor();
+    await page.getByText('This webhook has failed').waitFor();
     const attempts = page.getByRole('table', { name: /Attempts of dlv_/ });
     await expect(attempts.getByRole('row').count()).resolves.toBe(7);
     await expect(attempts.getByText('receiver is down').count()).resolves.toBe(6);
@@ -199,8 +200,13 @@ describe('the dashboard in a real browser', () => {
   it("a workflow's stages update live, without a reload", async () => {
     const { person, page } = await signedIn();
     const api = as(person.test.key);
-    const projectId = await newProject(api);
-    const created = await api.post('/workflows', { project_id: projectId, name: 'Live stages', prompt: 'Add a greeting' });
+    const repository = await fixtureRepository();
+    const project = await api.post('/projects', { name: 'Greeter', repository: repository.url });
+    const created = await api.post('/workflows', {
+      project_id: project.body.data.id,
+      prompt: 'Add a greeting',
+      config: { ai_provider: 'local' },
+    });
     expect(created.status).toBe(201);
     await switchToTestMode(page);
     await page.goto(`${origin()}/dashboard/workflows/${created.body.data.id}`);

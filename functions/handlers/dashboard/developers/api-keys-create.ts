@@ -29,7 +29,7 @@ export const handler = dashboardPage(createApiKeyRoute, async (request) => {
       pageDepsFromEnvironment(),
     );
     const { key, ...view } = created;
-    return apiKeysPage(request, { created: { key, view } }, 201);
+    return apiKeysPage(request, { created: { key, view } });
   } catch (error) {
     if (error instanceof ApiError && error.code === 'validation_error') {
       const messages = (error.errors ?? []).map(

@@ -15,5 +15,5 @@ export const handler = dashboardPage(rollApiKeyRoute, async (request) => {
   if (asked) return asked;
   const rolled = await rollKey(request.actor, id, Number(request.form.get('overlap_hours') ?? 'x'), pageDepsFromEnvironment());
   const { key, replaced, ...view } = rolled;
-  return apiKeysPage(request, { created: { key, view, rolledFrom: replaced } }, 201);
+  return apiKeysPage(request, { created: { key, view, rolledFrom: replaced } });
 });
