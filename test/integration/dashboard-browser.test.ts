@@ -194,7 +194,7 @@ describe('the dashboard in a real browser', () => {
     expect(recovered.body.data.requeued).toBe(1);
     await hook.waitFor(before + 1, 15_000);
     await page.reload();
-    await page.getByText('succeeded').first().waitFor();
+    await page.locator('.delivery__head .badge', { hasText: 'succeeded' }).first().waitFor();
   }, 240_000);
 
   it("a workflow's stages update live, without a reload", async () => {
