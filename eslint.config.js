@@ -18,6 +18,11 @@ export default tseslint.config(
     },
   },
   {
+    // The dashboard's browser script: plain JavaScript served as text (functions/pages/assets).
+    files: ['functions/pages/assets/*.client.js'],
+    languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
+  },
+  {
     // Tests read JSON answers of any shape.
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

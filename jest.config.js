@@ -8,6 +8,7 @@ const transform = {
   '^.+\\.tsx?$': ['ts-jest', { useESM: true }],
   // Stylesheets are imported as text, as esbuild's `text` loader bundles them for Lambda.
   '^.+\\.css$': '<rootDir>/test/support/text-transform.cjs',
+  '^.+\\.client\\.js$': '<rootDir>/test/support/text-transform.cjs',
 };
 const common = {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],

@@ -3,3 +3,9 @@ declare module '*.css' {
   const text: string;
   export default text;
 }
+
+/** The dashboard's browser script imported from TypeScript is its text, like a stylesheet. */
+declare module '*.client.js' {
+  const text: string;
+  export default text;
+}

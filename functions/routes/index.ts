@@ -6,6 +6,7 @@ import { testingRoutes } from './testing';
 import { openApiRoute } from './meta';
 import { projectRoutes } from './projects';
 import { dashboardRoutes } from './dashboard';
+import { dashboardResourceRoutes } from './dashboard-resources';
 import { oauthRoutes } from './oauth';
 import { reviewRoutes } from './reviews';
 import type { AnyRoute, TableRoute, WebRouteDefinition } from './route';
@@ -34,10 +35,10 @@ export const routes: readonly AnyRoute[] = [
  * server. The CDK stack and the local server are built from it, so no runtime serves a route the
  * other lacks.
  */
-export const routeTable: readonly TableRoute[] = [...routes, ...dashboardRoutes, ...oauthRoutes];
+export const routeTable: readonly TableRoute[] = [...routes, ...dashboardRoutes, ...dashboardResourceRoutes, ...oauthRoutes];
 
 /** The rows outside `/v1`: pages and the authorization server's endpoints. */
-export const webRoutes: readonly WebRouteDefinition[] = [...dashboardRoutes, ...oauthRoutes];
+export const webRoutes: readonly WebRouteDefinition[] = [...dashboardRoutes, ...dashboardResourceRoutes, ...oauthRoutes];
 
 /** The routes the OpenAPI document describes: every API operation (not the reference page itself). */
 export const apiRoutes: readonly AnyRoute[] = routes.filter((route) => route.inOpenApi !== false);

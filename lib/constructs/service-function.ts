@@ -129,7 +129,7 @@ export class ServiceFunction extends Construct {
         sourcesContent: false,
         bundleAwsSDK: true,
         // Pages import their stylesheet as text (lib/local/text-loader.mjs does the same locally).
-        loader: { '.css': 'text' },
+        loader: { '.css': 'text', '.client.js': 'text' },
         externalModules: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
         commandHooks: {
           beforeBundling: () => [],

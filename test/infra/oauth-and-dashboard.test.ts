@@ -1,5 +1,6 @@
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { dashboardDomain, dashboardRoutes } from '../../functions/routes/dashboard';
+import { dashboardResourceRoutes } from '../../functions/routes/dashboard-resources';
 import { apiRoutes, webRoutes } from '../../functions/routes/index';
 import { oauthDomain, oauthRoutes } from '../../functions/routes/oauth';
 import { defaultNotificationSender } from '../../lib/app';
@@ -34,8 +35,18 @@ describe('the dashboard and the OAuth authorization server', () => {
     expect(dashboardRoutes.map(description)).toContain('GET /dashboard/sign-in');
   });
 
+  it('serve the resource pages from three stacks of their own, each from its own function', () => {
+    const domains = [...new Set(dashboardResourceRoutes.map((route) => route.domain))].sort();
+    expect(domains).toEqual(['DashboardResources', 'DashboardSettings', 'DashboardWebhooks']);
+    for (const domain of domains) {
+      const rows = dashboardResourceRoutes.filter((route) => route.domain === domain);
+      const routeKeys = Object.values(stackOf(domain).findResources('AWS::ApiGatewayV2::Route')).map((route) => route.Properties.RouteKey);
+      expect(routeKeys.sort()).toEqual(rows.map(description).sort());
+    }
+  });
+
   it("attach every route to the core stack's one HTTP API and every function to its one table", () => {
-    for (const domain of [dashboardDomain, oauthDomain]) {
+    for (const domain of [dashboardDomain, oauthDomain, 'DashboardResources', 'DashboardSettings', 'DashboardWebhooks']) {
       for (const route of Object.values(stackOf(domain).findResources('AWS::ApiGatewayV2::Route'))) {
         expect(route.Properties.ApiId).toEqual({ 'Fn::ImportValue': `${s.coreStackName}:ApiId` });
       }
@@ -50,16 +61,17 @@ describe('the dashboard and the OAuth authorization server', () => {
     expect(webRoutes.every((route) => !route.path.startsWith('/v1/') && route.kind !== undefined)).toBe(true);
   });
 
-  it('give the password-reset page, and only it, SES on the sender identity and the sender address', () => {
+  it('give the password-reset and invitation pages, and only them, SES on the sender identity and the sender address', () => {
     const senders = webRoutes.filter((route) => route.sendsEmail);
-    expect(senders.map((route) => route.path)).toEqual(['/dashboard/forgot-password']);
-    const sender = senders[0]!;
-    const statement = only(lookups.statementsOf(description(sender)).filter(isSesStatement), 'SES statement');
-    expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
-    expect(asArray(statement.Resource).map(joined)).toEqual([
-      `arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${defaultNotificationSender}`,
-    ]);
-    expect(lookups.environmentOf(description(sender)).NOTIFICATION_SENDER).toBe(defaultNotificationSender);
+    expect(senders.map(description).sort()).toEqual(['POST /dashboard/forgot-password', 'POST /dashboard/team']);
+    for (const sender of senders) {
+      const statement = only(lookups.statementsOf(description(sender)).filter(isSesStatement), 'SES statement');
+      expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
+      expect(asArray(statement.Resource).map(joined)).toEqual([
+        `arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${defaultNotificationSender}`,
+      ]);
+      expect(lookups.environmentOf(description(sender)).NOTIFICATION_SENDER).toBe(defaultNotificationSender);
+    }
     for (const route of webRoutes.filter((r) => !r.sendsEmail)) {
       expect([route.path, lookups.statementsOf(description(route)).filter(isSesStatement)]).toEqual([route.path, []]);
     }

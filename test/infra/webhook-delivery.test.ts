@@ -292,11 +292,12 @@ describe('webhook delivery', () => {
     );
   });
 
-  it('lets only the dispatcher and the password-reset page (its role, test/infra/oauth-and-dashboard) send e-mail', () => {
+  it('lets only the dispatcher, the password-reset and the invitation pages (their roles, test/infra/oauth-and-dashboard) send e-mail', () => {
     const withSes = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Statement[]).some(isSesStatement),
     );
     expect(withSes.map(([id]) => id).sort()).toEqual([
+      expect.stringMatching(/^DashboardSettingsWriteEmailRole/),
       expect.stringMatching(/^DashboardWriteEmailRole/),
       expect.stringMatching(/^WebhooksDispatcher/),
     ]);

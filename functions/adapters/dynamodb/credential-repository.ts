@@ -1,8 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Credential, CredentialRepository } from '../../core/credentials/credential';
 import type { TableRef } from './client';
 import { entityTypes, keys, withoutKeys } from './keys';
-import { isConditionFailure } from './transactions';
+import { conditionFailedAt, isConditionFailure } from './transactions';
 
 export const dynamoCredentialRepository = ({ client, tableName }: TableRef): CredentialRepository => {
   const findById = async (id: string): Promise<Credential | undefined> => {
@@ -82,6 +82,45 @@ export const dynamoCredentialRepository = ({ client, tableName }: TableRef): Cre
         if (isConditionFailure(error)) return findById(id);
         throw error;
       }
+    },
+
+    async roll(replacement, oldId, oldExpiresAt) {
+      const old = await findById(oldId);
+      if (!old) return undefined;
+      try {
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.credential(old.hash),
+                  UpdateExpression: 'SET expires_at = :at',
+                  ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(revoked_at) OR revoked_at = :null)',
+                  ExpressionAttributeValues: { ':at': oldExpiresAt, ':null': null },
+                },
+              },
+              {
+                Put: {
+                  TableName: tableName,
+                  Item: {
+                    ...keys.credential(replacement.hash),
+                    ...keys.credentialIndexes(replacement.account_id, replacement.id),
+                    entity: entityTypes.credential,
+                    ...replacement,
+                  },
+                  ConditionExpression: 'attribute_not_exists(pk)',
+                },
+              },
+            ],
+          }),
+        );
+      } catch (error) {
+        // Revoked meanwhile: nothing was stored.
+        if (conditionFailedAt(error, 0)) return undefined;
+        throw error;
+      }
+      return { ...old, expires_at: oldExpiresAt };
     },
 
     async touchLastUsed(hash, at, unlessAfter) {

@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
@@ -122,6 +122,32 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
     async getRun(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testRun(tenant, id), ConsistentRead: true }));
       return result.Item ? ownedRecord<TestRun>(result.Item) : undefined;
+    },
+
+    async recentSuites(tenant, limit) {
+      const result = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.testSuites(tenant) },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return (result.Items ?? []).map((item) => ownedRecord<TestSuite>(item));
+    },
+
+    async recentRuns(tenant, limit) {
+      const result = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.testRuns(tenant) },
+          ScanIndexForward: false,
+          Limit: limit,
+        }),
+      );
+      return (result.Items ?? []).map((item) => ownedRecord<TestRun>(item));
     },
 
     saveSuite: (tenant, previous, next) => send([revisionPut(tableName, suiteItem(tenant, next), previous.revision)]),

@@ -53,4 +53,9 @@ export interface CredentialRepository {
   revoke(id: string, at: string): Promise<Credential | undefined>;
   /** Records a use; a no-op when `last_used_at` is already at or after `unlessAfter`. */
   touchLastUsed(hash: string, at: string, unlessAfter: string): Promise<void>;
+  /**
+   * A key's roll: stores `replacement` and sets the old credential's `expires_at`, in one
+   * transaction, only while the old one is not revoked. The old one as stored after, or undefined.
+   */
+  roll(replacement: Credential, oldId: string, oldExpiresAt: string): Promise<Credential | undefined>;
 }

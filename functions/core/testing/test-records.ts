@@ -91,4 +91,8 @@ export interface TestRepository {
   getRun(tenant: Tenant, id: string): Promise<TestRun | undefined>;
   saveSuite(tenant: Tenant, previous: TestSuite, next: TestSuite): Promise<boolean>;
   saveRun(tenant: Tenant, previous: TestRun, next: TestRun, events: PendingEvent[]): Promise<boolean>;
+  /** The tenant's latest suites, newest first (ids sort by creation time). */
+  recentSuites(tenant: Tenant, limit: number): Promise<TestSuite[]>;
+  /** The tenant's latest runs, newest first. */
+  recentRuns(tenant: Tenant, limit: number): Promise<TestRun[]>;
 }

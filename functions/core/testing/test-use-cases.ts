@@ -140,6 +140,19 @@ export const getTestObject = async (tenant: Tenant, id: string, deps: Pick<TestD
   return found;
 };
 
+/** The latest generated suites and runs of the tenant, newest first, optionally of one project. */
+export const listRecentTests = async (
+  tenant: Tenant,
+  filters: { project_id?: string },
+  deps: Pick<TestDeps, 'tests'>,
+  limit = 50,
+): Promise<{ suites: TestSuite[]; runs: TestRun[] }> => {
+  const [suites, runs] = await Promise.all([deps.tests.recentSuites(tenant, limit), deps.tests.recentRuns(tenant, limit)]);
+  const ofProject = <T extends { project_id: string }>(items: T[]) =>
+    filters.project_id ? items.filter((item) => item.project_id === filters.project_id) : items;
+  return { suites: ofProject(suites), runs: ofProject(runs) };
+};
+
 /** A run's results; for a suite, its latest run's. */
 export const getTestResults = async (tenant: Tenant, id: string, deps: Pick<TestDeps, 'tests'>): Promise<TestRun> => {
   const found = await getTestObject(tenant, id, deps);

@@ -9,6 +9,8 @@ export const contentSecurityPolicy = (formTargets: readonly string[] = []): stri
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
+    // The script refetches the page it is on for its live parts (a workflow's stages), nothing else.
+    "connect-src 'self'",
     // A form may post here only; a consent form's answer is a redirect to the client, which
     // browsers check against this list too.
     `form-action ${["'self'", ...formTargets].join(' ')}`,

@@ -46,6 +46,13 @@ export const inMemoryCredentialRepository = (): CredentialRepository & {
       if (!found || (found.last_used_at !== null && found.last_used_at >= unlessAfter)) return;
       found.last_used_at = at;
     },
+    async roll(replacement, oldId, oldExpiresAt) {
+      const old = [...byHash.values()].find((c) => c.id === oldId);
+      if (!old || old.revoked_at !== null || byHash.has(replacement.hash)) return undefined;
+      old.expires_at = oldExpiresAt;
+      byHash.set(replacement.hash, { ...replacement });
+      return { ...old };
+    },
     calls,
     stored: () => [...byHash.values()].map((c) => ({ ...c })),
   };

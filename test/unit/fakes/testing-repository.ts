@@ -71,6 +71,22 @@ export const inMemoryTestRepository = () => {
       const run = runs.get(keyOf(tenant, id));
       return run && structuredClone(run);
     },
+    async recentSuites(tenant, limit) {
+      const prefix = keyOf(tenant, '');
+      return [...suites.entries()]
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([, suite]) => structuredClone(suite))
+        .sort((a, b) => b.id.localeCompare(a.id))
+        .slice(0, limit);
+    },
+    async recentRuns(tenant, limit) {
+      const prefix = keyOf(tenant, '');
+      return [...runs.entries()]
+        .filter(([key]) => key.startsWith(prefix))
+        .map(([, run]) => structuredClone(run))
+        .sort((a, b) => b.id.localeCompare(a.id))
+        .slice(0, limit);
+    },
     async saveSuite(tenant, previous, next) {
       calls.saveSuite += 1;
       beforeSave?.(tenant, previous.id);

@@ -171,7 +171,11 @@ describe('pages render text escaped, by construction', () => {
     expect(html).toContain('<input type="hidden" name="csrf_token" value="tok123"/>');
     const layout = renderToString(h(Layout, { title: 'T', children: h(PostForm, { action: '/x', csrfToken: 'abc', children: null }) }));
     expect(layout).toMatch(/<link rel="stylesheet" href="\/dashboard\/assets\/dashboard\.[0-9a-f]{12}\.css"\/>/);
-    expect(layout).not.toMatch(/<script|style=/);
+    // One script, the hashed file of this origin; nothing inline.
+    expect(layout.match(/<script[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<script src="\/dashboard\/assets\/dashboard\.[0-9a-f]{12}\.js" defer>$/),
+    ]);
+    expect(layout).not.toMatch(/<script[^>]*>[^<]|style=/);
   });
 });
 

@@ -1,0 +1,87 @@
+import { type AuditLog, auditRecordOf, type RequestOrigin } from '../audit/audit';
+import { type Clock, isoTime } from '../clock';
+import { ApiError, notFound } from '../errors';
+import { isId, newId } from '../ids';
+import type { Role } from '../users/user';
+import type { OAuthClientRepository } from './client';
+import type { Grant, OAuthGrantStore } from './grant';
+
+export interface AuthorizedApplicationDeps {
+  grants: OAuthGrantStore;
+  clients: OAuthClientRepository;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+/** A live grant of the account as its people see it: the application, who granted what, and last use. */
+export interface AuthorizedApplication {
+  grant_id: string;
+  client_id: string;
+  /** The application's name; null when it was deleted (its tokens no longer work then). */
+  application: string | null;
+  user_id: string;
+  scopes: Grant['scopes'];
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
+
+const isLive = (grant: Grant, now: number): boolean => grant.revoked_at === null && Date.parse(grant.expires_at) > now;
+
+/** Every application this account authorized and has not revoked, most recently used first. */
+export const listAuthorizedApplications = async (accountId: string, deps: AuthorizedApplicationDeps): Promise<AuthorizedApplication[]> => {
+  const now = deps.clock.now();
+  const grants = (await deps.grants.grantsOfAccount(accountId)).filter((g) => isLive(g, now));
+  const names = new Map<string, string | null>();
+  for (const clientId of new Set(grants.map((g) => g.client_id))) {
+    names.set(clientId, (await deps.clients.get(clientId))?.name ?? null);
+  }
+  return grants
+    .map((g) => ({
+      grant_id: g.id,
+      client_id: g.client_id,
+      application: names.get(g.client_id) ?? null,
+      user_id: g.user_id,
+      scopes: g.scopes,
+      created_at: g.created_at,
+      last_used_at: g.last_used_at,
+      expires_at: g.expires_at,
+    }))
+    .sort((a, b) => (b.last_used_at ?? b.created_at).localeCompare(a.last_used_at ?? a.created_at));
+};
+
+/**
+ * Revokes a grant of the account: every access and refresh token it issued is refused from the
+ * next request on. An admin may revoke any grant of the account; a viewer only the ones they gave.
+ */
+export const revokeAuthorizedApplication = async (
+  actor: { accountId: string; userId: string; role: Role; origin?: RequestOrigin },
+  grantId: string,
+  deps: AuthorizedApplicationDeps,
+): Promise<void> => {
+  const grant = isId('oauthGrant', grantId) ? await deps.grants.getGrant(grantId) : undefined;
+  if (!grant || grant.account_id !== actor.accountId) throw notFound('Authorized application');
+  if (actor.role !== 'admin' && grant.user_id !== actor.userId) {
+    throw new ApiError('insufficient_scope', 'A viewer can revoke only the authorizations they gave; ask an admin.', {
+      required_role: 'admin',
+    });
+  }
+  const now = deps.clock.now();
+  await deps.grants.revokeGrant(
+    grant.id,
+    'revoked_by_user',
+    isoTime(now),
+    auditRecordOf(
+      {
+        accountId: actor.accountId,
+        action: 'oauth.grant_revoked',
+        actor: { type: 'user', id: actor.userId },
+        targetId: grant.id,
+        details: { client_id: grant.client_id, reason: 'revoked_by_user' },
+        origin: actor.origin,
+      },
+      newId('auditRecord', now),
+      isoTime(now),
+    ),
+  );
+};

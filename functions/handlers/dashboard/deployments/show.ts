@@ -1,0 +1,15 @@
+import { getDeployment } from '../../../core/deployments/deployment-use-cases';
+import { dashboardPage } from '../../../http/pages/dashboard-page';
+import { DeploymentPage } from '../../../pages/views/dashboard/deployments/deployment';
+import { deploymentPageRoute } from '../../../routes/dashboard-resources';
+import { deploymentDeps, deploymentView } from '../../deployments/deps';
+
+const notices: Record<string, string> = { 'rolling-back': 'Rollback requested: the previous deployment is being made current again.' };
+
+export const handler = dashboardPage(deploymentPageRoute, async (request) => ({
+  page: DeploymentPage({
+    shell: request.shell,
+    deployment: deploymentView(await getDeployment(request.tenant, request.event.pathParameters?.id ?? '', deploymentDeps())),
+    notice: notices[request.query.get('done') ?? ''],
+  }),
+}));

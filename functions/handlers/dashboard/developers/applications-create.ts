@@ -1,0 +1,41 @@
+import { registerClient } from '../../../core/oauth/manage-clients';
+import { dashboardPage } from '../../../http/pages/dashboard-page';
+import { formErrors } from '../../../http/pages/form-errors';
+import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
+import { createApplicationRoute } from '../../../routes/dashboard-resources';
+import { applicationsPage } from './applications-page';
+
+/** Registers an application; a confidential one's secret is shown this once, in this answer. */
+export const handler = dashboardPage(
+  createApplicationRoute,
+  async (request) => {
+    const form = {
+      name: request.form.get('name') ?? '',
+      redirect_uris: request.form.get('redirect_uris') ?? '',
+      public: request.form.get('public') === 'true',
+    };
+    try {
+      const { client_secret, ...application } = await registerClient(
+        {
+          accountId: request.tenant.accountId,
+          name: form.name,
+          redirectUris: form.redirect_uris
+            .split(/\r?\n/)
+            .map((uri) => uri.trim())
+            .filter(Boolean),
+          public: form.public,
+          actor: { type: 'user', id: request.actor.userId },
+          origin: request.from,
+        },
+        pageDepsFromEnvironment(),
+      );
+      return applicationsPage(request, {
+        registered: application,
+        ...(client_secret ? { secret: { application, value: client_secret } } : {}),
+      });
+    } catch (error) {
+      return applicationsPage(request, { errors: formErrors(error, { redirect_uris: 'Redirect URIs', name: 'Name' }), form }, 422);
+    }
+  },
+  { adminOnly: true },
+);

@@ -1,0 +1,10 @@
+import { modeCookie } from '../../http/pages/dashboard-page';
+import { safeReturnPath } from '../../http/pages/origin';
+import { pageHandler } from '../../http/pages/page-deps';
+import { switchModeRoute } from '../../routes/dashboard-resources';
+
+/** The "Test mode" switch: every page shows the mode chosen here until it is switched back. */
+export const handler = pageHandler(switchModeRoute, 'account', async ({ form, secure }) => ({
+  cookies: [modeCookie(secure, form.get('mode') === 'test' ? 'test' : 'live')],
+  redirect: safeReturnPath(form.get('return_to')) ?? '/dashboard',
+}));

@@ -1,0 +1,90 @@
+import { type ProjectSort, projectSortFields } from '../../../core/projects/project';
+import { getProject, listProjects } from '../../../core/projects/project-use-cases';
+import { listDeployments } from '../../../core/deployments/deployment-use-cases';
+import { listFindings, listScans } from '../../../core/security/security-use-cases';
+import { listWorkflows } from '../../../core/workflows/workflow-use-cases';
+import type { DashboardRequest } from '../../../http/pages/dashboard-page';
+import { listHref, pageListQuery } from '../../../http/pages/list-params';
+import type { PageResult } from '../../../http/pages/page-handler';
+import { parseWith } from '../../../http/validation';
+import { ProjectPage, type ProjectPageProps } from '../../../pages/views/dashboard/projects/project';
+import { type ProjectForm, ProjectsPage, type ProjectsPageProps } from '../../../pages/views/dashboard/projects/projects';
+import { createProjectBody, updateProjectBody } from '../../../routes/schemas/projects';
+import { deploymentDeps, deploymentView } from '../../deployments/deps';
+import { projectDeps } from '../../projects/deps';
+import { securityDeps } from '../../security/deps';
+import { workflowDeps } from '../../workflows/deps';
+
+export const projectIdOf = (request: Pick<DashboardRequest, 'event'>): string => request.event.pathParameters?.id ?? '';
+
+const dateParam = (query: URLSearchParams, name: string): { text: string; ms?: number } => {
+  const text = query.get(name) ?? '';
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00.000Z`) : NaN;
+  return Number.isFinite(ms) ? { text, ms } : { text: '' };
+};
+
+export const projectsPage = async (
+  request: Pick<DashboardRequest, 'shell' | 'tenant' | 'query'>,
+  extra: Partial<ProjectsPageProps> = {},
+  status = 200,
+): Promise<PageResult> => {
+  const base = pageListQuery<ProjectSort>(request.query, { sorts: projectSortFields, defaultSort: 'created_at' });
+  const after = dateParam(request.query, 'created_after');
+  const before = dateParam(request.query, 'created_before');
+  const query = { ...base, createdFrom: after.ms, createdUntil: before.ms };
+  const page = await listProjects(request.tenant, query, projectDeps());
+  return {
+    status,
+    page: ProjectsPage({
+      shell: request.shell,
+      projects: page.items,
+      page: query.page,
+      total: page.total,
+      totalPages: Math.ceil(page.total / query.perPage),
+      filters: { sort: query.sort, order: query.order, created_after: after.text, created_before: before.text },
+      hrefOf: (n) => listHref('/dashboard/projects', request.query, { page: n }),
+      ...extra,
+    }),
+  };
+};
+
+const recent = { page: 1, perPage: 5, sort: 'created_at' as const, order: 'desc' as const };
+
+export const projectPage = async (
+  request: Pick<DashboardRequest, 'shell' | 'tenant' | 'event'>,
+  extra: Partial<ProjectPageProps> = {},
+  status = 200,
+): Promise<PageResult> => {
+  const { tenant } = request;
+  const project = await getProject(tenant, projectIdOf(request), projectDeps());
+  const filter = { project_id: project.id };
+  const [workflows, scans, findings, deployments] = await Promise.all([
+    listWorkflows(tenant, recent, filter, workflowDeps()),
+    listScans(tenant, recent, filter, securityDeps()),
+    listFindings(tenant, { ...recent, sort: 'severity' as const, order: 'asc' as const }, { ...filter, status: 'open' }, securityDeps()),
+    listDeployments(tenant, recent, filter, deploymentDeps()),
+  ]);
+  return {
+    status,
+    page: ProjectPage({
+      shell: request.shell,
+      project,
+      workflows: workflows.items,
+      scans: scans.items,
+      findings: findings.items,
+      deployments: deployments.items.map(deploymentView),
+      ...extra,
+    }),
+  };
+};
+
+/** The form's fields as sent, to show again beside its errors. */
+export const projectFields = (form: URLSearchParams): ProjectForm => ({
+  name: form.get('name') ?? '',
+  repository: (form.get('repository') ?? '').trim(),
+  description: form.get('description') ?? '',
+});
+
+/** Checked by the API's own schemas: the rules of `POST` and `PATCH /v1/projects`. */
+export const newProjectOf = (fields: ProjectForm) => parseWith(createProjectBody, fields, 'body');
+export const projectChangesOf = (fields: ProjectForm) => parseWith(updateProjectBody, fields, 'body');

@@ -1,0 +1,33 @@
+import { mailerFromEnvironment } from '../../../adapters/runtime/mailer';
+import { ApiError } from '../../../core/errors';
+import { inviteMember } from '../../../core/users/invitations';
+import { dashboardPage } from '../../../http/pages/dashboard-page';
+import { formErrors } from '../../../http/pages/form-errors';
+import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
+import { inviteMemberRoute } from '../../../routes/dashboard-resources';
+import { teamPage } from './team-page';
+
+/** Invites by e-mail: the sign-in link goes by mail (SES in AWS, the outbox locally), never onto the page. */
+export const handler = dashboardPage(
+  inviteMemberRoute,
+  async (request) => {
+    try {
+      const created = await inviteMember(
+        {
+          accountId: request.tenant.accountId,
+          email: request.form.get('email') ?? '',
+          role: request.form.get('role') ?? 'viewer',
+          actorId: request.actor.userId,
+          origin: request.from,
+          serviceOrigin: request.origin,
+        },
+        { ...pageDepsFromEnvironment(), mailer: mailerFromEnvironment() },
+      );
+      return teamPage(request, { notice: `${created.user.email} is invited as ${created.membership.role}: an e-mail is on its way.` });
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'conflict') return teamPage(request, { errors: [error.message] }, 409);
+      return teamPage(request, { errors: formErrors(error, { email: 'Email', role: 'Role' }) }, 422);
+    }
+  },
+  { adminOnly: true },
+);

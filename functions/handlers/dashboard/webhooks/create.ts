@@ -1,0 +1,20 @@
+import { createWebhook } from '../../../core/webhooks/webhook-use-cases';
+import { dashboardPage } from '../../../http/pages/dashboard-page';
+import { createWebhookPageRoute } from '../../../routes/dashboard-resources';
+import { formErrors } from '../../../http/pages/form-errors';
+import { dashboardWebhookDeps, newWebhookOf, webhookFields, webhooksPage } from './webhook-pages';
+
+/** Creates an endpoint and shows its signing secret this once, in the answer to the form. */
+export const handler = dashboardPage(
+  createWebhookPageRoute,
+  async (request) => {
+    const fields = webhookFields(request.form);
+    try {
+      const { secret, ...webhook } = await createWebhook(request.tenant, newWebhookOf(fields), dashboardWebhookDeps());
+      return webhooksPage(request, { created: { webhook, secret } });
+    } catch (error) {
+      return webhooksPage(request, { errors: formErrors(error, { url: 'Endpoint URL' }), form: fields }, 422);
+    }
+  },
+  { adminOnly: true },
+);

@@ -1,0 +1,88 @@
+import { type EventType, eventTypes } from '../../../core/events/event-types';
+import { getWebhook, listDeliveries, listWebhooks } from '../../../core/webhooks/webhook-use-cases';
+import type { DashboardRequest } from '../../../http/pages/dashboard-page';
+import { filterValue, listHref, pageListQuery } from '../../../http/pages/list-params';
+import type { PageResult } from '../../../http/pages/page-handler';
+import { parseWith } from '../../../http/validation';
+import { WebhookPage, type WebhookPageProps, deliveryStatuses } from '../../../pages/views/dashboard/webhooks/webhook';
+import { type WebhookForm, WebhooksPage, type WebhooksPageProps } from '../../../pages/views/dashboard/webhooks/webhooks';
+import { createWebhookBody, updateWebhookBody } from '../../../routes/schemas/webhooks';
+import { webhookDeps } from '../../webhooks/deps';
+
+/** The webhook use cases' ports (no delivery queue: no page here queues an attempt). */
+export const dashboardWebhookDeps = () => webhookDeps();
+
+export const webhookIdOf = (request: Pick<DashboardRequest, 'event'>): string => request.event.pathParameters?.id ?? '';
+
+export const webhooksPage = async (
+  request: Pick<DashboardRequest, 'shell' | 'tenant' | 'query'>,
+  extra: Partial<WebhooksPageProps> = {},
+  status = 200,
+): Promise<PageResult> => {
+  const query = pageListQuery(request.query, { sorts: ['created_at'] as const, defaultSort: 'created_at' });
+  const state = filterValue(request.query, 'status', ['enabled', 'failed'] as const);
+  const page = await listWebhooks(request.tenant, query, { status: state }, dashboardWebhookDeps());
+  return {
+    status,
+    page: WebhooksPage({
+      shell: request.shell,
+      webhooks: page.items,
+      page: query.page,
+      total: page.total,
+      totalPages: Math.ceil(page.total / query.perPage),
+      status: state,
+      hrefOf: (n) => listHref('/dashboard/webhooks', request.query, { page: n }),
+      ...extra,
+    }),
+  };
+};
+
+export const webhookPage = async (
+  request: Pick<DashboardRequest, 'shell' | 'tenant' | 'query' | 'event'>,
+  extra: Partial<WebhookPageProps> = {},
+  status = 200,
+): Promise<PageResult> => {
+  const deps = dashboardWebhookDeps();
+  const id = webhookIdOf(request);
+  const webhook = extra.webhook ?? (await getWebhook(request.tenant, id, deps));
+  const query = pageListQuery(request.query, { sorts: ['created_at'] as const, defaultSort: 'created_at' });
+  const filters = {
+    status: filterValue(request.query, 'status', deliveryStatuses),
+    event_type: filterValue(request.query, 'event_type', eventTypes as readonly EventType[]),
+  };
+  const deliveries = await listDeliveries(request.tenant, webhook.id, query, filters, deps);
+  const path = `/dashboard/webhooks/${encodeURIComponent(webhook.id)}`;
+  return {
+    status,
+    page: WebhookPage({
+      shell: request.shell,
+      webhook,
+      deliveries: deliveries.items,
+      page: query.page,
+      total: deliveries.total,
+      totalPages: Math.ceil(deliveries.total / query.perPage),
+      filters,
+      hrefOf: (n) => listHref(path, request.query, { page: n }),
+      ...extra,
+    }),
+  };
+};
+
+/** A webhook form's fields as sent, to show again beside its errors. */
+export const webhookFields = (form: URLSearchParams): WebhookForm => ({
+  url: (form.get('url') ?? '').trim(),
+  events: form.getAll('events'),
+  description: form.get('description') ?? '',
+});
+
+/** Checked by the API's own schemas: the rules of `POST /v1/webhooks`… */
+export const newWebhookOf = (fields: WebhookForm) =>
+  parseWith(
+    createWebhookBody,
+    { url: fields.url, events: fields.events, ...(fields.description ? { description: fields.description } : {}) },
+    'body',
+  );
+
+/** …and of `PATCH /v1/webhooks/{id}` (the form always sends every field; `active` is its checkbox). */
+export const webhookChangesOf = (fields: WebhookForm, active: boolean) =>
+  parseWith(updateWebhookBody, { url: fields.url, events: fields.events, description: fields.description || null, active }, 'body');

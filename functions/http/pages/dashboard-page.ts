@@ -1,0 +1,100 @@
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { ApiError } from '../../core/errors';
+import type { Mode, Tenant } from '../../core/tenancy';
+import type { Role } from '../../core/users/user';
+import type { Shell } from '../../pages/dashboard-shell';
+import { ConfirmPage } from '../../pages/views/dashboard/confirm';
+import type { WebRouteDefinition } from '../../routes/route';
+import { readCookies, serializeCookie } from './cookies';
+import type { PageRequest, PageResult, SignedIn } from './page-handler';
+import { pageHandler } from './page-deps';
+
+/** The mode every page shows, kept per browser as Stripe does: a cookie, `live` unless it says `test`. */
+export const modeCookieName = (secure: boolean): string => (secure ? '__Host-mode' : 'mode');
+
+export const modeOf = (event: APIGatewayProxyEventV2, secure: boolean): Mode =>
+  readCookies(event).get(modeCookieName(secure)) === 'test' ? 'test' : 'live';
+
+export const modeCookie = (secure: boolean, mode: Mode): string =>
+  serializeCookie(modeCookieName(secure), mode, { secure, sameSite: 'Lax', maxAgeSeconds: 400 * 86_400 });
+
+/** A page of the dashboard, as its function sees the request: who, for which account, in which mode. */
+export interface DashboardRequest extends PageRequest {
+  signedIn: SignedIn;
+  /** The account and mode whose data the page shows and changes: what an API key's tenant is. */
+  tenant: Tenant;
+  role: Role;
+  /** What the layout shows on every page: account, mode, navigation with its failed-webhooks badge. */
+  shell: Shell;
+  /** The person acting, for the rules of people (admin or viewer) and the audit log. */
+  actor: { accountId: string; userId: string; role: Role; origin: PageRequest['from'] };
+}
+
+const webhooks = () => dynamoWebhookRepository(tableFromEnvironment());
+
+/** Failed webhooks stand out on every page: their number, one small read (a count of the failed ones). */
+const failedWebhookCount = async (tenant: Tenant): Promise<number> =>
+  (await webhooks().list(tenant, { page: 1, perPage: 1, sort: 'created_at', order: 'desc' }, { status: 'failed' })).total;
+
+/** Admin-only actions are refused to viewers here, on the server, whatever the page showed. */
+export const requireAdmin = (request: Pick<DashboardRequest, 'role'>): void => {
+  if (request.role !== 'admin') {
+    throw new ApiError('insufficient_scope', 'Only an admin of the account can do this; you are a viewer.', { required_role: 'admin' });
+  }
+};
+
+/**
+ * A dashboard page: signed in, acting for an account the person still belongs to, in the mode of
+ * the switch. Everything else (headers, CSRF, errors) is the page pipeline's.
+ */
+export const dashboardPage = (
+  route: WebRouteDefinition,
+  handle: (request: DashboardRequest) => Promise<PageResult>,
+  options: { adminOnly?: boolean } = {},
+) =>
+  pageHandler(route, 'account', async (request) => {
+    const signedIn = request.signedIn as SignedIn;
+    const membership = signedIn.membership as NonNullable<SignedIn['membership']>;
+    const mode = modeOf(request.event, request.secure);
+    const tenant: Tenant = { accountId: membership.account_id, mode };
+    const role = membership.role;
+    if (options.adminOnly) requireAdmin({ role });
+    const here = `${request.event.rawPath}${request.event.rawQueryString ? `?${request.event.rawQueryString}` : ''}`;
+    const shell: Shell = {
+      viewer: signedIn.viewer,
+      accountId: membership.account_id,
+      role,
+      mode,
+      failedWebhooks: await failedWebhookCount(tenant),
+      path: request.event.rawPath,
+      here,
+    };
+    return handle({
+      ...request,
+      signedIn,
+      tenant,
+      role,
+      shell,
+      actor: { accountId: membership.account_id, userId: signedIn.user.id, role, origin: request.from },
+    });
+  });
+
+/** Whether a form's action was confirmed (in the dialog, or on the confirmation page). */
+export const isConfirmed = (form: URLSearchParams): boolean => form.get('confirmed') === 'yes';
+
+/**
+ * The confirmation page for a destructive action posted without confirmation (no script ran to
+ * ask in a dialog); undefined once confirmed, and the action may go ahead.
+ */
+export const confirmFirst = (
+  request: Pick<DashboardRequest, 'form' | 'shell' | 'event'>,
+  question: string,
+  back: string,
+): PageResult | undefined =>
+  isConfirmed(request.form)
+    ? undefined
+    : {
+        page: ConfirmPage({ shell: request.shell, question, action: request.event.rawPath, fields: [...request.form.entries()], back }),
+      };

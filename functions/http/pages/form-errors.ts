@@ -1,0 +1,13 @@
+import { ApiError } from '../../core/errors';
+
+/**
+ * The messages of a validation error for a form's summary, each naming the field by its label;
+ * any other error goes on up to the page pipeline (an error page with its status).
+ */
+export const formErrors = (error: unknown, labels: Record<string, string> = {}): string[] => {
+  if (error instanceof ApiError && error.code === 'validation_error') {
+    const issues = error.errors ?? [];
+    return issues.length > 0 ? issues.map((i) => `${labels[i.field] ?? i.field}: ${i.issue}`) : [error.message];
+  }
+  throw error;
+};

@@ -1,0 +1,90 @@
+// The dashboard's one script, served as /dashboard/assets/dashboard.<hash>.js (script-src 'self').
+// Light enhancement only: every page works without it. It adds copy buttons, confirmation
+// dialogs and live updates of the parts of a page marked `data-live`.
+(() => {
+  'use strict';
+
+  // Copy buttons: `data-copy` names the element whose text goes to the clipboard.
+  for (const button of document.querySelectorAll('button[data-copy]')) {
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      const source = document.getElementById(button.dataset.copy);
+      if (!source) return;
+      const label = button.textContent;
+      try {
+        await navigator.clipboard.writeText(source.textContent.trim());
+        button.textContent = 'Copied';
+      } catch {
+        // No clipboard (an insecure origin, a refused permission): select the text for Ctrl+C.
+        const range = document.createRange();
+        range.selectNodeContents(source);
+        const selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        button.textContent = 'Selected: press Ctrl+C';
+      }
+      setTimeout(() => (button.textContent = label), 2500);
+    });
+  }
+
+  // Confirmations: a form with `data-confirm` asks in a dialog first. Without this script the
+  // server asks on a page of its own, so the action is never taken by one click either way.
+  const dialog = document.getElementById('confirm-dialog');
+  if (dialog && typeof dialog.showModal === 'function') {
+    const message = dialog.querySelector('[data-confirm-message]');
+    const accept = dialog.querySelector('[data-confirm-accept]');
+    const cancel = dialog.querySelector('[data-confirm-cancel]');
+    let pending = null;
+    for (const form of document.querySelectorAll('form[data-confirm]')) {
+      form.addEventListener('submit', (event) => {
+        if (form.dataset.confirmed === 'yes') return;
+        event.preventDefault();
+        pending = { form, submitter: event.submitter };
+        message.textContent = form.dataset.confirm;
+        accept.textContent = 'Confirm';
+        dialog.showModal();
+        cancel.focus();
+      });
+    }
+    accept.addEventListener('click', () => {
+      if (!pending) return;
+      const { form, submitter } = pending;
+      const field = document.createElement('input');
+      field.type = 'hidden';
+      field.name = 'confirmed';
+      field.value = 'yes';
+      form.appendChild(field);
+      form.dataset.confirmed = 'yes';
+      dialog.close();
+      form.requestSubmit(submitter && submitter.form === form ? submitter : undefined);
+    });
+    cancel.addEventListener('click', () => {
+      pending = null;
+      dialog.close();
+    });
+  }
+
+  // Live parts: while an element carries `data-live`, the page is fetched again every few
+  // seconds and each live part replaced by its new version (no reload, focus and scroll kept).
+  const liveParts = () => [...document.querySelectorAll('[data-live]')];
+  if (liveParts().length > 0) {
+    const refresh = async () => {
+      try {
+        const answer = await fetch(window.location.href, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
+        if (!answer.ok) return true;
+        const next = new DOMParser().parseFromString(await answer.text(), 'text/html');
+        for (const part of liveParts()) {
+          const replacement = next.getElementById(part.id);
+          if (replacement) part.replaceWith(document.adoptNode(replacement));
+        }
+      } catch {
+        // The network blinked; try again at the next tick.
+      }
+      return liveParts().length > 0;
+    };
+    const tick = async () => {
+      if (await refresh()) setTimeout(tick, 2000);
+    };
+    setTimeout(tick, 2000);
+  }
+})();

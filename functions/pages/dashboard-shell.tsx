@@ -1,0 +1,125 @@
+import type { Mode } from '../core/tenancy';
+import type { Role } from '../core/users/user';
+import { Button, PostForm } from './components';
+import type { Viewer } from './layout';
+
+/** What every dashboard page shows around its content: who, which account, which mode, where to go. */
+export interface Shell {
+  viewer: Viewer;
+  accountId: string;
+  role: Role;
+  mode: Mode;
+  /** Webhooks whose deliveries exhausted their schedule: a badge in the navigation, a banner on Home. */
+  failedWebhooks: number;
+  /** The page's path, to mark the current link. */
+  path: string;
+  /** The page's path and query, to come back to after switching the mode. */
+  here: string;
+}
+
+interface NavItem {
+  label: string;
+  href: string;
+  badge?: string;
+}
+
+const sections = (shell: Shell): { heading?: string; items: NavItem[] }[] => [
+  {
+    items: [
+      { label: 'Home', href: '/dashboard' },
+      { label: 'Projects', href: '/dashboard/projects' },
+      { label: 'Workflows', href: '/dashboard/workflows' },
+      { label: 'Security', href: '/dashboard/security' },
+      { label: 'Deployments', href: '/dashboard/deployments' },
+      { label: 'Tests', href: '/dashboard/tests' },
+      {
+        label: 'Webhooks',
+        href: '/dashboard/webhooks',
+        badge: shell.failedWebhooks > 0 ? `${shell.failedWebhooks} failed` : undefined,
+      },
+    ],
+  },
+  {
+    heading: 'Developers',
+    items: [
+      { label: 'API keys', href: '/dashboard/developers/api-keys' },
+      { label: 'Applications', href: '/dashboard/developers/applications' },
+      { label: 'Authorized applications', href: '/dashboard/developers/authorized-applications' },
+      { label: 'Requests', href: '/dashboard/developers/requests' },
+    ],
+  },
+  {
+    heading: 'Settings',
+    items: [
+      { label: 'Team', href: '/dashboard/team' },
+      { label: 'Audit log', href: '/dashboard/audit-log' },
+      { label: 'Your sessions', href: '/dashboard/sessions' },
+      { label: 'Two-factor sign-in', href: '/dashboard/two-factor' },
+    ],
+  },
+];
+
+const isCurrent = (href: string, path: string): boolean =>
+  href === '/dashboard' ? path === href : path === href || path.startsWith(`${href}/`);
+
+/** The dashboard's navigation; the failed-webhooks badge sits beside its link, so the link keeps its name. */
+export const DashboardNav = ({ shell }: { shell: Shell }) => (
+  <nav className="dash-nav" aria-label="Dashboard">
+    {sections(shell).map((section) => (
+      <div className="dash-nav__section" key={section.heading ?? 'main'}>
+        {section.heading && <h2 className="dash-nav__heading">{section.heading}</h2>}
+        <ul>
+          {section.items.map((item) => (
+            <li key={item.href}>
+              <a href={item.href} aria-current={isCurrent(item.href, shell.path) ? 'page' : undefined}>
+                {item.label}
+              </a>
+              {item.badge && <span className="badge badge--danger dash-nav__badge">{item.badge}</span>}
+            </li>
+          ))}
+        </ul>
+      </div>
+    ))}
+  </nav>
+);
+
+/** The switch named "Test mode": a button that turns it over, which works without any script. */
+export const ModeSwitch = ({ shell }: { shell: Shell }) => (
+  <PostForm action="/dashboard/mode" csrfToken={shell.viewer.csrfToken} className="inline-form mode-switch">
+    <input type="hidden" name="return_to" value={shell.here} />
+    <input type="hidden" name="mode" value={shell.mode === 'test' ? 'live' : 'test'} />
+    <button type="submit" role="switch" aria-checked={shell.mode === 'test' ? 'true' : 'false'} className="switch">
+      <span className="switch__track" aria-hidden="true">
+        <span className="switch__thumb" />
+      </span>
+      Test mode
+    </button>
+  </PostForm>
+);
+
+/** Account, role and mode, always in view. */
+export const AccountBar = ({ shell }: { shell: Shell }) => (
+  <div className="account-bar">
+    <span className="account-bar__account">
+      Account <code>{shell.accountId}</code>
+    </span>
+    <span className={shell.mode === 'test' ? 'badge badge--test' : 'badge badge--ok'}>
+      {shell.mode === 'test' ? 'Test data' : 'Live data'}
+    </span>
+    <span className="account-bar__who">
+      {shell.viewer.email} ({shell.role})
+    </span>
+    <ModeSwitch shell={shell} />
+    <a href="/dashboard/accounts">Switch account</a>
+    <PostForm action="/dashboard/sign-out" csrfToken={shell.viewer.csrfToken} className="inline-form">
+      <Button variant="link">Sign out</Button>
+    </PostForm>
+  </div>
+);
+
+export const TestModeBanner = ({ shell }: { shell: Shell }) =>
+  shell.mode === 'test' ? (
+    <div className="test-banner">
+      <strong>Test mode.</strong> You are viewing test data: what you do here never touches live data.
+    </div>
+  ) : null;

@@ -1,0 +1,94 @@
+import type { DeploymentView } from '../../../../core/deployments/deployment';
+import { Alert, Card } from '../../../components';
+import { Duration, Empty, StatusBadge, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+
+export const DeploymentPage = (props: { shell: Shell; deployment: DeploymentView; notice?: string }) => {
+  const { shell, deployment: d } = props;
+  const live = d.status === 'queued' || d.status === 'in_progress' || d.rollback?.status === 'in_progress';
+  return (
+    <Layout title={`Deployment ${d.id}`} shell={shell}>
+      <p>
+        <a href="/dashboard/deployments">All deployments</a>
+      </p>
+      <h1>Deployment {d.id}</h1>
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      <section id="deployment-state" data-live={live ? 'deployment' : undefined}>
+        <Card>
+          <p role="status">
+            <StatusBadge status={d.status} /> {d.environment} · {d.provider} · branch <code>{d.branch}</code>
+          </p>
+          <ul className="plain-list">
+            <li>
+              Project: <a href={`/dashboard/projects/${encodeURIComponent(d.project_id)}`}>{d.project_id}</a>
+            </li>
+            <li>Version: {d.version ?? <span className="muted">none yet</span>}</li>
+            <li>URL: {d.url ? <code className="break">{d.url}</code> : <span className="muted">none yet</span>}</li>
+            <li>
+              Started <Time iso={d.started_at} empty="not yet" />, took <Duration ms={d.duration_ms} />
+            </li>
+            {d.rolled_back_to && (
+              <li>
+                Rolled back to <a href={`/dashboard/deployments/${encodeURIComponent(d.rolled_back_to)}`}>{d.rolled_back_to}</a>
+              </li>
+            )}
+            {d.rolled_back_from && (
+              <li>
+                Current again after a rollback from{' '}
+                <a href={`/dashboard/deployments/${encodeURIComponent(d.rolled_back_from)}`}>{d.rolled_back_from}</a>
+              </li>
+            )}
+          </ul>
+          {d.rollback && (
+            <p>
+              Rollback <StatusBadge status={d.rollback.status} /> ({d.rollback.trigger}), requested <Time iso={d.rollback.requested_at} />
+              {d.rollback.error && `: ${d.rollback.error}`}
+            </p>
+          )}
+          {d.error && (
+            <Alert kind="error" title={`Failed at ${d.error.step}`}>
+              <p>{d.error.message}</p>
+            </Alert>
+          )}
+        </Card>
+        <Card>
+          <h2>Health checks</h2>
+          {d.health_checks.length === 0 ? (
+            <Empty>No health checks yet.</Empty>
+          ) : (
+            <table className="table table--compact">
+              <caption className="visually-hidden">Health checks, latest last</caption>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Healthy</th>
+                  <th scope="col">Status code</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">What was seen</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.health_checks.map((h) => (
+                  <tr key={h.checked_at}>
+                    <td>
+                      <Time iso={h.checked_at} />
+                    </td>
+                    <td>
+                      <StatusBadge status={h.healthy ? 'healthy' : 'failed'} label={h.healthy ? 'healthy' : 'unhealthy'} />
+                    </td>
+                    <td>{h.status_code ?? '—'}</td>
+                    <td>
+                      <Duration ms={h.latency_ms} />
+                    </td>
+                    <td>{h.message}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+      </section>
+    </Layout>
+  );
+};

@@ -1,0 +1,227 @@
+import type { CredentialView } from '../../../../core/credentials/credential';
+import { isDueForRotation, keyRotationDays, rollOverlaps } from '../../../../core/credentials/dashboard-keys';
+import { allScopes, isReadScope, scopeDescriptions } from '../../../../core/credentials/scopes';
+import type { Role } from '../../../../core/users/user';
+import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
+import { CheckboxGroup, ConfirmForm, Empty, OneTimeSecret, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+
+export const keyTypeLabels: Record<string, string> = {
+  live: 'Live key',
+  test: 'Test key',
+  ro: 'Read-only key',
+  pat: 'Personal access token',
+};
+
+const expiryOptions = [
+  { value: '', label: 'Never' },
+  { value: '30', label: 'In 30 days' },
+  { value: '60', label: 'In 60 days' },
+  { value: '90', label: 'In 90 days' },
+  { value: '180', label: 'In 180 days' },
+  { value: '366', label: 'In a year' },
+];
+
+const standing = (key: CredentialView, nowMs: number): 'revoked' | 'expired' | 'active' =>
+  key.revoked_at ? 'revoked' : key.expires_at && Date.parse(key.expires_at) <= nowMs ? 'expired' : 'active';
+
+export interface NewKeyForm {
+  name: string;
+  type: string;
+  scopes: string[];
+  expires_in_days: string;
+}
+
+export interface ApiKeysPageProps {
+  shell: Shell;
+  keys: CredentialView[];
+  nowMs: number;
+  /** The value of a key just created or rolled: shown this once. */
+  created?: { key: string; view: CredentialView; rolledFrom?: CredentialView };
+  notice?: string;
+  errors?: string[];
+  form?: NewKeyForm;
+}
+
+const canManage = (role: Role, key: CredentialView): boolean => role === 'admin' || key.scopes.every(isReadScope);
+
+const KeyRow = ({ shell, item, nowMs }: { shell: Shell; item: CredentialView; nowMs: number }) => {
+  const state = standing(item, nowMs);
+  const base = `/dashboard/developers/api-keys/${encodeURIComponent(item.id)}`;
+  return (
+    <tr>
+      <th scope="row">
+        {item.name}
+        <div className="muted small">
+          <code>{item.id}</code>
+        </div>
+      </th>
+      <td>{keyTypeLabels[item.type] ?? item.type}</td>
+      <td>
+        {item.scopes.length === allScopes.length ? (
+          'Every scope'
+        ) : (
+          <ul className="plain-list scopes">
+            {item.scopes.map((scope) => (
+              <li key={scope}>
+                <code>{scope}</code>
+              </li>
+            ))}
+          </ul>
+        )}
+      </td>
+      <td>
+        <code>{item.hint}</code>
+      </td>
+      <td>
+        <Time iso={item.created_at} />
+        {state === 'active' && isDueForRotation(item, nowMs) && (
+          <div>
+            <span className="badge badge--warn">Older than {keyRotationDays} days: roll it</span>
+          </div>
+        )}
+      </td>
+      <td>
+        <Time iso={item.last_used_at} empty="Never" />
+      </td>
+      <td>
+        <Time iso={item.expires_at} empty="Never" />
+      </td>
+      <td>
+        <StatusBadge status={state} />
+      </td>
+      <td>
+        {state === 'active' && canManage(shell.role, item) && (
+          <div className="row-actions">
+            <ConfirmForm
+              action={`${base}/roll`}
+              csrfToken={shell.viewer.csrfToken}
+              confirm={`Roll the key "${item.name}"? A new value replaces it; the old one stops working at the time you chose.`}
+              label={`Roll ${item.name}`}
+              className="roll-form"
+            >
+              <label for={`overlap-${item.id}`}>Old value stops working</label>
+              <select id={`overlap-${item.id}`} name="overlap_hours">
+                {rollOverlaps.map((o) => (
+                  <option key={o.hours} value={String(o.hours)} selected={o.hours === 24}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+              <Button variant="secondary">Roll key</Button>
+            </ConfirmForm>
+            <ConfirmForm
+              action={`${base}/revoke`}
+              csrfToken={shell.viewer.csrfToken}
+              confirm={`Revoke the key "${item.name}"? Every request with it is refused from now on.`}
+              label={`Revoke ${item.name}`}
+            >
+              <Button variant="danger">Revoke</Button>
+            </ConfirmForm>
+          </div>
+        )}
+      </td>
+    </tr>
+  );
+};
+
+export const ApiKeysPage = (props: ApiKeysPageProps) => {
+  const { shell } = props;
+  const viewer = shell.role !== 'admin';
+  const scopeOptions = allScopes
+    .filter((s) => !viewer || isReadScope(s))
+    .map((s) => ({ value: s, label: s, description: scopeDescriptions[s] }));
+  const active = props.keys.filter((k) => standing(k, props.nowMs) === 'active');
+  const inactive = props.keys.filter((k) => standing(k, props.nowMs) !== 'active');
+  const form = props.form ?? { name: '', type: shell.mode === 'test' ? 'test' : 'live', scopes: [], expires_in_days: '' };
+  return (
+    <Layout title="API keys" shell={shell}>
+      <h1>API keys</h1>
+      <p className="muted">
+        Keys and personal access tokens call the API at <code>/v1</code>. Test keys see test data; every other key sees live data. Roll keys
+        about every {keyRotationDays} days.
+      </p>
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      {props.created && (
+        <Card>
+          <OneTimeSecret
+            id="new-key-value"
+            label={props.created.rolledFrom ? `New value of "${props.created.view.name}"` : `Your new key "${props.created.view.name}"`}
+            value={props.created.key}
+          >
+            {props.created.rolledFrom && (
+              <p>
+                The old value (<code>{props.created.rolledFrom.hint}</code>) stops working{' '}
+                <Time iso={props.created.rolledFrom.expires_at} />.
+              </p>
+            )}
+          </OneTimeSecret>
+        </Card>
+      )}
+      <Card>
+        <h2>Active keys</h2>
+        {active.length === 0 ? (
+          <Empty>No active keys. Create one below.</Empty>
+        ) : (
+          <div className="table-scroll">
+            <table className="table keys-table">
+              <caption className="visually-hidden">Active keys, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {active.map((item) => (
+                  <KeyRow key={item.id} shell={shell} item={item} nowMs={props.nowMs} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      <Card>
+        <h2 id="create-key">Create a key</h2>
+        {viewer && <Alert kind="info">As a viewer you can create keys that only read (read:* scopes).</Alert>}
+        <ErrorSummary messages={props.errors ?? []} />
+        <PostForm action="/dashboard/developers/api-keys" csrfToken={shell.viewer.csrfToken} label="Create a key">
+          <TextField label="Name" name="name" value={form.name} required maxLength={100} hint="What uses it, e.g. “CI deploys”." />
+          <SelectField
+            label="Type"
+            name="type"
+            value={form.type}
+            options={Object.entries(keyTypeLabels).map(([value, label]) => ({ value, label }))}
+            hint="A read-only key can never write, whatever its scopes."
+          />
+          <CheckboxGroup legend="Scopes" name="scopes" options={scopeOptions} checked={form.scopes} />
+          <SelectField label="Expires" name="expires_in_days" value={form.expires_in_days} options={expiryOptions} />
+          <div className="actions">
+            <Button>Create</Button>
+          </div>
+        </PostForm>
+      </Card>
+      {inactive.length > 0 && (
+        <Card>
+          <h2>Revoked and expired keys</h2>
+          <ul className="plain-list">
+            {inactive.map((item) => (
+              <li key={item.id}>
+                {item.name} <code>{item.hint}</code> <StatusBadge status={standing(item, props.nowMs)} />{' '}
+                <Time iso={item.revoked_at ?? item.expires_at} />
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+    </Layout>
+  );
+};

@@ -1,0 +1,157 @@
+import type { OAuthClientView } from '../../../../core/oauth/client';
+import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
+import { ConfirmForm, Empty, OneTimeSecret, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+
+export interface ApplicationForm {
+  name: string;
+  redirect_uris: string;
+  public: boolean;
+}
+
+export interface ApplicationsPageProps {
+  shell: Shell;
+  applications: OAuthClientView[];
+  /** Just registered or rotated: the client secret, shown this once. */
+  secret?: { application: OAuthClientView; value: string };
+  registered?: OAuthClientView;
+  notice?: string;
+  errors?: string[];
+  form?: ApplicationForm;
+}
+
+const RedirectUrisField = ({ value }: { value: string }) => (
+  <div className="field">
+    <label for="field-redirect_uris">Redirect URIs</label>
+    <textarea id="field-redirect_uris" name="redirect_uris" rows={3} required aria-describedby="field-redirect_uris-hint">
+      {value}
+    </textarea>
+    <div className="field__hint" id="field-redirect_uris-hint">
+      One per line, matched exactly: https, or http on 127.0.0.1, [::1] or localhost.
+    </div>
+  </div>
+);
+
+export const ApplicationsPage = (props: ApplicationsPageProps) => {
+  const { shell } = props;
+  const admin = shell.role === 'admin';
+  const form = props.form ?? { name: '', redirect_uris: '', public: false };
+  return (
+    <Layout title="Applications" shell={shell}>
+      <h1>Applications</h1>
+      <p className="muted">
+        OAuth applications of this account act for other accounts that authorize them (authorization code flow with PKCE).
+      </p>
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      {props.registered && (
+        <Card>
+          <h2>{props.registered.name} is registered</h2>
+          <p>
+            Client id: <code>{props.registered.id}</code>
+          </p>
+        </Card>
+      )}
+      {props.secret && (
+        <Card>
+          <OneTimeSecret id="client-secret" label={`Client secret of ${props.secret.application.name}`} value={props.secret.value} />
+        </Card>
+      )}
+      <Card>
+        {props.applications.length === 0 ? (
+          <Empty>No applications yet.</Empty>
+        ) : (
+          <table className="table">
+            <caption className="visually-hidden">Applications of this account</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Client id</th>
+                <th scope="col">Type</th>
+                <th scope="col">Redirect URIs</th>
+                <th scope="col">Secret</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.applications.map((app) => {
+                const base = `/dashboard/developers/applications/${encodeURIComponent(app.id)}`;
+                return (
+                  <tr key={app.id}>
+                    <th scope="row">{app.name}</th>
+                    <td>
+                      <code>{app.id}</code>
+                    </td>
+                    <td>{app.type}</td>
+                    <td className="break">
+                      <ul className="plain-list">
+                        {app.redirect_uris.map((uri) => (
+                          <li key={uri}>
+                            <code>{uri}</code>
+                          </li>
+                        ))}
+                      </ul>
+                    </td>
+                    <td>
+                      {app.secret_hint ? (
+                        <>
+                          <code>{app.secret_hint}</code>
+                          <div className="small muted">
+                            <Time iso={app.secret_created_at} />
+                          </div>
+                        </>
+                      ) : (
+                        <span className="muted">none (public: PKCE)</span>
+                      )}
+                    </td>
+                    <td>
+                      {admin && (
+                        <div className="row-actions">
+                          {app.type === 'confidential' && (
+                            <ConfirmForm
+                              action={`${base}/rotate-secret`}
+                              csrfToken={shell.viewer.csrfToken}
+                              confirm={`Rotate the client secret of ${app.name}? The old secret stops working at once.`}
+                              label={`Rotate the secret of ${app.name}`}
+                            >
+                              <Button variant="secondary">Rotate secret</Button>
+                            </ConfirmForm>
+                          )}
+                          <ConfirmForm
+                            action={`${base}/delete`}
+                            csrfToken={shell.viewer.csrfToken}
+                            confirm={`Delete ${app.name}? Every token it holds stops working.`}
+                            label={`Delete ${app.name}`}
+                          >
+                            <Button variant="danger">Delete</Button>
+                          </ConfirmForm>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </Card>
+      {admin && (
+        <Card>
+          <h2>Register an application</h2>
+          <ErrorSummary messages={props.errors ?? []} />
+          <PostForm action="/dashboard/developers/applications" csrfToken={shell.viewer.csrfToken} label="Register an application">
+            <TextField label="Name" name="name" value={form.name} required maxLength={100} />
+            <RedirectUrisField value={form.redirect_uris} />
+            <div className="checkbox">
+              <input type="checkbox" id="field-public" name="public" value="true" checked={form.public} />
+              <label for="field-public">Public client (no secret; PKCE required)</label>
+            </div>
+            <div className="actions">
+              <Button>Create</Button>
+            </div>
+          </PostForm>
+        </Card>
+      )}
+    </Layout>
+  );
+};

@@ -1,0 +1,78 @@
+import type { AuthorizedApplication } from '../../../../core/oauth/authorized-applications';
+import { Alert, Button, Card } from '../../../components';
+import { ConfirmForm, Empty, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+
+export const AuthorizedApplicationsPage = (props: {
+  shell: Shell;
+  applications: AuthorizedApplication[];
+  emails: Map<string, string>;
+  selfId: string;
+  notice?: string;
+}) => (
+  <Layout title="Authorized applications" shell={props.shell}>
+    <h1>Authorized applications</h1>
+    <p className="muted">Applications this account let act for it. Revoking one takes effect on its next request.</p>
+    {props.notice && <Alert kind="success">{props.notice}</Alert>}
+    <Card>
+      {props.applications.length === 0 ? (
+        <Empty>No application is authorized.</Empty>
+      ) : (
+        <table className="table">
+          <caption className="visually-hidden">Applications authorized by this account</caption>
+          <thead>
+            <tr>
+              <th scope="col">Application</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Authorized by</th>
+              <th scope="col">Authorized</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.applications.map((a) => (
+              <tr key={a.grant_id}>
+                <th scope="row">
+                  {a.application ?? <span className="muted">deleted application</span>}
+                  <div className="small muted">
+                    <code>{a.client_id}</code>
+                  </div>
+                </th>
+                <td>
+                  <ul className="plain-list">
+                    {a.scopes.map((s) => (
+                      <li key={s}>
+                        <code>{s}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </td>
+                <td>{props.emails.get(a.user_id) ?? a.user_id}</td>
+                <td>
+                  <Time iso={a.created_at} />
+                </td>
+                <td>
+                  <Time iso={a.last_used_at} empty="Never" />
+                </td>
+                <td>
+                  {(props.shell.role === 'admin' || a.user_id === props.selfId) && (
+                    <ConfirmForm
+                      action={`/dashboard/developers/authorized-applications/${encodeURIComponent(a.grant_id)}/revoke`}
+                      csrfToken={props.shell.viewer.csrfToken}
+                      confirm={`Revoke ${a.application ?? 'this application'}? Its tokens stop working on its next request.`}
+                      label={`Revoke ${a.application ?? a.client_id}`}
+                    >
+                      <Button variant="danger">Revoke</Button>
+                    </ConfirmForm>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  </Layout>
+);

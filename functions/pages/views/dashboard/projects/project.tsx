@@ -1,0 +1,115 @@
+import type { ComponentChildren } from 'preact';
+import type { DeploymentView } from '../../../../core/deployments/deployment';
+import type { Project } from '../../../../core/projects/project';
+import type { Finding } from '../../../../core/security/finding';
+import type { Scan } from '../../../../core/security/scan';
+import type { Workflow } from '../../../../core/workflows/workflow';
+import { Alert, Button, Card, ErrorSummary, PostForm } from '../../../components';
+import { ConfirmForm, Empty, StatusBadge, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+import { type ProjectForm, ProjectFields } from './projects';
+
+export interface ProjectPageProps {
+  shell: Shell;
+  project: Project;
+  workflows: Workflow[];
+  scans: Scan[];
+  findings: Finding[];
+  deployments: DeploymentView[];
+  notice?: string;
+  errors?: string[];
+  form?: ProjectForm;
+}
+
+const Section = (props: { title: string; href: string; empty: string; count: number; children: ComponentChildren }) => (
+  <Card>
+    <div className="card-head">
+      <h2>{props.title}</h2>
+      <a href={props.href}>All {props.title.toLowerCase()} of this project</a>
+    </div>
+    {props.count === 0 ? <Empty>{props.empty}</Empty> : props.children}
+  </Card>
+);
+
+export const ProjectPage = (props: ProjectPageProps) => {
+  const { shell, project } = props;
+  const base = `/dashboard/projects/${encodeURIComponent(project.id)}`;
+  const filter = `project_id=${encodeURIComponent(project.id)}`;
+  return (
+    <Layout title={project.name} shell={shell}>
+      <p>
+        <a href="/dashboard/projects">All projects</a>
+      </p>
+      <h1>{project.name}</h1>
+      <p>
+        <code>{project.id}</code> · <code className="break">{project.repository}</code> · created <Time iso={project.created_at} />
+      </p>
+      {project.description && <p>{project.description}</p>}
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      <Section title="Workflows" href={`/dashboard/workflows?${filter}`} empty="No workflows yet." count={props.workflows.length}>
+        <ul className="plain-list">
+          {props.workflows.map((w) => (
+            <li key={w.id}>
+              <a href={`/dashboard/workflows/${encodeURIComponent(w.id)}`}>{w.name}</a> <StatusBadge status={w.status} />{' '}
+              <Time iso={w.created_at} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Scans" href={`/dashboard/security?${filter}`} empty="No scans yet." count={props.scans.length}>
+        <ul className="plain-list">
+          {props.scans.map((s) => (
+            <li key={s.id}>
+              <a href={`/dashboard/security/scans/${encodeURIComponent(s.id)}`}>{s.id}</a> <StatusBadge status={s.status} />{' '}
+              {s.scan_types.join(', ')} <Time iso={s.created_at} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Findings" href={`/dashboard/security?${filter}`} empty="No open findings." count={props.findings.length}>
+        <ul className="plain-list">
+          {props.findings.map((f) => (
+            <li key={f.id}>
+              <StatusBadge status={f.severity} /> <a href={`/dashboard/security/findings/${encodeURIComponent(f.id)}`}>{f.title}</a>{' '}
+              <StatusBadge status={f.status} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Deployments" href={`/dashboard/deployments?${filter}`} empty="No deployments yet." count={props.deployments.length}>
+        <ul className="plain-list">
+          {props.deployments.map((d) => (
+            <li key={d.id}>
+              <a href={`/dashboard/deployments/${encodeURIComponent(d.id)}`}>{d.id}</a> {d.environment} <StatusBadge status={d.status} />{' '}
+              <Time iso={d.created_at} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      {shell.role === 'admin' && (
+        <>
+          <Card>
+            <h2>Edit</h2>
+            <ErrorSummary messages={props.errors ?? []} />
+            <PostForm action={base} csrfToken={shell.viewer.csrfToken} label="Edit the project">
+              <ProjectFields
+                form={props.form ?? { name: project.name, repository: project.repository, description: project.description }}
+              />
+              <div className="actions">
+                <Button>Save changes</Button>
+              </div>
+            </PostForm>
+          </Card>
+          <Card>
+            <h2>Delete</h2>
+            <p className="muted">Refused while a workflow or deployment of the project is in progress.</p>
+            <ConfirmForm action={`${base}/delete`} csrfToken={shell.viewer.csrfToken} confirm={`Delete the project ${project.name}?`}>
+              <Button variant="danger">Delete</Button>
+            </ConfirmForm>
+          </Card>
+        </>
+      )}
+    </Layout>
+  );
+};

@@ -1,0 +1,106 @@
+import type { TestRun, TestSuite } from '../../../../core/testing/test-records';
+import { Alert, Card } from '../../../components';
+import { Duration, Empty, StatusBadge, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+import { totalsText } from './tests';
+
+const SuiteView = ({ suite }: { suite: TestSuite }) => (
+  <>
+    <p role="status">
+      <StatusBadge status={suite.status} /> {suite.framework ?? 'framework not known yet'}, created <Time iso={suite.created_at} />
+      {suite.latest_run_id && (
+        <>
+          {' '}
+          · latest run <a href={`/dashboard/tests/${encodeURIComponent(suite.latest_run_id)}`}>{suite.latest_run_id}</a>
+        </>
+      )}
+    </p>
+    {suite.error && <Alert kind="error">{suite.error}</Alert>}
+    {suite.summary && <p>{suite.summary}</p>}
+    <Card>
+      <h2>Generated files</h2>
+      {suite.files.length === 0 ? (
+        <Empty>No files yet.</Empty>
+      ) : (
+        suite.files.map((file) => (
+          <details key={file.path}>
+            <summary>
+              <code>{file.path}</code> ({file.cases.length} cases)
+            </summary>
+            <pre className="excerpt">{file.content}</pre>
+          </details>
+        ))
+      )}
+    </Card>
+  </>
+);
+
+const RunView = ({ run }: { run: TestRun }) => {
+  const failing = run.results?.cases.filter((c) => c.status === 'failed' || c.status === 'errored') ?? [];
+  return (
+    <>
+      <p role="status">
+        <StatusBadge status={run.status} /> {totalsText(run)}
+        {run.results && (
+          <>
+            {' '}
+            in <Duration ms={run.results.duration_ms} />
+          </>
+        )}
+        , created <Time iso={run.created_at} />
+        {run.suite_id && (
+          <>
+            {' '}
+            · suite <a href={`/dashboard/tests/${encodeURIComponent(run.suite_id)}`}>{run.suite_id}</a>
+          </>
+        )}
+      </p>
+      {run.error && <Alert kind="error">{run.error}</Alert>}
+      <Card>
+        <h2>Failing cases</h2>
+        {failing.length === 0 ? (
+          <Empty>{run.results ? 'None.' : 'No results yet.'}</Empty>
+        ) : (
+          <table className="table table--compact">
+            <caption className="visually-hidden">Failing cases</caption>
+            <thead>
+              <tr>
+                <th scope="col">Case</th>
+                <th scope="col">File</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {failing.map((c, i) => (
+                <tr key={`${c.name}-${i}`}>
+                  <th scope="row">{c.name}</th>
+                  <td>{c.file ? <code>{c.file}</code> : '—'}</td>
+                  <td>{c.failure_message ? <pre className="excerpt">{c.failure_message}</pre> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {run.results?.log_excerpt && (
+          <details>
+            <summary>Log excerpt</summary>
+            <pre className="excerpt">{run.results.log_excerpt}</pre>
+          </details>
+        )}
+      </Card>
+    </>
+  );
+};
+
+export const TestObjectPage = ({ shell, object }: { shell: Shell; object: TestSuite | TestRun }) => (
+  <Layout title={object.object === 'test_suite' ? `Suite ${object.id}` : `Run ${object.id}`} shell={shell}>
+    <p>
+      <a href="/dashboard/tests">All tests</a>
+    </p>
+    <h1>{object.object === 'test_suite' ? `Suite ${object.id}` : `Run ${object.id}`}</h1>
+    <section id="test-object" data-live={object.status === 'queued' || object.status === 'running' ? 'test' : undefined}>
+      {object.object === 'test_suite' ? <SuiteView suite={object} /> : <RunView run={object} />}
+    </section>
+  </Layout>
+);

@@ -1,0 +1,209 @@
+import { eventTypes } from '../../../../core/events/event-types';
+import type { DeliveryStatus, DeliveryView } from '../../../../core/webhooks/delivery';
+import type { WebhookView } from '../../../../core/webhooks/webhook';
+import { Alert, Button, Card, ErrorSummary, PostForm } from '../../../components';
+import { ConfirmForm, Duration, Empty, OneTimeSecret, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+import { type WebhookForm, WebhookFields, webhookState } from './webhooks';
+
+export const deliveryStatuses: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'skipped'];
+
+export interface WebhookPageProps {
+  shell: Shell;
+  webhook: WebhookView;
+  deliveries: DeliveryView[];
+  page: number;
+  totalPages: number;
+  total: number;
+  filters: { status?: string; event_type?: string };
+  hrefOf(page: number): string;
+  secret?: string;
+  notice?: string;
+  testDelivery?: DeliveryView;
+  errors?: string[];
+  form?: WebhookForm;
+}
+
+const Attempts = ({ delivery }: { delivery: DeliveryView }) =>
+  delivery.attempts.length === 0 ? (
+    <p className="muted">No attempt yet.</p>
+  ) : (
+    <table className="table table--compact">
+      <caption className="visually-hidden">Attempts of {delivery.id}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Attempt</th>
+          <th scope="col">When</th>
+          <th scope="col">Status code</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Error</th>
+          <th scope="col">Response</th>
+        </tr>
+      </thead>
+      <tbody>
+        {delivery.attempts.map((attempt) => (
+          <tr key={`${attempt.sequence}-${attempt.number}`}>
+            <td>
+              {attempt.number}
+              {attempt.sequence > 1 && <span className="muted"> (run {attempt.sequence})</span>}
+            </td>
+            <td>
+              <Time iso={attempt.attempted_at} />
+            </td>
+            <td>{attempt.status_code ?? <span className="muted">none</span>}</td>
+            <td>
+              <Duration ms={attempt.duration_ms} />
+            </td>
+            <td>
+              {attempt.error ? (
+                <>
+                  <code>{attempt.error}</code>
+                  {attempt.error_message && <div className="small">{attempt.error_message}</div>}
+                </>
+              ) : (
+                <span className="muted">none</span>
+              )}
+            </td>
+            <td>
+              {attempt.response_excerpt ? <pre className="excerpt">{attempt.response_excerpt}</pre> : <span className="muted">empty</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+
+export const WebhookPage = (props: WebhookPageProps) => {
+  const { shell, webhook } = props;
+  const state = webhookState(webhook);
+  const base = `/dashboard/webhooks/${encodeURIComponent(webhook.id)}`;
+  const csrf = shell.viewer.csrfToken;
+  const form = props.form ?? { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };
+  return (
+    <Layout title={`Webhook ${webhook.url}`} shell={shell}>
+      <p>
+        <a href="/dashboard/webhooks">All webhooks</a>
+      </p>
+      <h1>
+        Webhook <span className="break">{webhook.url}</span>
+      </h1>
+      <p>
+        <StatusBadge status={state} /> <code>{webhook.id}</code> · created <Time iso={webhook.created_at} />
+      </p>
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      {state === 'failed' && (
+        <Alert kind="error" title="This webhook has failed">
+          <p>
+            A delivery exhausted all six attempts <Time iso={webhook.failed_at} />, so new events are not sent until you re-enable it.
+            Events meanwhile are kept as skipped deliveries: re-enable, then recover them (`POST /v1/webhooks/{'{id}'}/recover`).
+          </p>
+          <PostForm action={`${base}/re-enable`} csrfToken={csrf} className="inline-form">
+            <Button>Re-enable</Button>
+          </PostForm>
+        </Alert>
+      )}
+      {props.secret && (
+        <Card>
+          <OneTimeSecret id="webhook-secret" label="New signing secret" value={props.secret}>
+            {webhook.previous_secret_expires_at && (
+              <p>
+                The previous secret keeps signing beside it until <Time iso={webhook.previous_secret_expires_at} />.
+              </p>
+            )}
+          </OneTimeSecret>
+        </Card>
+      )}
+      {props.testDelivery && (
+        <Alert kind={props.testDelivery.status === 'succeeded' ? 'success' : 'error'} title={`Test event ${props.testDelivery.status}`}>
+          <Attempts delivery={props.testDelivery} />
+        </Alert>
+      )}
+      <div className="grid-2">
+        <Card>
+          <h2>Send a test event</h2>
+          <PostForm action={`${base}/test`} csrfToken={csrf} label="Send a test event">
+            <SelectField label="Event type" name="type" options={eventTypes.map((t) => ({ value: t, label: t }))} />
+            <Button variant="secondary">Send test event</Button>
+          </PostForm>
+        </Card>
+        <Card>
+          <h2>Signing secret</h2>
+          <p className="muted">A new secret; the old one keeps signing beside it for 24 hours, so receivers can move over.</p>
+          <ConfirmForm
+            action={`${base}/rotate-secret`}
+            csrfToken={csrf}
+            confirm="Rotate the signing secret? The new one is shown once; the old one signs beside it for 24 hours."
+          >
+            <Button variant="secondary">Rotate secret</Button>
+          </ConfirmForm>
+        </Card>
+        <Card>
+          <h2>Delete</h2>
+          <p className="muted">The endpoint receives nothing more; its delivery log goes with it.</p>
+          <ConfirmForm action={`${base}/delete`} csrfToken={csrf} confirm={`Delete the webhook ${webhook.url}?`}>
+            <Button variant="danger">Delete</Button>
+          </ConfirmForm>
+        </Card>
+      </div>
+      <Card>
+        <h2>Delivery log</h2>
+        <form method="get" action={base} className="filters-form" aria-label="Filter deliveries">
+          <SelectField
+            label="Status"
+            name="status"
+            value={props.filters.status ?? ''}
+            options={[{ value: '', label: 'Any' }, ...deliveryStatuses.map((s) => ({ value: s, label: s }))]}
+          />
+          <SelectField
+            label="Event type"
+            name="event_type"
+            value={props.filters.event_type ?? ''}
+            options={[{ value: '', label: 'Any' }, ...eventTypes.map((t) => ({ value: t, label: t }))]}
+          />
+          <Button variant="secondary">Filter</Button>
+        </form>
+        {props.deliveries.length === 0 ? (
+          <Empty>No deliveries match.</Empty>
+        ) : (
+          <ul className="deliveries">
+            {props.deliveries.map((delivery) => (
+              <li key={delivery.id} className={delivery.status === 'failed' ? 'delivery delivery--failed' : 'delivery'}>
+                <div className="delivery__head">
+                  <StatusBadge status={delivery.status} /> <code>{delivery.event_type}</code>{' '}
+                  {delivery.test && <span className="badge">test</span>} <span className="muted small">{delivery.id}</span>{' '}
+                  <Time iso={delivery.created_at} />
+                  {delivery.next_attempt_at && (
+                    <span className="small">
+                      {' '}
+                      · next attempt <Time iso={delivery.next_attempt_at} />
+                    </span>
+                  )}
+                </div>
+                <details open={delivery.status === 'failed'}>
+                  <summary>{delivery.attempts.length === 1 ? '1 attempt' : `${delivery.attempts.length} attempts`}</summary>
+                  <Attempts delivery={delivery} />
+                </details>
+              </li>
+            ))}
+          </ul>
+        )}
+        <Pagination page={props.page} totalPages={props.totalPages} total={props.total} hrefOf={props.hrefOf} />
+      </Card>
+      <Card>
+        <h2>Edit</h2>
+        <ErrorSummary messages={props.errors ?? []} />
+        <PostForm action={base} csrfToken={csrf} label="Edit the webhook">
+          <WebhookFields form={form} />
+          <div className="checkbox">
+            <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
+            <label for="field-active">Active</label>
+          </div>
+          <div className="actions">
+            <Button>Save changes</Button>
+          </div>
+        </PostForm>
+      </Card>
+    </Layout>
+  );
+};

@@ -1,0 +1,139 @@
+import { eventTypes } from '../../../../core/events/event-types';
+import type { WebhookView } from '../../../../core/webhooks/webhook';
+import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
+import { CheckboxGroup, Empty, OneTimeSecret, Pagination, StatusBadge, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+
+export interface WebhookForm {
+  url: string;
+  events: string[];
+  description: string;
+}
+
+export const eventOptions = [
+  { value: '*', label: '*', description: 'Every event type, present and future' },
+  ...eventTypes.map((type) => ({ value: type, label: type })),
+];
+
+/** The fields of a webhook, for creating and editing alike. */
+export const WebhookFields = ({ form }: { form: WebhookForm }) => (
+  <>
+    <TextField
+      label="Endpoint URL"
+      name="url"
+      type="url"
+      value={form.url}
+      required
+      maxLength={2048}
+      hint="Where events are POSTed: https in live mode."
+    />
+    <TextField label="Description" name="description" value={form.description} maxLength={500} />
+    <CheckboxGroup legend="Events" name="events" options={eventOptions} checked={form.events} columns />
+  </>
+);
+
+export const webhookState = (webhook: WebhookView): 'failed' | 'inactive' | 'enabled' =>
+  webhook.status === 'failed' ? 'failed' : webhook.active ? 'enabled' : 'inactive';
+
+export interface WebhooksPageProps {
+  shell: Shell;
+  webhooks: WebhookView[];
+  page: number;
+  totalPages: number;
+  total: number;
+  status?: 'enabled' | 'failed';
+  hrefOf(page: number): string;
+  created?: { webhook: WebhookView; secret: string };
+  notice?: string;
+  errors?: string[];
+  form?: WebhookForm;
+}
+
+export const WebhooksPage = (props: WebhooksPageProps) => {
+  const { shell } = props;
+  const form = props.form ?? { url: '', events: ['*'], description: '' };
+  return (
+    <Layout title="Webhooks" shell={shell}>
+      <h1>Webhooks</h1>
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      {props.created && (
+        <Card>
+          <OneTimeSecret id="new-webhook-secret" label="Signing secret of the new webhook" value={props.created.secret}>
+            <p>
+              Verify the <code>X-Service-Signature</code> header of every delivery with it.{' '}
+              <a href={`/dashboard/webhooks/${encodeURIComponent(props.created.webhook.id)}`}>Open the webhook</a>
+            </p>
+          </OneTimeSecret>
+        </Card>
+      )}
+      <Card>
+        <div className="card-head">
+          <h2>Endpoints</h2>
+          <nav aria-label="Filter webhooks" className="filters">
+            <a href="/dashboard/webhooks" aria-current={props.status === undefined ? 'page' : undefined}>
+              All
+            </a>
+            <a href="/dashboard/webhooks?status=failed" aria-current={props.status === 'failed' ? 'page' : undefined}>
+              Failed
+            </a>
+            <a href="/dashboard/webhooks?status=enabled" aria-current={props.status === 'enabled' ? 'page' : undefined}>
+              Enabled
+            </a>
+          </nav>
+        </div>
+        {props.webhooks.length === 0 ? (
+          <Empty>{props.status ? `No ${props.status} webhooks.` : `No webhooks in ${shell.mode} mode yet. Add one below.`}</Empty>
+        ) : (
+          <table className="table">
+            <caption className="visually-hidden">Webhook endpoints, failed ones marked</caption>
+            <thead>
+              <tr>
+                <th scope="col">Endpoint</th>
+                <th scope="col">Status</th>
+                <th scope="col">Events</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.webhooks.map((webhook) => {
+                const state = webhookState(webhook);
+                return (
+                  <tr key={webhook.id} className={state === 'failed' ? 'row--failed' : undefined}>
+                    <th scope="row">
+                      <a href={`/dashboard/webhooks/${encodeURIComponent(webhook.id)}`}>{webhook.url}</a>
+                      {webhook.description && <div className="muted small">{webhook.description}</div>}
+                    </th>
+                    <td>
+                      <StatusBadge status={state} />
+                      {state === 'failed' && (
+                        <div className="small">
+                          since <Time iso={webhook.failed_at} />
+                        </div>
+                      )}
+                    </td>
+                    <td>{webhook.events.includes('*') ? 'All events' : `${webhook.events.length} types`}</td>
+                    <td>
+                      <Time iso={webhook.created_at} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+        <Pagination page={props.page} totalPages={props.totalPages} total={props.total} hrefOf={props.hrefOf} />
+      </Card>
+      <Card>
+        <h2>Add an endpoint</h2>
+        <ErrorSummary messages={props.errors ?? []} />
+        <PostForm action="/dashboard/webhooks" csrfToken={shell.viewer.csrfToken} label="Add an endpoint">
+          <WebhookFields form={form} />
+          <div className="actions">
+            <Button>Create</Button>
+          </div>
+        </PostForm>
+      </Card>
+    </Layout>
+  );
+};

@@ -1,0 +1,156 @@
+import { stageNames } from '../../../../core/workflows/stage-data';
+import { isFinished, type LogEntry, logLevels, type Workflow } from '../../../../core/workflows/workflow';
+import { Alert, Button, Card } from '../../../components';
+import { Duration, Empty, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import type { Shell } from '../../../dashboard-shell';
+import { Layout } from '../../../layout';
+
+export interface WorkflowPageProps {
+  shell: Shell;
+  workflow: Workflow;
+  logs: LogEntry[];
+  logPage: number;
+  logTotalPages: number;
+  logTotal: number;
+  filters: { stage?: string; level?: string };
+  hrefOf(page: number): string;
+  notice?: string;
+}
+
+/**
+ * The stages with their status and timing. While the workflow runs the part is marked live: the
+ * script fetches the page again and swaps it in, so the stages move without a reload.
+ */
+const Stages = ({ workflow }: { workflow: Workflow }) => {
+  const live = !isFinished(workflow.status);
+  return (
+    <section id="workflow-stages" data-live={live ? 'stages' : undefined} aria-labelledby="stages-heading">
+      <h2 id="stages-heading">Stages</h2>
+      <p role="status" aria-live="polite">
+        Workflow <StatusBadge status={workflow.status} />
+        {live ? ' · updating live' : ''}
+        {workflow.duration_ms !== null && (
+          <>
+            {' '}
+            · took <Duration ms={workflow.duration_ms} />
+          </>
+        )}
+      </p>
+      <ol className="stages">
+        {stageNames.map((stage) => {
+          const timing = workflow.stage_timings[stage];
+          return (
+            <li key={stage} className="stage" data-stage={stage}>
+              <div className="stage__name">{stage}</div>
+              <StatusBadge status={workflow.stage_statuses[stage]} />
+              <div className="small">
+                <Duration ms={timing.duration_ms} />
+                {timing.runs > 1 && ` · ran ${timing.runs} times`}
+              </div>
+              <div className="small muted">
+                <Time iso={timing.started_at} empty="not started" />
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {workflow.error && (
+        <Alert kind="error" title={`Failed${workflow.error.stage ? ` in ${workflow.error.stage}` : ''}`}>
+          <p>{workflow.error.message}</p>
+        </Alert>
+      )}
+    </section>
+  );
+};
+
+export const WorkflowPage = (props: WorkflowPageProps) => {
+  const { shell, workflow } = props;
+  const base = `/dashboard/workflows/${encodeURIComponent(workflow.id)}`;
+  return (
+    <Layout title={`Workflow ${workflow.name}`} shell={shell}>
+      <p>
+        <a href="/dashboard/workflows">All workflows</a>
+      </p>
+      <h1>{workflow.name}</h1>
+      <p>
+        <code>{workflow.id}</code> · project{' '}
+        <a href={`/dashboard/projects/${encodeURIComponent(workflow.project_id)}`}>{workflow.project_id}</a> · created{' '}
+        <Time iso={workflow.created_at} />
+      </p>
+      {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      <Card>
+        <Stages workflow={workflow} />
+      </Card>
+      <Card>
+        <h2>Prompt</h2>
+        <p className="break">{workflow.prompt}</p>
+        <h2>Outputs</h2>
+        <ul className="plain-list">
+          <li>Commit: {workflow.outputs.commit ? <code>{workflow.outputs.commit}</code> : <span className="muted">none</span>}</li>
+          <li>Branch: {workflow.outputs.pushed_branch ?? workflow.outputs.branch ?? <span className="muted">none</span>}</li>
+          <li>Docker image: {workflow.outputs.docker_image ?? <span className="muted">none</span>}</li>
+          <li>
+            Deployment:{' '}
+            {workflow.outputs.deployment_id ? (
+              <a href={`/dashboard/deployments/${encodeURIComponent(workflow.outputs.deployment_id)}`}>{workflow.outputs.deployment_id}</a>
+            ) : (
+              <span className="muted">none</span>
+            )}
+          </li>
+          <li>
+            AI usage: {workflow.ai_usage.total_tokens} tokens in {workflow.ai_usage.calls} calls
+            {workflow.ai_usage.model && ` (${workflow.ai_usage.model})`}
+          </li>
+        </ul>
+      </Card>
+      <Card>
+        <h2>Logs</h2>
+        <form method="get" action={base} className="filters-form" aria-label="Filter logs">
+          <SelectField
+            label="Stage"
+            name="stage"
+            value={props.filters.stage ?? ''}
+            options={[{ value: '', label: 'Any' }, ...stageNames.map((s) => ({ value: s, label: s }))]}
+          />
+          <SelectField
+            label="Level"
+            name="level"
+            value={props.filters.level ?? ''}
+            options={[{ value: '', label: 'Any' }, ...logLevels.map((l) => ({ value: l, label: l }))]}
+          />
+          <Button variant="secondary">Filter</Button>
+        </form>
+        {props.logs.length === 0 ? (
+          <Empty>No log lines match.</Empty>
+        ) : (
+          <table className="table table--compact">
+            <caption className="visually-hidden">Log lines, oldest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Time</th>
+                <th scope="col">Stage</th>
+                <th scope="col">Level</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.logs.map((entry, i) => (
+                <tr key={`${entry.timestamp}-${i}`}>
+                  <td>
+                    <Time iso={entry.timestamp} />
+                  </td>
+                  <td>{entry.stage ?? '—'}</td>
+                  <td>
+                    <code>{entry.level}</code>
+                  </td>
+                  <td className="break">{entry.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <Pagination page={props.logPage} totalPages={props.logTotalPages} total={props.logTotal} hrefOf={props.hrefOf} />
+      </Card>
+    </Layout>
+  );
+};

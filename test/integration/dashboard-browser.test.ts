@@ -1,0 +1,271 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { as } from './support/http';
+import { accessibilityViolations, launchChromium, screenshot } from './support/browser';
+import { completedDeployment, hookConfig, newProject, startDeployTarget, type DeployTarget } from './support/deployments';
+import { oauthApp } from './support/oauth-app';
+import { eventually, startReceiver, type Receiver } from './support/receiver';
+import { newPerson, origin } from './support/web-client';
+import { createWebhook, recordEvent } from './support/webhooks';
+import { fixtureRepository } from './support/workflows';
+
+/**
+ * The dashboard as people use it: Debian's Chromium driven by playwright-core against the local
+ * runtime, found by the accessible names of DESIGN.md. Every page it opens is checked by axe-core
+ * and saved as a screenshot (test-results/screenshots, not committed).
+ */
+describe('the dashboard in a real browser', () => {
+  let browser: Browser;
+  const closers: (() => Promise<unknown>)[] = [];
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await Promise.all(closers.map((close) => close()));
+    await browser?.close();
+  });
+
+  const signedIn = async (options: { role?: 'admin' | 'viewer' } = {}) => {
+    const person = await newPerson(options);
+    const context: BrowserContext = await browser.newContext();
+    closers.push(() => context.close());
+    const page = await context.newPage();
+    await page.goto(`${origin()}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill(person.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    return { person, page, context };
+  };
+
+  /** The page as it is now: no axe violation, and a screenshot under `name`. */
+  const checked = async (page: Page, name: string) => {
+    await screenshot(page, `dashboard-${name}`);
+    expect({ page: name, violations: await accessibilityViolations(page) }).toEqual({ page: name, violations: [] });
+  };
+
+  const nav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });
+
+  const switchToTestMode = async (page: Page) => {
+    const toggle = page.getByRole('switch', { name: 'Test mode' });
+    await expect(toggle.getAttribute('aria-checked')).resolves.toBe('false');
+    await toggle.click();
+    await expect(page.getByRole('switch', { name: 'Test mode' }).getAttribute('aria-checked')).resolves.toBe('true');
+  };
+
+  it('every page of the navigation opens, with the account and mode in view and no axe violation (screenshots)', async () => {
+    const { person, page } = await signedIn();
+    await expect(page.getByText(person.account.id).count()).resolves.toBeGreaterThan(0);
+    await checked(page, 'home');
+    for (const [link, heading] of [
+      ['Projects', 'Projects'],
+      ['Workflows', 'Workflows'],
+      ['Security', 'Security'],
+      ['Deployments', 'Deployments'],
+      ['Webhooks', 'Webhooks'],
+      ['API keys', 'API keys'],
+      ['Applications', 'Applications'],
+      ['Authorized applications', 'Authorized applications'],
+      ['Team', 'Team'],
+      ['Audit log', 'Audit log'],
+    ] as const) {
+      await nav(page).getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: heading, level: 1, exact: true }).waitFor();
+      await checked(page, link.toLowerCase().replace(/ /g, '-'));
+    }
+    await switchToTestMode(page);
+    await page.getByText('You are viewing test data').waitFor();
+    await checked(page, 'audit-log-test-mode');
+  });
+
+  it('creates a key with scopes as checkboxes, shows it once, the key works; revoked after a confirmation, it gets 401', async () => {
+    const { page } = await signedIn();
+    await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Name').fill('CI deploys');
+    await page.getByLabel('Type').selectOption('live');
+    await page.getByLabel('read:projects', { exact: true }).check();
+    await page.getByLabel('write:projects', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    const value = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
+    expect(value).toMatch(/^svc_live_/);
+    expect(page.url()).not.toContain(value);
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await checked(page, 'api-keys-created');
+
+    const api = as(value);
+    expect((await api.get('/projects')).status).toBe(200);
+    expect((await api.get('/workflows')).status).toBe(403);
+
+    // Shown once: the list shows only the hint from now on.
+    await page.goto(`${origin()}/dashboard/developers/api-keys`);
+    await expect(page.content()).resolves.not.toContain(value);
+
+    const row = page.getByRole('row', { name: /CI deploys/ });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Revoke the key "CI deploys"?').waitFor();
+    await checked(page, 'api-keys-confirm');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('The key is revoked').waitFor();
+    expect((await api.get('/projects')).status).toBe(401);
+  });
+
+  it('rolls a key: a new value with the same name and scopes; the old one ends when chosen', async () => {
+    const { page } = await signedIn();
+    await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Name').fill('Nightly');
+    await page.getByLabel('read:projects', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    const first = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
+
+    const row = page.getByRole('row', { name: /Nightly/ });
+    await row.getByLabel('Old value stops working').selectOption('0');
+    await row.getByRole('button', { name: 'Roll key' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('heading', { name: 'New value of "Nightly"' }).waitFor();
+    const second = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
+    expect(second).toMatch(/^svc_live_/);
+    expect(second).not.toBe(first);
+    expect((await as(second).get('/projects')).status).toBe(200);
+    expect((await as(first).get('/projects')).status).toBe(401);
+    await expect(page.getByRole('row', { name: /Nightly/ }).count()).resolves.toBe(1);
+  });
+
+  it('a viewer may create read keys only: the form offers read scopes, and the server refuses a write scope', async () => {
+    const { page } = await signedIn({ role: 'viewer' });
+    await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
+    await expect(page.getByLabel('write:projects', { exact: true }).count()).resolves.toBe(0);
+    await checked(page, 'api-keys-viewer');
+
+    // The form as a crafted request would send it: the server decides, not the page.
+    const answer = await page.evaluate(async () => {
+      const form = document.querySelector('form[aria-label="Create a key"]') as HTMLFormElement;
+      const body = new URLSearchParams(new FormData(form) as unknown as Record<string, string>);
+      body.set('name', 'sneaky');
+      body.append('scopes', 'write:projects');
+      const response = await fetch(form.action, { method: 'POST', body });
+      return { status: response.status, text: await response.text() };
+    });
+    expect(answer.status).toBe(403);
+    expect(answer.text).toContain('A viewer can manage only keys with read:* scopes');
+
+    await page.getByLabel('Name').fill('Reader');
+    await page.getByLabel('read:projects', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    expect((await page.locator('#new-key-value').textContent())?.trim()).toMatch(/^svc_live_/);
+  });
+
+  it('a webhook that fails its whole schedule stands out (badge, banner), shows its attempts, and recovers once re-enabled', async () => {
+    const { person, page } = await signedIn();
+    const hook: Receiver = await startReceiver({ status: 500, body: 'receiver is down' });
+    closers.push(() => hook.close());
+    const api = as(person.test.key);
+    const webhook = await createWebhook(api, { url: hook.url(), events: ['workflow.completed'] });
+    await recordEvent(person.account.id, 'test', 'workflow.completed');
+    // Six attempts at 1/100 of the real delays: about 94 s.
+    await eventually(
+      async () => (await api.get(`/webhooks/${webhook.id}`)).body?.data?.status === 'failed',
+      180_000,
+      () => 'the webhook never failed',
+      500,
+    );
+
+    await switchToTestMode(page);
+    await nav(page).getByText('1 failed').waitFor();
+    await page.goto(`${origin()}/dashboard`);
+    await page.getByText('1 webhook has failed').waitFor();
+    await checked(page, 'home-failed-webhook');
+
+    await page.getByRole('link', { name: 'see the failed webhooks' }).click();
+    await page.getByRole('link', { name: hook.url() }).click();
+    await page.getByText('This webhook has failed').waitFor();
+    const attempts = page.getByRole('table', { name: /Attempts of dlv_/ });
+    await expect(attempts.getByRole('row').count()).resolves.toBe(7);
+    await expect(attempts.getByText('receiver is down').count()).resolves.toBe(6);
+    await checked(page, 'webhook-failed');
+
+    hook.respondWith({ status: 200, body: 'ok' });
+    const before = hook.requests.length;
+    await page.getByRole('button', { name: 'Re-enable' }).click();
+    await page.getByText('The webhook is enabled again').waitFor();
+    await expect(nav(page).getByText('1 failed').count()).resolves.toBe(0);
+    const recovered = await api.post(`/webhooks/${webhook.id}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString() });
+    expect(recovered.body.data.requeued).toBe(1);
+    await hook.waitFor(before + 1, 15_000);
+    await page.reload();
+    await page.locator('.delivery__head .badge', { hasText: 'succeeded' }).first().waitFor();
+  }, 240_000);
+
+  it("a workflow's stages update live, without a reload", async () => {
+    const { person, page } = await signedIn();
+    const api = as(person.test.key);
+    const repository = await fixtureRepository();
+    const project = await api.post('/projects', { name: 'Greeter', repository: repository.url });
+    const created = await api.post('/workflows', {
+      project_id: project.body.data.id,
+      prompt: 'Add a greeting',
+      config: { ai_provider: 'local' },
+    });
+    expect(created.status).toBe(201);
+    await switchToTestMode(page);
+    await page.goto(`${origin()}/dashboard/workflows/${created.body.data.id}`);
+    let navigations = 0;
+    page.on('framenavigated', () => (navigations += 1));
+    await page.locator('#workflow-stages:not([data-live])').waitFor({ timeout: 60_000 });
+    expect(navigations).toBe(0);
+    await expect(page.locator('[data-stage="intake"]').textContent()).resolves.toContain('completed');
+    await checked(page, 'workflow');
+  }, 90_000);
+
+  it('shows a deployment with its status, URL, version and health checks', async () => {
+    const { person, page } = await signedIn();
+    const api = as(person.test.key);
+    const site: DeployTarget = await startDeployTarget();
+    closers.push(() => site.close());
+    const projectId = await newProject(api);
+    const done = await completedDeployment(api, {
+      project_id: projectId,
+      environment: 'production',
+      provider: 'deploy-hook',
+      config: hookConfig(site),
+    });
+    await switchToTestMode(page);
+    await page.goto(`${origin()}/dashboard/deployments/${done.id}`);
+    await page.getByText(done.url).waitFor();
+    await page.getByRole('table', { name: 'Health checks, latest last' }).getByText('health check answered 200').first().waitFor();
+    await checked(page, 'deployment');
+  }, 90_000);
+
+  it('registers an application, authorizes it, and revokes the grant: the token is refused on its next request', async () => {
+    const { page } = await signedIn();
+    const callback: Receiver = await startReceiver({ status: 200, body: 'back in the application' });
+    closers.push(() => callback.close());
+    await nav(page).getByRole('link', { name: 'Applications', exact: true }).click();
+    await page.getByLabel('Name').fill('Chat bot');
+    await page.getByLabel('Redirect URIs').fill(callback.url('/callback'));
+    await page.getByRole('button', { name: 'Create' }).click();
+    const clientId = (await page.locator('code', { hasText: /^oac_/ }).first().textContent())?.trim() ?? '';
+    const secret = (await page.locator('#client-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^svc_oacs_/);
+    await checked(page, 'applications-registered');
+
+    const app = await oauthApp({ id: clientId, client_secret: secret }, callback.url('/callback'));
+    const pending = await app.start('read:projects');
+    await page.goto(pending.url.toString());
+    const before = callback.requests.length;
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await callback.waitFor(before + 1);
+    const tokens = await app.finish(new URL(callback.requests.at(-1)!.path, callback.url('/')), pending);
+    expect((await as(tokens.access_token).get('/projects')).status).toBe(200);
+
+    await page.goto(`${origin()}/dashboard/developers/authorized-applications`);
+    const row = page.getByRole('row', { name: /Chat bot/ });
+    await row.getByText('read:projects').waitFor();
+    await checked(page, 'authorized-applications');
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Revoked:').waitFor();
+    expect((await as(tokens.access_token).get('/projects')).status).toBe(401);
+  });
+});

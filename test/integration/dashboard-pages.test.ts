@@ -1,0 +1,95 @@
+import { as } from './support/http';
+import { csrfTokenIn, newPerson, webClient } from './support/web-client';
+
+/**
+ * The dashboard's pages over HTTP, as a browser without a browser: the rules that hold whatever
+ * the page shows (CSRF on every form, viewers refused on the server, secrets never in an address).
+ */
+describe('dashboard pages over HTTP', () => {
+  const signedInClient = async (role: 'admin' | 'viewer' = 'admin') => {
+    const person = await newPerson({ role });
+    const client = webClient();
+    const answer = await client.signIn(person.email, person.password);
+    expect(answer.status).toBe(303);
+    return { person, client };
+  };
+
+  it('refuses a form without its CSRF token, and one with another session’s token (403), changing nothing', async () => {
+    const { person, client } = await signedInClient();
+    const missing = await client.post('/dashboard/developers/api-keys', { name: 'no token', type: 'live', scopes: 'read:projects' });
+    expect(missing.status).toBe(403);
+    expect(missing.text).toContain('This form has expired');
+
+    const other = await signedInClient();
+    const foreignToken = csrfTokenIn((await other.client.get('/dashboard/developers/api-keys')).text);
+    const foreign = await client.post('/dashboard/developers/api-keys', {
+      csrf_token: foreignToken,
+      name: 'foreign token',
+      type: 'live',
+      scopes: 'read:projects',
+    });
+    expect(foreign.status).toBe(403);
+
+    const page = await client.get('/dashboard/developers/api-keys');
+    expect(page.text).not.toContain('no token');
+    expect(page.text).not.toContain('foreign token');
+    expect((await as(person.live.key).get('/projects')).status).toBe(200);
+  });
+
+  it('every page answers with the security headers; the script may fetch only this origin', async () => {
+    const { client } = await signedInClient();
+    for (const path of ['/dashboard', '/dashboard/projects', '/dashboard/webhooks', '/dashboard/developers/api-keys', '/dashboard/team']) {
+      const answer = await client.get(path);
+      expect([path, answer.status]).toEqual([path, 200]);
+      const csp = answer.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-inline');
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+    }
+  });
+
+  it('shows a new key in the answer to the form only, never in an address', async () => {
+    const { client } = await signedInClient();
+    const created = await client.submit('/dashboard/developers/api-keys', '/dashboard/developers/api-keys', {
+      name: 'once',
+      type: 'test',
+      scopes: 'read:projects',
+    });
+    expect(created.status).toBe(200);
+    expect(created.location).toBeNull();
+    const key = /svc_test_[0-9A-Za-z]+/.exec(created.text)?.[0] ?? '';
+    expect((await as(key).get('/projects')).status).toBe(200);
+    expect((await client.get('/dashboard/developers/api-keys')).text).not.toContain(key);
+  });
+
+  it('refuses admin-only actions to a viewer on the server (403), whatever the page showed', async () => {
+    const { client } = await signedInClient('viewer');
+    const token = csrfTokenIn((await client.get('/dashboard/projects')).text);
+    for (const [path, form] of [
+      ['/dashboard/projects', { name: 'Nope', repository: 'https://github.com/acme/nope' }],
+      ['/dashboard/webhooks', { url: 'https://hooks.example.com/x', events: '*' }],
+      ['/dashboard/developers/applications', { name: 'Nope', redirect_uris: 'https://app.example.com/cb' }],
+      ['/dashboard/team', { email: 'someone@example.com', role: 'admin' }],
+    ] as const) {
+      const answer = await client.post(path, { csrf_token: token, ...form });
+      expect([path, answer.status]).toEqual([path, 403]);
+    }
+    expect((await client.get('/dashboard/audit-log')).status).toBe(403);
+  });
+
+  it('switches to test mode and back: each mode shows its own data', async () => {
+    const { person, client } = await signedInClient();
+    await as(person.test.key).post('/projects', { name: 'Only in test', repository: 'https://github.com/acme/test-only' });
+    expect((await client.get('/dashboard/projects')).text).not.toContain('Only in test');
+    const switched = await client.submit('/dashboard/projects', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/projects' });
+    expect([switched.status, switched.location]).toEqual([303, '/dashboard/projects']);
+    const test = await client.get('/dashboard/projects');
+    expect(test.text).toContain('Only in test');
+    expect(test.text).toContain('You are viewing test data');
+    await client.submit('/dashboard/projects', '/dashboard/mode', { mode: 'live', return_to: 'https://evil.example/' });
+    expect((await client.get('/dashboard/projects')).text).not.toContain('Only in test');
+  });
+});

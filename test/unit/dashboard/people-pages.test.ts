@@ -1,0 +1,123 @@
+import { createAccount } from '../../../functions/core/credentials/manage-credentials';
+import { newId } from '../../../functions/core/ids';
+import { listAuthorizedApplications, revokeAuthorizedApplication } from '../../../functions/core/oauth/authorized-applications';
+import { registerClient } from '../../../functions/core/oauth/manage-clients';
+import { inviteMember, removeTeamMember } from '../../../functions/core/users/invitations';
+import { createUser } from '../../../functions/core/users/manage-users';
+import { inMemoryPeople } from '../fakes/people';
+
+const origin = { ip: '127.0.0.1', userAgent: 'test' };
+
+const setUp = async () => {
+  const deps = inMemoryPeople();
+  const account = await createAccount({ email: 'owner@example.com' }, deps);
+  const admin = await createUser(
+    { email: 'admin@example.com', accountId: account.id, role: 'admin', password: 'a long pass phrase 1' },
+    deps,
+  );
+  const viewer = await createUser(
+    { email: 'viewer@example.com', accountId: account.id, role: 'viewer', password: 'a long pass phrase 2' },
+    deps,
+  );
+  return { deps, account, admin: admin.user, viewer: viewer.user };
+};
+
+/** A live grant of `accountId` to a fresh application, given by `userId`. */
+const grantOf = async (deps: ReturnType<typeof inMemoryPeople>, accountId: string, userId: string, name = 'Chat bot') => {
+  const client = await registerClient({ accountId, name, redirectUris: ['https://app.example.com/cb'] }, deps);
+  const now = deps.clock.now();
+  const grant = {
+    id: newId('oauthGrant', now),
+    account_id: accountId,
+    client_id: client.id,
+    user_id: userId,
+    scopes: ['read:projects' as const],
+    created_at: new Date(now).toISOString(),
+    expires_at: new Date(now + 365 * 86_400_000).toISOString(),
+    revoked_at: null,
+    revoked_reason: null,
+    last_used_at: null,
+  };
+  deps.grants.grants.set(grant.id, grant);
+  return { grant, client };
+};
+
+describe('authorized applications', () => {
+  it('lists the live grants of the account with the application’s name; a revoke ends the grant and is audited', async () => {
+    const { deps, account, admin, viewer } = await setUp();
+    const { grant } = await grantOf(deps, account.id, viewer.id);
+    expect(await listAuthorizedApplications(account.id, deps)).toEqual([
+      expect.objectContaining({ grant_id: grant.id, application: 'Chat bot', user_id: viewer.id, scopes: ['read:projects'] }),
+    ]);
+    await revokeAuthorizedApplication({ accountId: account.id, userId: admin.id, role: 'admin', origin }, grant.id, deps);
+    expect(deps.grants.grants.get(grant.id)?.revoked_reason).toBe('revoked_by_user');
+    expect(await listAuthorizedApplications(account.id, deps)).toEqual([]);
+    expect(deps.audit.records.at(-1)).toMatchObject({
+      action: 'oauth.grant_revoked',
+      actor: { type: 'user', id: admin.id },
+      target_id: grant.id,
+    });
+  });
+
+  it('a viewer revokes only what they granted; nobody revokes another account’s grant', async () => {
+    const { deps, account, admin, viewer } = await setUp();
+    const byAdmin = await grantOf(deps, account.id, admin.id);
+    await expect(
+      revokeAuthorizedApplication({ accountId: account.id, userId: viewer.id, role: 'viewer' }, byAdmin.grant.id, deps),
+    ).rejects.toMatchObject({ code: 'insufficient_scope' });
+    const byViewer = await grantOf(deps, account.id, viewer.id, 'Other');
+    await revokeAuthorizedApplication({ accountId: account.id, userId: viewer.id, role: 'viewer' }, byViewer.grant.id, deps);
+    const other = await createAccount({ email: 'other@example.com' }, deps);
+    await expect(
+      revokeAuthorizedApplication({ accountId: other.id, userId: admin.id, role: 'admin' }, byAdmin.grant.id, deps),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    expect(deps.grants.grants.get(byAdmin.grant.id)?.revoked_at).toBeNull();
+  });
+});
+
+describe('team invitations', () => {
+  it('a new person gets an e-mail with a one-time link to set a password; the link is nowhere else', async () => {
+    const { deps, account, admin } = await setUp();
+    const invited = await inviteMember(
+      {
+        accountId: account.id,
+        email: 'New@Example.com',
+        role: 'viewer',
+        actorId: admin.id,
+        origin,
+        serviceOrigin: 'http://localhost:3000',
+      },
+      deps,
+    );
+    expect(invited.membership.role).toBe('viewer');
+    expect(deps.mailer.sent).toHaveLength(1);
+    expect(deps.mailer.sent[0]).toMatchObject({ to: 'new@example.com' });
+    expect(deps.mailer.sent[0]!.text).toContain(
+      `http://localhost:3000/dashboard/set-password?token=${encodeURIComponent(invited.link!.token)}`,
+    );
+    expect(deps.audit.records.at(-1)).toMatchObject({ action: 'user.added', actor: { type: 'user', id: admin.id } });
+  });
+
+  it('someone with a user already is added and told so; a member twice is a conflict; nobody removes themselves', async () => {
+    const { deps, account, admin } = await setUp();
+    const other = await createAccount({ email: 'other@example.com' }, deps);
+    await createUser({ email: 'known@example.com', accountId: other.id, role: 'admin', password: 'another long phrase' }, deps);
+    const input = {
+      accountId: account.id,
+      email: 'known@example.com',
+      role: 'admin',
+      actorId: admin.id,
+      origin,
+      serviceOrigin: 'http://x',
+    };
+    const added = await inviteMember(input, deps);
+    expect(added.created).toBe(false);
+    expect(deps.mailer.sent.at(-1)!.text).toContain('You were added to the account');
+    await expect(inviteMember(input, deps)).rejects.toMatchObject({ code: 'conflict' });
+    await expect(removeTeamMember({ accountId: account.id, userId: admin.id, actorId: admin.id, origin }, deps)).rejects.toMatchObject({
+      code: 'conflict',
+    });
+    await removeTeamMember({ accountId: account.id, userId: added.user.id, actorId: admin.id, origin }, deps);
+    expect(await deps.users.getMembership(added.user.id, account.id)).toBeUndefined();
+  });
+});
