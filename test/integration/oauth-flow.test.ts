@@ -128,7 +128,14 @@ describe('the OAuth 2.0 authorization server, driven by oauth4webapi', () => {
     const again = await app.start('read:projects');
     const skipped = await answerConsent(browser, again.url);
     expect(skipped.page.status).toBe(302);
-    expect((await app.finish(skipped.redirect, again)).scope).toBe('read:projects');
+    const tokens = await app.finish(skipped.redirect, again);
+    expect(tokens.scope).toBe('read:projects');
+
+    // Once the authorization is revoked, the person is asked again (as GitHub does), not skipped past.
+    await app.revoke(tokens.refresh_token!);
+    const afterRevoke = await app.start('read:projects');
+    const asked = await answerConsent(browser, afterRevoke.url);
+    expect(asked.page.status).toBe(200);
   });
 
   it('a viewer grants read scopes only: the page says which will not be granted, the token is narrower, nothing grantable is access_denied', async () => {

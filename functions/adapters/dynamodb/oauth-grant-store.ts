@@ -144,6 +144,8 @@ export const dynamoOAuthGrantStore = ({ client, tableName }: TableRef): OAuthGra
       issue(markUsed(keys.refreshToken(refreshHash), now), tokens.refresh.grant_id, tokens, now),
 
     async revokeGrant(grantId, reason, at, audit) {
+      const grant = await getGrant(grantId);
+      if (!grant || grant.revoked_at !== null) return false;
       try {
         await client.send(
           new TransactWriteCommand({
@@ -157,6 +159,8 @@ export const dynamoOAuthGrantStore = ({ client, tableName }: TableRef): OAuthGra
                   ExpressionAttributeValues: { ':at': at, ':reason': reason, ':null': null },
                 },
               },
+              // A revoked authorization is asked for again, as GitHub does: the remembered consent goes with it.
+              { Delete: { TableName: tableName, Key: keys.oauthConsent(grant.user_id, grant.account_id, grant.client_id) } },
               auditPut(tableName, audit),
             ],
           }),

@@ -168,7 +168,7 @@ export const createPageHandler = (
       // Defence in depth beside the token: a browser names a foreign sender here. (With
       // Referrer-Policy no-referrer a browser sends `Origin: null` for its own forms, so null passes.)
       const sentFrom = event.headers.origin;
-      const ownOrigin = `${event.headers['x-forwarded-proto'] ?? 'https'}://${event.headers.host ?? event.requestContext.domainName}`;
+      const ownOrigin = publicOrigin(event);
       const sameOrigin =
         event.headers['sec-fetch-site'] !== 'cross-site' && (sentFrom === undefined || sentFrom === 'null' || sentFrom === ownOrigin);
       if (!sameOrigin || !expected.some((token) => sameText(token, sent))) {

@@ -263,6 +263,7 @@ export const inMemoryGrantStore = (
       if (!grant || grant.revoked_at !== null) return false;
       grant.revoked_at = at;
       grant.revoked_reason = reason;
+      consents.delete(consentKey(grant.account_id, grant.user_id, grant.client_id));
       await audit.record(record);
       return true;
     },
