@@ -4,6 +4,7 @@ import { verifyWebhookSignature } from '../../functions/core/webhooks/signature'
 import { as } from './support/http';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { newAccount } from './support/runtime';
+import { newPerson, webClient } from './support/web-client';
 import { createWebhook } from './support/webhooks';
 import { fixtureRepository, gitOutput, waitForWorkflow } from './support/workflows';
 
@@ -195,9 +196,9 @@ describe('code reviews', () => {
     expect((await api.get(`/reviews?project_id=${project.id}&status=failed`)).body.data).toEqual([]);
   });
 
-  it('fails a review whose head does not exist, saying why, with review.completed', async () => {
-    const { test: key } = await newAccount();
-    const api = as(key.key);
+  it('fails a review whose head does not exist, saying why, with review.completed; the project page shows it', async () => {
+    const person = await newPerson();
+    const api = as(person.live.key);
     const repository = await fixtureRepository(mainFiles);
     const project = (await api.post('/projects', { name: 'Shop', repository: repository.url })).body.data;
     const created = await api.post('/reviews', { project_id: project.id, head: 'no-such-branch' });
@@ -205,6 +206,13 @@ describe('code reviews', () => {
     expect(review).toMatchObject({ status: 'failed', verdict: null, error: 'branch no-such-branch was not found in the repository' });
     const events = await api.get('/events?type=review.completed');
     expect(events.body.data.map((event: any) => [event.data.review_id, event.data.status])).toEqual([[review.id, 'failed']]);
+
+    const browser = webClient();
+    await browser.signIn(person.email, person.password);
+    const page = await browser.get(`/dashboard/projects/${project.id}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<h2>Code reviews</h2>');
+    expect(page.text).toContain(`<code>${review.id}</code> <code class="break">no-such-branch</code>`);
   });
 
   it('refuses bad input with 422, answers 404 for unknown reviews, and needs the reviews scopes', async () => {

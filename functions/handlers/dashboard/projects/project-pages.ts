@@ -1,6 +1,9 @@
 import { type ProjectSort, projectSortFields } from '../../../core/projects/project';
 import { getProject, listProjects } from '../../../core/projects/project-use-cases';
 import { listDeployments } from '../../../core/deployments/deployment-use-cases';
+import { listReviews } from '../../../core/reviews/review-use-cases';
+import { tableFromEnvironment } from '../../../adapters/dynamodb/client';
+import { dynamoReviewRepository } from '../../../adapters/dynamodb/review-repository';
 import { listFindings, listScans } from '../../../core/security/security-use-cases';
 import { listWorkflows } from '../../../core/workflows/workflow-use-cases';
 import type { DashboardRequest } from '../../../http/pages/dashboard-page';
@@ -58,11 +61,13 @@ export const projectPage = async (
   const { tenant } = request;
   const project = await getProject(tenant, projectIdOf(request), projectDeps());
   const filter = { project_id: project.id };
-  const [workflows, scans, findings, deployments] = await Promise.all([
+  const [workflows, scans, findings, deployments, reviews] = await Promise.all([
     listWorkflows(tenant, recent, filter, workflowDeps()),
     listScans(tenant, recent, filter, securityDeps()),
     listFindings(tenant, { ...recent, sort: 'severity' as const, order: 'asc' as const }, { ...filter, status: 'open' }, securityDeps()),
     listDeployments(tenant, recent, filter, deploymentDeps()),
+    // Only the review records: the page starts no review, so it needs no AI provider or job client.
+    listReviews(tenant, recent, filter, { reviews: dynamoReviewRepository(tableFromEnvironment()) }),
   ]);
   return {
     status,
@@ -73,6 +78,7 @@ export const projectPage = async (
       scans: scans.items,
       findings: findings.items,
       deployments: deployments.items.map(deploymentView),
+      reviews: reviews.items,
       ...extra,
     }),
   };

@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import type { DeploymentView } from '../../../../core/deployments/deployment';
 import type { Project } from '../../../../core/projects/project';
+import type { Review } from '../../../../core/reviews/review';
 import type { Finding } from '../../../../core/security/finding';
 import type { Scan } from '../../../../core/security/scan';
 import type { Workflow } from '../../../../core/workflows/workflow';
@@ -17,16 +18,17 @@ export interface ProjectPageProps {
   scans: Scan[];
   findings: Finding[];
   deployments: DeploymentView[];
+  reviews: Review[];
   notice?: string;
   errors?: string[];
   form?: ProjectForm;
 }
 
-const Section = (props: { title: string; href: string; empty: string; count: number; children: ComponentChildren }) => (
+const Section = (props: { title: string; href?: string; empty: string; count: number; children: ComponentChildren }) => (
   <Card>
     <div className="card-head">
       <h2>{props.title}</h2>
-      <a href={props.href}>All {props.title.toLowerCase()} of this project</a>
+      {props.href && <a href={props.href}>All {props.title.toLowerCase()} of this project</a>}
     </div>
     {props.count === 0 ? <Empty>{props.empty}</Empty> : props.children}
   </Card>
@@ -83,6 +85,29 @@ export const ProjectPage = (props: ProjectPageProps) => {
             <li key={d.id}>
               <a href={`/dashboard/deployments/${encodeURIComponent(d.id)}`}>{d.id}</a> {d.environment} <StatusBadge status={d.status} />{' '}
               <Time iso={d.created_at} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Code reviews" empty="No code reviews yet." count={props.reviews.length}>
+        <ul className="plain-list">
+          {props.reviews.map((r) => (
+            <li key={r.id}>
+              <code>{r.id}</code> {r.head ? <code className="break">{r.head}</code> : 'workflow change'}
+              {r.base_ref && (
+                <>
+                  {' '}
+                  into <code className="break">{r.base_ref}</code>
+                </>
+              )}{' '}
+              <StatusBadge status={r.status} />
+              {r.verdict && (
+                <>
+                  {' '}
+                  <StatusBadge status={r.verdict} />
+                </>
+              )}
+              {r.counts && ` ${r.counts.comments} ${r.counts.comments === 1 ? 'comment' : 'comments'}`} <Time iso={r.created_at} />
             </li>
           ))}
         </ul>
