@@ -111,19 +111,22 @@ const lazyProvider = (name: ProviderName, loadProvider: () => Promise<AiProvider
 const cache = new WeakMap<AiEnvironment, Map<ProviderName, AiProvider>>();
 
 /**
- * The provider for a configured name, made once per environment object; throws AiProviderError
- * otherwise. `local` is the local provider's options (a function passes the same ones every time).
+ * The provider for a configured name, made once per environment object (the local one each time,
+ * with the options given); throws AiProviderError otherwise.
  */
 export const providerFor = (name: string, env: AiEnvironment = process.env, local: LocalProviderOptions = {}): AiProvider => {
   const configured = configuredProviders(env);
   if (!isProviderName(name) || !configured.includes(name)) {
     throw new AiProviderError(`AI provider "${name}" is not configured here; configured: ${configured.join(', ') || 'none'}`);
   }
+  // The local provider is cheap and its options differ by function: the local runtime runs every
+  // function in one process with one environment, so caching it would hand one function's options to another.
+  if (name === 'local') return localProvider(local);
   const providers = cache.get(env) ?? new Map<ProviderName, AiProvider>();
   cache.set(env, providers);
   const existing = providers.get(name);
   if (existing) return existing;
-  const provider = name === 'local' ? localProvider(local) : lazyProvider(name, () => load(name, env));
+  const provider = lazyProvider(name, () => load(name, env));
   providers.set(name, provider);
   return provider;
 };

@@ -44,16 +44,17 @@ describe('providerFor', () => {
     );
   });
 
-  it('makes each provider once per environment', async () => {
-    const env = {};
-    const local = providerFor('local', env);
-    expect(providerFor('local', env)).toBe(local);
-    await expect(local.run(planTask('Add a greeting'))).resolves.toMatchObject({ provider: 'local' });
+  it('makes each real provider once per environment', () => {
+    const env = { AI_PROVIDERS: 'openai', OPENAI_API_KEY: 'sk-test' };
+    expect(providerFor('openai', env)).toBe(providerFor('openai', env));
   });
 
-  it("gives the local provider the function's test writer", async () => {
+  it("gives the local provider the function's test writer, even where another function of the same process asked first", async () => {
+    // The local runtime runs every function in one process with one environment.
+    const env = {};
+    await expect(providerFor('local', env).run(planTask('Add a greeting'))).resolves.toMatchObject({ provider: 'local' });
     const written = { summary: 'Wrote nothing', files: [] };
-    const local = providerFor('local', {}, { writeTests: async () => written });
+    const local = providerFor('local', env, { writeTests: async () => written });
     const task = { kind: 'tests' as const, framework: 'jest' as const, instructions: null, moduleType: 'commonjs' as const, sources: [] };
     await expect(local.run(task)).resolves.toMatchObject({ provider: 'local', output: written });
   });
