@@ -126,6 +126,14 @@ export const SelectField = (props: { label: string; name: string; options: Optio
   );
 };
 
+/** The "Project id" field of a list's filter form. */
+export const ProjectIdFilter = ({ value }: { value: string | undefined }) => (
+  <div className="field">
+    <label for="field-project_id">Project id</label>
+    <input id="field-project_id" name="project_id" value={value ?? ''} placeholder="proj_…" />
+  </div>
+);
+
 /** Checkboxes under a legend; each labelled with its value (`read:projects`), as tests and screen readers find them. */
 export const CheckboxGroup = (props: {
   legend: string;

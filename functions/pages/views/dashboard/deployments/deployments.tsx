@@ -1,6 +1,6 @@
 import { type DeploymentView, deploymentStatuses, environments } from '../../../../core/deployments/deployment';
 import { Button, Card } from '../../../components';
-import { Empty, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import { Empty, Pagination, ProjectIdFilter, SelectField, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 
@@ -33,10 +33,7 @@ export const DeploymentsPage = (props: DeploymentsPageProps) => (
           value={props.filters.environment ?? ''}
           options={[any, ...environments.map((e) => ({ value: e, label: e }))]}
         />
-        <div className="field">
-          <label for="field-project_id">Project id</label>
-          <input id="field-project_id" name="project_id" value={props.filters.project_id ?? ''} placeholder="proj_…" />
-        </div>
+        <ProjectIdFilter value={props.filters.project_id} />
         <Button variant="secondary">Filter</Button>
       </form>
       {props.deployments.length === 0 ? (

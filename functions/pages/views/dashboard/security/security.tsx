@@ -2,7 +2,7 @@ import { type Finding, findingStatuses } from '../../../../core/security/finding
 import type { Scan } from '../../../../core/security/scan';
 import { scanTypes, severities } from '../../../../core/security/scanner';
 import { Button, Card } from '../../../components';
-import { Empty, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import { Empty, Pagination, ProjectIdFilter, SelectField, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 
@@ -48,10 +48,7 @@ export const SecurityPage = (props: SecurityPageProps) => (
           value={props.filters.type ?? ''}
           options={[any, ...scanTypes.map((s) => ({ value: s, label: s }))]}
         />
-        <div className="field">
-          <label for="field-project_id">Project id</label>
-          <input id="field-project_id" name="project_id" value={props.filters.project_id ?? ''} placeholder="proj_…" />
-        </div>
+        <ProjectIdFilter value={props.filters.project_id} />
         <Button variant="secondary">Filter</Button>
       </form>
       {props.findings.length === 0 ? (

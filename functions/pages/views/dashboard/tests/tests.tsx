@@ -1,6 +1,6 @@
 import type { TestRun, TestSuite } from '../../../../core/testing/test-records';
 import { Button, Card } from '../../../components';
-import { Empty, StatusBadge, Time } from '../../../dashboard-components';
+import { Empty, ProjectIdFilter, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 
@@ -11,10 +11,7 @@ export const TestsPage = (props: { shell: Shell; suites: TestSuite[]; runs: Test
   <Layout title="Tests" shell={props.shell}>
     <h1>Tests</h1>
     <form method="get" action="/dashboard/tests" className="filters-form" aria-label="Filter tests">
-      <div className="field">
-        <label for="field-project_id">Project id</label>
-        <input id="field-project_id" name="project_id" value={props.projectId ?? ''} placeholder="proj_…" />
-      </div>
+      <ProjectIdFilter value={props.projectId} />
       <Button variant="secondary">Filter</Button>
     </form>
     <Card>

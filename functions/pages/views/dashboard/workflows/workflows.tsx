@@ -1,6 +1,6 @@
 import { type Workflow, workflowStatuses } from '../../../../core/workflows/workflow';
 import { Button, Card } from '../../../components';
-import { Duration, Empty, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import { Duration, Empty, Pagination, ProjectIdFilter, SelectField, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 
@@ -25,10 +25,7 @@ export const WorkflowsPage = (props: WorkflowsPageProps) => (
           value={props.filters.status ?? ''}
           options={[{ value: '', label: 'Any' }, ...workflowStatuses.map((s) => ({ value: s, label: s }))]}
         />
-        <div className="field">
-          <label for="field-project_id">Project id</label>
-          <input id="field-project_id" name="project_id" value={props.filters.project_id ?? ''} placeholder="proj_…" />
-        </div>
+        <ProjectIdFilter value={props.filters.project_id} />
         <Button variant="secondary">Filter</Button>
       </form>
       {props.workflows.length === 0 ? (
