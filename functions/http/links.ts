@@ -1,14 +1,13 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { PageMeta } from '../core/pagination';
+import { publicOrigin } from './pages/origin';
 
 /**
  * The origin absolute URLs (`Location`, `Link`) are built on, from what the client cannot choose:
- * in AWS the domain API Gateway routed the request for (its request context, https); in the
- * local runtime the server's own address, which it sets in `LOCAL_API_ORIGIN`. Never the `Host`
- * or `X-Forwarded-*` headers, which a caller writes as it likes.
+ * the service's public origin, the same one pages and the OAuth issuer name. Never the `Host` or
+ * `X-Forwarded-*` headers, which a caller writes as it likes.
  */
-export const baseUrl = (event: APIGatewayProxyEventV2): string =>
-  process.env.LOCAL_API_ORIGIN ?? `https://${event.requestContext.domainName}`;
+export const baseUrl = publicOrigin;
 
 const pageUrl = (event: APIGatewayProxyEventV2, page: number, cursor?: string): string => {
   const params = new URLSearchParams(event.rawQueryString);

@@ -146,9 +146,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   process.env.DEPLOYMENT_STATE_MACHINE_ARN = stepFunctions.stateMachineArn('deployment');
   const http = await startHttpServer(options.port);
   const origin = `http://localhost:${http.port}`;
-  // Location and Link headers are built on the server's own address, never on the client's Host header.
-  process.env.LOCAL_API_ORIGIN = origin;
-  // Pages, e-mailed links and the OAuth issuer name this origin, exactly as printed.
+  // Location and Link headers, pages, e-mailed links and the OAuth issuer name this origin, exactly
+  // as printed, never the client's Host header.
   process.env.PUBLIC_ORIGIN = origin;
   const apiUrl = `${origin}/v1`;
   const bootstrap =
