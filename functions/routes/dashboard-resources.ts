@@ -1,4 +1,5 @@
 import { defineWebRoute, type WebRouteDefinition } from './route';
+import { testRouteTimeoutSeconds } from './webhooks';
 
 /**
  * The dashboard's resource pages (kind `page`): the account's projects, workflows, findings,
@@ -292,7 +293,7 @@ export const testWebhookPageRoute = webhookRow({
   method: 'POST',
   path: '/dashboard/webhooks/{id}/test',
   handler: 'dashboard/webhooks/test-event',
-  timeoutSeconds: 20,
+  timeoutSeconds: testRouteTimeoutSeconds,
 });
 
 export const dashboardResourceRoutes: WebRouteDefinition[] = [

@@ -13,6 +13,9 @@ export interface ResponseSpec {
   list?: boolean;
 }
 
+/** A route function's time limit unless its row says otherwise (Lambda, and the local server's context). */
+export const defaultRouteTimeoutSeconds = 10;
+
 /**
  * What a route's function may reach beyond its own log group: the same flags for every kind of
  * route, so the CDK stack binds them without knowing the kind.
@@ -25,7 +28,7 @@ export interface RouteBindings {
   domain?: string;
   /** What the function may do to the table (least privilege in the stack). */
   tableAccess: 'none' | 'read' | 'write';
-  /** Function timeout when the default 10 s is too short. */
+  /** Function timeout when the default (`defaultRouteTimeoutSeconds`) is too short. */
   timeoutSeconds?: number;
   /** Queues webhook delivery attempts (needs the delivery queue in AWS). */
   sendsDeliveries?: boolean;

@@ -13,9 +13,17 @@ import {
   webhookSchema,
   webhookWithSecretSchema,
 } from './schemas/webhooks';
+import { testAttemptTimeoutMs } from '../core/webhooks/webhook-use-cases';
 import { defineRoute } from './route';
 
 const tag = 'Webhooks';
+
+/**
+ * The time limit of the routes that make a test attempt while the caller waits: the attempt's
+ * own bound plus 10 s for the rest (reads, the record, a cold start), so a receiver that never
+ * answers gives the attempt's `timeout` result, not the function's timeout.
+ */
+export const testRouteTimeoutSeconds = testAttemptTimeoutMs / 1000 + 10;
 
 export const createWebhookRoute = defineRoute({
   operationId: 'createWebhook',
@@ -111,15 +119,14 @@ export const testWebhookRoute = defineRoute({
   operationId: 'testWebhook',
   summary: 'Send a test event',
   description:
-    'One signed attempt of an example event of `event_type`, made at once and recorded in the delivery log. Never retried; never marks the webhook failed.',
+    'One signed attempt of an example event of `event_type`, made at once and recorded in the delivery log. Never retried; never marks the webhook failed. The attempt waits at most 10 s for the receiver: a slower receiver still answers 202, with the attempt’s `timeout` result (`error: timeout`).',
   tag,
   method: 'POST',
   path: '/v1/webhooks/{id}/test',
   handler: 'webhooks/test',
   scope: 'write:webhooks',
   tableAccess: 'write',
-  // The attempt itself may take its whole 10 s.
-  timeoutSeconds: 20,
+  timeoutSeconds: testRouteTimeoutSeconds,
   params: idParams,
   body: testWebhookBody,
   success: { status: 202, description: 'The test delivery with the attempt’s result.', data: deliverySchema },

@@ -8,6 +8,7 @@ import { corsSettings } from '../../functions/http/cors';
 import { withRequestId } from '../../functions/http/pipeline';
 import { errorResponse, type HttpResponse } from '../../functions/http/response';
 import { fallbackHandler, matchRoute } from '../../functions/routes';
+import { defaultRouteTimeoutSeconds } from '../../functions/routes/route';
 import { newRequestId, requestTarget, toApiGatewayEvent } from './api-gateway-event';
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
@@ -91,8 +92,10 @@ const loadHandler = (name: string): Promise<LambdaHandler> => {
   return loading;
 };
 
-const lambdaContext = (requestId: string): Context =>
-  ({
+/** Counts down from the route's own time limit, as Lambda does: middy ends the request just before it. */
+const lambdaContext = (requestId: string, timeoutSeconds = defaultRouteTimeoutSeconds): Context => {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
     awsRequestId: requestId,
     functionName: 'local',
     functionVersion: '$LATEST',
@@ -101,8 +104,9 @@ const lambdaContext = (requestId: string): Context =>
     logGroupName: 'local',
     logStreamName: 'local',
     callbackWaitsForEmptyEventLoop: false,
-    getRemainingTimeInMillis: () => 10_000,
-  }) as Context;
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  } as Context;
+};
 
 const readBody = (request: IncomingMessage): Promise<Buffer | 'too_large'> =>
   new Promise((resolve, reject) => {
@@ -158,7 +162,7 @@ const handle = async (request: IncomingMessage, response: ServerResponse): Promi
     pathParameters: params,
   });
   const handler = await loadHandler(route ? route.handler : fallbackHandler);
-  writeResult(response, await handler(event, lambdaContext(event.requestContext.requestId)));
+  writeResult(response, await handler(event, lambdaContext(event.requestContext.requestId, route?.timeoutSeconds)));
 };
 
 export interface LocalHttpServer {

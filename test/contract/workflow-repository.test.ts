@@ -80,6 +80,19 @@ describe.each(implementations)('WorkflowRepository: %s', (_name, make) => {
     expect((await subject.workflows.get(tenant, first.id))?.status).toBe('running');
   });
 
+  it('writes the log lines a change carries with it, and appends nothing more once the workflow is cancelled', async () => {
+    const first = workflow(0);
+    await subject.workflows.create(tenant, first, created);
+    const at = new Date(start + 1000).toISOString();
+    const line = (message: string) => ({ timestamp: at, stage: 'build' as const, level: 'info' as const, message });
+    expect(await subject.workflows.appendLog(tenant, first.id, line('working'))).toBe(true);
+    const cancelled: Workflow = { ...first, status: 'cancelled', version: first.version + 1 };
+    expect(await subject.workflows.save(tenant, first, cancelled, [], [line('build cancelled')])).toBe(true);
+    expect(await subject.workflows.appendLog(tenant, first.id, line('still working'))).toBe(false);
+    const logs = await subject.workflows.listLogs(tenant, first.id, { page: 1, perPage: 50, sort: 'timestamp', order: 'asc' }, {});
+    expect(logs.items.map((entry) => entry.message)).toEqual(['working', 'build cancelled']);
+  });
+
   it('lists by creation, filtered by project and status, with the total', async () => {
     const [a, b, c] = [workflow(0), workflow(1), workflow(2)];
     for (const w of [a, b, c]) await subject.workflows.create(tenant, w!, created);

@@ -337,6 +337,30 @@ describe('webhook delivery', () => {
     expect(hooks.requests).toHaveLength(2);
   });
 
+  it('POST /webhooks/{id}/test to a receiver that never answers answers 202 with the attempt’s timeout result', async () => {
+    // The shared runtime bounds a test attempt at LOCAL_WEBHOOK_TEST_TIMEOUT_MS=2000 (10 s in AWS);
+    // either way well inside the route's time limit, so the function's own timeout never fires.
+    const { test } = await newAccount();
+    const api = as(test.key);
+    const silent = await receiver('hang');
+    const hook = await createWebhook(api, { url: silent.url(), events: ['workflow.completed'] });
+
+    const answer = await api.post(`/webhooks/${hook.id}/test`, { event_type: 'workflow.completed' });
+    expect(answer.status).toBe(202);
+    expect(answer.body.data).toMatchObject({ webhook_id: hook.id, status: 'failed', test: true, next_attempt_at: null });
+    const [attempt] = answer.body.data.attempts as { duration_ms: number }[];
+    expect(answer.body.data.attempts).toEqual([
+      expect.objectContaining({ number: 1, status_code: null, error: 'timeout', error_message: 'no response within 2000 ms' }),
+    ]);
+    expect(attempt?.duration_ms).toBeGreaterThanOrEqual(1_900);
+    expect(attempt?.duration_ms).toBeLessThan(10_000);
+    // The receiver got the request, and the sender hung up on it when the attempt timed out.
+    await silent.waitForClose(1);
+    expect(silent.requests).toHaveLength(1);
+    expect((await api.get(`/webhooks/${hook.id}/deliveries/${answer.body.data.id}`)).body.data).toEqual(answer.body.data);
+    expect((await api.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ status: 'enabled', failed_at: null });
+  }, 30_000);
+
   it('redelivers a delivery: a new sequence of attempts of the same event', async () => {
     const { account, test } = await newAccount();
     const api = as(test.key);

@@ -149,6 +149,30 @@ describe('the iterate loop', () => {
   });
 });
 
+describe('a change that never passes verification', () => {
+  it('fails at verify, the stage whose check did not pass, when the fix leaves no change', async () => {
+    const { api, projectId } = await setUp();
+    // Every changed file fails verify; the local provider's fix drops them all, leaving nothing to verify again.
+    const created = await start(api, projectId, promptWriting('src/broken.js', 'export const broken = (;\n'));
+    const done = await waitForWorkflow(api, created.id);
+    expect(done.status).toBe('failed');
+    expect(done.error).toEqual({ stage: 'verify', message: expect.stringContaining('the AI fix left no change to verify again') });
+    expect(done.stage_statuses).toEqual({
+      intake: 'completed',
+      build: 'completed',
+      verify: 'failed',
+      prove: 'completed',
+      iterate: 'completed',
+      package: 'skipped',
+    });
+    expect(done.outputs.verification.passed).toBe(false);
+    const warnings = await allLogs(api, created.id, '&level=warn&stage=iterate');
+    expect(warnings.some((line) => line.message.includes('leaves no change'))).toBe(true);
+    const errors = await allLogs(api, created.id, '&level=error&stage=verify');
+    expect(errors.some((line) => line.message.startsWith('Workflow failed'))).toBe(true);
+  });
+});
+
 describe('a failure at each stage', () => {
   it.each(stages)('%s: the workflow fails there and later stages are skipped', async (stage) => {
     const { api, projectId } = await setUp();

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { monotonicFactory } from 'ulid';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
@@ -44,6 +44,12 @@ const logFrom = (item: Record<string, unknown>): LogEntry => ({
   stage: (item.stage as LogEntry['stage']) ?? null,
   level: item.level as LogEntry['level'],
   message: item.message as string,
+});
+
+const logItem = (tenant: Tenant, workflowId: string, entry: LogEntry) => ({
+  ...keys.workflowLog(tenant, workflowId, nextLogSortValue(Date.parse(entry.timestamp))),
+  entity: entityTypes.workflowLog,
+  ...entry,
 });
 
 export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Date.now): WorkflowRepository => {
@@ -101,7 +107,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
       return { ...page, items: page.items.map(workflowFrom) };
     },
 
-    async save(tenant, previous, workflow, events) {
+    async save(tenant, previous, workflow, events, logs = []) {
       const finishing = !isFinished(previous.status) && isFinished(workflow.status);
       try {
         await withConflictRetry(() =>
@@ -120,6 +126,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
                 // The project cannot be deleted while this workflow counts as active on it.
                 ...(finishing ? [projectActivity(tableName, tenant, workflow.project_id, -1)] : []),
                 ...pendingEventItems(tableName, tenant, events, now()),
+                ...logs.map((entry) => ({ Put: { TableName: tableName, Item: logItem(tenant, workflow.id, entry) } })),
               ],
             }),
           ),
@@ -132,16 +139,28 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
     },
 
     async appendLog(tenant, workflowId, entry) {
-      await client.send(
-        new PutCommand({
-          TableName: tableName,
-          Item: {
-            ...keys.workflowLog(tenant, workflowId, nextLogSortValue(Date.parse(entry.timestamp))),
-            entity: entityTypes.workflowLog,
-            ...entry,
-          },
-        }),
-      );
+      try {
+        await client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                ConditionCheck: {
+                  TableName: tableName,
+                  Key: keys.workflow(tenant, workflowId),
+                  ConditionExpression: '#status <> :cancelled',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':cancelled': 'cancelled' },
+                },
+              },
+              { Put: { TableName: tableName, Item: logItem(tenant, workflowId, entry) } },
+            ],
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return false;
+        throw error;
+      }
     },
 
     async listLogs(tenant, workflowId, query, filters) {

@@ -1,5 +1,6 @@
 import type { Tenant } from '../../core/tenancy';
 import type { TargetPolicy } from '../../core/webhooks/target-policy';
+import { testAttemptTimeoutMs } from '../../core/webhooks/webhook-use-cases';
 
 /**
  * Settings of the webhook machinery read from the environment. The queue and the mailer have
@@ -31,3 +32,12 @@ export const delayScaleFromEnvironment = (env: NodeJS.ProcessEnv = process.env):
  * shortens a deployment's health deadline too. Local runtime only; the integration tier sets it.
  */
 export const waitScaleFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => scaleOf(env.LOCAL_WAIT_SCALE);
+
+/**
+ * The bound on a test attempt (`POST /webhooks/{id}/test`): 10 s, or less in the local runtime
+ * with LOCAL_WEBHOOK_TEST_TIMEOUT_MS (never more: the route's time limit is built on 10 s).
+ */
+export const testAttemptTimeoutFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => {
+  const configured = Number(env.LOCAL_WEBHOOK_TEST_TIMEOUT_MS);
+  return Number.isFinite(configured) && configured > 0 ? Math.min(configured, testAttemptTimeoutMs) : testAttemptTimeoutMs;
+};

@@ -16,7 +16,14 @@ import type { TargetPolicy } from './target-policy';
 import { signingSecrets, type Webhook, type WebhookRepository } from './webhook';
 
 /** One attempt over the network (the HTTP adapter); never throws. */
-export type SendAttempt = (request: { url: string; headers: Record<string, string>; body: string; policy: TargetPolicy }) => Promise<{
+export type SendAttempt = (request: {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  policy: TargetPolicy;
+  /** Bound on the whole attempt; the sender's own default (10 s) when absent. */
+  timeoutMs?: number;
+}) => Promise<{
   ok: boolean;
   statusCode: number | null;
   durationMs: number;

@@ -23,7 +23,16 @@ export interface WebhookDeps {
   assessTarget(url: string, policy: TargetPolicy): Promise<{ ok: true } | { ok: false; reason: string }>;
   send: SendAttempt;
   userAgent: string;
+  /**
+   * Bound on the attempt of `POST /webhooks/{id}/test`, made while the caller waits: at most
+   * `testAttemptTimeoutMs`, well inside the route's time limit, so a slow receiver ends as the
+   * attempt's `timeout` result, never as the function's own timeout.
+   */
+  testAttemptTimeoutMs: number;
 }
+
+/** A test attempt gets as long as a delivery attempt; its routes allow 10 s more (`testRouteTimeoutSeconds`). */
+export const testAttemptTimeoutMs = 10_000;
 
 /** The one answer that carries the secret: creation and rotation. */
 export type WebhookWithSecret = WebhookView & { secret: string };
@@ -150,7 +159,7 @@ export const testWebhook = async (tenant: Tenant, id: string, type: EventType, d
   const event = newEvent(type, { ...eventCatalogue[type].example }, nowMs);
   const delivery = { ...newDelivery(webhook, event, 'pending', nowMs, true), attempt_count: 1, attempt_claimed_at: isoTime(nowMs) };
   const request = signedRequest(webhook, delivery, 1, nowMs, deps.userAgent);
-  const result = await deps.send({ ...request, policy: deps.policyFor(tenant.mode) });
+  const result = await deps.send({ ...request, policy: deps.policyFor(tenant.mode), timeoutMs: deps.testAttemptTimeoutMs });
   const recorded = {
     ...delivery,
     status: result.ok ? ('succeeded' as const) : ('failed' as const),

@@ -25,7 +25,7 @@ export const applyTransition = async (
       const result = transition(current, isoTime(deps.clock.now()));
       return result.workflow === current ? null : result;
     },
-    async (current, { workflow, events }) => ((await deps.workflows.save(tenant, current, workflow, events)) ? workflow : null),
+    async (current, { workflow, events, logs }) => ((await deps.workflows.save(tenant, current, workflow, events, logs)) ? workflow : null),
   );
   if (!stored) throw new WorkflowMissing(`workflow ${id} not found`);
   return stored;

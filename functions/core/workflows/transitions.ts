@@ -1,6 +1,14 @@
 import { conflict } from '../errors';
 import { type StageName, stageNames, type TokenUsage } from './stage-data';
-import { inStageOrder, isFinished, type PendingEvent, type StageStatus, type Workflow, type WorkflowOutputs } from './workflow';
+import {
+  inStageOrder,
+  isFinished,
+  type LogEntry,
+  type PendingEvent,
+  type StageStatus,
+  type Workflow,
+  type WorkflowOutputs,
+} from './workflow';
 
 /**
  * Every change of a workflow, as pure functions from the record before to the record after and
@@ -9,6 +17,8 @@ import { inStageOrder, isFinished, type PendingEvent, type StageStatus, type Wor
 export interface Transition {
   workflow: Workflow;
   events: PendingEvent[];
+  /** Log lines stored with the change, in the same transaction. */
+  logs?: LogEntry[];
 }
 
 /** The workflow stopped being runnable (cancelled, failed, finished) while a stage worked. */
@@ -211,5 +221,10 @@ export const cancelRun = (workflow: Workflow, nowIso: string): Transition => {
     }),
   ) as Workflow['stage_statuses'];
   const next = changed(workflow, { status: 'cancelled', stage_statuses, ...finished(workflow, nowIso) }, nowIso);
-  return { workflow: next, events: [{ type: 'workflow.cancelled', data: workflowSnapshot(next) }] };
+  // The running stage's last line, stored with the cancel: after it the stage can write nothing (appendLog refuses).
+  const running = stageNames.filter((stage) => workflow.stage_statuses[stage] === 'running');
+  const logs: LogEntry[] = running.length
+    ? running.map((stage) => ({ timestamp: nowIso, stage, level: 'warn', message: `${stage} cancelled: the workflow was cancelled` }))
+    : [{ timestamp: nowIso, stage: null, level: 'warn', message: 'Workflow cancelled' }];
+  return { workflow: next, events: [{ type: 'workflow.cancelled', data: workflowSnapshot(next) }], logs };
 };

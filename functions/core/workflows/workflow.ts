@@ -218,11 +218,15 @@ export interface WorkflowRepository {
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { project_id?: string; status?: WorkflowStatus }): Promise<Page<Workflow>>;
   /**
    * Replaces `previous` by `next` if it is still at `previous.version`, with the events, in one
-   * transaction; a workflow that finishes stops counting as active on its project. False when
-   * someone else changed it first.
+   * transaction; a workflow that finishes stops counting as active on its project. `logs` are
+   * written in the same transaction. False when someone else changed it first.
    */
-  save(tenant: Tenant, previous: Workflow, next: Workflow, events: PendingEvent[]): Promise<boolean>;
-  appendLog(tenant: Tenant, workflowId: string, entry: LogEntry): Promise<void>;
+  save(tenant: Tenant, previous: Workflow, next: Workflow, events: PendingEvent[], logs?: LogEntry[]): Promise<boolean>;
+  /**
+   * Appends a log entry unless the workflow is cancelled: then nothing is written and the answer
+   * is false, so a stage still at work after a cancel writes nothing more.
+   */
+  appendLog(tenant: Tenant, workflowId: string, entry: LogEntry): Promise<boolean>;
   listLogs(
     tenant: Tenant,
     workflowId: string,

@@ -4,7 +4,7 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { assessTarget, postWebhook } from '../../adapters/http/webhook-http-client';
-import { targetPolicyFor, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
+import { targetPolicyFor, testAttemptTimeoutFromEnvironment, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
 import type { TableRef } from '../../adapters/dynamodb/client';
 import type { DeliveryQueue } from '../../core/webhooks/delivery';
 
@@ -26,5 +26,6 @@ export const webhookDeps = (queueOf: (table: TableRef) => DeliveryQueue = () => 
     assessTarget: (url, policy) => assessTarget(url, policy),
     send: postWebhook,
     userAgent: webhookUserAgent,
+    testAttemptTimeoutMs: testAttemptTimeoutFromEnvironment(),
   };
 };

@@ -18,6 +18,8 @@ export default async (): Promise<void> => {
     LOCAL_TIME_SCALE: '0.01',
     // Deployment health deadlines and the state machines' waits, scaled by a setting of their own.
     LOCAL_WAIT_SCALE: '0.01',
+    // A test attempt (POST /webhooks/{id}/test) to a silent receiver ends after 2 s instead of 10 s.
+    LOCAL_WEBHOOK_TEST_TIMEOUT_MS: '2000',
   });
   process.env.IT_API_URL = runtime.apiUrl;
   process.env.IT_DATA_DIR = dataDir;

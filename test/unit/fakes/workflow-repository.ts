@@ -49,7 +49,7 @@ export const inMemoryWorkflowRepository = () => {
       const start = (query.page - 1) * query.perPage;
       return { items: matching.slice(start, start + query.perPage).map((w) => structuredClone(w)), total: matching.length };
     },
-    async save(tenant, previous, next, pending) {
+    async save(tenant, previous, next, pending, written = []) {
       calls.save += 1;
       beforeSave?.(tenant, previous.id);
       const stored = workflows.get(keyOf(tenant, previous.id));
@@ -59,11 +59,15 @@ export const inMemoryWorkflowRepository = () => {
       }
       workflows.set(keyOf(tenant, previous.id), structuredClone(next));
       events.push(...pending.map((event) => ({ ...structuredClone(event), workflowId: previous.id })));
+      const key = keyOf(tenant, previous.id);
+      logs.set(key, [...(logs.get(key) ?? []), ...written.map((entry) => ({ ...entry }))]);
       return true;
     },
     async appendLog(tenant, workflowId, entry) {
       const key = keyOf(tenant, workflowId);
+      if (workflows.get(key)?.status === 'cancelled') return false;
       logs.set(key, [...(logs.get(key) ?? []), { ...entry }]);
+      return true;
     },
     async listLogs(tenant, workflowId, query: ListQuery<'timestamp'>, filters): Promise<Page<LogEntry>> {
       const direction = query.order === 'asc' ? 1 : -1;

@@ -2,7 +2,9 @@ import { isoTime } from '../../../functions/core/clock';
 import { newId } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { DeliveryMessage } from '../../../functions/core/webhooks/delivery';
-import { redeliver, type WebhookDeps } from '../../../functions/core/webhooks/webhook-use-cases';
+import { redeliver, testAttemptTimeoutMs, testWebhook, type WebhookDeps } from '../../../functions/core/webhooks/webhook-use-cases';
+import { testAttemptTimeoutFromEnvironment } from '../../../functions/adapters/runtime/webhook-runtime';
+import { routeTable } from '../../../functions/routes';
 import { statusOf } from '../../../functions/http/error-status';
 import { controlledClock } from '../fakes/clock';
 import { deliveryAt, inMemoryDeliveries, inMemoryWebhooks, webhookAt } from '../fakes/webhook-repositories';
@@ -37,6 +39,7 @@ const setUp = async (webhookChanges: { status?: 'enabled' | 'failed'; active?: b
       throw new Error('no attempt is made here');
     },
     userAgent: 'test-agent',
+    testAttemptTimeoutMs: 10_000,
   };
   return { deps, queued, webhook, delivery, deliveries };
 };
@@ -58,5 +61,45 @@ describe('redeliver', () => {
     const { deps, queued, webhook, delivery } = await setUp({});
     expect(await redeliver(tenant, webhook.id, delivery.id, deps)).toMatchObject({ status: 'pending', sequence: 2 });
     expect(queued).toHaveLength(1);
+  });
+});
+
+describe('test attempts', () => {
+  it('bound the attempt by the test timeout and record a slow receiver as the attempt’s timeout result', async () => {
+    const { deps, webhook } = await setUp({});
+    const bounds: (number | undefined)[] = [];
+    deps.testAttemptTimeoutMs = 2_000;
+    deps.send = async (request) => {
+      bounds.push(request.timeoutMs);
+      return {
+        ok: false,
+        statusCode: null,
+        durationMs: 2_001,
+        error: 'timeout',
+        errorMessage: 'no response within 2000 ms',
+        responseExcerpt: '',
+      };
+    };
+    const delivery = await testWebhook(tenant, webhook.id, 'workflow.completed', deps);
+    expect(bounds).toEqual([2_000]);
+    expect(delivery).toMatchObject({ status: 'failed', test: true, next_attempt_at: null });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: null, error: 'timeout' })]);
+    expect(await deps.deliveries.get(tenant, webhook.id, delivery.id)).toMatchObject({ status: 'failed' });
+  });
+
+  it('fit well inside the time limit of every route that makes one', () => {
+    const routes = routeTable.filter((route) => route.handler === 'webhooks/test' || route.handler === 'dashboard/webhooks/test-event');
+    expect(routes).toHaveLength(2);
+    for (const route of routes) expect((route.timeoutSeconds ?? 10) * 1000).toBeGreaterThanOrEqual(testAttemptTimeoutMs + 10_000);
+  });
+
+  it.each([
+    [undefined, 10_000],
+    ['2000', 2_000],
+    ['60000', 10_000],
+    ['0', 10_000],
+    ['soon', 10_000],
+  ])('LOCAL_WEBHOOK_TEST_TIMEOUT_MS=%s gives %d ms (only shorter than 10 s is honoured)', (value, expected) => {
+    expect(testAttemptTimeoutFromEnvironment(value === undefined ? {} : { LOCAL_WEBHOOK_TEST_TIMEOUT_MS: value })).toBe(expected);
   });
 });

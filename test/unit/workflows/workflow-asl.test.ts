@@ -49,6 +49,8 @@ class NamedError extends Error {
 interface Scenario {
   /** What verify answers on each call; the last value repeats. */
   verifyPasses: boolean[];
+  /** Iterate's AI fix leaves no change (it answers `no_change: true`). */
+  fixLeavesNoChange?: boolean;
   /** A stage function that throws: `times` calls (Infinity: always) throw an error named `name`, then it succeeds. */
   throwing?: { stage: StageFunction; name: string; message: string; times: number };
   /** Package started a deployment (auto_deploy): what each look at it answers; the last repeats. */
@@ -106,7 +108,7 @@ const harness = () => {
     [arns.prove]: stage('prove'),
     [arns.iterate]: stage('iterate', (input) => {
       const { remaining, used } = input.iteration as { remaining: number; used: number };
-      return { remaining: remaining - 1, used: used + 1 };
+      return { remaining: remaining - 1, used: used + 1, ...(scenario.fixLeavesNoChange ? { no_change: true } : {}) };
     }),
     [arns.package]: stage('package', () => ({
       auto_deploy: scenario.autoDeploy ? { started: true, deployment_id: 'dep_1' } : { started: false, deployment_id: null },
@@ -244,6 +246,19 @@ describe('the workflow state machine, run locally', () => {
     expect(((fail?.input.error as { Cause: string }) ?? { Cause: '' }).Cause.length).toBeGreaterThan(0);
     expect(callsOf('package')).toEqual([]);
     expect(callsOf('control:complete')).toEqual([]);
+    expect(described).toMatchObject({ status: 'FAILED', error: 'WorkflowFailed' });
+  });
+
+  it('an iteration whose fix leaves no change: VerificationFailed on verify, without verifying again; FAILED', async () => {
+    stub.scenario.verifyPasses = [false];
+    stub.scenario.fixLeavesNoChange = true;
+    const described = await run(2);
+    expect(names()).toEqual(['control:start', 'intake', 'build', 'verify', 'prove', 'iterate', 'control:fail']);
+    expect(callsOf('control:fail')[0]?.input.error).toEqual({
+      Error: 'VerificationFailed',
+      stage: 'verify',
+      Cause: expect.stringContaining('the AI fix left no change'),
+    });
     expect(described).toMatchObject({ status: 'FAILED', error: 'WorkflowFailed' });
   });
 

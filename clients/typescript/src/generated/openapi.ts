@@ -672,7 +672,7 @@ export interface paths {
     put?: never;
     /**
      * Send a test event
-     * @description One signed attempt of an example event of `event_type`, made at once and recorded in the delivery log. Never retried; never marks the webhook failed.
+     * @description One signed attempt of an example event of `event_type`, made at once and recorded in the delivery log. Never retried; never marks the webhook failed. The attempt waits at most 10 s for the receiver: a slower receiver still answers 202, with the attempt’s `timeout` result (`error: timeout`).
      *
      *     Requires the scope `write:webhooks`.
      */

@@ -1,7 +1,7 @@
 import { isoTime } from '../../clock';
 import { applyTransition } from '../apply-transition';
 import type { StageName } from '../stage-data';
-import { completeStage, type StageResult, startStage } from '../transitions';
+import { completeStage, type StageResult, startStage, WorkflowNotRunning } from '../transitions';
 import { type LogLevel, tenantOf, type Workflow, type WorkflowRef } from '../workflow';
 import type { StageDeps } from './stage-deps';
 
@@ -17,9 +17,15 @@ export interface StageOutcome<A> extends StageResult {
   answer: A;
 }
 
+/**
+ * Writes the workflow's log. Once the workflow is cancelled nothing more is written (the cancel
+ * stored the stage's last line) and the write throws `WorkflowNotRunning`, which stops the stage.
+ */
 export const stageLog = (deps: Pick<StageDeps, 'workflows' | 'clock'>, ref: WorkflowRef, stage: StageName | null): StageLog => {
-  const write = (level: LogLevel) => (message: string) =>
-    deps.workflows.appendLog(tenantOf(ref), ref.id, { timestamp: isoTime(deps.clock.now()), stage, level, message });
+  const write = (level: LogLevel) => async (message: string) => {
+    const written = await deps.workflows.appendLog(tenantOf(ref), ref.id, { timestamp: isoTime(deps.clock.now()), stage, level, message });
+    if (!written) throw new WorkflowNotRunning(`workflow ${ref.id} is cancelled`);
+  };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 };
 
@@ -29,7 +35,7 @@ export const stageLog = (deps: Pick<StageDeps, 'workflows' | 'clock'>, ref: Work
  * whose Retry or Catch decides what follows.
  */
 export const runStage = async <A>(
-  deps: StageDeps,
+  deps: Pick<StageDeps, 'workflows' | 'clock'>,
   ref: WorkflowRef,
   stage: StageName,
   work: (context: StageWork) => Promise<StageOutcome<A>>,
@@ -43,6 +49,8 @@ export const runStage = async <A>(
   try {
     outcome = await work({ workflow, log });
   } catch (error) {
+    // Cancelled meanwhile: the cancel wrote the stage's last line.
+    if (error instanceof WorkflowNotRunning) throw error;
     await log.error(`${stage} failed: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   }
