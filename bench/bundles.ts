@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { fallbackHandler, routes } from '../functions/routes/index';
+import { fallbackHandler, routeTable } from '../functions/routes/index';
 
 /** Building every function as the CDK stack does (NodejsFunction's esbuild settings). */
 
@@ -20,6 +20,8 @@ export const cdkBuildOptions = {
   // AWS SDK bundled, as `bundleAwsSDK: true, externalModules: []` asks.
   external: [],
   banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  // Pages import their stylesheet and browser script as text, as the stack's bundling does.
+  loader: { '.css': 'text', '.client.js': 'text' },
   metafile: true,
   logLevel: 'warning',
 } as const satisfies BuildOptions;
@@ -32,6 +34,11 @@ export interface BundleTarget {
   serves: string;
   /** The description of (one of) its functions in the stack: how its environment is found. */
   functionDescription?: string;
+  /**
+   * Whether the size and init targets hold for it: every function that serves `/v1` or `/oauth`
+   * (and the fallback). Dashboard pages and the `/docs` reference are measured and reported only.
+   */
+  held?: boolean;
 }
 
 export interface BuiltBundle extends BundleTarget {
@@ -53,17 +60,29 @@ export const baselineTarget: BundleTarget = {
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
 
-/** Every function of the stack: each route's handler, plus the fallback. */
+const heldPaths = /^\/(v1|oauth)(\/|$)/;
+
+/** Every function of the stacks: each handler of the route table (API, OAuth, dashboard, docs), plus the fallback. */
 export const functionTargets = (): BundleTarget[] => {
-  const served = new Map<string, string[]>();
-  for (const route of routes) served.set(route.handler, [...(served.get(route.handler) ?? []), `${route.method} ${route.path}`]);
-  served.set(fallbackHandler, [...(served.get(fallbackHandler) ?? []), '$default']);
-  return [...served].map(([name, serves]) => ({
-    name,
-    entry: join(projectRoot, 'functions', 'handlers', `${name}.ts`),
-    serves: serves.join(', '),
-    functionDescription: name === fallbackHandler ? fallbackDescription : serves[0],
-  }));
+  const served = new Map<string, { method: string; path: string }[]>();
+  for (const route of routeTable)
+    served.set(route.handler, [...(served.get(route.handler) ?? []), { method: route.method, path: route.path }]);
+  return [
+    ...[...served].map(([name, routes]) => ({
+      name,
+      entry: join(projectRoot, 'functions', 'handlers', `${name}.ts`),
+      serves: routes.map((route) => `${route.method} ${route.path}`).join(', '),
+      functionDescription: `${routes[0]?.method} ${routes[0]?.path}`,
+      held: routes.some((route) => heldPaths.test(route.path)),
+    })),
+    {
+      name: fallbackHandler,
+      entry: join(projectRoot, 'functions', 'handlers', `${fallbackHandler}.ts`),
+      serves: '$default',
+      functionDescription: fallbackDescription,
+      held: true,
+    },
+  ];
 };
 
 const fileNameOf = (name: string): string => `${name.replace(/[^A-Za-z0-9]+/g, '-')}.mjs`;

@@ -11,7 +11,8 @@ import { median, percentile, round } from './stats';
 
 /** Section 1: bundle size and cold init of every function beside the baseline. */
 
-export const targets = { initRatio: 1.15, sizeRatio: 1.5 } as const;
+/** Issue 17: every function serving `/v1` or `/oauth` within these ratios of the baseline. */
+export const targets = { initRatio: 1.1, sizeRatio: 1.3 } as const;
 
 export interface BundleSettings {
   initRuns: number;
@@ -20,6 +21,8 @@ export interface BundleSettings {
 export interface FunctionResult {
   name: string;
   serves: string;
+  /** Held to the targets (serves `/v1` or `/oauth`); dashboard pages and `/docs` are reported only. */
+  held: boolean;
   sizeKb: number;
   sizeRatio: number;
   initMedianMs: number;
@@ -59,6 +62,7 @@ const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair): F
   return {
     name: bundle.name,
     serves: bundle.serves,
+    held: bundle.held ?? false,
     sizeKb: kb(bundle.bytes),
     sizeRatio: round(sizeRatio, 3),
     initMedianMs: round(init.medianMs, 1),
@@ -75,20 +79,22 @@ const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair): F
 };
 
 const checksOf = (results: readonly FunctionResult[]): Check[] =>
-  results.flatMap((r) => [
-    {
-      section: 'bundles',
-      name: `${r.name}: bundle ≤ ${targets.sizeRatio}× baseline`,
-      pass: r.sizePass,
-      detail: `${fixed(r.sizeKb)} KB = ${ratio(r.sizeRatio)}`,
-    },
-    {
-      section: 'bundles',
-      name: `${r.name}: cold init ≤ ${targets.initRatio}× baseline`,
-      pass: r.initPass,
-      detail: `${fixed(r.initMedianMs)} ms vs ${fixed(r.pairedBaselineMedianMs)} ms = ${ratio(r.initRatio)} (CPU time ${ratio(r.cpuRatio)})`,
-    },
-  ]);
+  results
+    .filter((r) => r.held)
+    .flatMap((r) => [
+      {
+        section: 'bundles',
+        name: `${r.name}: bundle ≤ ${targets.sizeRatio}× baseline`,
+        pass: r.sizePass,
+        detail: `${fixed(r.sizeKb)} KB = ${ratio(r.sizeRatio)}`,
+      },
+      {
+        section: 'bundles',
+        name: `${r.name}: cold init ≤ ${targets.initRatio}× baseline`,
+        pass: r.initPass,
+        detail: `${fixed(r.initMedianMs)} ms vs ${fixed(r.pairedBaselineMedianMs)} ms = ${ratio(r.initRatio)} (CPU time ${ratio(r.cpuRatio)})`,
+      },
+    ]);
 
 const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: number): void => {
   const { baseline, functions: results } = section;
@@ -125,17 +131,18 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         r.name,
         fixed(r.sizeKb),
         ratio(r.sizeRatio),
-        passFail(r.sizePass),
+        r.held ? passFail(r.sizePass) : '(report)',
         fixed(r.initMedianMs),
         fixed(r.pairedBaselineMedianMs),
         ratio(r.initRatio),
-        passFail(r.initPass),
+        r.held ? passFail(r.initPass) : '(report)',
         fixed(r.cpuMedianMs),
         ratio(r.cpuRatio),
         r.serves,
       ]),
     ],
     [
+      'Targets hold for every function serving /v1 or /oauth (and the fallback); dashboard pages and /docs are measured and reported, not held.',
       `${runs} runs per function, each paired with a baseline run right before or after it (order alternating); "Base ms" is the median of those paired baseline runs.`,
       'CPU ms: CPU time (user + system) of the process during the same import; a verdict-free cross-check, far less sensitive to other load.',
       `esbuild as the CDK stack bundles (ESM, node22, minified, AWS SDK bundled, createRequire banner); size is the .mjs alone. Measured with node ${process.version}.`,
@@ -163,6 +170,21 @@ const printLargest = (largest: BundleSection['largest']): void => {
     [{ header: 'Package' }, { header: 'KB in bundle' }, { header: 'Also in baseline', align: 'left' }],
     largest.topPackages.map((p) => [p.name, fixed(p.kb), largest.beyondBaseline.some((b) => b.name === p.name) ? 'no' : 'yes']),
     [`Packages beyond the baseline: ${largest.beyondBaseline.map((p) => `${p.name} ${fixed(p.kb)} KB`).join(', ') || 'none'}.`],
+  );
+};
+
+/** One line naming every held function that misses a target, and by how much. */
+const printVerdict = (results: readonly FunctionResult[]): void => {
+  const held = results.filter((r) => r.held);
+  const misses = held.filter((r) => !r.sizePass || !r.initPass);
+  const why = (r: FunctionResult): string =>
+    [!r.sizePass ? `size ${ratio(r.sizeRatio)}` : '', !r.initPass ? `init ${ratio(r.initRatio)} (CPU ${ratio(r.cpuRatio)})` : '']
+      .filter(Boolean)
+      .join(', ');
+  console.log(
+    misses.length === 0
+      ? `\nVerdict: all ${held.length} /v1 and /oauth functions within ${targets.sizeRatio}× bundle and ${targets.initRatio}× init of the baseline.`
+      : `\nVerdict: ${misses.length} of ${held.length} /v1 and /oauth functions miss (bundle ≤ ${targets.sizeRatio}×, init ≤ ${targets.initRatio}×): ${misses.map((r) => `${r.name} [${why(r)}]`).join('; ')}.`,
   );
 };
 
@@ -212,6 +234,7 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
 
     printResults(section, settings.initRuns);
     printLargest(largest);
+    printVerdict(section.functions);
     return { ...section, largest, checks: checksOf(section.functions) };
   } finally {
     await removeOutDir();

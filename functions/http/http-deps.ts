@@ -8,7 +8,7 @@ import { recordRateLimitFailedOpen } from '../observability/metrics';
 import { tableFromEnvironment } from '../adapters/dynamodb/client';
 import { dynamoCredentialRepository } from '../adapters/dynamodb/credential-repository';
 import { dynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
-import { dynamoOAuthGrantStore } from '../adapters/dynamodb/oauth-grant-store';
+import { dynamoGrantStandingReader } from '../adapters/dynamodb/oauth-grant-standing';
 import type { GrantStandingReader } from '../core/oauth/grant-standing';
 
 /** What the shared HTTP steps need: credentials (and OAuth grants), idempotency records, a clock and the rate limiter. */
@@ -46,7 +46,7 @@ export const httpDepsFromEnvironment = (): HttpDeps => {
     const table = tableFromEnvironment();
     deps = {
       credentials: dynamoCredentialRepository(table),
-      oauthGrants: dynamoOAuthGrantStore(table),
+      oauthGrants: dynamoGrantStandingReader(table),
       idempotency: dynamoIdempotencyStore(table),
       clock: systemClock,
       rateLimiter: sharedRateLimiter(table),

@@ -3,9 +3,14 @@ import type { FieldIssue } from '../../core/errors';
 import type { DeploymentProvider } from '../../core/deployments/providers/provider';
 import { awsLambdaProvider, awsLambdaProviderName } from './aws-lambda-provider';
 import { deployHookProvider, deployHookProviderName, type DeployHookOptions } from './deploy-hook-provider';
+import { type DeploymentEnvironment, type DeploymentProviderName, isProviderName, lambdaTargets, providerNames } from './provider-configs';
+
+export { type DeploymentEnvironment, type DeploymentProviderName, isProviderName, lambdaTargets, providerNames } from './provider-configs';
 
 /**
- * The deployment providers, by name. Configured by environment variables (the CDK stack sets them):
+ * The deployment providers, by name, whole (deploy, health, rollback): for the deployment steps.
+ * The API's functions only parse and show configs (provider-configs.ts). Configured by environment
+ * variables (the CDK stack sets them):
  *
  * - DEPLOY_LAMBDA_TARGETS   comma list of the Lambda function ARNs (or, locally, names) the
  *                           `aws-lambda` provider may deploy to. Unset or empty: none, so every
@@ -16,24 +21,8 @@ import { deployHookProvider, deployHookProviderName, type DeployHookOptions } fr
  * The deploy-hook provider's target policy is the webhooks' (`targetPolicyFor`: https and public
  * addresses in live mode; private addresses only for test mode in the local runtime).
  */
-export const providerNames = [deployHookProviderName, awsLambdaProviderName] as const;
-export type DeploymentProviderName = (typeof providerNames)[number];
-export type DeploymentEnvironment = Readonly<Record<string, string | undefined>>;
 /** Configs differ per provider: the caller keeps a provider's parsed config with its name. */
 export type AnyDeploymentProvider = DeploymentProvider<unknown>;
-
-export const isProviderName = (name: unknown): name is DeploymentProviderName =>
-  typeof name === 'string' && (providerNames as readonly string[]).includes(name);
-
-/** DEPLOY_LAMBDA_TARGETS as a list (trimmed, empty items dropped, duplicates removed). */
-export const lambdaTargets = (env: DeploymentEnvironment): string[] => [
-  ...new Set(
-    (env.DEPLOY_LAMBDA_TARGETS ?? '')
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== ''),
-  ),
-];
 
 export interface RegistryDeps {
   /** Default: a client for AWS_REGION (no network until the first call). */

@@ -1,12 +1,11 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Credential } from '../../core/credentials/credential';
-import type { OAuthClient } from '../../core/oauth/client';
 import type { AuthorizationCode, Consent, Grant, IssuedTokens, IssueOutcome, OAuthGrantStore, RefreshToken } from '../../core/oauth/grant';
-import type { Membership } from '../../core/users/user';
 import { auditPut } from './audit-log';
 import type { TableRef } from './client';
 import { entityTypes, keys, ttlOf, withoutKeys } from './keys';
-import { conditionFailedAt, isConditionFailure, type TransactItem } from './transactions';
+import { dynamoGrantStandingReader } from './oauth-grant-standing';
+import { conditionFailedAt, type TransactItem } from './transactions';
 
 const day = 86_400_000;
 
@@ -195,42 +194,7 @@ export const dynamoOAuthGrantStore = ({ client, tableName }: TableRef): OAuthGra
       }
     },
 
-    async standing({ grantId, accountId, userId, clientId }) {
-      // Eventually consistent, like the credential itself: one round trip of three half-unit reads.
-      const wanted = [keys.oauthGrant(grantId), keys.membership(userId, accountId), keys.oauthClient(clientId)];
-      const result = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: wanted } } }));
-      let items = result.Responses?.[tableName] ?? [];
-      // A batch may leave keys unprocessed under load; read those one by one.
-      for (const key of (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, string>[]) {
-        const one = await client.send(new GetCommand({ TableName: tableName, Key: key }));
-        if (one.Item) items = [...items, one.Item];
-      }
-      const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
-      const grant = find(wanted[0] as { pk: string; sk: string });
-      const membership = find(wanted[1] as { pk: string; sk: string });
-      const oauthClient = find(wanted[2] as { pk: string; sk: string });
-      return {
-        grant: grant ? withoutKeys<Grant>(grant) : undefined,
-        membership: membership ? withoutKeys<Membership>(membership) : undefined,
-        client: oauthClient ? withoutKeys<OAuthClient>(oauthClient) : undefined,
-      };
-    },
-
-    async touchLastUsed(grantId, at, unlessAfter) {
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.oauthGrant(grantId),
-            UpdateExpression: 'SET last_used_at = :at',
-            ConditionExpression: 'attribute_exists(pk) AND (last_used_at = :null OR last_used_at < :unlessAfter)',
-            ExpressionAttributeValues: { ':at': at, ':unlessAfter': unlessAfter, ':null': null },
-          }),
-        );
-      } catch (error) {
-        if (!isConditionFailure(error)) throw error;
-      }
-    },
+    ...dynamoGrantStandingReader({ client, tableName }),
 
     async grantsOfAccount(accountId) {
       const grants: Grant[] = [];

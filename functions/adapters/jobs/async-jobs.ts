@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { lambdaEventInvoker } from './lambda-event-invoker';
 
 /** Work the API hands to a worker function: a scan, a remediation, a test generation or run. */
 export interface AsyncJobs<J extends { action: string; ref: { id: string } }> {
@@ -7,15 +8,14 @@ export interface AsyncJobs<J extends { action: string; ref: { id: string } }> {
 
 type JobHandler<J> = (job: J) => Promise<unknown>;
 
-/** AWS: an asynchronous invocation of the worker function (Lambda retries it, then its failure destination). */
-const lambdaJobs = <J extends { action: string; ref: { id: string } }>(functionName: string): AsyncJobs<J> => ({
-  async start(job) {
-    const { InvokeCommand, LambdaClient } = await import('@aws-sdk/client-lambda');
-    await new LambdaClient({}).send(
-      new InvokeCommand({ FunctionName: functionName, InvocationType: 'Event', Payload: Buffer.from(JSON.stringify(job)) }),
-    );
-  },
-});
+/**
+ * AWS: an asynchronous invocation of the worker function (Lambda retries it, then its failure
+ * destination), as one signed call rather than the whole Lambda client (see lambda-event-invoker).
+ */
+const lambdaJobs = <J extends { action: string; ref: { id: string } }>(functionName: string, env: NodeJS.ProcessEnv): AsyncJobs<J> => {
+  const invoke = lambdaEventInvoker({ env });
+  return { start: (job) => invoke(functionName, job) };
+};
 
 /**
  * The local runtime: the same handler, in this process, not awaited (as an asynchronous
@@ -46,6 +46,6 @@ export const asyncJobsFromEnvironment = <J extends { action: string; ref: { id: 
   const modulePath = env[names.module];
   if (modulePath) return inProcessJobs<J>(modulePath);
   const functionName = env[names.function];
-  if (functionName) return lambdaJobs<J>(functionName);
+  if (functionName) return lambdaJobs<J>(functionName, env);
   throw new Error(`${names.function} is not set`);
 };

@@ -1,10 +1,9 @@
 import { systemClock } from '../../core/clock';
 import type { DeploymentExecutor } from '../../core/deployments/deployment-executor';
 import type { DeploymentDeps } from '../../core/deployments/deployment-use-cases';
-import type { DeploymentProvider } from '../../core/deployments/providers/provider';
 import type { Deployment, DeploymentView } from '../../core/deployments/deployment';
 import { viewOfDeployment } from '../../core/deployments/snapshot';
-import { deploymentProviders, providerNames } from '../../adapters/deployments/provider-registry';
+import { deploymentConfigs, type ProviderConfigs, providerNames } from '../../adapters/deployments/provider-configs';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
 import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
@@ -15,9 +14,10 @@ const noExecutor: DeploymentExecutor = {
   },
 };
 
-let providers: Map<string, DeploymentProvider<Record<string, unknown>>> | undefined;
-const providerNamed = (name: string): DeploymentProvider<Record<string, unknown>> | undefined => {
-  providers ??= deploymentProviders() as Map<string, DeploymentProvider<Record<string, unknown>>>;
+/** Config parsing and redaction only: these functions never deploy, so they carry no Lambda client. */
+let providers: Map<string, ProviderConfigs> | undefined;
+const providerNamed = (name: string): ProviderConfigs | undefined => {
+  providers ??= deploymentConfigs();
   return providers.get(name);
 };
 

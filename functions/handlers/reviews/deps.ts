@@ -11,6 +11,7 @@ const noJobs: ReviewJobs = {
   },
 };
 
+/** For the routes that start jobs; the reads wire their repository in their own file. */
 export const reviewDeps = (jobsOf: () => ReviewJobs = () => noJobs): ReviewDeps => ({
   reviews: dynamoReviewRepository(tableFromEnvironment()),
   jobs: jobsOf(),

@@ -2,9 +2,10 @@ import { getReview } from '../../core/reviews/review-use-cases';
 import { viewOfReview } from '../../core/reviews/views';
 import { apiHandler } from '../../http/api-handler';
 import { getReviewRoute } from '../../routes/reviews';
-import { reviewDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
 
-const deps = reviewDeps();
+const deps = { reviews: dynamoReviewRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(getReviewRoute, async ({ principal, params }) => ({
   data: viewOfReview(await getReview(principal, params.id, deps)),

@@ -4,9 +4,10 @@ import { viewOfComment } from '../../core/reviews/views';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listReviewCommentsRoute } from '../../routes/reviews';
-import { reviewDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
 
-const deps = reviewDeps();
+const deps = { reviews: dynamoReviewRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(listReviewCommentsRoute, async ({ principal, params, query: input }) => {
   const query = toListQuery(input, 'created_at');

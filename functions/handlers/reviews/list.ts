@@ -4,9 +4,10 @@ import { viewOfReview } from '../../core/reviews/views';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listReviewsRoute } from '../../routes/reviews';
-import { reviewDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
 
-const deps = reviewDeps();
+const deps = { reviews: dynamoReviewRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(listReviewsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

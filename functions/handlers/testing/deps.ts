@@ -15,6 +15,7 @@ const noJobs = {
 export const testJobsFromEnvironment = () =>
   asyncJobsFromEnvironment<TestJob>({ module: 'LOCAL_TEST_JOBS_MODULE', function: 'TESTS_FUNCTION_NAME' });
 
+/** For the routes that start jobs; the reads wire their repository in their own file. */
 export const testDeps = (jobsOf: () => TestDeps['jobs'] = () => noJobs): TestDeps => ({
   tests: dynamoTestRepository(tableFromEnvironment()),
   jobs: jobsOf(),

@@ -3,9 +3,10 @@ import { getTestObject } from '../../core/testing/test-use-cases';
 import { viewOfTestObject } from '../../core/testing/views';
 import { apiHandler } from '../../http/api-handler';
 import { getTestRoute, testingRoutes } from '../../routes/testing';
-import { testDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 
-const deps = testDeps();
+const deps = { tests: dynamoTestRepository(tableFromEnvironment()) };
 
 /**
  * API Gateway sends `GET /v1/tests/run` here (no GET route has that path): the path is POST's,

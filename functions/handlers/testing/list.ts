@@ -4,9 +4,10 @@ import { viewOfTestObject } from '../../core/testing/views';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listTestsRoute } from '../../routes/testing';
-import { testDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 
-const deps = testDeps();
+const deps = { tests: dynamoTestRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(listTestsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

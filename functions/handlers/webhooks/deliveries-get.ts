@@ -1,9 +1,12 @@
 import { getDelivery } from '../../core/webhooks/webhook-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { getDeliveryRoute } from '../../routes/webhooks';
-import { webhookDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
+import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 
-const deps = webhookDeps();
+const table = tableFromEnvironment();
+const deps = { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
 
 export const handler = apiHandler(getDeliveryRoute, async ({ principal, params }) => ({
   data: await getDelivery(principal, params.id, params.delivery_id, deps),

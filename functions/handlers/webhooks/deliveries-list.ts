@@ -3,9 +3,12 @@ import { listDeliveries } from '../../core/webhooks/webhook-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listDeliveriesRoute } from '../../routes/webhooks';
-import { webhookDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
+import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 
-const deps = webhookDeps();
+const table = tableFromEnvironment();
+const deps = { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
 
 export const handler = apiHandler(listDeliveriesRoute, async ({ principal, params, query: input }) => {
   const query = toListQuery(input, 'created_at');

@@ -14,7 +14,12 @@ const noQueue: DeliveryQueue = {
   },
 };
 
-/** `queueOf` only for the routes that queue deliveries (redeliver, recover): others carry no SQS client. */
+/**
+ * Everything a webhook use case may need, for the routes whose use case takes all of it (create,
+ * update, test, redeliver, recover). The others wire only their repositories in their own file,
+ * so a read carries no HTTP client or target checks. `queueOf` only for the routes that queue
+ * deliveries (redeliver, recover): others carry no SQS client.
+ */
 export const webhookDeps = (queueOf: (table: TableRef) => DeliveryQueue = () => noQueue): WebhookDeps => {
   const table = tableFromEnvironment();
   return {

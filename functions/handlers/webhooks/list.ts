@@ -3,9 +3,10 @@ import { listWebhooks } from '../../core/webhooks/webhook-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWebhooksRoute } from '../../routes/webhooks';
-import { webhookDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 
-const deps = webhookDeps();
+const deps = { webhooks: dynamoWebhookRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(listWebhooksRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

@@ -14,7 +14,10 @@ const noExecutor: WorkflowExecutor = {
   },
 };
 
-/** `executorOf` only for the routes that start or stop executions: others carry no Step Functions client. */
+/**
+ * For the routes that start or stop executions (create, cancel); the reads wire their repository in
+ * their own file. `executorOf` only there: others carry no Step Functions client.
+ */
 export const workflowDeps = (executorOf: () => WorkflowExecutor = () => noExecutor): WorkflowDeps => ({
   workflows: dynamoWorkflowRepository(tableFromEnvironment()),
   executor: executorOf(),

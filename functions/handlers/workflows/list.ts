@@ -4,9 +4,10 @@ import { viewOfWorkflow } from '../../core/workflows/workflow';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWorkflowsRoute } from '../../routes/workflows';
-import { workflowDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
 
-const deps = workflowDeps();
+const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(listWorkflowsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

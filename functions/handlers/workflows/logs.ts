@@ -3,9 +3,10 @@ import { listWorkflowLogs } from '../../core/workflows/workflow-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWorkflowLogsRoute } from '../../routes/workflows';
-import { workflowDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
 
-const deps = workflowDeps();
+const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(listWorkflowLogsRoute, async ({ principal, params, query: listParams }) => {
   // Logs read oldest first unless asked otherwise.

@@ -1,15 +1,30 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { InvokeCommand, LambdaClient } from '@aws-sdk/client-lambda';
-import { mockClient } from 'aws-sdk-client-mock';
 import { asyncJobsFromEnvironment } from '../../../functions/adapters/jobs/async-jobs';
 import type { TestJob } from '../../../functions/core/testing/test-records';
+import { startLambdaInvokeServer } from '../jobs/lambda-invoke-server';
 import { tempDirs } from '../workspace/temp-dir';
 
-const lambda = mockClient(LambdaClient);
 const dirs = tempDirs();
 afterAll(() => dirs.removeAll());
-beforeEach(() => lambda.reset());
+
+/** Lambda's Invoke endpoint stands on 127.0.0.1; the signer takes the credentials from the environment. */
+const lambda = async (answers?: Parameters<typeof startLambdaInvokeServer>[0]) => {
+  const server = await startLambdaInvokeServer(answers);
+  const env = { AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_LAMBDA: server.endpoint };
+  return { ...server, env };
+};
+const savedCredentials = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
+beforeAll(() => {
+  process.env.AWS_ACCESS_KEY_ID = 'AKIDEXAMPLE';
+  process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+});
+afterAll(() => {
+  if (savedCredentials.id === undefined) delete process.env.AWS_ACCESS_KEY_ID;
+  else process.env.AWS_ACCESS_KEY_ID = savedCredentials.id;
+  if (savedCredentials.secret === undefined) delete process.env.AWS_SECRET_ACCESS_KEY;
+  else process.env.AWS_SECRET_ACCESS_KEY = savedCredentials.secret;
+});
 
 const names = { module: 'LOCAL_TEST_JOBS_MODULE', function: 'TESTS_FUNCTION_NAME' };
 const job: TestJob = { action: 'generate', ref: { account_id: 'acct_1', mode: 'test', id: 'test_01JD2Q8X4B6V3C1N0M9K8J7H6G' } };
@@ -43,7 +58,12 @@ const handlerModule = async () => {
 describe('asyncJobsFromEnvironment', () => {
   it('with the module variable set runs the handler in this process, without awaiting it, loading the module once', async () => {
     const module = await handlerModule();
-    const jobs = asyncJobsFromEnvironment<TestJob>(names, { LOCAL_TEST_JOBS_MODULE: module.path, TESTS_FUNCTION_NAME: 'also-set' });
+    const server = await lambda();
+    const jobs = asyncJobsFromEnvironment<TestJob>(names, {
+      ...server.env,
+      LOCAL_TEST_JOBS_MODULE: module.path,
+      TESTS_FUNCTION_NAME: 'also-set',
+    });
 
     // The handler never settles: start() answering at all shows it was not awaited.
     await expect(jobs.start(job)).resolves.toBeUndefined();
@@ -52,7 +72,8 @@ describe('asyncJobsFromEnvironment', () => {
 
     expect(await module.calls()).toEqual([job, second]);
     expect(await module.loads()).toEqual(['loaded']);
-    expect(lambda.commandCalls(InvokeCommand)).toHaveLength(0);
+    expect(server.received).toHaveLength(0);
+    await server.close();
   });
 
   it("logs a handler's rejection instead of failing start()", async () => {
@@ -79,28 +100,35 @@ describe('asyncJobsFromEnvironment', () => {
   });
 
   it('with only the function variable set invokes that function asynchronously (Event) with the job as JSON', async () => {
-    lambda.on(InvokeCommand).resolves({ StatusCode: 202 });
-    const jobs = asyncJobsFromEnvironment<TestJob>(names, { TESTS_FUNCTION_NAME: 'svc-TestsFunction-123' });
+    const server = await lambda();
+    const jobs = asyncJobsFromEnvironment<TestJob>(names, { ...server.env, TESTS_FUNCTION_NAME: 'svc-TestsFunction-123' });
     await jobs.start(job);
+    await server.close();
 
-    const calls = lambda.commandCalls(InvokeCommand);
-    expect(calls).toHaveLength(1);
-    const input = calls[0]!.args[0].input;
-    expect(input).toMatchObject({ FunctionName: 'svc-TestsFunction-123', InvocationType: 'Event' });
-    expect(JSON.parse(Buffer.from(input.Payload as Uint8Array).toString('utf8'))).toEqual(job);
+    expect(server.received).toHaveLength(1);
+    expect(server.received[0]).toMatchObject({
+      method: 'POST',
+      path: '/2015-03-31/functions/svc-TestsFunction-123/invocations',
+      headers: expect.objectContaining({ 'x-amz-invocation-type': 'Event' }),
+    });
+    expect(JSON.parse(server.received[0]?.body ?? '')).toEqual(job);
   });
 
   it('treats an empty module variable as unset', async () => {
-    lambda.on(InvokeCommand).resolves({ StatusCode: 202 });
-    const jobs = asyncJobsFromEnvironment<TestJob>(names, { LOCAL_TEST_JOBS_MODULE: '', TESTS_FUNCTION_NAME: 'fn' });
+    const server = await lambda();
+    const jobs = asyncJobsFromEnvironment<TestJob>(names, { ...server.env, LOCAL_TEST_JOBS_MODULE: '', TESTS_FUNCTION_NAME: 'fn' });
     await jobs.start(job);
-    expect(lambda.commandCalls(InvokeCommand)).toHaveLength(1);
+    await server.close();
+    expect(server.received).toHaveLength(1);
   });
 
   it('passes on a failed invocation, so the use case can fail the job', async () => {
-    lambda.on(InvokeCommand).rejects(new Error('Rate exceeded'));
-    const jobs = asyncJobsFromEnvironment<TestJob>(names, { TESTS_FUNCTION_NAME: 'fn' });
-    await expect(jobs.start(job)).rejects.toThrow('Rate exceeded');
+    const server = await lambda([
+      { status: 400, headers: { 'x-amzn-ErrorType': 'InvalidRequestContentException' }, body: '{"message":"bad payload"}' },
+    ]);
+    const jobs = asyncJobsFromEnvironment<TestJob>(names, { ...server.env, TESTS_FUNCTION_NAME: 'fn' });
+    await expect(jobs.start(job)).rejects.toThrow('bad payload');
+    await server.close();
   });
 
   it('throws, naming the function variable, when neither variable is set', () => {
