@@ -6240,7 +6240,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused. */
+          /**
+           * Format: uri
+           * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
+           */
           url: string;
           /** @description Event types to receive; `*` receives every type. */
           events: (
@@ -6607,7 +6610,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused. */
+          /**
+           * Format: uri
+           * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
+           */
           url?: string;
           /** @description Event types to receive; `*` receives every type. */
           events?: (
