@@ -74,7 +74,9 @@ export const processesMentioning = async (text: string): Promise<number[]> => {
 /** A minimal client for a runtime other than the shared one. */
 export const clientFor = (apiUrl: string, key: string) => {
   const send = async (method: string, path: string, json?: unknown) => {
-    const response = await fetch(`${apiUrl}${path}`, {
+    // Loaded here, not at the top: the global set-up imports this file outside any test.
+    const { checkedFetch } = await import('./contract');
+    const response = await checkedFetch()(`${apiUrl}${path}`, {
       method,
       headers: {
         Authorization: `Bearer ${key}`,

@@ -116,3 +116,32 @@ export const checkAnswer = async (method: string, path: string, answer: ApiAnswe
   }
   throw new Error(`The answer does not match the served OpenAPI document:\n  ${problems.join('\n  ')}`);
 };
+
+/**
+ * `fetch` whose `/v1` answers go through `checkAnswer`: for clients other than `call` (the SDK,
+ * the session client of the pages, the client of a second runtime). Pages and `/oauth` are not in
+ * the document and pass unchecked.
+ */
+export const checkedFetch =
+  (inner: typeof globalThis.fetch = globalThis.fetch): typeof globalThis.fetch =>
+  async (input, init) => {
+    const response = await inner(input, init);
+    const request = input instanceof Request ? input : undefined;
+    const url = new URL(request?.url ?? String(input));
+    if (!url.pathname.startsWith('/v1/')) return response;
+    const text = await response.clone().text();
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    await checkAnswer(method, `${url.pathname.slice('/v1'.length)}${url.search}`, {
+      status: response.status,
+      headers: response.headers,
+      body,
+      text,
+    });
+    return response;
+  };
