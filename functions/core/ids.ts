@@ -39,10 +39,16 @@ export const orderedIds = (kind: IdKind): ((createdAtMs: number) => string) => {
  */
 export const lowestIdAt = (kind: IdKind, ms: number): string => `${idPrefixes[kind]}${encodeTime(ms, 10)}`;
 
-const ulidPattern = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+/** What an id of `kind` looks like: its prefix and a ULID (Crockford base 32, no I, L, O or U). */
+export const idPattern = (kind: IdKind): RegExp => new RegExp(`^${idPrefixes[kind]}[0-9A-HJKMNP-TV-Z]{26}$`);
 
-export const isId = (kind: IdKind, value: string): boolean =>
-  value.startsWith(idPrefixes[kind]) && ulidPattern.test(value.slice(idPrefixes[kind].length));
+const idPatterns = new Map<IdKind, RegExp>();
+
+export const isId = (kind: IdKind, value: string): boolean => {
+  let pattern = idPatterns.get(kind);
+  if (!pattern) idPatterns.set(kind, (pattern = idPattern(kind)));
+  return pattern.test(value);
+};
 
 export const idTime = (id: string): number => decodeTime(id.slice(id.indexOf('_') + 1));
 

@@ -1,6 +1,6 @@
+import * as v from 'valibot';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type * as v from 'valibot';
 import { ApiError } from '../core/errors';
 import type { PageMeta } from '../core/pagination';
 import type { Principal } from '../core/tenancy';
@@ -75,6 +75,9 @@ export const withRequestId = (response: HttpResponse, requestId: string): HttpRe
   },
 });
 
+/** The query of an operation that takes no parameters: any parameter is unknown (422), as on every other operation. */
+const noParameters = v.strictObject({});
+
 /**
  * The one shape of every API function: request id and error envelope around authentication,
  * body checks, idempotency and validation, then the route's own adapter.
@@ -90,7 +93,9 @@ export const createApiHandler = <R extends AnyRoute>(
   const inner = pipeline.handler(async (event, context) => {
     const request = {
       params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'params') : undefined,
-      query: route.query ? parseWith(route.query, event.queryStringParameters ?? {}, 'query') : undefined,
+      query: route.query
+        ? parseWith(route.query, event.queryStringParameters ?? {}, 'query')
+        : void parseWith(noParameters, event.queryStringParameters ?? {}, 'query'),
       body: route.body ? parseWith(route.body, event.body, 'body') : undefined,
       principal: context.principal as Principal,
       requestId: event.requestContext.requestId,

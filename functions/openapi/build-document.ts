@@ -40,7 +40,8 @@ const errorStatuses = (route: AnyRoute): number[] => {
   const statuses = new Set<number>(route.errors ?? []);
   statuses.add(500);
   if (route.scope !== null) [401, 403, 429, 400].forEach((s) => statuses.add(s));
-  if (route.query || route.body) statuses.add(422);
+  // Every operation refuses a parameter it does not know, even one that takes none.
+  statuses.add(422);
   if (route.body) [413, 415].forEach((s) => statuses.add(s));
   if (route.method === 'POST' && route.scope !== null) [409, 422].forEach((s) => statuses.add(s));
   return [...statuses].sort();
@@ -70,7 +71,7 @@ const parametersOf = (route: AnyRoute): Json[] => {
       in: 'header',
       required: false,
       description:
-        'Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode.',
+        'Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }

@@ -1,3 +1,4 @@
+import { checkedFetch } from './support/contract';
 import { dynamoEventRepository } from '../../functions/adapters/dynamodb/event-repository';
 import type { ServiceEvent } from '../../functions/core/events/event';
 import { followSettleMs } from '../../functions/core/events/list-events';
@@ -69,7 +70,7 @@ describe('following events with starting_after', () => {
     expect(first.body.meta).toEqual({ page: 1, per_page: 2, total: 4, total_pages: 2 });
     const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
     expect(next).toContain(`starting_after=${events[0]?.id}`);
-    const second = await fetch(next as string, { headers: { Authorization: `Bearer ${account.live.key}` } });
+    const second = await checkedFetch()(next as string, { headers: { Authorization: `Bearer ${account.live.key}` } });
     const body = (await second.json()) as { data: ServiceEvent[] };
     expect(body.data.map((e) => e.id)).toEqual([events[3]?.id, events[4]?.id]);
     // A cursor of this forward read is refused for another anchor.

@@ -1,4 +1,5 @@
 import { createClient, ServiceApiError, webhooks, type RetryOptions, type ServiceEvent } from '@project-automation-service/sdk';
+import { checkedFetch } from './support/contract';
 import { as } from './support/http';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { apiUrl, newAccount } from './support/runtime';
@@ -7,7 +8,7 @@ import { fixtureRepository } from './support/workflows';
 /** The TypeScript SDK (clients/typescript) against the real local runtime. */
 
 const clientFor = (apiKey: string, fetch?: typeof globalThis.fetch, retry?: RetryOptions) =>
-  createClient({ baseUrl: apiUrl(), apiKey, fetch, retry });
+  createClient({ baseUrl: apiUrl(), apiKey, fetch: checkedFetch(fetch), retry });
 
 describe('the SDK against the local runtime', () => {
   let receiver: Receiver | undefined;

@@ -1,3 +1,4 @@
+import { checkedFetch } from './support/contract';
 import { generate } from 'otplib';
 import { stylesheetPath } from '../../functions/pages/assets/stylesheet';
 import { as } from './support/http';
@@ -186,7 +187,7 @@ describe('sign-in and sessions, over HTTP', () => {
     const person = await newPerson();
     const browser = webClient();
     await browser.signIn(person.email, person.password);
-    const answer = await fetch(`${origin()}/v1/projects`, { headers: { Cookie: `session=${browser.cookies.get('session')}` } });
+    const answer = await checkedFetch()(`${origin()}/v1/projects`, { headers: { Cookie: `session=${browser.cookies.get('session')}` } });
     expect(answer.status).toBe(401);
     expect((await as(person.live.key).get('/projects')).status).toBe(200);
   });

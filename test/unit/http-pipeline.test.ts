@@ -393,6 +393,22 @@ describe('request bodies', () => {
     expect(unknown.status).toBe(422);
     expect(unknown.body.error.details).toEqual({ field: 'colour', issue: 'is not a known parameter' });
   });
+
+  it('answers 422 for a query parameter of an operation that takes none, as the document declares', async () => {
+    const { handlers, auth, postProject } = await setUp();
+    const { id } = (await postProject(validProject)).body.data;
+    const answer = await send(handlers.get, {
+      method: 'GET',
+      path: `/v1/projects/${id}?expand=repository`,
+      pathParameters: { id },
+      headers: auth,
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.details).toEqual({ field: 'expand', issue: 'is not a known parameter' });
+    expect((await send(handlers.get, { method: 'GET', path: `/v1/projects/${id}`, pathParameters: { id }, headers: auth })).status).toBe(
+      200,
+    );
+  });
 });
 
 describe('unexpected faults', () => {

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { eventTypes } from '../../core/events/event-types';
 import { followSettleMs } from '../../core/events/list-events';
-import { isId } from '../../core/ids';
+import { idPattern } from '../../core/ids';
 import { listQuery, picklistParam, timestamp } from './common';
 
 export const eventSchema = v.object({
@@ -22,7 +22,7 @@ export const listEventsQuery = listQuery(['created_at'] as const, {
   starting_after: v.optional(
     v.pipe(
       v.string(),
-      v.check((value) => isId('event', value), 'must be an event id (evt_ followed by 26 characters)'),
+      v.regex(idPattern('event'), 'must be an event id (evt_ followed by 26 characters)'),
       v.description(
         'Only events after this one (an event of this account and mode), oldest first: store the last id you read and ' +
           `pass it again to follow the event stream with no gaps and no duplicates. An event is listed this way once it is ` +

@@ -7,7 +7,14 @@ const subscribable = [...eventTypes, '*'] as const;
 const url = v.pipe(
   v.string('must be a string'),
   lengthIn(1, 2048, 'must be 1 to 2048 characters'),
-  v.description('Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.'),
+  v.url('must be an absolute http or https URL'),
+  // Schemes are case-insensitive; JSON Schema's `pattern` takes no flags, so each letter says so.
+  v.regex(/^[Hh][Tt][Tt][Pp][Ss]?:\/\//, 'must be an absolute http or https URL'),
+  v.description(
+    'Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). ' +
+      'Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or ' +
+      'cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.',
+  ),
 );
 
 const events = v.pipe(

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import { checkedFetch } from './contract';
 
 /**
  * A local runtime of its own, started as `npm start` would start it (`bin/start.ts`), for tests
@@ -74,7 +75,7 @@ export const processesMentioning = async (text: string): Promise<number[]> => {
 /** A minimal client for a runtime other than the shared one. */
 export const clientFor = (apiUrl: string, key: string) => {
   const send = async (method: string, path: string, json?: unknown) => {
-    const response = await fetch(`${apiUrl}${path}`, {
+    const response = await checkedFetch()(`${apiUrl}${path}`, {
       method,
       headers: {
         Authorization: `Bearer ${key}`,

@@ -1,3 +1,4 @@
+import { checkAnswer } from './contract';
 import { apiUrl } from './runtime';
 
 export interface ApiAnswer<T = any> {
@@ -14,6 +15,8 @@ export interface CallOptions {
   /** A raw body, sent as is. */
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** Skips the check against the OpenAPI document, for the few tests that send what no client would (a raw request line). */
+  unchecked?: boolean;
 }
 
 /** One real HTTP request to the local runtime; `path` is relative to /v1. */
@@ -34,7 +37,10 @@ export const call = async <T = any>(method: string, path: string, options: CallO
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, body: parsed as T, text };
+  const answer = { status: response.status, headers: response.headers, body: parsed as T, text };
+  // Every answer of the integration tier is a contract check: what the served document declares.
+  if (!options.unchecked) await checkAnswer(method, path, answer);
+  return answer;
 };
 
 /** A client bound to one key. */

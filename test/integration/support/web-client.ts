@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { peopleDeps } from '../../../functions/adapters/dynamodb/people-deps';
 import { createUser } from '../../../functions/core/users/manage-users';
+import { checkedFetch } from './contract';
 import { eventually } from './receiver';
 import { apiUrl, newAccount, runtimeTable } from './runtime';
 
@@ -47,7 +48,7 @@ export const webClient = () => {
     headers: Record<string, string> = {},
   ): Promise<WebAnswer> => {
     const url = path.startsWith('http') ? path : `${origin()}${path}`;
-    const response = await fetch(url, {
+    const response = await checkedFetch()(url, {
       method,
       redirect: 'manual',
       headers: {

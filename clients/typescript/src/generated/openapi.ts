@@ -841,6 +841,16 @@ export interface operations {
           };
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Unexpected fault on our side; no internals are shown. */
       500: {
         headers: {
@@ -974,7 +984,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -1194,6 +1204,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -1277,6 +1297,16 @@ export interface operations {
       };
       /** @description The resource is in a state that forbids this, or the Idempotency-Key is still in flight. */
       409: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -1666,7 +1696,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -2085,6 +2115,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -2238,7 +2278,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -2618,7 +2658,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -2915,6 +2955,16 @@ export interface operations {
       };
       /** @description No such resource in this account and mode. */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -3261,6 +3311,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -3287,7 +3347,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -3646,7 +3706,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -3987,6 +4047,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -4013,7 +4083,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -4194,7 +4264,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -4375,7 +4445,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -4912,6 +4982,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -5036,6 +5116,16 @@ export interface operations {
       };
       /** @description No such resource in this account and mode. */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -5253,7 +5343,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -5601,6 +5691,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -5815,6 +5915,16 @@ export interface operations {
               };
             }[];
           };
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
       /** @description Unexpected fault on our side; no internals are shown. */
@@ -6076,6 +6186,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -6231,7 +6351,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path?: never;
@@ -6240,7 +6360,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused. */
+          /**
+           * Format: uri
+           * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
+           */
           url: string;
           /** @description Event types to receive; `*` receives every type. */
           events: (
@@ -6492,6 +6615,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -6573,6 +6706,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -6607,7 +6750,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused. */
+          /**
+           * Format: uri
+           * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
+           */
           url?: string;
           /** @description Event types to receive; `*` receives every type. */
           events?: (
@@ -6770,7 +6916,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -6933,7 +7079,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -7399,6 +7545,16 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description Too many requests; retry after `Retry-After` seconds. */
       429: {
         headers: {
@@ -7425,7 +7581,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path: {
@@ -7574,7 +7730,7 @@ export interface operations {
     parameters: {
       query?: never;
       header?: {
-        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`). Keys are scoped to the account and mode. */
+        /** @description Same key and same request within 24 h replays the first answer (`Idempotent-Replayed: true`), its body as it was: an error repeats the first `request_id`, while `X-Request-Id` names this request. Keys are scoped to the account and mode. */
         'Idempotency-Key'?: string;
       };
       path: {
