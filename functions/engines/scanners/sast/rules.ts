@@ -45,6 +45,11 @@
  *   is also ambiguous (regex-ambiguity.ts), as in `/(a+)+$/`.
  * - `no-unsanitized/*` reports of the plugin's own internal errors ("Error in no-unsanitized: …")
  *   are dropped: they are not findings.
+ *
+ * Made cheaper (the same reports, less work per file): `detect-bidi-characters` and
+ * `detect-invisible-characters` run only on a file whose text holds a character they look for;
+ * `detect-unsafe-regex` looks at regular-expression literals only (as shipped it asks for the
+ * tokens of every string literal to find out).
  */
 import type { ESLint, Rule, SourceCode } from 'eslint';
 import noUnsanitizedPlugin from 'eslint-plugin-no-unsanitized';
@@ -187,6 +192,32 @@ const ambiguousRegex: Keep = ({ node }) => {
   return pattern === undefined || hasAmbiguousNestedRepetition(pattern, flags);
 };
 
+/** The rule, created only for a file whose text matches `pattern` (without it, the rule cannot report). */
+const onlyWhenTextMatches = (rule: Rule.RuleModule, pattern: RegExp): Rule.RuleModule => ({
+  ...rule,
+  create: (context) => (pattern.test(context.sourceCode.text) ? rule.create(context) : {}),
+});
+
+/** The rule's `Literal` listener called for regular-expression literals only (the rest it ignores). */
+const regexLiteralsOnly = (rule: Rule.RuleModule): Rule.RuleModule => ({
+  ...rule,
+  create(context) {
+    const listeners = rule.create(context);
+    const literal = listeners.Literal;
+    if (!literal) return listeners;
+    return {
+      ...listeners,
+      Literal: (node) => {
+        if ('regex' in node) literal(node);
+      },
+    };
+  },
+});
+
+/** What detect-bidi-characters and detect-invisible-characters look for (their own character sets). */
+const BIDI_CHARACTER = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+const INVISIBLE_CHARACTER = /[\u3164\uFFA0]/u;
+
 const pluginRule = (plugin: ESLint.Plugin, name: string): Rule.RuleModule => {
   const rule = plugin.rules?.[name];
   if (!rule || typeof rule !== 'object' || !('create' in rule)) throw new Error(`ESLint rule ${name} not found in its plugin`);
@@ -206,8 +237,10 @@ export const security: ESLint.Plugin = {
       'detect-non-literal-regexp': firstArgumentFromRequest,
       'detect-non-literal-require': firstArgumentFromRequest,
       'detect-possible-timing-attacks': timingComparisonOfInterest,
-      'detect-unsafe-regex': ambiguousRegex,
     }),
+    'detect-unsafe-regex': regexLiteralsOnly(withReportFilter(pluginRule(securityPlugin, 'detect-unsafe-regex'), ambiguousRegex)),
+    'detect-bidi-characters': onlyWhenTextMatches(pluginRule(securityPlugin, 'detect-bidi-characters'), BIDI_CHARACTER),
+    'detect-invisible-characters': onlyWhenTextMatches(pluginRule(securityPlugin, 'detect-invisible-characters'), INVISIBLE_CHARACTER),
   },
 };
 

@@ -14,8 +14,9 @@
  * Files: every text file of the tree (`listTextFiles`: no `.git/`, no `node_modules/`, no symbolic
  * link, nothing over 1 MiB) with a JavaScript or TypeScript extension, minified bundles excepted
  * (`*.min.js`, or `looksMinified`: very long lines on average — generated code, whose findings
- * would point at no line a developer wrote). One ESLint instance lints them in batches of
- * `BATCH_SIZE` files per `lintFiles` call (1,000 ordinary files take a few seconds).
+ * would point at no line a developer wrote). Each file is read and parsed once (file-linter.ts)
+ * by an ESLint instance made once per thread; a tree of `IN_PROCESS_BELOW` files or more is spread
+ * over worker threads, one per available core (lint-pool.ts), a smaller one is linted in process.
  * A `.js`/`.jsx` file is parsed as an ES module, and again as CommonJS if that fails (a script
  * using `with` or a top-level `return`). A file that cannot be parsed is no finding: it is listed
  * in `errors` ("could not parse: path: message") and under `not_covered`.
@@ -33,71 +34,26 @@
  * so that it has a fingerprint of its own. `excerpt` = the trimmed source line (token-like literals
  * masked, at most 200 characters); `details` = `{ column, language }`.
  */
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ESLint, type Linter } from 'eslint';
-import tseslint from 'typescript-eslint';
-import { languageOf } from '../../../core/workspace/languages';
 import type { Coverage, RawFinding, ScanResult, Scanner } from '../../../core/security/scanner';
+import { languageOf } from '../../../core/workspace/languages';
 import { DEFAULT_MAX_FILE_BYTES, listTextFiles, type TextFile } from '../text-files';
-import { enabledRules, noUnsanitized, ruleInfo, security } from './rules';
+import { type AnalysedLanguage, extensionOf, type FileMessage, type LintTask } from './file-linter';
+import { defaultParallelism, lintInThread, lintInWorkers } from './lint-pool';
+import { ruleInfo } from './rules';
 import { excerptOf, lineWindow, normaliseCode } from './snippet';
 
-/** Files per `lintFiles` call. */
-export const BATCH_SIZE = 200;
-/** Files read at once for the minified-bundle check. */
-const READ_CONCURRENCY = 32;
+export { looksMinified, MINIFIED_AVERAGE_LINE, sastConfig } from './file-linter';
+
+/** Trees with fewer files to lint than this are linted in process (starting workers would cost more than it saves). */
+export const IN_PROCESS_BELOW = 150;
 
 const JS_EXTENSIONS = new Set(['js', 'jsx', 'mjs', 'cjs']);
 const TS_EXTENSIONS = new Set(['ts', 'tsx', 'mts', 'cts']);
-/** `.js`/`.jsx`: module first, CommonJS when that does not parse. */
-const AMBIGUOUS_EXTENSIONS = new Set(['js', 'jsx']);
 const MINIFIED_NAME = /\.min\.[cm]?js$/i;
-/** Generated bundles not named `.min.js`: lines this long on average are not hand-written code. */
-export const MINIFIED_AVERAGE_LINE = 250;
-/** Files shorter than this are never taken for minified. */
-const MINIFIED_MIN_BYTES = 2048;
-
-/** True for a minified or bundled file: non-empty lines of `MINIFIED_AVERAGE_LINE` characters or more on average. */
-export function looksMinified(text: string): boolean {
-  if (text.length < MINIFIED_MIN_BYTES) return false;
-  let lines = 0;
-  for (let i = text.indexOf('\n'), start = 0; ; start = i + 1, i = text.indexOf('\n', start)) {
-    if ((i === -1 ? text.length : i) > start) lines++;
-    if (i === -1) break;
-  }
-  return text.length / Math.max(lines, 1) >= MINIFIED_AVERAGE_LINE;
-}
 
 /** Languages with no code to analyse for this scanner's kind of issues (style sheets). */
 const NOT_PROGRAMMING = new Set(['CSS', 'SCSS', 'Sass', 'Less']);
-
-/** Globals the rules need to recognise (`window.eval`, `setTimeout("…")`); ECMAScript built-ins are known already. */
-const GLOBALS: Linter.Globals = Object.fromEntries(
-  [
-    'window',
-    'self',
-    'global',
-    'document',
-    'setTimeout',
-    'setInterval',
-    'setImmediate',
-    'execScript',
-    'require',
-    'module',
-    'exports',
-    'process',
-    'Buffer',
-    '__dirname',
-    '__filename',
-  ].map((name) => [name, 'readonly' as const]),
-);
-
-const extensionOf = (file: string): string => {
-  const name = file.slice(file.lastIndexOf('/') + 1);
-  const dot = name.lastIndexOf('.');
-  return dot <= 0 ? '' : name.slice(dot + 1).toLowerCase();
-};
 
 const analysedLanguageOf = (file: string): 'JavaScript' | 'TypeScript' | null => {
   const extension = extensionOf(file);
@@ -106,86 +62,29 @@ const analysedLanguageOf = (file: string): 'JavaScript' | 'TypeScript' | null =>
   return null;
 };
 
-/** The flat config: the only configuration ever used (`jsSourceType` is for `.js`/`.jsx`). */
-export function sastConfig(jsSourceType: 'module' | 'commonjs'): Linter.Config[] {
-  return [
-    {
-      name: 'sast/linter-options',
-      linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off', reportUnusedInlineConfigs: 'off' },
-    },
-    {
-      name: 'sast/javascript',
-      files: ['**/*.js', '**/*.jsx'],
-      languageOptions: {
-        ecmaVersion: 'latest',
-        sourceType: jsSourceType,
-        globals: GLOBALS,
-        parserOptions: { ecmaFeatures: { jsx: true } },
-      },
-    },
-    {
-      name: 'sast/javascript-module',
-      files: ['**/*.mjs'],
-      languageOptions: { ecmaVersion: 'latest', sourceType: 'module', globals: GLOBALS, parserOptions: { ecmaFeatures: { jsx: true } } },
-    },
-    {
-      name: 'sast/javascript-commonjs',
-      files: ['**/*.cjs'],
-      languageOptions: { ecmaVersion: 'latest', sourceType: 'commonjs', globals: GLOBALS, parserOptions: { ecmaFeatures: { jsx: true } } },
-    },
-    {
-      name: 'sast/typescript',
-      files: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
-      languageOptions: {
-        parser: tseslint.parser as Linter.Parser,
-        sourceType: 'module',
-        globals: GLOBALS,
-        // No project/projectService: nothing of the repository (tsconfig) is read, no type information.
-        parserOptions: { jsDocParsingMode: 'none', warnOnUnsupportedTypeScriptVersion: false },
-      },
-    },
-    {
-      name: 'sast/rules',
-      files: ['**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs', '**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
-      plugins: { security, 'no-unsanitized': noUnsanitized },
-      rules: enabledRules,
-    },
-  ];
-}
-
-const newEslint = (root: string, jsSourceType: 'module' | 'commonjs'): ESLint =>
-  new ESLint({
-    cwd: root,
-    overrideConfigFile: true,
-    overrideConfig: sastConfig(jsSourceType),
-    allowInlineConfig: false,
-    globInputPaths: false,
-    errorOnUnmatchedPattern: false,
-    warnIgnored: true,
-    ignore: false,
-    cache: false,
-    fix: false,
-  });
-
 interface Analysed {
   file: TextFile;
-  language: 'JavaScript' | 'TypeScript';
-  messages: Linter.LintMessage[];
+  language: AnalysedLanguage;
+  messages: FileMessage[];
+  lines: Record<number, string>;
 }
 
 interface Unanalysed {
   file: TextFile;
-  language: 'JavaScript' | 'TypeScript';
+  language: AnalysedLanguage;
   error: string;
 }
 
 export interface SastScannerOptions {
-  /** Files per `lintFiles` call (default `BATCH_SIZE`). */
-  batchSize?: number;
+  /** Threads a scan may use (default: the cores available); 1 lints in process. */
+  parallelism?: number;
+  /** Fewer files to lint than this are linted in process (default `IN_PROCESS_BELOW`). */
+  inProcessBelow?: number;
 }
 
 export function sastScanner(options: SastScannerOptions = {}): Scanner {
-  const batchSize = Math.max(1, options.batchSize ?? BATCH_SIZE);
+  const parallelism = Math.max(1, options.parallelism ?? defaultParallelism());
+  const inProcessBelow = options.inProcessBelow ?? IN_PROCESS_BELOW;
   return {
     type: 'sast',
     async scan(root: string): Promise<ScanResult> {
@@ -227,14 +126,21 @@ export function sastScanner(options: SastScannerOptions = {}): Scanner {
         notCovered.add('files over the file limit', 'the tree has more files than a scan examines', listing.overLimit);
       }
 
-      const toLint: typeof candidates = [];
-      for (let start = 0; start < candidates.length; start += READ_CONCURRENCY) {
-        const batch = candidates.slice(start, start + READ_CONCURRENCY);
-        const bundled = await Promise.all(batch.map(({ file }) => readFile(file.absolutePath, 'utf8').then(looksMinified, () => false)));
-        batch.forEach((entry, i) => (bundled[i] ? minified(entry.language) : toLint.push(entry)));
-      }
-
-      const { analysed, unanalysed } = await lint(absoluteRoot, toLint, batchSize);
+      const tasks: LintTask[] = candidates.map(({ file, language }) => ({ absolutePath: file.absolutePath, path: file.path, language }));
+      const outcomes =
+        parallelism > 1 && tasks.length >= inProcessBelow
+          ? await lintInWorkers(absoluteRoot, tasks, Math.min(parallelism, Math.ceil(tasks.length / inProcessBelow)))
+          : await lintInThread(absoluteRoot, tasks);
+      const analysed: Analysed[] = [];
+      const unanalysed: Unanalysed[] = [];
+      candidates.forEach((entry, i) => {
+        const outcome = outcomes[i]!;
+        if (outcome.kind === 'minified') minified(entry.language);
+        else if (outcome.kind === 'unanalysed') unanalysed.push({ ...entry, error: outcome.error });
+        else analysed.push({ ...entry, messages: outcome.messages, lines: outcome.lines });
+      });
+      analysed.sort((a, b) => compare(a.file.path, b.file.path));
+      unanalysed.sort((a, b) => compare(a.file.path, b.file.path));
 
       const errors: string[] = [];
       for (const u of unanalysed) {
@@ -242,7 +148,7 @@ export function sastScanner(options: SastScannerOptions = {}): Scanner {
         notCovered.add(`${u.language} (could not be parsed)`, 'files that could not be parsed are not analysed');
       }
 
-      const findings = await toFindings(analysed);
+      const findings = toFindings(analysed);
       const covered = (['JavaScript', 'TypeScript'] as const).filter((language) => analysed.some((a) => a.language === language));
       const coverage: Coverage = { files_scanned: analysed.length, covered, not_covered: notCovered.list() };
       return { findings, coverage, errors };
@@ -265,118 +171,17 @@ class NotCovered {
   }
 }
 
-/** ESLint's notice for a file it did not lint (no matching configuration or ignored): not a clean file. */
-const isIgnoredNotice = (m: Linter.LintMessage): boolean => m.ruleId === null && !m.fatal && /^File ignored\b/.test(m.message);
-
-const parseError = (messages: readonly Linter.LintMessage[]): Linter.LintMessage | undefined => messages.find((m) => m.fatal);
-
-async function lint(
-  root: string,
-  files: ReadonlyArray<{ file: TextFile; language: 'JavaScript' | 'TypeScript' }>,
-  batchSize: number,
-): Promise<{ analysed: Analysed[]; unanalysed: Unanalysed[] }> {
-  const analysed: Analysed[] = [];
-  const unanalysed: Unanalysed[] = [];
-  if (files.length === 0) return { analysed, unanalysed };
-
-  const primary = newEslint(root, 'module');
-  let commonjs: ESLint | undefined;
-
-  for (let start = 0; start < files.length; start += batchSize) {
-    const batch = files.slice(start, start + batchSize);
-    const results = await lintBatch(
-      primary,
-      batch.map((f) => f.file),
-    );
-    const retry: typeof batch = [];
-    for (const entry of batch) {
-      const outcome = results.get(entry.file.absolutePath) ?? { error: 'no result from ESLint' };
-      if ('error' in outcome) {
-        unanalysed.push({ ...entry, error: `could not analyse: ${entry.file.path}: ${outcome.error}` });
-        continue;
-      }
-      const ignored = outcome.messages.find(isIgnoredNotice);
-      if (ignored) {
-        unanalysed.push({ ...entry, error: `could not analyse: ${entry.file.path}: ${ignored.message}` });
-        continue;
-      }
-      const fatal = parseError(outcome.messages);
-      if (!fatal) analysed.push({ ...entry, messages: outcome.messages });
-      else if (AMBIGUOUS_EXTENSIONS.has(extensionOf(entry.file.path))) retry.push(entry);
-      else unanalysed.push({ ...entry, error: parseFailure(entry.file, fatal) });
-    }
-    if (retry.length === 0) continue;
-
-    // Not an ES module: perhaps a CommonJS script.
-    commonjs ??= newEslint(root, 'commonjs');
-    const again = await lintBatch(
-      commonjs,
-      retry.map((f) => f.file),
-    );
-    for (const entry of retry) {
-      const outcome = again.get(entry.file.absolutePath);
-      if (outcome && 'messages' in outcome && !parseError(outcome.messages)) {
-        analysed.push({ ...entry, messages: outcome.messages });
-      } else {
-        // Reported with the module parse error, the more common intent of a .js file.
-        const first = results.get(entry.file.absolutePath);
-        const fatal = first && 'messages' in first ? parseError(first.messages) : undefined;
-        unanalysed.push({ ...entry, error: fatal ? parseFailure(entry.file, fatal) : `could not parse: ${entry.file.path}` });
-      }
-    }
-  }
-  analysed.sort((a, b) => compare(a.file.path, b.file.path));
-  unanalysed.sort((a, b) => compare(a.file.path, b.file.path));
-  return { analysed, unanalysed };
-}
-
-const parseFailure = (file: TextFile, fatal: Linter.LintMessage): string =>
-  `could not parse: ${file.path}: ${fatal.message.replace(/^Parsing error:\s*/, '')} (line ${fatal.line})`;
-
-type Outcome = { messages: Linter.LintMessage[] } | { error: string };
-
-/**
- * Lints the files in one call; if ESLint throws (a rule crashing on odd code), each file is linted
- * alone so that only the file at fault is lost.
- */
-async function lintBatch(eslint: ESLint, files: readonly TextFile[]): Promise<Map<string, Outcome>> {
-  const outcomes = new Map<string, Outcome>();
-  try {
-    const results = await eslint.lintFiles(files.map((f) => f.absolutePath));
-    for (const result of results) outcomes.set(path.resolve(result.filePath), { messages: result.messages });
-    return outcomes;
-  } catch {
-    for (const file of files) {
-      try {
-        const [result] = await eslint.lintFiles([file.absolutePath]);
-        outcomes.set(file.absolutePath, result ? { messages: result.messages } : { error: 'no result from ESLint' });
-      } catch (error) {
-        outcomes.set(file.absolutePath, { error: firstLine(error instanceof Error ? error.message : String(error)) });
-      }
-    }
-    return outcomes;
-  }
-}
-
-const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
-
-/** ESLint's line breaks, so that line numbers match its messages. */
-const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/;
-
-async function toFindings(analysed: readonly Analysed[]): Promise<RawFinding[]> {
+function toFindings(analysed: readonly Analysed[]): RawFinding[] {
   const findings: RawFinding[] = [];
-  for (const { file, language, messages } of analysed) {
+  for (const { file, language, messages, lines } of analysed) {
     const relevant = messages
-      .filter((m): m is Linter.LintMessage & { ruleId: string } => typeof m.ruleId === 'string' && !m.fatal)
+      .filter((m): m is FileMessage & { ruleId: string } => typeof m.ruleId === 'string' && !m.fatal)
       .sort((a, b) => a.line - b.line || a.column - b.column || compare(a.ruleId, b.ruleId));
-    if (relevant.length === 0) continue;
-
-    const lines = (await readFile(file.absolutePath, 'utf8')).replace(/^\uFEFF/, '').split(LINE_BREAK);
     const occurrences = new Map<string, number>();
     for (const message of relevant) {
       const info = ruleInfo(message.ruleId, message.message);
       if (!info) continue;
-      const source = lines[message.line - 1] ?? '';
+      const source = lines[message.line] ?? '';
       const base = `${message.ruleId} ${file.path}: ${normaliseCode(lineWindow(source, message.column).text)}`;
       const seen = (occurrences.get(base) ?? 0) + 1;
       occurrences.set(base, seen);

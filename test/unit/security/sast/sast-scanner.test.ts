@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { poolSize } from '../../../../functions/engines/scanners/sast/lint-pool';
 import { sastScanner } from '../../../../functions/engines/scanners/sast/sast-scanner';
 import type { RawFinding } from '../../../../functions/core/security/scanner';
 import { tempDirs, writeTree } from '../../workspace/temp-dir';
@@ -279,5 +280,24 @@ ${i === 500 ? 'export const bad = (s) => eval(s);\n' : ''}`;
     const { result } = await scan(files);
     expect(result.coverage.files_scanned).toBe(1000);
     expect(result.findings.map(brief)).toEqual(['pkg0/module500.js:9 no-eval high']);
+  }, 120_000);
+});
+
+describe('sast scanner: worker threads', () => {
+  it('finds the same, with the same coverage and errors, linting on worker threads as in process', async () => {
+    const root = await dirs.make('sast-parallel-');
+    await writeTree(root, {
+      ...insecureFiles,
+      ...cleanFiles,
+      'broken/syntax.ts': 'export const = ;\n',
+      'legacy/script.js': 'with (Math) { eval(code); }\n',
+    });
+    const serial = await sastScanner({ parallelism: 1 }).scan(root);
+    const parallel = await sastScanner({ parallelism: 2, inProcessBelow: 1 }).scan(root);
+    expect(serial.findings.length).toBeGreaterThan(0);
+    expect(serial.errors).toEqual([expect.stringMatching(/^could not parse: broken\/syntax\.ts: /)]);
+    expect(parallel).toEqual(serial);
+    // The chunks were linted by workers (none failed, which would have linted them in process).
+    expect(poolSize()).toBe(2);
   }, 120_000);
 });

@@ -1,0 +1,147 @@
+/**
+ * Spreads the sast scanner's files over the cores the function has: a pool of worker threads,
+ * each with its own `fileLinter` (ESLint loaded and configured once per thread, kept between
+ * scans), taking chunks of `CHUNK_FILES` files as it finishes the previous one.
+ *
+ * A worker runs this very module: in a Lambda bundle, `import.meta.url` is the bundle (the module
+ * sees the worker flag at load and serves requests); run from the TypeScript sources (tests, the
+ * bench), the worker registers tsx's loader first. Workers are unref'd: an idle pool never keeps a process
+ * alive. A worker that fails or exits mid-chunk is dropped and its chunk is linted in the calling
+ * thread, so a scan never loses files to a crashed worker.
+ */
+// Not `import { createRequire }`: a Lambda bundle's banner declares that name at its top.
+import * as nodeModule from 'node:module';
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { fileLinter, type FileLinter, type FileOutcome, type LintTask } from './file-linter';
+
+/** Files per message to a worker: small enough to balance the load, large enough that messaging costs nothing. */
+export const CHUNK_FILES = 16;
+
+const WORKER_FLAG = 'projectAutomationServiceSastLintWorker';
+
+interface LintRequest {
+  id: number;
+  root: string;
+  tasks: LintTask[];
+}
+
+interface LintResponse {
+  id: number;
+  outcomes: FileOutcome[];
+}
+
+/** The linter of this thread for `root` (the last tree linted is kept). */
+let current: { root: string; lint: FileLinter } | undefined;
+export const threadLinter = (root: string): FileLinter => {
+  if (current?.root !== root) current = { root, lint: fileLinter(root) };
+  return current.lint;
+};
+
+export const lintInThread = async (root: string, tasks: readonly LintTask[]): Promise<FileOutcome[]> => {
+  const lint = threadLinter(root);
+  const outcomes: FileOutcome[] = [];
+  for (const task of tasks) outcomes.push(await lint(task));
+  return outcomes;
+};
+
+if (!isMainThread && parentPort && (workerData as Record<string, unknown> | null)?.[WORKER_FLAG] === true) {
+  const port = parentPort;
+  port.on('message', (request: LintRequest) => {
+    void lintInThread(request.root, request.tasks).then((outcomes) =>
+      port.postMessage({ id: request.id, outcomes } satisfies LintResponse),
+    );
+  });
+}
+
+const moduleUrl = new URL(import.meta.url);
+
+/**
+ * A worker running this module. From the TypeScript sources (tests, the bench), node 20 gives a
+ * worker no loader hooks of its parent (nor honours `--import` in its execArgv): a small script
+ * registers tsx's loader in the worker first.
+ */
+const newWorker = (): Worker => {
+  const options = { workerData: { [WORKER_FLAG]: true } };
+  if (!moduleUrl.pathname.endsWith('.ts')) return new Worker(moduleUrl, options);
+  // The ES module build of `tsx/esm/api` (its CommonJS build cannot register from a worker).
+  const tsxApi = new URL('dist/esm/api/index.mjs', pathToFileURL(nodeModule.createRequire(moduleUrl).resolve('tsx/package.json'))).href;
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); });`;
+  return new Worker(bootstrap, { ...options, eval: true });
+};
+
+interface PooledWorker {
+  worker: Worker;
+  /** Chunks sent and not answered (two scans at once may share a worker). */
+  pending: Map<number, (outcomes: FileOutcome[] | null) => void>;
+}
+
+const pool: PooledWorker[] = [];
+let nextId = 1;
+
+const drop = (entry: PooledWorker): void => {
+  const index = pool.indexOf(entry);
+  if (index >= 0) pool.splice(index, 1);
+  for (const resolve of entry.pending.values()) resolve(null);
+  entry.pending.clear();
+  void entry.worker.terminate();
+};
+
+const startWorker = (): PooledWorker => {
+  const worker = newWorker();
+  worker.unref();
+  const entry: PooledWorker = { worker, pending: new Map() };
+  worker.on('message', (response: LintResponse) => {
+    const resolve = entry.pending.get(response.id);
+    entry.pending.delete(response.id);
+    if (entry.pending.size === 0) worker.unref();
+    resolve?.(response.outcomes);
+  });
+  worker.on('error', () => drop(entry));
+  worker.on('exit', () => drop(entry));
+  pool.push(entry);
+  return entry;
+};
+
+/** Lints `tasks` on the worker; null when the worker failed (the caller lints them itself). */
+const send = (entry: PooledWorker, root: string, tasks: LintTask[]): Promise<FileOutcome[] | null> =>
+  new Promise((resolve) => {
+    const id = nextId++;
+    entry.pending.set(id, resolve);
+    // Referenced while it works for a scan: the scan's caller awaits it.
+    entry.worker.ref();
+    entry.worker.postMessage({ id, root, tasks } satisfies LintRequest);
+  });
+
+/** Workers alive in the pool (a worker that failed is no longer counted). */
+export const poolSize = (): number => pool.length;
+
+/** How many threads a scan may use: the cores available to the process. */
+export const defaultParallelism = (): number => availableParallelism();
+
+/**
+ * Lints `tasks` (outcomes in the same order) on `workers` worker threads, each pulling the next
+ * chunk when done with its last.
+ */
+export async function lintInWorkers(root: string, tasks: readonly LintTask[], workers: number): Promise<FileOutcome[]> {
+  while (pool.length < workers) startWorker();
+  const outcomes: FileOutcome[] = new Array<FileOutcome>(tasks.length);
+  let next = 0;
+  const claim = (): { start: number; chunk: LintTask[] } | undefined => {
+    if (next >= tasks.length) return undefined;
+    const start = next;
+    next += CHUNK_FILES;
+    return { start, chunk: tasks.slice(start, start + CHUNK_FILES) };
+  };
+  const drain = async (entry: PooledWorker | undefined): Promise<void> => {
+    for (let work = claim(); work; work = claim()) {
+      const alive = entry && pool.includes(entry) ? entry : undefined;
+      const result = alive ? await send(alive, root, work.chunk) : null;
+      const done = result ?? (await lintInThread(root, work.chunk));
+      done.forEach((outcome, i) => (outcomes[work.start + i] = outcome));
+    }
+  };
+  await Promise.all(pool.slice(0, workers).map((entry) => drain(entry)));
+  return outcomes;
+}
