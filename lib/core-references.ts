@@ -3,6 +3,7 @@ import { HttpApi, type IHttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import { type ITableV2, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { type IRepository, Repository } from 'aws-cdk-lib/aws-ecr';
 import { type IKey, Key } from 'aws-cdk-lib/aws-kms';
+import { type ILogGroup, LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Bucket, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
 import { type IQueue, Queue } from 'aws-cdk-lib/aws-sqs';
@@ -36,6 +37,7 @@ const exported = (core: CoreStack) =>
     ApiId: core.api.apiId,
     ApiEndpoint: core.api.apiEndpoint,
     AlarmTopicArn: core.alarms.topic.topicArn,
+    ApiLogGroupName: core.apiLogs.logGroupName,
   }) satisfies Record<string, string>;
 
 export type CoreExportName = keyof ReturnType<typeof exported>;
@@ -65,6 +67,7 @@ export class CoreReferences extends Construct {
   readonly executionFailures: IQueue;
   readonly api: IHttpApi;
   readonly alarmTopic: ITopic;
+  readonly apiLogs: ILogGroup;
 
   constructor(scope: Construct, id: string, coreStackName: string) {
     super(scope, id);
@@ -97,5 +100,6 @@ export class CoreReferences extends Construct {
     this.executionFailures = queue('ExecutionFailures', 'ExecutionFailuresArn');
     this.api = HttpApi.fromHttpApiAttributes(this, 'Api', { httpApiId: value('ApiId'), apiEndpoint: value('ApiEndpoint') });
     this.alarmTopic = Topic.fromTopicArn(this, 'AlarmTopic', value('AlarmTopicArn'));
+    this.apiLogs = LogGroup.fromLogGroupName(this, 'ApiLogs', value('ApiLogGroupName'));
   }
 }

@@ -57,6 +57,11 @@ export class CoreStack extends Stack {
   readonly reviewFailures: Queue;
   readonly executionFailures: Queue;
   readonly api: HttpApi;
+  /**
+   * The log group every API function writes to: one line per request (account, method, path,
+   * status, duration, credential hint, request id), which the dashboard's Requests page queries.
+   */
+  readonly apiLogs: LogGroup;
   readonly alarms: AlarmTopic;
 
   constructor(scope: Construct, id: string, props: CoreStackProps) {
@@ -113,6 +118,7 @@ export class CoreStack extends Stack {
         maxAge: Duration.seconds(corsSettings.maxAgeSeconds),
       },
     });
+    this.apiLogs = new LogGroup(this, 'ApiLogs', { retention: RetentionDays.ONE_MONTH });
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: props.accessLogRetention ?? RetentionDays.ONE_MONTH });
     this.api.addStage('DefaultStage', {
       stageName: '$default',

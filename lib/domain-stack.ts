@@ -2,7 +2,7 @@ import { Duration, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Construct } from 'constructs';
-import type { TableRoute } from '../functions/routes/route';
+import { kindOf, type TableRoute } from '../functions/routes/route';
 import { CoreReferences } from './core-references';
 import { FunctionRole, ServiceFunction } from './constructs/service-function';
 
@@ -34,6 +34,7 @@ const permissionsOf = (route: TableRoute) => ({
   testJobs: route.startsTestJobs ?? false,
   reviewJobs: route.startsReviewJobs ?? false,
   email: route.sendsEmail ?? false,
+  requestLog: route.readsRequestLog ?? false,
 });
 
 /** `WriteDeliveriesRole`, `ReadRole`, `NoneRole`…: a readable id per permission set. */
@@ -48,6 +49,7 @@ const roleIdOf = (route: TableRoute): string => {
     p.testJobs ? 'TestJobs' : '',
     p.reviewJobs ? 'ReviewJobs' : '',
     p.email ? 'Email' : '',
+    p.requestLog ? 'RequestLog' : '',
   ];
   return `${parts.join('')}Role`;
 };
@@ -97,7 +99,10 @@ export class DomainStack extends Stack {
       timeout: route.timeoutSeconds === undefined ? undefined : Duration.seconds(route.timeoutSeconds),
       shippedModules: 'shippedFiles' in route ? route.shippedFiles : undefined,
       role,
+      // Every API function logs to the API's one log group: its request lines are the access log.
+      logGroup: kindOf(route) === 'api' ? this.core.apiLogs : undefined,
     });
+    if (route.readsRequestLog) fn.bindRequestLog(this.core.apiLogs);
     if (route.tableAccess !== 'none') fn.bindTable(this.core.table, route.tableAccess);
     if (route.sendsDeliveries) fn.bindDeliveryQueue(this.core.deliveryQueue);
     if (route.sendsEmail) fn.bindMailer(this.notificationSender);

@@ -14,5 +14,7 @@ export interface Tenant {
 export interface Principal extends Tenant {
   credentialId: string;
   credentialType: CredentialType;
+  /** The credential's redacted form (`sk_live_…a1b2`), safe to log and show; never its value. */
+  credentialHint?: string;
   scopes: Scope[];
 }

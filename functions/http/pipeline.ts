@@ -10,6 +10,7 @@ import type { AuthDeps } from './middlewares/authenticate';
 import type { IdempotencyDeps } from './middlewares/idempotency';
 import { logger } from '../observability/logger';
 import { recordRequest } from '../observability/metrics';
+import { logApiRequest } from '../observability/request-log';
 import { type ApiContext, authenticate } from './middlewares/authenticate';
 import { jsonBody } from './middlewares/body-guard';
 import { idempotency } from './middlewares/idempotency';
@@ -120,12 +121,22 @@ export const createApiHandler = <R extends AnyRoute>(
     const headers = { ...response.headers, ...rateHeaders, ...deprecation };
     if (deprecationLink) headers.Link = headers.Link ? `${headers.Link}, ${deprecationLink}` : deprecationLink;
     response = { ...response, headers };
-    logger.info('request', {
-      operation: route.operationId,
-      status: response.statusCode,
-      duration_ms: Math.round(performance.now() - started),
-      credential_id: (context as Context & ApiContext).principal?.credentialId,
-    });
+    const principal = (context as Context & ApiContext).principal;
+    logApiRequest(
+      {
+        request_id: requestId,
+        at: new Date().toISOString(),
+        account_id: principal?.accountId,
+        mode: principal?.mode,
+        method: event.requestContext.http.method,
+        path: event.rawPath,
+        status: response.statusCode,
+        duration_ms: Math.round(performance.now() - started),
+        credential_id: principal?.credentialId,
+        credential_hint: principal?.credentialHint,
+      },
+      route.operationId,
+    );
     recordRequest(route.operationId, response.statusCode);
     return withRequestId(response, requestId);
   };

@@ -45,6 +45,7 @@ const sections = (shell: Shell): { heading?: string; items: NavItem[] }[] => [
       { label: 'API keys', href: '/dashboard/developers/api-keys' },
       { label: 'Applications', href: '/dashboard/developers/applications' },
       { label: 'Authorized applications', href: '/dashboard/developers/authorized-applications' },
+      { label: 'Requests', href: '/dashboard/developers/requests' },
     ],
   },
   {

@@ -53,6 +53,15 @@ export const rollApiKeyRoute = settingsRow({
   path: '/dashboard/developers/api-keys/{id}/roll',
   handler: 'dashboard/developers/api-keys-roll',
 });
+export const requestsRoute = settingsRow({
+  operationId: 'dashboardRequests',
+  summary: "The account's recent API requests, from the API's own log",
+  method: 'GET',
+  path: '/dashboard/developers/requests',
+  handler: 'dashboard/developers/requests',
+  readsRequestLog: true,
+  timeoutSeconds: 15,
+});
 
 // Projects
 export const projectsRoute = resourceRow({
@@ -302,6 +311,7 @@ export const dashboardResourceRoutes: WebRouteDefinition[] = [
   createApiKeyRoute,
   revokeApiKeyRoute,
   rollApiKeyRoute,
+  requestsRoute,
   projectsRoute,
   createProjectPageRoute,
   projectPageRoute,

@@ -44,6 +44,8 @@ export interface RouteBindings {
   startsReviewJobs?: boolean;
   /** Sends e-mail to people (password resets): SES in AWS, the outbox locally. */
   sendsEmail?: boolean;
+  /** Reads the API's request log (Logs Insights on the API's log group in AWS, the local runtime's file locally). */
+  readsRequestLog?: boolean;
 }
 
 /**

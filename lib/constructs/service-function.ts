@@ -5,7 +5,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { keys } from '../../functions/adapters/dynamodb/keys';
@@ -47,6 +47,8 @@ export interface ServiceFunctionProps {
    * same table access and flags); its own role unless given.
    */
   role?: FunctionRole;
+  /** A log group shared with other functions (the API's, `ApiLogs`); its own log group unless given. */
+  logGroup?: ILogGroup;
 }
 
 /**
@@ -94,11 +96,17 @@ export class ServiceFunction extends Construct {
     if (localOnly.length > 0)
       throw new Error(`${this.node.path}: ${localOnly.join(', ')} belong to the local runtime and must not be set in AWS`);
 
-    const logGroup = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
+    const logGroup = props.logGroup ?? new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH });
     // Own role (or one shared by functions of the same permissions) instead of
     // AWSLambdaBasicExecutionRole: it may write to its functions' log groups only.
     this.role = props.role ?? new FunctionRole(this, 'Role');
     logGroup.grantWrite(this.role.role);
+    if (props.logGroup) {
+      this.role.acknowledge({
+        id: `AwsSolutions-IAM5[Resource::${nagResource(this, props.logGroup.logGroupArn)}]`,
+        reason: "A shared log group's ARN ends in :*, which is how IAM names the group's log streams.",
+      });
+    }
 
     this.function = new NodejsFunction(this, 'Function', {
       entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
@@ -213,6 +221,27 @@ export class ServiceFunction extends Construct {
       }),
     );
     this.function.addEnvironment('NOTIFICATION_SENDER', sender);
+  }
+
+  /**
+   * May query the API's log group with Logs Insights (the Requests page): StartQuery on that group
+   * only; GetQueryResults and StopQuery name a query, not a log group, and IAM scopes them no further.
+   */
+  bindRequestLog(logGroup: ILogGroup): void {
+    this.allow(new PolicyStatement({ actions: ['logs:StartQuery'], resources: [logGroup.logGroupArn] }));
+    this.allow(new PolicyStatement({ actions: ['logs:GetQueryResults', 'logs:StopQuery'], resources: ['*'] }));
+    this.function.addEnvironment('API_LOG_GROUP', logGroup.logGroupName);
+    this.acknowledge(
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'logs:GetQueryResults and logs:StopQuery support no resource-level permissions; StartQuery is limited to the API log group.',
+      },
+      {
+        id: `AwsSolutions-IAM5[Resource::${nagResource(this, logGroup.logGroupArn)}]`,
+        reason: "A log group's ARN ends in :*, which is how IAM names the group itself for Logs Insights queries.",
+      },
+    );
   }
 
   /**

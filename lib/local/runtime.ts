@@ -83,6 +83,10 @@ const localRegion = 'us-east-1';
 export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<LocalRuntime> => {
   const tableName = options.tableName ?? 'project-automation-local';
   await mkdir(join(options.dataDir, 'osv'), { recursive: true });
+  // The API's request log (what the Requests page reads): its accounts live in the table, so an
+  // in-memory table starts with an empty log.
+  const requestLogFile = join(options.dataDir, 'logs', 'api-requests.jsonl');
+  if (options.inMemory) await rm(requestLogFile, { force: true });
   const dynamodb = await startDynamoDbLocal({ inMemory: options.inMemory, dataDir: join(options.dataDir, 'dynamodb') });
 
   // Handlers read these when first loaded, exactly as they read their Lambda environment.
@@ -95,6 +99,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
     // E-mail goes to a folder; test-mode webhooks may target this machine (never in AWS).
     LOCAL_OUTBOX_DIR: join(options.dataDir, 'outbox'),
+    // Each API request's log line, appended as a Lambda writes it to CloudWatch (the Requests page reads it).
+    LOCAL_REQUEST_LOG_FILE: requestLogFile,
     LOCAL_ALLOW_PRIVATE_TEST_TARGETS: 'true',
     // Projects may name a git folder on this machine (file:///…); never in AWS. LOCAL_FILE_REPOSITORIES=false turns it off.
     LOCAL_FILE_REPOSITORIES: process.env.LOCAL_FILE_REPOSITORIES ?? 'true',

@@ -166,7 +166,7 @@ describe('code reviews', () => {
       expect(inStack.sort()).toEqual([createDescription, ...readDescriptions, reviewFunctionDescription].sort());
       const imports = JSON.stringify(s.app.templates[stackName]).match(/"Fn::ImportValue":"[^"]+"/g) ?? [];
       expect(new Set(imports.map((name) => name.split(':').pop()!.replace('"', '')))).toEqual(
-        new Set(['TableName', 'TableArn', 'ReviewFailuresArn', 'ApiId', 'AlarmTopicArn']),
+        new Set(['TableName', 'TableArn', 'ReviewFailuresArn', 'ApiId', 'AlarmTopicArn', 'ApiLogGroupName']),
       );
     });
 

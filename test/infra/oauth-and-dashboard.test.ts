@@ -1,6 +1,6 @@
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { dashboardDomain, dashboardRoutes } from '../../functions/routes/dashboard';
-import { dashboardResourceRoutes } from '../../functions/routes/dashboard-resources';
+import { dashboardResourceRoutes, requestsRoute } from '../../functions/routes/dashboard-resources';
 import { apiRoutes, webRoutes } from '../../functions/routes/index';
 import { oauthDomain, oauthRoutes } from '../../functions/routes/oauth';
 import { defaultNotificationSender } from '../../lib/app';
@@ -53,6 +53,33 @@ describe('the dashboard and the OAuth authorization server', () => {
     }
     for (const route of webRoutes.filter((r) => r.tableAccess !== 'none')) {
       expect(lookups.environmentOf(description(route)).TABLE_NAME).toEqual({ Ref: s.idAt(`${s.coreStackName}/Table/Resource`) });
+    }
+  });
+
+  it("let the Requests page query the API functions' one log group with Logs Insights, and no other group", () => {
+    const apiLogs = { Ref: s.idAt(`${s.coreStackName}/ApiLogs/Resource`) };
+    for (const route of apiRoutes) {
+      expect([description(route), lookups.functionWithDescription(description(route)).Properties.LoggingConfig?.LogGroup]).toEqual([
+        description(route),
+        apiLogs,
+      ]);
+    }
+    const requests = description(requestsRoute);
+    expect(lookups.environmentOf(requests).API_LOG_GROUP).toEqual(apiLogs);
+    const resourceOf = (action: string) =>
+      lookups
+        .statementsOf(requests)
+        .filter((st) => actionsOf(st).includes(action))
+        .map((st) => joined(st.Resource));
+    expect(resourceOf('logs:StartQuery')).toEqual([
+      `arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:\${${apiLogs.Ref}}:*`,
+    ]);
+    // IAM scopes these two by nothing narrower: they name a query id, not a log group.
+    expect(resourceOf('logs:GetQueryResults')).toEqual(['*']);
+    expect(resourceOf('logs:StopQuery')).toEqual(['*']);
+    // No other page may query it.
+    for (const route of webRoutes.filter((r) => r !== requestsRoute)) {
+      expect(lookups.environmentOf(description(route))?.API_LOG_GROUP).toBeUndefined();
     }
   });
 

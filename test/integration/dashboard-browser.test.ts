@@ -58,6 +58,10 @@ describe('the dashboard in a real browser', () => {
     const { person, page } = await signedIn();
     await expect(page.getByText(person.account.id).count()).resolves.toBeGreaterThan(0);
     await checked(page, 'home');
+    // A few API requests, for the Requests page to list.
+    await as(person.live.key).post('/projects', { name: 'Shown in Requests', repository: 'https://github.com/acme/requests' });
+    await as(person.live.key).get('/projects');
+    await as(person.live.key).get('/projects/proj_missing');
     for (const [link, heading] of [
       ['Projects', 'Projects'],
       ['Workflows', 'Workflows'],
@@ -67,6 +71,7 @@ describe('the dashboard in a real browser', () => {
       ['API keys', 'API keys'],
       ['Applications', 'Applications'],
       ['Authorized applications', 'Authorized applications'],
+      ['Requests', 'Requests'],
       ['Team', 'Team'],
       ['Audit log', 'Audit log'],
     ] as const) {

@@ -40,6 +40,7 @@ describe('resolveCredential', () => {
         mode: 'live',
         credentialId: key.id,
         credentialType: 'live',
+        credentialHint: key.hint,
         scopes: [...allScopes],
       });
     }

@@ -76,6 +76,7 @@ export const resolveCredential = async (
     mode: type === 'test' ? 'test' : 'live',
     credentialId: credential.id,
     credentialType: type,
+    credentialHint: credential.hint,
     // A read-only key can never write, whatever was stored for it.
     scopes: type === 'ro' ? scopes.filter(isReadScope) : scopes,
   };
