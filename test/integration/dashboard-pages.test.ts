@@ -120,7 +120,7 @@ describe('dashboard pages over HTTP', () => {
         const answer = await client.post(path, { csrf_token: token, confirmed: 'yes' });
         expect([path, answer.status]).toEqual([path, 404]);
       }
-      expect((await client.post(recover!, { csrf_token: token, since: 'yesterday' })).status).toBe(400);
+      expect((await client.post(recover!, { csrf_token: token, since: 'yesterday' })).status).toBe(422);
       const nothing = await client.post(recover!, { csrf_token: token, since: '2026-01-01T00:00' });
       expect(nothing.status).toBe(200);
       expect(nothing.text).toContain('Nothing to recover');
