@@ -115,6 +115,14 @@ export const workflowPageRoute = resourceRow({
   path: '/dashboard/workflows/{id}',
   handler: 'dashboard/workflows/show',
 });
+export const cancelWorkflowPageRoute = resourceRow({
+  operationId: 'dashboardCancelWorkflow',
+  summary: 'Cancel a workflow (after a confirmation)',
+  method: 'POST',
+  path: '/dashboard/workflows/{id}/cancel',
+  handler: 'dashboard/workflows/cancel',
+  workflowExecutions: 'stop',
+});
 
 // Security
 export const securityRoute = resourceRow({
@@ -138,6 +146,14 @@ export const findingPageRoute = resourceRow({
   path: '/dashboard/security/findings/{id}',
   handler: 'dashboard/security/finding',
 });
+export const remediatePageRoute = resourceRow({
+  operationId: 'dashboardRemediateFinding',
+  summary: 'Remediate a finding',
+  method: 'POST',
+  path: '/dashboard/security/findings/{id}/remediate',
+  handler: 'dashboard/security/remediate',
+  startsSecurityJobs: true,
+});
 
 // Deployments
 export const deploymentsRoute = resourceRow({
@@ -153,6 +169,14 @@ export const deploymentPageRoute = resourceRow({
   method: 'GET',
   path: '/dashboard/deployments/{id}',
   handler: 'dashboard/deployments/show',
+});
+export const rollbackPageRoute = resourceRow({
+  operationId: 'dashboardRollbackDeployment',
+  summary: 'Roll a deployment back (after a confirmation)',
+  method: 'POST',
+  path: '/dashboard/deployments/{id}/rollback',
+  handler: 'dashboard/deployments/rollback',
+  deploymentExecutions: true,
 });
 
 // Tests
@@ -304,6 +328,23 @@ export const testWebhookPageRoute = webhookRow({
   handler: 'dashboard/webhooks/test-event',
   timeoutSeconds: testRouteTimeoutSeconds,
 });
+export const redeliverPageRoute = webhookRow({
+  operationId: 'dashboardRedeliverWebhookDelivery',
+  summary: 'Deliver a delivery again',
+  method: 'POST',
+  path: '/dashboard/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+  handler: 'dashboard/webhooks/redeliver',
+  sendsDeliveries: true,
+});
+export const recoverWebhookPageRoute = webhookRow({
+  operationId: 'dashboardRecoverWebhookDeliveries',
+  summary: 'Queue again what a webhook missed since a time',
+  method: 'POST',
+  path: '/dashboard/webhooks/{id}/recover',
+  handler: 'dashboard/webhooks/recover',
+  timeoutSeconds: 29,
+  sendsDeliveries: true,
+});
 
 export const dashboardResourceRoutes: WebRouteDefinition[] = [
   switchModeRoute,
@@ -319,11 +360,14 @@ export const dashboardResourceRoutes: WebRouteDefinition[] = [
   deleteProjectPageRoute,
   workflowsRoute,
   workflowPageRoute,
+  cancelWorkflowPageRoute,
   securityRoute,
   scanPageRoute,
   findingPageRoute,
+  remediatePageRoute,
   deploymentsRoute,
   deploymentPageRoute,
+  rollbackPageRoute,
   testsRoute,
   testPageRoute,
   applicationsRoute,
@@ -344,4 +388,6 @@ export const dashboardResourceRoutes: WebRouteDefinition[] = [
   deleteWebhookPageRoute,
   rotateWebhookSecretPageRoute,
   testWebhookPageRoute,
+  redeliverPageRoute,
+  recoverWebhookPageRoute,
 ];

@@ -176,17 +176,38 @@ export class WorkflowOrchestration extends Construct {
   /** A route function that stops executions. */
   bindStopper(fn: ServiceFunction): void {
     fn.function.addEnvironment('WORKFLOW_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
+    const { name, rendered } = this.machineNameFor(fn);
     const executions = Stack.of(this).formatArn({
       service: 'states',
       resource: 'execution',
-      resourceName: `${this.stateMachine.stateMachineName}:*`,
+      resourceName: `${name}:*`,
       arnFormat: ArnFormat.COLON_RESOURCE_NAME,
     });
     fn.allow(new PolicyStatement({ actions: ['states:StopExecution'], resources: [executions] }));
-    const machineId = Stack.of(this).getLogicalId(this.stateMachine.node.defaultChild as CfnElement);
     fn.acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:<${machineId}.Name>:*]`,
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:<AWS::Region>:<AWS::AccountId>:execution:${rendered}:*]`,
       reason: 'StopExecution names executions of the workflow state machine only: <machine>:* is the execution-name wildcard.',
     });
   }
+
+  /**
+   * The machine's name as a function's stack sees it, and as cdk-nag renders it in a finding: a
+   * reference in this stack; from another stack (the dashboard's Cancel workflow) an import of an
+   * export named here, so the acknowledgement can name it before synthesis.
+   */
+  private machineNameFor(fn: ServiceFunction): { name: string; rendered: string } {
+    const stack = Stack.of(this);
+    if (Stack.of(fn) === stack) {
+      return {
+        name: this.stateMachine.stateMachineName,
+        rendered: `<${stack.getLogicalId(this.stateMachine.node.defaultChild as CfnElement)}.Name>`,
+      };
+    }
+    const exportName = `${stack.stackName}-WorkflowStateMachineName`;
+    this.exportedName ??= stack.exportValue(this.stateMachine.stateMachineName, { name: exportName });
+    Stack.of(fn).addStackDependency(stack, 'stops executions of the workflow state machine');
+    return { name: this.exportedName, rendered: exportName };
+  }
+
+  private exportedName?: string;
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Template } from 'aws-cdk-lib/assertions';
-import { routes } from '../../functions/routes/index';
+import { routeTable as routes } from '../../functions/routes/index';
 import { deploymentDefinitionFile, deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
@@ -27,12 +27,18 @@ const expectedTimeouts: Record<StepKey, number> = { control: 60, deploy: 300, he
 
 const createDescription = 'POST /v1/deployments';
 const rollbackDescription = 'POST /v1/deployments/{id}/rollback';
+/** The dashboard's Roll back button: the same use case, the same grant. */
+const dashboardRollbackDescription = 'POST /dashboard/deployments/{id}/rollback';
 const readDescriptions = ['GET /v1/deployments', 'GET /v1/deployments/{id}'];
 /** auto_deploy: the workflow package stage starts deployments too. */
 const packageDescription = stageFunctionDescriptions.package;
-const starterDescriptions = [createDescription, rollbackDescription, packageDescription];
+const starterDescriptions = [createDescription, rollbackDescription, dashboardRollbackDescription, packageDescription];
 /** The routes that start security jobs: asynchronous invocations of the security function. */
-const securityStarterDescriptions = ['POST /v1/security/scans', 'POST /v1/security/findings/{id}/remediate'];
+const securityStarterDescriptions = [
+  'POST /v1/security/scans',
+  'POST /v1/security/findings/{id}/remediate',
+  'POST /dashboard/security/findings/{id}/remediate',
+];
 /** The routes that start test jobs: asynchronous invocations of the tests function. */
 const testsStarterDescriptions = ['POST /v1/tests/generate', 'POST /v1/tests/run'];
 /** The route that starts code reviews (invokes the review function). */
@@ -317,7 +323,7 @@ describe('deployment orchestration', () => {
           .filter((route) => route.deploymentExecutions)
           .map((route) => `${route.method} ${route.path}`)
           .sort(),
-      ).toEqual([createDescription, rollbackDescription].sort());
+      ).toEqual([createDescription, rollbackDescription, dashboardRollbackDescription].sort());
     });
 
     it.each(starterDescriptions.map((description) => [description]))(

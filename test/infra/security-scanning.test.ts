@@ -1,5 +1,5 @@
 import { keys } from '../../functions/adapters/dynamodb/keys';
-import { routes } from '../../functions/routes/index';
+import { routeTable as routes } from '../../functions/routes/index';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { findingArtifactPrefix, securityFunctionDescription } from '../../lib/constructs/security-scanning';
@@ -8,7 +8,9 @@ import { idsOf, synthesized } from './synthesized';
 
 const scanDescription = 'POST /v1/security/scans';
 const remediateDescription = 'POST /v1/security/findings/{id}/remediate';
-const starterDescriptions = [scanDescription, remediateDescription];
+/** The dashboard's Remediate button: the same use case, the same grant. */
+const dashboardRemediateDescription = 'POST /dashboard/security/findings/{id}/remediate';
+const starterDescriptions = [scanDescription, remediateDescription, dashboardRemediateDescription];
 const readDescriptions = [
   'GET /v1/security/scans',
   'GET /v1/security/scans/{id}',
@@ -285,7 +287,7 @@ describe('security scanning', () => {
   });
 
   describe('route functions', () => {
-    it('the route table marks exactly the scan and remediate routes as starting security jobs', () => {
+    it('the route table marks exactly the scan and remediate routes (API and dashboard) as starting security jobs', () => {
       expect(
         routes
           .filter((route) => route.startsSecurityJobs)

@@ -1,7 +1,7 @@
 import { Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
-import { routes } from '../../functions/routes/index';
+import { routeTable as routes } from '../../functions/routes/index';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { ServiceFunction } from '../../lib/constructs/service-function';
@@ -268,8 +268,13 @@ describe('webhook delivery', () => {
   });
 
   describe('route functions', () => {
-    it('has the redeliver and recover routes as the ones that queue deliveries', () => {
-      expect(sendingRoutes.map((route) => route.handler).sort()).toEqual(['webhooks/deliveries-redeliver', 'webhooks/recover']);
+    it("has the redeliver and recover routes (the API's and the dashboard's) as the ones that queue deliveries", () => {
+      expect(sendingRoutes.map((route) => route.handler).sort()).toEqual([
+        'dashboard/webhooks/recover',
+        'dashboard/webhooks/redeliver',
+        'webhooks/deliveries-redeliver',
+        'webhooks/recover',
+      ]);
     });
 
     it.each(sendingRoutes.map((route) => [routeDescription(route)]))(

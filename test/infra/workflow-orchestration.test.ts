@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
-import { routes } from '../../functions/routes/index';
+import { routeTable as routes } from '../../functions/routes/index';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
@@ -32,6 +32,8 @@ const placeholderStages: Record<string, StageKey> = {
 const createWorkflowDescription = 'POST /v1/workflows';
 const createReviewDescription = 'POST /v1/reviews';
 const cancelWorkflowDescription = 'POST /v1/workflows/{id}/cancel';
+/** The dashboard's Cancel workflow button does what the API's cancel does, with the same grant. */
+const dashboardCancelDescription = 'POST /dashboard/workflows/{id}/cancel';
 const workflowReadDescriptions = ['GET /v1/workflows', 'GET /v1/workflows/{id}', 'GET /v1/workflows/{id}/logs'];
 
 const aslText = readFileSync(workflowDefinitionFile, 'utf8');
@@ -673,18 +675,19 @@ describe('workflow orchestration', () => {
   describe('route functions', () => {
     const executionsArn = () => `arn:\${AWS::Partition}:states:\${AWS::Region}:\${AWS::AccountId}:execution:\${${s.machineId}.Name}:*`;
 
-    it('the route table marks createWorkflow as the starter and cancelWorkflow as the stopper', () => {
+    it("the route table marks createWorkflow as the starter, cancelWorkflow and the dashboard's cancel as the stoppers", () => {
       expect(
         routes
           .filter((route) => route.workflowExecutions)
           .map((route) => `${route.workflowExecutions} ${route.method} ${route.path}`)
           .sort(),
-      ).toEqual([`start ${createWorkflowDescription}`, `stop ${cancelWorkflowDescription}`].sort());
+      ).toEqual([`start ${createWorkflowDescription}`, `stop ${cancelWorkflowDescription}`, `stop ${dashboardCancelDescription}`].sort());
     });
 
     it.each([
       [createWorkflowDescription, 'start'],
       [cancelWorkflowDescription, 'stop'],
+      [dashboardCancelDescription, 'stop'],
     ])('%s knows the machine and may only %s its executions', (description, what) => {
       expect(s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
       const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
@@ -700,7 +703,7 @@ describe('workflow orchestration', () => {
 
     it('no other function knows the machine or holds a Step Functions permission, the GET workflow routes included', () => {
       for (const description of workflowReadDescriptions) expect(allDescriptions(s)).toContain(description);
-      const starters = new Set([createWorkflowDescription, cancelWorkflowDescription]);
+      const starters = new Set([createWorkflowDescription, cancelWorkflowDescription, dashboardCancelDescription]);
       for (const description of allDescriptions(s).filter((d) => !starters.has(d))) {
         expect([description, s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN]).toEqual([description, undefined]);
         const workflowMachineGrants = s.lookups

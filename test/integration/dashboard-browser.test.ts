@@ -1,7 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { as } from './support/http';
 import { accessibilityViolations, launchChromium, screenshot } from './support/browser';
-import { completedDeployment, hookConfig, newProject, startDeployTarget, type DeployTarget } from './support/deployments';
+import {
+  completedDeployment,
+  hookConfig,
+  newProject,
+  startDeployTarget,
+  waitForDeployment,
+  type DeployTarget,
+} from './support/deployments';
 import { oauthApp } from './support/oauth-app';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { newPerson, origin } from './support/web-client';
@@ -195,8 +202,10 @@ describe('the dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Re-enable' }).click();
     await page.getByText('The webhook is enabled again').waitFor();
     await expect(nav(page).getByText('1 failed').count()).resolves.toBe(0);
-    const recovered = await api.post(`/webhooks/${webhook.id}/recover`, { since: new Date(Date.now() - 3_600_000).toISOString() });
-    expect(recovered.body.data.requeued).toBe(1);
+    await page.getByLabel('Since (UTC)').fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 19));
+    await page.getByRole('button', { name: 'Recover' }).click();
+    await page.getByText('1 delivery is queued again.').waitFor();
+    await checked(page, 'webhook-recovered');
     await hook.waitFor(before + 1, 15_000);
     await page.reload();
     await page.locator('.delivery__head .badge', { hasText: 'succeeded' }).first().waitFor();
@@ -223,24 +232,32 @@ describe('the dashboard in a real browser', () => {
     await checked(page, 'workflow');
   }, 90_000);
 
-  it('shows a deployment with its status, URL, version and health checks', async () => {
+  it('shows a deployment with its status, URL, version and health checks, and rolls it back after a confirmation', async () => {
     const { person, page } = await signedIn();
     const api = as(person.test.key);
     const site: DeployTarget = await startDeployTarget();
     closers.push(() => site.close());
     const projectId = await newProject(api);
-    const done = await completedDeployment(api, {
-      project_id: projectId,
-      environment: 'production',
-      provider: 'deploy-hook',
-      config: hookConfig(site),
-    });
+    const body = { project_id: projectId, environment: 'production', provider: 'deploy-hook', config: hookConfig(site) };
+    const previous = await completedDeployment(api, body);
+    const done = await completedDeployment(api, body);
     await switchToTestMode(page);
     await page.goto(`${origin()}/dashboard/deployments/${done.id}`);
     await page.getByText(done.url).waitFor();
     await page.getByRole('table', { name: 'Health checks, latest last' }).getByText('health check answered 200').first().waitFor();
     await checked(page, 'deployment');
-  }, 90_000);
+
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Roll back production to its previous deployment?').waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('Rollback requested').waitFor();
+    const rolledBack = await waitForDeployment(api, done.id);
+    expect([rolledBack.status, rolledBack.rolled_back_to]).toEqual(['rolled_back', previous.id]);
+    await page.reload();
+    await page.getByRole('link', { name: previous.id }).waitFor();
+    await checked(page, 'deployment-rolled-back');
+  }, 120_000);
 
   it('registers an application, authorizes it, and revokes the grant: the token is refused on its next request', async () => {
     const { page } = await signedIn();

@@ -80,6 +80,53 @@ describe('dashboard pages over HTTP', () => {
     expect((await client.get('/dashboard/audit-log')).status).toBe(403);
   });
 
+  describe('the actions of workflows, findings, deployments and webhooks', () => {
+    const actions = (webhookId: string) => [
+      '/dashboard/workflows/wf_00000000000000000000000000/cancel',
+      '/dashboard/security/findings/fnd_00000000000000000000000000/remediate',
+      '/dashboard/deployments/dep_00000000000000000000000000/rollback',
+      `/dashboard/webhooks/${webhookId}/deliveries/dlv_00000000000000000000000000/redeliver`,
+      `/dashboard/webhooks/${webhookId}/recover`,
+    ];
+    /** A test-mode webhook on a loopback address nothing listens on: these tests deliver nothing. */
+    const webhookOf = async (person: { test: { key: string } }): Promise<string> =>
+      (await as(person.test.key).post('/webhooks', { url: 'http://127.0.0.1:9/in', events: ['workflow.completed'] })).body.data.id;
+
+    it('refuse a form without its CSRF token, and refuse a viewer even with one (403)', async () => {
+      const admin = await signedInClient();
+      for (const path of actions(await webhookOf(admin.person))) {
+        const answer = await admin.client.post(path, { confirmed: 'yes', since: '2026-01-01T00:00' });
+        expect([path, answer.status]).toEqual([path, 403]);
+      }
+      const viewer = await signedInClient('viewer');
+      const token = csrfTokenIn((await viewer.client.get('/dashboard/projects')).text);
+      for (const path of actions(await webhookOf(viewer.person))) {
+        const answer = await viewer.client.post(path, { csrf_token: token, confirmed: 'yes', since: '2026-01-01T00:00' });
+        expect([path, answer.status]).toEqual([path, 403]);
+        expect(answer.text).toContain('Only an admin of the account can do this');
+      }
+    });
+
+    it('ask before cancelling or rolling back, then reach the same use cases as the API', async () => {
+      const { person, client } = await signedInClient();
+      await client.submit('/dashboard/projects', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/projects' });
+      const token = csrfTokenIn((await client.get('/dashboard/projects')).text);
+      const [cancel, remediate, rollback, redeliver, recover] = actions(await webhookOf(person));
+      const asked = await client.post(cancel!, { csrf_token: token });
+      expect(asked.status).toBe(200);
+      expect(asked.text).toContain('Cancel this workflow?');
+      expect((await client.post(rollback!, { csrf_token: token })).text).toContain('Roll back to the previous deployment');
+      for (const path of [cancel!, remediate!, rollback!, redeliver!]) {
+        const answer = await client.post(path, { csrf_token: token, confirmed: 'yes' });
+        expect([path, answer.status]).toEqual([path, 404]);
+      }
+      expect((await client.post(recover!, { csrf_token: token, since: 'yesterday' })).status).toBe(422);
+      const nothing = await client.post(recover!, { csrf_token: token, since: '2026-01-01T00:00' });
+      expect(nothing.status).toBe(200);
+      expect(nothing.text).toContain('Nothing to recover');
+    });
+  });
+
   it('switches to test mode and back: each mode shows its own data', async () => {
     const { person, client } = await signedInClient();
     await as(person.test.key).post('/projects', { name: 'Only in test', repository: 'https://github.com/acme/test-only' });

@@ -2,6 +2,8 @@ import { type ProjectSort, projectSortFields } from '../../../core/projects/proj
 import { getProject, listProjects } from '../../../core/projects/project-use-cases';
 import { listDeployments } from '../../../core/deployments/deployment-use-cases';
 import { listReviews } from '../../../core/reviews/review-use-cases';
+import type { TestRun } from '../../../core/testing/test-records';
+import { listTests } from '../../../core/testing/test-use-cases';
 import { tableFromEnvironment } from '../../../adapters/dynamodb/client';
 import { dynamoReviewRepository } from '../../../adapters/dynamodb/review-repository';
 import { listFindings, listScans } from '../../../core/security/security-use-cases';
@@ -16,6 +18,7 @@ import { createProjectBody, updateProjectBody } from '../../../routes/schemas/pr
 import { deploymentDeps, deploymentView } from '../../deployments/deps';
 import { projectDeps } from '../../projects/deps';
 import { securityDeps } from '../../security/deps';
+import { testDeps } from '../../testing/deps';
 import { workflowDeps } from '../../workflows/deps';
 
 export const projectIdOf = (request: Pick<DashboardRequest, 'event'>): string => request.event.pathParameters?.id ?? '';
@@ -61,13 +64,14 @@ export const projectPage = async (
   const { tenant } = request;
   const project = await getProject(tenant, projectIdOf(request), projectDeps());
   const filter = { project_id: project.id };
-  const [workflows, scans, findings, deployments, reviews] = await Promise.all([
+  const [workflows, scans, findings, deployments, reviews, testRuns] = await Promise.all([
     listWorkflows(tenant, recent, filter, workflowDeps()),
     listScans(tenant, recent, filter, securityDeps()),
     listFindings(tenant, { ...recent, sort: 'severity' as const, order: 'asc' as const }, { ...filter, status: 'open' }, securityDeps()),
     listDeployments(tenant, recent, filter, deploymentDeps()),
     // Only the review records: the page starts no review, so it needs no AI provider or job client.
     listReviews(tenant, recent, filter, { reviews: dynamoReviewRepository(tableFromEnvironment()) }),
+    listTests(tenant, recent, { ...filter, object: 'test_run' }, testDeps()),
   ]);
   return {
     status,
@@ -79,6 +83,7 @@ export const projectPage = async (
       findings: findings.items,
       deployments: deployments.items.map(deploymentView),
       reviews: reviews.items,
+      testRuns: testRuns.items.filter((item): item is TestRun => item.object === 'test_run'),
       ...extra,
     }),
   };

@@ -1,6 +1,6 @@
 import type { DeploymentView } from '../../../../core/deployments/deployment';
-import { Alert, Card } from '../../../components';
-import { Duration, Empty, StatusBadge, Time } from '../../../dashboard-components';
+import { Alert, Button, Card } from '../../../components';
+import { ConfirmForm, Duration, Empty, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 
@@ -14,6 +14,15 @@ export const DeploymentPage = (props: { shell: Shell; deployment: DeploymentView
       </p>
       <h1>Deployment {d.id}</h1>
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
+      {d.status === 'completed' && d.rollback?.status !== 'in_progress' && (
+        <ConfirmForm
+          action={`/dashboard/deployments/${encodeURIComponent(d.id)}/rollback`}
+          csrfToken={shell.viewer.csrfToken}
+          confirm={`Roll back ${d.environment} to its previous deployment?`}
+        >
+          <Button variant="danger">Roll back</Button>
+        </ConfirmForm>
+      )}
       <section id="deployment-state" data-live={live ? 'deployment' : undefined}>
         <Card>
           <p role="status">

@@ -4,11 +4,13 @@ import type { Project } from '../../../../core/projects/project';
 import type { Review } from '../../../../core/reviews/review';
 import type { Finding } from '../../../../core/security/finding';
 import type { Scan } from '../../../../core/security/scan';
+import type { TestRun } from '../../../../core/testing/test-records';
 import type { Workflow } from '../../../../core/workflows/workflow';
 import { Alert, Button, Card, ErrorSummary, PostForm } from '../../../components';
 import { ConfirmForm, Empty, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { totalsText } from '../tests/tests';
 import { type ProjectForm, ProjectFields } from './projects';
 
 export interface ProjectPageProps {
@@ -19,6 +21,7 @@ export interface ProjectPageProps {
   findings: Finding[];
   deployments: DeploymentView[];
   reviews: Review[];
+  testRuns: TestRun[];
   notice?: string;
   errors?: string[];
   form?: ProjectForm;
@@ -85,6 +88,16 @@ export const ProjectPage = (props: ProjectPageProps) => {
             <li key={d.id}>
               <a href={`/dashboard/deployments/${encodeURIComponent(d.id)}`}>{d.id}</a> {d.environment} <StatusBadge status={d.status} />{' '}
               <Time iso={d.created_at} />
+            </li>
+          ))}
+        </ul>
+      </Section>
+      <Section title="Test runs" href={`/dashboard/tests?${filter}`} empty="No test runs yet." count={props.testRuns.length}>
+        <ul className="plain-list">
+          {props.testRuns.map((run) => (
+            <li key={run.id}>
+              <a href={`/dashboard/tests/${encodeURIComponent(run.id)}`}>{run.id}</a> <StatusBadge status={run.status} /> {totalsText(run)}{' '}
+              <Time iso={run.created_at} />
             </li>
           ))}
         </ul>

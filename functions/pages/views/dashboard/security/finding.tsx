@@ -1,5 +1,5 @@
 import type { Finding } from '../../../../core/security/finding';
-import { Alert, Card } from '../../../components';
+import { Alert, Button, Card, PostForm } from '../../../components';
 import { StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
@@ -70,6 +70,15 @@ export const FindingPage = (props: { shell: Shell; finding: Finding; notice?: st
           </>
         ) : (
           <p className="muted">Not remediated yet.</p>
+        )}
+        {finding.status === 'open' && remediation?.status !== 'in_progress' && (
+          <PostForm
+            action={`/dashboard/security/findings/${encodeURIComponent(finding.id)}/remediate`}
+            csrfToken={shell.viewer.csrfToken}
+            className="inline-form"
+          >
+            <Button>Remediate</Button>
+          </PostForm>
         )}
       </Card>
     </Layout>

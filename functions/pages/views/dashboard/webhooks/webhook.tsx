@@ -96,7 +96,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
         <Alert kind="error" title="This webhook has failed">
           <p>
             A delivery exhausted all six attempts <Time iso={webhook.failed_at} />, so new events are not sent until you re-enable it.
-            Events meanwhile are kept as skipped deliveries: re-enable, then recover them (`POST /v1/webhooks/{'{id}'}/recover`).
+            Events meanwhile are kept as skipped deliveries: re-enable, then recover them.
           </p>
           <PostForm action={`${base}/re-enable`} csrfToken={csrf} className="inline-form">
             <Button>Re-enable</Button>
@@ -127,6 +127,19 @@ export const WebhookPage = (props: WebhookPageProps) => {
             <Button variant="secondary">Send test event</Button>
           </PostForm>
         </Card>
+        {state === 'enabled' && (
+          <Card>
+            <h2>Recover</h2>
+            <p className="muted">Queues again every failed and skipped delivery created since then, oldest first.</p>
+            <PostForm action={`${base}/recover`} csrfToken={csrf} label="Recover missed deliveries">
+              <div className="field">
+                <label for="field-since">Since (UTC)</label>
+                <input type="datetime-local" id="field-since" name="since" required step="1" />
+              </div>
+              <Button variant="secondary">Recover</Button>
+            </PostForm>
+          </Card>
+        )}
         <Card>
           <h2>Signing secret</h2>
           <p className="muted">A new secret; the old one keeps signing beside it for 24 hours, so receivers can move over.</p>
@@ -180,6 +193,16 @@ export const WebhookPage = (props: WebhookPageProps) => {
                     </span>
                   )}
                 </div>
+                {state === 'enabled' && !delivery.test && delivery.status !== 'pending' && (
+                  <PostForm
+                    action={`${base}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`}
+                    csrfToken={csrf}
+                    className="inline-form"
+                    label={`Redeliver ${delivery.id}`}
+                  >
+                    <Button variant="secondary">Redeliver</Button>
+                  </PostForm>
+                )}
                 <details open={delivery.status === 'failed'}>
                   <summary>{delivery.attempts.length === 1 ? '1 attempt' : `${delivery.attempts.length} attempts`}</summary>
                   <Attempts delivery={delivery} />

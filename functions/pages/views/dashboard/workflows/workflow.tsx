@@ -1,7 +1,7 @@
 import { stageNames } from '../../../../core/workflows/stage-data';
 import { isFinished, type LogEntry, logLevels, type Workflow } from '../../../../core/workflows/workflow';
 import { Alert, Button, Card } from '../../../components';
-import { Duration, Empty, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import { ConfirmForm, Duration, Empty, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 
@@ -80,6 +80,15 @@ export const WorkflowPage = (props: WorkflowPageProps) => {
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
       <Card>
         <Stages workflow={workflow} />
+        {!isFinished(workflow.status) && (
+          <ConfirmForm
+            action={`${base}/cancel`}
+            csrfToken={shell.viewer.csrfToken}
+            confirm="Cancel this workflow? Its running and pending stages stop."
+          >
+            <Button variant="danger">Cancel workflow</Button>
+          </ConfirmForm>
+        )}
       </Card>
       <Card>
         <h2>Prompt</h2>

@@ -1,0 +1,32 @@
+import { validationError } from '../../../core/errors';
+import { recoverDeliveries } from '../../../core/webhooks/webhook-use-cases';
+import { deliveryQueueFromEnvironment } from '../../../adapters/runtime/delivery-queue';
+import { dashboardPage } from '../../../http/pages/dashboard-page';
+import { recoverWebhookPageRoute } from '../../../routes/dashboard-resources';
+import { webhookDeps } from '../../webhooks/deps';
+import { webhookIdOf, webhookPage } from './webhook-pages';
+
+const deps = webhookDeps(deliveryQueueFromEnvironment);
+
+/** A `datetime-local` field (`2026-11-24T13:05`, seconds optional), read as UTC as the form says. */
+const sinceOf = (form: URLSearchParams): number => {
+  const value = (form.get('since') ?? '').trim();
+  const since = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(value) ? Date.parse(`${value}Z`) : Number.NaN;
+  if (!Number.isFinite(since)) throw validationError([{ field: 'since', issue: 'must be a date and time (UTC)' }]);
+  return since;
+};
+
+/** As `POST /v1/webhooks/{id}/recover`: every failed and skipped delivery since then is queued again. */
+export const handler = dashboardPage(
+  recoverWebhookPageRoute,
+  async (request) => {
+    const result = await recoverDeliveries(request.tenant, webhookIdOf(request), sinceOf(request.form), deps);
+    return webhookPage(request, {
+      notice:
+        result.requeued === 0
+          ? 'Nothing to recover: no failed or skipped delivery since then.'
+          : `${result.requeued === 1 ? '1 delivery is' : `${result.requeued} deliveries are`} queued again.`,
+    });
+  },
+  { adminOnly: true },
+);
