@@ -157,7 +157,13 @@ const main = async (): Promise<void> => {
   const scans = wants('scans') ? await benchScans(settings.scans) : undefined;
   const sdk = wants('sdk') ? await benchSdk() : undefined;
 
-  const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? []), ...(ratelimit?.checks ?? [])];
+  const checks: Check[] = [
+    ...(bundles?.checks ?? []),
+    ...(http?.checks ?? []),
+    ...(capacity?.checks ?? []),
+    ...(ratelimit?.checks ?? []),
+    ...(scans?.checks ?? []),
+  ];
   const figures: Figure[] = [
     ...(webhooks?.figures ?? []),
     ...(workflows?.figures ?? []),
@@ -177,7 +183,7 @@ const main = async (): Promise<void> => {
     ratelimit: ratelimit && { rows: ratelimit.rows },
     webhooks: webhooks && { ...webhooks, figures: undefined },
     workflows: workflows && { ...workflows, figures: undefined },
-    scans: scans && { ...scans, figures: undefined },
+    scans: scans && { ...scans, checks: undefined, figures: undefined },
     sdk: sdk && { ...sdk, figures: undefined },
   };
   const {
