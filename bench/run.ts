@@ -162,6 +162,7 @@ const main = async (): Promise<void> => {
     ...(http?.checks ?? []),
     ...(capacity?.checks ?? []),
     ...(ratelimit?.checks ?? []),
+    ...(webhooks?.checks ?? []),
     ...(scans?.checks ?? []),
   ];
   const figures: Figure[] = [
@@ -181,7 +182,7 @@ const main = async (): Promise<void> => {
     http: http && { results: http.results, reference: http.reference },
     capacity: capacity && { ...capacity, checks: undefined },
     ratelimit: ratelimit && { rows: ratelimit.rows },
-    webhooks: webhooks && { ...webhooks, figures: undefined },
+    webhooks: webhooks && { ...webhooks, checks: undefined, figures: undefined },
     workflows: workflows && { ...workflows, figures: undefined },
     scans: scans && { ...scans, checks: undefined, figures: undefined },
     sdk: sdk && { ...sdk, figures: undefined },
