@@ -157,7 +157,14 @@ const main = async (): Promise<void> => {
   const scans = wants('scans') ? await benchScans(settings.scans) : undefined;
   const sdk = wants('sdk') ? await benchSdk() : undefined;
 
-  const checks: Check[] = [...(bundles?.checks ?? []), ...(http?.checks ?? []), ...(capacity?.checks ?? []), ...(ratelimit?.checks ?? [])];
+  const checks: Check[] = [
+    ...(bundles?.checks ?? []),
+    ...(http?.checks ?? []),
+    ...(capacity?.checks ?? []),
+    ...(ratelimit?.checks ?? []),
+    ...(webhooks?.checks ?? []),
+    ...(scans?.checks ?? []),
+  ];
   const figures: Figure[] = [
     ...(webhooks?.figures ?? []),
     ...(workflows?.figures ?? []),
@@ -175,9 +182,9 @@ const main = async (): Promise<void> => {
     http: http && { results: http.results, reference: http.reference },
     capacity: capacity && { ...capacity, checks: undefined },
     ratelimit: ratelimit && { rows: ratelimit.rows },
-    webhooks: webhooks && { ...webhooks, figures: undefined },
+    webhooks: webhooks && { ...webhooks, checks: undefined, figures: undefined },
     workflows: workflows && { ...workflows, figures: undefined },
-    scans: scans && { ...scans, figures: undefined },
+    scans: scans && { ...scans, checks: undefined, figures: undefined },
     sdk: sdk && { ...sdk, figures: undefined },
   };
   const {

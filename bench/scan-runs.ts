@@ -1117,3 +1117,83 @@ const readCliOutput = async (root: string, outputFile: string, exitCode: number)
     ),
   };
 };
+
+// ---------------------------------------------------------------------------------------------
+// The ESLint CLI with the sast scanner's configuration
+
+const eslintBin = fileURLToPath(new URL('../node_modules/eslint/bin/eslint.js', import.meta.url));
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const sastConfigModule = new URL('../functions/engines/scanners/sast/file-linter.ts', import.meta.url).href;
+
+/**
+ * An `eslint.config.mjs` outside the tree exporting the sast scanner's own flat config (its rules,
+ * its narrowed plugins, its parsers), imported from the sources: the CLI runs under tsx's loader.
+ */
+export const writeEslintConfig = async (base: string): Promise<string> => {
+  const file = join(base, 'eslint.config.mjs');
+  await writeFile(file, `import { sastConfig } from ${JSON.stringify(sastConfigModule)};\nexport default sastConfig('module');\n`);
+  return file;
+};
+
+export interface EslintCliRun {
+  exitCode: number;
+  files: number;
+  messages: Array<{ path: string; line: number; ruleId: string }>;
+  /** Fatal (parse) errors. */
+  fatal: number;
+}
+
+interface EslintJsonResult {
+  filePath: string;
+  messages: Array<{ ruleId: string | null; line: number; fatal?: boolean }>;
+}
+
+/**
+ * `node --import tsx eslint . --config <file> --no-inline-config --format json --output-file <out>`
+ * in `root`, a new node process each run (ESLint's own defaults otherwise: no cache, concurrency
+ * off, node_modules/ and .git/ ignored). Exit 1 means it reported problems; 2 or a signal is a failure.
+ */
+export const runEslintCli = (root: string, configFile: string, outputFile: string): Promise<EslintCliRun> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        tsxLoader,
+        eslintBin,
+        '.',
+        '--config',
+        configFile,
+        '--no-inline-config',
+        '--no-warn-ignored',
+        '--format',
+        'json',
+        '--output-file',
+        outputFile,
+      ],
+      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+    );
+    const err: Buffer[] = [];
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code !== 0 && code !== 1) {
+        reject(new Error(`ESLint CLI exited ${code ?? signal}: ${Buffer.concat(err).toString('utf8').slice(0, 500)}`));
+        return;
+      }
+      readFile(outputFile, 'utf8')
+        .then((text) => {
+          const results = JSON.parse(text) as EslintJsonResult[];
+          const relativePath = (file: string): string => relative(root, file).split(sep).join('/');
+          resolve({
+            exitCode: code,
+            files: results.length,
+            messages: results.flatMap((r) =>
+              r.messages.flatMap((m) => (m.ruleId && !m.fatal ? [{ path: relativePath(r.filePath), line: m.line, ruleId: m.ruleId }] : [])),
+            ),
+            fatal: results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0),
+          });
+        }, reject)
+        .finally(() => void rm(outputFile, { force: true }));
+    });
+  });

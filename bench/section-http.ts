@@ -1,5 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from '../functions/adapters/dynamodb/keys';
+import { type ApiCallCost, apiCallCost, floorUsdPerMillion } from './api-cost';
+import { type CallMeter, meterDynamoCalls } from './dynamodb-calls';
 import { type HttpSpec, type LoadResult, runClosedLoop, runHttpLoad } from './http-load';
 import { type BenchRuntime, localDocumentClient, newBenchAccount } from './local-runtime';
 import { type Check, fixed, heading, passFail, printTable } from './report';
@@ -16,6 +18,8 @@ export interface HttpSection {
   results: LoadResult[];
   /** A plain GetItem on DynamoDB Local at the same concurrency: what the emulator alone costs. */
   reference: LoadResult[];
+  /** The cost of one million calls of each kind, from the concurrency-1 runs. */
+  costs: ApiCallCost[];
   checks: Check[];
 }
 
@@ -58,21 +62,30 @@ const levels = (settings: HttpSettings): [concurrency: number, requests: number]
   Object.entries(settings.requests).map(([c, n]) => [Number(c), n]);
 
 /** Each scenario at each concurrency, after a warm-up at that concurrency. */
-const runScenarios = async (port: number, list: readonly Scenario[], settings: HttpSettings): Promise<LoadResult[]> => {
+const runScenarios = async (
+  port: number,
+  list: readonly Scenario[],
+  settings: HttpSettings,
+  meter: CallMeter,
+): Promise<{ results: LoadResult[]; costs: ApiCallCost[] }> => {
   const results: LoadResult[] = [];
+  const costs: ApiCallCost[] = [];
   let index = 1;
   for (const scenario of list) {
     for (const [concurrency, requests] of levels(settings)) {
       const spec: HttpSpec = { ...scenario, port, concurrency, requests };
       await runHttpLoad({ ...spec, requests: settings.warmupRequests }, index);
       index += settings.warmupRequests;
+      meter.reset();
       const result = await runHttpLoad(spec, index);
+      const calls = meter.read();
       index += requests;
+      if (concurrency === 1) costs.push(apiCallCost(result.name, requests, calls.byOperation, result.p50Ms));
       console.log(`  ${result.name} c=${concurrency}: ${fixed(result.requestsPerSecond, 0)} req/s`);
       results.push(result);
     }
   }
-  return results;
+  return { results, costs };
 };
 
 /** The project's own GetItem, straight to DynamoDB Local: the floor under the GET route. */
@@ -134,6 +147,44 @@ const printResults = (results: readonly LoadResult[], reference: readonly LoadRe
   }
 };
 
+const usd = (value: number): string => `$${fixed(value, 3)}`;
+
+const printCosts = (costs: readonly ApiCallCost[]): void => {
+  printTable(
+    'Cost of one million API calls of each kind (AWS list prices, us-east-1, on-demand, arm64)',
+    [
+      { header: 'Call' },
+      { header: 'Lambda MB' },
+      { header: 'ms (c=1 p50)' },
+      { header: 'Read units' },
+      { header: 'Write units' },
+      { header: 'HTTP API' },
+      { header: 'Lambda' },
+      { header: 'DynamoDB' },
+      { header: 'Total' },
+      { header: '× floor' },
+    ],
+    costs.map((c) => [
+      c.name,
+      c.memoryMb,
+      fixed(c.durationMs, 1),
+      fixed(c.readUnits, 2),
+      fixed(c.writeUnits, 2),
+      usd(c.usd.httpApi),
+      usd(c.usd.lambda),
+      usd(c.usd.dynamodb),
+      usd(c.usd.total),
+      fixed(c.usd.total / floorUsdPerMillion, 2),
+    ]),
+    [
+      `Floor ${usd(floorUsdPerMillion)}: the HTTP API request ($1.00), one Lambda invocation ($0.20) and one read unit ($0.125).`,
+      'DynamoDB calls per request counted during the measured c=1 run; units taken as 1 per read (≤ 4 KB, strongly consistent) and',
+      'per write (≤ 1 KB), 2 per item of a transaction (counted as 1 item). Duration: the request’s p50 time in the local runtime',
+      '(HTTP server and load generator included: an upper bound of the billed duration), at ServiceFunction’s default memory.',
+    ],
+  );
+};
+
 const checksOf = (results: readonly LoadResult[]): Check[] =>
   results.map((r) => ({
     section: 'http',
@@ -146,8 +197,16 @@ export const benchHttp = async (runtime: BenchRuntime, settings: HttpSettings): 
   heading('2. Local runtime: HTTP latency and throughput');
   const { account, key } = await newBenchAccount(runtime.table, 'http');
   const projectId = await createOneProject(runtime.port, key);
-  const results = await runScenarios(runtime.port, scenarios(projectId, key), settings);
+  const meter = meterDynamoCalls(runtime.dynamodbEndpoint);
+  let measured: Awaited<ReturnType<typeof runScenarios>>;
+  try {
+    measured = await runScenarios(runtime.port, scenarios(projectId, key), settings, meter);
+  } finally {
+    meter.close();
+  }
+  const { results, costs } = measured;
   const reference = await runReference(runtime, account.id, projectId, settings);
   printResults(results, reference, settings.warmupRequests);
-  return { results, reference, checks: checksOf(results) };
+  printCosts(costs);
+  return { results, reference, costs, checks: checksOf(results) };
 };

@@ -1,11 +1,21 @@
 import { join } from 'node:path';
 import { osvDirectorySource } from '../functions/adapters/security/osv/osv-directory-source';
 import { dependenciesScanner } from '../functions/engines/scanners/dependencies/dependencies-scanner';
-import { sastScanner } from '../functions/engines/scanners/sast/sast-scanner';
+import { defaultParallelism } from '../functions/engines/scanners/sast/lint-pool';
+import { IN_PROCESS_BELOW, sastScanner } from '../functions/engines/scanners/sast/sast-scanner';
 import type { RawFinding, ScanResult, Scanner } from '../functions/core/security/scanner';
 import { secretsScanner } from '../functions/engines/scanners/secrets-scanner';
-import { type Figure, fixed, heading, printTable } from './report';
-import { type CliMessage, type CliRun, type GeneratedRepository, generateRepository, runSecretlintCli, timed } from './scan-runs';
+import { type Check, type Figure, fixed, heading, printTable } from './report';
+import {
+  type CliMessage,
+  type CliRun,
+  type GeneratedRepository,
+  generateRepository,
+  runEslintCli,
+  runSecretlintCli,
+  timed,
+  writeEslintConfig,
+} from './scan-runs';
 import { median, round } from './stats';
 
 /**
@@ -94,6 +104,20 @@ export interface SecretsComparison {
   onlyCli: string[];
 }
 
+/** The sast scanner beside the ESLint CLI run with its configuration on the same tree. */
+export interface SastComparison {
+  cli: { time: Timing; files: number; messages: number; fatal: number; exitCode: number };
+  /** The scanner linting in process only (`parallelism: 1`). */
+  serial: { time: Timing; filesPerSecond: number; findings: number };
+  threads: number;
+  /** sast files/s ÷ the CLI's files/s (above 1: the scanner is faster). */
+  speedVsCli: number;
+  /** sast (worker threads) files/s ÷ sast in process files/s. */
+  speedVsSerial: number;
+  onlyOurs: string[];
+  onlyCli: string[];
+}
+
 export interface ScansSection {
   repository: {
     files: number;
@@ -106,8 +130,29 @@ export interface ScansSection {
   scanners: ScannerResult[];
   cli: CliResult;
   comparison: SecretsComparison;
+  sast: SastComparison;
+  checks: Check[];
   figures: Figure[];
 }
+
+/** sast files/s measured before issue 17's work (600 files in 7.4 s), and the factor asked. */
+export const SAST_FILES_PER_SECOND_BEFORE = 82;
+export const SAST_SPEED_UP_TARGET = 3;
+
+const sastChecks = (sast: ScannerResult, c: SastComparison): Check[] => [
+  {
+    section: 'scans',
+    name: `sast files/s ≥ ${SAST_SPEED_UP_TARGET}× the ${SAST_FILES_PER_SECOND_BEFORE} files/s before`,
+    pass: sast.filesPerSecond >= SAST_SPEED_UP_TARGET * SAST_FILES_PER_SECOND_BEFORE,
+    detail: `${fixed(sast.filesPerSecond, 0)} files/s (${fixed(sast.filesPerSecond / SAST_FILES_PER_SECOND_BEFORE, 2)}×), ${fixed(c.serial.filesPerSecond, 0)} in process`,
+  },
+  {
+    section: 'scans',
+    name: 'sast no slower than the ESLint CLI with the same configuration',
+    pass: c.speedVsCli >= 1,
+    detail: `${ratio(c.speedVsCli)} the CLI's files/s`,
+  },
+];
 
 const timing = (warmupMs: readonly number[], runsMs: readonly number[]): Timing => ({
   runsMs: runsMs.map((ms) => round(ms)),
@@ -351,11 +396,71 @@ const printComparison = (secrets: ScannerResult, cli: CliResult, c: SecretsCompa
   );
 };
 
+const compareSast = async (
+  repo: GeneratedRepository,
+  sast: { result: ScannerResult; last: ScanResult },
+  settings: ScanSettings,
+): Promise<SastComparison> => {
+  const serial = await runScanner(sastScanner({ parallelism: 1 }), repo, settings);
+  process.stdout.write(`  ESLint CLI (sast configuration): ${settings.warmup} warm-up + ${settings.runs} runs…`);
+  const config = await writeEslintConfig(repo.base);
+  const output = join(repo.base, 'eslint-output.json');
+  const run = await timed(() => runEslintCli(repo.root, config, output), settings.warmup, settings.runs);
+  const time = timing(run.warmupMs, run.runsMs);
+  console.log(` p50 ${fixed(time.p50, 0)} ms, ${run.last.files} files, ${run.last.messages.length} messages`);
+  const ours = sast.last.findings.map((f) => `${f.location.path}:${f.location.line} ${f.rule_id}`);
+  const cli = run.last.messages.map((m) => `${m.path}:${m.line} ${m.ruleId}`);
+  const cliPerSecond = run.last.files / (time.p50 / 1000);
+  return {
+    cli: { time, files: run.last.files, messages: run.last.messages.length, fatal: run.last.fatal, exitCode: run.last.exitCode },
+    serial: { time: serial.result.time, filesPerSecond: serial.result.filesPerSecond, findings: serial.result.findings },
+    threads: Math.min(defaultParallelism(), Math.ceil(sast.result.filesScanned / IN_PROCESS_BELOW)),
+    speedVsCli: round(sast.result.filesPerSecond / cliPerSecond, 2),
+    speedVsSerial: round(sast.result.filesPerSecond / serial.result.filesPerSecond, 2),
+    onlyOurs: minus(ours, cli),
+    onlyCli: minus(cli, ours),
+  };
+};
+
+const printSast = (sast: ScannerResult, c: SastComparison): void => {
+  printTable(
+    'sast: this service’s scanner (worker threads, and in process) beside the ESLint CLI with the same configuration, same tree',
+    [
+      { header: 'Measure', align: 'left' },
+      { header: `sast (${c.threads} threads)`, align: 'right' },
+      { header: 'sast in process', align: 'right' },
+      { header: 'ESLint CLI', align: 'right' },
+    ],
+    [
+      ['p50 ms', fixed(sast.time.p50, 0), fixed(c.serial.time.p50, 0), fixed(c.cli.time.p50, 0)],
+      ['files', sast.filesScanned, sast.filesScanned, c.cli.files],
+      ['files/s', fixed(sast.filesPerSecond, 0), fixed(c.serial.filesPerSecond, 0), fixed(c.cli.files / (c.cli.time.p50 / 1000), 0)],
+      ['findings / messages', sast.findings, c.serial.findings, c.cli.messages],
+      ['speed ÷ ESLint CLI', ratio(c.speedVsCli), '', ''],
+      ['speed ÷ in process', ratio(c.speedVsSerial), '', ''],
+    ],
+    [
+      'The CLI is `node --import tsx eslint . --config <file> --no-inline-config --format json --output-file <file>`, a new process',
+      'each run, its config file exporting the scanner’s own flat config (same rules, narrowed plugins, parsers; .js as ES modules);',
+      'ESLint’s defaults otherwise (concurrency off, no cache). Its time includes node and tsx start-up and loading ESLint.',
+      'The scanner’s worker pool is started by the warm-up run and kept (as in a warm Lambda); in process = `parallelism: 1`.',
+      `Target: at least 3× the 82 files/s measured before this change (issue 17), and no slower than the CLI.`,
+      ...(c.onlyOurs.length === 0 && c.onlyCli.length === 0
+        ? ['The scanner and the CLI report the same (file, line, rule).']
+        : [
+            ...(c.onlyOurs.length > 0 ? [`Only the scanner: ${c.onlyOurs.join(', ')}`] : []),
+            ...(c.onlyCli.length > 0 ? [`Only the CLI: ${c.onlyCli.join(', ')}`] : []),
+          ]),
+    ],
+  );
+};
+
 const figuresOf = (
   repo: ScansSection['repository'],
   scanners: readonly ScannerResult[],
   cli: CliResult,
   c: SecretsComparison,
+  sastVsCli: SastComparison,
 ): Figure[] => {
   const figures: Figure[] = scanners.map((s) => ({
     section: 'scans',
@@ -373,6 +478,15 @@ const figuresOf = (
       `${ratio(c.ratio)}, the CLI taking ${fixed(cli.time.p50 / oursMs, 0)}× as long (${ratio(c.ratioWithoutStartup)} without start-up; ${ratio(c.ratioProfilerOff)} of the CLI with its profiler off, ${fixed(cli.profilerOff.p50, 0)} ms); ` +
       `secrets ${c.ours} vs ${c.cli}` +
       `${c.onlyOurs.length === 0 && c.onlyCli.length === 0 ? ' (the same)' : ` (${c.same} the same)`}`,
+  });
+  figures.push({
+    section: 'scans',
+    name: 'sast scan vs the ESLint CLI (same configuration), same tree',
+    value:
+      `${fixed(scanners.find((s) => s.scanner === 'sast')?.filesPerSecond ?? Number.NaN, 0)} files/s on ${sastVsCli.threads} threads ` +
+      `(${fixed(sastVsCli.serial.filesPerSecond, 0)} in process) vs ${fixed(sastVsCli.cli.files / (sastVsCli.cli.time.p50 / 1000), 0)} files/s for the CLI: ` +
+      `${ratio(sastVsCli.speedVsCli)} the CLI's speed, ${ratio(sastVsCli.speedVsSerial)} in-process; ` +
+      `${sastVsCli.onlyOurs.length === 0 && sastVsCli.onlyCli.length === 0 ? 'the same findings' : `${sastVsCli.onlyOurs.length + sastVsCli.onlyCli.length} differences`}`,
   });
   return figures;
 };
@@ -398,10 +512,20 @@ export const benchScans = async (settings: ScanSettings): Promise<ScansSection> 
 
     const { cli, last } = await runCli(repo, settings);
     const comparison = compareSecrets(secrets.last.findings, last.messages, secrets.result.time.p50, cli);
+    const sastVsCli = await compareSast(repo, sast, settings);
 
     printScanners(repository, scanners, cli, settings);
     printComparison(secrets.result, cli, comparison);
-    return { repository, scanners, cli, comparison, figures: figuresOf(repository, scanners, cli, comparison) };
+    printSast(sast.result, sastVsCli);
+    return {
+      repository,
+      scanners,
+      cli,
+      comparison,
+      sast: sastVsCli,
+      checks: sastChecks(sast.result, sastVsCli),
+      figures: figuresOf(repository, scanners, cli, comparison, sastVsCli),
+    };
   } finally {
     await repo.remove();
   }

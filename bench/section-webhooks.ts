@@ -11,7 +11,7 @@ import {
 } from './dynamodb-calls';
 import { type ProbeResult, probeDynamoCapacity } from './dynamodb-probe';
 import { type BenchRuntime, localDocumentClient } from './local-runtime';
-import { type Figure, fixed, heading, printTable } from './report';
+import { type Check, type Figure, fixed, heading, printTable } from './report';
 import {
   type LatencyResult,
   runLatency,
@@ -43,6 +43,8 @@ export interface WebhookSection {
   /** Per throughput run: the calls each delivery cost and the rate DynamoDB Local served them at. */
   load: DynamoLoad[];
   cost: DeliveryCost[];
+  /** Issue 17's targets: deliveries/s for both runs, state change → first attempt p99 at 50 events/s. */
+  checks: Check[];
   figures: Figure[];
 }
 
@@ -367,6 +369,27 @@ const printCost = (
   return costs;
 };
 
+/** Issue 17's targets for the local runtime on this 2-core machine. */
+export const TARGET_DELIVERIES_PER_SECOND = 200;
+export const TARGET_FIRST_ATTEMPT_P99_MS = 250;
+
+const checksOf = (throughput: readonly ThroughputResult[], latency: readonly LatencyResult[]): Check[] => [
+  ...throughput.map((r) => ({
+    section: 'webhooks',
+    name: `deliveries/s ≥ ${TARGET_DELIVERIES_PER_SECOND}, ${r.name} (${r.webhooks} × ${r.events})`,
+    pass: r.deliveriesPerSecond >= TARGET_DELIVERIES_PER_SECOND && r.missing === 0,
+    detail: `${fixed(r.deliveriesPerSecond, 0)}/s, ${r.received}/${r.expected} delivered`,
+  })),
+  ...latency
+    .filter((r) => r.intervalMs === 20)
+    .map((r) => ({
+      section: 'webhooks',
+      name: `state change → first attempt p99 < ${TARGET_FIRST_ATTEMPT_P99_MS} ms at 50 events/s`,
+      pass: r.latency.p99 < TARGET_FIRST_ATTEMPT_P99_MS && r.missing === 0,
+      detail: `p50 ${fixed(r.latency.p50, 1)} ms, p99 ${fixed(r.latency.p99, 1)} ms over ${r.events} events`,
+    })),
+];
+
 const figuresOf = (throughput: readonly ThroughputResult[], latency: readonly LatencyResult[]): Figure[] => [
   ...throughput.map((r) => ({
     section: 'webhooks',
@@ -451,6 +474,7 @@ export const benchWebhooks = async (runtime: BenchRuntime, settings: WebhookSett
       probe,
       load,
       cost,
+      checks: checksOf(throughput, latency),
       figures: [
         ...figuresOf(throughput, latency),
         ...cost.map((c) => ({

@@ -15,6 +15,8 @@ export const listPrices = {
   lambdaGbSecondUsd: 0.0000133334,
   /** SQS standard, per million requests. */
   sqsRequestUsd: 0.4,
+  /** API Gateway HTTP API, per million requests (the first 300 million a month). */
+  httpApiRequestUsd: 1.0,
 } as const;
 
 /** Both workers' memory (ServiceFunction's default). */
