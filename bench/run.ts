@@ -6,6 +6,7 @@ import { startBenchRuntime } from './local-runtime';
 import { type Check, type Figure, heading, printChecks, printFigures, writeJson } from './report';
 import { benchBundles } from './section-bundles';
 import { benchCapacity } from './section-capacity';
+import { benchDashboard } from './section-dashboard';
 import { benchHttp } from './section-http';
 import { benchRateLimit } from './section-ratelimit';
 import { benchScans } from './section-scans';
@@ -25,12 +26,12 @@ import { benchWorkflows } from './section-workflows';
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
 
 const quick = process.argv.includes('--quick');
-/** `--only=bundles,http,capacity,ratelimit,webhooks,workflows,scans,sdk` runs some sections only (all by default). */
+/** `--only=bundles,http,capacity,ratelimit,webhooks,workflows,scans,sdk,dashboard` runs some sections only (all by default). */
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
-const sections = ['bundles', 'http', 'capacity', 'ratelimit', 'webhooks', 'workflows', 'scans', 'sdk'] as const;
+const sections = ['bundles', 'http', 'capacity', 'ratelimit', 'webhooks', 'workflows', 'scans', 'sdk', 'dashboard'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
@@ -68,6 +69,7 @@ const settings = {
   },
   scans: { files: 1000, seed: 1, warmup: 1, runs: quick ? 2 : 5 },
   sdk: {},
+  dashboard: { requests: quick ? 20 : 100, warmup: quick ? 5 : 20 },
 };
 
 const resultsFile = fileURLToPath(new URL('./results.json', import.meta.url));
@@ -140,7 +142,8 @@ const main = async (): Promise<void> => {
   let ratelimit: Awaited<ReturnType<typeof benchRateLimit>> | undefined;
   let webhooks: Awaited<ReturnType<typeof benchWebhooks>> | undefined;
   let workflows: Awaited<ReturnType<typeof benchWorkflows>> | undefined;
-  if (wants('http') || wants('capacity') || wants('ratelimit') || wants('webhooks') || wants('workflows')) {
+  let dashboard: Awaited<ReturnType<typeof benchDashboard>> | undefined;
+  if (wants('http') || wants('capacity') || wants('ratelimit') || wants('webhooks') || wants('workflows') || wants('dashboard')) {
     console.log('\nStarting the local runtime on DynamoDB Local (in memory)…');
     const runtime = await startBenchRuntime();
     try {
@@ -149,6 +152,7 @@ const main = async (): Promise<void> => {
       if (wants('ratelimit')) ratelimit = await benchRateLimit(runtime, settings.ratelimit);
       if (wants('webhooks')) webhooks = await benchWebhooks(runtime, settings.webhooks);
       if (wants('workflows')) workflows = await benchWorkflows(runtime, settings.workflows);
+      if (wants('dashboard')) dashboard = await benchDashboard(runtime, settings.dashboard);
     } finally {
       await runtime.stop();
     }
@@ -164,6 +168,7 @@ const main = async (): Promise<void> => {
     ...(ratelimit?.checks ?? []),
     ...(webhooks?.checks ?? []),
     ...(scans?.checks ?? []),
+    ...(dashboard?.checks ?? []),
   ];
   const figures: Figure[] = [
     ...(webhooks?.figures ?? []),
@@ -171,7 +176,7 @@ const main = async (): Promise<void> => {
     ...(scans?.figures ?? []),
     ...(sdk?.figures ?? []),
   ];
-  heading('8. Summary');
+  heading('9. Summary');
   if (checks.length > 0 || figures.length === 0) printChecks(checks);
   printFigures(figures);
 
@@ -186,6 +191,7 @@ const main = async (): Promise<void> => {
     workflows: workflows && { ...workflows, figures: undefined },
     scans: scans && { ...scans, checks: undefined, figures: undefined },
     sdk: sdk && { ...sdk, figures: undefined },
+    dashboard: dashboard && { rows: dashboard.rows },
   };
   const {
     sectionDates,

@@ -89,7 +89,8 @@ describe('the dashboard in a real browser', () => {
     await switchToTestMode(page);
     await page.getByText('You are viewing test data').waitFor();
     await checked(page, 'audit-log-test-mode');
-  });
+    // A dozen pages, each checked by axe: a loaded machine needs more than the default minute.
+  }, 150_000);
 
   it('creates a key with scopes as checkboxes, shows it once, the key works; revoked after a confirmation, it gets 401', async () => {
     const { page } = await signedIn();
