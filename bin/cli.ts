@@ -10,6 +10,7 @@ import {
   type AdminDeps,
 } from '../functions/core/credentials/manage-credentials';
 import { TargetError, targetTable } from '../lib/cli/target-table';
+import { advisoriesCommand, advisoriesUsage, isAdvisoriesCommand } from './commands/advisories';
 import { isPeopleCommand, peopleCommand, peopleUsage } from './commands/people';
 
 // The AWS SDK warns that it will need Node 22 from 2027; the local tools support Node 20.19+.
@@ -28,6 +29,7 @@ const usage = `npm run cli -- <command> [options]
   provenance verify <envelope.json> (--public-key <pem> | --local)
   provenance public-key [--local]
 ${peopleUsage}
+${advisoriesUsage}
 
 Options for every command:
   --json           print one JSON object
@@ -58,6 +60,9 @@ if (process.argv[2] === 'provenance') {
     }),
   );
 }
+
+if (isAdvisoriesCommand(process.argv.slice(2)))
+  process.exit(await advisoriesCommand(process.argv.slice(2), { out: (text) => console.log(text), err: (text) => console.error(text) }));
 
 if (isPeopleCommand(process.argv.slice(2)))
   process.exit(await peopleCommand(process.argv.slice(2), { out: console.log, err: console.error, readStdin: () => text(process.stdin) }));
