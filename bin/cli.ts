@@ -9,6 +9,7 @@ import {
   revokeCredential,
   type AdminDeps,
 } from '../functions/core/credentials/manage-credentials';
+import { backfillTestObjectIndexes } from '../functions/adapters/dynamodb/migrations/test-object-indexes';
 import { TargetError, targetTable } from '../lib/cli/target-table';
 import { advisoriesCommand, advisoriesUsage, isAdvisoriesCommand } from './commands/advisories';
 import { isPeopleCommand, peopleCommand, peopleUsage } from './commands/people';
@@ -28,6 +29,7 @@ const usage = `npm run cli -- <command> [options]
   keys revoke <key_id>
   provenance verify <envelope.json> (--public-key <pem> | --local)
   provenance public-key [--local]
+  migrate test-indexes                  one-off, idempotent: lists suites and runs stored before GET /v1/tests
 ${peopleUsage}
 ${advisoriesUsage}
 
@@ -154,6 +156,10 @@ const run = async (): Promise<void> => {
     case 'keys revoke': {
       const revoked = await revokeCredential(argument ?? fail('keys revoke needs the key id: keys revoke <key_id>'), deps);
       return print(revoked, `Revoked ${revoked.id} at ${revoked.revoked_at}.`);
+    }
+    case 'migrate test-indexes': {
+      const report = await backfillTestObjectIndexes(await targetTable(values.stack));
+      return print(report, `Gave ${report.updated} of ${report.scanned} test suites and runs the keys GET /v1/tests lists by.`);
     }
     default:
       fail(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);
