@@ -9,7 +9,9 @@ import {
   revokeCredential,
   type AdminDeps,
 } from '../functions/core/credentials/manage-credentials';
+import { backfillTestObjectIndexes } from '../functions/adapters/dynamodb/migrations/test-object-indexes';
 import { TargetError, targetTable } from '../lib/cli/target-table';
+import { advisoriesCommand, advisoriesUsage, isAdvisoriesCommand } from './commands/advisories';
 import { isPeopleCommand, peopleCommand, peopleUsage } from './commands/people';
 
 // The AWS SDK warns that it will need Node 22 from 2027; the local tools support Node 20.19+.
@@ -27,7 +29,9 @@ const usage = `npm run cli -- <command> [options]
   keys revoke <key_id>
   provenance verify <envelope.json> (--public-key <pem> | --local)
   provenance public-key [--local]
+  migrate test-indexes                  one-off, idempotent: lists suites and runs stored before GET /v1/tests
 ${peopleUsage}
+${advisoriesUsage}
 
 Options for every command:
   --json           print one JSON object
@@ -58,6 +62,9 @@ if (process.argv[2] === 'provenance') {
     }),
   );
 }
+
+if (isAdvisoriesCommand(process.argv.slice(2)))
+  process.exit(await advisoriesCommand(process.argv.slice(2), { out: (text) => console.log(text), err: (text) => console.error(text) }));
 
 if (isPeopleCommand(process.argv.slice(2)))
   process.exit(await peopleCommand(process.argv.slice(2), { out: console.log, err: console.error, readStdin: () => text(process.stdin) }));
@@ -149,6 +156,10 @@ const run = async (): Promise<void> => {
     case 'keys revoke': {
       const revoked = await revokeCredential(argument ?? fail('keys revoke needs the key id: keys revoke <key_id>'), deps);
       return print(revoked, `Revoked ${revoked.id} at ${revoked.revoked_at}.`);
+    }
+    case 'migrate test-indexes': {
+      const report = await backfillTestObjectIndexes(await targetTable(values.stack));
+      return print(report, `Gave ${report.updated} of ${report.scanned} test suites and runs the keys GET /v1/tests lists by.`);
     }
     default:
       fail(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);

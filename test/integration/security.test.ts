@@ -1,5 +1,8 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strToU8, zipSync } from 'fflate';
+import { runCli } from './support/cli';
 import { as } from './support/http';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { newAccount } from './support/runtime';
@@ -94,8 +97,13 @@ describe('security scans', () => {
   let receiver: Receiver;
   const answers: string[] = [];
   beforeAll(async () => {
-    await mkdir(join(process.env.IT_DATA_DIR as string, 'osv'), { recursive: true });
-    await writeFile(join(process.env.IT_DATA_DIR as string, 'osv', `${advisory.id}.json`), JSON.stringify(advisory));
+    // Loaded as an offline machine would: `advisories import` of an OSV all.zip, into the runtime's advisory folder.
+    const exportDir = await mkdtemp(join(tmpdir(), 'osv-export-'));
+    const zip = join(exportDir, 'all.zip');
+    await writeFile(zip, zipSync({ [`${advisory.id}.json`]: strToU8(JSON.stringify({ ...advisory, modified: '2026-10-01T00:00:00Z' })) }));
+    const imported = await runCli('', ['advisories', 'import', zip], { DATA_DIR: process.env.IT_DATA_DIR as string });
+    expect(imported).toMatchObject({ code: 0, stderr: '' });
+    expect(imported.stdout).toContain(`Imported 1 advisory into ${join(process.env.IT_DATA_DIR as string, 'osv')}\n  npm: 1`);
   });
   afterAll(async () => {
     await receiver?.close();
@@ -125,6 +133,8 @@ describe('security scans', () => {
     expect(first.commit).toBe(repository.commit);
     expect(first.branch_scanned).toBe('main');
     expect(first.coverage.sast.covered).toEqual(expect.arrayContaining(['JavaScript', 'TypeScript']));
+    // npm advisories were imported: the lockfile was checked against them.
+    expect(first.coverage.dependencies.covered).toEqual(['package-lock.json']);
     expect(first.coverage.sast.not_covered).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'Python', files: 1 })]));
 
     const findings = await record(findingsOf(api, `project_id=${project.id}`));
