@@ -117,8 +117,19 @@ const send = (entry: PooledWorker, root: string, tasks: LintTask[]): Promise<Fil
 /** Workers alive in the pool (a worker that failed is no longer counted). */
 export const poolSize = (): number => pool.length;
 
-/** How many threads a scan may use: the cores available to the process. */
-export const defaultParallelism = (): number => availableParallelism();
+/** Lambda's CPU share grows with memory: about one vCPU per 1,769 MB. */
+const lambdaMegabytesPerCore = 1769;
+
+/**
+ * How many threads a scan may use: the cores the process really has. In Lambda the cores the
+ * operating system lists are shared in proportion to the memory size, and a thread beyond that
+ * share only adds its start-up and a second copy of the bundle.
+ */
+export const defaultParallelism = (env: NodeJS.ProcessEnv = process.env): number => {
+  const memory = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE);
+  if (!Number.isFinite(memory) || memory <= 0) return availableParallelism();
+  return Math.max(1, Math.min(availableParallelism(), Math.round(memory / lambdaMegabytesPerCore)));
+};
 
 /**
  * Lints `tasks` (outcomes in the same order) on `workers` worker threads, each pulling the next

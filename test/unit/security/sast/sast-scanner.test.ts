@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { poolSize } from '../../../../functions/engines/scanners/sast/lint-pool';
+import { defaultParallelism, poolSize } from '../../../../functions/engines/scanners/sast/lint-pool';
 import { sastScanner } from '../../../../functions/engines/scanners/sast/sast-scanner';
 import type { RawFinding } from '../../../../functions/core/security/scanner';
 import { tempDirs, writeTree } from '../../workspace/temp-dir';
@@ -300,4 +301,12 @@ describe('sast scanner: worker threads', () => {
     // The chunks were linted by workers (none failed, which would have linted them in process).
     expect(poolSize()).toBe(2);
   }, 120_000);
+});
+
+describe('sast scanner: threads', () => {
+  it('uses in Lambda only the cores its memory size pays for, and every core elsewhere', () => {
+    expect(defaultParallelism({ AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '1024' })).toBe(1);
+    expect(defaultParallelism({ AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '3008' })).toBe(Math.min(2, availableParallelism()));
+    expect(defaultParallelism({})).toBe(availableParallelism());
+  });
 });
