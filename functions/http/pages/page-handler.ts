@@ -90,9 +90,12 @@ const sameText = (a: string, b: string): boolean => a.length === b.length && tim
 const signedInOf = async (token: string | undefined, deps: PageDeps): Promise<SignedIn | undefined> => {
   const session = await resolveSession(token, deps);
   if (!session) return undefined;
-  const user = await deps.users.get(session.user_id);
+  // The membership is keyed by the session's user, so both reads go out together.
+  const [user, membership] = await Promise.all([
+    deps.users.get(session.user_id),
+    session.account_id ? deps.users.getMembership(session.user_id, session.account_id) : undefined,
+  ]);
   if (!user) return undefined;
-  const membership = session.account_id ? await deps.users.getMembership(user.id, session.account_id) : undefined;
   return {
     session,
     user,
