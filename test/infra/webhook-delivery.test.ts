@@ -287,14 +287,14 @@ describe('webhook delivery', () => {
       },
     );
 
-    it.each([...otherRoutes.map((route) => [routeDescription(route)]), [fallbackDescription]])(
-      '%s has no SQS or SES permission and no queue URL',
-      (description) => {
-        expect(sqsStatementsOf(description)).toEqual([]);
-        expect(lookups.statementsOf(description).filter(isSesStatement)).toEqual([]);
-        expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toBeUndefined();
-      },
-    );
+    it.each<[string, boolean]>([
+      ...otherRoutes.map((route): [string, boolean] => [routeDescription(route), route.sendsEmail === true]),
+      [fallbackDescription, false],
+    ])('%s has no SQS permission and no queue URL, and may send e-mail only if it is a page that does (%s)', (description, sendsEmail) => {
+      expect(sqsStatementsOf(description)).toEqual([]);
+      expect(lookups.statementsOf(description).some(isSesStatement)).toBe(sendsEmail);
+      expect(lookups.environmentOf(description).DELIVERY_QUEUE_URL).toBeUndefined();
+    });
   });
 
   it('lets only the dispatcher, the password-reset and the invitation pages (their roles, test/infra/oauth-and-dashboard) send e-mail', () => {
