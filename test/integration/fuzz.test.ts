@@ -1,10 +1,12 @@
 import fc from 'fast-check';
-import { readScopes } from '../../functions/core/credentials/scopes';
+import { allScopes, readScopes } from '../../functions/core/credentials/scopes';
 import { contractProblems } from './support/contract';
 import { call, type ApiAnswer } from './support/http';
+import { answerConsent, oauthApp, registerApp } from './support/oauth-app';
 import { startReceiver, type Receiver } from './support/receiver';
 import { newAccount } from './support/runtime';
 import { valueOf, wrongTypeFor, type JsonSchema, type Overrides } from './support/schema-arbitrary';
+import { newPerson, webClient } from './support/web-client';
 import { fixtureRepository } from './support/workflows';
 
 /**
@@ -75,6 +77,18 @@ const seen = new Map<string, Map<number, number>>();
 /** Ids that exist in the test key's account, by prefix. */
 const existing = new Map<string, string[]>();
 
+/** An OAuth access token with every scope, granted by an admin through sign-in and consent, as an application gets one. */
+const oauthAccessToken = async (): Promise<string> => {
+  const redirectUri = 'https://app.example.com/oauth/callback';
+  const person = await newPerson();
+  const browser = webClient();
+  await browser.signIn(person.email, person.password);
+  const app = await oauthApp(await registerApp(redirectUri), redirectUri);
+  const pending = await app.start(allScopes.join(' '));
+  const { redirect } = await answerConsent(browser, pending.url);
+  return (await app.finish(redirect, pending)).access_token;
+};
+
 beforeAll(async () => {
   receiver = await startReceiver();
   repository = (await fixtureRepository()).url;
@@ -85,6 +99,7 @@ beforeAll(async () => {
     { kind: 'test key', headers: bearer(account.test.key) },
     { kind: 'read-only key', headers: bearer((await account.newKey('ro', readScopes)).key) },
     { kind: 'personal access token', headers: { 'X-API-Key': (await account.newKey('pat')).key } },
+    { kind: 'OAuth token', headers: bearer(await oauthAccessToken()) },
     { kind: 'no credential', headers: {} },
     { kind: 'unknown key', headers: bearer('svc_test_0000000000000000000000000000000000000000') },
   ];
