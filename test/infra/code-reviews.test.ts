@@ -21,15 +21,8 @@ const synthesize = (context: Record<string, unknown> = {}) => {
   const functionId = ids.reviewFunction;
   expect(lookups.functionIdWithDescription(reviewFunctionDescription)).toBe(functionId);
   const fn = lookups.functionWithDescription(reviewFunctionDescription);
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
   const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
-  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+  const { policyStatements, roleOf } = lookups;
   return {
     template,
     lookups,

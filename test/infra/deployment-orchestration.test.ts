@@ -88,24 +88,9 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const machine = lookups.resources()[machineId]!;
   expect(machine.Type).toBe('AWS::StepFunctions::StateMachine');
   const machineRoleId: string = machine.Properties.RoleArn['Fn::GetAtt'][0];
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
-  const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (p) => p.PolicyDocument.Statement,
-    ),
-    ...policyStatements()
-      .filter((entry) => entry.roles.includes(roleId))
-      .map((entry) => entry.statement),
-  ];
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
-  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+  const { policyStatements, statementsOfRole, roleOf } = lookups;
   return {
     definitions: app.definitions,
     template,

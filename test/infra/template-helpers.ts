@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { type Template } from 'aws-cdk-lib/assertions';
 
 // The feature flags `cdk synth` uses, with bundling skipped so the tests stay fast.
 const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
@@ -51,20 +51,39 @@ export const templateLookups = (template: Template) => {
   const environmentOf = (description: string): Record<string, unknown> =>
     functionWithDescription(description).Properties.Environment.Variables;
 
-  /** Every statement the function's role holds: its inline policies and the policies attached to it. */
-  const statementsOf = (description: string): Statement[] => {
-    const roleId: string = functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
-    const role = resources()[roleId]!;
-    const attached = Object.values(
-      template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }),
+  /** Every statement of the stand-alone policies, with the roles each is attached to. */
+  const policyStatements = () =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
+        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+        statement,
+      })),
     );
-    return [
-      ...(role.Properties.Policies ?? []).flatMap(
-        (policy: { PolicyDocument: { Statement: Statement[] } }) => policy.PolicyDocument.Statement,
-      ),
-      ...attached.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
-    ];
-  };
 
-  return { resources, functionIdWithDescription, functionWithDescription, environmentOf, statementsOf };
+  /** Every statement the role holds: its inline policies and the policies attached to it. */
+  const statementsOfRole = (roleId: string): Statement[] => [
+    ...((resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    ),
+    ...policyStatements()
+      .filter((entry) => entry.roles.includes(roleId))
+      .map((entry) => entry.statement),
+  ];
+
+  /** The logical id of the function's execution role. */
+  const roleOf = (description: string): string => functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+
+  /** Every statement the function's role holds. */
+  const statementsOf = (description: string): Statement[] => statementsOfRole(roleOf(description));
+
+  return {
+    resources,
+    functionIdWithDescription,
+    functionWithDescription,
+    environmentOf,
+    policyStatements,
+    statementsOfRole,
+    roleOf,
+    statementsOf,
+  };
 };

@@ -25,28 +25,13 @@ const synthesize = (context: Record<string, unknown> = {}) => {
   const fn = lookups.functionWithDescription(testsFunctionDescription);
   const project = lookups.resources()[projectId]!;
   expect(project.Type).toBe('AWS::CodeBuild::Project');
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
   const projectRoleId: string = project.Properties.ServiceRole['Fn::GetAtt'][0];
-  const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (p) => p.PolicyDocument.Statement,
-    ),
-    ...policyStatements()
-      .filter((entry) => entry.roles.includes(roleId))
-      .map((entry) => entry.statement),
-  ];
   const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
-  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
   const invokeConfig = only(
     Object.values(template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: functionId } } })),
     'event invoke config of the tests function',
   );
+  const { policyStatements, statementsOfRole, roleOf } = lookups;
   return {
     template,
     lookups,

@@ -75,21 +75,7 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const bucketId = ids.artifacts;
   const machineId = ids.workflowMachine;
   expect(Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))).toContain(machineId);
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
-  const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (p) => p.PolicyDocument.Statement,
-    ),
-    ...policyStatements()
-      .filter((entry) => entry.roles.includes(roleId))
-      .map((entry) => entry.statement),
-  ];
+  const { policyStatements, statementsOfRole } = lookups;
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
   const securityId = lookups.functionIdWithDescription(securityFunctionDescription);
@@ -255,7 +241,7 @@ describe('workflow orchestration', () => {
     });
 
     it('no role in the stack reaches the artifact bucket except the six artifact stages (workflows/*), the security function (findings/* only), the package stage (images/*), the image project (images/* and the bucket ACL and location), the tests function (tests/* only) and the test runner (tests/* and the bucket ACL and location); none with an S3 wildcard or bucket-wide otherwise', () => {
-      const roleOf = (description: string): string => s.lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+      const { roleOf } = s.lookups;
       const artifactRoles = new Set(artifactStages.map((stage) => roleOf(stageFunctionDescriptions[stage])));
       const securityRole = roleOf(securityFunctionDescription);
       const testsRole = roleOf(testsFunctionDescription);
