@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
-import { type Template } from 'aws-cdk-lib/assertions';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
 
 // The feature flags `cdk synth` uses, with bundling skipped so the tests stay fast.
 const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
@@ -73,8 +73,20 @@ export const templateLookups = (template: Template) => {
   /** The logical id of the function's execution role. */
   const roleOf = (description: string): string => functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
 
-  /** Every statement the function's role holds. */
-  const statementsOf = (description: string): Statement[] => statementsOfRole(roleOf(description));
+  /** Every statement the function's role holds: its inline policies and the policies attached to it. */
+  const statementsOf = (description: string): Statement[] => {
+    const roleId: string = functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+    const role = resources()[roleId]!;
+    const attached = Object.values(
+      template.findResources('AWS::IAM::Policy', { Properties: { Roles: Match.arrayWith([{ Ref: roleId }]) } }),
+    );
+    return [
+      ...(role.Properties.Policies ?? []).flatMap(
+        (policy: { PolicyDocument: { Statement: Statement[] } }) => policy.PolicyDocument.Statement,
+      ),
+      ...attached.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
+    ];
+  };
 
   return {
     resources,
