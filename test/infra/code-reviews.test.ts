@@ -1,29 +1,16 @@
-import { keys } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
-import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, only, type Statement, templateLookups } from './template-helpers';
 import { idsOf, synthesized } from './synthesized';
+import { foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
 
 const createDescription = 'POST /v1/reviews';
 const readDescriptions = ['GET /v1/reviews', 'GET /v1/reviews/{id}', 'GET /v1/reviews/{id}/comments'];
 
-const secretPattern = (name: string) => `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
-const foundationModel = (modelId: string) => `arn:\${AWS::Partition}:bedrock:\${AWS::Region}::foundation-model/${modelId}`;
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
-
-const grantsOf = (statements: Statement[]): string[] =>
-  statements
-    .flatMap((statement) =>
-      actionsOf(statement).flatMap((action) =>
-        asArray(statement.Resource).map(
-          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
-        ),
-      ),
-    )
-    .sort();
 
 const synthesize = (context: Record<string, unknown> = {}) => {
   const app = synthesized(context);
@@ -34,15 +21,8 @@ const synthesize = (context: Record<string, unknown> = {}) => {
   const functionId = ids.reviewFunction;
   expect(lookups.functionIdWithDescription(reviewFunctionDescription)).toBe(functionId);
   const fn = lookups.functionWithDescription(reviewFunctionDescription);
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
   const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
-  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+  const { policyStatements, roleOf } = lookups;
   return {
     template,
     lookups,
@@ -65,28 +45,8 @@ type Synthesized = ReturnType<typeof synthesize>;
 
 /** Its logs and traces, the failure queue, the table and the model: nothing of the artifact bucket, no key, no state machine. */
 const baseGrantsOf = (s: Synthesized): string[] => {
-  const table = `\${${s.tableId}.Arn}`;
-  return [
-    `logs:CreateLogStream \${${s.logGroupId}.Arn}`,
-    `logs:PutLogEvents \${${s.logGroupId}.Arn}`,
-    'xray:PutTelemetryRecords *',
-    'xray:PutTraceSegments *',
-    `sqs:GetQueueAttributes \${${s.queueId}.Arn}`,
-    `sqs:GetQueueUrl \${${s.queueId}.Arn}`,
-    `sqs:SendMessage \${${s.queueId}.Arn}`,
-    `dynamodb:BatchGetItem ${table}`,
-    `dynamodb:BatchGetItem ${table}/index/*`,
-    `dynamodb:GetItem ${table}`,
-    `dynamodb:GetItem ${table}/index/*`,
-    `dynamodb:Query ${table}`,
-    `dynamodb:Query ${table}/index/*`,
-    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] } })}`,
-    `dynamodb:ConditionCheckItem ${table}`,
-    `dynamodb:DeleteItem ${table}`,
-    `dynamodb:PutItem ${table}`,
-    `dynamodb:UpdateItem ${table}`,
-    `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`,
-  ].sort();
+  const worker = { logGroupId: s.logGroupId, failureQueueId: s.queueId, tableId: s.tableId };
+  return [...workerFunctionGrants(worker), `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`].sort();
 };
 
 describe('code reviews', () => {

@@ -7,6 +7,7 @@ import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { actionsOf, asArray, isDynamoStatement, joined, only, type Statement, templateLookups } from './template-helpers';
+import { expectStandardTracedMachineLoggingToRetainedGroup, resolvedDefinitionOf } from './state-machine-definition';
 import { idsOf, synthesized } from './synthesized';
 
 type StepKey = keyof typeof deploymentFunctionDescriptions;
@@ -87,24 +88,9 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const machine = lookups.resources()[machineId]!;
   expect(machine.Type).toBe('AWS::StepFunctions::StateMachine');
   const machineRoleId: string = machine.Properties.RoleArn['Fn::GetAtt'][0];
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
-  const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (p) => p.PolicyDocument.Statement,
-    ),
-    ...policyStatements()
-      .filter((entry) => entry.roles.includes(roleId))
-      .map((entry) => entry.statement),
-  ];
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
-  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+  const { policyStatements, statementsOfRole, roleOf } = lookups;
   return {
     definitions: app.definitions,
     template,
@@ -143,23 +129,6 @@ const grantsOf = (statements: Statement[]): string[] =>
     )
     .sort();
 
-/** The definition the machine runs, with each function's GetAtt rendered `${<logicalId>.Arn}` (as in workflow-orchestration.test.ts). */
-const resolvedDefinitionOf = (s: Synthesized): string => {
-  const properties = s.lookups.resources()[s.machineId]!.Properties;
-  let text: string;
-  if (properties.DefinitionString !== undefined) {
-    text = joined(properties.DefinitionString);
-  } else {
-    expect(properties.DefinitionS3Location.Key).toEqual(expect.any(String));
-    text = s.definitions[s.machineId] as string;
-    expect(text).toBe(aslText);
-  }
-  for (const [name, value] of Object.entries((properties.DefinitionSubstitutions ?? {}) as Record<string, unknown>)) {
-    text = text.split(`\${${name}}`).join(joined(value));
-  }
-  return text;
-};
-
 describe('deployment orchestration', () => {
   let s: Synthesized;
 
@@ -169,18 +138,7 @@ describe('deployment orchestration', () => {
 
   describe('state machine', () => {
     it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
-      const machine = s.lookups.resources()[s.machineId]!;
-      expect(machine.Properties).toMatchObject({
-        StateMachineType: 'STANDARD',
-        TracingConfiguration: { Enabled: true },
-        LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
-      });
-      const destination = only(
-        machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[],
-        'log destination',
-      );
-      const logGroupId = (destination.CloudWatchLogsLogGroup.LogGroupArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-      expect(s.lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+      expectStandardTracedMachineLoggingToRetainedGroup(s);
     });
 
     it('the ASL file names exactly the four step placeholders', () => {
@@ -197,7 +155,7 @@ describe('deployment orchestration', () => {
     });
 
     it('runs the ASL file with every placeholder replaced by its step function', () => {
-      const definition = resolvedDefinitionOf(s);
+      const definition = resolvedDefinitionOf(s, aslText);
       let expected = aslText;
       for (const [name, step] of Object.entries(placeholderSteps))
         expected = expected.split(`\${${name}}`).join(`\${${s.stepIds[step]}.Arn}`);
@@ -206,7 +164,7 @@ describe('deployment orchestration', () => {
     });
 
     it('sends each Task to its step function', () => {
-      const definition = JSON.parse(resolvedDefinitionOf(s)) as typeof asl;
+      const definition = JSON.parse(resolvedDefinitionOf(s, aslText)) as typeof asl;
       const tasks = Object.fromEntries(
         Object.entries(definition.States)
           .filter(([, state]) => state.Type === 'Task')

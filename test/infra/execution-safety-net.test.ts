@@ -74,13 +74,7 @@ describe('execution safety net', () => {
       'sqs:GetQueueUrl',
       'sqs:ReceiveMessage',
     ];
-    const policyStatements = () =>
-      Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-        (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-          roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-          statement,
-        })),
-      );
+    const { policyStatements } = lookups;
 
     it('its function is the one described as the job safety net, a function of its own', () => {
       expect(lookups.functionIdWithDescription(jobFailedDescription)).toBe(jobFailedId);

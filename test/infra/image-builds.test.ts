@@ -20,25 +20,9 @@ describe('ImageBuilds', () => {
   const projectRoleId: string = project.Properties.ServiceRole['Fn::GetAtt'][0];
   const imageObjects = `\${${bucketId}.Arn}/${imageSourcePrefix}*`;
 
-  /** Statements of a role: inline and attached. */
-  const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (p) => p.PolicyDocument.Statement,
-    ),
-    ...Object.values(template.findResources('AWS::IAM::Policy'))
-      .filter((policy) => (policy.Properties.Roles as { Ref: string }[]).some((role) => role.Ref === roleId))
-      .flatMap((policy) => policy.Properties.PolicyDocument.Statement as Statement[]),
-  ];
+  const { statementsOfRole, policyStatements } = lookups;
   const descriptions = () =>
     Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => fn.Properties.Description as string);
-  /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
   const packageRoleId: string = lookups.functionWithDescription(packageDescription).Properties.Role['Fn::GetAtt'][0];
 
   describe('repository', () => {

@@ -1,10 +1,10 @@
-import { keys } from '../../functions/adapters/dynamodb/keys';
 import { routeTable as routes } from '../../functions/routes/index';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { findingArtifactPrefix, securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
 import { idsOf, synthesized } from './synthesized';
+import { foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
 
 const scanDescription = 'POST /v1/security/scans';
 const remediateDescription = 'POST /v1/security/findings/{id}/remediate';
@@ -19,22 +19,8 @@ const readDescriptions = [
 ];
 
 const defaultOsvApiUrl = 'https://api.osv.dev';
-const secretPattern = (name: string) => `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
-const foundationModel = (modelId: string) => `arn:\${AWS::Partition}:bedrock:\${AWS::Region}::foundation-model/${modelId}`;
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
-
-/** Every (action, resource) pair of the statements, resources rendered by `joined`, with the condition when there is one. */
-const grantsOf = (statements: Statement[]): string[] =>
-  statements
-    .flatMap((statement) =>
-      actionsOf(statement).flatMap((action) =>
-        asArray(statement.Resource).map(
-          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
-        ),
-      ),
-    )
-    .sort();
 
 const synthesize = (context: Record<string, unknown> = {}) => {
   const app = synthesized(context);
@@ -46,15 +32,8 @@ const synthesize = (context: Record<string, unknown> = {}) => {
   expect(lookups.functionIdWithDescription(securityFunctionDescription)).toBe(functionId);
   const fn = lookups.functionWithDescription(securityFunctionDescription);
   const roleId: string = fn.Properties.Role['Fn::GetAtt'][0];
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
   const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
-  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+  const { policyStatements, roleOf } = lookups;
   return {
     template,
     lookups,
@@ -78,26 +57,9 @@ type Synthesized = ReturnType<typeof synthesize>;
 
 /** What the security function may do whatever the context: its own logs and traces, the failure queue, the table, the model, findings/* and the artifact key. */
 const baseGrantsOf = (s: Synthesized): string[] => {
-  const table = `\${${s.tableId}.Arn}`;
+  const worker = { logGroupId: s.logGroupId, failureQueueId: s.queueId, tableId: s.tableId };
   return [
-    `logs:CreateLogStream \${${s.logGroupId}.Arn}`,
-    `logs:PutLogEvents \${${s.logGroupId}.Arn}`,
-    'xray:PutTelemetryRecords *',
-    'xray:PutTraceSegments *',
-    `sqs:GetQueueAttributes \${${s.queueId}.Arn}`,
-    `sqs:GetQueueUrl \${${s.queueId}.Arn}`,
-    `sqs:SendMessage \${${s.queueId}.Arn}`,
-    `dynamodb:BatchGetItem ${table}`,
-    `dynamodb:BatchGetItem ${table}/index/*`,
-    `dynamodb:GetItem ${table}`,
-    `dynamodb:GetItem ${table}/index/*`,
-    `dynamodb:Query ${table}`,
-    `dynamodb:Query ${table}/index/*`,
-    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] } })}`,
-    `dynamodb:ConditionCheckItem ${table}`,
-    `dynamodb:DeleteItem ${table}`,
-    `dynamodb:PutItem ${table}`,
-    `dynamodb:UpdateItem ${table}`,
+    ...workerFunctionGrants(worker),
     `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`,
     `s3:GetObject \${${s.bucketId}.Arn}/findings/*`,
     `s3:PutObject \${${s.bucketId}.Arn}/findings/*`,

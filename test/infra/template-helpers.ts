@@ -51,6 +51,28 @@ export const templateLookups = (template: Template) => {
   const environmentOf = (description: string): Record<string, unknown> =>
     functionWithDescription(description).Properties.Environment.Variables;
 
+  /** Every statement of the stand-alone policies, with the roles each is attached to. */
+  const policyStatements = () =>
+    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
+      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
+        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
+        statement,
+      })),
+    );
+
+  /** Every statement the role holds: its inline policies and the policies attached to it. */
+  const statementsOfRole = (roleId: string): Statement[] => [
+    ...((resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
+      (policy) => policy.PolicyDocument.Statement,
+    ),
+    ...policyStatements()
+      .filter((entry) => entry.roles.includes(roleId))
+      .map((entry) => entry.statement),
+  ];
+
+  /** The logical id of the function's execution role. */
+  const roleOf = (description: string): string => functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+
   /** Every statement the function's role holds: its inline policies and the policies attached to it. */
   const statementsOf = (description: string): Statement[] => {
     const roleId: string = functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
@@ -66,5 +88,14 @@ export const templateLookups = (template: Template) => {
     ];
   };
 
-  return { resources, functionIdWithDescription, functionWithDescription, environmentOf, statementsOf };
+  return {
+    resources,
+    functionIdWithDescription,
+    functionWithDescription,
+    environmentOf,
+    policyStatements,
+    statementsOfRole,
+    roleOf,
+    statementsOf,
+  };
 };

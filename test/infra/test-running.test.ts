@@ -1,31 +1,17 @@
-import { keys } from '../../functions/adapters/dynamodb/keys';
 import { routes } from '../../functions/routes/index';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { testArtifactPrefix, testsFunctionDescription } from '../../lib/constructs/test-running';
-import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, joined, only, type Statement, templateLookups } from './template-helpers';
 import { idsOf, synthesized } from './synthesized';
+import { foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
 
 const generateDescription = 'POST /v1/tests/generate';
 const runDescription = 'POST /v1/tests/run';
 const starterDescriptions = [generateDescription, runDescription];
 const readDescriptions = ['GET /v1/tests/{id}', 'GET /v1/tests/{id}/results'];
 
-const secretPattern = (name: string) => `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
-const foundationModel = (modelId: string) => `arn:\${AWS::Partition}:bedrock:\${AWS::Region}::foundation-model/${modelId}`;
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
-
-/** Every (action, resource) pair of the statements, resources rendered by `joined`, with the condition when there is one. */
-const grantsOf = (statements: Statement[]): string[] =>
-  statements
-    .flatMap((statement) =>
-      actionsOf(statement).flatMap((action) =>
-        asArray(statement.Resource).map(
-          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
-        ),
-      ),
-    )
-    .sort();
 
 const synthesize = (context: Record<string, unknown> = {}) => {
   const app = synthesized(context);
@@ -39,28 +25,13 @@ const synthesize = (context: Record<string, unknown> = {}) => {
   const fn = lookups.functionWithDescription(testsFunctionDescription);
   const project = lookups.resources()[projectId]!;
   expect(project.Type).toBe('AWS::CodeBuild::Project');
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
   const projectRoleId: string = project.Properties.ServiceRole['Fn::GetAtt'][0];
-  const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (p) => p.PolicyDocument.Statement,
-    ),
-    ...policyStatements()
-      .filter((entry) => entry.roles.includes(roleId))
-      .map((entry) => entry.statement),
-  ];
   const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
-  const roleOf = (description: string): string => lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
   const invokeConfig = only(
     Object.values(template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: functionId } } })),
     'event invoke config of the tests function',
   );
+  const { policyStatements, statementsOfRole, roleOf } = lookups;
   return {
     template,
     lookups,
@@ -89,26 +60,9 @@ type Synthesized = ReturnType<typeof synthesize>;
 
 /** What the tests function may do with the default AI settings: its logs and traces, its failure queue, the table, the model, the runner, tests/* and the artifact key. */
 const baseGrantsOf = (s: Synthesized): string[] => {
-  const table = `\${${s.tableId}.Arn}`;
+  const worker = { logGroupId: s.logGroupId, failureQueueId: s.queueId, tableId: s.tableId };
   return [
-    `logs:CreateLogStream \${${s.logGroupId}.Arn}`,
-    `logs:PutLogEvents \${${s.logGroupId}.Arn}`,
-    'xray:PutTelemetryRecords *',
-    'xray:PutTraceSegments *',
-    `sqs:GetQueueAttributes \${${s.queueId}.Arn}`,
-    `sqs:GetQueueUrl \${${s.queueId}.Arn}`,
-    `sqs:SendMessage \${${s.queueId}.Arn}`,
-    `dynamodb:BatchGetItem ${table}`,
-    `dynamodb:BatchGetItem ${table}/index/*`,
-    `dynamodb:GetItem ${table}`,
-    `dynamodb:GetItem ${table}/index/*`,
-    `dynamodb:Query ${table}`,
-    `dynamodb:Query ${table}/index/*`,
-    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] } })}`,
-    `dynamodb:ConditionCheckItem ${table}`,
-    `dynamodb:DeleteItem ${table}`,
-    `dynamodb:PutItem ${table}`,
-    `dynamodb:UpdateItem ${table}`,
+    ...workerFunctionGrants(worker),
     `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`,
     `codebuild:BatchGetBuilds \${${s.projectId}.Arn}`,
     `codebuild:StartBuild \${${s.projectId}.Arn}`,

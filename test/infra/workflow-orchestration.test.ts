@@ -8,7 +8,9 @@ import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/con
 import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
 import { testArtifactPrefix, testRunnerDescription, testsFunctionDescription } from '../../lib/constructs/test-running';
 import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { expectStandardTracedMachineLoggingToRetainedGroup, resolvedDefinitionOf } from './state-machine-definition';
 import { idsOf, synthesized } from './synthesized';
+import { foundationModel, secretPattern } from './worker-grants';
 
 type StageKey = keyof typeof stageFunctionDescriptions;
 
@@ -73,21 +75,7 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const bucketId = ids.artifacts;
   const machineId = ids.workflowMachine;
   expect(Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))).toContain(machineId);
-  const policyStatements = () =>
-    Object.values(template.findResources('AWS::IAM::Policy')).flatMap((policy) =>
-      (policy.Properties.PolicyDocument.Statement as Statement[]).map((statement) => ({
-        roles: (policy.Properties.Roles as { Ref: string }[]).map((role) => role.Ref),
-        statement,
-      })),
-    );
-  const statementsOfRole = (roleId: string): Statement[] => [
-    ...((lookups.resources()[roleId]!.Properties.Policies ?? []) as { PolicyDocument: { Statement: Statement[] } }[]).flatMap(
-      (p) => p.PolicyDocument.Statement,
-    ),
-    ...policyStatements()
-      .filter((entry) => entry.roles.includes(roleId))
-      .map((entry) => entry.statement),
-  ];
+  const { policyStatements, statementsOfRole } = lookups;
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
   const securityId = lookups.functionIdWithDescription(securityFunctionDescription);
@@ -114,8 +102,6 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 const allDescriptions = (s: Synthesized) => [...s.descriptions().values()];
-const secretPattern = (name: string) => `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
-const foundationModel = (modelId: string) => `arn:\${AWS::Partition}:bedrock:\${AWS::Region}::foundation-model/${modelId}`;
 
 /** Secret ARNs (rendered by `joined`) the function may read; fails on any other Secrets Manager action. */
 const readableSecretsOf = (s: Synthesized, description: string): string[] => {
@@ -127,28 +113,6 @@ const readableSecretsOf = (s: Synthesized, description: string): string[] => {
   return statements.flatMap((statement) => asArray(statement.Resource).map(joined)).sort();
 };
 
-/**
- * The definition the machine runs, as text, with each function's GetAtt rendered `${<logicalId>.Arn}`:
- * its DefinitionString (a string or an Fn::Join), or the file asset named by DefinitionS3Location, after
- * DefinitionSubstitutions are applied.
- */
-const resolvedDefinitionOf = (s: Synthesized): string => {
-  const properties = s.lookups.resources()[s.machineId]!.Properties;
-  let text: string;
-  if (properties.DefinitionString !== undefined) {
-    text = joined(properties.DefinitionString);
-  } else {
-    expect(properties.DefinitionS3Location.Key).toEqual(expect.any(String));
-    text = s.definitions[s.machineId] as string;
-    // The asset is the file itself, byte for byte.
-    expect(text).toBe(aslText);
-  }
-  for (const [name, value] of Object.entries((properties.DefinitionSubstitutions ?? {}) as Record<string, unknown>)) {
-    text = text.split(`\${${name}}`).join(joined(value));
-  }
-  return text;
-};
-
 describe('workflow orchestration', () => {
   let s: Synthesized;
 
@@ -158,19 +122,7 @@ describe('workflow orchestration', () => {
 
   describe('state machine', () => {
     it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
-      const machine = s.lookups.resources()[s.machineId]!;
-      expect(machine.Properties).toMatchObject({
-        StateMachineType: 'STANDARD',
-        TracingConfiguration: { Enabled: true },
-        LoggingConfiguration: { Level: 'ALL', IncludeExecutionData: false },
-      });
-      const destination = only(
-        machine.Properties.LoggingConfiguration.Destinations as { CloudWatchLogsLogGroup: { LogGroupArn: unknown } }[],
-        'log destination',
-      );
-      expect(destination.CloudWatchLogsLogGroup.LogGroupArn).toEqual({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
-      const logGroupId = (destination.CloudWatchLogsLogGroup.LogGroupArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-      expect(s.lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
+      expectStandardTracedMachineLoggingToRetainedGroup(s);
     });
 
     it('the ASL file names exactly the seven stage placeholders', () => {
@@ -180,7 +132,7 @@ describe('workflow orchestration', () => {
     });
 
     it('runs the ASL file with every ${…}Arn placeholder replaced by the Arn of its stage function', () => {
-      const definition = resolvedDefinitionOf(s);
+      const definition = resolvedDefinitionOf(s, aslText);
       let expected = aslText;
       for (const [name, stage] of Object.entries(placeholderStages))
         expected = expected.split(`\${${name}}`).join(`\${${s.stageIds[stage]}.Arn}`);
@@ -189,7 +141,7 @@ describe('workflow orchestration', () => {
     });
 
     it('keeps the states of the file, in its order, and sends every Task to one of the seven stage functions', () => {
-      const definition = JSON.parse(resolvedDefinitionOf(s)) as typeof asl;
+      const definition = JSON.parse(resolvedDefinitionOf(s, aslText)) as typeof asl;
       expect(definition.StartAt).toBe(asl.StartAt);
       expect(Object.keys(definition.States)).toEqual(Object.keys(asl.States));
       expect(Object.values(definition.States).map((state) => state.Type)).toEqual(Object.values(asl.States).map((state) => state.Type));
@@ -289,7 +241,7 @@ describe('workflow orchestration', () => {
     });
 
     it('no role in the stack reaches the artifact bucket except the six artifact stages (workflows/*), the security function (findings/* only), the package stage (images/*), the image project (images/* and the bucket ACL and location), the tests function (tests/* only) and the test runner (tests/* and the bucket ACL and location); none with an S3 wildcard or bucket-wide otherwise', () => {
-      const roleOf = (description: string): string => s.lookups.functionWithDescription(description).Properties.Role['Fn::GetAtt'][0];
+      const { roleOf } = s.lookups;
       const artifactRoles = new Set(artifactStages.map((stage) => roleOf(stageFunctionDescriptions[stage])));
       const securityRole = roleOf(securityFunctionDescription);
       const testsRole = roleOf(testsFunctionDescription);

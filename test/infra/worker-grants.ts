@@ -1,0 +1,54 @@
+import { keys } from '../../functions/adapters/dynamodb/keys';
+import { actionsOf, asArray, joined, type Statement } from './template-helpers';
+
+export const secretPattern = (name: string) =>
+  `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${name}-??????`;
+export const foundationModel = (modelId: string) => `arn:\${AWS::Partition}:bedrock:\${AWS::Region}::foundation-model/${modelId}`;
+
+/** Every (action, resource) pair of the statements, resources rendered by `joined`, with the condition when there is one. */
+export const grantsOf = (statements: Statement[]): string[] =>
+  statements
+    .flatMap((statement) =>
+      actionsOf(statement).flatMap((action) =>
+        asArray(statement.Resource).map(
+          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
+        ),
+      ),
+    )
+    .sort();
+
+export interface WorkerIds {
+  logGroupId: string;
+  failureQueueId: string;
+  tableId: string;
+}
+
+/**
+ * The grants every asynchronous worker function holds, in the form `grantsOf` renders: its own logs
+ * and traces, sending to its failure queue, reading the table and its indexes, writing items, and the
+ * UpdateItem limited to the credential, OAuth grant and rate-limit keys. A test adds what is specific
+ * to its function and compares the whole list, so a grant gained or lost anywhere still fails it.
+ */
+export const workerFunctionGrants = ({ logGroupId, failureQueueId, tableId }: WorkerIds): string[] => {
+  const table = `\${${tableId}.Arn}`;
+  return [
+    `logs:CreateLogStream \${${logGroupId}.Arn}`,
+    `logs:PutLogEvents \${${logGroupId}.Arn}`,
+    'xray:PutTelemetryRecords *',
+    'xray:PutTraceSegments *',
+    `sqs:GetQueueAttributes \${${failureQueueId}.Arn}`,
+    `sqs:GetQueueUrl \${${failureQueueId}.Arn}`,
+    `sqs:SendMessage \${${failureQueueId}.Arn}`,
+    `dynamodb:BatchGetItem ${table}`,
+    `dynamodb:BatchGetItem ${table}/index/*`,
+    `dynamodb:GetItem ${table}`,
+    `dynamodb:GetItem ${table}/index/*`,
+    `dynamodb:Query ${table}`,
+    `dynamodb:Query ${table}/index/*`,
+    `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] } })}`,
+    `dynamodb:ConditionCheckItem ${table}`,
+    `dynamodb:DeleteItem ${table}`,
+    `dynamodb:PutItem ${table}`,
+    `dynamodb:UpdateItem ${table}`,
+  ];
+};
