@@ -1,25 +1,13 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { keys } from '../../functions/adapters/dynamodb/keys';
 import { executionEndedDescription, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
-import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, only, templateLookups } from './template-helpers';
+import { grantsOf, logAndTraceGrants, tableGrants } from './worker-grants';
 import { idsOf, synthesized } from './synthesized';
 
 const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
-
-/** Every (action, resource) pair of the statements, resources rendered by `joined`, with the condition when there is one. */
-const grantsOf = (statements: Statement[]): string[] =>
-  statements
-    .flatMap((statement) =>
-      actionsOf(statement).flatMap((action) =>
-        asArray(statement.Resource).map(
-          (resource) => `${action} ${joined(resource)}${statement.Condition ? ` if ${JSON.stringify(statement.Condition)}` : ''}`,
-        ),
-      ),
-    )
-    .sort();
 
 describe('execution safety net', () => {
   const app = synthesized();
@@ -163,24 +151,10 @@ describe('execution safety net', () => {
       const statements = lookups.statementsOf(jobFailedDescription);
       for (const statement of statements) expect(statement.Effect).toBe('Allow');
       const logGroupId: string = jobFailed.Properties.LoggingConfig.LogGroup.Ref;
-      const table = `\${${tableId}.Arn}`;
       expect(grantsOf(statements)).toEqual(
         [
-          `logs:CreateLogStream \${${logGroupId}.Arn}`,
-          `logs:PutLogEvents \${${logGroupId}.Arn}`,
-          'xray:PutTelemetryRecords *',
-          'xray:PutTraceSegments *',
-          `dynamodb:BatchGetItem ${table}`,
-          `dynamodb:BatchGetItem ${table}/index/*`,
-          `dynamodb:GetItem ${table}`,
-          `dynamodb:GetItem ${table}/index/*`,
-          `dynamodb:Query ${table}`,
-          `dynamodb:Query ${table}/index/*`,
-          `dynamodb:UpdateItem ${table} if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern] } })}`,
-          `dynamodb:ConditionCheckItem ${table}`,
-          `dynamodb:DeleteItem ${table}`,
-          `dynamodb:PutItem ${table}`,
-          `dynamodb:UpdateItem ${table}`,
+          ...logAndTraceGrants(logGroupId),
+          ...tableGrants(tableId),
           ...[securityQueueId, testsQueueId, reviewsQueueId].flatMap((queueId) =>
             consumeActions.map((action) => `${action} \${${queueId}.Arn}`),
           ),

@@ -23,22 +23,21 @@ export interface WorkerIds {
   tableId: string;
 }
 
+/** Writing its own log group and sending traces: what every function holds. */
+export const logAndTraceGrants = (logGroupId: string): string[] => [
+  `logs:CreateLogStream \${${logGroupId}.Arn}`,
+  `logs:PutLogEvents \${${logGroupId}.Arn}`,
+  'xray:PutTelemetryRecords *',
+  'xray:PutTraceSegments *',
+];
+
 /**
- * The grants every asynchronous worker function holds, in the form `grantsOf` renders: its own logs
- * and traces, sending to its failure queue, reading the table and its indexes, writing items, and the
- * UpdateItem limited to the credential, OAuth grant and rate-limit keys. A test adds what is specific
- * to its function and compares the whole list, so a grant gained or lost anywhere still fails it.
+ * Reading the table and its indexes, writing items, and the UpdateItem limited to the credential,
+ * OAuth grant and rate-limit keys.
  */
-export const workerFunctionGrants = ({ logGroupId, failureQueueId, tableId }: WorkerIds): string[] => {
+export const tableGrants = (tableId: string): string[] => {
   const table = `\${${tableId}.Arn}`;
   return [
-    `logs:CreateLogStream \${${logGroupId}.Arn}`,
-    `logs:PutLogEvents \${${logGroupId}.Arn}`,
-    'xray:PutTelemetryRecords *',
-    'xray:PutTraceSegments *',
-    `sqs:GetQueueAttributes \${${failureQueueId}.Arn}`,
-    `sqs:GetQueueUrl \${${failureQueueId}.Arn}`,
-    `sqs:SendMessage \${${failureQueueId}.Arn}`,
     `dynamodb:BatchGetItem ${table}`,
     `dynamodb:BatchGetItem ${table}/index/*`,
     `dynamodb:GetItem ${table}`,
@@ -52,3 +51,16 @@ export const workerFunctionGrants = ({ logGroupId, failureQueueId, tableId }: Wo
     `dynamodb:UpdateItem ${table}`,
   ];
 };
+
+/**
+ * The grants every asynchronous worker function holds, in the form `grantsOf` renders: its own logs
+ * and traces, sending to its failure queue, and the table grants. A test adds what is specific to its
+ * function and compares the whole list, so a grant gained or lost anywhere still fails it.
+ */
+export const workerFunctionGrants = ({ logGroupId, failureQueueId, tableId }: WorkerIds): string[] => [
+  ...logAndTraceGrants(logGroupId),
+  `sqs:GetQueueAttributes \${${failureQueueId}.Arn}`,
+  `sqs:GetQueueUrl \${${failureQueueId}.Arn}`,
+  `sqs:SendMessage \${${failureQueueId}.Arn}`,
+  ...tableGrants(tableId),
+];
