@@ -220,7 +220,7 @@ const runScanner = async (
   return { result, last };
 };
 
-const runCli = async (repo: GeneratedRepository, settings: ScanSettings): Promise<{ cli: CliResult; last: CliRun }> => {
+const runSecretlintCliRuns = async (repo: GeneratedRepository, settings: ScanSettings): Promise<{ cli: CliResult; last: CliRun }> => {
   process.stdout.write(`  secretlint CLI: ${settings.warmup} warm-up + ${settings.runs} runs…`);
   const output = join(repo.base, 'secretlint-output.json');
   const full = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output), settings.warmup, settings.runs);
@@ -510,7 +510,7 @@ export const benchScans = async (settings: ScanSettings): Promise<ScansSection> 
     const dependencies = await runScanner(dependenciesScanner(osvDirectorySource(repo.advisoryDir)), repo, settings);
     const scanners = [secrets.result, sast.result, dependencies.result];
 
-    const { cli, last } = await runCli(repo, settings);
+    const { cli, last } = await runSecretlintCliRuns(repo, settings);
     const comparison = compareSecrets(secrets.last.findings, last.messages, secrets.result.time.p50, cli);
     const sastVsCli = await compareSast(repo, sast, settings);
 
