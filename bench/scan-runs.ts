@@ -1030,6 +1030,35 @@ export const timed = async <T>(
   return { warmupMs, runsMs, last };
 };
 
+/**
+ * `node <args>` in `cwd`, a new process, for a CLI that writes its report to `outputFile` (stdout
+ * ignored): its exit code (0, or 1 when it reported problems) and the report, read once the
+ * process has exited and then deleted. 2, another code or a signal is a failure, reported with
+ * the start of its stderr.
+ */
+export const runCli = async (
+  name: string,
+  args: readonly string[],
+  outputFile: string,
+  cwd: string,
+): Promise<{ exitCode: 0 | 1; output: string }> => {
+  try {
+    const exitCode = await new Promise<0 | 1>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+      const err: Buffer[] = [];
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+      child.on('error', reject);
+      child.on('close', (code, signal) => {
+        if (code === 0 || code === 1) resolve(code);
+        else reject(new Error(`${name} exited ${code ?? signal}: ${Buffer.concat(err).toString('utf8').slice(0, 500)}`));
+      });
+    });
+    return { exitCode, output: await readFile(outputFile, 'utf8') };
+  } finally {
+    await rm(outputFile, { force: true });
+  }
+};
+
 const secretlintBin = fileURLToPath(new URL('../node_modules/secretlint/bin/secretlint.js', import.meta.url));
 
 export interface CliMessage {
@@ -1063,45 +1092,34 @@ interface CliJsonResult {
  * exited, and only paths, lines and rule ids are kept (the JSON also carries every file's content,
  * masked). `preload`: a module for `node --import` (see `profilerOffPreload`).
  */
-export const runSecretlintCli = (root: string, secretlintrc: string, outputFile: string, preload?: string): Promise<CliRun> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...(preload ? ['--import', pathToFileURL(preload).href] : []),
-        secretlintBin,
-        '**/*',
-        '--secretlintrc',
-        secretlintrc,
-        '--format',
-        'json',
-        '--output',
-        outputFile,
-        '--no-color',
-        '--no-terminalLink',
-      ],
-      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
-    );
-    const err: Buffer[] = [];
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code !== 0 && code !== 1) {
-        reject(new Error(`secretlint CLI exited ${code ?? signal}: ${Buffer.concat(err).toString('utf8').slice(0, 500)}`));
-        return;
-      }
-      readCliOutput(root, outputFile, code).then(resolve, reject);
-    });
-  });
+export const runSecretlintCli = async (root: string, secretlintrc: string, outputFile: string, preload?: string): Promise<CliRun> => {
+  const { exitCode, output } = await runCli(
+    'secretlint CLI',
+    [
+      ...(preload ? ['--import', pathToFileURL(preload).href] : []),
+      secretlintBin,
+      '**/*',
+      '--secretlintrc',
+      secretlintrc,
+      '--format',
+      'json',
+      '--output',
+      outputFile,
+      '--no-color',
+      '--no-terminalLink',
+    ],
+    outputFile,
+    root,
+  );
+  return readCliOutput(root, output, exitCode);
+};
 
-const readCliOutput = async (root: string, outputFile: string, exitCode: number): Promise<CliRun> => {
+const readCliOutput = (root: string, output: string, exitCode: number): CliRun => {
   let results: CliJsonResult[];
   try {
-    results = JSON.parse(await readFile(outputFile, 'utf8')) as CliJsonResult[];
+    results = JSON.parse(output) as CliJsonResult[];
   } catch (error) {
     throw new Error(`secretlint CLI: its output is not JSON (${(error as Error).message})`, { cause: error });
-  } finally {
-    await rm(outputFile, { force: true });
   }
   const relativePath = (file: string): string => relative(root, file).split(sep).join('/');
   return {
@@ -1153,47 +1171,34 @@ interface EslintJsonResult {
  * in `root`, a new node process each run (ESLint's own defaults otherwise: no cache, concurrency
  * off, node_modules/ and .git/ ignored). Exit 1 means it reported problems; 2 or a signal is a failure.
  */
-export const runEslintCli = (root: string, configFile: string, outputFile: string): Promise<EslintCliRun> =>
-  new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        tsxLoader,
-        eslintBin,
-        '.',
-        '--config',
-        configFile,
-        '--no-inline-config',
-        '--no-warn-ignored',
-        '--format',
-        'json',
-        '--output-file',
-        outputFile,
-      ],
-      { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
-    );
-    const err: Buffer[] = [];
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code !== 0 && code !== 1) {
-        reject(new Error(`ESLint CLI exited ${code ?? signal}: ${Buffer.concat(err).toString('utf8').slice(0, 500)}`));
-        return;
-      }
-      readFile(outputFile, 'utf8')
-        .then((text) => {
-          const results = JSON.parse(text) as EslintJsonResult[];
-          const relativePath = (file: string): string => relative(root, file).split(sep).join('/');
-          resolve({
-            exitCode: code,
-            files: results.length,
-            messages: results.flatMap((r) =>
-              r.messages.flatMap((m) => (m.ruleId && !m.fatal ? [{ path: relativePath(r.filePath), line: m.line, ruleId: m.ruleId }] : [])),
-            ),
-            fatal: results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0),
-          });
-        }, reject)
-        .finally(() => void rm(outputFile, { force: true }));
-    });
-  });
+export const runEslintCli = async (root: string, configFile: string, outputFile: string): Promise<EslintCliRun> => {
+  const { exitCode, output } = await runCli(
+    'ESLint CLI',
+    [
+      '--import',
+      tsxLoader,
+      eslintBin,
+      '.',
+      '--config',
+      configFile,
+      '--no-inline-config',
+      '--no-warn-ignored',
+      '--format',
+      'json',
+      '--output-file',
+      outputFile,
+    ],
+    outputFile,
+    root,
+  );
+  const results = JSON.parse(output) as EslintJsonResult[];
+  const relativePath = (file: string): string => relative(root, file).split(sep).join('/');
+  return {
+    exitCode,
+    files: results.length,
+    messages: results.flatMap((r) =>
+      r.messages.flatMap((m) => (m.ruleId && !m.fatal ? [{ path: relativePath(r.filePath), line: m.line, ruleId: m.ruleId }] : [])),
+    ),
+    fatal: results.reduce((n, r) => n + r.messages.filter((m) => m.fatal).length, 0),
+  };
+};

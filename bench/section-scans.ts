@@ -109,11 +109,17 @@ export interface SastComparison {
   cli: { time: Timing; files: number; messages: number; fatal: number; exitCode: number };
   /** The scanner linting in process only (`parallelism: 1`). */
   serial: { time: Timing; filesPerSecond: number; findings: number };
+  /** The scanner linting every file (`prefilter: false`, the engine before issue 17's prefilter), same threads. */
+  unfiltered: { time: Timing; filesPerSecond: number; findings: number };
+  /** Findings of the scanner that differ from the unfiltered scanner's (whole findings compared), both ways. */
+  differencesFromUnfiltered: number;
   threads: number;
   /** sast files/s ÷ the CLI's files/s (above 1: the scanner is faster). */
   speedVsCli: number;
   /** sast (worker threads) files/s ÷ sast in process files/s. */
   speedVsSerial: number;
+  /** sast files/s ÷ the unfiltered scanner's files/s. */
+  speedVsUnfiltered: number;
   onlyOurs: string[];
   onlyCli: string[];
 }
@@ -151,6 +157,12 @@ const sastChecks = (sast: ScannerResult, c: SastComparison): Check[] => [
     name: 'sast no slower than the ESLint CLI with the same configuration',
     pass: c.speedVsCli >= 1,
     detail: `${ratio(c.speedVsCli)} the CLI's files/s`,
+  },
+  {
+    section: 'scans',
+    name: 'sast finds the same as the ESLint CLI (file, line, rule) and as the scanner linting every file (whole findings)',
+    pass: c.onlyOurs.length === 0 && c.onlyCli.length === 0 && c.differencesFromUnfiltered === 0 && c.unfiltered.findings === sast.findings,
+    detail: `${c.onlyOurs.length + c.onlyCli.length} differences from the CLI, ${c.differencesFromUnfiltered} from the unfiltered scanner`,
   },
 ];
 
@@ -199,8 +211,9 @@ const runScanner = async (
   scanner: Scanner,
   repo: GeneratedRepository,
   settings: ScanSettings,
+  label: string = scanner.type,
 ): Promise<{ result: ScannerResult; last: ScanResult }> => {
-  process.stdout.write(`  ${scanner.type}: ${settings.warmup} warm-up + ${settings.runs} runs…`);
+  process.stdout.write(`  ${label}: ${settings.warmup} warm-up + ${settings.runs} runs…`);
   const { warmupMs, runsMs, last } = await timed(() => scanner.scan(repo.root), settings.warmup, settings.runs);
   const time = timing(warmupMs, runsMs);
   const expected = expectations(repo)[scanner.type];
@@ -220,7 +233,7 @@ const runScanner = async (
   return { result, last };
 };
 
-const runCli = async (repo: GeneratedRepository, settings: ScanSettings): Promise<{ cli: CliResult; last: CliRun }> => {
+const runSecretlintCliRuns = async (repo: GeneratedRepository, settings: ScanSettings): Promise<{ cli: CliResult; last: CliRun }> => {
   process.stdout.write(`  secretlint CLI: ${settings.warmup} warm-up + ${settings.runs} runs…`);
   const output = join(repo.base, 'secretlint-output.json');
   const full = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output), settings.warmup, settings.runs);
@@ -401,7 +414,9 @@ const compareSast = async (
   sast: { result: ScannerResult; last: ScanResult },
   settings: ScanSettings,
 ): Promise<SastComparison> => {
-  const serial = await runScanner(sastScanner({ parallelism: 1 }), repo, settings);
+  const serial = await runScanner(sastScanner({ parallelism: 1 }), repo, settings, 'sast in process');
+  const unfiltered = await runScanner(sastScanner({ prefilter: false }), repo, settings, 'sast without prefilter');
+  const whole = (findings: readonly RawFinding[]): string[] => findings.map((f) => JSON.stringify(f));
   process.stdout.write(`  ESLint CLI (sast configuration): ${settings.warmup} warm-up + ${settings.runs} runs…`);
   const config = await writeEslintConfig(repo.base);
   const output = join(repo.base, 'eslint-output.json');
@@ -414,9 +429,14 @@ const compareSast = async (
   return {
     cli: { time, files: run.last.files, messages: run.last.messages.length, fatal: run.last.fatal, exitCode: run.last.exitCode },
     serial: { time: serial.result.time, filesPerSecond: serial.result.filesPerSecond, findings: serial.result.findings },
+    unfiltered: { time: unfiltered.result.time, filesPerSecond: unfiltered.result.filesPerSecond, findings: unfiltered.result.findings },
+    differencesFromUnfiltered:
+      minus(whole(sast.last.findings), whole(unfiltered.last.findings)).length +
+      minus(whole(unfiltered.last.findings), whole(sast.last.findings)).length,
     threads: Math.min(defaultParallelism(), Math.ceil(sast.result.filesScanned / IN_PROCESS_BELOW)),
     speedVsCli: round(sast.result.filesPerSecond / cliPerSecond, 2),
     speedVsSerial: round(sast.result.filesPerSecond / serial.result.filesPerSecond, 2),
+    speedVsUnfiltered: round(sast.result.filesPerSecond / unfiltered.result.filesPerSecond, 2),
     onlyOurs: minus(ours, cli),
     onlyCli: minus(cli, ours),
   };
@@ -429,21 +449,33 @@ const printSast = (sast: ScannerResult, c: SastComparison): void => {
       { header: 'Measure', align: 'left' },
       { header: `sast (${c.threads} threads)`, align: 'right' },
       { header: 'sast in process', align: 'right' },
+      { header: 'sast, no prefilter', align: 'right' },
       { header: 'ESLint CLI', align: 'right' },
     ],
     [
-      ['p50 ms', fixed(sast.time.p50, 0), fixed(c.serial.time.p50, 0), fixed(c.cli.time.p50, 0)],
-      ['files', sast.filesScanned, sast.filesScanned, c.cli.files],
-      ['files/s', fixed(sast.filesPerSecond, 0), fixed(c.serial.filesPerSecond, 0), fixed(c.cli.files / (c.cli.time.p50 / 1000), 0)],
-      ['findings / messages', sast.findings, c.serial.findings, c.cli.messages],
-      ['speed ÷ ESLint CLI', ratio(c.speedVsCli), '', ''],
-      ['speed ÷ in process', ratio(c.speedVsSerial), '', ''],
+      ['p50 ms', fixed(sast.time.p50, 0), fixed(c.serial.time.p50, 0), fixed(c.unfiltered.time.p50, 0), fixed(c.cli.time.p50, 0)],
+      ['files', sast.filesScanned, sast.filesScanned, sast.filesScanned, c.cli.files],
+      [
+        'files/s',
+        fixed(sast.filesPerSecond, 0),
+        fixed(c.serial.filesPerSecond, 0),
+        fixed(c.unfiltered.filesPerSecond, 0),
+        fixed(c.cli.files / (c.cli.time.p50 / 1000), 0),
+      ],
+      ['findings / messages', sast.findings, c.serial.findings, c.unfiltered.findings, c.cli.messages],
+      ['speed ÷ ESLint CLI', ratio(c.speedVsCli), '', '', ''],
+      ['speed ÷ in process', ratio(c.speedVsSerial), '', '', ''],
+      ['speed ÷ no prefilter', ratio(c.speedVsUnfiltered), '', '', ''],
     ],
     [
       'The CLI is `node --import tsx eslint . --config <file> --no-inline-config --format json --output-file <file>`, a new process',
       'each run, its config file exporting the scanner’s own flat config (same rules, narrowed plugins, parsers; .js as ES modules);',
       'ESLint’s defaults otherwise (concurrency off, no cache). Its time includes node and tsx start-up and loading ESLint.',
-      'The scanner’s worker pool is started by the warm-up run and kept (as in a warm Lambda); in process = `parallelism: 1`.',
+      'The scanner’s worker pool is started by the warm-up run and kept (as in a warm Lambda); in process = `parallelism: 1`;',
+      'no prefilter = `prefilter: false`: every file linted, as before the prefilter (same threads).',
+      c.differencesFromUnfiltered === 0 && c.unfiltered.findings === sast.findings
+        ? 'The scanner with and without its prefilter reports the same findings (every field).'
+        : `With and without the prefilter: ${c.differencesFromUnfiltered} findings differ.`,
       `Target: at least 3× the 82 files/s measured before this change (issue 17), and no slower than the CLI.`,
       ...(c.onlyOurs.length === 0 && c.onlyCli.length === 0
         ? ['The scanner and the CLI report the same (file, line, rule).']
@@ -485,7 +517,8 @@ const figuresOf = (
     value:
       `${fixed(scanners.find((s) => s.scanner === 'sast')?.filesPerSecond ?? Number.NaN, 0)} files/s on ${sastVsCli.threads} threads ` +
       `(${fixed(sastVsCli.serial.filesPerSecond, 0)} in process) vs ${fixed(sastVsCli.cli.files / (sastVsCli.cli.time.p50 / 1000), 0)} files/s for the CLI: ` +
-      `${ratio(sastVsCli.speedVsCli)} the CLI's speed, ${ratio(sastVsCli.speedVsSerial)} in-process; ` +
+      `${ratio(sastVsCli.speedVsCli)} the CLI's speed, ${ratio(sastVsCli.speedVsSerial)} in-process, ` +
+      `${ratio(sastVsCli.speedVsUnfiltered)} without prefilter (${fixed(sastVsCli.unfiltered.filesPerSecond, 0)} files/s); ` +
       `${sastVsCli.onlyOurs.length === 0 && sastVsCli.onlyCli.length === 0 ? 'the same findings' : `${sastVsCli.onlyOurs.length + sastVsCli.onlyCli.length} differences`}`,
   });
   return figures;
@@ -510,7 +543,7 @@ export const benchScans = async (settings: ScanSettings): Promise<ScansSection> 
     const dependencies = await runScanner(dependenciesScanner(osvDirectorySource(repo.advisoryDir)), repo, settings);
     const scanners = [secrets.result, sast.result, dependencies.result];
 
-    const { cli, last } = await runCli(repo, settings);
+    const { cli, last } = await runSecretlintCliRuns(repo, settings);
     const comparison = compareSecrets(secrets.last.findings, last.messages, secrets.result.time.p50, cli);
     const sastVsCli = await compareSast(repo, sast, settings);
 

@@ -9,6 +9,8 @@
 import { readFile } from 'node:fs/promises';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
+import { parseCheck } from './parse-check';
+import { mayReport } from './rule-triggers';
 import { enabledRules, noUnsanitized, security } from './rules';
 
 export type AnalysedLanguage = 'JavaScript' | 'TypeScript';
@@ -161,10 +163,19 @@ const plain = (m: Linter.LintMessage): FileMessage => ({
 
 export type FileLinter = (task: LintTask) => Promise<FileOutcome>;
 
+export interface FileLinterOptions {
+  /**
+   * A file no rule can report on by its text (rule-triggers.ts) is only parsed (parse-check.ts),
+   * not linted: same findings, errors and coverage (default true; false lints every file).
+   */
+  prefilter?: boolean;
+}
+
 /** A linter for the files of the tree at `root` (absolute): one ESLint instance per source type, made on first use. */
-export function fileLinter(root: string): FileLinter {
+export function fileLinter(root: string, options: FileLinterOptions = {}): FileLinter {
   const module = newEslint(root, 'module');
   let commonjs: ESLint | undefined;
+  const nothingToReport = options.prefilter === false ? undefined : parseCheck(sastConfig('module'));
 
   const lintWith = async (eslint: ESLint, text: string, task: LintTask): Promise<FileMessage[] | { error: string }> => {
     try {
@@ -184,6 +195,9 @@ export function fileLinter(root: string): FileLinter {
       return { kind: 'unanalysed', error: `could not analyse: ${task.path}: ${firstLine((error as Error).message)}` };
     }
     if (looksMinified(text)) return { kind: 'minified' };
+    if (nothingToReport && !mayReport(text) && nothingToReport(text, task.absolutePath, extensionOf(task.path))) {
+      return { kind: 'analysed', messages: [], lines: {} };
+    }
 
     let messages = await lintWith(module, text, task);
     if ('error' in messages) return { kind: 'unanalysed', error: `could not analyse: ${task.path}: ${messages.error}` };

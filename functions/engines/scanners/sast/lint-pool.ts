@@ -14,7 +14,7 @@ import * as nodeModule from 'node:module';
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { fileLinter, type FileLinter, type FileOutcome, type LintTask } from './file-linter';
+import { fileLinter, type FileLinter, type FileLinterOptions, type FileOutcome, type LintTask } from './file-linter';
 
 /** Files per message to a worker: small enough to balance the load, large enough that messaging costs nothing. */
 export const CHUNK_FILES = 16;
@@ -24,6 +24,7 @@ const WORKER_FLAG = 'projectAutomationServiceSastLintWorker';
 interface LintRequest {
   id: number;
   root: string;
+  options: FileLinterOptions;
   tasks: LintTask[];
 }
 
@@ -32,15 +33,16 @@ interface LintResponse {
   outcomes: FileOutcome[];
 }
 
-/** The linter of this thread for `root` (the last tree linted is kept). */
-let current: { root: string; lint: FileLinter } | undefined;
-export const threadLinter = (root: string): FileLinter => {
-  if (current?.root !== root) current = { root, lint: fileLinter(root) };
+/** The linter of this thread for `root` and `options` (the last ones used are kept). */
+let current: { key: string; lint: FileLinter } | undefined;
+export const threadLinter = (root: string, options: FileLinterOptions = {}): FileLinter => {
+  const key = JSON.stringify([root, options.prefilter !== false]);
+  if (current?.key !== key) current = { key, lint: fileLinter(root, options) };
   return current.lint;
 };
 
-export const lintInThread = async (root: string, tasks: readonly LintTask[]): Promise<FileOutcome[]> => {
-  const lint = threadLinter(root);
+export const lintInThread = async (root: string, tasks: readonly LintTask[], options: FileLinterOptions = {}): Promise<FileOutcome[]> => {
+  const lint = threadLinter(root, options);
   const outcomes: FileOutcome[] = [];
   for (const task of tasks) outcomes.push(await lint(task));
   return outcomes;
@@ -49,7 +51,7 @@ export const lintInThread = async (root: string, tasks: readonly LintTask[]): Pr
 if (!isMainThread && parentPort && (workerData as Record<string, unknown> | null)?.[WORKER_FLAG] === true) {
   const port = parentPort;
   port.on('message', (request: LintRequest) => {
-    void lintInThread(request.root, request.tasks).then((outcomes) =>
+    void lintInThread(request.root, request.tasks, request.options).then((outcomes) =>
       port.postMessage({ id: request.id, outcomes } satisfies LintResponse),
     );
   });
@@ -105,13 +107,13 @@ const startWorker = (): PooledWorker => {
 };
 
 /** Lints `tasks` on the worker; null when the worker failed (the caller lints them itself). */
-const send = (entry: PooledWorker, root: string, tasks: LintTask[]): Promise<FileOutcome[] | null> =>
+const send = (entry: PooledWorker, root: string, options: FileLinterOptions, tasks: LintTask[]): Promise<FileOutcome[] | null> =>
   new Promise((resolve) => {
     const id = nextId++;
     entry.pending.set(id, resolve);
     // Referenced while it works for a scan: the scan's caller awaits it.
     entry.worker.ref();
-    entry.worker.postMessage({ id, root, tasks } satisfies LintRequest);
+    entry.worker.postMessage({ id, root, options, tasks } satisfies LintRequest);
   });
 
 /** Workers alive in the pool (a worker that failed is no longer counted). */
@@ -135,7 +137,12 @@ export const defaultParallelism = (env: NodeJS.ProcessEnv = process.env): number
  * Lints `tasks` (outcomes in the same order) on `workers` worker threads, each pulling the next
  * chunk when done with its last.
  */
-export async function lintInWorkers(root: string, tasks: readonly LintTask[], workers: number): Promise<FileOutcome[]> {
+export async function lintInWorkers(
+  root: string,
+  tasks: readonly LintTask[],
+  workers: number,
+  options: FileLinterOptions = {},
+): Promise<FileOutcome[]> {
   while (pool.length < workers) startWorker();
   const outcomes: FileOutcome[] = new Array<FileOutcome>(tasks.length);
   let next = 0;
@@ -148,8 +155,8 @@ export async function lintInWorkers(root: string, tasks: readonly LintTask[], wo
   const drain = async (entry: PooledWorker | undefined): Promise<void> => {
     for (let work = claim(); work; work = claim()) {
       const alive = entry && pool.includes(entry) ? entry : undefined;
-      const result = alive ? await send(alive, root, work.chunk) : null;
-      const done = result ?? (await lintInThread(root, work.chunk));
+      const result = alive ? await send(alive, root, options, work.chunk) : null;
+      const done = result ?? (await lintInThread(root, work.chunk, options));
       done.forEach((outcome, i) => (outcomes[work.start + i] = outcome));
     }
   };

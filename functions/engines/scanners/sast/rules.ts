@@ -215,8 +215,8 @@ const regexLiteralsOnly = (rule: Rule.RuleModule): Rule.RuleModule => ({
 });
 
 /** What detect-bidi-characters and detect-invisible-characters look for (their own character sets). */
-const BIDI_CHARACTER = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-const INVISIBLE_CHARACTER = /[\u3164\uFFA0]/u;
+export const BIDI_CHARACTER = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+export const INVISIBLE_CHARACTER = /[\u3164\uFFA0]/u;
 
 const pluginRule = (plugin: ESLint.Plugin, name: string): Rule.RuleModule => {
   const rule = plugin.rules?.[name];

@@ -17,6 +17,8 @@
  * would point at no line a developer wrote). Each file is read and parsed once (file-linter.ts)
  * by an ESLint instance made once per thread; a tree of `IN_PROCESS_BELOW` files or more is spread
  * over worker threads, one per available core (lint-pool.ts), a smaller one is linted in process.
+ * A file on whose text no rule can report (rule-triggers.ts: none of the names a rule looks for,
+ * escapes decoded) is only parsed, to count it as ESLint would (parse-check.ts); the others are linted.
  * A `.js`/`.jsx` file is parsed as an ES module, and again as CommonJS if that fails (a script
  * using `with` or a top-level `return`). A file that cannot be parsed is no finding: it is listed
  * in `errors` ("could not parse: path: message") and under `not_covered`.
@@ -80,11 +82,14 @@ export interface SastScannerOptions {
   parallelism?: number;
   /** Fewer files to lint than this are linted in process (default `IN_PROCESS_BELOW`). */
   inProcessBelow?: number;
+  /** Files no rule can report on by their text are parsed only (default true; see rule-triggers.ts). */
+  prefilter?: boolean;
 }
 
 export function sastScanner(options: SastScannerOptions = {}): Scanner {
   const parallelism = Math.max(1, options.parallelism ?? defaultParallelism());
   const inProcessBelow = options.inProcessBelow ?? IN_PROCESS_BELOW;
+  const linterOptions = { prefilter: options.prefilter !== false };
   return {
     type: 'sast',
     async scan(root: string): Promise<ScanResult> {
@@ -129,8 +134,8 @@ export function sastScanner(options: SastScannerOptions = {}): Scanner {
       const tasks: LintTask[] = candidates.map(({ file, language }) => ({ absolutePath: file.absolutePath, path: file.path, language }));
       const outcomes =
         parallelism > 1 && tasks.length >= inProcessBelow
-          ? await lintInWorkers(absoluteRoot, tasks, Math.min(parallelism, Math.ceil(tasks.length / inProcessBelow)))
-          : await lintInThread(absoluteRoot, tasks);
+          ? await lintInWorkers(absoluteRoot, tasks, Math.min(parallelism, Math.ceil(tasks.length / inProcessBelow)), linterOptions)
+          : await lintInThread(absoluteRoot, tasks, linterOptions);
       const analysed: Analysed[] = [];
       const unanalysed: Unanalysed[] = [];
       candidates.forEach((entry, i) => {
