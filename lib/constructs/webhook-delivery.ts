@@ -6,6 +6,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
+import { dispatcherBatchSize } from './dispatcher-event-source';
 import { ServiceFunction } from './service-function';
 import { dispatcherTimeout } from '../stateful/delivery-queues';
 
@@ -78,7 +79,7 @@ export class WebhookDelivery extends Construct {
     );
     this.dispatcher.function.addEventSource(
       new SqsEventSource(this.queue, {
-        batchSize: 10,
+        batchSize: dispatcherBatchSize,
         maxBatchingWindow: Duration.seconds(1),
         reportBatchItemFailures: true,
       }),

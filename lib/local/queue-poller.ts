@@ -2,14 +2,23 @@ import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../functions/core/clock';
 import type { TableRef } from '../../functions/adapters/dynamodb/client';
 import { type LeasedMessage, sentMessages, tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
+import { dispatcherBatchSize, localDispatcherConcurrentBatches } from '../constructs/dispatcher-event-source';
 
 type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 
 /** As the SQS queue's redrive policy: after this many receives a message goes to the dead letters. */
 export const maxReceiveCount = 5;
 
-/** Messages processed at once, like several concurrent dispatcher invocations. */
-const maxInFlight = 32;
+export interface QueuePollerOptions {
+  /** Messages per invocation (the event source's batch size). */
+  batchSize?: number;
+  /** Invocations running at once, at most. */
+  concurrentBatches?: number;
+  /** How long a received message stays hidden (the table queue's own 30 s by default). */
+  visibilityTimeoutMs?: number;
+  /** The longest sleep while nothing is due (messages sent from another process are found by then). */
+  maxIdleMs?: number;
+}
 
 const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
   ({
@@ -25,12 +34,20 @@ const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
   }) as SQSRecord;
 
 /**
- * What the SQS event source does in AWS, done locally: takes due messages from the table-backed
- * queue, hands each to the same dispatcher handler (many at once), deletes the ones it processed
- * and lets the failed ones come back after their visibility timeout.
+ * What the SQS event source does in AWS, done locally: receives due messages from the table-backed
+ * queue in batches of `batchSize`, invokes the same dispatcher handler with each batch, up to
+ * `concurrentBatches` invocations at once, deletes the messages the handler processed and leaves
+ * the ones it reported failed (or all of a batch whose invocation threw) hidden until their
+ * visibility timeout, when they come back. One receiver loop leases the batches, so the pollers of
+ * one process never compete for the same messages.
  */
-export const startQueuePoller = (table: TableRef, handler: QueueHandler, maxIdleMs = 1_000): { stop(): Promise<void> } => {
-  const { receive, acknowledge, nextVisibleAt } = tableDeliveryQueue(table, systemClock);
+export const startQueuePoller = (table: TableRef, handler: QueueHandler, options: QueuePollerOptions = {}): { stop(): Promise<void> } => {
+  const batchSize = options.batchSize ?? dispatcherBatchSize;
+  const concurrentBatches = options.concurrentBatches ?? localDispatcherConcurrentBatches;
+  const maxIdleMs = options.maxIdleMs ?? 1_000;
+  const { receive, acknowledge, nextVisibleAt } = tableDeliveryQueue(table, systemClock, {
+    visibilityTimeoutMs: options.visibilityTimeoutMs,
+  });
   let running = true;
   let wake: (() => void) | undefined;
   const onSent = (): void => wake?.();
@@ -51,37 +68,51 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, maxIdle
   };
   const inFlight = new Set<Promise<void>>();
 
-  /** One message, one invocation: a slow target holds up nothing else, as with SQS's parallel batches. */
-  const process = async (leased: LeasedMessage): Promise<void> => {
+  /** One invocation: the processed messages are deleted; the failed ones come back after their visibility timeout. */
+  const invoke = async (batch: LeasedMessage[]): Promise<void> => {
     try {
-      const { batchItemFailures } = await handler({ Records: [toSqsRecord(leased)] });
-      // A failed message stays hidden until its visibility timeout, then comes back.
-      if (batchItemFailures.length === 0) await acknowledge(leased.key);
+      const { batchItemFailures } = await handler({ Records: batch.map(toSqsRecord) });
+      const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
+      await Promise.all(batch.filter((leased) => !failed.has(leased.key.sk)).map((leased) => acknowledge(leased.key)));
     } catch (error) {
       if (running) console.error('local delivery queue:', (error as Error).message);
+    }
+  };
+
+  /** Past the redrive policy's count, a message is set aside instead of delivered. */
+  const deliverable = async (batch: LeasedMessage[]): Promise<LeasedMessage[]> => {
+    const kept: LeasedMessage[] = [];
+    for (const leased of batch) {
+      if (leased.receiveCount <= maxReceiveCount) kept.push(leased);
+      else {
+        console.error('local delivery queue: dead letter', JSON.stringify(leased.message));
+        await acknowledge(leased.key);
+      }
+    }
+    return kept;
+  };
+
+  /** Starts one invocation per batch of `batchSize`, the dead letters set aside first. */
+  const invokeInBatches = async (received: LeasedMessage[]): Promise<void> => {
+    const messages = await deliverable(received);
+    for (let i = 0; i < messages.length; i += batchSize) {
+      const invocation: Promise<void> = invoke(messages.slice(i, i + batchSize)).finally(() => inFlight.delete(invocation));
+      inFlight.add(invocation);
     }
   };
 
   const loop = (async () => {
     while (running) {
       try {
-        const room = maxInFlight - inFlight.size;
-        if (room <= 0) {
+        const free = concurrentBatches - inFlight.size;
+        if (free <= 0) {
           await Promise.race(inFlight);
           continue;
         }
-        // As many as there is room for, leased in one call (SQS hands a function up to 10 per batch; here the batch is cheap).
-        const batch = await receive(room);
-        for (const leased of batch) {
-          if (leased.receiveCount > maxReceiveCount) {
-            console.error('local delivery queue: dead letter', JSON.stringify(leased.message));
-            await acknowledge(leased.key);
-            continue;
-          }
-          const work: Promise<void> = process(leased).finally(() => inFlight.delete(work));
-          inFlight.add(work);
-        }
-        if (batch.length === 0) await idle();
+        // The batches of every free poller, leased in one call (SQS's pollers each receive their own; here that would be one call each).
+        const received = await receive(free * batchSize);
+        if (received.length === 0) await idle();
+        else await invokeInBatches(received);
       } catch (error) {
         if (running) console.error('local delivery queue:', (error as Error).message);
         await new Promise((resolve) => setTimeout(resolve, 200));

@@ -60,6 +60,33 @@ const maxErrorMessageLength = 200;
 
 const clientOwnedHeaders = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
+/** An idle kept-alive connection is closed after this long (below the 5 s that servers such as Node's keep one open). */
+const idleConnectionMs = 4_000;
+
+/** The checked addresses a request is pinned to: part of its connection pool's name. */
+type PinnedOptions = http.ClientRequestArgs & { pinnedTo?: string };
+
+/**
+ * Keeps connections alive for the next attempt to the same origin, pooled by origin AND by the
+ * addresses the name was checked to resolve to: a kept connection is reused only by a request
+ * whose own check found exactly those addresses, so no policy or resolution is ever bypassed.
+ */
+class PinnedHttpAgent extends http.Agent {
+  override getName(options?: PinnedOptions): string {
+    return `${super.getName(options)}|${options?.pinnedTo ?? ''}`;
+  }
+}
+class PinnedHttpsAgent extends https.Agent {
+  override getName(options?: PinnedOptions & https.RequestOptions): string {
+    return `${super.getName(options)}|${options?.pinnedTo ?? ''}`;
+  }
+}
+const agentOptions = { keepAlive: true, timeout: idleConnectionMs, maxFreeSockets: 16, scheduling: 'lifo' } as const;
+const httpAgent = new PinnedHttpAgent(agentOptions);
+const httpsAgent = new PinnedHttpsAgent(agentOptions);
+/** A kept connection the server had closed fails at once: the attempt is made again, once, on a new one. */
+const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
 type Resolution =
   | { kind: 'ok'; url: URL; addresses: Address[] }
   | { kind: 'refused'; reason: string }
@@ -220,25 +247,28 @@ const send = (
   timeLeftMs: number,
   result: ResultOf,
   timeoutMessage: string,
+  freshConnection = false,
 ): Promise<AttemptResult> =>
   new Promise<AttemptResult>((resolve) => {
+    const deadline = performance.now() + timeLeftMs;
     let settled = false;
     let statusCode: number | null = null;
     const chunks: Buffer[] = [];
     let received = 0;
     let req: http.ClientRequest | undefined;
 
-    const finish = (outcome: AttemptResult): void => {
+    /** The outcome; the connection goes back to its pool only after a response read to its end. */
+    const finish = (outcome: AttemptResult, keepConnection = false): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(outcome);
-      req?.destroy();
+      if (!keepConnection) req?.destroy();
     };
     const excerpt = () => excerptOf(Buffer.concat(chunks));
-    const complete = (): void => {
-      if (statusCode !== null && statusCode >= 200 && statusCode < 300) finish(result(null, null, statusCode, excerpt()));
-      else finish(result('http_status', `HTTP ${statusCode ?? 'status missing'}`, statusCode, excerpt()));
+    const complete = (keepConnection: boolean): void => {
+      if (statusCode !== null && statusCode >= 200 && statusCode < 300) finish(result(null, null, statusCode, excerpt()), keepConnection);
+      else finish(result('http_status', `HTTP ${statusCode ?? 'status missing'}`, statusCode, excerpt()), keepConnection);
     };
 
     const timer = setTimeout(() => finish(result('timeout', timeoutMessage, statusCode, excerpt())), timeLeftMs);
@@ -251,11 +281,12 @@ const send = (
       path: `${url.pathname}${url.search}`,
       method: request.method ?? 'POST',
       headers: requestHeaders(request.headers, request.method === 'GET' ? undefined : request.body),
-      agent: false, // no keep-alive: every attempt is a fresh connection to a checked address
+      agent: freshConnection ? false : url.protocol === 'https:' ? httpsAgent : httpAgent,
       lookup: pinnedLookup(addresses),
       // SNI and the certificate check use the name; an IP literal gets no SNI (RFC 6066).
       servername: isIP(host) === 0 ? host : undefined,
     };
+    (options as PinnedOptions).pinnedTo = addresses.map(({ address }) => address).join(',');
 
     try {
       req = (url.protocol === 'https:' ? https : http).request(options, (res) => {
@@ -266,14 +297,14 @@ const send = (
           chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
           received += Math.min(chunk.length, room);
           if (received >= maxResponseExcerptBytes) {
-            complete();
+            complete(false);
             res.destroy();
           }
         });
-        res.on('end', complete);
+        res.on('end', () => complete(true));
         res.on('error', (error) => finish(result(classifyNetworkError(error), describeError(error), statusCode, excerpt())));
         res.on('close', () => {
-          if (res.complete) complete();
+          if (res.complete) complete(true);
           else finish(result('connection', 'connection closed before the response was complete', statusCode, excerpt()));
         });
       });
@@ -281,7 +312,15 @@ const send = (
       finish(result('connection', describeError(error)));
       return;
     }
-    req.on('error', (error) => finish(result(classifyNetworkError(error), describeError(error), statusCode, excerpt())));
+    req.on('error', (error) => {
+      if (!settled && statusCode === null && req?.reusedSocket && !freshConnection && staleConnectionCodes.has(errorCode(error) ?? '')) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(send(url, addresses, request, Math.max(0, deadline - performance.now()), result, timeoutMessage, true));
+        return;
+      }
+      finish(result(classifyNetworkError(error), describeError(error), statusCode, excerpt()));
+    });
     // A 101 answer: nothing to upgrade to, the attempt failed.
     req.on('upgrade', (res, socket) => {
       socket.destroy();

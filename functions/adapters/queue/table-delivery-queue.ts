@@ -70,7 +70,8 @@ const writeInBatches = async (table: TableRef, requests: readonly WriteRequest[]
  * restart loses nothing: messages become visible at `not_before`, are leased while processed and
  * deleted when done.
  */
-export const tableDeliveryQueue = (table: TableRef, clock: Clock) => {
+export const tableDeliveryQueue = (table: TableRef, clock: Clock, options: { visibilityTimeoutMs?: number } = {}) => {
+  const hiddenForMs = options.visibilityTimeoutMs ?? visibilityTimeoutMs;
   const itemOf = (message: DeliveryMessage) => ({
     ...keys.queuedMessage(message.not_before, randomUUID()),
     entity: entityTypes.queuedMessage,
@@ -114,23 +115,34 @@ export const tableDeliveryQueue = (table: TableRef, clock: Clock) => {
     return earliest;
   };
 
+  /** Up to `max` messages due now and not leased: read page by page past those being processed, which keep their place at the head. */
+  const dueMessages = async (now: number, max: number): Promise<Record<string, unknown>[]> => {
+    const due: Record<string, unknown>[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await table.client.send(
+        queueCall(
+          new QueryCommand({
+            TableName: table.tableName,
+            KeyConditionExpression: 'pk = :pk AND sk <= :now',
+            FilterExpression: 'visible_at <= :nowMs',
+            ExpressionAttributeValues: { ':pk': keys.queuedMessages, ':now': `${String(now).padStart(15, '0')}#~`, ':nowMs': now },
+            Limit: Math.max(50, max * 2),
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        ),
+      );
+      due.push(...(page.Items ?? []));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && due.length < max);
+    return due.slice(0, max);
+  };
+
   /** Leases up to `max` messages that are due now, in one transaction (again without those another poller took). */
   const receive = async (max: number): Promise<LeasedMessage[]> => {
     const now = clock.now();
-    const due = await table.client.send(
-      queueCall(
-        new QueryCommand({
-          TableName: table.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk <= :now',
-          FilterExpression: 'visible_at <= :nowMs',
-          ExpressionAttributeValues: { ':pk': keys.queuedMessages, ':now': `${String(now).padStart(15, '0')}#~`, ':nowMs': now },
-          // Messages being processed keep their place at the head: read past them.
-          Limit: Math.max(100, max * 4),
-          ConsistentRead: true,
-        }),
-      ),
-    );
-    let candidates = (due.Items ?? []).slice(0, Math.min(max, maxLeasesPerTransaction));
+    let candidates = await dueMessages(now, Math.min(max, maxLeasesPerTransaction));
     while (candidates.length > 0) {
       try {
         await table.client.send(
@@ -143,7 +155,7 @@ export const tableDeliveryQueue = (table: TableRef, clock: Clock) => {
                   UpdateExpression: 'SET visible_at = :hiddenUntil, receive_count = :count',
                   ConditionExpression: 'attribute_exists(pk) AND visible_at <= :now AND receive_count = :seen',
                   ExpressionAttributeValues: {
-                    ':hiddenUntil': now + visibilityTimeoutMs,
+                    ':hiddenUntil': now + hiddenForMs,
                     ':now': now,
                     ':seen': Number(item.receive_count ?? 0),
                     ':count': Number(item.receive_count ?? 0) + 1,

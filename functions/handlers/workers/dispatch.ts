@@ -2,6 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../core/clock';
 import type { DeliveryMessage } from '../../core/webhooks/delivery';
+import { webhookReadsPerBatch } from '../../core/webhooks/batch-webhook-reads';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
 import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -40,9 +41,9 @@ const deps: DispatchDeps = {
   delayScale: delayScaleFromEnvironment(),
 };
 
-const dispatchRecord = async (record: SQSRecord): Promise<void> => {
+const dispatchRecord = async (record: SQSRecord, batchDeps: DispatchDeps): Promise<void> => {
   try {
-    await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, deps);
+    await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, batchDeps);
   } catch (error) {
     logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
     throw error;
@@ -51,6 +52,14 @@ const dispatchRecord = async (record: SQSRecord): Promise<void> => {
 
 const processor = new BatchProcessor(EventType.SQS);
 
-/** Makes the delivery attempts the queue hands over, in parallel; a failed message alone comes back. */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> =>
-  processPartialResponse(event, dispatchRecord, processor, { processInParallel: true, throwOnFullBatchFailure: false });
+/**
+ * Makes the delivery attempts the queue hands over, in parallel, each webhook read once for the
+ * batch; a failed message alone comes back.
+ */
+export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  const batchDeps: DispatchDeps = { ...deps, webhooks: webhookReadsPerBatch(deps.webhooks) };
+  return processPartialResponse(event, (record: SQSRecord) => dispatchRecord(record, batchDeps), processor, {
+    processInParallel: true,
+    throwOnFullBatchFailure: false,
+  });
+};

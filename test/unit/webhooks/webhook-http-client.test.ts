@@ -125,7 +125,7 @@ describe('postWebhook: outcomes', () => {
       'x-service-event-id': 'evt_01J',
       'user-agent': 'ProjectAutomation-Webhooks/1.0',
       host: `127.0.0.1:${server.port}`,
-      connection: 'close',
+      connection: 'keep-alive',
     });
   });
 
@@ -308,6 +308,46 @@ describe('postWebhook: outcomes', () => {
     const badHeader = await postWebhook({ url: server.url, headers: { 'X-Bad': 'a\r\nInjected: 1' }, body, policy: local });
     expect(badHeader).toMatchObject({ ok: false, error: 'connection' });
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('postWebhook: kept-alive connections', () => {
+  it('the next attempt to the same origin and checked address reuses the connection', async () => {
+    const server = await start(answer(200));
+    for (let i = 0; i < 3; i += 1) expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: true });
+    expect(server.requests).toHaveLength(3);
+    expect(server.connections).toBe(1);
+  });
+
+  it('a request whose check found other addresses never takes a kept connection', async () => {
+    const server = await start(answer(200));
+    const url = `http://hooks.example.test:${server.port}/in`;
+    const first = fakeLookup({ 'hooks.example.test': ['127.0.0.1'] });
+    const second = fakeLookup({ 'hooks.example.test': ['127.0.0.1', '127.0.0.1'] });
+    expect(await postWebhook({ url, headers, body, policy: local, lookup: first })).toMatchObject({ ok: true });
+    expect(await postWebhook({ url, headers, body, policy: local, lookup: second })).toMatchObject({ ok: true });
+    expect(server.connections).toBe(2);
+  });
+
+  it('a response not read to its end closes its connection', async () => {
+    const server = await start(answer(200, 'x'.repeat(64 * 1024)));
+    expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: true });
+    expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: true });
+    expect(server.connections).toBe(2);
+  });
+
+  it('a kept connection the server drops as the request arrives: the attempt is sent again, once, on a new connection', async () => {
+    const requestsPerSocket = new Map<Socket, number>();
+    const server = await start((req, res) => {
+      const seen = (requestsPerSocket.get(req.socket) ?? 0) + 1;
+      requestsPerSocket.set(req.socket, seen);
+      if (seen > 1) req.socket.destroy();
+      else answer(200)(req, res);
+    });
+    expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: true });
+    expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: true, statusCode: 200 });
+    expect(server.connections).toBe(2);
+    expect(server.requests).toHaveLength(3);
   });
 });
 

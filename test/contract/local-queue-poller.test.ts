@@ -1,0 +1,148 @@
+import { jest } from '@jest/globals';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { TableRef } from '../../functions/adapters/dynamodb/client';
+import { tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
+import { systemClock } from '../../functions/core/clock';
+import { type DeliveryMessage, sendAll } from '../../functions/core/webhooks/delivery';
+import { startQueuePoller } from '../../lib/local/queue-poller';
+import { useDynamoDbLocal } from './support/table';
+
+/**
+ * The local runtime's queue poller on the table-backed queue in DynamoDB Local: batches, a bound
+ * on the batches running at once, and SQS's visibility timeout for what a batch did not process.
+ */
+const dynamodb = useDynamoDbLocal();
+
+const message = (deliveryId: string): DeliveryMessage => ({
+  account_id: 'acct_poller',
+  mode: 'test',
+  webhook_id: 'wh_poller',
+  delivery_id: deliveryId,
+  sequence: 1,
+  attempt: 1,
+  not_before: Date.now(),
+});
+
+interface Invocation {
+  ids: string[];
+  receiveCounts: number[];
+  startedAt: number;
+}
+
+const idsOf = (event: SQSEvent): string[] => event.Records.map((record) => (JSON.parse(record.body) as DeliveryMessage).delivery_id);
+
+/** Resolves when `done()` holds, checked every few milliseconds; fails the test after `timeoutMs`. */
+const waitFor = async (done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+};
+
+describe('local queue poller', () => {
+  let table: TableRef;
+  let poller: { stop(): Promise<void> } | undefined;
+  beforeEach(async () => {
+    table = await dynamodb.freshTable();
+  });
+  afterEach(async () => {
+    await poller?.stop();
+    poller = undefined;
+  });
+
+  const send = (ids: string[]) => sendAll(tableDeliveryQueue(table, systemClock).queue, ids.map(message));
+
+  it('hands messages over in batches of at most batchSize, at most concurrentBatches at once, each processed once', async () => {
+    const ids = Array.from({ length: 24 }, (_, i) => `d-${i}`);
+    await send(ids);
+    const invocations: Invocation[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      running += 1;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      invocations.push({ ids: idsOf(event), receiveCounts: [], startedAt: Date.now() });
+      // Every invocation waits until another is running beside it (or nothing is left to start).
+      const processed = () => invocations.reduce((n, inv) => n + inv.ids.length, 0);
+      await waitFor(() => running >= 2 || processed() >= ids.length, 'a second batch beside the first');
+      await new Promise((resolve) => setImmediate(resolve));
+      running -= 1;
+      return { batchItemFailures: [] };
+    };
+    poller = startQueuePoller(table, handler, { batchSize: 4, concurrentBatches: 2 });
+
+    await waitFor(() => invocations.reduce((n, inv) => n + inv.ids.length, 0) >= ids.length, 'every message');
+    await waitFor(() => running === 0, 'the last batch to end');
+    const handed = invocations.flatMap((inv) => inv.ids);
+    expect(handed.sort()).toEqual([...ids].sort());
+    expect(Math.max(...invocations.map((inv) => inv.ids.length))).toBeLessThanOrEqual(4);
+    expect(mostAtOnce).toBe(2);
+    await poller.stop();
+    poller = undefined;
+    // Every processed message was deleted.
+    expect(await tableDeliveryQueue(table, systemClock).nextVisibleAt()).toBeUndefined();
+  });
+
+  it('a batch whose invocation fails comes back whole after its visibility timeout, while other batches go on', async () => {
+    const visibilityTimeoutMs = 3_000;
+    const ids = Array.from({ length: 12 }, (_, i) => `d-${i}`);
+    await send(ids);
+    // Nothing is leased before this moment: the poller starts after it.
+    const sentAt = Date.now();
+    const invocations: Invocation[] = [];
+    let failedBatch: string[] | undefined;
+    const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      const batch = idsOf(event);
+      invocations.push({
+        ids: batch,
+        receiveCounts: event.Records.map((record) => Number(record.attributes.ApproximateReceiveCount)),
+        startedAt: Date.now(),
+      });
+      if (batch.includes('d-0') && failedBatch === undefined) {
+        failedBatch = batch;
+        throw new Error('the dispatcher crashed');
+      }
+      return { batchItemFailures: [] };
+    };
+    const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    poller = startQueuePoller(table, handler, { batchSize: 2, concurrentBatches: 3, visibilityTimeoutMs });
+
+    const seen = (id: string) => invocations.filter((inv) => inv.ids.includes(id));
+    await waitFor(() => ids.every((id) => seen(id).length > 0), 'every message once');
+    await waitFor(() => seen('d-0').length === 2, 'the failed batch to come back');
+    const again = seen('d-0')[1] as Invocation;
+    // The whole batch again, received a second time, not before its visibility timeout.
+    expect(again.ids.sort()).toEqual([...(failedBatch ?? [])].sort());
+    expect(again.receiveCounts).toEqual(again.ids.map(() => 2));
+    expect(again.startedAt - sentAt).toBeGreaterThanOrEqual(visibilityTimeoutMs);
+    // Meanwhile every other message went through once, and none of them comes back.
+    const others = ids.filter((id) => !failedBatch?.includes(id));
+    for (const id of others) expect(seen(id)).toHaveLength(1);
+    expect(Math.max(...others.map((id) => (seen(id)[0] as Invocation).startedAt))).toBeLessThan(again.startedAt);
+    expect(logged).toHaveBeenCalledWith('local delivery queue:', 'the dispatcher crashed');
+    logged.mockRestore();
+  });
+
+  it('a message the handler reports failed comes back alone; the rest of its batch is deleted', async () => {
+    const visibilityTimeoutMs = 1_000;
+    await send(['a', 'b', 'c']);
+    const invocations: Invocation[] = [];
+    const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      invocations.push({ ids: idsOf(event), receiveCounts: [], startedAt: Date.now() });
+      const firstTime = event.Records.filter((record) => record.attributes.ApproximateReceiveCount === '1');
+      const failing = firstTime.find((record) => (JSON.parse(record.body) as DeliveryMessage).delivery_id === 'b');
+      return { batchItemFailures: failing ? [{ itemIdentifier: failing.messageId }] : [] };
+    };
+    poller = startQueuePoller(table, handler, { batchSize: 10, concurrentBatches: 1, visibilityTimeoutMs });
+
+    await waitFor(() => invocations.flatMap((inv) => inv.ids).filter((id) => id === 'b').length === 2, "'b' to come back");
+    await poller.stop();
+    poller = undefined;
+    const handed = invocations.flatMap((inv) => inv.ids);
+    expect(handed.filter((id) => id === 'a')).toHaveLength(1);
+    expect(handed.filter((id) => id === 'c')).toHaveLength(1);
+    expect(invocations.at(-1)?.ids).toEqual(['b']);
+    expect(await tableDeliveryQueue(table, systemClock).nextVisibleAt()).toBeUndefined();
+  });
+});
