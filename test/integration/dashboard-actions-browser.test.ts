@@ -58,11 +58,12 @@ describe('dashboard actions in a real browser', () => {
     injectFaults({ state: 'Build', delayMs: 90_000, match: { 'workflow.project_id': project.id } });
     const created = (await api.post('/workflows', { project_id: project.id, prompt: 'Add a greeting', config: { ai_provider: 'local' } }))
       .body.data;
-    await waitForWorkflow(api, created.id, (w) => w.stage_statuses.build === 'running');
+    await waitForWorkflow(api, created.id, (w) => w.stage_statuses.intake === 'completed');
 
     await page.goto(`${origin()}/dashboard/workflows/${created.id}`);
     await page.locator('#workflow-stages[data-live]').waitFor();
-    await page.locator('[data-stage="build"]', { hasText: 'running' }).waitFor();
+    await page.locator('[data-stage="intake"]', { hasText: 'completed' }).waitFor();
+    await expect(page.locator('#workflow-stages [role="status"]').textContent()).resolves.toContain('running');
     await checked(page, 'workflow-running');
 
     await page.getByRole('button', { name: 'Cancel workflow' }).click();
@@ -123,6 +124,7 @@ describe('dashboard actions in a real browser', () => {
     expect(text).toContain("-export const github = '***';");
     await expect(page.content()).resolves.not.toContain(githubToken);
     await expect(page.locator('#finding-remediation').textContent()).resolves.toContain('completed');
+    await expect(page.locator('#finding-status').textContent()).resolves.toContain('resolved');
     await checked(page, 'finding-remediated');
 
     // The raw patch behind the page's link: the same bytes the API serves, for this signed-in browser.

@@ -51,7 +51,7 @@ export const FindingPage = (props: { shell: Shell; finding: Finding; patch?: Pat
         <a href="/dashboard/security">All findings</a>
       </p>
       <h1>{finding.title}</h1>
-      <p>
+      <p id="finding-status" data-live={live ? 'status' : undefined}>
         <StatusBadge status={finding.severity} /> <StatusBadge status={finding.status} /> <code>{finding.id}</code> · {finding.type} ·{' '}
         <code>{finding.rule_id}</code>
       </p>
