@@ -35,6 +35,7 @@ const permissionsOf = (route: TableRoute) => ({
   reviewJobs: route.startsReviewJobs ?? false,
   email: route.sendsEmail ?? false,
   requestLog: route.readsRequestLog ?? false,
+  findingPatches: route.readsFindingPatches ?? false,
 });
 
 /** `WriteDeliveriesRole`, `ReadRole`, `NoneRole`…: a readable id per permission set. */
@@ -50,6 +51,7 @@ const roleIdOf = (route: TableRoute): string => {
     p.reviewJobs ? 'ReviewJobs' : '',
     p.email ? 'Email' : '',
     p.requestLog ? 'RequestLog' : '',
+    p.findingPatches ? 'FindingPatches' : '',
   ];
   return `${parts.join('')}Role`;
 };
@@ -106,6 +108,7 @@ export class DomainStack extends Stack {
     if (route.tableAccess !== 'none') fn.bindTable(this.core.table, route.tableAccess);
     if (route.sendsDeliveries) fn.bindDeliveryQueue(this.core.deliveryQueue);
     if (route.sendsEmail) fn.bindMailer(this.notificationSender);
+    if (route.readsFindingPatches) fn.bindPatchReader(this.core.artifacts, this.core.artifactKey);
     return fn;
   }
 

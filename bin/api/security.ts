@@ -98,7 +98,7 @@ export const scans: CommandGroup = {
 
 export const findings: CommandGroup = {
   name: 'findings',
-  summary: 'list security findings',
+  summary: 'list security findings and read their patches',
   commands: {
     list: {
       summary: 'list findings, newest first (or most severe first with --sort severity)',
@@ -140,6 +140,17 @@ export const findings: CommandGroup = {
             ]),
           ),
         );
+        return 0;
+      },
+    },
+    patch: {
+      summary: "print a finding's verified remediation patch (a unified diff: pipe it into git apply)",
+      args: '<finding_id>',
+      async run(context) {
+        const id = argument(context, 0, 'the finding id');
+        const diff = await context.api.get('/v1/security/findings/{id}/patch', { params: { path: { id } } });
+        // The diff as served, byte for byte (it ends with its own newline), whatever --json says.
+        process.stdout.write(diff);
         return 0;
       },
     },

@@ -10,6 +10,19 @@ export const jsonResponse = (statusCode: number, body: unknown, headers: Record<
   body: JSON.stringify(body),
 });
 
+/** A body that is not JSON (a diff), sent as its bytes exactly (base64 through API Gateway). */
+export const bytesResponse = (
+  statusCode: number,
+  body: Buffer,
+  contentType: string,
+  headers: Record<string, string> = {},
+): HttpResponse => ({
+  statusCode,
+  headers: { 'Content-Type': contentType, ...headers },
+  body: body.toString('base64'),
+  isBase64Encoded: true,
+});
+
 export const emptyResponse = (statusCode: number, headers: Record<string, string> = {}): HttpResponse => ({
   statusCode,
   headers,

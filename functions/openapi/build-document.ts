@@ -85,6 +85,10 @@ const successResponse = (route: AnyRoute): Json => {
   if (success.list) headers.Link = { description: 'RFC 8288 links: first, prev, next (with a cursor), last.', schema: { type: 'string' } };
   if (success.status === 204 || !success.data) return { description: success.description, headers };
   const data = convert(success.data, 'output');
+  if (success.mediaType) {
+    headers.ETag = { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } };
+    return { description: success.description, headers, content: { [success.mediaType]: { schema: data } } };
+  }
   const body =
     route.scope === null
       ? data

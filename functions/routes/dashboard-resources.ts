@@ -145,6 +145,15 @@ export const findingPageRoute = resourceRow({
   method: 'GET',
   path: '/dashboard/security/findings/{id}',
   handler: 'dashboard/security/finding',
+  readsFindingPatches: true,
+});
+export const findingPatchPageRoute = resourceRow({
+  operationId: 'dashboardFindingPatch',
+  summary: "A finding's remediation patch as text/x-diff",
+  method: 'GET',
+  path: '/dashboard/security/findings/{id}/patch',
+  handler: 'dashboard/security/finding-patch',
+  readsFindingPatches: true,
 });
 export const remediatePageRoute = resourceRow({
   operationId: 'dashboardRemediateFinding',
@@ -364,6 +373,7 @@ export const dashboardResourceRoutes: WebRouteDefinition[] = [
   securityRoute,
   scanPageRoute,
   findingPageRoute,
+  findingPatchPageRoute,
   remediatePageRoute,
   deploymentsRoute,
   deploymentPageRoute,

@@ -11,6 +11,11 @@ export interface ResponseSpec {
   data?: AnySchema;
   /** `data` is an array of `data` and `meta` carries the page numbers. */
   list?: boolean;
+  /**
+   * The body is a representation of this media type instead of the JSON envelope (`text/x-diff`),
+   * with `data` its schema (a string); errors are still the JSON envelope.
+   */
+  mediaType?: string;
 }
 
 /** A route function's time limit unless its row says otherwise (Lambda, and the local server's context). */
@@ -44,6 +49,8 @@ export interface RouteBindings {
   startsReviewJobs?: boolean;
   /** Sends e-mail to people (password resets): SES in AWS, the outbox locally. */
   sendsEmail?: boolean;
+  /** Reads remediation patches (the `findings/` prefix of the artifact bucket in AWS, the local runtime's artifact folder locally). */
+  readsFindingPatches?: boolean;
   /** Reads the API's request log (Logs Insights on the API's log group in AWS, the local runtime's file locally). */
   readsRequestLog?: boolean;
 }

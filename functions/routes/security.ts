@@ -1,3 +1,5 @@
+import * as v from 'valibot';
+import { patchMediaType } from '../core/security/remediation-patch';
 import { idParams } from './schemas/common';
 import { createScanBody, findingSchema, listFindingsQuery, listScansQuery, scanSchema } from './schemas/security';
 import { defineRoute } from './route';
@@ -74,6 +76,26 @@ export const getFindingRoute = defineRoute({
   errors: [404],
 });
 
+export const getFindingPatchRoute = defineRoute({
+  operationId: 'getFindingPatch',
+  summary: "Get a finding's remediation patch",
+  description:
+    "The verified patch of the finding's last remediation as a unified diff (`git diff` format, `text/x-diff`; apply it with `git apply`), " +
+    "the body whose SHA-256 and size the finding's `remediation.patch` records; `ETag` is that SHA-256. Secrets the patch would " +
+    'show (the removed line of a secrets finding) are masked as `***`, so those lines show what changed but do not apply; the pushed ' +
+    '`remediation/<finding id>` branch carries the change itself. 404 while the finding has no patch (never remediated, in progress, failed).',
+  tag,
+  method: 'GET',
+  path: '/v1/security/findings/{id}/patch',
+  handler: 'security/get-finding-patch',
+  scope: 'read:security',
+  tableAccess: 'read',
+  readsFindingPatches: true,
+  params: idParams,
+  success: { status: 200, description: 'The unified diff.', mediaType: patchMediaType, data: v.string() },
+  errors: [404, 409],
+});
+
 export const remediateFindingRoute = defineRoute({
   operationId: 'remediateFinding',
   summary: 'Remediate a finding',
@@ -91,4 +113,12 @@ export const remediateFindingRoute = defineRoute({
   errors: [404, 409],
 });
 
-export const securityRoutes = [createScanRoute, listScansRoute, getScanRoute, listFindingsRoute, getFindingRoute, remediateFindingRoute];
+export const securityRoutes = [
+  createScanRoute,
+  listScansRoute,
+  getScanRoute,
+  listFindingsRoute,
+  getFindingRoute,
+  getFindingPatchRoute,
+  remediateFindingRoute,
+];

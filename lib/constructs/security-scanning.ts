@@ -9,11 +9,12 @@ import { Construct } from 'constructs';
 import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
 import { ServiceFunction } from './service-function';
 import { nagResource } from '../nag-finding';
+import { findingArtifactPrefix } from '../../functions/core/security/remediate';
 
 export const securityFunctionDescription = 'security: scans (secrets, dependencies, sast) and remediations, invoked asynchronously';
 
-/** Prefix of remediation patches in the artifact bucket. */
-export const findingArtifactPrefix = 'findings/';
+/** Prefix of remediation patches in the artifact bucket (the worker writes, finding routes read). */
+export { findingArtifactPrefix };
 
 export interface SecurityScanningProps {
   table: ITableV2;

@@ -2,13 +2,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { keys } from '../../functions/adapters/dynamodb/keys';
+import { findingArtifactPrefix } from '../../functions/core/security/remediate';
 import { nagResource } from '../nag-finding';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -242,6 +245,22 @@ export class ServiceFunction extends Construct {
         reason: "A log group's ARN ends in :*, which is how IAM names the group itself for Logs Insights queries.",
       },
     );
+  }
+
+  /**
+   * May read remediation patches: `s3:GetObject` under the `findings/` prefix of the artifact
+   * bucket and `kms:Decrypt` with its key, nothing else of either (the security function writes
+   * them); the bucket's name in ARTIFACT_BUCKET.
+   */
+  bindPatchReader(artifacts: IBucket, artifactKey: IKey): void {
+    const patches = artifacts.arnForObjects(`${findingArtifactPrefix}*`);
+    this.allow(new PolicyStatement({ actions: ['s3:GetObject'], resources: [patches] }));
+    this.allow(new PolicyStatement({ actions: ['kms:Decrypt'], resources: [artifactKey.keyArn] }));
+    this.function.addEnvironment('ARTIFACT_BUCKET', artifacts.bucketName);
+    this.acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${nagResource(this, patches)}]`,
+      reason: 'Remediation patches live under the findings/ prefix of the artifact bucket; object ARNs need the wildcard.',
+    });
   }
 
   /**

@@ -16,6 +16,13 @@ const readDescriptions = [
   'GET /v1/security/scans/{id}',
   'GET /v1/security/findings',
   'GET /v1/security/findings/{id}',
+  'GET /v1/security/findings/{id}/patch',
+];
+/** The API's patch and the dashboard's finding page and raw patch: they read patches, the worker writes them. */
+const patchReaderDescriptions = [
+  'GET /v1/security/findings/{id}/patch',
+  'GET /dashboard/security/findings/{id}',
+  'GET /dashboard/security/findings/{id}/patch',
 ];
 
 const defaultOsvApiUrl = 'https://api.osv.dev';
@@ -115,11 +122,16 @@ describe('security scanning', () => {
       expect(s.lookups.resources()[s.roleId]!.Properties.ManagedPolicyArns).toBeUndefined();
     });
 
-    it('is the only role that reaches the findings/ prefix', () => {
+    it('is the only role that may write under the findings/ prefix; the patch readers may only get objects there', () => {
       const onFindings = s
         .policyStatements()
         .filter(({ statement }) => asArray(statement.Resource).some((resource) => joined(resource).includes(`/${findingArtifactPrefix}`)));
-      expect(new Set(onFindings.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId]));
+      const readers = new Set(patchReaderDescriptions.map(s.roleOf));
+      expect(readers.has(s.roleId)).toBe(false);
+      expect(new Set(onFindings.flatMap(({ roles }) => roles))).toEqual(new Set([s.roleId, ...readers]));
+      for (const { statement, roles } of onFindings.filter(({ roles }) => !roles.includes(s.roleId))) {
+        expect([roles, actionsOf(statement)]).toEqual([roles, ['s3:GetObject']]);
+      }
     });
 
     it('with repositoryTokenSecret knows it and may read that secret, and that secret only', () => {
@@ -270,6 +282,26 @@ describe('security scanning', () => {
         }
       },
     );
+
+    it.each(patchReaderDescriptions.map((description) => [description]))(
+      '%s may get objects under findings/ and decrypt with the artifact key, nothing else of the bucket or key',
+      (description) => {
+        expect(s.lookups.environmentOf(description).ARTIFACT_BUCKET).toEqual({ Ref: s.bucketId });
+        const grants = grantsOf(
+          s.lookups
+            .statementsOf(description)
+            .filter((statement) => hasActionWithPrefix('s3:')(statement) || hasActionWithPrefix('kms:')(statement)),
+        );
+        expect(grants).toEqual([`kms:Decrypt \${${s.artifactKeyId}.Arn}`, `s3:GetObject \${${s.bucketId}.Arn}/findings/*`].sort());
+      },
+    );
+
+    it('no route function but the patch readers reaches the artifact bucket', () => {
+      const others = s.descriptions().filter((d) => /^(GET|POST|PATCH|DELETE) \//.test(d) && !patchReaderDescriptions.includes(d));
+      for (const description of others) {
+        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'))]).toEqual([description, []]);
+      }
+    });
 
     it('no other function knows the security function or may invoke it, the GET security routes included', () => {
       for (const description of readDescriptions) expect(s.descriptions()).toContain(description);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './support/cli';
 import { hookConfig, startDeployTarget } from './support/deployments';
-import { startReceiver } from './support/receiver';
+import { eventually, startReceiver } from './support/receiver';
 import { newAccount } from './support/runtime';
 import { createWebhook, recordEvent } from './support/webhooks';
 import { as } from './support/http';
@@ -123,6 +123,22 @@ describe('the CLI on the API', () => {
     expect(findings.code).toBe(0);
     expect(findings.stdout.split('\n')[0]).toMatch(/^ID\s+SEVERITY\s+STATUS\s+TYPE\s+WHERE\s+TITLE$/);
     expect(findings.stdout).toContain('src/config.js');
+
+    // Once remediated, `findings patch` prints the verified diff as the API serves it (for git apply).
+    const api = as(key.key);
+    const [secret] = (await api.get(`/security/findings?project_id=${project.id}&type=secrets`)).body.data;
+    expect((await runCli(key.key, ['findings', 'patch', secret.id])).stderr).toContain('not found');
+    expect((await api.post(`/security/findings/${secret.id}/remediate`)).status).toBe(202);
+    await eventually(
+      async () => (await api.get(`/security/findings/${secret.id}`)).body.data.status === 'resolved',
+      30_000,
+      () => 'the finding was never remediated',
+      100,
+    );
+    const patch = await runCli(key.key, ['findings', 'patch', secret.id]);
+    expect(patch.code).toBe(0);
+    expect(patch.stdout).toBe((await api.get(`/security/findings/${secret.id}/patch`)).text);
+    expect(patch.stdout).toMatch(/^diff --git a\/src\/config\.js b\/src\/config\.js\n/);
   });
 
   it('reviews a branch: the comments by file and line, exit 1 when it requests changes; list, show and comments read it back', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -278,5 +279,54 @@ describe('security scans', () => {
     expect((await api.get('/security/findings/nope')).status).toBe(404);
     expect((await api.post('/security/findings/fnd_01JD2QB2G6H8J0K2M4N6P8R0S2/remediate')).status).toBe(404);
     expect((await api.get('/security/findings?severity=urgent')).status).toBe(422);
+  });
+});
+
+describe("a finding's remediation patch", () => {
+  it('is served as text/x-diff once remediated, ETag its recorded SHA-256, the secret masked; 404 before, in the other mode and to another account', async () => {
+    const owner = await newAccount();
+    const api = as(owner.test.key);
+    const repository = await fixtureRepository({ 'config/deploy.js': plantedFiles['config/deploy.js']!, 'README.md': '# Deploy\n' });
+    const project = (await api.post('/projects', { name: 'Deploy', repository: repository.url })).body.data;
+    await scan(api, project.id, ['secrets']);
+    const [finding] = await findingsOf(api, `project_id=${project.id}&type=secrets`);
+    expect(finding).toMatchObject({ location: { path: 'config/deploy.js', line: 1 }, status: 'open' });
+    const patchPath = `/security/findings/${finding.id}/patch`;
+
+    const before = await api.get(patchPath);
+    expect([before.status, before.body.error.code]).toEqual([404, 'not_found']);
+
+    expect((await api.post(`/security/findings/${finding.id}/remediate`)).status).toBe(202);
+    const remediated = await eventually(
+      async () => {
+        const current = (await api.get(`/security/findings/${finding.id}`)).body.data;
+        return current.status !== 'remediating' ? current : undefined;
+      },
+      30_000,
+      () => 'still remediating',
+      100,
+    );
+    expect(remediated).toMatchObject({ status: 'resolved', resolution: 'remediated', remediation: { status: 'completed', method: 'ai' } });
+    const recorded = remediated.remediation.patch;
+
+    const patch = await api.get(patchPath);
+    expect(patch.status).toBe(200);
+    expect(patch.headers.get('content-type')).toBe('text/x-diff; charset=utf-8');
+    expect(patch.headers.get('etag')).toBe(`"${recorded.sha256}"`);
+    expect(createHash('sha256').update(patch.text, 'utf8').digest('hex')).toBe(recorded.sha256);
+    expect(Buffer.byteLength(patch.text)).toBe(recorded.size);
+    expect(patch.text).toContain('diff --git a/config/deploy.js b/config/deploy.js');
+    // The removed line is the secret: it is masked, as the finding's excerpt is.
+    expect(patch.text).toMatch(/^-export const github = '\*\*\*';$/m);
+    expect(patch.text).not.toContain(githubToken);
+
+    // Tenant-checked through the finding: the other mode and another account see no such finding.
+    expect((await as(owner.live.key).get(patchPath)).status).toBe(404);
+    const stranger = await newAccount();
+    const foreign = await as(stranger.test.key).get(patchPath);
+    expect([foreign.status, foreign.body.error.code]).toEqual([404, 'not_found']);
+    // The scope of reading a finding.
+    const writeOnly = await owner.newKey('test', ['write:security']);
+    expect((await as(writeOnly.key).get(patchPath)).status).toBe(403);
   });
 });

@@ -89,9 +89,13 @@ export const createClient = (options: ClientOptions = {}): ServiceClient => {
 
   const send = async (method: Uppercase<Method>, path: string, init: unknown): Promise<{ data: unknown; response: Response }> => {
     const request = raw.request as (m: string, p: string, i: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
-    const { data, error, response } = await request(method, path, init ?? {});
+    // Read as text, then by the answer's media type: JSON for resources, the text itself for a
+    // representation such as a patch (`text/x-diff`).
+    const { data, error, response } = await request(method, path, { parseAs: 'text', ...(init as object) });
     if (!response.ok) throw await errorOf(response, error);
-    return { data, response };
+    const text = data as string | undefined;
+    const json = /^application\/([\w.+-]+\+)?json\b/i.test(response.headers.get('Content-Type') ?? 'application/json');
+    return { data: text && json ? JSON.parse(text) : text || undefined, response };
   };
   const call =
     (method: Uppercase<Method>) =>

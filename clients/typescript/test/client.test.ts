@@ -35,6 +35,14 @@ describe('createClient', () => {
     });
   });
 
+  it('answers a representation that is not JSON (a patch) as its text', async () => {
+    const diff = 'diff --git a/package.json b/package.json\n-  "lib": "^1.2.0"\n+  "lib": "^1.2.5"\n';
+    const { fetch } = fakeFetch(() => new Response(diff, { status: 200, headers: { 'Content-Type': 'text/x-diff; charset=utf-8' } }));
+    const api = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch });
+    const patch: string = await api.get('/v1/security/findings/{id}/patch', { params: { path: { id: 'fnd_1' } } });
+    expect(patch).toBe(diff);
+  });
+
   it('gives an answer that is not the envelope a code from its status', async () => {
     const { fetch } = fakeFetch(() => new Response('Bad gateway', { status: 418 }));
     const error = await createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch })

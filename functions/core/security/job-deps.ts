@@ -23,5 +23,7 @@ export interface SecurityJobDeps {
   aiProvider(): Promise<AiProvider>;
   artifacts: ArtifactStore;
   /** The mechanical upgrade of a vulnerable dependency: full new contents of the files, or null. */
+  /** The text with every secret the secrets scanner finds in it replaced by `***` (patches are kept and served). */
+  maskSecrets(text: string): Promise<string>;
   planUpgrade(root: string, details: Record<string, unknown>): Promise<FileChange[] | null>;
 }

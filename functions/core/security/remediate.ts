@@ -11,6 +11,13 @@ import type { SecurityJobDeps } from './job-deps';
 import type { SecurityJobRef } from './security-jobs';
 import { findingSnapshot } from './snapshots';
 
+/** The artifact store's prefix of remediation patches (IAM grants name it). */
+export const findingArtifactPrefix = 'findings/';
+
+/** Where a finding's verified patch is kept in the artifact store (one per finding: a new remediation replaces it). */
+export const remediationPatchKey = (tenant: Tenant, findingId: string): string =>
+  `${findingArtifactPrefix}${tenant.accountId}/${tenant.mode}/${findingId}/remediation.patch`;
+
 const changeFinding = async (
   deps: { findings: FindingRepository; clock: Clock },
   tenant: Tenant,
@@ -109,11 +116,8 @@ export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef)
           `the ${method === 'upgrade' ? 'upgrade' : 'proposed patch'} was verified by re-running the ${finding.type} scanner, which still reports the finding`,
         );
       }
-      const stored = await deps.artifacts.put(
-        `findings/${ref.account_id}/${ref.mode}/${finding.id}/remediation.patch`,
-        patch,
-        'text/x-diff',
-      );
+      // Kept and shown by the API: the removed line of a secrets finding is the secret itself.
+      const stored = await deps.artifacts.put(remediationPatchKey(tenant, finding.id), await deps.maskSecrets(patch), 'text/x-diff');
       let pushedBranch: string | null = null;
       if (deps.repository.pushBranch) {
         const pushed = await deps.repository.pushBranch({

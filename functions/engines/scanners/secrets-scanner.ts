@@ -40,7 +40,7 @@ import path from 'node:path';
 import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommendedPreset } from '@secretlint/secretlint-rule-preset-recommend';
-import { createRedactor, type Span } from './redact';
+import { createRedactor, SECRET_MASK, type Span } from './redact';
 import type { Coverage, RawFinding, ScanResult, Scanner, Severity } from '../../core/security/scanner';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_FILES, listTextFiles } from './text-files';
 
@@ -186,6 +186,38 @@ export function secretsScanner(options: SecretsScannerOptions = {}): Scanner {
       return { findings, coverage: coverageOf(listing, filesScanned, failed, maxFileBytes, maxFiles), errors };
     },
   };
+}
+
+/**
+ * `content` with every secret secretlint finds in it replaced by `***` (and any other occurrence of
+ * what a rule reported, as the excerpt guards do): for texts the service keeps and shows, such as a
+ * remediation's patch, whose removed lines would otherwise carry the secret they remove. `fileName`
+ * picks the rules that look at file names (`.npmrc`, `.env`); a patch is read as one text.
+ */
+export async function maskSecrets(content: string, fileName = 'remediation.patch'): Promise<string> {
+  const { messages } = await lintSource({
+    source: { content, filePath: fileName, ext: path.extname(fileName), contentType: 'text' },
+    options: { config: SECRETLINT_CONFIG, locale: 'en', maskSecrets: false },
+  });
+  if (messages.length === 0) return content;
+  const located = messages.map((message) => {
+    const values = secretValues(message).map((v) => narrowValue(message.ruleId, v));
+    return { values, span: locateSecret(content, message.range, values) };
+  });
+  let masked = '';
+  let cursor = 0;
+  for (const { span } of [...located].sort((a, b) => a.span.start - b.span.start)) {
+    if (span.end <= cursor) continue;
+    masked += content.slice(cursor, Math.max(cursor, span.start)) + SECRET_MASK;
+    cursor = span.end;
+  }
+  masked += content.slice(cursor);
+  // Longest first, so that a secret containing another is masked whole.
+  const guards = [...new Set(located.flatMap(({ values }) => values).filter((value) => value.trim().length >= 6))].sort(
+    (a, b) => b.length - a.length,
+  );
+  for (const guard of guards) masked = masked.split(guard).join(SECRET_MASK);
+  return masked;
 }
 
 function toFindings(filePath: string, content: string, messages: readonly LintMessage[]): RawFinding[] {

@@ -16,7 +16,7 @@ import { scratchFolders } from '../../adapters/workspace/working-tree';
 import { dependenciesScanner } from '../../engines/scanners/dependencies/dependencies-scanner';
 import { planUpgrade } from '../../engines/scanners/dependencies/upgrade';
 import { sastScanner } from '../../engines/scanners/sast/sast-scanner';
-import { secretsScanner } from '../../engines/scanners/secrets-scanner';
+import { maskSecrets, secretsScanner } from '../../engines/scanners/secrets-scanner';
 import { recordScanDuration } from '../../observability/metrics';
 import { tracedTable } from '../../observability/tracer';
 
@@ -47,6 +47,7 @@ const deps: SecurityJobDeps = {
     return providerFor(name);
   },
   artifacts: artifactStoreFromEnvironment(),
+  maskSecrets: (text) => maskSecrets(text),
   planUpgrade,
 };
 

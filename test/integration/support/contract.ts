@@ -71,6 +71,12 @@ export const contractProblems = async (method: string, path: string, answer: Api
   const declared = operation.responses?.[String(answer.status)];
   if (!declared) return [`${method} ${path} answered ${answer.status}, which the document does not declare`];
   if (!declared.content) return answer.text === '' ? [] : [`${method} ${path} ${answer.status} declares no body but sent one`];
+  // A representation that is not JSON (a diff): the declared media type, a text body.
+  const [mediaType] = Object.keys(declared.content);
+  if (mediaType && mediaType !== 'application/json') {
+    const sent = answer.headers.get('content-type')?.split(';')[0]?.trim();
+    return sent === mediaType ? [] : [`${method} ${path} ${answer.status} declares ${mediaType} but sent ${sent}`];
+  }
   const ref = `openapi#/${pointer('paths', path, method.toLowerCase(), 'responses', String(answer.status), 'content', 'application/json', 'schema')}`;
   const validate = ajv.getSchema(ref);
   if (!validate) return [`no schema at ${ref}`];

@@ -253,6 +253,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/security/findings/{id}/patch': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a finding's remediation patch
+     * @description The verified patch of the finding's last remediation as a unified diff (`git diff` format, `text/x-diff`; apply it with `git apply`), the body whose SHA-256 and size the finding's `remediation.patch` records; `ETag` is that SHA-256. Secrets the patch would show (the removed line of a secrets finding) are masked as `***`, so those lines show what changed but do not apply; the pushed `remediation/<finding id>` branch carries the change itself. 404 while the finding has no patch (never remediated, in progress, failed).
+     *
+     *     Requires the scope `read:security`.
+     */
+    get: operations['getFindingPatch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/security/findings/{id}/remediate': {
     parameters: {
       query?: never;
@@ -3303,6 +3325,111 @@ export interface operations {
       };
       /** @description No such resource in this account and mode. */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected fault on our side; no internals are shown. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getFindingPatch: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The unified diff. */
+      200: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          /** @description The SHA-256 of the body (lowercase hex), quoted. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/x-diff': string;
+        };
+      };
+      /** @description Invalid JSON body, or two different credentials sent. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credential. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks the scope of this operation. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource in this account and mode. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The resource is in a state that forbids this, or the Idempotency-Key is still in flight. */
+      409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
