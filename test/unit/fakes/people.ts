@@ -166,6 +166,7 @@ export const inMemoryClientRepository = (): OAuthClientRepository => {
   const clients = new Map<string, OAuthClient>();
   return {
     async create(client) {
+      if (clients.has(client.id)) throw new Error(`the client ${client.id} exists already (a condition failure in the table)`);
       clients.set(client.id, copy(client));
     },
     async get(id) {
@@ -174,6 +175,13 @@ export const inMemoryClientRepository = (): OAuthClientRepository => {
     },
     async ofAccount(accountId) {
       return [...clients.values()].filter((c) => c.account_id === accountId).map(copy);
+    },
+    async update(accountId, id, changes) {
+      const found = clients.get(id);
+      if (found?.account_id !== accountId) return undefined;
+      const updated = { ...found, name: changes.name, redirect_uris: [...changes.redirect_uris], updated_at: changes.updated_at };
+      clients.set(id, updated);
+      return copy(updated);
     },
     async replaceSecret(id, secret) {
       const found = clients.get(id);
