@@ -48,6 +48,10 @@ export const inMemoryUserRepository = (): UserRepository & { all(): User[] } => 
       const found = memberships.get(key(userId, accountId));
       return found && copy(found);
     },
+    async getWithMembership(userId, accountId) {
+      const [user, membership] = [users.get(userId), memberships.get(key(userId, accountId))];
+      return { ...(user ? { user: copy(user) } : {}), ...(membership ? { membership: copy(membership) } : {}) };
+    },
     async membershipsOfUser(userId) {
       return [...memberships.values()].filter((m) => m.user_id === userId).map(copy);
     },
