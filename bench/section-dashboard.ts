@@ -1,3 +1,4 @@
+import { type CallMeter, meterDynamoCalls, serviceCalls } from './dynamodb-calls';
 import { type BenchRuntime, newBenchAccount } from './local-runtime';
 import { type Check, fixed, heading, passFail, printTable, ratio } from './report';
 import { median, round } from './stats';
@@ -58,15 +59,22 @@ const timed = async (url: string, headers: Record<string, string>): Promise<{ ms
   return { ms: performance.now() - started, status: response.status, text };
 };
 
-const medianMs = async (url: string, headers: Record<string, string>, settings: DashboardSettings): Promise<number> => {
+/** The median time of the measured requests and the DynamoDB calls each made (the load does not move that figure). */
+const measure = async (
+  url: string,
+  headers: Record<string, string>,
+  settings: DashboardSettings,
+  meter: CallMeter,
+): Promise<{ ms: number; calls: number }> => {
   for (let i = 0; i < settings.warmup; i++) await timed(url, headers);
   const times: number[] = [];
+  meter.reset();
   for (let i = 0; i < settings.requests; i++) {
     const { ms, status } = await timed(url, headers);
     if (status !== 200) throw new Error(`${url} answered ${status}`);
     times.push(ms);
   }
-  return median(times);
+  return { ms: median(times), calls: serviceCalls(meter.read()) / settings.requests };
 };
 
 /** Every script the page names (`<script src>`), fetched: the JavaScript a browser would load for it. */
@@ -80,7 +88,10 @@ const scriptBytes = async (origin: string, html: string): Promise<number> => {
 export interface DashboardRow {
   page: string;
   pageMs: number;
+  /** DynamoDB calls per request (the runtime's own, in AWS too). */
+  pageCalls: number;
   apiMs?: number;
+  apiCalls?: number;
   ratio?: number;
   scriptBytes: number;
 }
@@ -110,17 +121,24 @@ export const benchDashboard = async (
   }
 
   const rows: DashboardRow[] = [];
-  for (const { page, path, api } of pages) {
-    const { text } = await timed(`${origin}${path}`, { Cookie: cookie });
-    const pageMs = await medianMs(`${origin}${path}`, { Cookie: cookie }, settings);
-    const apiMs = api ? await medianMs(`${origin}${api}`, auth, settings) : undefined;
-    rows.push({
-      page,
-      pageMs: round(pageMs, 2),
-      apiMs: apiMs === undefined ? undefined : round(apiMs, 2),
-      ratio: apiMs === undefined ? undefined : round(pageMs / apiMs, 2),
-      scriptBytes: await scriptBytes(origin, text),
-    });
+  const meter = meterDynamoCalls(runtime.dynamodbEndpoint);
+  try {
+    for (const { page, path, api } of pages) {
+      const { text } = await timed(`${origin}${path}`, { Cookie: cookie });
+      const pageRun = await measure(`${origin}${path}`, { Cookie: cookie }, settings, meter);
+      const apiRun = api ? await measure(`${origin}${api}`, auth, settings, meter) : undefined;
+      rows.push({
+        page,
+        pageMs: round(pageRun.ms, 2),
+        pageCalls: round(pageRun.calls, 1),
+        apiMs: apiRun === undefined ? undefined : round(apiRun.ms, 2),
+        apiCalls: apiRun === undefined ? undefined : round(apiRun.calls, 1),
+        ratio: apiRun === undefined ? undefined : round(pageRun.ms / apiRun.ms, 2),
+        scriptBytes: await scriptBytes(origin, text),
+      });
+    }
+  } finally {
+    meter.close();
   }
 
   printTable(
@@ -128,21 +146,26 @@ export const benchDashboard = async (
     [
       { header: 'Page' },
       { header: 'Page ms' },
+      { header: 'Page calls' },
       { header: 'API call' },
       { header: 'API ms' },
+      { header: 'API calls' },
       { header: 'Page / API' },
       { header: 'JS KB' },
     ],
     rows.map((row) => [
       row.page,
       fixed(row.pageMs, 2),
+      fixed(row.pageCalls, 1),
       pages.find((p) => p.page === row.page)?.api ?? '—',
       row.apiMs === undefined ? '—' : fixed(row.apiMs, 2),
+      row.apiCalls === undefined ? '—' : fixed(row.apiCalls, 1),
       row.ratio === undefined ? '—' : ratio(row.ratio),
       fixed(row.scriptBytes / 1024, 1),
     ]),
     [
-      'A page also reads the session, the membership and the failed-webhook count (for the badge): that is its overhead.',
+      'A page also reads the session, the user and membership (one round trip) and counts failed webhooks (for the badge, beside its own reads): that is its overhead.',
+      'Calls: DynamoDB calls per request made by the runtime (session touches and rate-limit writes included); the load does not move them.',
       'API keys lists keys the API has no list call for; Requests reads the API log, not the table: no ratio for either.',
     ],
   );

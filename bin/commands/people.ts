@@ -5,7 +5,14 @@
 import { parseArgs } from 'node:util';
 import { peopleDeps, type PeopleDeps } from '../../functions/adapters/dynamodb/people-deps';
 import { ApiError } from '../../functions/core/errors';
-import { deleteClient, listClients, registerClient, rotateClientSecret } from '../../functions/core/oauth/manage-clients';
+import {
+  deleteClient,
+  getClient,
+  listClients,
+  registerClient,
+  rotateClientSecret,
+  updateClient,
+} from '../../functions/core/oauth/manage-clients';
 import { createUser, listUsers } from '../../functions/core/users/manage-users';
 import { linkUrl } from '../../functions/core/users/password-links';
 import { targetOrigin } from '../../lib/cli/target-origin';
@@ -17,6 +24,7 @@ export const peopleUsage = `  users create --email <address> [--account <acct_id
   accounts list
   oauth-clients create --name <name> --redirect-uri <uri> [--redirect-uri <uri2> ...] [--public] [--account <acct_id>]
   oauth-clients list [--account <acct_id>]
+  oauth-clients update <oac_id> [--name <name>] [--redirect-uri <uri> ...] [--account <acct_id>]
   oauth-clients rotate-secret <oac_id> [--account <acct_id>]
   oauth-clients delete <oac_id> [--account <acct_id>]`;
 
@@ -135,6 +143,27 @@ const run = async (argv: string[], io: PeopleIo): Promise<void> => {
       return print(
         { data: clients },
         clients.map((c) => `${c.id}  ${c.type.padEnd(12)} ${c.name}  ${c.redirect_uris.join(' ')}`).join('\n') || 'No applications.',
+      );
+    }
+    case 'oauth-clients update': {
+      if (!argument) throw new UsageError('oauth-clients update needs the client id');
+      if (!values.name && !values['redirect-uri']?.length) {
+        throw new UsageError('oauth-clients update needs --name <name> or --redirect-uri <uri> (once per URI; they replace the list)');
+      }
+      const accountId = await accountOf(values.account, deps);
+      const current = await getClient(accountId, argument, deps);
+      const client = await updateClient(
+        {
+          accountId,
+          clientId: argument,
+          name: values.name ?? current.name,
+          redirectUris: values['redirect-uri'] ?? current.redirect_uris,
+        },
+        deps,
+      );
+      return print(
+        { client_id: client.id, name: client.name, redirect_uris: client.redirect_uris, updated_at: client.updated_at },
+        `Updated ${client.id}: ${client.name}, redirect URIs ${client.redirect_uris.join(' ')}`,
       );
     }
     case 'oauth-clients rotate-secret': {

@@ -14,6 +14,12 @@ export interface ListQuery<Sort extends string = string> {
   cursor?: string;
 }
 
+/**
+ * A list query that asks for the total alone: a page of size 0 reads no items, so a filtered
+ * total costs one count (a badge, the counts on Home) instead of a count and a page.
+ */
+export const totalOnly = <Sort extends string>(sort: Sort): ListQuery<Sort> => ({ page: 1, perPage: 0, sort, order: 'desc' });
+
 export interface Page<T> {
   items: T[];
   /** Size of the whole filtered collection. */

@@ -1,3 +1,5 @@
+import { createContext, type VNode } from 'preact';
+import { useContext } from 'preact/hooks';
 import type { Mode } from '../core/tenancy';
 import type { Role } from '../core/users/user';
 import { Button, PostForm } from './components';
@@ -9,8 +11,6 @@ export interface Shell {
   accountId: string;
   role: Role;
   mode: Mode;
-  /** Webhooks whose deliveries exhausted their schedule: a badge in the navigation, a banner on Home. */
-  failedWebhooks: number;
   /** The page's path, to mark the current link. */
   path: string;
   /** The page's path and query, to come back to after switching the mode. */
@@ -23,7 +23,19 @@ interface NavItem {
   badge?: string;
 }
 
-const sections = (shell: Shell): { heading?: string; items: NavItem[] }[] => [
+/**
+ * How many webhooks exhausted their delivery schedule: a badge beside Webhooks on every page. The
+ * page pipeline counts them while the page reads its own data and provides the number when it
+ * renders, so the badge costs no round trip of its own.
+ */
+const FailedWebhooks = createContext(0);
+
+/** A dashboard page with the failed-webhook count its navigation shows. */
+export const withFailedWebhooks = (count: number, page: VNode): VNode => (
+  <FailedWebhooks.Provider value={count}>{page}</FailedWebhooks.Provider>
+);
+
+const sections = (failedWebhooks: number): { heading?: string; items: NavItem[] }[] => [
   {
     items: [
       { label: 'Home', href: '/dashboard' },
@@ -35,7 +47,7 @@ const sections = (shell: Shell): { heading?: string; items: NavItem[] }[] => [
       {
         label: 'Webhooks',
         href: '/dashboard/webhooks',
-        badge: shell.failedWebhooks > 0 ? `${shell.failedWebhooks} failed` : undefined,
+        badge: failedWebhooks > 0 ? `${failedWebhooks} failed` : undefined,
       },
     ],
   },
@@ -65,7 +77,7 @@ const isCurrent = (href: string, path: string): boolean =>
 /** The dashboard's navigation; the failed-webhooks badge sits beside its link, so the link keeps its name. */
 export const DashboardNav = ({ shell }: { shell: Shell }) => (
   <nav className="dash-nav" aria-label="Dashboard">
-    {sections(shell).map((section) => (
+    {sections(useContext(FailedWebhooks)).map((section) => (
       <div className="dash-nav__section" key={section.heading ?? 'main'}>
         {section.heading && <h2 className="dash-nav__heading">{section.heading}</h2>}
         <ul>

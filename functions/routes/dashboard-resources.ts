@@ -219,6 +219,20 @@ export const createApplicationRoute = settingsRow({
   path: '/dashboard/developers/applications',
   handler: 'dashboard/developers/applications-create',
 });
+export const applicationPageRoute = settingsRow({
+  operationId: 'dashboardApplication',
+  summary: 'An OAuth application and the form that edits it',
+  method: 'GET',
+  path: '/dashboard/developers/applications/{id}',
+  handler: 'dashboard/developers/application',
+});
+export const updateApplicationRoute = settingsRow({
+  operationId: 'dashboardUpdateApplication',
+  summary: "Edit an OAuth application's name and redirect URIs",
+  method: 'POST',
+  path: '/dashboard/developers/applications/{id}',
+  handler: 'dashboard/developers/applications-update',
+});
 export const rotateApplicationSecretRoute = settingsRow({
   operationId: 'dashboardRotateApplicationSecret',
   summary: "Rotate an application's client secret (shown once)",
@@ -382,6 +396,8 @@ export const dashboardResourceRoutes: WebRouteDefinition[] = [
   testPageRoute,
   applicationsRoute,
   createApplicationRoute,
+  applicationPageRoute,
+  updateApplicationRoute,
   rotateApplicationSecretRoute,
   deleteApplicationRoute,
   authorizedApplicationsRoute,

@@ -1,3 +1,4 @@
+import { totalOnly } from '../../functions/core/pagination';
 import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
 import { newId } from '../../functions/core/ids';
 import type { Tenant } from '../../functions/core/tenancy';
@@ -69,6 +70,19 @@ describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
     const second = await webhooks.list(tenant, byCreation('asc', { page: 2, perPage: 2 }), {});
     expect({ ids: second.items.map((w) => w.id), total: second.total }).toEqual({ ids: [c!.id], total: 3 });
     expect((await webhooks.list(otherMode, byCreation(), {})).total).toBe(0);
+  });
+
+  it('answers the total alone, with no items, to a query of page size 0 (the failed-webhooks badge)', async () => {
+    for (const created of [
+      webhook(0),
+      webhook(1, { status: 'failed', failed_at: at(5) }),
+      webhook(2, { status: 'failed', failed_at: at(6) }),
+    ]) {
+      await webhooks.create(tenant, created);
+    }
+    expect(await webhooks.list(tenant, totalOnly('created_at'), { status: 'failed' })).toEqual({ items: [], total: 2 });
+    expect(await webhooks.list(tenant, totalOnly('created_at'), {})).toEqual({ items: [], total: 3 });
+    expect(await webhooks.list(otherMode, totalOnly('created_at'), { status: 'failed' })).toEqual({ items: [], total: 0 });
   });
 
   it('updates only the fields given, with the new update time; undefined for an unknown webhook', async () => {

@@ -59,7 +59,7 @@ describe('the admin CLI for people and applications', () => {
     expect((await webClient().signIn(email, 'a piped pass phrase')).status).toBe(303);
   });
 
-  it('oauth-clients create, list, rotate-secret and delete; accounts list', async () => {
+  it('oauth-clients create, list, update, rotate-secret and delete; accounts list', async () => {
     const { account, live } = await newAccount();
     const created = await cli([
       'oauth-clients',
@@ -107,6 +107,29 @@ describe('the admin CLI for people and applications', () => {
     const listed = await cli(['oauth-clients', 'list', '--account', account.id]);
     expect(listed.json.data.map((c: any) => c.id).sort()).toEqual([created.json.client_id, publicApp.json.client_id].sort());
     expect(JSON.stringify(listed.json)).not.toContain(created.json.client_secret);
+
+    const renamed = await cli(['oauth-clients', 'update', created.json.client_id, '--name', 'Bot 2', '--account', account.id]);
+    expect(renamed.json).toMatchObject({ client_id: created.json.client_id, name: 'Bot 2', redirect_uris: created.json.redirect_uris });
+    const moved = await cli([
+      'oauth-clients',
+      'update',
+      created.json.client_id,
+      '--redirect-uri',
+      'https://bot.example.com/v2/cb',
+      '--account',
+      account.id,
+    ]);
+    expect(moved.json).toMatchObject({ name: 'Bot 2', redirect_uris: ['https://bot.example.com/v2/cb'] });
+    const wildcard = await cli([
+      'oauth-clients',
+      'update',
+      created.json.client_id,
+      '--redirect-uri',
+      'https://*.example.com/cb',
+      '--account',
+      account.id,
+    ]);
+    expect([wildcard.code, wildcard.json.error.code]).toEqual([2, 'validation_error']);
 
     const rotated = await cli(['oauth-clients', 'rotate-secret', created.json.client_id, '--account', account.id]);
     expect(rotated.json.client_secret).not.toBe(created.json.client_secret);

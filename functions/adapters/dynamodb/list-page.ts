@@ -87,6 +87,7 @@ export const listPage = async <T>(
   total: number,
   filters: Record<string, unknown> = {},
 ): Promise<Page<T>> => {
+  if (query.perPage === 0) return { items: [], total };
   // Bound to the collection too: another tenant's cursor is refused, not silently reinterpreted.
   const fingerprint = queryFingerprint(query, { ...filters, collection: spec.partition });
   const ascending = query.order === 'asc';

@@ -44,6 +44,32 @@ export const dynamoOAuthClientRepository = ({ client, tableName }: TableRef): OA
     return clients;
   },
 
+  async update(accountId, id, changes) {
+    try {
+      const result = await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: keys.oauthClient(id),
+          UpdateExpression: 'SET #name = :name, redirect_uris = :uris, updated_at = :at',
+          // The item exists and belongs to the account; no version check: the last edit wins.
+          ConditionExpression: 'attribute_exists(pk) AND account_id = :account',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: {
+            ':name': changes.name,
+            ':uris': changes.redirect_uris,
+            ':at': changes.updated_at,
+            ':account': accountId,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return withoutKeys<OAuthClient>(result.Attributes ?? {});
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      throw error;
+    }
+  },
+
   async replaceSecret(id, secret) {
     try {
       await client.send(

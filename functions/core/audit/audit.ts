@@ -17,6 +17,7 @@ export const auditActions = [
   'credential.revoked',
   'credential.rolled',
   'oauth.client_created',
+  'oauth.client_updated',
   'oauth.client_deleted',
   'oauth.client_secret_rotated',
   'oauth.grant_created',

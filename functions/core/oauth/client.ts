@@ -15,6 +15,9 @@ export interface OAuthClient {
   updated_at: string;
 }
 
+/** What an owner may edit after registration. */
+export type OAuthClientChanges = Pick<OAuthClient, 'name' | 'redirect_uris' | 'updated_at'>;
+
 /** What the CLI and the pages show (never the hash). */
 export type OAuthClientView = Omit<OAuthClient, 'secret_hash'>;
 
@@ -24,6 +27,12 @@ export interface OAuthClientRepository {
   create(client: OAuthClient): Promise<void>;
   get(id: string): Promise<OAuthClient | undefined>;
   ofAccount(accountId: string): Promise<OAuthClient[]>;
+  /**
+   * Replaces the name and redirect URIs of the account's client (last write wins, as an app's
+   * settings form does); the client as now stored, or undefined when there is no such client of
+   * that account. Never the id, type or secret.
+   */
+  update(accountId: string, id: string, changes: OAuthClientChanges): Promise<OAuthClient | undefined>;
   /** Replaces the secret; false when the client is gone. */
   replaceSecret(id: string, secret: { hash: string; hint: string; created_at: string }): Promise<boolean>;
   /** False when there was no such client of that account. */

@@ -25,7 +25,7 @@ const audit = (
   deps: ClientAdminDeps,
   input: {
     accountId: string;
-    action: 'oauth.client_created' | 'oauth.client_deleted' | 'oauth.client_secret_rotated';
+    action: 'oauth.client_created' | 'oauth.client_updated' | 'oauth.client_deleted' | 'oauth.client_secret_rotated';
     clientId: string;
     details?: Record<string, unknown>;
     actor?: AuditActor;
@@ -50,13 +50,10 @@ const audit = (
 };
 
 /**
- * Registers an application: a name, one or more exact redirect URIs, confidential (a secret, shown
- * this once) or public (no secret; PKCE required at every authorization).
+ * The rules of an application's settings, the same at registration and at every edit: a name of 1
+ * to 100 characters and 1 to 10 exact redirect URIs (duplicates dropped). Throws every issue at once.
  */
-export const registerClient = async (
-  input: { accountId: string; name: string; redirectUris: string[]; public?: boolean; actor?: AuditActor; origin?: RequestOrigin },
-  deps: ClientAdminDeps,
-): Promise<RegisteredClient> => {
+const checkedSettings = (input: { name: string; redirectUris: string[] }): { name: string; redirectUris: string[] } => {
   const name = input.name.trim();
   const issues: FieldIssue[] = [];
   if (name.length < 1 || name.length > 100 || /[\u0000-\u001f\u007f]/.test(name)) {
@@ -70,6 +67,18 @@ export const registerClient = async (
     if (issue) issues.push({ field: 'redirect_uris', issue: `${uri} ${issue}` });
   }
   if (issues.length > 0) throw validationError(issues);
+  return { name, redirectUris };
+};
+
+/**
+ * Registers an application: a name, one or more exact redirect URIs, confidential (a secret, shown
+ * this once) or public (no secret; PKCE required at every authorization).
+ */
+export const registerClient = async (
+  input: { accountId: string; name: string; redirectUris: string[]; public?: boolean; actor?: AuditActor; origin?: RequestOrigin },
+  deps: ClientAdminDeps,
+): Promise<RegisteredClient> => {
+  const { name, redirectUris } = checkedSettings(input);
   if (!(await deps.accounts.get(input.accountId))) throw notFound('Account');
 
   const now = isoTime(deps.clock.now());
@@ -101,10 +110,53 @@ export const registerClient = async (
 export const listClients = async (accountId: string, deps: ClientAdminDeps): Promise<OAuthClientView[]> =>
   (await deps.clients.ofAccount(accountId)).map(viewOfClient);
 
-const ownedClient = async (accountId: string, id: string, deps: ClientAdminDeps): Promise<OAuthClient> => {
+const ownedClient = async (accountId: string, id: string, deps: Pick<ClientAdminDeps, 'clients'>): Promise<OAuthClient> => {
   const client = await deps.clients.get(id);
   if (!client || client.account_id !== accountId) throw notFound('Application');
   return client;
+};
+
+/** One application of the account (another account's is not found). */
+export const getClient = async (accountId: string, id: string, deps: Pick<ClientAdminDeps, 'clients'>): Promise<OAuthClientView> =>
+  viewOfClient(await ownedClient(accountId, id, deps));
+
+/**
+ * Edits an application's name and redirect URIs, by the rules of registration. Its id, type and
+ * secret stay (the secret changes only by rotation). A redirect URI taken off is refused from the
+ * next authorization request on; codes already issued for it still exchange until they expire (10
+ * minutes), as they are bound to it. Concurrent edits: the last one wins, as in GitHub's settings.
+ * An edit that changes nothing writes and records nothing.
+ */
+export const updateClient = async (
+  input: { accountId: string; clientId: string; name: string; redirectUris: string[]; actor?: AuditActor; origin?: RequestOrigin },
+  deps: ClientAdminDeps,
+): Promise<OAuthClientView> => {
+  const { name, redirectUris } = checkedSettings(input);
+  const client = await ownedClient(input.accountId, input.clientId, deps);
+  const added = redirectUris.filter((uri) => !client.redirect_uris.includes(uri));
+  const removed = client.redirect_uris.filter((uri) => !redirectUris.includes(uri));
+  if (name === client.name && redirectUris.join('\n') === client.redirect_uris.join('\n')) return viewOfClient(client);
+
+  const updated = await deps.clients.update(input.accountId, client.id, {
+    name,
+    redirect_uris: redirectUris,
+    updated_at: isoTime(deps.clock.now()),
+  });
+  if (!updated) throw notFound('Application');
+  await audit(deps, {
+    accountId: input.accountId,
+    action: 'oauth.client_updated',
+    clientId: client.id,
+    details: {
+      name,
+      ...(name !== client.name ? { previous_name: client.name } : {}),
+      ...(added.length > 0 ? { redirect_uris_added: added } : {}),
+      ...(removed.length > 0 ? { redirect_uris_removed: removed } : {}),
+    },
+    actor: input.actor,
+    origin: input.origin,
+  });
+  return viewOfClient(updated);
 };
 
 /** A new secret replaces the old one at once; the answer carries it, this once. */

@@ -2,6 +2,7 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoEventRepository } from '../../adapters/dynamodb/event-repository';
 import { listDeployments } from '../../core/deployments/deployment-use-cases';
 import { listEvents } from '../../core/events/list-events';
+import { totalOnly } from '../../core/pagination';
 import { listFindings } from '../../core/security/security-use-cases';
 import { listWorkflows } from '../../core/workflows/workflow-use-cases';
 import { dashboardPage } from '../../http/pages/dashboard-page';
@@ -12,16 +13,18 @@ import { deploymentDeps } from '../deployments/deps';
 import { securityDeps } from '../security/deps';
 import { workflowDeps } from '../workflows/deps';
 
-const countOnly = { page: 1, perPage: 1, sort: 'created_at' as const, order: 'desc' as const };
+const latestEvents = { page: 1, perPage: 10, sort: 'created_at' as const, order: 'desc' as const };
 
 /** Home: what needs attention (the counts, failed webhooks first) and the account's latest events. */
-export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant }) => {
-  const [workflows, findings, deployments, events, account] = await Promise.all([
-    listWorkflows(tenant, countOnly, { status: 'running' }, workflowDeps()),
-    listFindings(tenant, countOnly, { severity: 'critical', status: 'open' }, securityDeps()),
-    listDeployments(tenant, countOnly, { status: 'in_progress' }, deploymentDeps()),
-    listEvents(tenant, { ...countOnly, perPage: 10 }, {}, { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() }),
+export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant, failedWebhooks }) => {
+  // One round trip in all: each count is a single count query, side by side with the events.
+  const [workflows, findings, deployments, events, account, failed] = await Promise.all([
+    listWorkflows(tenant, totalOnly('created_at'), { status: 'running' }, workflowDeps()),
+    listFindings(tenant, totalOnly('created_at'), { severity: 'critical', status: 'open' }, securityDeps()),
+    listDeployments(tenant, totalOnly('created_at'), { status: 'in_progress' }, deploymentDeps()),
+    listEvents(tenant, latestEvents, {}, { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() }),
     pageDepsFromEnvironment().accounts.get(tenant.accountId),
+    failedWebhooks(),
   ]);
   return {
     page: HomePage({
@@ -30,7 +33,7 @@ export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant 
         runningWorkflows: workflows.total,
         openCriticalFindings: findings.total,
         deploymentsInProgress: deployments.total,
-        failedWebhooks: shell.failedWebhooks,
+        failedWebhooks: failed,
       },
       events: events.items,
       accountEmail: account?.email ?? '',

@@ -2,9 +2,10 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { ApiError } from '../../core/errors';
+import { totalOnly } from '../../core/pagination';
 import type { Mode, Tenant } from '../../core/tenancy';
 import type { Role } from '../../core/users/user';
-import type { Shell } from '../../pages/dashboard-shell';
+import { type Shell, withFailedWebhooks } from '../../pages/dashboard-shell';
 import { ConfirmPage } from '../../pages/views/dashboard/confirm';
 import type { WebRouteDefinition } from '../../routes/route';
 import { readCookies, serializeCookie } from './cookies';
@@ -26,8 +27,14 @@ export interface DashboardRequest extends PageRequest {
   /** The account and mode whose data the page shows and changes: what an API key's tenant is. */
   tenant: Tenant;
   role: Role;
-  /** What the layout shows on every page: account, mode, navigation with its failed-webhooks badge. */
+  /** What the layout shows on every page: account, role, mode, navigation. */
   shell: Shell;
+  /**
+   * The number of failed webhooks (one count, read once), started before a GET page reads its own
+   * data. The pipeline awaits it for the navigation's badge when it renders the page; a page that
+   * shows the number awaits it where it uses it.
+   */
+  failedWebhooks: () => Promise<number>;
   /** The person acting, for the rules of people (admin or viewer) and the audit log. */
   actor: { accountId: string; userId: string; role: Role; origin: PageRequest['from'] };
 }
@@ -36,7 +43,7 @@ const webhooks = () => dynamoWebhookRepository(tableFromEnvironment());
 
 /** Failed webhooks stand out on every page: their number, one small read (a count of the failed ones). */
 const failedWebhookCount = async (tenant: Tenant): Promise<number> =>
-  (await webhooks().list(tenant, { page: 1, perPage: 1, sort: 'created_at', order: 'desc' }, { status: 'failed' })).total;
+  (await webhooks().list(tenant, totalOnly('created_at'), { status: 'failed' })).total;
 
 /** Admin-only actions are refused to viewers here, on the server, whatever the page showed. */
 export const requireAdmin = (request: Pick<DashboardRequest, 'role'>): void => {
@@ -62,23 +69,30 @@ export const dashboardPage = (
     const role = membership.role;
     if (options.adminOnly) requireAdmin({ role });
     const here = `${request.event.rawPath}${request.event.rawQueryString ? `?${request.event.rawQueryString}` : ''}`;
-    const shell: Shell = {
-      viewer: signedIn.viewer,
-      accountId: membership.account_id,
-      role,
-      mode,
-      failedWebhooks: await failedWebhookCount(tenant),
-      path: request.event.rawPath,
-      here,
+    const shell: Shell = { viewer: signedIn.viewer, accountId: membership.account_id, role, mode, path: request.event.rawPath, here };
+    // A page that is read (GET) counts beside its own reads, not before them; an action counts only
+    // if it answers with a page. Handled at once, so that a page that fails first leaves no
+    // unhandled rejection behind.
+    let counting: Promise<number> | undefined;
+    const failedWebhooks = (): Promise<number> => {
+      if (!counting) {
+        counting = failedWebhookCount(tenant);
+        counting.catch(() => undefined);
+      }
+      return counting;
     };
-    return handle({
+    if (request.event.requestContext.http.method === 'GET') void failedWebhooks();
+    const result = await handle({
       ...request,
       signedIn,
       tenant,
       role,
       shell,
+      failedWebhooks,
       actor: { accountId: membership.account_id, userId: signedIn.user.id, role, origin: request.from },
     });
+    if (!('page' in result)) return result;
+    return { ...result, page: withFailedWebhooks(await failedWebhooks(), result.page) };
   });
 
 /** Whether a form's action was confirmed (in the dialog, or on the confirmation page). */

@@ -90,11 +90,10 @@ const sameText = (a: string, b: string): boolean => a.length === b.length && tim
 const signedInOf = async (token: string | undefined, deps: PageDeps): Promise<SignedIn | undefined> => {
   const session = await resolveSession(token, deps);
   if (!session) return undefined;
-  // The membership is keyed by the session's user, so both reads go out together.
-  const [user, membership] = await Promise.all([
-    deps.users.get(session.user_id),
-    session.account_id ? deps.users.getMembership(session.user_id, session.account_id) : undefined,
-  ]);
+  // The membership is keyed by the session's user, so both are read in one batch.
+  const { user, membership } = session.account_id
+    ? await deps.users.getWithMembership(session.user_id, session.account_id)
+    : { user: await deps.users.get(session.user_id), membership: undefined };
   if (!user) return undefined;
   return {
     session,

@@ -48,6 +48,10 @@ export const inMemoryUserRepository = (): UserRepository & { all(): User[] } => 
       const found = memberships.get(key(userId, accountId));
       return found && copy(found);
     },
+    async getWithMembership(userId, accountId) {
+      const [user, membership] = [users.get(userId), memberships.get(key(userId, accountId))];
+      return { ...(user ? { user: copy(user) } : {}), ...(membership ? { membership: copy(membership) } : {}) };
+    },
     async membershipsOfUser(userId) {
       return [...memberships.values()].filter((m) => m.user_id === userId).map(copy);
     },
@@ -166,6 +170,7 @@ export const inMemoryClientRepository = (): OAuthClientRepository => {
   const clients = new Map<string, OAuthClient>();
   return {
     async create(client) {
+      if (clients.has(client.id)) throw new Error(`the client ${client.id} exists already (a condition failure in the table)`);
       clients.set(client.id, copy(client));
     },
     async get(id) {
@@ -174,6 +179,13 @@ export const inMemoryClientRepository = (): OAuthClientRepository => {
     },
     async ofAccount(accountId) {
       return [...clients.values()].filter((c) => c.account_id === accountId).map(copy);
+    },
+    async update(accountId, id, changes) {
+      const found = clients.get(id);
+      if (found?.account_id !== accountId) return undefined;
+      const updated = { ...found, name: changes.name, redirect_uris: [...changes.redirect_uris], updated_at: changes.updated_at };
+      clients.set(id, updated);
+      return copy(updated);
     },
     async replaceSecret(id, secret) {
       const found = clients.get(id);

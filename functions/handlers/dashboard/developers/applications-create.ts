@@ -1,8 +1,9 @@
 import { registerClient } from '../../../core/oauth/manage-clients';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
-import { formErrors } from '../../../http/pages/form-errors';
+import { fieldErrors, formErrors } from '../../../http/pages/form-errors';
 import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
 import { createApplicationRoute } from '../../../routes/dashboard-resources';
+import { redirectUrisOf } from './applications-form';
 import { applicationsPage } from './applications-page';
 
 /** Registers an application; a confidential one's secret is shown this once, in this answer. */
@@ -19,10 +20,7 @@ export const handler = dashboardPage(
         {
           accountId: request.tenant.accountId,
           name: form.name,
-          redirectUris: form.redirect_uris
-            .split(/\r?\n/)
-            .map((uri) => uri.trim())
-            .filter(Boolean),
+          redirectUris: redirectUrisOf(form.redirect_uris),
           public: form.public,
           actor: { type: 'user', id: request.actor.userId },
           origin: request.from,
@@ -34,7 +32,8 @@ export const handler = dashboardPage(
         ...(client_secret ? { secret: { application, value: client_secret } } : {}),
       });
     } catch (error) {
-      return applicationsPage(request, { errors: formErrors(error, { redirect_uris: 'Redirect URIs', name: 'Name' }), form }, 422);
+      const errors = formErrors(error, { redirect_uris: 'Redirect URIs', name: 'Name' });
+      return applicationsPage(request, { errors, fieldErrors: fieldErrors(error), form }, 422);
     }
   },
   { adminOnly: true },

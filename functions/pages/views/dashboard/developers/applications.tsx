@@ -18,18 +18,33 @@ export interface ApplicationsPageProps {
   registered?: OAuthClientView;
   notice?: string;
   errors?: string[];
+  /** The issues of the registration form by field, shown beside each field. */
+  fieldErrors?: Record<string, string>;
   form?: ApplicationForm;
 }
 
-const RedirectUrisField = ({ value }: { value: string }) => (
-  <div className="field">
+/** One redirect URI per line; `error` (an issue of the field) shows beside it. */
+export const RedirectUrisField = ({ value, error }: { value: string; error?: string }) => (
+  <div className={error ? 'field field--invalid' : 'field'}>
     <label for="field-redirect_uris">Redirect URIs</label>
-    <textarea id="field-redirect_uris" name="redirect_uris" rows={3} required aria-describedby="field-redirect_uris-hint">
+    <textarea
+      id="field-redirect_uris"
+      name="redirect_uris"
+      rows={3}
+      required
+      aria-invalid={error ? 'true' : undefined}
+      aria-describedby={error ? 'field-redirect_uris-hint field-redirect_uris-error' : 'field-redirect_uris-hint'}
+    >
       {value}
     </textarea>
     <div className="field__hint" id="field-redirect_uris-hint">
       One per line, matched exactly: https, or http on 127.0.0.1, [::1] or localhost.
     </div>
+    {error && (
+      <div className="field__error" id="field-redirect_uris-error">
+        {error}
+      </div>
+    )}
   </div>
 );
 
@@ -78,7 +93,9 @@ export const ApplicationsPage = (props: ApplicationsPageProps) => {
                 const base = `/dashboard/developers/applications/${encodeURIComponent(app.id)}`;
                 return (
                   <tr key={app.id}>
-                    <th scope="row">{app.name}</th>
+                    <th scope="row">
+                      <a href={base}>{app.name}</a>
+                    </th>
                     <td>
                       <code>{app.id}</code>
                     </td>
@@ -107,6 +124,9 @@ export const ApplicationsPage = (props: ApplicationsPageProps) => {
                     <td>
                       {admin && (
                         <div className="row-actions">
+                          <a className="button button--secondary" href={base}>
+                            Edit<span className="visually-hidden"> {app.name}</span>
+                          </a>
                           {app.type === 'confidential' && (
                             <ConfirmForm
                               action={`${base}/rotate-secret`}
@@ -140,8 +160,8 @@ export const ApplicationsPage = (props: ApplicationsPageProps) => {
           <h2>Register an application</h2>
           <ErrorSummary messages={props.errors ?? []} />
           <PostForm action="/dashboard/developers/applications" csrfToken={shell.viewer.csrfToken} label="Register an application">
-            <TextField label="Name" name="name" value={form.name} required maxLength={100} />
-            <RedirectUrisField value={form.redirect_uris} />
+            <TextField label="Name" name="name" value={form.name} required maxLength={100} error={props.fieldErrors?.name} />
+            <RedirectUrisField value={form.redirect_uris} error={props.fieldErrors?.redirect_uris} />
             <div className="checkbox">
               <input type="checkbox" id="field-public" name="public" value="true" checked={form.public} />
               <label for="field-public">Public client (no secret; PKCE required)</label>

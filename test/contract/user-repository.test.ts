@@ -1,0 +1,53 @@
+import { dynamoUserRepository } from '../../functions/adapters/dynamodb/user-repository';
+import type { Membership, User, UserRepository } from '../../functions/core/users/user';
+import { inMemoryUserRepository } from '../unit/fakes/people';
+import { useDynamoDbLocal } from './support/table';
+
+const dynamodb = useDynamoDbLocal();
+
+const implementations: Array<[string, () => Promise<UserRepository>]> = [
+  ['the in-memory fake', async () => inMemoryUserRepository()],
+  ['the DynamoDB adapter on DynamoDB Local', async () => dynamoUserRepository(await dynamodb.freshTable())],
+];
+
+const at = '2026-03-01T10:00:00.000Z';
+
+const user = (id: string): User => ({
+  id,
+  email: `${id}@example.com`,
+  password_hash: null,
+  totp_secret: null,
+  totp_enabled_at: null,
+  recovery_code_hashes: [],
+  totp_last_step: null,
+  created_at: at,
+  updated_at: at,
+  revision: 1,
+});
+
+const membership = (userId: string, accountId: string, role: Membership['role'] = 'admin'): Membership => ({
+  account_id: accountId,
+  user_id: userId,
+  role,
+  created_at: at,
+});
+
+describe.each(implementations)('UserRepository: %s', (_name, make) => {
+  let users: UserRepository;
+  beforeEach(async () => {
+    users = await make();
+  });
+
+  it('reads a user and their membership of one account together (what every page needs)', async () => {
+    await users.create(user('usr_a'), membership('usr_a', 'acct_one'));
+    await users.addMembership(membership('usr_a', 'acct_two', 'viewer'));
+    expect(await users.getWithMembership('usr_a', 'acct_two')).toEqual({
+      user: user('usr_a'),
+      membership: membership('usr_a', 'acct_two', 'viewer'),
+    });
+    expect(await users.getWithMembership('usr_a', 'acct_three')).toEqual({ user: user('usr_a') });
+    expect(await users.getWithMembership('usr_gone', 'acct_one')).toEqual({});
+    await users.removeMembership('usr_a', 'acct_one');
+    expect(await users.getWithMembership('usr_a', 'acct_one')).toEqual({ user: user('usr_a') });
+  });
+});
