@@ -31,7 +31,7 @@ const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
-/** `--functions=projects/get,oauth/token` limits the bundles section to those functions. */
+/** `--functions=projects/get,oauth/token` limits the bundles section to those functions (`held`: every /v1 and /oauth one). */
 const onlyFunctions = process.argv
   .find((arg) => arg.startsWith('--functions='))
   ?.slice('--functions='.length)
