@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { fallbackHandler, routeTable } from '../functions/routes/index';
+import { firstRequestEvent } from './first-request-event';
 
 /** Building every function as the CDK stack does (NodejsFunction's esbuild settings). */
 
@@ -39,6 +40,8 @@ export interface BundleTarget {
    * (and the fallback). Dashboard pages and the `/docs` reference are measured and reported only.
    */
   held?: boolean;
+  /** The first request the cold-init probe sends its handler (`first-request-event.ts`). */
+  event?: unknown;
 }
 
 export interface BuiltBundle extends BundleTarget {
@@ -56,6 +59,7 @@ export const baselineTarget: BundleTarget = {
   name: 'baseline',
   entry: fileURLToPath(new URL('./baseline-handler.ts', import.meta.url)),
   serves: 'DynamoDBDocumentClient.from(new DynamoDBClient({})) only',
+  event: firstRequestEvent('GET', '/'),
 };
 
 const fallbackDescription = '$default: 404 or 405 in the service envelope';
@@ -74,6 +78,7 @@ export const functionTargets = (): BundleTarget[] => {
       serves: routes.map((route) => `${route.method} ${route.path}`).join(', '),
       functionDescription: `${routes[0]?.method} ${routes[0]?.path}`,
       held: routes.some((route) => heldPaths.test(route.path)),
+      event: firstRequestEvent(routes[0]?.method ?? 'GET', routes[0]?.path ?? '/'),
     })),
     {
       name: fallbackHandler,
@@ -81,6 +86,7 @@ export const functionTargets = (): BundleTarget[] => {
       serves: '$default',
       functionDescription: fallbackDescription,
       held: true,
+      event: firstRequestEvent('GET', '/v1/no-such-route'),
     },
   ];
 };

@@ -2,7 +2,12 @@ import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { median } from './stats';
 
-/** Cold init of a bundle: a fresh `node` process times its own `await import(bundle)`. */
+/**
+ * Cold init of a bundle: a fresh `node` process times its own `await import(bundle)`, then its
+ * first request: one call of the bundle's `handler` with an event the function answers without
+ * reaching anything outside the process. Work a function defers from import to its first request
+ * shows in the second figure, not nowhere.
+ */
 
 /** What every Lambda function finds in its environment (the runtime's variables), minus anything real. */
 export const lambdaLikeEnvironment = {
@@ -10,15 +15,31 @@ export const lambdaLikeEnvironment = {
   AWS_ACCESS_KEY_ID: 'bench',
   AWS_SECRET_ACCESS_KEY: 'bench',
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  // Metrics written as in Lambda (EMF on stdout), so the first request pays for them as it would there.
+  POWERTOOLS_METRICS_DISABLED: 'false',
+  // Should a first request reach for an AWS service after all, it meets a closed local port, once.
+  AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+  AWS_MAX_ATTEMPTS: '1',
 } as const;
+
+/** The line carrying the probe's figures; the function's own log lines go to stdout too. */
+const resultMarker = '@@cold-init@@';
 
 const probeScript = [
   'const cpu = process.cpuUsage();',
   'const started = performance.now();',
-  'await import(process.argv[1]);',
+  'const bundle = await import(process.argv[1]);',
   'const initMs = performance.now() - started;',
   'const used = process.cpuUsage(cpu);',
-  'process.stdout.write(JSON.stringify({ initMs, cpuMs: (used.user + used.system) / 1000 }));',
+  'let first;',
+  'if (process.argv[2]) {',
+  '  const event = JSON.parse(process.argv[2]);',
+  '  const context = { awsRequestId: event.requestContext?.requestId ?? "bench", functionName: "bench", getRemainingTimeInMillis: () => 10000 };',
+  '  const response = await bundle.handler(event, context);',
+  '  const total = process.cpuUsage(cpu);',
+  '  first = { firstMs: performance.now() - started, firstCpuMs: (total.user + total.system) / 1000, firstStatus: response?.statusCode };',
+  '}',
+  `process.stdout.write("\\n${resultMarker}" + JSON.stringify({ initMs, cpuMs: (used.user + used.system) / 1000, ...first }) + "\\n");`,
   'process.exit(0);',
 ].join(' ');
 
@@ -29,12 +50,25 @@ export interface InitSample {
   initMs: number;
   /** CPU time the process spent during the import (user + system, all threads), ms: far less sensitive to a busy machine. */
   cpuMs: number;
+  /** Import plus the first request (when an event was given): wall clock, ms. */
+  firstMs?: number;
+  /** The same, CPU time, ms. */
+  firstCpuMs?: number;
+  /** What the first request answered. */
+  firstStatus?: number;
 }
 
-/** One fresh process; resolves to how long its import of `file` took. */
-export const measureInitOnce = (file: string, environment: Record<string, string> = {}): Promise<InitSample> =>
+/** One fresh process; resolves to how long its import of `file` (and, given an event, its first request) took. */
+export const measureInitOnce = (file: string, environment: Record<string, string> = {}, event?: unknown): Promise<InitSample> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', probeScript, pathToFileURL(file).href], {
+    const args = [
+      '--input-type=module',
+      '-e',
+      probeScript,
+      pathToFileURL(file).href,
+      ...(event === undefined ? [] : [JSON.stringify(event)]),
+    ];
+    const child = spawn(process.execPath, args, {
       // A clean environment: nothing of the bench's own (endpoints, tsx loaders) leaks in.
       env: { PATH: process.env.PATH ?? '', ...lambdaLikeEnvironment, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -47,8 +81,8 @@ export const measureInitOnce = (file: string, environment: Record<string, string
     child.once('error', reject);
     child.once('close', (code, signal) => {
       try {
-        const { initMs, cpuMs } = JSON.parse(stdout) as InitSample;
-        resolve({ initMs, cpuMs });
+        const line = stdout.split('\n').find((text) => text.startsWith(resultMarker));
+        resolve(JSON.parse(line?.slice(resultMarker.length) ?? '') as InitSample);
       } catch {
         reject(new Error(`init probe of ${file} failed (${signal ?? `exit ${String(code)}`}): ${stderr.trim().slice(0, 500)}`));
       }
@@ -65,6 +99,13 @@ export interface InitPair {
   baselineMedianMs: number;
   cpuMedianMs: number;
   baselineCpuMedianMs: number;
+  /** Import plus first request, medians (NaN without an event). */
+  firstMedianMs: number;
+  baselineFirstMedianMs: number;
+  firstCpuMedianMs: number;
+  baselineFirstCpuMedianMs: number;
+  /** The status the function's first request answered. */
+  firstStatus?: number;
 }
 
 /**
@@ -74,33 +115,42 @@ export interface InitPair {
  */
 export const measureColdInits = async (
   baselineFile: string,
-  functions: readonly { name: string; file: string; environment?: Record<string, string> }[],
+  /** The baseline's first request: its handler answers any event. */
+  baselineEvent: unknown,
+  functions: readonly { name: string; file: string; environment?: Record<string, string>; event?: unknown }[],
   runs: number,
   onRound: (round: number) => void = () => {},
 ): Promise<InitPair[]> => {
-  await measureInitOnce(baselineFile);
-  for (const fn of functions) await measureInitOnce(fn.file, fn.environment);
+  await measureInitOnce(baselineFile, {}, baselineEvent);
+  for (const fn of functions) await measureInitOnce(fn.file, fn.environment, fn.event);
   const pairs = functions.map((f) => ({ name: f.name, samples: [] as InitSample[], baselineSamples: [] as InitSample[] }));
   for (let round = 0; round < runs; round += 1) {
     for (const [i, fn] of functions.entries()) {
       const pair = pairs[i] as (typeof pairs)[number];
       if (round % 2 === 0) {
-        pair.baselineSamples.push(await measureInitOnce(baselineFile));
-        pair.samples.push(await measureInitOnce(fn.file, fn.environment));
+        pair.baselineSamples.push(await measureInitOnce(baselineFile, {}, baselineEvent));
+        pair.samples.push(await measureInitOnce(fn.file, fn.environment, fn.event));
       } else {
-        pair.samples.push(await measureInitOnce(fn.file, fn.environment));
-        pair.baselineSamples.push(await measureInitOnce(baselineFile));
+        pair.samples.push(await measureInitOnce(fn.file, fn.environment, fn.event));
+        pair.baselineSamples.push(await measureInitOnce(baselineFile, {}, baselineEvent));
       }
     }
     onRound(round + 1);
   }
   const wall = (samples: InitSample[]) => median(samples.map((s) => s.initMs));
   const cpu = (samples: InitSample[]) => median(samples.map((s) => s.cpuMs));
+  const firstWall = (samples: InitSample[]) => median(samples.flatMap((s) => (s.firstMs === undefined ? [] : [s.firstMs])));
+  const firstCpu = (samples: InitSample[]) => median(samples.flatMap((s) => (s.firstCpuMs === undefined ? [] : [s.firstCpuMs])));
   return pairs.map((pair) => ({
     ...pair,
     medianMs: wall(pair.samples),
     baselineMedianMs: wall(pair.baselineSamples),
     cpuMedianMs: cpu(pair.samples),
     baselineCpuMedianMs: cpu(pair.baselineSamples),
+    firstMedianMs: firstWall(pair.samples),
+    baselineFirstMedianMs: firstWall(pair.baselineSamples),
+    firstCpuMedianMs: firstCpu(pair.samples),
+    baselineFirstCpuMedianMs: firstCpu(pair.baselineSamples),
+    firstStatus: pair.samples[0]?.firstStatus,
   }));
 };

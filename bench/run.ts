@@ -31,12 +31,17 @@ const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice('--only='.length)
   .split(',');
+/** `--functions=projects/get,oauth/token` limits the bundles section to those functions (`held`: every /v1 and /oauth one). */
+const onlyFunctions = process.argv
+  .find((arg) => arg.startsWith('--functions='))
+  ?.slice('--functions='.length)
+  .split(',');
 const sections = ['bundles', 'http', 'capacity', 'ratelimit', 'webhooks', 'workflows', 'scans', 'sdk', 'dashboard'] as const;
 type Section = (typeof sections)[number];
 const wants = (section: Section): boolean => only === undefined || only.includes(section);
 
 const settings = {
-  bundles: { initRuns: quick ? 5 : 15 },
+  bundles: { initRuns: quick ? 5 : 15, functions: onlyFunctions },
   http: { requests: quick ? { 1: 50, 16: 200 } : { 1: 300, 16: 2000 }, warmupRequests: quick ? 20 : 100 },
   capacity: { projects: 1000, perPage: 20, deepPage: 50, seedConcurrency: 8 },
   ratelimit: { seconds: quick ? 20 : 60 },

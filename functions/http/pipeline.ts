@@ -88,22 +88,26 @@ export const createApiHandler = <R extends AnyRoute>(
   handle: (request: ApiRequest<R>) => Promise<Reply>,
   deps: () => AuthDeps & IdempotencyDeps,
 ) => {
-  const pipeline = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context & ApiContext>().use(authenticate(route, deps));
-  if (route.body) for (const step of jsonBody({ optional: route.optionalBody })) pipeline.use(step);
-  if (route.method === 'POST' && route.scope !== null) pipeline.use(idempotency(deps));
-  const inner = pipeline.handler(async (event, context) => {
-    const request = {
-      params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'params') : undefined,
-      query: route.query
-        ? parseWith(route.query, event.queryStringParameters ?? {}, 'query')
-        : void parseWith(noParameters, event.queryStringParameters ?? {}, 'query'),
-      body: route.body ? parseWith(route.body, event.body, 'body') : undefined,
-      principal: context.principal as Principal,
-      requestId: event.requestContext.requestId,
-      event,
-    } as ApiRequest<R>;
-    return toResponse(route, event, await handle(request));
-  });
+  const buildPipeline = () => {
+    const pipeline = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context & ApiContext>().use(authenticate(route, deps));
+    if (route.body) for (const step of jsonBody({ optional: route.optionalBody })) pipeline.use(step);
+    if (route.method === 'POST' && route.scope !== null) pipeline.use(idempotency(deps));
+    return pipeline.handler(async (event, context) => {
+      const request = {
+        params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'params') : undefined,
+        query: route.query
+          ? parseWith(route.query, event.queryStringParameters ?? {}, 'query')
+          : void parseWith(noParameters, event.queryStringParameters ?? {}, 'query'),
+        body: route.body ? parseWith(route.body, event.body, 'body') : undefined,
+        principal: context.principal as Principal,
+        requestId: event.requestContext.requestId,
+        event,
+      } as ApiRequest<R>;
+      return toResponse(route, event, await handle(request));
+    });
+  };
+  // Built by the first request, not at import: a cold start does nothing but build its clients.
+  let inner: ReturnType<typeof buildPipeline> | undefined;
 
   return async (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
     const requestId = event.requestContext.requestId;
@@ -111,6 +115,7 @@ export const createApiHandler = <R extends AnyRoute>(
     const started = performance.now();
     let response: HttpResponse;
     try {
+      inner ??= buildPipeline();
       response = await inner(event, context as Context & ApiContext);
     } catch (error) {
       if (!(error instanceof ApiError)) logger.error('unexpected failure', { operation: route.operationId, error: error as Error });

@@ -11,10 +11,14 @@ const enabled = (): boolean => {
   return disabled !== undefined ? disabled.toLowerCase() !== 'true' : Boolean(process.env.AWS_LAMBDA_FUNCTION_NAME);
 };
 
-const metrics = new Metrics({
-  namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? defaultMetricsNamespace,
-  serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'project-automation-service',
-});
+let instance: Metrics | undefined;
+
+/** Built on the first figure written (never, where metrics are off), not at import: see `logger.ts`. */
+const metrics = (): Metrics =>
+  (instance ??= new Metrics({
+    namespace: process.env.POWERTOOLS_METRICS_NAMESPACE ?? defaultMetricsNamespace,
+    serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'project-automation-service',
+  }));
 
 type Name = (typeof metricNames)[keyof typeof metricNames];
 type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
@@ -22,7 +26,7 @@ type Unit = (typeof MetricUnit)[keyof typeof MetricUnit];
 /** One figure with its own dimensions, written at once (a figure never waits for a flush that may not come). */
 const emit = (name: Name, unit: Unit, value: number, dimensions: Record<string, string> = {}): void => {
   if (!enabled()) return;
-  const single = metrics.singleMetric();
+  const single = metrics().singleMetric();
   single.addDimensions(dimensions);
   single.addMetric(name, unit, value);
 };
