@@ -240,7 +240,7 @@ describe('workflow orchestration', () => {
       expect(s.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:'))).toEqual([]);
     });
 
-    it('no role in the stack reaches the artifact bucket except the six artifact stages (workflows/*), the security function (findings/* only), the package stage (images/*), the image project (images/* and the bucket ACL and location), the tests function (tests/* only) and the test runner (tests/* and the bucket ACL and location); none with an S3 wildcard or bucket-wide otherwise', () => {
+    it('no role in the stack reaches the artifact bucket except the six artifact stages (workflows/*), the security function (findings/* only), the three patch readers (GetObject on findings/* only), the package stage (images/*), the image project (images/* and the bucket ACL and location), the tests function (tests/* only) and the test runner (tests/* and the bucket ACL and location); none with an S3 wildcard or bucket-wide otherwise', () => {
       const { roleOf } = s.lookups;
       const artifactRoles = new Set(artifactStages.map((stage) => roleOf(stageFunctionDescriptions[stage])));
       const securityRole = roleOf(securityFunctionDescription);
@@ -253,8 +253,18 @@ describe('workflow orchestration', () => {
       const imageProjectRole = projectRoleOf(imageProjectDescription);
       // The test runs (test/infra/test-running.test.ts): the tests function puts sources and reads reports under tests/, the runner reads and writes them.
       const runnerRole = projectRoleOf(testRunnerDescription);
-      // Ten different roles.
-      expect(new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole]).size).toBe(artifactStages.length + 4);
+      // The finding patch readers (test/infra/security-scanning.test.ts): the API operation, the finding page and its raw patch.
+      const patchReaderRoles = new Set(
+        [
+          'GET /v1/security/findings/{id}/patch',
+          'GET /dashboard/security/findings/{id}',
+          'GET /dashboard/security/findings/{id}/patch',
+        ].map(roleOf),
+      );
+      // Different roles (the two dashboard pages may share one).
+      expect(new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole, ...patchReaderRoles]).size).toBe(
+        artifactStages.length + 4 + patchReaderRoles.size,
+      );
       const bucketArn = JSON.stringify(arnOf(s.bucketId));
       const under = (prefix: string) => `\${${s.bucketId}.Arn}/${prefix}*`;
       const images = under(imageSourcePrefix);
@@ -262,7 +272,7 @@ describe('workflow orchestration', () => {
       expect(testArtifactPrefix).toBe('tests/');
       const touching = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.bucketId}"`));
       expect(new Set(touching.flatMap(({ roles }) => roles))).toEqual(
-        new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole]),
+        new Set([...artifactRoles, securityRole, testsRole, imageProjectRole, runnerRole, ...patchReaderRoles]),
       );
       for (const { roles, statement } of s.policyStatements().filter(({ statement }) => hasActionWithPrefix('s3:')(statement))) {
         // One role per policy: a statement is either the security function's or another role's.
@@ -285,7 +295,9 @@ describe('workflow orchestration', () => {
             continue;
           }
           expect([role, resource]).not.toEqual([role, arnOf(s.bucketId)]);
-          if (role === packageRole && joined(resource) === images) expect(actionsOf(statement)).toEqual(['s3:PutObject']);
+          if (patchReaderRoles.has(role))
+            expect([role, joined(resource), actionsOf(statement)]).toEqual([role, under('findings/'), ['s3:GetObject']]);
+          else if (role === packageRole && joined(resource) === images) expect(actionsOf(statement)).toEqual(['s3:PutObject']);
           else if (role === testsRole)
             expect([role, joined(resource), actionsOf(statement).sort()]).toEqual([role, tests, ['s3:GetObject', 's3:PutObject']]);
           else expect([role, joined(resource)]).toEqual([role, under(role === securityRole ? 'findings/' : 'workflows/')]);
