@@ -32,6 +32,13 @@ const versionPattern = /^\d+$/;
 const functionNameOf = (nameOrArn: string): string | undefined =>
   functionNamePattern.test(nameOrArn) ? nameOrArn : functionArnPattern.exec(nameOrArn)?.[1];
 
+/** What a deployment's answer shows of the config: all of it (it holds no secret), copied. */
+export const redactAwsLambdaConfig = (config: AwsLambdaConfig): Record<string, unknown> => ({
+  ...config,
+  code: { ...config.code },
+  health_payload: config.health_payload,
+});
+
 export type AwsLambdaConfigs = Pick<DeploymentProvider<AwsLambdaConfig>, 'name' | 'parseConfig' | 'redactConfig'>;
 
 /** `allowedFunctions`: function ARNs or names this service may deploy to; no wildcards (throws). Empty: none. */
@@ -99,6 +106,6 @@ export const awsLambdaConfigs = (allowedFunctions: readonly string[]): AwsLambda
       return { ok: true, config: { function_name: functionName, alias, code, health_payload: healthPayload, ...health } };
     },
 
-    redactConfig: (config) => ({ ...config, code: { ...config.code }, health_payload: config.health_payload }),
+    redactConfig: redactAwsLambdaConfig,
   };
 };

@@ -7,7 +7,6 @@ import {
   DeploymentTransientError,
   type DeployOutcome,
   type HealthOutcome,
-  type HealthSettings,
 } from '../../core/deployments/providers/provider';
 import type { Mode } from '../../core/tenancy';
 import { signatureHeader, signatureHeaderName } from '../../core/webhooks/signature';
@@ -15,7 +14,10 @@ import type { TargetPolicy } from '../../core/webhooks/target-policy';
 import { checkTargetUrl } from '../http/target-address';
 import { type AttemptResult, assessTarget, type LookupAll, postWebhook, type WebhookRequest } from '../http/webhook-http-client';
 import { targetPolicyFor } from '../runtime/webhook-runtime';
+import { type DeployHookConfig, deployHookProviderName, redactDeployHookConfig } from './deploy-hook-config';
 import { type Probe, probe as guardedProbe } from './http-probe';
+
+export { type DeployHookConfig, deployHookProviderName } from './deploy-hook-config';
 
 /**
  * The `deploy-hook` provider: the service asks the customer's own deploy system to deploy, by a
@@ -50,17 +52,8 @@ import { type Probe, probe as guardedProbe } from './http-probe';
  * included: redirects are not followed) → DeploymentProviderError; timeout, connection, DNS or TLS
  * failure → DeploymentTransientError naming the class; a refused target → DeploymentProviderError.
  */
-export const deployHookProviderName = 'deploy-hook';
 export const deployHookUserAgent = 'ProjectAutomationService-Deployments/1.0';
 export const deploymentIdHeaderName = 'X-Service-Deployment-Id';
-
-export interface DeployHookConfig extends HealthSettings {
-  hook_url: string;
-  health_url: string;
-  secret: string;
-  /** null: any 2xx. */
-  expected_status: number | null;
-}
 
 export interface DeployHookOptions {
   /** Where a deployment of this mode may send. Default: the webhooks' `targetPolicyFor`. */
@@ -191,7 +184,7 @@ export const deployHookProvider = (options: DeployHookOptions = {}): DeploymentP
       return { ok: true, config: { hook_url: hookUrl, health_url: healthUrl, secret, expected_status: expectedStatus, ...health } };
     },
 
-    redactConfig: ({ secret: _secret, ...rest }) => ({ ...rest, secret: 'set' }),
+    redactConfig: redactDeployHookConfig,
 
     async deploy(target, config): Promise<DeployOutcome> {
       const { status, answer } = await post('deploy hook', target, config, {

@@ -1,14 +1,16 @@
-import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import type { DeploymentExecutor } from '../../core/deployments/deployment-executor';
+import type { AwsJsonCall } from '../aws/aws-json-call';
+import { isAwsServiceError } from '../aws/signed-aws-request';
+import { stepFunctionsCall } from '../aws/step-functions-call';
 
 /** Runs deployments and rollbacks on the deployment state machine (locally: the runtime's Step Functions endpoint). */
-export const sfnDeploymentExecutor = (stateMachineArn: string, client = new SFNClient({})): DeploymentExecutor => ({
+export const sfnDeploymentExecutor = (stateMachineArn: string, call: AwsJsonCall = stepFunctionsCall()): DeploymentExecutor => ({
   async start(input, executionName) {
     try {
-      await client.send(new StartExecutionCommand({ stateMachineArn, name: executionName, input: JSON.stringify(input) }));
+      await call('StartExecution', { stateMachineArn, name: executionName, input: JSON.stringify(input) });
     } catch (error) {
       // The name is the deployment's (or its rollback's): already started means started.
-      if (!(error instanceof ExecutionAlreadyExists)) throw error;
+      if (!isAwsServiceError(error, 'ExecutionAlreadyExists')) throw error;
     }
   },
 });

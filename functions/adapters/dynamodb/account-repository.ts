@@ -2,7 +2,8 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import type { Account, AccountRepository } from '../../core/credentials/credential';
 import { conflict } from '../../core/errors';
 import type { TableRef } from './client';
-import { entityTypes, keys, withoutKeys } from './keys';
+import { entityTypes, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt } from './transactions';
 
 export const dynamoAccountRepository = ({ client, tableName }: TableRef): AccountRepository => ({

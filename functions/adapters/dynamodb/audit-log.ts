@@ -1,7 +1,8 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { type AuditLog, type AuditRecord, auditRetentionDays } from '../../core/audit/audit';
 import type { TableRef } from './client';
-import { entityTypes, keys, ttlOf, withoutKeys } from './keys';
+import { entityTypes, ttlOf, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import type { TransactItem } from './transactions';
 
 export const auditItem = (record: AuditRecord): Record<string, unknown> => ({

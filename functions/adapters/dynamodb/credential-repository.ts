@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Credential, CredentialRepository } from '../../core/credentials/credential';
 import type { TableRef } from './client';
-import { entityTypes, keys, withoutKeys } from './keys';
+import { entityTypes, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt, isConditionFailure } from './transactions';
 
 export const dynamoCredentialRepository = ({ client, tableName }: TableRef): CredentialRepository => {

@@ -14,7 +14,8 @@ import {
   listPage,
   type RangeSpec,
 } from './list-page';
-import { entityTypes, keys, withoutKeys } from './keys';
+import { entityTypes, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
 const deliveryFrom = (item: Record<string, unknown>): Delivery => {

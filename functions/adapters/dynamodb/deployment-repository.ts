@@ -16,7 +16,8 @@ import {
   type RangeSpec,
   withEqualityFilters,
 } from './list-page';
-import { activeDeploymentsAttribute, entityTypes, keys, ownedRecord } from './keys';
+import { activeDeploymentsAttribute, entityTypes, ownedRecord } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
 /** The narrowest range for the filters: project + environment, project, or the whole collection. */

@@ -17,7 +17,8 @@ import {
   listPage,
   type RangeSpec,
 } from './list-page';
-import { entityTypes, keys } from './keys';
+import { entityTypes } from './keys';
+import * as keys from './table-keys';
 
 /** Fields in the documented order, those of `data` too. */
 export const eventFrom = (item: Record<string, unknown>): ServiceEvent => ({

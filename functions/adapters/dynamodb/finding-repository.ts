@@ -17,7 +17,8 @@ import {
   type RangeSpec,
   withEqualityFilters,
 } from './list-page';
-import { entityTypes, keys, ownedRecord } from './keys';
+import { entityTypes, ownedRecord } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
 /** created_at bounds as a filter, for a range not ordered by creation. */

@@ -2,7 +2,8 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { idempotencyLockMs, idempotencyWindowMs, type IdempotencyRecord, type IdempotencyStore } from '../../core/idempotency';
 import type { TableRef } from './client';
-import { entityTypes, keys } from './keys';
+import { entityTypes } from './keys';
+import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
 const toRecord = (item: Record<string, unknown>): IdempotencyRecord => ({

@@ -4,7 +4,8 @@ import { type IdKind, idPrefixes, lowestIdAt } from '../../core/ids';
 import { validationError } from '../../core/errors';
 import { decodeCursor, encodeCursor, type ListQuery, type Page, queryFingerprint } from '../../core/pagination';
 import type { TableRef } from './client';
-import { entityTypes, idRangeEnd, keys, withoutKeys } from './keys';
+import { entityTypes, idRangeEnd, withoutKeys } from './keys';
+import * as keys from './table-keys';
 
 type Item = Record<string, unknown>;
 

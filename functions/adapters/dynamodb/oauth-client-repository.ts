@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { OAuthClient, OAuthClientRepository } from '../../core/oauth/client';
 import type { TableRef } from './client';
-import { entityTypes, keys, withoutKeys } from './keys';
+import { entityTypes, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
 export const dynamoOAuthClientRepository = ({ client, tableName }: TableRef): OAuthClientRepository => ({

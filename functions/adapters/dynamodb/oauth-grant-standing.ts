@@ -4,7 +4,8 @@ import type { Grant } from '../../core/oauth/grant';
 import type { GrantStandingReader } from '../../core/oauth/grant-standing';
 import type { Membership } from '../../core/users/user';
 import type { TableRef } from './client';
-import { keys, withoutKeys } from './keys';
+import { withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
 /**

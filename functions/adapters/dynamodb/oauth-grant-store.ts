@@ -3,7 +3,8 @@ import type { Credential } from '../../core/credentials/credential';
 import type { AuthorizationCode, Consent, Grant, IssuedTokens, IssueOutcome, OAuthGrantStore, RefreshToken } from '../../core/oauth/grant';
 import { auditPut } from './audit-log';
 import type { TableRef } from './client';
-import { entityTypes, keys, ttlOf, withoutKeys } from './keys';
+import { entityTypes, ttlOf, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { dynamoGrantStandingReader } from './oauth-grant-standing';
 import { conditionFailedAt, type TransactItem } from './transactions';
 

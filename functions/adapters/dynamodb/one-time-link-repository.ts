@@ -1,7 +1,8 @@
 import { GetCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { OneTimeLink, OneTimeLinkRepository } from '../../core/users/one-time-links';
 import type { TableRef } from './client';
-import { entityTypes, keys, ttlOf, withoutKeys } from './keys';
+import { entityTypes, ttlOf, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt } from './transactions';
 import { userRevisionPut } from './user-repository';
 

@@ -17,15 +17,8 @@ import {
   listPage,
   type RangeSpec,
 } from './list-page';
-import {
-  activeDeploymentsAttribute,
-  activeWorkflowsAttribute,
-  entityTypes,
-  keys,
-  projectNameKey,
-  projectUpdatedKey,
-  withoutKeys,
-} from './keys';
+import { activeDeploymentsAttribute, activeWorkflowsAttribute, entityTypes, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { updateExisting } from './update-expression';
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {

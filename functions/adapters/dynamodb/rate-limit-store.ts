@@ -3,7 +3,8 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { gcraOf, microsecondsOf, type RateLimitSettings, type TokenBucketStore, type TokenLease, tokensAt } from '../../core/rate-limiter';
 import type { TableRef } from './client';
-import { entityTypes, keys } from './keys';
+import { entityTypes } from './keys';
+import * as keys from './table-keys';
 
 const conditionFailed = (error: unknown): error is { name: string; Item?: Record<string, AttributeValue> } =>
   typeof error === 'object' && error !== null && (error as { name?: unknown }).name === 'ConditionalCheckFailedException';

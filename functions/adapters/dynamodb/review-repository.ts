@@ -13,7 +13,8 @@ import {
   listPage,
   withEqualityFilters,
 } from './list-page';
-import { entityTypes, keys, ownedRecord } from './keys';
+import { entityTypes, ownedRecord } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
 export const dynamoReviewRepository = (table: TableRef, now: () => number = Date.now): ReviewRepository => {

@@ -1,7 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Session, SessionRepository } from '../../core/sessions/session';
 import type { TableRef } from './client';
-import { entityTypes, keys, ttlOf, withoutKeys } from './keys';
+import { entityTypes, ttlOf, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
 /** Sessions: one item each, deleted by TTL after their absolute end (readers check expiry themselves). */

@@ -1,7 +1,8 @@
 import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { SignInThrottleStore, ThrottleCounter } from '../../core/users/sign-in-throttle';
 import type { TableRef } from './client';
-import { entityTypes, keys, ttlOf } from './keys';
+import { entityTypes, ttlOf } from './keys';
+import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
 /** Failure counters of sign-in, shared by every function instance; TTL removes them after their window. */

@@ -15,7 +15,8 @@ import {
   type RangeSpec,
   withEqualityFilters,
 } from './list-page';
-import { entityTypes, idRangeEnd, keys, ownedRecord } from './keys';
+import { entityTypes, idRangeEnd, ownedRecord } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
 /** Suites and runs created in the query's date range, on gsi1 (the tenant's) or gsi2 (a project's), by ULID. */

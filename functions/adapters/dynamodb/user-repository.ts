@@ -2,7 +2,8 @@ import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, TransactWrite
 import { conflict } from '../../core/errors';
 import type { Membership, User, UserRepository } from '../../core/users/user';
 import type { TableRef } from './client';
-import { entityTypes, keys, withoutKeys } from './keys';
+import { entityTypes, withoutKeys } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt, isConditionFailure, type TransactItem } from './transactions';
 
 export const userItem = (user: User): Record<string, unknown> => ({ ...keys.user(user.id), entity: entityTypes.user, ...user });

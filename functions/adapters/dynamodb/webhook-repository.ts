@@ -4,7 +4,8 @@ import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
 import type { TableRef } from './client';
 import { deleteFromCollection, putInCollection } from './collection-writes';
 import { countRange, counterValue, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
-import { entityTypes, keys } from './keys';
+import { entityTypes } from './keys';
+import * as keys from './table-keys';
 import { updateExisting } from './update-expression';
 
 /** Fields in the documented order. */

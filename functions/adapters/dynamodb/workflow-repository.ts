@@ -16,7 +16,8 @@ import {
   type RangeSpec,
   withEqualityFilters,
 } from './list-page';
-import { activeWorkflowsAttribute, entityTypes, keys, ownedRecord } from './keys';
+import { activeWorkflowsAttribute, entityTypes, ownedRecord } from './keys';
+import * as keys from './table-keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
 
 const nextLogSortValue = monotonicFactory();

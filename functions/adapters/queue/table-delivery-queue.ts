@@ -5,7 +5,8 @@ import { BatchWriteCommand, PutCommand, QueryCommand, TransactWriteCommand } fro
 import type { Clock } from '../../core/clock';
 import type { DeliveryMessage, DeliveryQueue } from '../../core/webhooks/delivery';
 import type { TableRef } from '../dynamodb/client';
-import { entityTypes, keys } from '../dynamodb/keys';
+import { entityTypes } from '../dynamodb/keys';
+import * as keys from '../dynamodb/table-keys';
 
 /** Told of every message sent in this process, so a local poller can wake at its due time. */
 export const sentMessages = new EventEmitter<{ sent: [dueMs: number] }>();

@@ -1,4 +1,3 @@
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { systemClock, type Clock } from '../../core/clock';
 import { type DeliveryQueue, sendAll } from '../../core/webhooks/delivery';
 import type { TableRef } from '../dynamodb/client';
@@ -15,7 +14,7 @@ export const deliveryQueueFromEnvironment = (table: TableRef, clock: Clock = sys
   // Chosen on the first send, so that loading the function never fails for want of a setting.
   const resolve = (): DeliveryQueue => {
     const queueUrl = process.env.DELIVERY_QUEUE_URL;
-    if (queueUrl) return sqsDeliveryQueue(new SQSClient({}), queueUrl, clock);
+    if (queueUrl) return sqsDeliveryQueue(queueUrl, clock);
     if (process.env.LOCAL_DELIVERY_QUEUE === 'table') return tableDeliveryQueue(table, clock).queue;
     throw new Error('DELIVERY_QUEUE_URL is not set: this function has no delivery queue');
   };

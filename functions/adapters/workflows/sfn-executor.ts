@@ -1,5 +1,7 @@
-import { ExecutionAlreadyExists, ExecutionDoesNotExist, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { WorkflowExecutor } from '../../core/workflows/workflow-executor';
+import type { AwsJsonCall } from '../aws/aws-json-call';
+import { isAwsServiceError } from '../aws/signed-aws-request';
+import { stepFunctionsCall } from '../aws/step-functions-call';
 
 /** An execution's ARN follows from its machine's and its name. */
 export const executionArnOf = (stateMachineArn: string, name: string): string =>
@@ -9,21 +11,21 @@ export const executionArnOf = (stateMachineArn: string, name: string): string =>
  * Runs workflows on the Step Functions state machine. Locally the same code talks to the local
  * runtime's Step Functions endpoint (`AWS_ENDPOINT_URL_SFN`).
  */
-export const sfnWorkflowExecutor = (stateMachineArn: string, client = new SFNClient({})): WorkflowExecutor => ({
+export const sfnWorkflowExecutor = (stateMachineArn: string, call: AwsJsonCall = stepFunctionsCall()): WorkflowExecutor => ({
   async start(input) {
     try {
-      await client.send(new StartExecutionCommand({ stateMachineArn, name: input.workflow.id, input: JSON.stringify(input) }));
+      await call('StartExecution', { stateMachineArn, name: input.workflow.id, input: JSON.stringify(input) });
     } catch (error) {
       // The same name with the same input is answered without error; anything else is a real clash.
-      if (!(error instanceof ExecutionAlreadyExists)) throw error;
+      if (!isAwsServiceError(error, 'ExecutionAlreadyExists')) throw error;
     }
   },
 
   async stop(workflowId, cause) {
     try {
-      await client.send(new StopExecutionCommand({ executionArn: executionArnOf(stateMachineArn, workflowId), cause }));
+      await call('StopExecution', { executionArn: executionArnOf(stateMachineArn, workflowId), cause });
     } catch (error) {
-      if (!(error instanceof ExecutionDoesNotExist)) throw error;
+      if (!isAwsServiceError(error, 'ExecutionDoesNotExist')) throw error;
     }
   },
 });

@@ -2,7 +2,8 @@ import { createDeployment } from '../../core/deployments/deployment-use-cases';
 import { deploymentExecutorFromEnvironment } from '../../adapters/deployments/sfn-deployment-executor';
 import { apiHandler } from '../../http/api-handler';
 import { createDeploymentRoute } from '../../routes/deployments';
-import { deploymentDeps, deploymentView } from './deps';
+import { deploymentDeps } from './deps';
+import { deploymentView } from './view';
 
 const deps = deploymentDeps(deploymentExecutorFromEnvironment);
 

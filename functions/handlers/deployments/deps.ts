@@ -1,8 +1,6 @@
 import { systemClock } from '../../core/clock';
 import type { DeploymentExecutor } from '../../core/deployments/deployment-executor';
 import type { DeploymentDeps } from '../../core/deployments/deployment-use-cases';
-import type { Deployment, DeploymentView } from '../../core/deployments/deployment';
-import { viewOfDeployment } from '../../core/deployments/snapshot';
 import { deploymentConfigs, type ProviderConfigs, providerNames } from '../../adapters/deployments/provider-configs';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
@@ -14,16 +12,16 @@ const noExecutor: DeploymentExecutor = {
   },
 };
 
-/** Config parsing and redaction only: these functions never deploy, so they carry no Lambda client. */
+/**
+ * For the routes that create deployments (create, rollback): config parsing, but never deploying,
+ * so they carry no Lambda client. The reads wire their repository in their own file and show
+ * configs with deploymentView (view.ts), without the parsers.
+ */
 let providers: Map<string, ProviderConfigs> | undefined;
 const providerNamed = (name: string): ProviderConfigs | undefined => {
   providers ??= deploymentConfigs();
   return providers.get(name);
 };
-
-/** The answer's view: secrets of the provider config shown as set, never echoed. */
-export const deploymentView = (deployment: Deployment): DeploymentView =>
-  viewOfDeployment(deployment, (name, config) => providerNamed(name)?.redactConfig(config) ?? {});
 
 export const deploymentDeps = (executorOf: () => DeploymentExecutor = () => noExecutor): DeploymentDeps => {
   const table = tableFromEnvironment();

@@ -1,9 +1,11 @@
 import { getDeployment } from '../../core/deployments/deployment-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { getDeploymentRoute } from '../../routes/deployments';
-import { deploymentDeps, deploymentView } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
+import { deploymentView } from './view';
 
-const deps = deploymentDeps();
+const deps = { deployments: dynamoDeploymentRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(getDeploymentRoute, async ({ principal, params }) => ({
   data: deploymentView(await getDeployment(principal, params.id, deps)),

@@ -3,9 +3,11 @@ import { listDeployments } from '../../core/deployments/deployment-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listDeploymentsRoute } from '../../routes/deployments';
-import { deploymentDeps, deploymentView } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
+import { deploymentView } from './view';
 
-const deps = deploymentDeps();
+const deps = { deployments: dynamoDeploymentRepository(tableFromEnvironment()) };
 
 export const handler = apiHandler(listDeploymentsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

@@ -1,8 +1,12 @@
-import OAuth2Server from '@node-oauth/oauth2-server';
+import isFormat from '@node-oauth/formats';
+import InvalidGrantError from '@node-oauth/oauth2-server/lib/errors/invalid-grant-error.js';
+import OAuthError from '@node-oauth/oauth2-server/lib/errors/oauth-error.js';
+import AuthorizationCodeGrantType from '@node-oauth/oauth2-server/lib/grant-types/authorization-code-grant-type.js';
+import RefreshTokenGrantType from '@node-oauth/oauth2-server/lib/grant-types/refresh-token-grant-type.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { OAuthClient } from '../../core/oauth/client';
 import type { AuthorizationCode, RefreshToken } from '../../core/oauth/grant';
-import { accessTokenLifetimeSeconds, authorizationCodeLifetimeSeconds, refreshTokenIdleSeconds } from '../../core/oauth/oauth-formats';
+import { accessTokenLifetimeSeconds, refreshTokenIdleSeconds } from '../../core/oauth/oauth-formats';
 import { isScope, type Scope } from '../../core/credentials/scopes';
 import {
   authenticateClient,
@@ -22,10 +26,14 @@ import { basicClientCredentials } from './client-authentication';
 import { readOAuthParameters } from './oauth-body';
 import { OAuthProblem } from './oauth-problem';
 
-const { InvalidGrantError, OAuthError, Request, Response } = OAuth2Server;
-
 /** The grants this server offers: no implicit, no password (RFC 9700 2.4), no client credentials. */
 export const supportedGrantTypes = ['authorization_code', 'refresh_token'] as const;
+type GrantType = (typeof supportedGrantTypes)[number];
+
+const grantTypeClasses = { authorization_code: AuthorizationCodeGrantType, refresh_token: RefreshTokenGrantType } as const;
+
+/** A public client refreshes with its client_id alone; getClient still refuses a confidential one without its secret. */
+const clientAuthenticationRequired: Record<GrantType, boolean> = { authorization_code: true, refresh_token: false };
 
 /**
  * One token request's view of our stores, in the shape `@node-oauth/oauth2-server` asks for. The
@@ -142,43 +150,67 @@ const libraryErrorProblem = (error: InstanceType<typeof OAuthError>): OAuthProbl
 };
 
 /**
+ * The client's credentials, as the library's token handler reads them (RFC 6749 2.3.1): HTTP Basic,
+ * else `client_id` and `client_secret` in the body, else a bare `client_id` where the grant needs
+ * no secret (a refresh, or a code redeemed with its PKCE verifier).
+ */
+const clientCredentialsOf = (
+  event: APIGatewayProxyEventV2,
+  parameters: Record<string, string>,
+  grantType: GrantType,
+): { id: string; secret?: string } => {
+  const basic = basicClientCredentials(event.headers.authorization);
+  const pkce = grantType === 'authorization_code' && Boolean(parameters.code_verifier);
+  const credentials: { id: string; secret?: string } | undefined = basic
+    ? basic
+    : parameters.client_id && parameters.client_secret
+      ? { id: parameters.client_id, secret: parameters.client_secret }
+      : parameters.client_id && (pkce || !clientAuthenticationRequired[grantType])
+        ? { id: parameters.client_id }
+        : undefined;
+  if (!credentials) throw new OAuthProblem('invalid_client', 'Invalid client: cannot retrieve client credentials');
+  if (!credentials.id) throw new OAuthProblem('invalid_request', 'Missing parameter: `client_id`');
+  if (clientAuthenticationRequired[grantType] && !credentials.secret && !pkce) {
+    throw new OAuthProblem('invalid_request', 'Missing parameter: `client_secret`');
+  }
+  if (!isFormat.vschar(credentials.id)) throw new OAuthProblem('invalid_request', 'Invalid parameter: `client_id`');
+  if (credentials.secret && !isFormat.vschar(credentials.secret)) {
+    throw new OAuthProblem('invalid_request', 'Invalid parameter: `client_secret`');
+  }
+  return credentials;
+};
+
+const isSupportedGrantType = (grantType: string): grantType is GrantType => (supportedGrantTypes as readonly string[]).includes(grantType);
+
+/**
  * `POST /oauth/token`: the authorization code and refresh token grants, with JSON or form bodies
  * and client authentication by HTTP Basic or in the body. Answers exactly the spec's object.
+ *
+ * The library's grant types check the code (client, expiry, redirect URI, PKCE) or the refresh
+ * token (client, expiry, narrower scope); this endpoint reads the body (form or JSON) and the
+ * client's credentials itself, as the library's token handler would, without the handler: it
+ * requires the library's Request class and with it the MIME database.
  */
 export const handleTokenRequest = async (event: APIGatewayProxyEventV2, deps: TokenDeps): Promise<HttpResponse> => {
   const parameters = readOAuthParameters(event);
   const grantType = parameters.grant_type;
   if (!grantType) throw new OAuthProblem('invalid_request', 'Missing parameter: grant_type');
-  if (!(supportedGrantTypes as readonly string[]).includes(grantType)) {
+  if (!isSupportedGrantType(grantType)) {
     throw new OAuthProblem('unsupported_grant_type', `Unsupported grant type: ${supportedGrantTypes.join(' and ')} are supported`);
   }
+  const credentials = clientCredentialsOf(event, parameters, grantType);
 
   const model = new TokenRequestModel(deps);
-  const server = new OAuth2Server({
-    model: model as unknown as OAuth2Server.AuthorizationCodeModel,
-    accessTokenLifetime: accessTokenLifetimeSeconds,
-    refreshTokenLifetime: refreshTokenIdleSeconds,
-    authorizationCodeLifetime: authorizationCodeLifetimeSeconds,
-    alwaysIssueNewRefreshToken: true,
-    // A public client refreshes with its client_id alone; getClient still refuses a confidential one without its secret.
-    requireClientAuthentication: { authorization_code: true, refresh_token: false },
-  });
-  // The library reads forms only: the parameters, whichever way they came, are handed over as one;
-  // and it does not form-decode Basic credentials (RFC 6749 2.3.1): they are handed over decoded.
-  const body = new URLSearchParams(parameters).toString();
-  const basic = basicClientCredentials(event.headers.authorization);
-  const request = new Request({
-    method: 'POST',
-    query: {},
-    headers: {
-      ...(basic ? { authorization: `Basic ${Buffer.from(`${basic.id}:${basic.secret}`).toString('base64')}` } : {}),
-      'content-type': 'application/x-www-form-urlencoded',
-      'content-length': String(Buffer.byteLength(body)),
-    },
-    body: parameters,
-  });
   try {
-    await server.token(request, new Response({ headers: {} }));
+    const client = await model.getClient(credentials.id, credentials.secret);
+    if (!client) throw new OAuthProblem('invalid_client', 'Invalid client: client is invalid');
+    const grant = new grantTypeClasses[grantType]({
+      model,
+      accessTokenLifetime: accessTokenLifetimeSeconds,
+      refreshTokenLifetime: refreshTokenIdleSeconds,
+      alwaysIssueNewRefreshToken: true,
+    });
+    await grant.handle({ body: parameters, query: {} }, client);
   } catch (error) {
     // A code that passed the first checks and failed a later one (PKCE, redirect URI) is used up anyway.
     if (model.stagedCode) await spendCode(model.stagedCode, deps);

@@ -66,7 +66,7 @@ const loadMachine = (options: LocalMachineOptions, timeScale: number, arn: strin
 };
 
 /**
- * A local Step Functions endpoint: the same `@aws-sdk/client-sfn` calls as in AWS (StartExecution,
+ * A local Step Functions endpoint: the same JSON 1.0 calls as in AWS (StartExecution,
  * StopExecution, DescribeExecution), each execution run by aws-local-stepfunctions in this process
  * with the Task states calling the given handlers.
  */

@@ -2,15 +2,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asyncJobsFromEnvironment } from '../../../functions/adapters/jobs/async-jobs';
 import type { TestJob } from '../../../functions/core/testing/test-records';
-import { startLambdaInvokeServer } from '../jobs/lambda-invoke-server';
+import { startAwsEndpointServer } from '../fakes/aws-endpoint-server';
 import { tempDirs } from '../workspace/temp-dir';
 
 const dirs = tempDirs();
 afterAll(() => dirs.removeAll());
 
 /** Lambda's Invoke endpoint stands on 127.0.0.1; the signer takes the credentials from the environment. */
-const lambda = async (answers?: Parameters<typeof startLambdaInvokeServer>[0]) => {
-  const server = await startLambdaInvokeServer(answers);
+const lambda = async (answers?: Parameters<typeof startAwsEndpointServer>[0]) => {
+  const server = await startAwsEndpointServer(answers);
   const env = { AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_LAMBDA: server.endpoint };
   return { ...server, env };
 };

@@ -1,48 +1,101 @@
-import {
-  SendMessageBatchCommand,
-  type SendMessageBatchCommandInput,
-  SendMessageCommand,
-  SQSClient,
-  type SendMessageCommandInput,
-} from '@aws-sdk/client-sqs';
-import { mockClient } from 'aws-sdk-client-mock';
+import { createHash } from 'node:crypto';
+import { sqsCall } from '../../../functions/adapters/aws/sqs-call';
 import { maxSqsDelaySeconds, sqsDeliveryQueue } from '../../../functions/adapters/queue/sqs-delivery-queue';
-import { isoTime } from '../../../functions/core/clock';
+import { type Clock, isoTime } from '../../../functions/core/clock';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { DeliveryMessage } from '../../../functions/core/webhooks/delivery';
 import { dispatchDelivery, type DispatchDeps, type SendAttempt } from '../../../functions/core/webhooks/dispatch';
 import { inMemoryAccountRepository } from '../fakes/account-repository';
+import {
+  type Answer,
+  type ReceivedRequest,
+  startAwsEndpointServer,
+  testCredentials,
+  verifiedSignature,
+} from '../fakes/aws-endpoint-server';
 import { deliveryAt, inMemoryDeliveries, inMemoryWebhooks, webhookAt } from '../fakes/webhook-repositories';
-import { controlledClock, startOfTests, type ControlledClock } from '../fakes/clock';
+import { controlledClock, startOfTests } from '../fakes/clock';
 
 /**
- * The real SQS adapter and the real dispatcher, with SQS itself replaced by aws-sdk-client-mock:
- * SQS delays a message 15 minutes at most, so the 30 min and 2 h retries come back early and must
- * be sent again, with what remains of their delay, until they are due.
+ * The real SQS adapter and the real dispatcher, with SQS itself replaced by a stand-in for its JSON
+ * endpoint on 127.0.0.1: SQS delays a message 15 minutes at most, so the 30 min and 2 h retries
+ * come back early and must be sent again, with what remains of their delay, until they are due.
  */
 
-const queueUrl = 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries';
 const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
 const second = 1_000;
 const minute = 60 * second;
 
-const sqs = mockClient(SQSClient);
+interface SendMessageInput {
+  QueueUrl: string;
+  MessageBody: string;
+  DelaySeconds?: number;
+}
+
+interface SendMessageBatchInput {
+  QueueUrl: string;
+  Entries: (Omit<SendMessageInput, 'QueueUrl'> & { Id: string })[];
+}
 
 interface Sent {
-  input: SendMessageCommandInput;
+  input: SendMessageInput;
   sentAt: number;
   message: DeliveryMessage;
 }
 
-/** What the mocked SQS was given, with the time of each send. */
-const recordSends = (clock: ControlledClock): Sent[] => {
+const md5Of = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
+const json = (body: unknown): Answer => ({
+  status: 200,
+  headers: { 'content-type': 'application/x-amz-json-1.0' },
+  body: JSON.stringify(body),
+});
+
+/**
+ * SQS's SendMessage and SendMessageBatch as its JSON protocol serves them, recording what it was
+ * given with the time of each send. `refuse` names, per batch, the entry ids SQS reports as Failed.
+ */
+const startSqs = async (clock: Clock, refuse: (batchNumber: number) => string[] = () => []) => {
   const sent: Sent[] = [];
-  sqs.on(SendMessageCommand).callsFake((input: SendMessageCommandInput) => {
-    sent.push({ input, sentAt: clock.now(), message: JSON.parse(input.MessageBody ?? 'null') as DeliveryMessage });
-    return { MessageId: `m-${sent.length}` };
+  const batches: SendMessageBatchInput[] = [];
+  const server = await startAwsEndpointServer((request: ReceivedRequest) => {
+    const target = request.headers['x-amz-target'];
+    if (target === 'AmazonSQS.SendMessage') {
+      const input = JSON.parse(request.body) as SendMessageInput;
+      sent.push({ input, sentAt: clock.now(), message: JSON.parse(input.MessageBody) as DeliveryMessage });
+      return json({ MessageId: `m-${sent.length}`, MD5OfMessageBody: md5Of(input.MessageBody) });
+    }
+    if (target === 'AmazonSQS.SendMessageBatch') {
+      const input = JSON.parse(request.body) as SendMessageBatchInput;
+      batches.push(input);
+      const refused = refuse(batches.length);
+      return json({
+        Successful: input.Entries.filter((entry) => !refused.includes(entry.Id)).map((entry) => ({
+          Id: entry.Id,
+          MessageId: `b-${batches.length}-${entry.Id}`,
+          MD5OfMessageBody: md5Of(entry.MessageBody),
+        })),
+        Failed: refused.map((id) => ({ Id: id, Code: 'InternalError', SenderFault: false })),
+      });
+    }
+    return { status: 400, headers: { 'x-amzn-ErrorType': 'UnknownOperationException' }, body: '{}' };
   });
-  return sent;
+  const queueUrl = `${server.endpoint}/123456789012/deliveries`;
+  // No endpoint variable: the calls go to the queue URL's origin, as the SDK's useQueueUrlAsEndpoint.
+  const queue = sqsDeliveryQueue(queueUrl, clock, sqsCall(queueUrl, { env: { AWS_REGION: 'eu-west-1' }, credentials: testCredentials }));
+  return { server, queueUrl, queue, sent, batches };
 };
+
+let stopServers: (() => Promise<void>)[] = [];
+const sqsFor = async (clock: Clock, refuse?: (batchNumber: number) => string[]) => {
+  const sqs = await startSqs(clock, refuse);
+  stopServers.push(sqs.server.close);
+  return sqs;
+};
+
+afterEach(async () => {
+  await Promise.all(stopServers.map((stop) => stop()));
+  stopServers = [];
+});
 
 interface Scenario {
   /** How long each HTTP attempt takes: retry delays count from its end. */
@@ -57,7 +110,7 @@ interface Scenario {
  */
 const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => {
   const clock = controlledClock();
-  const sent = recordSends(clock);
+  const { sent, queue, queueUrl } = await sqsFor(clock);
   const webhooks = inMemoryWebhooks();
   const deliveries = inMemoryDeliveries(webhooks);
   const accounts = inMemoryAccountRepository();
@@ -72,7 +125,6 @@ const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => 
     return { ok: false, statusCode: 503, durationMs: attemptMs, error: 'http_status', errorMessage: 'HTTP 503', responseExcerpt: '' };
   };
   const mails: { to: string; subject: string }[] = [];
-  const queue = sqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), queueUrl, clock);
   const deps: DispatchDeps = {
     webhooks,
     deliveries,
@@ -110,18 +162,20 @@ const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => 
   }
   const delivery = await deliveries.get(tenant, 'wh_1', 'dlv_1');
   const webhook = await webhooks.get(tenant, 'wh_1');
-  return { sent, attempts, receipts, mails, delivery, webhook };
+  return { sent, attempts, receipts, mails, delivery, webhook, queueUrl };
 };
 
-beforeEach(() => {
-  sqs.reset();
-});
-
-afterAll(() => {
-  sqs.restore();
-});
-
 describe('sqsDeliveryQueue', () => {
+  const messageDue = (clock: Clock, inMs: number): DeliveryMessage => ({
+    account_id: 'acct_1',
+    mode: 'test',
+    webhook_id: 'wh_1',
+    delivery_id: 'dlv_1',
+    sequence: 2,
+    attempt: 3,
+    not_before: clock.now() + inMs,
+  });
+
   it.each([
     ['due now', 0, 0],
     ['due 5 s from now', 5 * second, 5],
@@ -134,36 +188,38 @@ describe('sqsDeliveryQueue', () => {
     ['due 4.001 s from now (rounded up, never early)', 4_001, 5],
   ])('delays a message %s by the right number of seconds', async (_what, inMs, delaySeconds) => {
     const clock = controlledClock();
-    const sent = recordSends(clock);
-    const message: DeliveryMessage = {
-      account_id: 'acct_1',
-      mode: 'test',
-      webhook_id: 'wh_1',
-      delivery_id: 'dlv_1',
-      sequence: 2,
-      attempt: 3,
-      not_before: clock.now() + inMs,
-    };
+    const { sent, queue, queueUrl, server } = await sqsFor(clock);
+    const message = messageDue(clock, inMs);
 
-    await sqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), queueUrl, clock).send(message);
+    await queue.send(message);
 
-    expect(sqs.commandCalls(SendMessageCommand)).toHaveLength(1);
+    expect(server.received).toHaveLength(1);
     expect(sent[0]!.input).toEqual({ QueueUrl: queueUrl, MessageBody: JSON.stringify(message), DelaySeconds: delaySeconds });
     expect(sent[0]!.input.DelaySeconds).toBeLessThanOrEqual(maxSqsDelaySeconds);
     expect(maxSqsDelaySeconds).toBe(900);
   });
 
+  it("sends SQS's SendMessage as its SDK does: JSON 1.0, AmazonSQS target, query mode, signed for sqs in the region", async () => {
+    const clock = controlledClock();
+    const { queue, server } = await sqsFor(clock);
+
+    await queue.send(messageDue(clock, 0));
+
+    const [request] = server.received;
+    expect(request).toMatchObject({ method: 'POST', path: '/' });
+    expect(request!.headers).toMatchObject({
+      'content-type': 'application/x-amz-json-1.0',
+      'x-amz-target': 'AmazonSQS.SendMessage',
+      'x-amzn-query-mode': 'true',
+    });
+    const signedHeaders = await verifiedSignature(request!, { service: 'sqs', region: 'eu-west-1' });
+    expect(signedHeaders).toEqual(expect.arrayContaining(['host', 'x-amz-date', 'x-amz-target', 'content-type']));
+  });
+
   it('sends many messages 10 per batch, each with its delay, and sends again alone what a batch refused', async () => {
     const clock = controlledClock();
-    const single = recordSends(clock);
-    const batches: SendMessageBatchCommandInput[] = [];
-    sqs.on(SendMessageBatchCommand).callsFake((input: SendMessageBatchCommandInput) => {
-      batches.push(input);
-      // The first batch's third entry is refused (SQS answers 200 with a Failed list).
-      return batches.length === 1
-        ? { Successful: [], Failed: [{ Id: '2', Code: 'InternalError', SenderFault: false }] }
-        : { Successful: [], Failed: [] };
-    });
+    // The first batch's third entry is refused (SQS answers 200 with a Failed list).
+    const { sent: single, batches, queue, server } = await sqsFor(clock, (batch) => (batch === 1 ? ['2'] : []));
     const messages: DeliveryMessage[] = Array.from({ length: 23 }, (_, i) => ({
       account_id: 'acct_1',
       mode: 'test',
@@ -174,19 +230,63 @@ describe('sqsDeliveryQueue', () => {
       not_before: clock.now() + i * second,
     }));
 
-    await sqsDeliveryQueue(new SQSClient({ region: 'eu-west-1' }), queueUrl, clock).sendMany!(messages);
+    await queue.sendMany!(messages);
 
-    expect(batches.map((batch) => batch.Entries?.length)).toEqual([10, 10, 3]);
-    const entries = batches.flatMap((batch) => batch.Entries ?? []);
-    expect(entries.map((entry) => JSON.parse(entry.MessageBody ?? 'null') as DeliveryMessage)).toEqual(messages);
+    expect(batches.map((batch) => batch.Entries.length)).toEqual([10, 10, 3]);
+    const entries = batches.flatMap((batch) => batch.Entries);
+    expect(entries.map((entry) => JSON.parse(entry.MessageBody) as DeliveryMessage)).toEqual(messages);
     expect(entries.map((entry) => entry.DelaySeconds)).toEqual(messages.map((_, i) => i));
     expect(single.map((s) => s.message)).toEqual([messages[2]]);
+    expect(server.received.filter((r) => r.headers['x-amz-target'] === 'AmazonSQS.SendMessageBatch')).toHaveLength(3);
+  });
+
+  it('refuses an answer whose body digest differs from what was sent, as the SDK does', async () => {
+    const clock = controlledClock();
+    const server = await startAwsEndpointServer([json({ MessageId: 'm-1', MD5OfMessageBody: md5Of('something else') })]);
+    stopServers.push(server.close);
+    const queueUrl = `${server.endpoint}/123456789012/deliveries`;
+    const queue = sqsDeliveryQueue(queueUrl, clock, sqsCall(queueUrl, { env: { AWS_REGION: 'eu-west-1' }, credentials: testCredentials }));
+
+    await expect(queue.send(messageDue(clock, 0))).rejects.toThrow(/different body digest/);
+  });
+
+  it("throws SQS's error by its type (query-compatible JSON error), and retries throttling", async () => {
+    const clock = controlledClock();
+    const missing = await startAwsEndpointServer([
+      {
+        status: 400,
+        headers: { 'x-amzn-query-error': 'AWS.SimpleQueueService.NonExistentQueue;Sender' },
+        body: JSON.stringify({ __type: 'com.amazonaws.sqs#QueueDoesNotExist', message: 'The specified queue does not exist.' }),
+      },
+    ]);
+    const throttled = await startAwsEndpointServer([
+      { status: 400, body: JSON.stringify({ __type: 'com.amazonaws.sqs#RequestThrottled', message: 'Slow down' }) },
+      json({ MessageId: 'm-1', MD5OfMessageBody: md5Of(JSON.stringify(messageDue(clock, 0))) }),
+    ]);
+    stopServers.push(missing.close, throttled.close);
+    const queueAt = (endpoint: string) => {
+      const queueUrl = `${endpoint}/123456789012/deliveries`;
+      return sqsDeliveryQueue(
+        queueUrl,
+        clock,
+        sqsCall(queueUrl, { env: { AWS_REGION: 'eu-west-1' }, credentials: testCredentials, baseDelayMs: 1 }),
+      );
+    };
+
+    await expect(queueAt(missing.endpoint).send(messageDue(clock, 0))).rejects.toMatchObject({
+      name: 'QueueDoesNotExist',
+      message: 'The specified queue does not exist.',
+    });
+    expect(missing.received).toHaveLength(1);
+
+    await queueAt(throttled.endpoint).send(messageDue(clock, 0));
+    expect(throttled.received).toHaveLength(2);
   });
 });
 
 describe('dispatchDelivery through SQS, with a target that always fails', () => {
   it('queues attempts at once, then 5 s, 30 s, 5 min, 30 min and 2 h after the failures, re-delaying past 15 min', async () => {
-    const { sent, attempts, receipts } = await runFailingDelivery({ attemptMs: 0, receiveLatencyMs: 0 });
+    const { sent, attempts, receipts, queueUrl } = await runFailingDelivery({ attemptMs: 0, receiveLatencyMs: 0 });
 
     expect(sent.map((s) => [s.message.attempt, s.input.DelaySeconds])).toEqual([
       [1, 0],

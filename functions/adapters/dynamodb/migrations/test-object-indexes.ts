@@ -1,7 +1,8 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../../core/tenancy';
 import type { TableRef } from '../client';
-import { entityTypes, keys } from '../keys';
+import { entityTypes } from '../keys';
+import * as keys from '../table-keys';
 import { isConditionFailure } from '../transactions';
 
 /** `ACCOUNT#<id>#MODE#<mode>#…`: the tenant of an item, from its partition key. */

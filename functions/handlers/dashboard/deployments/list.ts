@@ -4,7 +4,8 @@ import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { filterValue, listHref, pageListQuery } from '../../../http/pages/list-params';
 import { DeploymentsPage } from '../../../pages/views/dashboard/deployments/deployments';
 import { deploymentsRoute } from '../../../routes/dashboard-resources';
-import { deploymentDeps, deploymentView } from '../../deployments/deps';
+import { deploymentDeps } from '../../deployments/deps';
+import { deploymentView } from '../../deployments/view';
 
 export const handler = dashboardPage(deploymentsRoute, async (request) => {
   const query = pageListQuery(request.query, { sorts: ['created_at'] as const, defaultSort: 'created_at' });

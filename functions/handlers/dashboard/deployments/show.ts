@@ -2,7 +2,8 @@ import { getDeployment } from '../../../core/deployments/deployment-use-cases';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { DeploymentPage } from '../../../pages/views/dashboard/deployments/deployment';
 import { deploymentPageRoute } from '../../../routes/dashboard-resources';
-import { deploymentDeps, deploymentView } from '../../deployments/deps';
+import { deploymentDeps } from '../../deployments/deps';
+import { deploymentView } from '../../deployments/view';
 
 const notices: Record<string, string> = { 'rolling-back': 'Rollback requested: the previous deployment is being made current again.' };
 
