@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { as } from './support/http';
-import { accessibilityViolations, launchChromium, screenshot } from './support/browser';
+import { expectAccessible as checked, launchChromium, signInThroughPage } from './support/browser';
 import { eventually } from './support/receiver';
 import { newPerson, origin } from './support/web-client';
 import { fixtureRepository, injectFaults, waitForWorkflow } from './support/workflows';
@@ -34,20 +34,10 @@ describe('dashboard actions in a real browser', () => {
     const context = await browser.newContext();
     closers.push(() => context.close());
     const page = await context.newPage();
-    await page.goto(`${origin()}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await signInThroughPage(page, origin(), person);
     await page.getByRole('switch', { name: 'Test mode' }).click();
     await page.getByText('You are viewing test data').waitFor();
     return { person, page, api: as(person.test.key) };
-  };
-
-  /** The page as it is now: no axe violation, and a screenshot under `name`. */
-  const checked = async (page: Page, name: string) => {
-    await screenshot(page, `dashboard-${name}`);
-    expect({ page: name, violations: await accessibilityViolations(page) }).toEqual({ page: name, violations: [] });
   };
 
   it('Cancel on a running workflow asks first, then the workflow shows cancelled: the running and pending stages stop', async () => {

@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { accessibilityViolations, launchChromium, screenshot } from './support/browser';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { expectAccessible as checked, launchChromium, signInThroughPage } from './support/browser';
 import { newPerson, origin } from './support/web-client';
 
 /** Editing an OAuth application in Debian's Chromium, found by accessible names; axe on every state. */
@@ -16,20 +16,11 @@ describe('editing an application in a real browser', () => {
     await browser?.close();
   });
 
-  const checked = async (page: Page, name: string) => {
-    await screenshot(page, `dashboard-${name}`);
-    expect({ page: name, violations: await accessibilityViolations(page) }).toEqual({ page: name, violations: [] });
-  };
-
   it("changes an application's name and redirect URIs from its Edit button, fields prefilled, errors beside the field", async () => {
     const person = await newPerson();
     context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${origin()}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await signInThroughPage(page, origin(), person);
 
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Applications', exact: true }).click();
     await page.getByLabel('Name').fill('Chat bot');

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { as } from './support/http';
-import { accessibilityViolations, launchChromium, screenshot } from './support/browser';
+import { expectAccessible as checked, launchChromium, signInThroughPage } from './support/browser';
 import {
   completedDeployment,
   hookConfig,
@@ -38,18 +38,8 @@ describe('the dashboard in a real browser', () => {
     const context: BrowserContext = await browser.newContext();
     closers.push(() => context.close());
     const page = await context.newPage();
-    await page.goto(`${origin()}/dashboard/sign-in`);
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(person.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await signInThroughPage(page, origin(), person);
     return { person, page, context };
-  };
-
-  /** The page as it is now: no axe violation, and a screenshot under `name`. */
-  const checked = async (page: Page, name: string) => {
-    await screenshot(page, `dashboard-${name}`);
-    expect({ page: name, violations: await accessibilityViolations(page) }).toEqual({ page: name, violations: [] });
   };
 
   const nav = (page: Page) => page.getByRole('navigation', { name: 'Dashboard' });

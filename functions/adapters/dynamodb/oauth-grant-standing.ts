@@ -1,8 +1,9 @@
-import { BatchGetCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { OAuthClient } from '../../core/oauth/client';
 import type { Grant } from '../../core/oauth/grant';
 import type { GrantStandingReader } from '../../core/oauth/grant-standing';
 import type { Membership } from '../../core/users/user';
+import { getItems } from './batch-get';
 import type { TableRef } from './client';
 import { withoutKeys } from './keys';
 import * as keys from './table-keys';
@@ -16,17 +17,7 @@ export const dynamoGrantStandingReader = ({ client, tableName }: TableRef): Gran
   async standing({ grantId, accountId, userId, clientId }) {
     // Eventually consistent, like the credential itself: one round trip of three half-unit reads.
     const wanted = [keys.oauthGrant(grantId), keys.membership(userId, accountId), keys.oauthClient(clientId)];
-    const result = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: wanted } } }));
-    let items = result.Responses?.[tableName] ?? [];
-    // A batch may leave keys unprocessed under load; read those one by one.
-    for (const key of (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, string>[]) {
-      const one = await client.send(new GetCommand({ TableName: tableName, Key: key }));
-      if (one.Item) items = [...items, one.Item];
-    }
-    const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
-    const grant = find(wanted[0] as { pk: string; sk: string });
-    const membership = find(wanted[1] as { pk: string; sk: string });
-    const oauthClient = find(wanted[2] as { pk: string; sk: string });
+    const [grant, membership, oauthClient] = await getItems({ client, tableName }, wanted);
     return {
       grant: grant ? withoutKeys<Grant>(grant) : undefined,
       membership: membership ? withoutKeys<Membership>(membership) : undefined,

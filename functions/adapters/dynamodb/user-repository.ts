@@ -1,6 +1,7 @@
-import { BatchGetCommand, DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../../core/errors';
 import type { Membership, User, UserRepository } from '../../core/users/user';
+import { getItems } from './batch-get';
 import type { TableRef } from './client';
 import { entityTypes, withoutKeys } from './keys';
 import * as keys from './table-keys';
@@ -107,15 +108,7 @@ export const dynamoUserRepository = ({ client, tableName }: TableRef): UserRepos
 
     async getWithMembership(userId, accountId) {
       const wanted = [keys.user(userId), keys.membership(userId, accountId)];
-      const result = await client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: wanted } } }));
-      let items = result.Responses?.[tableName] ?? [];
-      // A batch may leave keys unprocessed under load; read those one by one.
-      for (const key of (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Record<string, string>[]) {
-        const one = await client.send(new GetCommand({ TableName: tableName, Key: key }));
-        if (one.Item) items = [...items, one.Item];
-      }
-      const find = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
-      const [user, membership] = wanted.map((key) => find(key as { pk: string; sk: string }));
+      const [user, membership] = await getItems({ client, tableName }, wanted);
       return {
         ...(user ? { user: withoutKeys<User>(user) } : {}),
         ...(membership ? { membership: withoutKeys<Membership>(membership) } : {}),

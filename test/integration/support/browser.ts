@@ -41,3 +41,18 @@ export const accessibilityViolations = async (page: Page): Promise<string[]> => 
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 };
+
+/** The page as it is now: saved as a screenshot under `dashboard-<name>`, and no axe violation. */
+export const expectAccessible = async (page: Page, name: string): Promise<void> => {
+  await screenshot(page, `dashboard-${name}`);
+  expect({ page: name, violations: await accessibilityViolations(page) }).toEqual({ page: name, violations: [] });
+};
+
+/** Signs `person` in through the dashboard's sign-in page and waits for Home. */
+export const signInThroughPage = async (page: Page, origin: string, person: { email: string; password: string }): Promise<void> => {
+  await page.goto(`${origin}/dashboard/sign-in`);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+};
