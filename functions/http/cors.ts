@@ -5,7 +5,7 @@
 export const corsSettings = {
   allowOrigins: ['*'],
   allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['Authorization', 'X-API-Key', 'Idempotency-Key', 'Content-Type'],
+  allowHeaders: ['Authorization', 'X-API-Key', 'Idempotency-Key', 'Content-Type', 'If-None-Match'],
   exposeHeaders: [
     'X-Request-Id',
     'Link',
@@ -16,6 +16,7 @@ export const corsSettings = {
     'RateLimit-Policy',
     'Deprecation',
     'Sunset',
+    'ETag',
   ],
   maxAgeSeconds: 600,
 } as const;

@@ -75,8 +75,19 @@ const parametersOf = (route: AnyRoute): Json[] => {
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
+  if (route.success.mediaType) {
+    parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'The `ETag` of a copy the client holds: when it still matches, the answer is 304 with no body.',
+      schema: { type: 'string' },
+    });
+  }
   return parameters;
 };
+
+const entityTagHeader = { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } };
 
 const successResponse = (route: AnyRoute): Json => {
   const { success } = route;
@@ -86,7 +97,7 @@ const successResponse = (route: AnyRoute): Json => {
   if (success.status === 204 || !success.data) return { description: success.description, headers };
   const data = convert(success.data, 'output');
   if (success.mediaType) {
-    headers.ETag = { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } };
+    headers.ETag = entityTagHeader;
     return { description: success.description, headers, content: { [success.mediaType]: { schema: data } } };
   }
   const body =
@@ -104,6 +115,12 @@ const successResponse = (route: AnyRoute): Json => {
 
 const operationOf = (route: AnyRoute): Json => {
   const responses: Json = { [String(route.success.status)]: successResponse(route) };
+  if (route.success.mediaType) {
+    responses['304'] = {
+      description: 'Not modified: `If-None-Match` names the current `ETag`; keep the copy held.',
+      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ETag: entityTagHeader },
+    };
+  }
   for (const status of errorStatuses(route)) {
     responses[String(status)] = {
       description: statusDescriptions[status] ?? 'Error.',

@@ -81,7 +81,7 @@ export const getFindingPatchRoute = defineRoute({
   summary: "Get a finding's remediation patch",
   description:
     "The verified patch of the finding's last remediation as a unified diff (`git diff` format, `text/x-diff`; apply it with `git apply`), " +
-    "the body whose SHA-256 and size the finding's `remediation.patch` records; `ETag` is that SHA-256. Secrets the patch would " +
+    "the body whose SHA-256 and size the finding's `remediation.patch` records; `ETag` is that SHA-256 (send it back in `If-None-Match` and an unchanged patch answers 304 with no body). Secrets the patch would " +
     'show (the removed line of a secrets finding) are masked as `***`, so those lines show what changed but do not apply; the pushed ' +
     '`remediation/<finding id>` branch carries the change itself. 404 while the finding has no patch (never remediated, in progress, failed).',
   tag,

@@ -320,6 +320,11 @@ describe("a finding's remediation patch", () => {
     expect(patch.text).toMatch(/^-export const github = '\*\*\*';$/m);
     expect(patch.text).not.toContain(githubToken);
 
+    // A client holding this body revalidates it: 304 and no body while it is the patch, 200 for another tag.
+    const unchanged = await api.get(patchPath, { headers: { 'If-None-Match': `"${recorded.sha256}"` } });
+    expect([unchanged.status, unchanged.text, unchanged.headers.get('etag')]).toEqual([304, '', `"${recorded.sha256}"`]);
+    expect((await api.get(patchPath, { headers: { 'If-None-Match': '"another"' } })).status).toBe(200);
+
     // Tenant-checked through the finding: the other mode and another account see no such finding.
     expect((await as(owner.live.key).get(patchPath)).status).toBe(404);
     const stranger = await newAccount();

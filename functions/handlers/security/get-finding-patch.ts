@@ -3,17 +3,23 @@ import { artifactStoreFromEnvironment } from '../../adapters/artifacts/artifact-
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
 import { apiHandler } from '../../http/api-handler';
-import { bytesResponse } from '../../http/response';
+import { ifNoneMatchHolds } from '../../http/entity-tag';
+import { bytesResponse, emptyResponse } from '../../http/response';
 import { getFindingPatchRoute } from '../../routes/security';
 
 const deps = { findings: dynamoFindingRepository(tableFromEnvironment()), artifacts: artifactStoreFromEnvironment() };
 
-/** The diff itself, as GitHub answers `.diff`: its own media type, its SHA-256 as the entity tag. */
-export const handler = apiHandler(getFindingPatchRoute, async ({ principal, params }) => {
+/**
+ * The diff itself, as GitHub answers `.diff`: its own media type, its SHA-256 as the entity tag, and
+ * 304 to a client that already holds that body. `private, no-cache` lets a browser keep it and ask again.
+ */
+export const handler = apiHandler(getFindingPatchRoute, async ({ principal, params, event }) => {
   const patch = await getRemediationPatch(principal, params.id, deps);
+  const validators = { ETag: `"${patch.sha256}"`, 'Cache-Control': 'private, no-cache' };
+  if (ifNoneMatchHolds(event.headers['if-none-match'], validators.ETag)) return { response: emptyResponse(304, validators) };
   return {
     response: bytesResponse(200, patch.body, `${patchMediaType}; charset=utf-8`, {
-      ETag: `"${patch.sha256}"`,
+      ...validators,
       'Content-Disposition': `inline; filename="${patch.findingId}.patch"`,
     }),
   };

@@ -262,7 +262,7 @@ export interface paths {
     };
     /**
      * Get a finding's remediation patch
-     * @description The verified patch of the finding's last remediation as a unified diff (`git diff` format, `text/x-diff`; apply it with `git apply`), the body whose SHA-256 and size the finding's `remediation.patch` records; `ETag` is that SHA-256. Secrets the patch would show (the removed line of a secrets finding) are masked as `***`, so those lines show what changed but do not apply; the pushed `remediation/<finding id>` branch carries the change itself. 404 while the finding has no patch (never remediated, in progress, failed).
+     * @description The verified patch of the finding's last remediation as a unified diff (`git diff` format, `text/x-diff`; apply it with `git apply`), the body whose SHA-256 and size the finding's `remediation.patch` records; `ETag` is that SHA-256 (send it back in `If-None-Match` and an unchanged patch answers 304 with no body). Secrets the patch would show (the removed line of a secrets finding) are masked as `***`, so those lines show what changed but do not apply; the pushed `remediation/<finding id>` branch carries the change itself. 404 while the finding has no patch (never remediated, in progress, failed).
      *
      *     Requires the scope `read:security`.
      */
@@ -3368,7 +3368,10 @@ export interface operations {
   getFindingPatch: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` of a copy the client holds: when it still matches, the answer is 304 with no body. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -3387,6 +3390,16 @@ export interface operations {
         content: {
           'text/x-diff': string;
         };
+      };
+      /** @description Not modified: `If-None-Match` names the current `ETag`; keep the copy held. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          /** @description The SHA-256 of the body (lowercase hex), quoted. */
+          ETag?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid JSON body, or two different credentials sent. */
       400: {
