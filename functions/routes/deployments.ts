@@ -1,10 +1,12 @@
 import { idParams } from './schemas/common';
-import { createDeploymentBody, deploymentSchema, listDeploymentsQuery } from './schemas/deployments';
+import { createDeploymentBody } from './schemas/deployments-bodies';
+import { listDeploymentsQuery } from './schemas/deployments-queries';
+import { deploymentSchema } from './schemas/deployments';
 import { defineRoute } from './route';
 
 const tag = 'Deployments';
 
-export const createDeploymentRoute = defineRoute({
+export const createDeploymentRoute = /* @__PURE__ */ defineRoute({
   operationId: 'createDeployment',
   summary: 'Trigger a deployment',
   description:
@@ -22,7 +24,7 @@ export const createDeploymentRoute = defineRoute({
   errors: [409],
 });
 
-export const listDeploymentsRoute = defineRoute({
+export const listDeploymentsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listDeployments',
   summary: 'List deployments',
   tag,
@@ -35,7 +37,7 @@ export const listDeploymentsRoute = defineRoute({
   success: { status: 200, description: 'A page of deployments.', data: deploymentSchema, list: true },
 });
 
-export const getDeploymentRoute = defineRoute({
+export const getDeploymentRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getDeployment',
   summary: 'Get a deployment',
   tag,
@@ -49,7 +51,7 @@ export const getDeploymentRoute = defineRoute({
   errors: [404],
 });
 
-export const rollbackDeploymentRoute = defineRoute({
+export const rollbackDeploymentRoute = /* @__PURE__ */ defineRoute({
   operationId: 'rollbackDeployment',
   summary: 'Roll a deployment back',
   description:

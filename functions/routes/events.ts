@@ -1,11 +1,12 @@
 import * as v from 'valibot';
 import { idParams } from './schemas/common';
-import { eventSchema, eventTypeSchema, listEventsQuery } from './schemas/events';
+import { listEventsQuery } from './schemas/events-queries';
+import { eventSchema, eventTypeSchema } from './schemas/events';
 import { defineRoute } from './route';
 
 const tag = 'Events';
 
-export const listEventTypesRoute = defineRoute({
+export const listEventTypesRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listEventTypes',
   summary: 'The event catalogue',
   description: 'Every event type, with a description and an example payload `data`. Served without credentials.',
@@ -18,7 +19,7 @@ export const listEventTypesRoute = defineRoute({
   success: { status: 200, description: 'Every event type, in `data`.', data: v.object({ data: v.array(eventTypeSchema) }) },
 });
 
-export const listEventsRoute = defineRoute({
+export const listEventsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listEvents',
   summary: 'List events',
   tag,
@@ -34,7 +35,7 @@ export const listEventsRoute = defineRoute({
   success: { status: 200, description: 'A page of events, newest first by default.', data: eventSchema, list: true },
 });
 
-export const getEventRoute = defineRoute({
+export const getEventRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getEvent',
   summary: 'Get an event',
   tag,

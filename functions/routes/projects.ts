@@ -1,10 +1,12 @@
 import { idParams } from './schemas/common';
-import { createProjectBody, listProjectsQuery, projectSchema, updateProjectBody } from './schemas/projects';
+import { createProjectBody, updateProjectBody } from './schemas/projects-bodies';
+import { listProjectsQuery } from './schemas/projects-queries';
+import { projectSchema } from './schemas/projects';
 import { defineRoute } from './route';
 
 const tag = 'Projects';
 
-export const listProjectsRoute = defineRoute({
+export const listProjectsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listProjects',
   summary: 'List projects',
   tag,
@@ -17,7 +19,7 @@ export const listProjectsRoute = defineRoute({
   success: { status: 200, description: 'A page of projects.', data: projectSchema, list: true },
 });
 
-export const createProjectRoute = defineRoute({
+export const createProjectRoute = /* @__PURE__ */ defineRoute({
   operationId: 'createProject',
   summary: 'Create a project',
   tag,
@@ -30,7 +32,7 @@ export const createProjectRoute = defineRoute({
   success: { status: 201, description: 'The new project; `Location` names it.', data: projectSchema },
 });
 
-export const getProjectRoute = defineRoute({
+export const getProjectRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getProject',
   summary: 'Get a project',
   tag,
@@ -44,7 +46,7 @@ export const getProjectRoute = defineRoute({
   errors: [404],
 });
 
-export const updateProjectRoute = defineRoute({
+export const updateProjectRoute = /* @__PURE__ */ defineRoute({
   operationId: 'updateProject',
   summary: 'Change a project',
   description: 'Takes any non-empty subset of name, repository and description; any other field is refused.',
@@ -60,7 +62,7 @@ export const updateProjectRoute = defineRoute({
   errors: [404],
 });
 
-export const deleteProjectRoute = defineRoute({
+export const deleteProjectRoute = /* @__PURE__ */ defineRoute({
   operationId: 'deleteProject',
   summary: 'Delete a project',
   tag,

@@ -1,10 +1,12 @@
 import { idParams } from './schemas/common';
-import { createReviewBody, listReviewCommentsQuery, listReviewsQuery, reviewCommentSchema, reviewSchema } from './schemas/reviews';
+import { createReviewBody } from './schemas/reviews-bodies';
+import { listReviewCommentsQuery, listReviewsQuery } from './schemas/reviews-queries';
+import { reviewCommentSchema, reviewSchema } from './schemas/reviews';
 import { defineRoute } from './route';
 
 const tag = 'Reviews';
 
-export const createReviewRoute = defineRoute({
+export const createReviewRoute = /* @__PURE__ */ defineRoute({
   operationId: 'createReview',
   summary: 'Review a change',
   description:
@@ -20,7 +22,7 @@ export const createReviewRoute = defineRoute({
   success: { status: 201, description: 'The new review, `queued`.', data: reviewSchema },
 });
 
-export const listReviewsRoute = defineRoute({
+export const listReviewsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listReviews',
   summary: 'List code reviews',
   tag,
@@ -33,7 +35,7 @@ export const listReviewsRoute = defineRoute({
   success: { status: 200, description: 'A page of reviews.', data: reviewSchema, list: true },
 });
 
-export const getReviewRoute = defineRoute({
+export const getReviewRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getReview',
   summary: 'Get a code review',
   tag,
@@ -51,7 +53,7 @@ export const getReviewRoute = defineRoute({
   errors: [404],
 });
 
-export const listReviewCommentsRoute = defineRoute({
+export const listReviewCommentsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listReviewComments',
   summary: "List a review's comments",
   description: "In the order they were made, which is the diff's reading order (path, then line): `order=asc` reads top to bottom.",

@@ -97,6 +97,13 @@ export interface RouteDefinition<
   shippedFiles?: Record<string, string[]>;
 }
 
+/**
+ * A row of the route table. Domain modules mark each call `@__PURE__` and keep
+ * request bodies and list queries in their own modules (`schemas/<domain>-bodies.ts`,
+ * `-queries.ts`, declared free of side effects by `schemas/package.json`): esbuild then drops the
+ * routes a function does not serve, and with them the schemas only those routes use, so a
+ * function's cold start builds its own route's schemas alone.
+ */
 export const defineRoute = <
   TParams extends AnySchema | undefined = undefined,
   TQuery extends AnySchema | undefined = undefined,

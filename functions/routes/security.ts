@@ -1,12 +1,14 @@
 import * as v from 'valibot';
 import { patchMediaType } from '../core/security/remediation-patch';
 import { idParams } from './schemas/common';
-import { createScanBody, findingSchema, listFindingsQuery, listScansQuery, scanSchema } from './schemas/security';
+import { createScanBody } from './schemas/security-bodies';
+import { listFindingsQuery, listScansQuery } from './schemas/security-queries';
+import { findingSchema, scanSchema } from './schemas/security';
 import { defineRoute } from './route';
 
 const tag = 'Security';
 
-export const createScanRoute = defineRoute({
+export const createScanRoute = /* @__PURE__ */ defineRoute({
   operationId: 'createScan',
   summary: 'Start a security scan',
   description:
@@ -22,7 +24,7 @@ export const createScanRoute = defineRoute({
   success: { status: 201, description: 'The new scan, `queued`.', data: scanSchema },
 });
 
-export const listScansRoute = defineRoute({
+export const listScansRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listScans',
   summary: 'List security scans',
   tag,
@@ -35,7 +37,7 @@ export const listScansRoute = defineRoute({
   success: { status: 200, description: 'A page of scans.', data: scanSchema, list: true },
 });
 
-export const getScanRoute = defineRoute({
+export const getScanRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getScan',
   summary: 'Get a security scan',
   tag,
@@ -49,7 +51,7 @@ export const getScanRoute = defineRoute({
   errors: [404],
 });
 
-export const listFindingsRoute = defineRoute({
+export const listFindingsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listFindings',
   summary: 'List security findings',
   tag,
@@ -62,7 +64,7 @@ export const listFindingsRoute = defineRoute({
   success: { status: 200, description: 'A page of findings.', data: findingSchema, list: true },
 });
 
-export const getFindingRoute = defineRoute({
+export const getFindingRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getFinding',
   summary: 'Get a security finding',
   tag,
@@ -76,7 +78,7 @@ export const getFindingRoute = defineRoute({
   errors: [404],
 });
 
-export const getFindingPatchRoute = defineRoute({
+export const getFindingPatchRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getFindingPatch',
   summary: "Get a finding's remediation patch",
   description:
@@ -96,7 +98,7 @@ export const getFindingPatchRoute = defineRoute({
   errors: [404, 409],
 });
 
-export const remediateFindingRoute = defineRoute({
+export const remediateFindingRoute = /* @__PURE__ */ defineRoute({
   operationId: 'remediateFinding',
   summary: 'Remediate a finding',
   description:

@@ -1,10 +1,12 @@
 import { idParams } from './schemas/common';
-import { generateTestsBody, listTestsQuery, runTestsBody, testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
+import { generateTestsBody, runTestsBody } from './schemas/testing-bodies';
+import { listTestsQuery } from './schemas/testing-queries';
+import { testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
 import { defineRoute } from './route';
 
 const tag = 'Tests';
 
-export const generateTestsRoute = defineRoute({
+export const generateTestsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'generateTests',
   summary: 'Generate tests with AI',
   description:
@@ -20,7 +22,7 @@ export const generateTestsRoute = defineRoute({
   success: { status: 201, description: 'The new suite, `queued`.', data: testSuiteSchema },
 });
 
-export const runTestsRoute = defineRoute({
+export const runTestsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'runTests',
   summary: 'Run tests in isolation',
   description:
@@ -37,7 +39,7 @@ export const runTestsRoute = defineRoute({
   errors: [409],
 });
 
-export const listTestsRoute = defineRoute({
+export const listTestsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listTests',
   summary: 'List test suites and runs',
   description: 'Suites and runs together in creation order, each as `GET /v1/tests/{id}` answers it (`object` tells which).',
@@ -51,7 +53,7 @@ export const listTestsRoute = defineRoute({
   success: { status: 200, description: 'A page of suites and runs.', data: testObjectSchema, list: true },
 });
 
-export const getTestRoute = defineRoute({
+export const getTestRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getTest',
   summary: 'Get a test suite or run',
   tag,
@@ -65,7 +67,7 @@ export const getTestRoute = defineRoute({
   errors: [404, 405],
 });
 
-export const getTestResultsRoute = defineRoute({
+export const getTestResultsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getTestResults',
   summary: 'Get test results',
   description: "A run's results; for a suite, its latest run's (404 until it has one).",

@@ -1,18 +1,7 @@
 import { idParams } from './schemas/common';
-import {
-  createWebhookBody,
-  deliveryParams,
-  deliverySchema,
-  listDeliveriesQuery,
-  listWebhooksQuery,
-  recoverBody,
-  recoverResultSchema,
-  rotateSecretBody,
-  testWebhookBody,
-  updateWebhookBody,
-  webhookSchema,
-  webhookWithSecretSchema,
-} from './schemas/webhooks';
+import { createWebhookBody, recoverBody, rotateSecretBody, testWebhookBody, updateWebhookBody } from './schemas/webhooks-bodies';
+import { listDeliveriesQuery, listWebhooksQuery } from './schemas/webhooks-queries';
+import { deliveryParams, deliverySchema, recoverResultSchema, webhookSchema, webhookWithSecretSchema } from './schemas/webhooks';
 import { testAttemptTimeoutMs } from '../core/webhooks/webhook-use-cases';
 import { defineRoute } from './route';
 
@@ -25,7 +14,7 @@ const tag = 'Webhooks';
  */
 export const testRouteTimeoutSeconds = testAttemptTimeoutMs / 1000 + 10;
 
-export const createWebhookRoute = defineRoute({
+export const createWebhookRoute = /* @__PURE__ */ defineRoute({
   operationId: 'createWebhook',
   summary: 'Register a webhook',
   description:
@@ -40,7 +29,7 @@ export const createWebhookRoute = defineRoute({
   success: { status: 201, description: 'The new webhook with its secret.', data: webhookWithSecretSchema },
 });
 
-export const listWebhooksRoute = defineRoute({
+export const listWebhooksRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listWebhooks',
   summary: 'List webhooks',
   tag,
@@ -53,7 +42,7 @@ export const listWebhooksRoute = defineRoute({
   success: { status: 200, description: 'A page of webhooks.', data: webhookSchema, list: true },
 });
 
-export const getWebhookRoute = defineRoute({
+export const getWebhookRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getWebhook',
   summary: 'Get a webhook',
   tag,
@@ -67,7 +56,7 @@ export const getWebhookRoute = defineRoute({
   errors: [404],
 });
 
-export const updateWebhookRoute = defineRoute({
+export const updateWebhookRoute = /* @__PURE__ */ defineRoute({
   operationId: 'updateWebhook',
   summary: 'Change a webhook',
   description: 'Any non-empty subset of url, events, active, description. `active: true` on a failed webhook re-enables it.',
@@ -83,7 +72,7 @@ export const updateWebhookRoute = defineRoute({
   errors: [404],
 });
 
-export const deleteWebhookRoute = defineRoute({
+export const deleteWebhookRoute = /* @__PURE__ */ defineRoute({
   operationId: 'deleteWebhook',
   summary: 'Delete a webhook',
   tag,
@@ -97,7 +86,7 @@ export const deleteWebhookRoute = defineRoute({
   errors: [404],
 });
 
-export const rotateWebhookSecretRoute = defineRoute({
+export const rotateWebhookSecretRoute = /* @__PURE__ */ defineRoute({
   operationId: 'rotateWebhookSecret',
   summary: 'Rotate the signing secret',
   description:
@@ -115,7 +104,7 @@ export const rotateWebhookSecretRoute = defineRoute({
   errors: [404],
 });
 
-export const testWebhookRoute = defineRoute({
+export const testWebhookRoute = /* @__PURE__ */ defineRoute({
   operationId: 'testWebhook',
   summary: 'Send a test event',
   description:
@@ -133,7 +122,7 @@ export const testWebhookRoute = defineRoute({
   errors: [404],
 });
 
-export const listDeliveriesRoute = defineRoute({
+export const listDeliveriesRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listWebhookDeliveries',
   summary: 'List the deliveries of a webhook',
   tag,
@@ -148,7 +137,7 @@ export const listDeliveriesRoute = defineRoute({
   errors: [404],
 });
 
-export const getDeliveryRoute = defineRoute({
+export const getDeliveryRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getWebhookDelivery',
   summary: 'Get a delivery and its attempts',
   tag,
@@ -162,7 +151,7 @@ export const getDeliveryRoute = defineRoute({
   errors: [404],
 });
 
-export const redeliverRoute = defineRoute({
+export const redeliverRoute = /* @__PURE__ */ defineRoute({
   operationId: 'redeliverWebhookDelivery',
   summary: 'Deliver again',
   description: 'A new sequence of attempts of the same event (same event id), the first one at once.',
@@ -178,7 +167,7 @@ export const redeliverRoute = defineRoute({
   errors: [404, 409],
 });
 
-export const recoverRoute = defineRoute({
+export const recoverRoute = /* @__PURE__ */ defineRoute({
   operationId: 'recoverWebhookDeliveries',
   summary: 'Replay what a webhook missed',
   description: 'Queues again every failed and skipped delivery created since `since`. The webhook must be active and enabled.',

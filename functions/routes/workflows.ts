@@ -1,10 +1,12 @@
 import { idParams } from './schemas/common';
-import { createWorkflowBody, listLogsQuery, listWorkflowsQuery, logEntrySchema, workflowSchema } from './schemas/workflows';
+import { createWorkflowBody } from './schemas/workflows-bodies';
+import { listLogsQuery, listWorkflowsQuery } from './schemas/workflows-queries';
+import { logEntrySchema, workflowSchema } from './schemas/workflows';
 import { defineRoute } from './route';
 
 const tag = 'Workflows';
 
-export const createWorkflowRoute = defineRoute({
+export const createWorkflowRoute = /* @__PURE__ */ defineRoute({
   operationId: 'createWorkflow',
   summary: 'Create and start a workflow',
   description:
@@ -20,7 +22,7 @@ export const createWorkflowRoute = defineRoute({
   success: { status: 201, description: 'The new workflow, `queued`.', data: workflowSchema },
 });
 
-export const listWorkflowsRoute = defineRoute({
+export const listWorkflowsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listWorkflows',
   summary: 'List workflows',
   tag,
@@ -33,7 +35,7 @@ export const listWorkflowsRoute = defineRoute({
   success: { status: 200, description: 'A page of workflows.', data: workflowSchema, list: true },
 });
 
-export const getWorkflowRoute = defineRoute({
+export const getWorkflowRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getWorkflow',
   summary: 'Get a workflow',
   tag,
@@ -47,7 +49,7 @@ export const getWorkflowRoute = defineRoute({
   errors: [404],
 });
 
-export const listWorkflowLogsRoute = defineRoute({
+export const listWorkflowLogsRoute = /* @__PURE__ */ defineRoute({
   operationId: 'listWorkflowLogs',
   summary: "Read a workflow's logs",
   description: 'Oldest first by default (`order=desc` for newest first); readable while the workflow runs.',
@@ -63,7 +65,7 @@ export const listWorkflowLogsRoute = defineRoute({
   errors: [404],
 });
 
-export const cancelWorkflowRoute = defineRoute({
+export const cancelWorkflowRoute = /* @__PURE__ */ defineRoute({
   operationId: 'cancelWorkflow',
   summary: 'Cancel a workflow',
   description:

@@ -1,9 +1,9 @@
 import * as v from 'valibot';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { routes } from '../../functions/routes/index';
-import { createProjectBody } from '../../functions/routes/schemas/projects';
-import { recoverBody } from '../../functions/routes/schemas/webhooks';
-import { createWorkflowBody } from '../../functions/routes/schemas/workflows';
+import { createProjectBody } from '../../functions/routes/schemas/projects-bodies';
+import { recoverBody } from '../../functions/routes/schemas/webhooks-bodies';
+import { createWorkflowBody } from '../../functions/routes/schemas/workflows-bodies';
 
 const issuesOf = (schema: v.GenericSchema, input: unknown): string[] => {
   const result = v.safeParse(schema, input);

@@ -21,8 +21,12 @@ const blockList = ({ v4 = [], v6 = [] }: Ranges): BlockList => {
   return list;
 };
 
-/** Checked in this order: the first class whose list holds the address wins. */
-const classes: [Exclude<AddressClass, 'public'>, BlockList][] = [
+/**
+ * Checked in this order: the first class whose list holds the address wins. Built on the first
+ * check, not at import: every function that checks a repository or webhook address carries this
+ * module, and most of their cold starts check none.
+ */
+const buildClasses = (): [Exclude<AddressClass, 'public'>, BlockList][] => [
   [
     'metadata',
     blockList({
@@ -74,6 +78,8 @@ const classes: [Exclude<AddressClass, 'public'>, BlockList][] = [
   ],
 ];
 
+let classes: ReturnType<typeof buildClasses> | undefined;
+
 /** The eight 16-bit groups of a valid IPv6 address (validated by `isIP` beforehand). */
 const ipv6Groups = (ip: string): number[] => {
   let text = ip;
@@ -114,6 +120,7 @@ const embeddedIpv4 = (g: number[]): string | undefined => {
 };
 
 const classifyIn = (ip: string, type: 'ipv4' | 'ipv6'): AddressClass => {
+  classes ??= buildClasses();
   for (const [name, list] of classes) if (list.check(ip, type)) return name;
   return 'public';
 };

@@ -1,35 +1,6 @@
 import * as v from 'valibot';
 import { deploymentStatuses, environments } from '../../core/deployments/deployment';
-import { listQuery, picklistParam, timestamp, lengthIn } from './common';
-
-const branch = v.pipe(
-  v.string('must be a string'),
-  lengthIn(1, 255, 'must be 1 to 255 characters'),
-  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-);
-
-/** The service's own fields; the rest belongs to the provider, which checks it (422 naming the field). */
-const config = v.looseObject({
-  branch,
-  auto_rollback: v.optional(v.boolean('must be true or false')),
-});
-
-export const createDeploymentBody = v.strictObject({
-  project_id: v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'is required'),
-    v.description('A project of your account and mode (proj_…).'),
-  ),
-  environment: v.picklist(environments, `must be one of ${environments.join(', ')}`),
-  provider: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.description('`deploy-hook` or `aws-lambda`.')),
-  config: v.pipe(
-    config,
-    v.description("`branch` (required), `auto_rollback` (default true), and the provider's own settings (see the README)."),
-  ),
-  artifact: v.optional(
-    v.pipe(v.string('must be a string'), v.description('A completed workflow (wf_…) of this project whose package output to deploy.')),
-  ),
-});
+import { timestamp } from './common';
 
 const health = v.object({
   healthy: v.boolean(),
@@ -76,10 +47,4 @@ export const deploymentSchema = v.object({
   started_at: v.nullable(timestamp),
   completed_at: v.nullable(timestamp),
   duration_ms: v.nullable(v.number()),
-});
-
-export const listDeploymentsQuery = listQuery(['created_at'] as const, {
-  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's deployments."))),
-  environment: v.optional(picklistParam(environments, 'Only deployments to this environment.')),
-  status: v.optional(picklistParam(deploymentStatuses, 'Only deployments in this status.')),
 });

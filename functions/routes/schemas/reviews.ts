@@ -8,43 +8,7 @@ import {
   reviewVerdicts,
 } from '../../core/reviews/review';
 import { severities } from '../../core/security/scanner';
-import { listQuery, picklistParam, timestamp } from './common';
-
-const gitRef = (description: string) =>
-  v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'must be 1 to 255 characters'),
-    v.maxLength(255, 'must be 1 to 255 characters'),
-    v.regex(
-      /^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/,
-      'must be a valid git branch name or a full 40-character commit id',
-    ),
-    v.description(description),
-  );
-
-export const createReviewBody = v.strictObject({
-  project_id: v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'is required'),
-    v.description('A project of your account and mode (proj_…).'),
-  ),
-  head: gitRef('The change to review: a branch, or a full 40-character commit id.'),
-  base: v.optional(
-    gitRef(
-      "What the change would merge into: a branch or a full commit id; the repository's default branch when absent. The diff is taken from the merge base of base and head, as a pull request's is.",
-    ),
-  ),
-  ai_provider: v.optional(
-    v.pipe(v.string('must be a string'), v.description('One of the configured providers; the first configured when absent.')),
-  ),
-  instructions: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.maxLength(5000, 'must be at most 5000 characters'),
-      v.description('What the review should focus on, given to the AI provider.'),
-    ),
-  ),
-});
+import { timestamp } from './common';
 
 const severityCounts = v.object(
   Object.fromEntries(severities.map((severity) => [severity, v.number()])) as Record<
@@ -124,14 +88,4 @@ export const reviewCommentSchema = v.object({
     v.description('The new text of the commented lines, and the same as a unified diff checked to apply cleanly.'),
   ),
   created_at: timestamp,
-});
-
-export const listReviewsQuery = listQuery(['created_at'] as const, {
-  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's reviews."))),
-  status: v.optional(picklistParam(reviewStatuses, 'Only reviews in this status.')),
-});
-
-export const listReviewCommentsQuery = listQuery(['created_at'] as const, {
-  severity: v.optional(picklistParam(severities, 'Only comments of this severity.')),
-  path: v.optional(v.pipe(v.string(), v.maxLength(1024), v.description('Only comments on this file (its head-side path).'))),
 });

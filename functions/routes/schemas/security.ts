@@ -1,29 +1,8 @@
 import * as v from 'valibot';
-import { findingSortFields, findingStatuses } from '../../core/security/finding';
+import { findingStatuses } from '../../core/security/finding';
 import { scanStatuses } from '../../core/security/scan';
 import { scanTypes, severities } from '../../core/security/scanner';
-import { listQuery, picklistParam, timestamp, lengthIn } from './common';
-
-const branch = v.pipe(
-  v.string('must be a string'),
-  lengthIn(1, 255, 'must be 1 to 255 characters'),
-  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-  v.description("Branch to scan; the repository's default branch when absent."),
-);
-
-export const createScanBody = v.strictObject({
-  project_id: v.pipe(
-    v.string('must be a string'),
-    v.minLength(1, 'is required'),
-    v.description('A project of your account and mode (proj_…).'),
-  ),
-  scan_types: v.pipe(
-    v.array(v.picklist(scanTypes, `must each be one of ${scanTypes.join(', ')}`), 'must be an array of scan types'),
-    v.minLength(1, `must name at least one of ${scanTypes.join(', ')}`),
-    v.check((types) => new Set(types).size === types.length, 'must not name a scan type twice'),
-  ),
-  branch: v.optional(branch),
-});
+import { timestamp } from './common';
 
 const counts = v.object(
   Object.fromEntries(severities.map((severity) => [severity, v.number()])) as Record<
@@ -106,17 +85,4 @@ export const findingSchema = v.object({
   ),
   created_at: timestamp,
   updated_at: timestamp,
-});
-
-export const listScansQuery = listQuery(['created_at'] as const, {
-  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's scans."))),
-  status: v.optional(picklistParam(scanStatuses, 'Only scans in this status.')),
-});
-
-export const listFindingsQuery = listQuery(findingSortFields, {
-  severity: v.optional(picklistParam(severities, 'Only findings of this severity.')),
-  status: v.optional(picklistParam(findingStatuses, 'Only findings in this status.')),
-  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's findings."))),
-  type: v.optional(picklistParam(scanTypes, 'Only findings of this scan type.')),
-  scan_id: v.optional(v.pipe(v.string(), v.description('Only findings whose latest scan is this one.'))),
 });

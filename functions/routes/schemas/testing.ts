@@ -1,59 +1,7 @@
 import * as v from 'valibot';
-import { aiProviderNames } from '../../core/ai/provider';
 import { frameworks } from '../../core/testing/results';
 import { jobStatuses } from '../../core/testing/test-records';
-import { lengthIn, listQuery, picklistParam, timestamp } from './common';
-
-const branch = v.pipe(
-  v.string('must be a string'),
-  lengthIn(1, 255, 'must be 1 to 255 characters'),
-  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-  v.description("The repository's default branch when absent."),
-);
-
-const repositoryPath = v.pipe(
-  v.string('must be a string'),
-  lengthIn(1, 1024, 'must be 1 to 1024 characters'),
-  v.check((path) => !path.startsWith('/') && !path.split('/').includes('..'), 'must be a path inside the repository'),
-);
-
-export const generateTestsBody = v.strictObject({
-  project_id: v.pipe(v.string('must be a string'), v.minLength(1, 'is required')),
-  branch: v.optional(branch),
-  paths: v.optional(
-    v.pipe(
-      v.array(repositoryPath, 'must be an array of paths'),
-      v.minLength(1, 'must name at least one file or folder'),
-      v.maxLength(50, 'must name at most 50 paths'),
-      v.description('Files or folders to cover; the whole repository when absent.'),
-    ),
-  ),
-  framework: v.optional(
-    v.pipe(v.picklist(frameworks, `must be one of ${frameworks.join(', ')}`), v.description('Detected from the repository when absent.')),
-  ),
-  ai_provider: v.optional(
-    v.pipe(
-      v.picklist(aiProviderNames, `must be one of ${aiProviderNames.join(', ')} (and configured in this deployment)`),
-      v.description('One of the configured providers; the first configured when absent.'),
-    ),
-  ),
-  instructions: v.optional(v.pipe(v.string('must be a string'), lengthIn(0, 5000, 'must be at most 5000 characters'))),
-});
-
-export const runTestsBody = v.strictObject({
-  test_id: v.optional(v.pipe(v.string('must be a string'), v.description('A completed generated suite (test_…); or give project_id.'))),
-  project_id: v.optional(v.pipe(v.string('must be a string'), v.description("Run the repository's own tests; or give test_id."))),
-  branch: v.optional(branch),
-  timeout_seconds: v.optional(
-    v.pipe(
-      v.number('must be a whole number'),
-      v.integer('must be a whole number'),
-      v.minValue(1, 'must be 1 to 900'),
-      v.maxValue(900, 'must be 1 to 900'),
-      v.description('Default 300, at most 900.'),
-    ),
-  ),
-});
+import { timestamp } from './common';
 
 const totals = v.object({ passed: v.number(), failed: v.number(), skipped: v.number(), errored: v.number() });
 
@@ -117,9 +65,3 @@ export const testRunSchema = v.object({
 });
 
 export const testObjectSchema = v.variant('object', [testSuiteSchema, testRunSchema]);
-
-export const listTestsQuery = listQuery(['created_at'] as const, {
-  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's suites and runs."))),
-  object: v.optional(picklistParam(['test_suite', 'test_run'] as const, 'Only suites (`test_suite`) or only runs (`test_run`).')),
-  status: v.optional(picklistParam(jobStatuses, 'Only suites and runs in this status.')),
-});

@@ -14,7 +14,7 @@ import type { PageResult } from '../../../http/pages/page-handler';
 import { parseWith } from '../../../http/validation';
 import { ProjectPage, type ProjectPageProps } from '../../../pages/views/dashboard/projects/project';
 import { type ProjectForm, ProjectsPage, type ProjectsPageProps } from '../../../pages/views/dashboard/projects/projects';
-import { createProjectBody, updateProjectBody } from '../../../routes/schemas/projects';
+import { createProjectBody, updateProjectBody } from '../../../routes/schemas/projects-bodies';
 import { deploymentDeps } from '../../deployments/deps';
 import { deploymentView } from '../../deployments/view';
 import { projectDeps } from '../../projects/deps';

@@ -6,7 +6,7 @@ import type { PageResult } from '../../../http/pages/page-handler';
 import { parseWith } from '../../../http/validation';
 import { WebhookPage, type WebhookPageProps, deliveryStatuses } from '../../../pages/views/dashboard/webhooks/webhook';
 import { type WebhookForm, WebhooksPage, type WebhooksPageProps } from '../../../pages/views/dashboard/webhooks/webhooks';
-import { createWebhookBody, updateWebhookBody } from '../../../routes/schemas/webhooks';
+import { createWebhookBody, updateWebhookBody } from '../../../routes/schemas/webhooks-bodies';
 import { webhookDeps } from '../../webhooks/deps';
 
 /** The webhook use cases' ports (no delivery queue: no page here queues an attempt). */

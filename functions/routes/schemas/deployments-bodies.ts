@@ -1,0 +1,32 @@
+import * as v from 'valibot';
+import { environments } from '../../core/deployments/deployment';
+import { lengthIn } from './common';
+
+const branch = v.pipe(
+  v.string('must be a string'),
+  lengthIn(1, 255, 'must be 1 to 255 characters'),
+  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
+);
+
+/** The service's own fields; the rest belongs to the provider, which checks it (422 naming the field). */
+const config = v.looseObject({
+  branch,
+  auto_rollback: v.optional(v.boolean('must be true or false')),
+});
+
+export const createDeploymentBody = v.strictObject({
+  project_id: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'is required'),
+    v.description('A project of your account and mode (proj_…).'),
+  ),
+  environment: v.picklist(environments, `must be one of ${environments.join(', ')}`),
+  provider: v.pipe(v.string('must be a string'), v.minLength(1, 'is required'), v.description('`deploy-hook` or `aws-lambda`.')),
+  config: v.pipe(
+    config,
+    v.description("`branch` (required), `auto_rollback` (default true), and the provider's own settings (see the README)."),
+  ),
+  artifact: v.optional(
+    v.pipe(v.string('must be a string'), v.description('A completed workflow (wf_…) of this project whose package output to deploy.')),
+  ),
+});

@@ -1,0 +1,24 @@
+import * as v from 'valibot';
+import { scanTypes } from '../../core/security/scanner';
+import { lengthIn } from './common';
+
+const branch = v.pipe(
+  v.string('must be a string'),
+  lengthIn(1, 255, 'must be 1 to 255 characters'),
+  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
+  v.description("Branch to scan; the repository's default branch when absent."),
+);
+
+export const createScanBody = v.strictObject({
+  project_id: v.pipe(
+    v.string('must be a string'),
+    v.minLength(1, 'is required'),
+    v.description('A project of your account and mode (proj_…).'),
+  ),
+  scan_types: v.pipe(
+    v.array(v.picklist(scanTypes, `must each be one of ${scanTypes.join(', ')}`), 'must be an array of scan types'),
+    v.minLength(1, `must name at least one of ${scanTypes.join(', ')}`),
+    v.check((types) => new Set(types).size === types.length, 'must not name a scan type twice'),
+  ),
+  branch: v.optional(branch),
+});

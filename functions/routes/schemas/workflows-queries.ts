@@ -1,0 +1,14 @@
+import * as v from 'valibot';
+import { stageNames } from '../../core/workflows/stage-data';
+import { logLevels, workflowSortFields, workflowStatuses } from '../../core/workflows/workflow';
+import { listQuery, picklistParam } from './common';
+
+export const listWorkflowsQuery = listQuery(workflowSortFields, {
+  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's workflows."))),
+  status: v.optional(picklistParam(workflowStatuses, 'Only workflows in this status.')),
+});
+
+export const listLogsQuery = listQuery(['timestamp'] as const, {
+  stage: v.optional(picklistParam(stageNames, "Only this stage's lines.")),
+  level: v.optional(picklistParam(logLevels, 'Only lines of this level.')),
+});
