@@ -1,12 +1,9 @@
 import type { ArtifactStore } from '../../core/workspace/artifact-store';
 import { fileArtifactStore } from './file-artifact-store';
 
-export class ArtifactStoreConfigurationError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ArtifactStoreConfigurationError';
-  }
-}
+import { ArtifactStoreConfigurationError } from './configuration-error';
+
+export { ArtifactStoreConfigurationError };
 
 /** The S3 store, built on first use so that functions that never store artifacts never load the S3 client. */
 const lazyS3Store = (bucket: string, kmsKeyId: string | undefined): ArtifactStore => {

@@ -34,13 +34,18 @@ export interface AwsService {
   endpointId: string;
   /** Where to send when no endpoint variable is set (SQS: the queue URL's origin). Default: the regional endpoint. */
   defaultEndpoint?: string;
+  /** S3 signs the path as sent (`false`); every other service escapes it once more (the default). */
+  uriEscapePath?: boolean;
 }
 
 export interface SignedAwsRequest {
+  /** Default POST (the JSON and query protocols); GET to read an S3 object. */
+  method?: 'GET' | 'POST';
   /** The path after the endpoint's own (which is usually `/`). */
   path: string;
   headers: Record<string, string>;
-  body: string;
+  /** Absent for a GET. */
+  body?: string;
   /** The status of a successful answer: 200 for JSON protocols, 202 for Lambda's Event invocation. */
   expectStatus: number;
 }
@@ -48,6 +53,9 @@ export interface SignedAwsRequest {
 export interface SignedAwsAnswer {
   statusCode: number;
   headers: Record<string, string>;
+  /** The body as sent (an S3 object's bytes). */
+  bytes: Buffer;
+  /** The body read as UTF-8 (the JSON and XML answers). */
   text: string;
 }
 
@@ -91,16 +99,16 @@ const endpointOf = (service: AwsService, env: Readonly<Record<string, string | u
   return new URL(`https://${service.signingName}.${region}.${region.startsWith('cn-') ? 'amazonaws.com.cn' : 'amazonaws.com'}`);
 };
 
-const readBody = async (body: unknown): Promise<string> => {
-  if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return '';
+const readBody = async (body: unknown): Promise<Buffer> => {
+  if (!body || typeof (body as AsyncIterable<unknown>)[Symbol.asyncIterator] !== 'function') return Buffer.alloc(0);
   const chunks: Buffer[] = [];
   for await (const chunk of body as AsyncIterable<Buffer | string>) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 };
 
 /**
  * The error type as the SDK reads it: the `x-amzn-ErrorType` header, else the body's `__type` or
- * `code`, trimmed of a `:…` suffix and a `namespace#` prefix.
+ * `code` (S3's `<Code>`), trimmed of a `:…` suffix and a `namespace#` prefix.
  */
 const failureOf = ({ statusCode, headers, text }: SignedAwsAnswer): AwsServiceError => {
   let message = text.trim();
@@ -111,7 +119,10 @@ const failureOf = ({ statusCode, headers, text }: SignedAwsAnswer): AwsServiceEr
     if (typeof said === 'string') message = said;
     type ??= parsed.__type ?? parsed.code;
   } catch {
-    // not JSON: the text as sent
+    // Not JSON: S3's XML (`<Error><Code>AccessDenied</Code><Message>…`), else the text as sent.
+    const xml = (tag: string) => new RegExp(`<${tag}>([^<]*)</${tag}>`).exec(text)?.[1];
+    type ??= xml('Code');
+    message = xml('Message') ?? message;
   }
   const name = typeof type === 'string' ? (type.split(':')[0] ?? '').split('#').at(-1) : undefined;
   return new AwsServiceError(name || `Http${statusCode}`, message || `${statusCode} from the service`, statusCode);
@@ -137,6 +148,7 @@ const connect = (service: AwsService, options: SignedAwsOptions): Connection => 
       region,
       credentials: options.credentials ?? defaultProvider(),
       sha256: Sha256,
+      uriEscapePath: service.uriEscapePath ?? true,
     }),
     http: new NodeHttpHandler({ connectionTimeout: 3_000, requestTimeout: 10_000 }),
   };
@@ -146,20 +158,21 @@ export const signedAwsSender = (service: AwsService, options: SignedAwsOptions =
   const baseDelayMs = options.baseDelayMs ?? 100;
   let connection: Connection | undefined;
 
-  const attempt = async ({ path, headers, body, expectStatus }: SignedAwsRequest): Promise<SignedAwsAnswer> => {
+  const attempt = async ({ method = 'POST', path, headers, body, expectStatus }: SignedAwsRequest): Promise<SignedAwsAnswer> => {
     const { endpoint, basePath, signer, http } = (connection ??= connect(service, options));
     const request = new HttpRequest({
-      method: 'POST',
+      method,
       protocol: endpoint.protocol,
       hostname: endpoint.hostname,
       ...(endpoint.port ? { port: Number(endpoint.port) } : {}),
       path: `${basePath}${path}`,
-      headers: { host: endpoint.host, 'content-length': String(Buffer.byteLength(body)), ...headers },
-      body,
+      headers: { host: endpoint.host, ...(body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) }), ...headers },
+      ...(body === undefined ? {} : { body }),
     });
     const signed = await signer.sign(request);
     const { response } = await http.handle(signed as HttpRequest);
-    const answer = { statusCode: response.statusCode, headers: response.headers, text: await readBody(response.body) };
+    const bytes = await readBody(response.body);
+    const answer = { statusCode: response.statusCode, headers: response.headers, bytes, text: bytes.toString('utf8') };
     if (answer.statusCode === expectStatus) return answer;
     throw failureOf(answer);
   };

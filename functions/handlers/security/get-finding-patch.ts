@@ -1,5 +1,5 @@
 import { getRemediationPatch, patchMediaType } from '../../core/security/remediation-patch';
-import { artifactStoreFromEnvironment } from '../../adapters/artifacts/artifact-runtime';
+import { artifactReaderFromEnvironment } from '../../adapters/artifacts/artifact-reader-runtime';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
 import { apiHandler } from '../../http/api-handler';
@@ -7,7 +7,7 @@ import { ifNoneMatchHolds } from '../../http/entity-tag';
 import { bytesResponse, emptyResponse } from '../../http/response';
 import { getFindingPatchRoute } from '../../routes/security';
 
-const deps = { findings: dynamoFindingRepository(tableFromEnvironment()), artifacts: artifactStoreFromEnvironment() };
+const deps = { findings: dynamoFindingRepository(tableFromEnvironment()), artifacts: artifactReaderFromEnvironment() };
 
 /**
  * The diff itself, as GitHub answers `.diff`: its own media type, its SHA-256 as the entity tag, and

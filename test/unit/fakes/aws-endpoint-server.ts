@@ -14,7 +14,7 @@ export interface ReceivedRequest {
 export interface Answer {
   status: number;
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 /**

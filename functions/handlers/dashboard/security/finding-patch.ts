@@ -1,12 +1,12 @@
 import { getRemediationPatch, patchMediaType } from '../../../core/security/remediation-patch';
-import { artifactStoreFromEnvironment } from '../../../adapters/artifacts/artifact-runtime';
+import { artifactReaderFromEnvironment } from '../../../adapters/artifacts/artifact-reader-runtime';
 import { tableFromEnvironment } from '../../../adapters/dynamodb/client';
 import { dynamoFindingRepository } from '../../../adapters/dynamodb/finding-repository';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { bytesResponse } from '../../../http/response';
 import { findingPatchPageRoute } from '../../../routes/dashboard-resources';
 
-const deps = { findings: dynamoFindingRepository(tableFromEnvironment()), artifacts: artifactStoreFromEnvironment() };
+const deps = { findings: dynamoFindingRepository(tableFromEnvironment()), artifacts: artifactReaderFromEnvironment() };
 
 /** The whole patch, as `GET /v1/security/findings/{id}/patch` answers it, for the signed-in browser. */
 export const handler = dashboardPage(findingPatchPageRoute, async (request) => {

@@ -2,7 +2,7 @@ import { ApiError } from '../../../core/errors';
 import { getRemediationPatch } from '../../../core/security/remediation-patch';
 import { getFinding } from '../../../core/security/security-use-cases';
 import type { Tenant } from '../../../core/tenancy';
-import { artifactStoreFromEnvironment } from '../../../adapters/artifacts/artifact-runtime';
+import { artifactReaderFromEnvironment } from '../../../adapters/artifacts/artifact-reader-runtime';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { FindingPage, type PatchView } from '../../../pages/views/dashboard/security/finding';
 import { findingPageRoute } from '../../../routes/dashboard-resources';
@@ -13,7 +13,7 @@ const notices: Record<string, string> = { remediating: 'Remediation started: the
 /** The page shows this much of a patch; the rest is one link away (the raw patch). */
 export const shownPatchBytes = 64 * 1024;
 
-const deps = () => ({ ...securityDeps(), artifacts: artifactStoreFromEnvironment() });
+const deps = () => ({ ...securityDeps(), artifacts: artifactReaderFromEnvironment() });
 
 /** The patch as the API serves it (same use case), cut to what a page should hold. */
 const patchView = async (tenant: Tenant, id: string, patchDeps: ReturnType<typeof deps>): Promise<PatchView> => {
