@@ -56,7 +56,9 @@ const settings = {
           { name: '(a)', webhooks: 1, events: 1000 },
           { name: '(b)', webhooks: 50, events: 100 },
         ],
-    recordConcurrency: 10,
+    warmupEvents: quick ? 200 : 500,
+    recordConcurrency: 4,
+    eventsPerTransaction: 25,
     // As asked (one every 20 ms), and slower, where nothing queues behind the fan-out.
     latency: [
       { events: quick ? 50 : 200, intervalMs: 20 },

@@ -29,6 +29,13 @@ const POLL_INTERVAL_MS = 100;
 const STOP_GRACE_MS = 5_000;
 const OUTPUT_BUFFER_BYTES = 8 * 1024;
 const OUTPUT_TAIL_BYTES = 2 * 1024;
+/**
+ * The JIT's first tier only. With both tiers the optimising compiler kept compiling DynamoDB Local's
+ * paths through a whole minute of webhook deliveries on a busy 2-core machine: 27 of the JVM's
+ * 48 CPU seconds, more than its database and HTTP threads together. The first tier compiles in about
+ * a second and its code is at most about 1.4× slower per call (docs/performance.md, webhook pipeline).
+ */
+const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'];
 
 export class JavaMissingError extends Error {
   constructor(detail: string) {
@@ -139,6 +146,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions): Promise
   const child = spawn(
     'java',
     [
+      ...JVM_OPTIONS,
       `-Djava.library.path=${join(emulator, 'DynamoDBLocal_lib')}`,
       '-jar',
       join(emulator, 'DynamoDBLocal.jar'),

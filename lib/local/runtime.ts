@@ -12,6 +12,8 @@ import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpServer } from './http-server';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller } from './stream-poller';
+import type { _Record } from '@aws-sdk/client-dynamodb-streams';
+import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
 import { faultsFromFile } from './step-functions/fault-rules';
 import { startLocalStepFunctions } from './step-functions/local-step-functions';
@@ -42,6 +44,15 @@ export interface LocalRuntime {
 }
 
 /**
+ * The stream records the fan-out is given: the stack's filter (INSERTs of event items), and locally
+ * also every write of a webhook, which tells the fan-out to read its account's webhooks again.
+ */
+const fanOutRecords = (record: _Record): boolean => {
+  const entity = (record.dynamodb?.NewImage ?? record.dynamodb?.OldImage)?.entity?.S;
+  return (record.eventName === 'INSERT' && entity === entityTypes.event) || entity === entityTypes.webhook;
+};
+
+/**
  * The two event-driven functions, driven as AWS drives them: the fan-out by the table's stream,
  * the dispatcher by the delivery queue.
  */
@@ -57,6 +68,7 @@ const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tabl
     tableName,
     checkpointFile,
     handler: fanOut,
+    filter: fanOutRecords,
   });
   const queue = startQueuePoller(table, dispatch);
   return {

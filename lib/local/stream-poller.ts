@@ -4,6 +4,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
@@ -22,7 +23,17 @@ export interface StreamPollerOptions {
   checkpointFile: string;
   handler: StreamHandler;
   intervalMs?: number;
+  /**
+   * The records the handler is given (the event source mapping's filter): as Lambda does, the
+   * filter applies before a batch is formed, so a batch holds up to `batchSize` matching records.
+   */
+  filter?: (record: _Record) => boolean;
+  /** Matching records per invocation at most (the mapping's batch size). */
+  batchSize?: number;
 }
+
+/** Reads of a shard gathered into one batch at most, when few records match. */
+const maxReadsPerBatch = 10;
 
 const toLambdaRecord = (record: _Record) => ({
   eventID: record.eventID,
@@ -66,16 +77,38 @@ export const startStreamPoller = async (options: StreamPollerOptions): Promise<{
     return ShardIterator;
   };
 
-  /** Reads one batch of the shard: true when it had records (there may be more right behind them). */
+  const matches = options.filter ?? (() => true);
+  const batchSize = options.batchSize ?? 100;
+
+  /**
+   * Reads the shard until a batch of matching records is full, a read comes back empty or the shard
+   * ends: true when it had records (there may be more right behind them).
+   */
   const pollShard = async (shardId: string): Promise<boolean> => {
-    const iterator = await iteratorFor(shardId);
+    let iterator = await iteratorFor(shardId);
     if (!iterator) {
       finished.add(shardId);
       return false;
     }
-    const { Records = [], NextShardIterator } = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 100 }));
+    const Records: _Record[] = [];
+    let batch: _Record[] = [];
+    let NextShardIterator: string | undefined = iterator;
+    for (let reads = 0; NextShardIterator && batch.length < batchSize && reads < maxReadsPerBatch; reads += 1) {
+      const read: GetRecordsCommandOutput = await streams.send(
+        new GetRecordsCommand({ ShardIterator: iterator, Limit: batchSize - batch.length }),
+      );
+      NextShardIterator = read.NextShardIterator;
+      if (NextShardIterator) iterator = NextShardIterator;
+      const records = read.Records ?? [];
+      Records.push(...records);
+      batch = batch.concat(records.filter(matches));
+      if (records.length === 0) break;
+    }
     if (Records.length > 0) {
-      const result = await options.handler({ Records: Records.map(toLambdaRecord) as DynamoDBStreamEvent['Records'] });
+      const result =
+        batch.length > 0
+          ? await options.handler({ Records: batch.map(toLambdaRecord) as DynamoDBStreamEvent['Records'] })
+          : { batchItemFailures: [] };
       const failedAt = result.batchItemFailures[0]?.itemIdentifier;
       const processed = failedAt ? Records.filter((r) => (r.dynamodb?.SequenceNumber ?? '') < failedAt) : Records;
       const last = processed[processed.length - 1]?.dynamodb?.SequenceNumber;

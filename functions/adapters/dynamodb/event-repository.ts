@@ -33,24 +33,42 @@ export const eventFrom = (item: Record<string, unknown>): ServiceEvent => ({
  * as the state change that causes it. The table's stream carries the event on to the webhooks.
  */
 export const outboxItems = (tableName: string, tenant: Tenant, event: ServiceEvent) => [
-  {
-    Put: {
-      TableName: tableName,
-      Item: {
-        ...keys.event(tenant, event.id),
-        ...keys.eventIndexes(tenant, event.type, event.id),
-        entity: entityTypes.event,
-        // The fan-out reads whose event it is from the stream record.
-        account_id: tenant.accountId,
-        mode: tenant.mode,
-        ...event,
-      },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    },
-  },
+  outboxPut(tableName, tenant, event),
   counterUpdate(tableName, keys.events(tenant), 1),
   counterUpdate(tableName, keys.eventsOfType(tenant, event.type), 1),
 ];
+
+/** The event's own item, written once. */
+const outboxPut = (tableName: string, tenant: Tenant, event: ServiceEvent) => ({
+  Put: {
+    TableName: tableName,
+    Item: {
+      ...keys.event(tenant, event.id),
+      ...keys.eventIndexes(tenant, event.type, event.id),
+      entity: entityTypes.event,
+      // The fan-out reads whose event it is from the stream record.
+      account_id: tenant.accountId,
+      mode: tenant.mode,
+      ...event,
+    },
+    ConditionExpression: 'attribute_not_exists(pk)',
+  },
+});
+
+/**
+ * The outbox items of several events written in one transaction (a producer recording a burst):
+ * their puts and each counter once, by the number of its events, as a transaction names an item once.
+ */
+export const outboxItemsOfEvents = (tableName: string, tenant: Tenant, events: readonly ServiceEvent[]) => {
+  const counts = new Map<string, number>();
+  for (const event of events)
+    for (const collection of [keys.events(tenant), keys.eventsOfType(tenant, event.type)])
+      counts.set(collection, (counts.get(collection) ?? 0) + 1);
+  return [
+    ...events.map((event) => outboxPut(tableName, tenant, event)),
+    ...[...counts].map(([collection, count]) => counterUpdate(tableName, collection, count)),
+  ];
+};
 
 /** The outbox items of events a state change causes, all created at `nowMs`. */
 export const pendingEventItems = (tableName: string, tenant: Tenant, events: PendingEvent[], nowMs: number) =>

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
+import { getItems } from './batch-get';
 import type { TableRef } from './client';
 import { deleteFromCollection, putInCollection } from './collection-writes';
 import { countRange, counterValue, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
@@ -46,6 +47,17 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     async get(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id) }));
       return result.Item ? webhookFrom(result.Item) : undefined;
+    },
+
+    async getMany(refs) {
+      const wanted = refs.map(({ tenant, id }) => keys.webhook(tenant, id));
+      const distinct = [...new Map(wanted.map((key) => [`${key.pk}\n${key.sk}`, key])).values()];
+      const items = distinct.length > 0 ? await getItems(table, distinct) : [];
+      const found = new Map(distinct.map((key, i) => [`${key.pk}\n${key.sk}`, items[i]]));
+      return wanted.map((key) => {
+        const item = found.get(`${key.pk}\n${key.sk}`);
+        return item ? webhookFrom(item) : undefined;
+      });
     },
 
     async all(tenant) {

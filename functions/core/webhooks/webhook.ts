@@ -45,9 +45,16 @@ export type WebhookChanges = Partial<
   >
 >;
 
+export interface WebhookRef {
+  tenant: Tenant;
+  id: string;
+}
+
 export interface WebhookRepository {
   create(tenant: Tenant, webhook: Webhook): Promise<void>;
   get(tenant: Tenant, id: string): Promise<Webhook | undefined>;
+  /** Several webhooks in one read (the dispatcher's batch), in the order asked; undefined where none is. */
+  getMany(refs: readonly WebhookRef[]): Promise<(Webhook | undefined)[]>;
   /** Every webhook of the tenant (fan-out reads them all). */
   all(tenant: Tenant): Promise<Webhook[]>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;

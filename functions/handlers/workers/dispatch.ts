@@ -4,6 +4,7 @@ import { systemClock } from '../../core/clock';
 import type { DeliveryMessage } from '../../core/webhooks/delivery';
 import { webhookReadsPerBatch } from '../../core/webhooks/batch-webhook-reads';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
+import type { WebhookRef } from '../../core/webhooks/webhook';
 import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
@@ -52,12 +53,25 @@ const dispatchRecord = async (record: SQSRecord, batchDeps: DispatchDeps): Promi
 
 const processor = new BatchProcessor(EventType.SQS);
 
+/** The webhooks the batch's messages name (a body that does not parse fails in its own dispatch). */
+const webhooksOf = (records: readonly SQSRecord[]): WebhookRef[] =>
+  records.flatMap((record) => {
+    try {
+      const message = JSON.parse(record.body) as Partial<DeliveryMessage>;
+      return message.account_id && message.mode && message.webhook_id
+        ? [{ tenant: { accountId: message.account_id, mode: message.mode }, id: message.webhook_id }]
+        : [];
+    } catch {
+      return [];
+    }
+  });
+
 /**
- * Makes the delivery attempts the queue hands over, in parallel, each webhook read once for the
- * batch; a failed message alone comes back.
+ * Makes the delivery attempts the queue hands over, in parallel, the batch's webhooks read together
+ * in one call as the batch starts; a failed message alone comes back.
  */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const batchDeps: DispatchDeps = { ...deps, webhooks: webhookReadsPerBatch(deps.webhooks) };
+  const batchDeps: DispatchDeps = { ...deps, webhooks: webhookReadsPerBatch(deps.webhooks, webhooksOf(event.Records)) };
   return processPartialResponse(event, (record: SQSRecord) => dispatchRecord(record, batchDeps), processor, {
     processInParallel: true,
     throwOnFullBatchFailure: false,

@@ -25,6 +25,12 @@ export const inMemoryWebhooks = (): WebhookRepository => {
       const webhook = webhooks.get(keyOf(t, id));
       return webhook && structuredClone(webhook);
     },
+    async getMany(refs) {
+      return refs.map(({ tenant: t, id }) => {
+        const webhook = webhooks.get(keyOf(t, id));
+        return webhook && structuredClone(webhook);
+      });
+    },
     async all(t) {
       return ofTenant(t)
         .sort(byId)
