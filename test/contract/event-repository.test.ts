@@ -1,4 +1,5 @@
-import { dynamoEventRepository } from '../../functions/adapters/dynamodb/event-repository';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoEventRepository, pendingEventItems } from '../../functions/adapters/dynamodb/event-repository';
 import { type EventRepository, newEvent, type ServiceEvent } from '../../functions/core/events/event';
 import type { EventType } from '../../functions/core/events/event-types';
 import type { Tenant } from '../../functions/core/tenancy';
@@ -72,5 +73,27 @@ describe.each(implementations)('EventRepository: %s', (_name, make) => {
     expect(ids(await events.list(tenant, byCreation(), { type: 'workflow.created', ...after(0, seconds(10)) }))).toEqual(idsOf(2, 4));
     expect(await events.list(tenant, byCreation(), after(4, seconds(10)))).toEqual({ items: [], total: 0 });
     expect(ids(await events.list(tenant, byCreation('asc', { createdFrom: seconds(3) }), after(0, seconds(10))))).toEqual(idsOf(3, 4));
+  });
+});
+
+describe('the outbox of a state change that causes several events, on DynamoDB Local', () => {
+  it('records them in one transaction, each counter moved once by their number', async () => {
+    const table = await dynamodb.freshTable();
+    const events = dynamoEventRepository(table);
+    const caused = [
+      { type: 'workflow.stage.completed' as const, data: { stage: 'intake' } },
+      { type: 'workflow.stage.completed' as const, data: { stage: 'build' } },
+      { type: 'workflow.completed' as const, data: {} },
+    ];
+    await table.client.send(new TransactWriteCommand({ TransactItems: pendingEventItems(table.tableName, tenant, caused, start) }));
+
+    const all = await events.list(tenant, byCreation(), {});
+    expect(all.items.map((event) => event.type).sort()).toEqual([
+      'workflow.completed',
+      'workflow.stage.completed',
+      'workflow.stage.completed',
+    ]);
+    expect(all.total).toBe(3);
+    expect((await events.list(tenant, byCreation(), { type: 'workflow.stage.completed' })).total).toBe(2);
   });
 });

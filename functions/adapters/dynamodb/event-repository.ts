@@ -70,9 +70,16 @@ export const outboxItemsOfEvents = (tableName: string, tenant: Tenant, events: r
   ];
 };
 
-/** The outbox items of events a state change causes, all created at `nowMs`. */
+/**
+ * The outbox items of the events a state change causes, all created at `nowMs`: two events of one
+ * change move the same counters, which a transaction may name only once.
+ */
 export const pendingEventItems = (tableName: string, tenant: Tenant, events: PendingEvent[], nowMs: number) =>
-  events.flatMap((event) => outboxItems(tableName, tenant, newEvent(event.type, event.data, nowMs)));
+  outboxItemsOfEvents(
+    tableName,
+    tenant,
+    events.map((event) => newEvent(event.type, event.data, nowMs)),
+  );
 
 /**
  * The sort-key range of the listed events: the created range, narrowed for a forward read to the
