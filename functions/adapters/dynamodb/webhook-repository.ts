@@ -1,12 +1,22 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
 import type { TableRef } from './client';
-import { deleteFromCollection, putInCollection } from './collection-writes';
-import { countRange, counterValue, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { failedWebhookCountKey, failedWebhookCountMove, failedWebhookCountOf } from './failed-webhook-count';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdRangeSpec,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+} from './list-page';
 import { entityTypes } from './keys';
 import * as keys from './table-keys';
-import { updateExisting } from './update-expression';
+import { conditionFailedAt, type TransactItem, withConflictRetry } from './transactions';
+import { setExpression, updateExisting } from './update-expression';
 
 /** Fields in the documented order. */
 const webhookFrom = (item: Record<string, unknown>): Webhook => ({
@@ -24,8 +34,31 @@ const webhookFrom = (item: Record<string, unknown>): Webhook => ({
   previous_secret_expires_at: (item.previous_secret_expires_at as string | null | undefined) ?? null,
 });
 
+const withStatusCondition = (
+  expression: ReturnType<typeof setExpression>,
+  condition: string,
+  status: Webhook['status'],
+): ReturnType<typeof setExpression> & { ConditionExpression: string } => ({
+  ...expression,
+  ConditionExpression: condition,
+  ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#status': 'status' },
+  ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':to': status },
+});
+
 export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
   const { client, tableName } = table;
+
+  /** Runs a transaction: 'done', or the index of the item whose condition refused it. */
+  const transact = async (items: TransactItem[]): Promise<'done' | number> => {
+    try {
+      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+      return 'done';
+    } catch (error) {
+      const refused = items.findIndex((_, index) => conditionFailedAt(error, index));
+      if (refused < 0) throw error;
+      return refused;
+    }
+  };
 
   const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
     createdRangeSpec(
@@ -37,16 +70,23 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       { '#status': 'status' },
     );
 
+  const get: WebhookRepository['get'] = async (tenant, id, options) => {
+    const result = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id), ConsistentRead: options?.consistent === true }),
+    );
+    return result.Item ? webhookFrom(result.Item) : undefined;
+  };
+
   return {
     async create(tenant, webhook) {
       const item = { ...keys.webhook(tenant, webhook.id), entity: entityTypes.webhook, ...webhook };
-      if (!(await putInCollection(table, item, keys.webhooks(tenant)))) throw new Error(`webhook ${webhook.id} exists already`);
+      const put: TransactItem = { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+      const counted: TransactItem[] = [counterUpdate(tableName, keys.webhooks(tenant), 1)];
+      if (webhook.status === 'failed') counted.push(failedWebhookCountMove(tableName, tenant, 1));
+      if ((await transact([put, ...counted])) !== 'done') throw new Error(`webhook ${webhook.id} exists already`);
     },
 
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id) }));
-      return result.Item ? webhookFrom(result.Item) : undefined;
-    },
+    get,
 
     async all(tenant) {
       const webhooks: Webhook[] = [];
@@ -75,10 +115,56 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     },
 
     async update(tenant, id, changes, updatedAt) {
-      const updated = await updateExisting(table, keys.webhook(tenant, id), { ...changes, updated_at: updatedAt });
+      const key = keys.webhook(tenant, id);
+      const attributes = { ...changes, updated_at: updatedAt };
+      if (changes.status !== undefined) {
+        // A move into or out of `failed` moves the failed count in the same transaction.
+        const moved = await transact([
+          {
+            Update: {
+              TableName: tableName,
+              Key: key,
+              ...withStatusCondition(setExpression(attributes), 'attribute_exists(pk) AND #status <> :to', changes.status),
+            },
+          },
+          failedWebhookCountMove(tableName, tenant, changes.status === 'failed' ? 1 : -1),
+        ]);
+        if (moved === 'done') return get(tenant, id, { consistent: true });
+        // Item 0 refused: no such webhook, or it has that status already (nothing to count).
+        // Item 1 refused: it failed before the count was kept, so the count never held it.
+      }
+      const updated = await updateExisting(table, key, attributes);
       return updated ? webhookFrom(updated) : undefined;
     },
 
-    delete: (tenant, id) => deleteFromCollection(table, keys.webhook(tenant, id), keys.webhooks(tenant)),
+    async delete(tenant, id) {
+      const key = keys.webhook(tenant, id);
+      const removal = (condition: string, status: Webhook['status']): TransactItem => ({
+        Delete: {
+          TableName: tableName,
+          Key: key,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':to': status },
+        },
+      });
+      const uncount = counterUpdate(tableName, keys.webhooks(tenant), -1);
+      // Most webhooks are not failed: one transaction. A failed one takes one off the failed count too.
+      for (let round = 0; round < 4; round += 1) {
+        const notFailed = await transact([removal('attribute_exists(pk) AND #status <> :to', 'failed'), uncount]);
+        if (notFailed === 'done') return true;
+        if (!(await get(tenant, id, { consistent: true }))) return false;
+        const failed = await transact([removal('#status = :to', 'failed'), uncount, failedWebhookCountMove(tableName, tenant, -1)]);
+        if (failed === 'done') return true;
+        if (failed === 2 && (await transact([removal('#status = :to', 'failed'), uncount])) === 'done') return true;
+        // Re-enabled or failed meanwhile: look again.
+      }
+      throw new Error(`webhook ${id} kept changing while it was being deleted`);
+    },
+
+    async failedCount(tenant) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: failedWebhookCountKey(tenant) }));
+      return failedWebhookCountOf(result.Item);
+    },
   };
 };

@@ -47,10 +47,13 @@ export type WebhookChanges = Partial<
 
 export interface WebhookRepository {
   create(tenant: Tenant, webhook: Webhook): Promise<void>;
-  get(tenant: Tenant, id: string): Promise<Webhook | undefined>;
+  /** `consistent`: read after a write of this request (DynamoDB reads are eventually consistent otherwise). */
+  get(tenant: Tenant, id: string, options?: { consistent?: boolean }): Promise<Webhook | undefined>;
   /** Every webhook of the tenant (fan-out reads them all). */
   all(tenant: Tenant): Promise<Webhook[]>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;
   update(tenant: Tenant, id: string, changes: WebhookChanges, updatedAt: string): Promise<Webhook | undefined>;
   delete(tenant: Tenant, id: string): Promise<boolean>;
+  /** How many of the tenant's webhooks are `failed` (the dashboard's badge), kept as they change. */
+  failedCount(tenant: Tenant): Promise<number>;
 }
