@@ -1,13 +1,16 @@
+import { dynamoAccountRepository } from '../../functions/adapters/dynamodb/account-repository';
 import { dynamoSessionRepository } from '../../functions/adapters/dynamodb/session-repository';
 import { dynamoSignedInReads } from '../../functions/adapters/dynamodb/signed-in-reads';
 import { dynamoUserRepository } from '../../functions/adapters/dynamodb/user-repository';
 import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
+import type { Account, AccountRepository } from '../../functions/core/credentials/credential';
 import { newId } from '../../functions/core/ids';
 import type { Session, SessionRepository, SignedInReads } from '../../functions/core/sessions/session';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { Membership, User, UserRepository } from '../../functions/core/users/user';
 import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
 import { inMemorySessionRepository, inMemorySignedInReads, inMemoryUserRepository } from '../unit/fakes/people';
+import { inMemoryAccountRepository } from '../unit/fakes/account-repository';
 import { inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
 import { useDynamoDbLocal } from './support/table';
 
@@ -18,6 +21,7 @@ interface Subject {
   reads: SignedInReads;
   sessions: SessionRepository;
   users: UserRepository;
+  accounts: AccountRepository;
   webhooks: WebhookRepository;
 }
 
@@ -25,8 +29,14 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
   [
     'the in-memory fake',
     async () => {
-      const [sessions, users, webhooks] = [inMemorySessionRepository(), inMemoryUserRepository(), inMemoryWebhooks()];
-      return { sessions, users, webhooks, reads: inMemorySignedInReads(sessions, users, (tenant) => webhooks.failedCount(tenant)) };
+      const [sessions, users, accounts, webhooks] = [
+        inMemorySessionRepository(),
+        inMemoryUserRepository(),
+        inMemoryAccountRepository(),
+        inMemoryWebhooks(),
+      ];
+      const reads = inMemorySignedInReads(sessions, users, accounts, (tenant: Tenant) => webhooks.failedCount(tenant));
+      return { sessions, users, accounts, webhooks, reads };
     },
   ],
   [
@@ -37,6 +47,7 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
         reads: dynamoSignedInReads(table),
         sessions: dynamoSessionRepository(table),
         users: dynamoUserRepository(table),
+        accounts: dynamoAccountRepository(table),
         webhooks: dynamoWebhookRepository(table),
       };
     },
@@ -58,6 +69,7 @@ const user: User = {
   updated_at: at,
   revision: 1,
 };
+const account: Account = { id: 'acct_one', email: 'owner@example.com', created_at: at };
 const membership: Membership = { account_id: 'acct_one', user_id: 'usr_a', role: 'viewer', created_at: at };
 const session: Session = {
   id: 'ses_1',
@@ -91,6 +103,7 @@ describe.each(implementations)('SignedInReads: %s', (_name, make) => {
   let subject: Subject;
   beforeEach(async () => {
     subject = await make();
+    await subject.accounts.create(account);
     await subject.users.create(user, membership);
     await subject.sessions.create(session);
   });
@@ -105,8 +118,8 @@ describe.each(implementations)('SignedInReads: %s', (_name, make) => {
     }
     await subject.webhooks.create({ ...live, mode: 'test' }, webhook(4, 'failed'));
     const wanted = { hash: session.hash, userId: 'usr_a', accountId: 'acct_one' };
-    expect(await subject.reads.read({ ...wanted, mode: 'live' })).toEqual({ session, user, membership, failedWebhooks: 2 });
-    expect(await subject.reads.read({ ...wanted, mode: 'test' })).toEqual({ session, user, membership, failedWebhooks: 1 });
+    expect(await subject.reads.read({ ...wanted, mode: 'live' })).toEqual({ session, user, membership, account, failedWebhooks: 2 });
+    expect(await subject.reads.read({ ...wanted, mode: 'test' })).toEqual({ session, user, membership, account, failedWebhooks: 1 });
   });
 
   it('answers what exists of what was asked: no account, no membership, no session', async () => {
@@ -122,6 +135,7 @@ describe.each(implementations)('SignedInReads: %s', (_name, make) => {
     });
     await subject.sessions.delete(session.hash);
     expect(await subject.reads.read({ hash: session.hash, userId: 'usr_b', accountId: 'acct_one', mode: 'live' })).toEqual({
+      account,
       failedWebhooks: 0,
     });
   });

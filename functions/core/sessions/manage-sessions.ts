@@ -1,5 +1,6 @@
 import type { AuditLog, RequestOrigin } from '../audit/audit';
 import { type Clock, isoTime } from '../clock';
+import type { Account } from '../credentials/credential';
 import { newId } from '../ids';
 import type { Mode } from '../tenancy';
 import type { Membership, User } from '../users/user';
@@ -71,6 +72,8 @@ export interface SignedInSession {
   user: User;
   /** The membership of the account the session acts for, while the user still has it. */
   membership?: Membership;
+  /** The account the session acts for, while the user is a member of it. */
+  account?: Account;
   /** The account's failed webhooks in `mode` (0 without an account). */
   failedWebhooks: number;
 }
@@ -98,7 +101,13 @@ export const resolveSignedIn = async (
   if (session.user_id !== cookie.userId || session.account_id !== cookie.accountId || user.id !== session.user_id) return undefined;
   const live = await touched(session, now, deps);
   if (!live) return undefined;
-  return { session: live, user, ...(read.membership ? { membership: read.membership } : {}), failedWebhooks: read.failedWebhooks };
+  const { membership, account } = read;
+  return {
+    session: live,
+    user,
+    ...(membership ? { membership, ...(account ? { account } : {}) } : {}),
+    failedWebhooks: read.failedWebhooks,
+  };
 };
 
 /** The second factor was given: the session becomes a full one, with the full lifetime from now. */

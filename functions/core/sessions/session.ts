@@ -1,3 +1,4 @@
+import type { Account } from '../credentials/credential';
 import type { Mode } from '../tenancy';
 import type { Membership, User } from '../users/user';
 
@@ -50,7 +51,7 @@ export interface SessionView {
 /**
  * What a page reads before anything else, in one round trip: the session a token's hash names, the
  * user and membership the session cookie names, and the failed-webhook count of that account in
- * the mode shown (0 without an account). The caller checks that the session names the same user
+ * the mode shown (0 without an account), and the account itself. The caller checks that the session names the same user
  * and account before it trusts any of it.
  */
 export interface SignedInReads {
@@ -58,6 +59,7 @@ export interface SignedInReads {
     session?: Session;
     user?: User;
     membership?: Membership;
+    account?: Account;
     failedWebhooks: number;
   }>;
 }

@@ -3,6 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { RequestOrigin } from '../../core/audit/audit';
+import type { Account } from '../../core/credentials/credential';
 import type { Clock } from '../../core/clock';
 import { ApiError } from '../../core/errors';
 import { newSecretToken, isSecretTokenShaped } from '../../core/secret-token';
@@ -34,6 +35,8 @@ export interface SignedIn {
   user: User;
   /** The membership of the account the session acts for, while the user still has it. */
   membership?: Membership;
+  /** The account the session acts for, while the user is a member of it. */
+  account?: Account;
   viewer: Viewer;
   /** The account's failed webhooks in the mode shown, read with the session (0 without an account). */
   failedWebhooks: number;
@@ -106,11 +109,12 @@ const signedInOf = async (cookie: string | undefined, mode: Mode, deps: PageDeps
   if (!sent) return undefined;
   const found = await resolveSignedIn(sent, mode, deps);
   if (!found) return undefined;
-  const { session, user, membership, failedWebhooks } = found;
+  const { session, user, membership, account, failedWebhooks } = found;
   return {
     session,
     user,
     membership,
+    account,
     viewer: { email: user.email, accountId: membership ? session.account_id : null, csrfToken: session.csrf_token },
     failedWebhooks,
   };

@@ -1,4 +1,5 @@
 import type { AuditLog, AuditRecord } from '../../../functions/core/audit/audit';
+import type { AccountRepository } from '../../../functions/core/credentials/credential';
 import { conflict } from '../../../functions/core/errors';
 import type { OAuthClient, OAuthClientRepository } from '../../../functions/core/oauth/client';
 import type { AuthorizationCode, Consent, Grant, OAuthGrantStore, RefreshToken } from '../../../functions/core/oauth/grant';
@@ -308,18 +309,21 @@ export const inMemoryGrantStore = (
 export const inMemorySignedInReads = (
   sessions: SessionRepository,
   users: UserRepository,
+  accounts: AccountRepository,
   failedWebhooks: (tenant: Tenant) => Promise<number> = async () => 0,
 ): SignedInReads => ({
   async read({ hash, userId, accountId, mode }) {
-    const [session, user, membership] = await Promise.all([
+    const [session, user, membership, account] = await Promise.all([
       sessions.findByHash(hash),
       users.get(userId),
       accountId ? users.getMembership(userId, accountId) : undefined,
+      accountId ? accounts.get(accountId) : undefined,
     ]);
     return {
       ...(session ? { session } : {}),
       ...(user ? { user } : {}),
       ...(membership ? { membership } : {}),
+      ...(account ? { account } : {}),
       failedWebhooks: accountId ? await failedWebhooks({ accountId, mode }) : 0,
     };
   },
@@ -337,6 +341,6 @@ export const inMemoryPeople = () => {
   const clients = inMemoryClientRepository();
   const grants = inMemoryGrantStore(credentials, users, clients, audit);
   const mailer = recordingMailer();
-  const signedInReads = inMemorySignedInReads(sessions, users);
+  const signedInReads = inMemorySignedInReads(sessions, users, accounts);
   return { clock, accounts, credentials, users, sessions, signedInReads, links, throttle, audit, clients, grants, mailer };
 };
