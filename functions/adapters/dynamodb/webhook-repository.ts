@@ -163,7 +163,8 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     },
 
     async failedCount(tenant) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: failedWebhookCountKey(tenant) }));
+      // Strongly consistent: read after an action that may have just moved it.
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: failedWebhookCountKey(tenant), ConsistentRead: true }));
       return failedWebhookCountOf(result.Item);
     },
   };
