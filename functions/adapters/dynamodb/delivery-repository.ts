@@ -202,7 +202,7 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
 
     async failWithWebhook(tenant, webhookId, id, attempt: DeliveryAttempt, at) {
       // The webhook's move into `failed` adds one to the failed count; when it is failed already
-      // (another delivery gave up first) the same writes go without the count.
+      // (another delivery gave up first) the same writes go without the count, on that condition.
       const write = (counted: boolean) =>
         client.send(
           new TransactWriteCommand({
@@ -229,7 +229,7 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
                   TableName: tableName,
                   Key: keys.webhook(tenant, webhookId),
                   UpdateExpression: 'SET #status = :failed, failed_at = :at, updated_at = :at',
-                  ConditionExpression: counted ? 'attribute_exists(pk) AND #status <> :failed' : 'attribute_exists(pk)',
+                  ConditionExpression: counted ? 'attribute_exists(pk) AND #status <> :failed' : '#status = :failed',
                   ExpressionAttributeNames: { '#status': 'status' },
                   ExpressionAttributeValues: { ':failed': 'failed', ':at': at },
                 },
@@ -238,11 +238,14 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
             ],
           }),
         );
-      try {
-        await withConflictRetry(() => write(true));
-      } catch (error) {
-        if (!conditionFailedAt(error, 1)) throw error;
-        await withConflictRetry(() => write(false));
+      for (let round = 0; ; round += 1) {
+        try {
+          await withConflictRetry(() => write(round % 2 === 0));
+          return;
+        } catch (error) {
+          // Gone (neither condition holds), or re-enabled or failed meanwhile: try the other write, a few times.
+          if (!conditionFailedAt(error, 1) || round >= 3) throw error;
+        }
       }
     },
 

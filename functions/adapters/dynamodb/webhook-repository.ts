@@ -117,24 +117,29 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     async update(tenant, id, changes, updatedAt) {
       const key = keys.webhook(tenant, id);
       const attributes = { ...changes, updated_at: updatedAt };
-      if (changes.status !== undefined) {
-        // A move into or out of `failed` moves the failed count in the same transaction.
-        const moved = await transact([
-          {
-            Update: {
-              TableName: tableName,
-              Key: key,
-              ...withStatusCondition(setExpression(attributes), 'attribute_exists(pk) AND #status <> :to', changes.status),
-            },
-          },
-          failedWebhookCountMove(tableName, tenant, changes.status === 'failed' ? 1 : -1),
-        ]);
-        if (moved === 'done') return get(tenant, id, { consistent: true });
-        // Item 0 refused: no such webhook, or it has that status already (nothing to count).
-        // Item 1 refused: it failed before the count was kept, so the count never held it.
+      const to = changes.status;
+      if (to === undefined) {
+        const updated = await updateExisting(table, key, attributes);
+        return updated ? webhookFrom(updated) : undefined;
       }
-      const updated = await updateExisting(table, key, attributes);
-      return updated ? webhookFrom(updated) : undefined;
+      const write = (condition: string): TransactItem => ({
+        Update: { TableName: tableName, Key: key, ...withStatusCondition(setExpression(attributes), condition, to) },
+      });
+      // A move into or out of `failed` moves the failed count in the same transaction; a write that
+      // leaves the status as it was moves nothing, on the condition that it still is.
+      for (let round = 0; round < 4; round += 1) {
+        const moved = await transact([
+          write('attribute_exists(pk) AND #status <> :to'),
+          failedWebhookCountMove(tableName, tenant, to === 'failed' ? 1 : -1),
+        ]);
+        // Refused by the count (it would go below zero): the webhook failed before the count was kept.
+        const unmoved = moved === 1 ? await transact([write('attribute_exists(pk) AND #status <> :to')]) : moved;
+        if (unmoved === 'done') return get(tenant, id, { consistent: true });
+        if ((await transact([write('#status = :to')])) === 'done') return get(tenant, id, { consistent: true });
+        if (!(await get(tenant, id, { consistent: true }))) return undefined;
+        // Its status changed meanwhile: look again.
+      }
+      throw new Error(`webhook ${id} kept changing while it was being updated`);
     },
 
     async delete(tenant, id) {
