@@ -164,7 +164,7 @@ export const benchDashboard = async (
       fixed(row.scriptBytes / 1024, 1),
     ]),
     [
-      'A page also reads the session, the user and membership (one round trip) and counts failed webhooks (for the badge, beside its own reads): that is its overhead.',
+      'A page reads the session, user, membership, account and failed-webhook count in one batch where its API call reads the credential: the same round trips.',
       'Calls: DynamoDB calls per request made by the runtime (session touches and rate-limit writes included); the load does not move them.',
       'API keys lists keys the API has no list call for; Requests reads the API log, not the table: no ratio for either.',
     ],

@@ -211,6 +211,17 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
       updated_at: at(8),
     });
     expect(await subject.webhooks.get(tenant, webhook.id)).toEqual({ ...webhook, status: 'failed', failed_at: at(8), updated_at: at(8) });
+    expect(await subject.webhooks.failedCount(tenant)).toBe(1);
+  });
+
+  it('counts the webhook failed once when a second delivery gives up after the first', async () => {
+    const [first, second] = [delivery(0, { attempt_count: 6 }), delivery(1, { attempt_count: 6 })];
+    for (const created of [first!, second!]) await deliveries.create(tenant, created);
+    await deliveries.failWithWebhook(tenant, webhook.id, first!.id, attempt(1, 6, 7, null), at(8));
+    await deliveries.failWithWebhook(tenant, webhook.id, second!.id, attempt(1, 6, 9, null), at(10));
+    expect(await deliveries.get(tenant, webhook.id, second!.id)).toMatchObject({ status: 'failed', updated_at: at(10) });
+    expect(await subject.webhooks.get(tenant, webhook.id)).toMatchObject({ status: 'failed', failed_at: at(10) });
+    expect(await subject.webhooks.failedCount(tenant)).toBe(1);
   });
 
   it('refuses to fail a delivery that moved to another sequence, or whose webhook is gone, and changes nothing', async () => {
@@ -225,6 +236,7 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     await expect(deliveries.failWithWebhook(tenant, otherWebhookId, orphan.id, attempt(1, 6, 7), at(8))).rejects.toThrow();
     expect(await deliveries.get(tenant, otherWebhookId, orphan.id)).toEqual(orphan);
     expect(await subject.webhooks.get(tenant, otherWebhookId)).toBeUndefined();
+    expect(await subject.webhooks.failedCount(tenant)).toBe(0);
   });
 
   it('sets a status, ending the schedule; refuses an unknown delivery', async () => {

@@ -38,16 +38,15 @@ describe.each(implementations)('UserRepository: %s', (_name, make) => {
     users = await make();
   });
 
-  it('reads a user and their membership of one account together (what every page needs)', async () => {
+  it('reads a user and their memberships, one account at a time or all of them', async () => {
     await users.create(user('usr_a'), membership('usr_a', 'acct_one'));
     await users.addMembership(membership('usr_a', 'acct_two', 'viewer'));
-    expect(await users.getWithMembership('usr_a', 'acct_two')).toEqual({
-      user: user('usr_a'),
-      membership: membership('usr_a', 'acct_two', 'viewer'),
-    });
-    expect(await users.getWithMembership('usr_a', 'acct_three')).toEqual({ user: user('usr_a') });
-    expect(await users.getWithMembership('usr_gone', 'acct_one')).toEqual({});
-    await users.removeMembership('usr_a', 'acct_one');
-    expect(await users.getWithMembership('usr_a', 'acct_one')).toEqual({ user: user('usr_a') });
+    expect(await users.get('usr_a')).toEqual(user('usr_a'));
+    expect(await users.getMembership('usr_a', 'acct_two')).toEqual(membership('usr_a', 'acct_two', 'viewer'));
+    expect(await users.getMembership('usr_a', 'acct_three')).toBeUndefined();
+    expect(await users.get('usr_gone')).toBeUndefined();
+    expect(await users.removeMembership('usr_a', 'acct_one')).toBe(true);
+    expect(await users.removeMembership('usr_a', 'acct_one')).toBe(false);
+    expect(await users.membershipsOfUser('usr_a')).toEqual([membership('usr_a', 'acct_two', 'viewer')]);
   });
 });

@@ -119,4 +119,35 @@ describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
     expect(await webhooks.all(tenant)).toEqual([b]);
     expect((await webhooks.list(tenant, byCreation(), {})).total).toBe(1);
   });
+
+  it('counts the failed webhooks as they fail, are re-enabled and are deleted, once each and never below zero', async () => {
+    const [a, b, c] = [webhook(0), webhook(1), webhook(2, { status: 'failed', failed_at: at(2) })];
+    for (const created of [a!, b!, c!]) await webhooks.create(tenant, created);
+    expect(await webhooks.failedCount(tenant)).toBe(1);
+    await webhooks.update(tenant, a!.id, { status: 'failed', failed_at: at(3) }, at(3));
+    // Failing again (a second delivery gave up) does not count it twice.
+    expect(await webhooks.update(tenant, a!.id, { status: 'failed', failed_at: at(4) }, at(4))).toMatchObject({
+      status: 'failed',
+      failed_at: at(4),
+    });
+    expect(await webhooks.failedCount(tenant)).toBe(2);
+    expect(await webhooks.update(tenant, a!.id, { status: 'enabled', failed_at: null, active: true }, at(5))).toMatchObject({
+      status: 'enabled',
+      failed_at: null,
+      updated_at: at(5),
+    });
+    await webhooks.update(tenant, b!.id, { status: 'enabled' }, at(5));
+    expect(await webhooks.failedCount(tenant)).toBe(1);
+    expect(await webhooks.delete(tenant, c!.id)).toBe(true);
+    expect(await webhooks.failedCount(tenant)).toBe(0);
+    expect(await webhooks.delete(tenant, a!.id)).toBe(true);
+    expect(await webhooks.delete(tenant, c!.id)).toBe(false);
+    expect(await webhooks.failedCount(tenant)).toBe(0);
+    expect((await webhooks.list(tenant, byCreation(), {})).total).toBe(1);
+    expect(await webhooks.update(tenant, webhook(9).id, { status: 'failed' }, at(9))).toBeUndefined();
+    expect(await webhooks.failedCount(tenant)).toBe(0);
+    await webhooks.create(otherMode, webhook(3, { status: 'failed', failed_at: at(3) }));
+    expect(await webhooks.failedCount(tenant)).toBe(0);
+    expect(await webhooks.failedCount(otherMode)).toBe(1);
+  });
 });

@@ -43,7 +43,12 @@ describe('sign-in and sessions, over HTTP', () => {
     });
     expect([signedIn.status, signedIn.location]).toEqual([303, '/dashboard']);
     expectPageHeaders(signedIn.headers, true);
-    expect(signedIn.setCookies).toEqual([expect.stringMatching(/^session=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=60479\d$/)]);
+    // The value names the user and account (where the pages read them) beside the secret token.
+    expect(signedIn.setCookies).toEqual([
+      expect.stringMatching(
+        new RegExp(`^session=${person.user.id}\\.${person.account.id}\\.[\\w-]{43}; Path=/; HttpOnly; SameSite=Lax; Max-Age=60479\\d$`),
+      ),
+    ]);
     const home = await browser.get('/dashboard');
     expect(home.status).toBe(200);
     expect(home.text).toContain(person.email);
@@ -180,6 +185,10 @@ describe('sign-in and sessions, over HTTP', () => {
     );
     const done = await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: codes[0]! });
     expect([done.status, done.location]).toEqual([303, '/dashboard']);
+    // The cookie again, now naming the account and living as long as the full session.
+    expect(done.setCookies).toEqual([
+      expect.stringMatching(new RegExp(`^session=${person.user.id}\\.${person.account.id}\\.[\\w-]{43}; .*Max-Age=60479\\d$`)),
+    ]);
     expect((await next.get('/dashboard')).status).toBe(200);
   });
 

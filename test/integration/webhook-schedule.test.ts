@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { verifyWebhookSignature } from '../../functions/core/webhooks/signature';
 import { as } from './support/http';
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
-import { newAccount } from './support/runtime';
+import { newPerson, webClient } from './support/web-client';
 import { createWebhook, recordEvent, sleep, waitForDelivery } from './support/webhooks';
 
 /**
@@ -27,14 +27,23 @@ const localAllowanceMs = 100;
 const header = (request: ReceivedRequest, name: string) => request.headers[name] as string | undefined;
 
 let hooks: Receiver | undefined;
+let otherHooks: Receiver | undefined;
 afterAll(async () => {
   await hooks?.close();
+  await otherHooks?.close();
 });
 
 describe('webhook retry schedule', () => {
   it('makes 6 attempts on the schedule, fails the webhook, notifies, skips, and recovers', async () => {
-    const { account, test } = await newAccount();
+    const person = await newPerson();
+    const { account, test } = person;
     const api = as(test.key);
+    // The dashboard's badge (failed webhooks in the mode shown) follows every change of status below.
+    const browser = webClient();
+    expect((await browser.signIn(person.email, person.password)).status).toBe(303);
+    await browser.submit('/dashboard', '/dashboard/mode', { mode: 'test', return_to: '/dashboard' });
+    const badge = async (): Promise<string | undefined> =>
+      /dash-nav__badge">([^<]+)</.exec((await browser.get('/dashboard/projects')).text)?.[1];
 
     // Warm-up, not measured: a few short retry sequences through the same code paths, so that the
     // first measured gaps do not pay for cold code (module loading and JIT in the runtime and in
@@ -62,6 +71,11 @@ describe('webhook retry schedule', () => {
     hooks = await startReceiver({ status: 500, body: 'always failing', delayMs: answerDelayMs });
     const receiver = hooks;
     const hook = await createWebhook(api, { url: receiver.url(), events: ['*'] });
+    // A second webhook fails on the first event only (its own receiver), to be deleted while failed.
+    otherHooks = await startReceiver({ status: 500, body: 'down too' });
+    const other = otherHooks;
+    const otherHook = await createWebhook(api, { url: other.url(), events: ['deployment.failed'] });
+    expect(await badge()).toBeUndefined();
     const since = new Date(Date.now() - 1_000).toISOString();
 
     const event = await recordEvent(account.id, 'test', 'deployment.failed', { id: 'dep_1', status: 'failed' });
@@ -159,7 +173,18 @@ describe('webhook retry schedule', () => {
     const webhook = (await api.get(`/webhooks/${hook.id}`)).body.data;
     expect(webhook).toMatchObject({ status: 'failed', active: true, failed_at: expect.any(String) });
     expect(Math.abs(Date.parse(webhook.failed_at) - endOf(6))).toBeLessThan(2_000);
-    expect((await api.get('/webhooks?status=failed')).body.data.map((w: { id: string }) => w.id)).toEqual([hook.id]);
+    await eventually(
+      async () => (await api.get(`/webhooks/${otherHook.id}`)).body.data.status === 'failed',
+      60_000,
+      () => 'the second webhook never failed',
+      250,
+    );
+    expect((await api.get('/webhooks?status=failed')).body.data.map((w: { id: string }) => w.id).sort()).toEqual(
+      [hook.id, otherHook.id].sort(),
+    );
+    expect(await badge()).toBe('2 failed');
+    expect((await api.delete(`/webhooks/${otherHook.id}`)).status).toBe(204);
+    expect(await badge()).toBe('1 failed');
     const outbox = join(process.env.IT_DATA_DIR as string, 'outbox');
     const mails = await eventually(
       async () => {
@@ -168,13 +193,16 @@ describe('webhook retry schedule', () => {
           files.map(async (f) => JSON.parse(await readFile(join(outbox, f), 'utf8')) as { to: string; subject: string; text: string }),
         );
         const mine = all.filter((m) => m.to === account.email);
-        return mine.length > 0 ? mine : undefined;
+        return mine.length >= 2 ? mine : undefined;
       },
       5_000,
-      () => `no e-mail to ${account.email} in ${outbox}`,
+      () => `not two e-mails to ${account.email} in ${outbox}`,
     );
-    expect(mails).toHaveLength(1);
-    expect(`${mails[0]?.subject}\n${mails[0]?.text}`).toContain(hook.id);
+    // One e-mail for each failed webhook.
+    expect(mails).toHaveLength(2);
+    for (const id of [hook.id, otherHook.id]) {
+      expect([id, mails.filter((m) => `${m.subject}\n${m.text}`.includes(id)).length]).toEqual([id, 1]);
+    }
 
     // Events that occur while the webhook is failed are recorded as skipped deliveries, not sent.
     const missed = [
@@ -200,6 +228,7 @@ describe('webhook retry schedule', () => {
     const reEnabled = await api.patch(`/webhooks/${hook.id}`, { active: true });
     expect(reEnabled.status).toBe(200);
     expect(reEnabled.body.data).toMatchObject({ status: 'enabled', failed_at: null, active: true });
+    expect(await badge()).toBeUndefined();
     await sleep(300);
     expect(receiver.requests).toHaveLength(6); // re-enabling alone replays nothing
 

@@ -16,7 +16,8 @@ import {
 } from './list-page';
 import { entityTypes, withoutKeys } from './keys';
 import * as keys from './table-keys';
-import { isConditionFailure } from './transactions';
+import { failedWebhookCountMove } from './failed-webhook-count';
+import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
 
 const deliveryFrom = (item: Record<string, unknown>): Delivery => {
   const d = withoutKeys<Delivery>(item);
@@ -200,39 +201,52 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
     },
 
     async failWithWebhook(tenant, webhookId, id, attempt: DeliveryAttempt, at) {
-      await client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.delivery(tenant, webhookId, id),
-                UpdateExpression:
-                  'SET attempts = list_append(attempts, :attempt), #status = :failed, next_attempt_at = :null, updated_at = :at',
-                ConditionExpression: '#sequence = :sequence',
-                ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-                ExpressionAttributeValues: {
-                  ':attempt': [attempt],
-                  ':failed': 'failed',
-                  ':null': null,
-                  ':at': at,
-                  ':sequence': attempt.sequence,
+      // The webhook's move into `failed` adds one to the failed count; when it is failed already
+      // (another delivery gave up first) the same writes go without the count, on that condition.
+      const write = (counted: boolean) =>
+        client.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.delivery(tenant, webhookId, id),
+                  UpdateExpression:
+                    'SET attempts = list_append(attempts, :attempt), #status = :failed, next_attempt_at = :null, updated_at = :at',
+                  ConditionExpression: '#sequence = :sequence',
+                  ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+                  ExpressionAttributeValues: {
+                    ':attempt': [attempt],
+                    ':failed': 'failed',
+                    ':null': null,
+                    ':at': at,
+                    ':sequence': attempt.sequence,
+                  },
                 },
               },
-            },
-            {
-              Update: {
-                TableName: tableName,
-                Key: keys.webhook(tenant, webhookId),
-                UpdateExpression: 'SET #status = :failed, failed_at = :at, updated_at = :at',
-                ConditionExpression: 'attribute_exists(pk)',
-                ExpressionAttributeNames: { '#status': 'status' },
-                ExpressionAttributeValues: { ':failed': 'failed', ':at': at },
+              {
+                Update: {
+                  TableName: tableName,
+                  Key: keys.webhook(tenant, webhookId),
+                  UpdateExpression: 'SET #status = :failed, failed_at = :at, updated_at = :at',
+                  ConditionExpression: counted ? 'attribute_exists(pk) AND #status <> :failed' : '#status = :failed',
+                  ExpressionAttributeNames: { '#status': 'status' },
+                  ExpressionAttributeValues: { ':failed': 'failed', ':at': at },
+                },
               },
-            },
-          ],
-        }),
-      );
+              ...(counted ? [failedWebhookCountMove(tableName, tenant, 1)] : []),
+            ],
+          }),
+        );
+      for (let round = 0; ; round += 1) {
+        try {
+          await withConflictRetry(() => write(round % 2 === 0));
+          return;
+        } catch (error) {
+          // Gone (neither condition holds), or re-enabled or failed meanwhile: try the other write, a few times.
+          if (!conditionFailedAt(error, 1) || round >= 3) throw error;
+        }
+      }
     },
 
     async setStatus(tenant, webhookId, id, status, at) {

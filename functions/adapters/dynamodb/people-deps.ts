@@ -8,6 +8,7 @@ import { dynamoOAuthGrantStore } from './oauth-grant-store';
 import { dynamoOneTimeLinkRepository } from './one-time-link-repository';
 import { dynamoSessionRepository } from './session-repository';
 import { dynamoSignInThrottleStore } from './sign-in-throttle-store';
+import { dynamoSignedInReads } from './signed-in-reads';
 import { dynamoUserRepository } from './user-repository';
 
 /**
@@ -19,6 +20,7 @@ export const peopleDeps = (table: TableRef, clock: Clock = systemClock) => ({
   credentials: dynamoCredentialRepository(table),
   users: dynamoUserRepository(table),
   sessions: dynamoSessionRepository(table),
+  signedInReads: dynamoSignedInReads(table),
   links: dynamoOneTimeLinkRepository(table),
   throttle: dynamoSignInThrottleStore(table),
   audit: dynamoAuditLog(table),

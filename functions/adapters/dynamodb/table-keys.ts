@@ -67,6 +67,8 @@ export const eventIndexes = (tenant: Tenant, type: string, id: string) => ({
 export const webhooks = (tenant: Tenant) => join(tenantPrefix(tenant), 'WEBHOOKS');
 export const webhookSortKeyPrefix = 'WEBHOOK#';
 export const webhook = (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'WEBHOOKS'), sk: join('WEBHOOK', id) });
+/** The counter of the tenant's failed webhooks (the dashboard's badge): `counter(failedWebhooks(tenant))`. */
+export const failedWebhooks = (tenant: Tenant) => join(tenantPrefix(tenant), 'WEBHOOKS', 'FAILED');
 
 export const deliveries = (tenant: Tenant, webhookId: string) => join(tenantPrefix(tenant), 'WEBHOOK', webhookId, 'DELIVERIES');
 export const deliverySortKeyPrefix = 'DELIVERY#';

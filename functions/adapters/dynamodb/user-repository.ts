@@ -1,7 +1,6 @@
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../../core/errors';
 import type { Membership, User, UserRepository } from '../../core/users/user';
-import { getItems } from './batch-get';
 import type { TableRef } from './client';
 import { entityTypes, withoutKeys } from './keys';
 import * as keys from './table-keys';
@@ -104,15 +103,6 @@ export const dynamoUserRepository = ({ client, tableName }: TableRef): UserRepos
     async getMembership(userId, accountId) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.membership(userId, accountId) }));
       return result.Item ? withoutKeys<Membership>(result.Item) : undefined;
-    },
-
-    async getWithMembership(userId, accountId) {
-      const wanted = [keys.user(userId), keys.membership(userId, accountId)];
-      const [user, membership] = await getItems({ client, tableName }, wanted);
-      return {
-        ...(user ? { user: withoutKeys<User>(user) } : {}),
-        ...(membership ? { membership: withoutKeys<Membership>(membership) } : {}),
-      };
     },
 
     async membershipsOfUser(userId) {

@@ -1,13 +1,23 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
 import { getItems } from './batch-get';
 import type { TableRef } from './client';
-import { deleteFromCollection, putInCollection } from './collection-writes';
-import { countRange, counterValue, createdRangeSpec, isDateFiltered, isEmptyCreatedRange, listPage, type RangeSpec } from './list-page';
+import { failedWebhookCountKey, failedWebhookCountMove, failedWebhookCountOf } from './failed-webhook-count';
+import {
+  countRange,
+  counterUpdate,
+  counterValue,
+  createdRangeSpec,
+  isDateFiltered,
+  isEmptyCreatedRange,
+  listPage,
+  type RangeSpec,
+} from './list-page';
 import { entityTypes } from './keys';
 import * as keys from './table-keys';
-import { updateExisting } from './update-expression';
+import { conditionFailedAt, type TransactItem, withConflictRetry } from './transactions';
+import { setExpression, updateExisting } from './update-expression';
 
 /** Fields in the documented order. */
 const webhookFrom = (item: Record<string, unknown>): Webhook => ({
@@ -25,8 +35,31 @@ const webhookFrom = (item: Record<string, unknown>): Webhook => ({
   previous_secret_expires_at: (item.previous_secret_expires_at as string | null | undefined) ?? null,
 });
 
+const withStatusCondition = (
+  expression: ReturnType<typeof setExpression>,
+  condition: string,
+  status: Webhook['status'],
+): ReturnType<typeof setExpression> & { ConditionExpression: string } => ({
+  ...expression,
+  ConditionExpression: condition,
+  ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#status': 'status' },
+  ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':to': status },
+});
+
 export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
   const { client, tableName } = table;
+
+  /** Runs a transaction: 'done', or the index of the item whose condition refused it. */
+  const transact = async (items: TransactItem[]): Promise<'done' | number> => {
+    try {
+      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+      return 'done';
+    } catch (error) {
+      const refused = items.findIndex((_, index) => conditionFailedAt(error, index));
+      if (refused < 0) throw error;
+      return refused;
+    }
+  };
 
   const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
     createdRangeSpec(
@@ -38,16 +71,23 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       { '#status': 'status' },
     );
 
+  const get: WebhookRepository['get'] = async (tenant, id, options) => {
+    const result = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id), ConsistentRead: options?.consistent === true }),
+    );
+    return result.Item ? webhookFrom(result.Item) : undefined;
+  };
+
   return {
     async create(tenant, webhook) {
       const item = { ...keys.webhook(tenant, webhook.id), entity: entityTypes.webhook, ...webhook };
-      if (!(await putInCollection(table, item, keys.webhooks(tenant)))) throw new Error(`webhook ${webhook.id} exists already`);
+      const put: TransactItem = { Put: { TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } };
+      const counted: TransactItem[] = [counterUpdate(tableName, keys.webhooks(tenant), 1)];
+      if (webhook.status === 'failed') counted.push(failedWebhookCountMove(tableName, tenant, 1));
+      if ((await transact([put, ...counted])) !== 'done') throw new Error(`webhook ${webhook.id} exists already`);
     },
 
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id) }));
-      return result.Item ? webhookFrom(result.Item) : undefined;
-    },
+    get,
 
     async getMany(refs) {
       const wanted = refs.map(({ tenant, id }) => keys.webhook(tenant, id));
@@ -87,10 +127,62 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     },
 
     async update(tenant, id, changes, updatedAt) {
-      const updated = await updateExisting(table, keys.webhook(tenant, id), { ...changes, updated_at: updatedAt });
-      return updated ? webhookFrom(updated) : undefined;
+      const key = keys.webhook(tenant, id);
+      const attributes = { ...changes, updated_at: updatedAt };
+      const to = changes.status;
+      if (to === undefined) {
+        const updated = await updateExisting(table, key, attributes);
+        return updated ? webhookFrom(updated) : undefined;
+      }
+      const write = (condition: string): TransactItem => ({
+        Update: { TableName: tableName, Key: key, ...withStatusCondition(setExpression(attributes), condition, to) },
+      });
+      // A move into or out of `failed` moves the failed count in the same transaction; a write that
+      // leaves the status as it was moves nothing, on the condition that it still is.
+      for (let round = 0; round < 4; round += 1) {
+        const moved = await transact([
+          write('attribute_exists(pk) AND #status <> :to'),
+          failedWebhookCountMove(tableName, tenant, to === 'failed' ? 1 : -1),
+        ]);
+        // Refused by the count (it would go below zero): the webhook failed before the count was kept.
+        const unmoved = moved === 1 ? await transact([write('attribute_exists(pk) AND #status <> :to')]) : moved;
+        if (unmoved === 'done') return get(tenant, id, { consistent: true });
+        if ((await transact([write('#status = :to')])) === 'done') return get(tenant, id, { consistent: true });
+        if (!(await get(tenant, id, { consistent: true }))) return undefined;
+        // Its status changed meanwhile: look again.
+      }
+      throw new Error(`webhook ${id} kept changing while it was being updated`);
     },
 
-    delete: (tenant, id) => deleteFromCollection(table, keys.webhook(tenant, id), keys.webhooks(tenant)),
+    async delete(tenant, id) {
+      const key = keys.webhook(tenant, id);
+      const removal = (condition: string, status: Webhook['status']): TransactItem => ({
+        Delete: {
+          TableName: tableName,
+          Key: key,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':to': status },
+        },
+      });
+      const uncount = counterUpdate(tableName, keys.webhooks(tenant), -1);
+      // Most webhooks are not failed: one transaction. A failed one takes one off the failed count too.
+      for (let round = 0; round < 4; round += 1) {
+        const notFailed = await transact([removal('attribute_exists(pk) AND #status <> :to', 'failed'), uncount]);
+        if (notFailed === 'done') return true;
+        if (!(await get(tenant, id, { consistent: true }))) return false;
+        const failed = await transact([removal('#status = :to', 'failed'), uncount, failedWebhookCountMove(tableName, tenant, -1)]);
+        if (failed === 'done') return true;
+        if (failed === 2 && (await transact([removal('#status = :to', 'failed'), uncount])) === 'done') return true;
+        // Re-enabled or failed meanwhile: look again.
+      }
+      throw new Error(`webhook ${id} kept changing while it was being deleted`);
+    },
+
+    async failedCount(tenant) {
+      // Strongly consistent: read after an action that may have just moved it.
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: failedWebhookCountKey(tenant), ConsistentRead: true }));
+      return failedWebhookCountOf(result.Item);
+    },
   };
 };

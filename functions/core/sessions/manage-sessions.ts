@@ -1,12 +1,16 @@
 import type { AuditLog, RequestOrigin } from '../audit/audit';
 import { type Clock, isoTime } from '../clock';
+import type { Account } from '../credentials/credential';
 import { newId } from '../ids';
+import type { Mode } from '../tenancy';
+import type { Membership, User } from '../users/user';
 import { hashSecretToken, isSecretTokenShaped, newSecretToken } from '../secret-token';
 import {
   type Session,
   sessionAbsoluteMs,
   sessionIdleMs,
   type SessionRepository,
+  type SignedInReads,
   sessionTouchGranularityMs,
   type SessionView,
   twoFactorStageMs,
@@ -44,22 +48,66 @@ export const startSession = async (
 const isLive = (session: Session, now: number): boolean =>
   Date.parse(session.expires_at) > now && Date.parse(session.last_seen_at) + sessionIdleMs > now;
 
+/** Records the use of a live session at most once a minute (the idle clock restarts then); undefined once it is gone. */
+const touched = async (session: Session, now: number, deps: SessionDeps): Promise<Session | undefined> => {
+  if (Date.parse(session.last_seen_at) + sessionTouchGranularityMs > now) return session;
+  const lastSeen = isoTime(now);
+  if (!(await deps.sessions.update(session.hash, { last_seen_at: lastSeen }))) return undefined;
+  return { ...session, last_seen_at: lastSeen };
+};
+
 /**
- * The session a cookie names, if it is still live: within its absolute end and used within the
+ * The session a token names, if it is still live: within its absolute end and used within the
  * idle limit. Records the use at most once a minute (the idle clock restarts then).
  */
 export const resolveSession = async (token: string | undefined, deps: SessionDeps): Promise<Session | undefined> => {
   if (!token || !isSecretTokenShaped(token)) return undefined;
-  const hash = hashSecretToken(token);
-  const session = await deps.sessions.findByHash(hash);
+  const session = await deps.sessions.findByHash(hashSecretToken(token));
   const now = deps.clock.now();
-  if (!session || !isLive(session, now)) return undefined;
-  if (Date.parse(session.last_seen_at) + sessionTouchGranularityMs <= now) {
-    const lastSeen = isoTime(now);
-    if (!(await deps.sessions.update(hash, { last_seen_at: lastSeen }))) return undefined;
-    return { ...session, last_seen_at: lastSeen };
-  }
-  return session;
+  return session && isLive(session, now) ? touched(session, now, deps) : undefined;
+};
+
+export interface SignedInSession {
+  session: Session;
+  user: User;
+  /** The membership of the account the session acts for, while the user still has it. */
+  membership?: Membership;
+  /** The account the session acts for, while the user is a member of it. */
+  account?: Account;
+  /** The account's failed webhooks in `mode` (0 without an account). */
+  failedWebhooks: number;
+}
+
+/**
+ * A page's first read: the live session of `token`, with its user, membership and failed-webhook
+ * count, all read in one round trip through the ids the cookie carries beside the token. Those ids
+ * are only where to look: unless the session names the same user and account, nothing is signed in.
+ */
+export const resolveSignedIn = async (
+  cookie: { token: string; userId: string; accountId: string | null },
+  mode: Mode,
+  deps: SessionDeps & { signedInReads: SignedInReads },
+): Promise<SignedInSession | undefined> => {
+  if (!isSecretTokenShaped(cookie.token)) return undefined;
+  const read = await deps.signedInReads.read({
+    hash: hashSecretToken(cookie.token),
+    userId: cookie.userId,
+    accountId: cookie.accountId,
+    mode,
+  });
+  const now = deps.clock.now();
+  const { session, user } = read;
+  if (!session || !user || !isLive(session, now)) return undefined;
+  if (session.user_id !== cookie.userId || session.account_id !== cookie.accountId || user.id !== session.user_id) return undefined;
+  const live = await touched(session, now, deps);
+  if (!live) return undefined;
+  const { membership, account } = read;
+  return {
+    session: live,
+    user,
+    ...(membership ? { membership, ...(account ? { account } : {}) } : {}),
+    failedWebhooks: read.failedWebhooks,
+  };
 };
 
 /** The second factor was given: the session becomes a full one, with the full lifetime from now. */

@@ -1,3 +1,7 @@
+import type { Account } from '../credentials/credential';
+import type { Mode } from '../tenancy';
+import type { Membership, User } from '../users/user';
+
 /** A signed-in browser. The cookie holds a secret; the table holds only its SHA-256 (`hash`). */
 export interface Session {
   id: string;
@@ -42,4 +46,20 @@ export interface SessionView {
   expires_at: string;
   ip: string | null;
   user_agent: string | null;
+}
+
+/**
+ * What a page reads before anything else, in one round trip: the session a token's hash names, the
+ * user and membership the session cookie names, and the failed-webhook count of that account in
+ * the mode shown (0 without an account), and the account itself. The caller checks that the session names the same user
+ * and account before it trusts any of it.
+ */
+export interface SignedInReads {
+  read(wanted: { hash: string; userId: string; accountId: string | null; mode: Mode }): Promise<{
+    session?: Session;
+    user?: User;
+    membership?: Membership;
+    account?: Account;
+    failedWebhooks: number;
+  }>;
 }

@@ -56,8 +56,6 @@ export interface UserRepository {
   /** A conflict when the user is a member already. */
   addMembership(membership: Membership): Promise<void>;
   getMembership(userId: string, accountId: string): Promise<Membership | undefined>;
-  /** The user and their membership of the account together (one read of both: every page needs them). */
-  getWithMembership(userId: string, accountId: string): Promise<{ user?: User; membership?: Membership }>;
   membershipsOfUser(userId: string): Promise<Membership[]>;
   membersOfAccount(accountId: string): Promise<Membership[]>;
   /** False when there was no such membership. */

@@ -52,7 +52,8 @@ export interface WebhookRef {
 
 export interface WebhookRepository {
   create(tenant: Tenant, webhook: Webhook): Promise<void>;
-  get(tenant: Tenant, id: string): Promise<Webhook | undefined>;
+  /** `consistent`: read after a write of this request (DynamoDB reads are eventually consistent otherwise). */
+  get(tenant: Tenant, id: string, options?: { consistent?: boolean }): Promise<Webhook | undefined>;
   /** Several webhooks in one read (the dispatcher's batch), in the order asked; undefined where none is. */
   getMany(refs: readonly WebhookRef[]): Promise<(Webhook | undefined)[]>;
   /** Every webhook of the tenant (fan-out reads them all). */
@@ -60,4 +61,6 @@ export interface WebhookRepository {
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;
   update(tenant: Tenant, id: string, changes: WebhookChanges, updatedAt: string): Promise<Webhook | undefined>;
   delete(tenant: Tenant, id: string): Promise<boolean>;
+  /** How many of the tenant's webhooks are `failed` (the dashboard's badge), kept as they change. */
+  failedCount(tenant: Tenant): Promise<number>;
 }

@@ -6,7 +6,6 @@ import { totalOnly } from '../../core/pagination';
 import { listFindings } from '../../core/security/security-use-cases';
 import { listWorkflows } from '../../core/workflows/workflow-use-cases';
 import { dashboardPage } from '../../http/pages/dashboard-page';
-import { pageDepsFromEnvironment } from '../../http/pages/page-deps';
 import { HomePage } from '../../pages/views/dashboard/home';
 import { dashboardHomeRoute } from '../../routes/dashboard';
 import { deploymentDeps } from '../deployments/deps';
@@ -16,14 +15,14 @@ import { workflowDeps } from '../workflows/deps';
 const latestEvents = { page: 1, perPage: 10, sort: 'created_at' as const, order: 'desc' as const };
 
 /** Home: what needs attention (the counts, failed webhooks first) and the account's latest events. */
-export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant, failedWebhooks }) => {
-  // One round trip in all: each count is a single count query, side by side with the events.
-  const [workflows, findings, deployments, events, account, failed] = await Promise.all([
+export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant, failedWebhooks, signedIn }) => {
+  // Each count is a single count query, side by side with the events; the account and the failed
+  // webhooks' count came with the session.
+  const [workflows, findings, deployments, events, failed] = await Promise.all([
     listWorkflows(tenant, totalOnly('created_at'), { status: 'running' }, workflowDeps()),
     listFindings(tenant, totalOnly('created_at'), { severity: 'critical', status: 'open' }, securityDeps()),
     listDeployments(tenant, totalOnly('created_at'), { status: 'in_progress' }, deploymentDeps()),
     listEvents(tenant, latestEvents, {}, { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() }),
-    pageDepsFromEnvironment().accounts.get(tenant.accountId),
     failedWebhooks(),
   ]);
   return {
@@ -36,7 +35,7 @@ export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant,
         failedWebhooks: failed,
       },
       events: events.items,
-      accountEmail: account?.email ?? '',
+      accountEmail: signedIn.account?.email ?? '',
     }),
   };
 });

@@ -1,4 +1,4 @@
-import { modeCookie } from '../../http/pages/dashboard-page';
+import { modeCookie } from '../../http/pages/cookies';
 import { safeReturnPath } from '../../http/pages/origin';
 import { pageHandler } from '../../http/pages/page-deps';
 import { switchModeRoute } from '../../routes/dashboard-resources';

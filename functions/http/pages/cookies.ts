@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { Mode } from '../../core/tenancy';
 
 /**
  * The cookies of the pages. Over https (AWS) they are `__Host-` prefixed and Secure: the browser
@@ -36,3 +37,12 @@ export const serializeCookie = (name: string, value: string, options: CookieOpti
   if (options.maxAgeSeconds !== undefined) parts.push(`Max-Age=${Math.max(0, Math.floor(options.maxAgeSeconds))}`);
   return parts.join('; ');
 };
+
+/** The mode every page shows, kept per browser as Stripe does: a cookie, `live` unless it says `test`. */
+export const modeCookieName = (secure: boolean): string => (secure ? '__Host-mode' : 'mode');
+
+export const modeOfCookies = (cookies: Map<string, string>, secure: boolean): Mode =>
+  cookies.get(modeCookieName(secure)) === 'test' ? 'test' : 'live';
+
+export const modeCookie = (secure: boolean, mode: Mode): string =>
+  serializeCookie(modeCookieName(secure), mode, { secure, sameSite: 'Lax', maxAgeSeconds: 400 * 86_400 });

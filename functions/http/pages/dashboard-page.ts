@@ -1,25 +1,14 @@
-import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { ApiError } from '../../core/errors';
-import { totalOnly } from '../../core/pagination';
-import type { Mode, Tenant } from '../../core/tenancy';
+import type { Tenant } from '../../core/tenancy';
 import type { Role } from '../../core/users/user';
 import { type Shell, withFailedWebhooks } from '../../pages/dashboard-shell';
 import { ConfirmPage } from '../../pages/views/dashboard/confirm';
 import type { WebRouteDefinition } from '../../routes/route';
-import { readCookies, serializeCookie } from './cookies';
+import { readCookies, modeOfCookies } from './cookies';
 import type { PageRequest, PageResult, SignedIn } from './page-handler';
 import { pageHandler } from './page-deps';
-
-/** The mode every page shows, kept per browser as Stripe does: a cookie, `live` unless it says `test`. */
-export const modeCookieName = (secure: boolean): string => (secure ? '__Host-mode' : 'mode');
-
-export const modeOf = (event: APIGatewayProxyEventV2, secure: boolean): Mode =>
-  readCookies(event).get(modeCookieName(secure)) === 'test' ? 'test' : 'live';
-
-export const modeCookie = (secure: boolean, mode: Mode): string =>
-  serializeCookie(modeCookieName(secure), mode, { secure, sameSite: 'Lax', maxAgeSeconds: 400 * 86_400 });
 
 /** A page of the dashboard, as its function sees the request: who, for which account, in which mode. */
 export interface DashboardRequest extends PageRequest {
@@ -30,9 +19,9 @@ export interface DashboardRequest extends PageRequest {
   /** What the layout shows on every page: account, role, mode, navigation. */
   shell: Shell;
   /**
-   * The number of failed webhooks (one count, read once), started before a GET page reads its own
-   * data. The pipeline awaits it for the navigation's badge when it renders the page; a page that
-   * shows the number awaits it where it uses it.
+   * The number of failed webhooks: on a GET the count read with the session (no round trip of its
+   * own); after an action (POST) that answers with a page, read then, since the action may have
+   * changed it. The pipeline awaits it for the navigation's badge; Home shows it in its banner.
    */
   failedWebhooks: () => Promise<number>;
   /** The person acting, for the rules of people (admin or viewer) and the audit log. */
@@ -40,10 +29,6 @@ export interface DashboardRequest extends PageRequest {
 }
 
 const webhooks = () => dynamoWebhookRepository(tableFromEnvironment());
-
-/** Failed webhooks stand out on every page: their number, one small read (a count of the failed ones). */
-const failedWebhookCount = async (tenant: Tenant): Promise<number> =>
-  (await webhooks().list(tenant, totalOnly('created_at'), { status: 'failed' })).total;
 
 /** Admin-only actions are refused to viewers here, on the server, whatever the page showed. */
 export const requireAdmin = (request: Pick<DashboardRequest, 'role'>): void => {
@@ -64,24 +49,18 @@ export const dashboardPage = (
   pageHandler(route, 'account', async (request) => {
     const signedIn = request.signedIn as SignedIn;
     const membership = signedIn.membership as NonNullable<SignedIn['membership']>;
-    const mode = modeOf(request.event, request.secure);
+    const mode = modeOfCookies(readCookies(request.event), request.secure);
     const tenant: Tenant = { accountId: membership.account_id, mode };
     const role = membership.role;
     if (options.adminOnly) requireAdmin({ role });
     const here = `${request.event.rawPath}${request.event.rawQueryString ? `?${request.event.rawQueryString}` : ''}`;
     const shell: Shell = { viewer: signedIn.viewer, accountId: membership.account_id, role, mode, path: request.event.rawPath, here };
-    // A page that is read (GET) counts beside its own reads, not before them; an action counts only
-    // if it answers with a page. Handled at once, so that a page that fails first leaves no
-    // unhandled rejection behind.
+    // Failed webhooks stand out on every page. A page that is read (GET) has their count already;
+    // an action counts afterwards, and only if it answers with a page.
     let counting: Promise<number> | undefined;
-    const failedWebhooks = (): Promise<number> => {
-      if (!counting) {
-        counting = failedWebhookCount(tenant);
-        counting.catch(() => undefined);
-      }
-      return counting;
-    };
-    if (request.event.requestContext.http.method === 'GET') void failedWebhooks();
+    const failedWebhooks = (): Promise<number> =>
+      (counting ??=
+        request.event.requestContext.http.method === 'GET' ? Promise.resolve(signedIn.failedWebhooks) : webhooks().failedCount(tenant));
     const result = await handle({
       ...request,
       signedIn,

@@ -3,11 +3,13 @@ import { timingSafeEqual } from 'node:crypto';
 import type { VNode } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { RequestOrigin } from '../../core/audit/audit';
+import type { Account } from '../../core/credentials/credential';
 import type { Clock } from '../../core/clock';
 import { ApiError } from '../../core/errors';
 import { newSecretToken, isSecretTokenShaped } from '../../core/secret-token';
-import { resolveSession } from '../../core/sessions/manage-sessions';
-import type { Session, SessionRepository } from '../../core/sessions/session';
+import { resolveSignedIn } from '../../core/sessions/manage-sessions';
+import type { Session, SessionRepository, SignedInReads } from '../../core/sessions/session';
+import type { Mode } from '../../core/tenancy';
 import type { Membership, User, UserRepository } from '../../core/users/user';
 import { logger } from '../../observability/logger';
 import { csrfFieldName } from '../../pages/components';
@@ -15,10 +17,11 @@ import type { Viewer } from '../../pages/layout';
 import { ErrorPage } from '../../pages/views/error-page';
 import type { WebRouteDefinition } from '../../routes/route';
 import type { HttpResponse } from '../response';
-import { cookieNamesFor, readCookies, serializeCookie } from './cookies';
+import { cookieNamesFor, modeOfCookies, readCookies, serializeCookie } from './cookies';
 import { readFormBody } from './form-body';
 import { isSecureOrigin, publicOrigin, requestOriginOf } from './origin';
 import { pageSecurityHeaders } from './security-headers';
+import { parseSessionCookie, sessionCookieValue } from './session-cookie';
 import { statusOf } from '../error-status';
 
 /**
@@ -32,7 +35,11 @@ export interface SignedIn {
   user: User;
   /** The membership of the account the session acts for, while the user still has it. */
   membership?: Membership;
+  /** The account the session acts for, while the user is a member of it. */
+  account?: Account;
   viewer: Viewer;
+  /** The account's failed webhooks in the mode shown, read with the session (0 without an account). */
+  failedWebhooks: number;
 }
 
 export interface PageRequest {
@@ -64,6 +71,7 @@ export type PageResult = (
 export interface PageDeps {
   sessions: SessionRepository;
   users: UserRepository;
+  signedInReads: SignedInReads;
   clock: Clock;
 }
 
@@ -73,33 +81,42 @@ export const htmlResponse = (status: number, page: VNode): HttpResponse => ({
   body: `<!doctype html>${renderToString(page)}`,
 });
 
-/** The session cookie of a new session, for as long as the session may live at most. */
+/** The session cookie of a session, for as long as the session may live at most. */
 export const sessionCookie = (request: Pick<PageRequest, 'secure'>, token: string, session: Session, now: number): string =>
-  serializeCookie(cookieNamesFor(request.secure).session, token, {
+  serializeCookie(cookieNamesFor(request.secure).session, sessionCookieValue(session, token), {
     secure: request.secure,
     sameSite: 'Lax',
     maxAgeSeconds: (Date.parse(session.expires_at) - now) / 1000,
   });
+
+/**
+ * The session cookie again, after the session changed the account it acts for or its lifetime (the
+ * cookie names the account; the token stays the same). None when the request carried no session.
+ */
+export const renewedSessionCookie = (request: Pick<PageRequest, 'secure' | 'event'>, session: Session, now: number): string[] => {
+  const sent = parseSessionCookie(readCookies(request.event).get(cookieNamesFor(request.secure).session));
+  return sent ? [sessionCookie(request, sent.token, session, now)] : [];
+};
 
 export const clearedSessionCookie = (request: Pick<PageRequest, 'secure'>): string =>
   serializeCookie(cookieNamesFor(request.secure).session, '', { secure: request.secure, sameSite: 'Lax', maxAgeSeconds: 0 });
 
 const sameText = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** Loads the session a cookie names, with its user and the membership it acts under. */
-const signedInOf = async (token: string | undefined, deps: PageDeps): Promise<SignedIn | undefined> => {
-  const session = await resolveSession(token, deps);
-  if (!session) return undefined;
-  // The membership is keyed by the session's user, so both are read in one batch.
-  const { user, membership } = session.account_id
-    ? await deps.users.getWithMembership(session.user_id, session.account_id)
-    : { user: await deps.users.get(session.user_id), membership: undefined };
-  if (!user) return undefined;
+/** The session a cookie names, with its user, the membership it acts under and the badge's count: one round trip. */
+const signedInOf = async (cookie: string | undefined, mode: Mode, deps: PageDeps): Promise<SignedIn | undefined> => {
+  const sent = parseSessionCookie(cookie);
+  if (!sent) return undefined;
+  const found = await resolveSignedIn(sent, mode, deps);
+  if (!found) return undefined;
+  const { session, user, membership, account, failedWebhooks } = found;
   return {
     session,
     user,
     membership,
+    account,
     viewer: { email: user.email, accountId: membership ? session.account_id : null, csrfToken: session.csrf_token },
+    failedWebhooks,
   };
 };
 
@@ -140,7 +157,7 @@ export const createPageHandler = (
     const setCookies: string[] = [];
     const isPost = event.requestContext.http.method === 'POST';
 
-    const signedIn = await signedInOf(cookies.get(names.session), deps());
+    const signedIn = await signedInOf(cookies.get(names.session), modeOfCookies(cookies, secure), deps());
     const elsewhere = redirectForAccess(access, signedIn, event);
     if (elsewhere) return { response: { statusCode: isPost ? 303 : 302, headers: { Location: elsewhere }, body: '' }, cookies: setCookies };
 

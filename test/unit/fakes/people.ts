@@ -1,8 +1,10 @@
 import type { AuditLog, AuditRecord } from '../../../functions/core/audit/audit';
+import type { AccountRepository } from '../../../functions/core/credentials/credential';
 import { conflict } from '../../../functions/core/errors';
 import type { OAuthClient, OAuthClientRepository } from '../../../functions/core/oauth/client';
 import type { AuthorizationCode, Consent, Grant, OAuthGrantStore, RefreshToken } from '../../../functions/core/oauth/grant';
-import type { Session, SessionRepository } from '../../../functions/core/sessions/session';
+import type { Session, SessionRepository, SignedInReads } from '../../../functions/core/sessions/session';
+import type { Tenant } from '../../../functions/core/tenancy';
 import type { OneTimeLink, OneTimeLinkRepository } from '../../../functions/core/users/one-time-links';
 import type { SignInThrottleStore, ThrottleCounter } from '../../../functions/core/users/sign-in-throttle';
 import type { Membership, User, UserRepository } from '../../../functions/core/users/user';
@@ -47,10 +49,6 @@ export const inMemoryUserRepository = (): UserRepository & { all(): User[] } => 
     async getMembership(userId, accountId) {
       const found = memberships.get(key(userId, accountId));
       return found && copy(found);
-    },
-    async getWithMembership(userId, accountId) {
-      const [user, membership] = [users.get(userId), memberships.get(key(userId, accountId))];
-      return { ...(user ? { user: copy(user) } : {}), ...(membership ? { membership: copy(membership) } : {}) };
     },
     async membershipsOfUser(userId) {
       return [...memberships.values()].filter((m) => m.user_id === userId).map(copy);
@@ -303,6 +301,34 @@ export const inMemoryGrantStore = (
 };
 
 /** Everything people, sessions and the authorization server use, in memory, on one controlled clock. */
+/**
+ * The page's first read from the repositories (the table reads the same items in one batch, held
+ * to it by test/contract/signed-in-reads.test.ts); `failedWebhooks` counts a tenant's failed
+ * webhooks (none unless given).
+ */
+export const inMemorySignedInReads = (
+  sessions: SessionRepository,
+  users: UserRepository,
+  accounts: AccountRepository,
+  failedWebhooks: (tenant: Tenant) => Promise<number> = async () => 0,
+): SignedInReads => ({
+  async read({ hash, userId, accountId, mode }) {
+    const [session, user, membership, account] = await Promise.all([
+      sessions.findByHash(hash),
+      users.get(userId),
+      accountId ? users.getMembership(userId, accountId) : undefined,
+      accountId ? accounts.get(accountId) : undefined,
+    ]);
+    return {
+      ...(session ? { session } : {}),
+      ...(user ? { user } : {}),
+      ...(membership ? { membership } : {}),
+      ...(account ? { account } : {}),
+      failedWebhooks: accountId ? await failedWebhooks({ accountId, mode }) : 0,
+    };
+  },
+});
+
 export const inMemoryPeople = () => {
   const clock = controlledClock();
   const accounts = inMemoryAccountRepository();
@@ -315,5 +341,6 @@ export const inMemoryPeople = () => {
   const clients = inMemoryClientRepository();
   const grants = inMemoryGrantStore(credentials, users, clients, audit);
   const mailer = recordingMailer();
-  return { clock, accounts, credentials, users, sessions, links, throttle, audit, clients, grants, mailer };
+  const signedInReads = inMemorySignedInReads(sessions, users, accounts);
+  return { clock, accounts, credentials, users, sessions, signedInReads, links, throttle, audit, clients, grants, mailer };
 };

@@ -10,7 +10,8 @@ const keyOf = (t: Tenant, webhookId: string, id = '') => `${t.accountId}/${t.mod
 /**
  * In-memory WebhookRepository with the DynamoDB adapter's rules (held to them by
  * test/contract/webhook-repository.test.ts): webhooks per account and mode, a second create of an
- * id fails, `all` and `list` go by id (creation) order, and `update` leaves undefined fields alone.
+ * id fails, `all` and `list` go by id (creation) order, `update` leaves undefined fields alone, and
+ * `failedCount` is the number of failed webhooks (the adapter keeps it in a counter item).
  */
 export const inMemoryWebhooks = (): WebhookRepository => {
   const webhooks = new Map<string, Webhook>();
@@ -52,6 +53,9 @@ export const inMemoryWebhooks = (): WebhookRepository => {
     },
     async delete(t, id) {
       return webhooks.delete(keyOf(t, id));
+    },
+    async failedCount(t) {
+      return ofTenant(t).filter((w) => w.status === 'failed').length;
     },
   };
 };

@@ -1,6 +1,7 @@
 import { h } from 'preact';
 import { startSession } from '../../../functions/core/sessions/manage-sessions';
 import { safeReturnPath } from '../../../functions/http/pages/origin';
+import { sessionCookieValue } from '../../../functions/http/pages/session-cookie';
 import { createPageHandler, sessionCookie, type AccessLevel } from '../../../functions/http/pages/page-handler';
 import { PostForm } from '../../../functions/pages/components';
 import { Layout } from '../../../functions/pages/layout';
@@ -32,6 +33,9 @@ const world = async () => {
   );
   return { people, account, user, signedIn };
 };
+
+/** The session cookie's value for the world's session. */
+const cookieOf = (env: Awaited<ReturnType<typeof world>>): string => sessionCookieValue(env.signedIn.session, env.signedIn.token);
 
 const handlerOf = (env: Awaited<ReturnType<typeof world>>, access: AccessLevel = 'public') =>
   createPageHandler(
@@ -87,20 +91,39 @@ describe('every page', () => {
     expect(local.cookies).toEqual([expect.stringMatching(/^csrf=[\w-]{43}; Path=\/; HttpOnly; SameSite=Strict; Max-Age=7200$/)]);
     expect(local.headers['Strict-Transport-Security']).toBeUndefined();
     const cookie = sessionCookie({ secure: true }, 'tok', env.signedIn.session, Date.parse(env.signedIn.session.created_at));
-    expect(cookie).toBe('__Host-session=tok; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=604800');
+    expect(cookie).toBe(`__Host-session=${env.user.id}.${env.account.id}.tok; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=604800`);
   });
 
   it('reads the session from its cookie, and sends the signed-out to sign-in, then back', async () => {
     const env = await world();
     const event = (cookie?: string) => apiEvent({ method: 'GET', path: '/dashboard/test?tab=1', headers: cookie ? { cookie } : {} });
-    const signedIn = await withOrigin(undefined, () => handlerOf(env, 'account')(event(`__Host-session=${env.signedIn.token}`)));
+    const signedIn = await withOrigin(undefined, () => handlerOf(env, 'account')(event(`__Host-session=${cookieOf(env)}`)));
     expect(signedIn.body).toContain('user=alice@acme.test');
     expect(signedIn.body).toContain(`csrf=${env.signedIn.session.csrf_token}`);
     const signedOut = await withOrigin(undefined, () => handlerOf(env, 'account')(event()));
     expect([signedOut.statusCode, signedOut.headers.Location]).toEqual([302, '/dashboard/sign-in?return_to=%2Fdashboard%2Ftest%3Ftab%3D1']);
     // The local cookie name means nothing over https.
-    const wrongName = await withOrigin(undefined, () => handlerOf(env, 'account')(event(`session=${env.signedIn.token}`)));
+    const wrongName = await withOrigin(undefined, () => handlerOf(env, 'account')(event(`session=${cookieOf(env)}`)));
     expect(wrongName.statusCode).toBe(302);
+  });
+
+  it('trusts the ids in the session cookie only when the session names the same user and account', async () => {
+    const env = await world();
+    const other = await createAccount({ email: 'other@acme.test' }, env.people);
+    const mallory = (await createUser({ email: 'mallory@acme.test', accountId: other.id }, env.people)).user;
+    const opens = async (cookie: string) => {
+      const event = apiEvent({ method: 'GET', path: '/dashboard/test', headers: { cookie: `__Host-session=${cookie}` } });
+      return (await withOrigin(undefined, () => handlerOf(env, 'account')(event))).statusCode === 200;
+    };
+    const { token } = env.signedIn;
+    expect(await opens(`${env.user.id}.${env.account.id}.${token}`)).toBe(true);
+    // A cookie of before (the token alone) now counts for nothing: sign in again.
+    expect(await opens(token)).toBe(false);
+    expect(await opens(`${mallory.id}.${other.id}.${token}`)).toBe(false);
+    expect(await opens(`${env.user.id}.${other.id}.${token}`)).toBe(false);
+    expect(await opens(`${env.user.id}.-.${token}`)).toBe(false);
+    expect(await opens(`${env.user.id}.${env.account.id}.${'x'.repeat(43)}`)).toBe(false);
+    expect(await opens(`${env.user.id}.${env.account.id}.${token}.more`)).toBe(false);
   });
 
   it("refuses a POST without the form's CSRF token, with another token, or from another site", async () => {
@@ -117,7 +140,7 @@ describe('every page', () => {
             method: 'POST',
             path: '/dashboard/test',
             raw: body,
-            headers: { cookie: `__Host-session=${env.signedIn.token}`, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+            headers: { cookie: `__Host-session=${cookieOf(env)}`, 'content-type': 'application/x-www-form-urlencoded', ...headers },
           }),
         ),
       );
