@@ -11,7 +11,7 @@ import { HomePage } from '../../pages/views/dashboard/home';
 import { dashboardHomeRoute } from '../../routes/dashboard';
 import { deploymentDeps } from '../deployments/deps';
 import { securityDeps } from '../security/deps';
-import { workflowDeps } from '../workflows/deps';
+import { workflowReadDeps } from '../workflows/deps';
 
 const latestEvents = { page: 1, perPage: 10, sort: 'created_at' as const, order: 'desc' as const };
 
@@ -19,7 +19,7 @@ const latestEvents = { page: 1, perPage: 10, sort: 'created_at' as const, order:
 export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant, failedWebhooks }) => {
   // One round trip in all: each count is a single count query, side by side with the events.
   const [workflows, findings, deployments, events, account, failed] = await Promise.all([
-    listWorkflows(tenant, totalOnly('created_at'), { status: 'running' }, workflowDeps()),
+    listWorkflows(tenant, totalOnly('created_at'), { status: 'running' }, workflowReadDeps()),
     listFindings(tenant, totalOnly('created_at'), { severity: 'critical', status: 'open' }, securityDeps()),
     listDeployments(tenant, totalOnly('created_at'), { status: 'in_progress' }, deploymentDeps()),
     listEvents(tenant, latestEvents, {}, { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() }),

@@ -4,7 +4,7 @@ import type { DeploymentDeps } from '../../core/deployments/deployment-use-cases
 import { deploymentConfigs, type ProviderConfigs, providerNames } from '../../adapters/deployments/provider-configs';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
-import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
+import { dynamoWorkflowRecords } from '../../adapters/dynamodb/workflow-repository';
 
 const noExecutor: DeploymentExecutor = {
   start: async () => {
@@ -27,7 +27,7 @@ export const deploymentDeps = (executorOf: () => DeploymentExecutor = () => noEx
   const table = tableFromEnvironment();
   return {
     deployments: dynamoDeploymentRepository(table),
-    workflows: dynamoWorkflowRepository(table),
+    workflows: dynamoWorkflowRecords(table),
     providers: {
       names: () => [...providerNames],
       parseConfig: async (name, config, context) => {

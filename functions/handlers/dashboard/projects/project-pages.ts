@@ -20,7 +20,7 @@ import { deploymentView } from '../../deployments/view';
 import { projectDeps } from '../../projects/deps';
 import { securityDeps } from '../../security/deps';
 import { testDeps } from '../../testing/deps';
-import { workflowDeps } from '../../workflows/deps';
+import { workflowReadDeps } from '../../workflows/deps';
 
 export const projectIdOf = (request: Pick<DashboardRequest, 'event'>): string => request.event.pathParameters?.id ?? '';
 
@@ -66,7 +66,7 @@ export const projectPage = async (
   const project = await getProject(tenant, projectIdOf(request), projectDeps());
   const filter = { project_id: project.id };
   const [workflows, scans, findings, deployments, reviews, testRuns] = await Promise.all([
-    listWorkflows(tenant, recent, filter, workflowDeps()),
+    listWorkflows(tenant, recent, filter, workflowReadDeps()),
     listScans(tenant, recent, filter, securityDeps()),
     listFindings(tenant, { ...recent, sort: 'severity' as const, order: 'asc' as const }, { ...filter, status: 'open' }, securityDeps()),
     listDeployments(tenant, recent, filter, deploymentDeps()),
