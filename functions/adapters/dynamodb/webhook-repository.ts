@@ -24,6 +24,14 @@ const webhookFrom = (item: Record<string, unknown>): Webhook => ({
   previous_secret_expires_at: (item.previous_secret_expires_at as string | null | undefined) ?? null,
 });
 
+/** A webhook by id alone: for the functions that read one and list none (redeliver, recover). */
+export const webhookReads = (table: TableRef): Pick<WebhookRepository, 'get'> => ({
+  async get(tenant, id) {
+    const result = await table.client.send(new GetCommand({ TableName: table.tableName, Key: keys.webhook(tenant, id) }));
+    return result.Item ? webhookFrom(result.Item) : undefined;
+  },
+});
+
 export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
   const { client, tableName } = table;
 
@@ -43,10 +51,7 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       if (!(await putInCollection(table, item, keys.webhooks(tenant)))) throw new Error(`webhook ${webhook.id} exists already`);
     },
 
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id) }));
-      return result.Item ? webhookFrom(result.Item) : undefined;
-    },
+    get: webhookReads(table).get,
 
     async all(tenant) {
       const webhooks: Webhook[] = [];

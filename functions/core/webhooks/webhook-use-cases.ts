@@ -5,7 +5,14 @@ import { newEvent } from '../events/event';
 import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
-import { type DeliveryListFilters, type DeliveryQueue, type DeliveryRepository, type DeliveryView, viewOfDelivery } from './delivery';
+import {
+  type DeliveryListFilters,
+  type DeliveryQueue,
+  type DeliveryRepository,
+  type DeliveryRestarts,
+  type DeliveryView,
+  viewOfDelivery,
+} from './delivery';
 import type { SendAttempt } from './dispatch';
 import { attemptRecord, signedRequest } from './dispatch';
 import { firstAttemptMessage, newDelivery } from './fan-out';
@@ -50,14 +57,17 @@ export type WebhookTestDeps = Pick<
 >;
 
 /** What redelivering and recovering use: the delivery records and the queue, no HTTP client. */
-export type RedeliveryDeps = Pick<WebhookDeps, 'webhooks' | 'deliveries' | 'queue' | 'clock'>;
+export interface RedeliveryDeps extends Pick<WebhookDeps, 'queue' | 'clock'> {
+  webhooks: Pick<WebhookRepository, 'get'>;
+  deliveries: DeliveryRestarts;
+}
 
 const checkedTarget = async (url: string, tenant: Tenant, deps: Pick<WebhookDeps, 'policyFor' | 'assessTarget'>): Promise<void> => {
   const verdict = await deps.assessTarget(url, deps.policyFor(tenant.mode));
   if (!verdict.ok) throw validationError([{ field: 'url', issue: verdict.reason }]);
 };
 
-const existing = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<Webhook> => {
+const existing = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'get'> }): Promise<Webhook> => {
   const webhook = isId('webhook', id) ? await deps.webhooks.get(tenant, id) : undefined;
   if (!webhook) throw notFound('Webhook');
   return webhook;

@@ -1,8 +1,8 @@
 import { systemClock } from '../../core/clock';
 import type { RedeliveryDeps, WebhookDeps, WebhookTargetDeps, WebhookTestDeps } from '../../core/webhooks/webhook-use-cases';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
-import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { dynamoDeliveryRepository, dynamoDeliveryRestarts } from '../../adapters/dynamodb/delivery-repository';
+import { dynamoWebhookRepository, webhookReads } from '../../adapters/dynamodb/webhook-repository';
 import { postWebhook } from '../../adapters/http/webhook-http-client';
 import { assessTarget } from '../../adapters/http/target-resolution';
 import { targetPolicyFor, testAttemptTimeoutFromEnvironment, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
@@ -41,12 +41,7 @@ export const webhookTestDeps = (): WebhookTestDeps => {
 /** Redeliver and recover: the deliveries are restarted and queued for the dispatcher. */
 export const redeliveryDeps = (queueOf: (table: TableRef) => DeliveryQueue): RedeliveryDeps => {
   const table = tableFromEnvironment();
-  return {
-    webhooks: dynamoWebhookRepository(table),
-    deliveries: dynamoDeliveryRepository(table),
-    queue: queueOf(table),
-    clock: systemClock,
-  };
+  return { webhooks: webhookReads(table), deliveries: dynamoDeliveryRestarts(table), queue: queueOf(table), clock: systemClock };
 };
 
 const noQueue: DeliveryQueue = {
