@@ -9,7 +9,7 @@ import { dashboardPage } from '../../http/pages/dashboard-page';
 import { pageDepsFromEnvironment } from '../../http/pages/page-deps';
 import { HomePage } from '../../pages/views/dashboard/home';
 import { dashboardHomeRoute } from '../../routes/dashboard';
-import { deploymentDeps } from '../deployments/deps';
+import { deploymentReadDeps } from '../deployments/deps';
 import { securityDeps } from '../security/deps';
 import { workflowReadDeps } from '../workflows/deps';
 
@@ -21,7 +21,7 @@ export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant,
   const [workflows, findings, deployments, events, account, failed] = await Promise.all([
     listWorkflows(tenant, totalOnly('created_at'), { status: 'running' }, workflowReadDeps()),
     listFindings(tenant, totalOnly('created_at'), { severity: 'critical', status: 'open' }, securityDeps()),
-    listDeployments(tenant, totalOnly('created_at'), { status: 'in_progress' }, deploymentDeps()),
+    listDeployments(tenant, totalOnly('created_at'), { status: 'in_progress' }, deploymentReadDeps()),
     listEvents(tenant, latestEvents, {}, { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() }),
     pageDepsFromEnvironment().accounts.get(tenant.accountId),
     failedWebhooks(),

@@ -15,7 +15,7 @@ import { parseWith } from '../../../http/validation';
 import { ProjectPage, type ProjectPageProps } from '../../../pages/views/dashboard/projects/project';
 import { type ProjectForm, ProjectsPage, type ProjectsPageProps } from '../../../pages/views/dashboard/projects/projects';
 import { createProjectBody, updateProjectBody } from '../../../routes/schemas/projects';
-import { deploymentDeps } from '../../deployments/deps';
+import { deploymentReadDeps } from '../../deployments/deps';
 import { deploymentView } from '../../deployments/view';
 import { projectDeps } from '../../projects/deps';
 import { securityDeps } from '../../security/deps';
@@ -69,7 +69,7 @@ export const projectPage = async (
     listWorkflows(tenant, recent, filter, workflowReadDeps()),
     listScans(tenant, recent, filter, securityDeps()),
     listFindings(tenant, { ...recent, sort: 'severity' as const, order: 'asc' as const }, { ...filter, status: 'open' }, securityDeps()),
-    listDeployments(tenant, recent, filter, deploymentDeps()),
+    listDeployments(tenant, recent, filter, deploymentReadDeps()),
     // Only the review records: the page starts no review, so it needs no AI provider or job client.
     listReviews(tenant, recent, filter, { reviews: dynamoReviewRepository(tableFromEnvironment()) }),
     listTests(tenant, recent, { ...filter, object: 'test_run' }, testDeps()),
