@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
+import { tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
+import { useLocalDeliveryQueue } from '../../functions/adapters/runtime/delivery-queue';
 import { linkUrl } from '../../functions/core/users/password-links';
 import { bootstrapDefaultAccount, type CreatedCredential } from '../../functions/core/credentials/manage-credentials';
 import type { Account } from '../../functions/core/credentials/credential';
@@ -133,6 +135,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     OSV_ADVISORY_DIR: process.env.OSV_ADVISORY_DIR ?? join(options.dataDir, 'osv'),
   });
   delete process.env.DELIVERY_QUEUE_URL;
+  // The functions that queue deliveries send them to the table-backed queue the poller reads.
+  useLocalDeliveryQueue((table, clock) => tableDeliveryQueue(table, clock).queue);
   delete process.env.ARTIFACT_BUCKET;
   delete process.env.SIGNING_KEY_ID;
   delete process.env.AWS_SESSION_TOKEN;

@@ -1,5 +1,4 @@
 import { type Clock, isoTime, systemClock } from '../../core/clock';
-import { ConfigFields, configObject } from '../../core/deployments/providers/config-fields';
 import {
   type DeploymentProvider,
   DeploymentProviderError,
@@ -12,9 +11,11 @@ import type { Mode } from '../../core/tenancy';
 import { signatureHeader, signatureHeaderName } from '../../core/webhooks/signature';
 import type { TargetPolicy } from '../../core/webhooks/target-policy';
 import { checkTargetUrl } from '../http/target-address';
-import { type AttemptResult, assessTarget, type LookupAll, postWebhook, type WebhookRequest } from '../http/webhook-http-client';
+import { assessTarget } from '../http/target-resolution';
+import { type AttemptResult, type LookupAll, postWebhook, type WebhookRequest } from '../http/webhook-http-client';
 import { targetPolicyFor } from '../runtime/webhook-runtime';
 import { type DeployHookConfig, deployHookProviderName, redactDeployHookConfig } from './deploy-hook-config';
+import { deployHookConfigParser, type DeployHookParseOptions } from './deploy-hook-config-parser';
 import { type Probe, probe as guardedProbe } from './http-probe';
 
 export { type DeployHookConfig, deployHookProviderName } from './deploy-hook-config';
@@ -55,11 +56,7 @@ export { type DeployHookConfig, deployHookProviderName } from './deploy-hook-con
 export const deployHookUserAgent = 'ProjectAutomationService-Deployments/1.0';
 export const deploymentIdHeaderName = 'X-Service-Deployment-Id';
 
-export interface DeployHookOptions {
-  /** Where a deployment of this mode may send. Default: the webhooks' `targetPolicyFor`. */
-  policyFor?: (mode: Mode) => TargetPolicy;
-  /** Parse-time target check. Default: `assessTarget` with the system resolver. */
-  assessTarget?: (url: string, policy: TargetPolicy) => Promise<{ ok: true } | { ok: false; reason: string }>;
+export interface DeployHookOptions extends DeployHookParseOptions {
   /** One POST. Default: `postWebhook`. */
   send?: (request: WebhookRequest) => Promise<AttemptResult>;
   /** One GET. Default: the guarded `probe`. */
@@ -75,10 +72,7 @@ export interface DeployHookOptions {
   lookup?: LookupAll;
 }
 
-const secretLength = { min: 16, max: 256 };
-const statusBounds = { min: 200, max: 599 };
 const maxVersionLength = 256;
-const knownFields = ['hook_url', 'health_url', 'secret', 'expected_status', 'health_timeout_seconds', 'health_interval_seconds'] as const;
 
 /** The hook's JSON answer, if it is one. */
 const answerOf = (excerpt: string): Record<string, unknown> => {
@@ -155,34 +149,7 @@ export const deployHookProvider = (options: DeployHookOptions = {}): DeploymentP
   return {
     name: deployHookProviderName,
 
-    async parseConfig(input, { mode }) {
-      const object = configObject(input);
-      if (!object.ok) return object;
-      const fields = new ConfigFields(object.config);
-      fields.rejectUnknown(knownFields);
-      const policy = policyFor(mode);
-      const urlFields = ['hook_url', 'health_url'] as const;
-      const urls = urlFields.map((name) => fields.string(name, { required: true, min: 0, max: Number.POSITIVE_INFINITY }));
-      const verdicts = await Promise.all(urls.map((url) => (url === undefined ? undefined : assess(url, policy))));
-      verdicts.forEach((verdict, i) => {
-        if (verdict && !verdict.ok) fields.issue(urlFields[i] ?? 'url', verdict.reason);
-      });
-      const [hookUrl, healthUrl] = urls;
-      const secret = fields.string('secret', { required: true, ...secretLength });
-      const expectedStatus = fields.integer('expected_status', statusBounds, null);
-      const health = fields.health();
-      if (
-        fields.issues.length > 0 ||
-        hookUrl === undefined ||
-        healthUrl === undefined ||
-        secret === undefined ||
-        expectedStatus === undefined ||
-        !health
-      ) {
-        return { ok: false, issues: fields.issues };
-      }
-      return { ok: true, config: { hook_url: hookUrl, health_url: healthUrl, secret, expected_status: expectedStatus, ...health } };
-    },
+    parseConfig: deployHookConfigParser({ policyFor, assessTarget: assess }),
 
     redactConfig: redactDeployHookConfig,
 

@@ -1,6 +1,7 @@
 import type { DeploymentProvider } from '../../core/deployments/providers/provider';
 import { awsLambdaConfigs, awsLambdaProviderName } from './aws-lambda-config';
-import { deployHookProvider, deployHookProviderName, type DeployHookOptions } from './deploy-hook-provider';
+import { deployHookProviderName } from './deploy-hook-config';
+import { deployHookConfigs, type DeployHookParseOptions } from './deploy-hook-config-parser';
 
 /**
  * What the API's deployment functions need of the providers: each one's name, config parsing and
@@ -32,9 +33,9 @@ export const lambdaTargets = (env: DeploymentEnvironment): string[] => [
 
 export const deploymentConfigs = (
   env: DeploymentEnvironment = process.env,
-  deps: { deployHook?: DeployHookOptions } = {},
+  deps: { deployHook?: DeployHookParseOptions } = {},
 ): Map<DeploymentProviderName, ProviderConfigs> =>
   new Map<DeploymentProviderName, ProviderConfigs>([
-    [deployHookProviderName, deployHookProvider(deps.deployHook) as unknown as ProviderConfigs],
+    [deployHookProviderName, deployHookConfigs(deps.deployHook) as unknown as ProviderConfigs],
     [awsLambdaProviderName, awsLambdaConfigs(lambdaTargets(env)) as unknown as ProviderConfigs],
   ]);

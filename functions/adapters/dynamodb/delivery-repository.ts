@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
-import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository } from '../../core/webhooks/delivery';
+import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository, DeliveryRestarts } from '../../core/webhooks/delivery';
 import type { TableRef } from './client';
 import { putManyInCollections } from './batched-collection-writes';
 import { putInCollection } from './collection-writes';
@@ -44,8 +44,80 @@ const filterOf = (filters: DeliveryListFilters): Record<string, Record<string, u
   ...(filters.event_type ? { 'event_type = :eventType': { ':eventType': filters.event_type } } : {}),
 });
 
+/**
+ * One delivery read, the deliveries of a webhook since a time, and a restart: what redelivering and
+ * recovering use. Apart from the rest so that those functions carry no list paging or attempt writes.
+ */
+export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
+  const { client, tableName } = table;
+  const get = async (tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined> => {
+    const result = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }),
+    );
+    return result.Item ? deliveryFrom(result.Item) : undefined;
+  };
+
+  return {
+    get,
+
+    async findSince(tenant, webhookId, statuses, sinceMs) {
+      const found: Delivery[] = [];
+      const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', {
+        page: 1,
+        perPage: 1,
+        sort: 'created_at',
+        order: 'asc',
+        createdFrom: sinceMs,
+      });
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const result = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+            FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: {
+              ':pk': keys.deliveries(tenant, webhookId),
+              ':low': low,
+              ':high': high,
+              ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
+            },
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        found.push(...(result.Items ?? []).map(deliveryFrom));
+        startKey = result.LastEvaluatedKey;
+      } while (startKey);
+      return found;
+    },
+
+    async restart(tenant, webhookId, id, at) {
+      try {
+        const result = await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.delivery(tenant, webhookId, id),
+            UpdateExpression:
+              'SET #status = :pending, #sequence = #sequence + :one, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+            ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':zero': 0, ':null': null, ':at': at },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return result.Attributes ? deliveryFrom(result.Attributes) : undefined;
+      } catch (error) {
+        if (isConditionFailure(error)) return undefined;
+        throw error;
+      }
+    },
+  };
+};
+
 export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository => {
   const { client, tableName } = table;
+  const restarts = dynamoDeliveryRestarts(table);
 
   const range = (
     tenant: Tenant,
@@ -56,13 +128,6 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
     createdRangeSpec(keys.deliveries(tenant, webhookId), keys.deliverySortKeyPrefix, 'delivery', query, filterOf(filters), {
       '#status': 'status',
     });
-
-  const get = async (tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined> => {
-    const result = await client.send(
-      new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }),
-    );
-    return result.Item ? deliveryFrom(result.Item) : undefined;
-  };
 
   const itemOf = (tenant: Tenant, delivery: Delivery) => ({
     ...keys.delivery(tenant, delivery.webhook_id, delivery.id),
@@ -98,6 +163,8 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
   };
 
   return {
+    ...restarts,
+
     create: (tenant, delivery) => putInCollection(table, itemOf(tenant, delivery), keys.deliveries(tenant, delivery.webhook_id)),
 
     createMany: (tenant, deliveries) =>
@@ -106,8 +173,6 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
         deliveries.map((delivery) => ({ item: itemOf(tenant, delivery), collection: keys.deliveries(tenant, delivery.webhook_id) })),
       ),
 
-    get,
-
     async list(tenant, webhookId, query, filters) {
       if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
       const spec = range(tenant, webhookId, query, filters);
@@ -115,38 +180,6 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
       const total = filtered ? await countRange(table, spec) : await counterValue(table, keys.deliveries(tenant, webhookId));
       const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
       return { ...page, items: page.items.map(deliveryFrom) };
-    },
-
-    async findSince(tenant, webhookId, statuses, sinceMs) {
-      const found: Delivery[] = [];
-      const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', {
-        page: 1,
-        perPage: 1,
-        sort: 'created_at',
-        order: 'asc',
-        createdFrom: sinceMs,
-      });
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const result = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-            FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':pk': keys.deliveries(tenant, webhookId),
-              ':low': low,
-              ':high': high,
-              ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
-            },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        found.push(...(result.Items ?? []).map(deliveryFrom));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey);
-      return found;
     },
 
     claim,
@@ -176,27 +209,6 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
       } catch (error) {
         // A redelivery started a new sequence meanwhile: this result belongs to the old one.
         if (!isConditionFailure(error)) throw error;
-      }
-    },
-
-    async restart(tenant, webhookId, id, at) {
-      try {
-        const result = await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.delivery(tenant, webhookId, id),
-            UpdateExpression:
-              'SET #status = :pending, #sequence = #sequence + :one, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at',
-            ConditionExpression: 'attribute_exists(pk)',
-            ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-            ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':zero': 0, ':null': null, ':at': at },
-            ReturnValues: 'ALL_NEW',
-          }),
-        );
-        return result.Attributes ? deliveryFrom(result.Attributes) : undefined;
-      } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
       }
     },
 

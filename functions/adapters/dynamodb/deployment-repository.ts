@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deployment, DeploymentRepository, Environment } from '../../core/deployments/deployment';
+import type { Deployment, DeploymentRecords, DeploymentRepository, Environment } from '../../core/deployments/deployment';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
@@ -35,7 +35,11 @@ const rangeFor = (tenant: Tenant, query: ListQuery, projectId: string | undefine
   return createdRangeOn(keys.deployments(tenant), null, keys.deploymentSortKeyPrefix, 'deployment', query);
 };
 
-export const dynamoDeploymentRepository = (table: TableRef, now: () => number = Date.now): DeploymentRepository => {
+/**
+ * A deployment's record, one at a time, and the reads a rollback makes: what creating, rolling back
+ * and the deployment steps use. Apart from the list so that those functions carry no list paging.
+ */
+export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Date.now): DeploymentRecords => {
   const { client, tableName } = table;
   const itemOf = (tenant: Tenant, deployment: Deployment) => ({
     ...keys.deployment(tenant, deployment.id),
@@ -99,22 +103,6 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
     async get(tenant, id) {
       const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.deployment(tenant, id), ConsistentRead: true }));
       return result.Item ? ownedRecord<Deployment>(result.Item) : undefined;
-    },
-
-    async list(tenant, query, filters) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const base = rangeFor(tenant, query, filters.project_id, filters.environment);
-      const spec = withEqualityFilters(base, { status: filters.status, environment: filters.project_id ? undefined : filters.environment });
-      const total =
-        filters.status || isDateFiltered(query) || (filters.environment && !filters.project_id)
-          ? await countRange(table, spec)
-          : await counterValue(table, base.partition);
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
-        project_id: filters.project_id ?? null,
-        environment: filters.environment ?? null,
-        status: filters.status ?? null,
-      });
-      return { ...page, items: page.items.map((item) => ownedRecord<Deployment>(item)) };
     },
 
     async save(tenant, previous, next, events, effects = {}) {
@@ -223,3 +211,27 @@ export const dynamoDeploymentRepository = (table: TableRef, now: () => number = 
     },
   };
 };
+
+/** The deployments of an account, a project or one of its environments. */
+export const dynamoDeploymentLists = (table: TableRef): Pick<DeploymentRepository, 'list'> => ({
+  async list(tenant, query, filters) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const base = rangeFor(tenant, query, filters.project_id, filters.environment);
+    const spec = withEqualityFilters(base, { status: filters.status, environment: filters.project_id ? undefined : filters.environment });
+    const total =
+      filters.status || isDateFiltered(query) || (filters.environment && !filters.project_id)
+        ? await countRange(table, spec)
+        : await counterValue(table, base.partition);
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+      project_id: filters.project_id ?? null,
+      environment: filters.environment ?? null,
+      status: filters.status ?? null,
+    });
+    return { ...page, items: page.items.map((item) => ownedRecord<Deployment>(item)) };
+  },
+});
+
+export const dynamoDeploymentRepository = (table: TableRef, now: () => number = Date.now): DeploymentRepository => ({
+  ...dynamoDeploymentRecords(table, now),
+  ...dynamoDeploymentLists(table),
+});

@@ -46,6 +46,16 @@ const withStatusCondition = (
   ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':to': status },
 });
 
+/** A webhook by id alone: for the functions that read one and list none (redeliver, recover). */
+export const webhookReads = (table: TableRef): Pick<WebhookRepository, 'get'> => ({
+  async get(tenant, id, options) {
+    const result = await table.client.send(
+      new GetCommand({ TableName: table.tableName, Key: keys.webhook(tenant, id), ConsistentRead: options?.consistent === true }),
+    );
+    return result.Item ? webhookFrom(result.Item) : undefined;
+  },
+});
+
 export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
   const { client, tableName } = table;
 
@@ -71,12 +81,7 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       { '#status': 'status' },
     );
 
-  const get: WebhookRepository['get'] = async (tenant, id, options) => {
-    const result = await client.send(
-      new GetCommand({ TableName: tableName, Key: keys.webhook(tenant, id), ConsistentRead: options?.consistent === true }),
-    );
-    return result.Item ? webhookFrom(result.Item) : undefined;
-  };
+  const { get } = webhookReads(table);
 
   return {
     async create(tenant, webhook) {

@@ -2,7 +2,14 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { monotonicFactory } from 'ulid';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
-import { isFinished, type LogEntry, type Workflow, type WorkflowRepository } from '../../core/workflows/workflow';
+import {
+  isFinished,
+  type LogEntry,
+  type Workflow,
+  type WorkflowLists,
+  type WorkflowRecords,
+  type WorkflowRepository,
+} from '../../core/workflows/workflow';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
 import {
@@ -53,17 +60,22 @@ const logItem = (tenant: Tenant, workflowId: string, entry: LogEntry) => ({
   ...entry,
 });
 
-export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Date.now): WorkflowRepository => {
+const workflowItem = (tenant: Tenant, workflow: Workflow) => ({
+  ...keys.workflow(tenant, workflow.id),
+  ...keys.workflowIndexes(tenant, workflow.project_id, workflow.id),
+  entity: entityTypes.workflow,
+  // Whose it is, for tooling that scans (the local runtime's restart recovery).
+  account_id: tenant.accountId,
+  mode: tenant.mode,
+  ...workflow,
+});
+
+/**
+ * A workflow's record and its log, one at a time: what creating, cancelling and the stages use.
+ * Apart from the lists so that those functions carry no list paging.
+ */
+export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.now): WorkflowRecords => {
   const { client, tableName } = table;
-  const itemOf = (tenant: Tenant, workflow: Workflow) => ({
-    ...keys.workflow(tenant, workflow.id),
-    ...keys.workflowIndexes(tenant, workflow.project_id, workflow.id),
-    entity: entityTypes.workflow,
-    // Whose it is, for tooling that scans (the local runtime's restart recovery).
-    account_id: tenant.accountId,
-    mode: tenant.mode,
-    ...workflow,
-  });
 
   return {
     async create(tenant, workflow, event) {
@@ -73,7 +85,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
             new TransactWriteCommand({
               TransactItems: [
                 projectActivity(tableName, tenant, workflow.project_id, 1),
-                { Put: { TableName: tableName, Item: itemOf(tenant, workflow), ConditionExpression: 'attribute_not_exists(pk)' } },
+                { Put: { TableName: tableName, Item: workflowItem(tenant, workflow), ConditionExpression: 'attribute_not_exists(pk)' } },
                 counterUpdate(tableName, keys.workflows(tenant), 1),
                 counterUpdate(tableName, keys.workflowsOfProject(tenant, workflow.project_id), 1),
                 ...pendingEventItems(tableName, tenant, [event], now()),
@@ -94,20 +106,6 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
       return result.Item ? workflowFrom(result.Item) : undefined;
     },
 
-    async list(tenant, query, filters) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const spec = withEqualityFilters(workflowRange(tenant, query, filters.project_id), { status: filters.status });
-      const total =
-        filters.status || isDateFiltered(query)
-          ? await countRange(table, spec)
-          : await counterValue(table, filters.project_id ? keys.workflowsOfProject(tenant, filters.project_id) : keys.workflows(tenant));
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
-        project_id: filters.project_id ?? null,
-        status: filters.status ?? null,
-      });
-      return { ...page, items: page.items.map(workflowFrom) };
-    },
-
     async save(tenant, previous, workflow, events, logs = []) {
       const finishing = !isFinished(previous.status) && isFinished(workflow.status);
       try {
@@ -118,7 +116,7 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
                 {
                   Put: {
                     TableName: tableName,
-                    Item: itemOf(tenant, workflow),
+                    Item: workflowItem(tenant, workflow),
                     ConditionExpression: '#version = :expected',
                     ExpressionAttributeNames: { '#version': 'version' },
                     ExpressionAttributeValues: { ':expected': previous.version },
@@ -163,25 +161,47 @@ export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Da
         throw error;
       }
     },
-
-    async listLogs(tenant, workflowId, query, filters) {
-      const partition = keys.workflowLogs(tenant, workflowId);
-      const spec = withEqualityFilters(
-        {
-          query: {
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': partition, ':prefix': keys.workflowLogSortKeyPrefix },
-          },
-          keyAttributes: ['pk', 'sk'],
-          partition,
-        },
-        { stage: filters.stage, level: filters.level },
-      );
-      const page = await listPage<Record<string, unknown>>(table, spec, query, await countRange(table, spec), {
-        stage: filters.stage ?? null,
-        level: filters.level ?? null,
-      });
-      return { ...page, items: page.items.map(logFrom) };
-    },
   };
 };
+
+/** The lists: workflows of an account or project, and a workflow's log. */
+export const dynamoWorkflowLists = (table: TableRef): WorkflowLists => ({
+  async list(tenant, query, filters) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const spec = withEqualityFilters(workflowRange(tenant, query, filters.project_id), { status: filters.status });
+    const total =
+      filters.status || isDateFiltered(query)
+        ? await countRange(table, spec)
+        : await counterValue(table, filters.project_id ? keys.workflowsOfProject(tenant, filters.project_id) : keys.workflows(tenant));
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+      project_id: filters.project_id ?? null,
+      status: filters.status ?? null,
+    });
+    return { ...page, items: page.items.map(workflowFrom) };
+  },
+
+  async listLogs(tenant, workflowId, query, filters) {
+    const partition = keys.workflowLogs(tenant, workflowId);
+    const spec = withEqualityFilters(
+      {
+        query: {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': partition, ':prefix': keys.workflowLogSortKeyPrefix },
+        },
+        keyAttributes: ['pk', 'sk'],
+        partition,
+      },
+      { stage: filters.stage, level: filters.level },
+    );
+    const page = await listPage<Record<string, unknown>>(table, spec, query, await countRange(table, spec), {
+      stage: filters.stage ?? null,
+      level: filters.level ?? null,
+    });
+    return { ...page, items: page.items.map(logFrom) };
+  },
+});
+
+export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Date.now): WorkflowRepository => ({
+  ...dynamoWorkflowRecords(table, now),
+  ...dynamoWorkflowLists(table),
+});

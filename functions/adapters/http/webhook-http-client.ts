@@ -3,9 +3,12 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { StringDecoder } from 'node:string_decoder';
-import { type Address, type LookupAll, pinnedLookup, resolveChecked, systemLookup } from './checked-address';
-import { addressClassLabel, bareHostname, checkTargetUrl, classifyAddress, isAllowedAddress } from './target-address';
+import { type Address, type LookupAll, pinnedLookup, systemLookup } from './checked-address';
+import { bareHostname } from './target-address';
+import { describeError, errorCode, resolveTarget } from './target-resolution';
 import type { TargetPolicy } from '../../core/webhooks/target-policy';
+
+export { assessTarget, defaultAssessTimeoutMs } from './target-resolution';
 
 /**
  * One webhook delivery attempt over the network (DESIGN.md, "Events and webhooks"):
@@ -53,10 +56,7 @@ export interface WebhookRequest {
 }
 
 export const defaultAttemptTimeoutMs = 10_000;
-/** Creation-time resolution gives up after this long (and then does not refuse the target). */
-export const defaultAssessTimeoutMs = 5_000;
 export const maxResponseExcerptBytes = 4096;
-const maxErrorMessageLength = 200;
 
 const clientOwnedHeaders = new Set(['host', 'content-length', 'connection', 'transfer-encoding']);
 
@@ -86,71 +86,6 @@ const httpAgent = new PinnedHttpAgent(agentOptions);
 const httpsAgent = new PinnedHttpsAgent(agentOptions);
 /** A kept connection the server had closed fails at once: the attempt is made again, once, on a new one. */
 const staleConnectionCodes = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
-
-type Resolution =
-  | { kind: 'ok'; url: URL; addresses: Address[] }
-  | { kind: 'refused'; reason: string }
-  | { kind: 'dns'; message: string }
-  | { kind: 'timeout' };
-
-const shorten = (text: string): string => (text.length > maxErrorMessageLength ? `${text.slice(0, maxErrorMessageLength - 1)}…` : text);
-
-const errorCode = (error: unknown): string | undefined => {
-  if (typeof error !== 'object' || error === null) return undefined;
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') return code;
-  // Happy eyeballs (autoSelectFamily) reports every failed address in an AggregateError.
-  const inner = (error as { errors?: unknown }).errors;
-  return Array.isArray(inner) ? errorCode(inner[0]) : undefined;
-};
-
-/** OpenSSL's `…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:file:line:`. */
-const opensslReason = /error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/;
-
-/** A one-line message: the error code and Node's message (which never holds request headers). */
-const describeError = (error: unknown): string => {
-  const code = errorCode(error);
-  const raw = error instanceof Error && error.message ? error.message : String(error);
-  const message = (opensslReason.exec(raw)?.[1] ?? raw).replace(/\s+/g, ' ').trim();
-  return shorten(code && !message.includes(code) ? `${code}: ${message}` : message);
-};
-
-/** Static checks, then every address the name resolves to must be allowed. */
-const resolveTarget = async (url: string, policy: TargetPolicy, lookup: LookupAll, timeoutMs: number): Promise<Resolution> => {
-  const checked = checkTargetUrl(url, policy);
-  if (!checked.ok) return { kind: 'refused', reason: checked.reason };
-  const host = bareHostname(checked.url);
-  const resolution = await resolveChecked(host, (address) => isAllowedAddress(address, policy), lookup, timeoutMs);
-  switch (resolution.kind) {
-    case 'ok':
-      return { kind: 'ok', url: checked.url, addresses: resolution.addresses };
-    case 'refused':
-      return { kind: 'refused', reason: `${host} resolves to ${addressClassLabel(classifyAddress(resolution.address))}` };
-    case 'dns':
-      return { kind: 'dns', message: describeError(resolution.error) };
-    default:
-      return { kind: 'timeout' };
-  }
-};
-
-/**
- * For webhook creation and update: the static checks, then, if the name resolves, every address
- * must be allowed. A name that does not resolve now (offline, NXDOMAIN, slow resolver) is NOT
- * refused: it may resolve later, and every delivery checks again.
- */
-export async function assessTarget(
-  url: string,
-  policy: TargetPolicy,
-  lookup: LookupAll = systemLookup,
-  timeoutMs: number = defaultAssessTimeoutMs,
-): Promise<{ ok: true } | { ok: false; reason: string }> {
-  try {
-    const resolution = await resolveTarget(url, policy, lookup, timeoutMs);
-    return resolution.kind === 'refused' ? { ok: false, reason: resolution.reason } : { ok: true };
-  } catch {
-    return { ok: true };
-  }
-}
 
 const dnsCodes = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
 const tlsCodes = new Set([

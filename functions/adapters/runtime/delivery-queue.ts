@@ -2,12 +2,23 @@ import { systemClock, type Clock } from '../../core/clock';
 import { type DeliveryQueue, sendAll } from '../../core/webhooks/delivery';
 import type { TableRef } from '../dynamodb/client';
 import { sqsDeliveryQueue } from '../queue/sqs-delivery-queue';
-import { tableDeliveryQueue } from '../queue/table-delivery-queue';
+
+type LocalQueueFactory = (table: TableRef, clock: Clock) => DeliveryQueue;
+
+let localQueue: LocalQueueFactory | undefined;
+
+/**
+ * The local runtime's table-backed queue (`lib/local`), set before it loads any handler. The
+ * functions themselves never import it, so a Lambda bundle carries the SQS queue alone.
+ */
+export const useLocalDeliveryQueue = (factory: LocalQueueFactory): void => {
+  localQueue = factory;
+};
 
 /**
  * SQS in AWS (DELIVERY_QUEUE_URL); the table-backed queue only in the local runtime
- * (LOCAL_DELIVERY_QUEUE=table). Anywhere else a missing queue is an error, never a silent fallback.
- * Imported only by the functions that queue deliveries.
+ * (LOCAL_DELIVERY_QUEUE=table, with the queue the runtime set). Anywhere else a missing queue is an
+ * error, never a silent fallback. Imported only by the functions that queue deliveries.
  */
 export const deliveryQueueFromEnvironment = (table: TableRef, clock: Clock = systemClock): DeliveryQueue => {
   let queue: DeliveryQueue | undefined;
@@ -15,7 +26,7 @@ export const deliveryQueueFromEnvironment = (table: TableRef, clock: Clock = sys
   const resolve = (): DeliveryQueue => {
     const queueUrl = process.env.DELIVERY_QUEUE_URL;
     if (queueUrl) return sqsDeliveryQueue(queueUrl, clock);
-    if (process.env.LOCAL_DELIVERY_QUEUE === 'table') return tableDeliveryQueue(table, clock).queue;
+    if (process.env.LOCAL_DELIVERY_QUEUE === 'table' && localQueue) return localQueue(table, clock);
     throw new Error('DELIVERY_QUEUE_URL is not set: this function has no delivery queue');
   };
   return {

@@ -40,7 +40,7 @@ export class DeploymentStateError extends Error {
 
 /** Read, change, store if unchanged meanwhile, else again. `null` from `change`: nothing to do. */
 const applyChange = async (
-  deps: Pick<StepDeps, 'deployments' | 'clock'>,
+  deps: { deployments: Pick<DeploymentRepository, 'get' | 'save'>; clock: Clock },
   ref: DeploymentRef,
   change: (deployment: Deployment, nowIso: string) => Change | null,
 ): Promise<Deployment> => {
@@ -146,7 +146,7 @@ export const completeDeployment = (deps: StepDeps, ref: DeploymentRef): Promise<
  * answer says to roll back to it; otherwise the lock is released.
  */
 export const recordFailure = async (
-  deps: Pick<StepDeps, 'deployments' | 'clock'>,
+  deps: { deployments: Pick<DeploymentRepository, 'get' | 'save' | 'previousCompleted'>; clock: Clock },
   ref: DeploymentRef,
   error: { step: string; message: string },
 ): Promise<Deployment> => {
@@ -231,7 +231,7 @@ export const runRollback = async (deps: StepDeps, ref: DeploymentRef): Promise<D
 
 /** The rollback failed: say why on the deployment and release the lock. */
 export const recordRollbackFailure = (
-  deps: Pick<StepDeps, 'deployments' | 'clock'>,
+  deps: { deployments: Pick<DeploymentRepository, 'get' | 'save'>; clock: Clock },
   ref: DeploymentRef,
   message: string,
 ): Promise<Deployment> =>

@@ -4,7 +4,7 @@ import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Workflow } from '../workflows/workflow';
-import type { Deployment, DeploymentRepository, DeploymentStatus, Environment } from './deployment';
+import type { Deployment, DeploymentRecords, DeploymentRepository, DeploymentStatus, Environment } from './deployment';
 import type { DeploymentExecutor } from './deployment-executor';
 import type { ConfigContext, ParsedConfig } from './providers/provider';
 import { recordFailure, recordRollbackFailure } from './deployment-steps';
@@ -15,7 +15,7 @@ export interface ProviderCatalogue {
 }
 
 export interface DeploymentDeps {
-  deployments: DeploymentRepository;
+  deployments: DeploymentRecords;
   workflows: { get(tenant: Tenant, id: string): Promise<Workflow | undefined> };
   providers: ProviderCatalogue;
   executor: DeploymentExecutor;
@@ -118,7 +118,11 @@ const checkedId = (id: string): string => {
   return id;
 };
 
-export const getDeployment = async (tenant: Tenant, id: string, deps: Pick<DeploymentDeps, 'deployments'>): Promise<Deployment> => {
+export const getDeployment = async (
+  tenant: Tenant,
+  id: string,
+  deps: { deployments: Pick<DeploymentRepository, 'get'> },
+): Promise<Deployment> => {
   const deployment = await deps.deployments.get(tenant, checkedId(id));
   if (!deployment) throw notFound('Deployment');
   return deployment;
@@ -128,7 +132,7 @@ export const listDeployments = (
   tenant: Tenant,
   query: ListQuery<'created_at'>,
   filters: { project_id?: string; environment?: Environment; status?: DeploymentStatus },
-  deps: Pick<DeploymentDeps, 'deployments'>,
+  deps: { deployments: Pick<DeploymentRepository, 'list'> },
 ): Promise<Page<Deployment>> => {
   if (filters.project_id !== undefined && !isId('project', filters.project_id)) return Promise.resolve({ items: [], total: 0 });
   return deps.deployments.list(tenant, query, filters);

@@ -101,3 +101,6 @@ export interface DeploymentRepository {
    */
   beginRollback(tenant: Tenant, previous: Deployment, next: Deployment): Promise<'started' | 'busy' | 'not_current' | 'changed'>;
 }
+
+/** One deployment at a time and the reads a rollback makes: what creating and rolling back use. */
+export type DeploymentRecords = Omit<DeploymentRepository, 'list'>;

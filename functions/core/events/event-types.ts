@@ -1,143 +1,167 @@
+/** Every event type, in the catalogue's order (as `GET /v1/events/types` and the OpenAPI document list them). */
+export const eventTypes = [
+  'workflow.created',
+  'workflow.started',
+  'workflow.stage.completed',
+  'workflow.completed',
+  'workflow.failed',
+  'workflow.cancelled',
+  'security.scan.started',
+  'security.scan.completed',
+  'security.finding.created',
+  'security.finding.resolved',
+  'deployment.started',
+  'deployment.completed',
+  'deployment.failed',
+  'deployment.rollback',
+  'test.run.completed',
+  'review.comment.created',
+  'review.completed',
+] as const;
+
+export type EventType = (typeof eventTypes)[number];
+
 /**
  * The event catalogue: the spec's types plus `workflow.cancelled`. Each type's `data` is a snapshot
  * of the resource after the change; `workflow.completed` has exactly the spec's shape.
+ *
+ * Built in one call marked pure: object spreads and property reads at a module's top level would
+ * keep the catalogue in every bundle that imports this file, though most use only the type names.
  */
-const workflowSnapshot = {
-  id: 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1E',
-  project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
-  name: 'Add rate limiting',
-  status: 'running',
-  stages: ['intake', 'build', 'verify', 'prove', 'iterate', 'package'],
-  created_at: '2026-11-21T10:00:00.000Z',
-};
+export const eventCatalogue = /* @__PURE__ */ (() => {
+  const workflowSnapshot = {
+    id: 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1E',
+    project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
+    name: 'Add rate limiting',
+    status: 'running',
+    stages: ['intake', 'build', 'verify', 'prove', 'iterate', 'package'],
+    created_at: '2026-11-21T10:00:00.000Z',
+  };
 
-const scanSnapshot = {
-  id: 'scan_01JD2QA1F5G7H9J1K3M5N7P9Q1',
-  project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
-  status: 'completed',
-  scan_types: ['sast', 'secrets', 'dependencies'],
-  branch: 'main',
-  created_at: '2026-11-21T10:00:00.000Z',
-};
+  const scanSnapshot = {
+    id: 'scan_01JD2QA1F5G7H9J1K3M5N7P9Q1',
+    project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
+    status: 'completed',
+    scan_types: ['sast', 'secrets', 'dependencies'],
+    branch: 'main',
+    created_at: '2026-11-21T10:00:00.000Z',
+  };
 
-const findingSnapshot = {
-  id: 'fnd_01JD2QB2G6H8J0K2M4N6P8R0S2',
-  scan_id: scanSnapshot.id,
-  project_id: scanSnapshot.project_id,
-  type: 'secrets',
-  rule_id: 'secretlint/aws',
-  severity: 'critical',
-  status: 'open',
-  title: 'AWS secret access key in source',
-  location: { path: 'config/deploy.js', line: 12 },
-  created_at: '2026-11-21T10:00:00.000Z',
-};
+  const findingSnapshot = {
+    id: 'fnd_01JD2QB2G6H8J0K2M4N6P8R0S2',
+    scan_id: scanSnapshot.id,
+    project_id: scanSnapshot.project_id,
+    type: 'secrets',
+    rule_id: 'secretlint/aws',
+    severity: 'critical',
+    status: 'open',
+    title: 'AWS secret access key in source',
+    location: { path: 'config/deploy.js', line: 12 },
+    created_at: '2026-11-21T10:00:00.000Z',
+  };
 
-const deploymentSnapshot = {
-  id: 'dep_01JD2QC3H7J9K1M3N5P7R9S1T3',
-  project_id: scanSnapshot.project_id,
-  environment: 'production',
-  provider: 'deploy-hook',
-  status: 'completed',
-  url: 'https://shop.example.com',
-  created_at: '2026-11-21T10:00:00.000Z',
-};
+  const deploymentSnapshot = {
+    id: 'dep_01JD2QC3H7J9K1M3N5P7R9S1T3',
+    project_id: scanSnapshot.project_id,
+    environment: 'production',
+    provider: 'deploy-hook',
+    status: 'completed',
+    url: 'https://shop.example.com',
+    created_at: '2026-11-21T10:00:00.000Z',
+  };
 
-export const eventCatalogue = {
-  'workflow.created': { description: 'A workflow was created and queued.', example: { ...workflowSnapshot, status: 'queued' } },
-  'workflow.started': { description: 'A workflow began its first stage.', example: workflowSnapshot },
-  'workflow.stage.completed': {
-    description: 'A stage of a workflow finished.',
-    example: { workflow_id: workflowSnapshot.id, stage: 'build', status: 'completed', duration_ms: 5231 },
-  },
-  'workflow.completed': {
-    description: 'A workflow finished all its stages.',
-    example: {
-      workflow_id: workflowSnapshot.id,
-      project_id: workflowSnapshot.project_id,
-      status: 'completed',
-      duration_ms: 183_004,
-      stages: {
-        intake: 'completed',
-        build: 'completed',
-        verify: 'completed',
-        prove: 'completed',
-        iterate: 'skipped',
-        package: 'completed',
+  return {
+    'workflow.created': { description: 'A workflow was created and queued.', example: { ...workflowSnapshot, status: 'queued' } },
+    'workflow.started': { description: 'A workflow began its first stage.', example: workflowSnapshot },
+    'workflow.stage.completed': {
+      description: 'A stage of a workflow finished.',
+      example: { workflow_id: workflowSnapshot.id, stage: 'build', status: 'completed', duration_ms: 5231 },
+    },
+    'workflow.completed': {
+      description: 'A workflow finished all its stages.',
+      example: {
+        workflow_id: workflowSnapshot.id,
+        project_id: workflowSnapshot.project_id,
+        status: 'completed',
+        duration_ms: 183_004,
+        stages: {
+          intake: 'completed',
+          build: 'completed',
+          verify: 'completed',
+          prove: 'completed',
+          iterate: 'skipped',
+          package: 'completed',
+        },
+        outputs: { docker_image: null, deployment_url: null },
       },
-      outputs: { docker_image: null, deployment_url: null },
     },
-  },
-  'workflow.failed': {
-    description: 'A workflow stopped at a failed stage; later stages were skipped.',
-    example: { ...workflowSnapshot, status: 'failed', error: { stage: 'verify', message: 'type check failed' } },
-  },
-  'workflow.cancelled': { description: 'A workflow was cancelled by a caller.', example: { ...workflowSnapshot, status: 'cancelled' } },
-  'security.scan.started': { description: 'A security scan began.', example: { ...scanSnapshot, status: 'running' } },
-  'security.scan.completed': { description: 'A security scan finished.', example: scanSnapshot },
-  'security.finding.created': { description: 'A scan reported a new finding.', example: findingSnapshot },
-  'security.finding.resolved': {
-    description: 'A finding was fixed or remediated.',
-    example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed' },
-  },
-  'deployment.started': { description: 'A deployment began.', example: { ...deploymentSnapshot, status: 'in_progress' } },
-  'deployment.completed': { description: 'A deployment finished and passed its health check.', example: deploymentSnapshot },
-  'deployment.failed': { description: 'A deployment failed.', example: { ...deploymentSnapshot, status: 'failed' } },
-  'deployment.rollback': {
-    description: 'A deployment was rolled back to the previous one.',
-    example: { ...deploymentSnapshot, status: 'rolled_back' },
-  },
-  'test.run.completed': {
-    description: 'A test run finished (added: the spec has no test events).',
-    example: {
-      id: 'run_01JD2QE5K9M1N3P5R7S9T1V3W5',
-      project_id: scanSnapshot.project_id,
-      suite_id: 'test_01JD2QE4J8K0M2N4P6R8S0T2V4',
-      status: 'completed',
-      framework: 'jest',
-      totals: { passed: 12, failed: 1, skipped: 2, errored: 0 },
-      duration_ms: 4120,
+    'workflow.failed': {
+      description: 'A workflow stopped at a failed stage; later stages were skipped.',
+      example: { ...workflowSnapshot, status: 'failed', error: { stage: 'verify', message: 'type check failed' } },
     },
-  },
-  'review.comment.created': {
-    description: 'A code review left a comment (sent for each comment, before `review.completed`).',
-    example: {
-      id: 'rvc_01JD2QF6M0N2P4R6S8T0V2W4X6',
-      review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4',
-      project_id: scanSnapshot.project_id,
-      path: 'src/app.ts',
-      start_line: null,
-      line: 42,
-      severity: 'high',
-      category: 'security',
-      source: 'analysis',
-      rule: 'no-eval',
-      body: '**eval() with a variable** (sast rule no-eval)\n\neval can run code an attacker sends.',
-      suggestion: null,
-      created_at: '2026-11-21T10:00:00.000Z',
+    'workflow.cancelled': { description: 'A workflow was cancelled by a caller.', example: { ...workflowSnapshot, status: 'cancelled' } },
+    'security.scan.started': { description: 'A security scan began.', example: { ...scanSnapshot, status: 'running' } },
+    'security.scan.completed': { description: 'A security scan finished.', example: scanSnapshot },
+    'security.finding.created': { description: 'A scan reported a new finding.', example: findingSnapshot },
+    'security.finding.resolved': {
+      description: 'A finding was fixed or remediated.',
+      example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed' },
     },
-  },
-  'review.completed': {
-    description: 'A code review finished (`status` says whether it completed or failed).',
-    example: {
-      review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4',
-      project_id: scanSnapshot.project_id,
-      workflow_id: null,
-      status: 'completed',
-      verdict: 'request_changes',
-      comments: 3,
-      by_severity: { critical: 0, high: 1, medium: 1, low: 1, info: 0 },
-      dropped_comments: { outside_diff: 1, duplicate: 0, over_limit: 0 },
-      head_commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
-      merge_base: '1d3b5a7c9e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b',
-      error: null,
-      duration_ms: 8412,
+    'deployment.started': { description: 'A deployment began.', example: { ...deploymentSnapshot, status: 'in_progress' } },
+    'deployment.completed': { description: 'A deployment finished and passed its health check.', example: deploymentSnapshot },
+    'deployment.failed': { description: 'A deployment failed.', example: { ...deploymentSnapshot, status: 'failed' } },
+    'deployment.rollback': {
+      description: 'A deployment was rolled back to the previous one.',
+      example: { ...deploymentSnapshot, status: 'rolled_back' },
     },
-  },
-} as const satisfies Record<string, { description: string; example: Record<string, unknown> }>;
+    'test.run.completed': {
+      description: 'A test run finished (added: the spec has no test events).',
+      example: {
+        id: 'run_01JD2QE5K9M1N3P5R7S9T1V3W5',
+        project_id: scanSnapshot.project_id,
+        suite_id: 'test_01JD2QE4J8K0M2N4P6R8S0T2V4',
+        status: 'completed',
+        framework: 'jest',
+        totals: { passed: 12, failed: 1, skipped: 2, errored: 0 },
+        duration_ms: 4120,
+      },
+    },
+    'review.comment.created': {
+      description: 'A code review left a comment (sent for each comment, before `review.completed`).',
+      example: {
+        id: 'rvc_01JD2QF6M0N2P4R6S8T0V2W4X6',
+        review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4',
+        project_id: scanSnapshot.project_id,
+        path: 'src/app.ts',
+        start_line: null,
+        line: 42,
+        severity: 'high',
+        category: 'security',
+        source: 'analysis',
+        rule: 'no-eval',
+        body: '**eval() with a variable** (sast rule no-eval)\n\neval can run code an attacker sends.',
+        suggestion: null,
+        created_at: '2026-11-21T10:00:00.000Z',
+      },
+    },
+    'review.completed': {
+      description: 'A code review finished (`status` says whether it completed or failed).',
+      example: {
+        review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4',
+        project_id: scanSnapshot.project_id,
+        workflow_id: null,
+        status: 'completed',
+        verdict: 'request_changes',
+        comments: 3,
+        by_severity: { critical: 0, high: 1, medium: 1, low: 1, info: 0 },
+        dropped_comments: { outside_diff: 1, duplicate: 0, over_limit: 0 },
+        head_commit: '9fceb02d0ae598e95dc970b74767f19372d61af8',
+        merge_base: '1d3b5a7c9e1f3a5b7c9d1e3f5a7b9c1d3e5f7a9b',
+        error: null,
+        duration_ms: 8412,
+      },
+    },
+  } as const satisfies Record<EventType, { description: string; example: Record<string, unknown> }>;
+})();
 
-export type EventType = keyof typeof eventCatalogue;
-
-export const eventTypes = Object.keys(eventCatalogue) as [EventType, ...EventType[]];
-
-export const isEventType = (value: string): value is EventType => Object.hasOwn(eventCatalogue, value);
+export const isEventType = (value: string): value is EventType => (eventTypes as readonly string[]).includes(value);

@@ -113,6 +113,9 @@ export interface DeliveryRepository {
   setStatus(tenant: Tenant, webhookId: string, id: string, status: DeliveryStatus, at: string): Promise<void>;
 }
 
+/** What redelivering and recovering use of the deliveries. */
+export type DeliveryRestarts = Pick<DeliveryRepository, 'get' | 'findSince' | 'restart'>;
+
 export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>;
 }

@@ -5,7 +5,14 @@ import { newEvent } from '../events/event';
 import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
-import { type DeliveryListFilters, type DeliveryQueue, type DeliveryRepository, type DeliveryView, viewOfDelivery } from './delivery';
+import {
+  type DeliveryListFilters,
+  type DeliveryQueue,
+  type DeliveryRepository,
+  type DeliveryRestarts,
+  type DeliveryView,
+  viewOfDelivery,
+} from './delivery';
 import type { SendAttempt } from './dispatch';
 import { attemptRecord, signedRequest } from './dispatch';
 import { firstAttemptMessage, newDelivery } from './fan-out';
@@ -40,12 +47,27 @@ export type WebhookWithSecret = WebhookView & { secret: string };
 /** The old secret keeps signing this long after a rotation unless the caller says otherwise. */
 export const defaultRotationOverlapSeconds = 86_400;
 
-const checkedTarget = async (url: string, tenant: Tenant, deps: WebhookDeps): Promise<void> => {
+/** What creating and updating a webhook use: no deliveries, no queue, no HTTP client. */
+export type WebhookTargetDeps = Pick<WebhookDeps, 'webhooks' | 'clock' | 'policyFor' | 'assessTarget'>;
+
+/** What the test attempt uses. */
+export type WebhookTestDeps = Pick<
+  WebhookDeps,
+  'webhooks' | 'deliveries' | 'clock' | 'policyFor' | 'send' | 'userAgent' | 'testAttemptTimeoutMs'
+>;
+
+/** What redelivering and recovering use: the delivery records and the queue, no HTTP client. */
+export interface RedeliveryDeps extends Pick<WebhookDeps, 'queue' | 'clock'> {
+  webhooks: Pick<WebhookRepository, 'get'>;
+  deliveries: DeliveryRestarts;
+}
+
+const checkedTarget = async (url: string, tenant: Tenant, deps: Pick<WebhookDeps, 'policyFor' | 'assessTarget'>): Promise<void> => {
   const verdict = await deps.assessTarget(url, deps.policyFor(tenant.mode));
   if (!verdict.ok) throw validationError([{ field: 'url', issue: verdict.reason }]);
 };
 
-const existing = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<Webhook> => {
+const existing = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'get'> }): Promise<Webhook> => {
   const webhook = isId('webhook', id) ? await deps.webhooks.get(tenant, id) : undefined;
   if (!webhook) throw notFound('Webhook');
   return webhook;
@@ -60,7 +82,7 @@ export interface NewWebhook {
   description?: string;
 }
 
-export const createWebhook = async (tenant: Tenant, input: NewWebhook, deps: WebhookDeps): Promise<WebhookWithSecret> => {
+export const createWebhook = async (tenant: Tenant, input: NewWebhook, deps: WebhookTargetDeps): Promise<WebhookWithSecret> => {
   await checkedTarget(input.url, tenant, deps);
   const nowMs = deps.clock.now();
   const webhook: Webhook = {
@@ -102,7 +124,7 @@ export interface WebhookUpdate {
 }
 
 /** `active: true` on a failed webhook re-enables it: new events are delivered again. */
-export const updateWebhook = async (tenant: Tenant, id: string, changes: WebhookUpdate, deps: WebhookDeps): Promise<WebhookView> => {
+export const updateWebhook = async (tenant: Tenant, id: string, changes: WebhookUpdate, deps: WebhookTargetDeps): Promise<WebhookView> => {
   const webhook = await existing(tenant, id, deps);
   if (changes.url !== undefined) await checkedTarget(changes.url, tenant, deps);
   const reEnable = changes.active === true && webhook.status === 'failed';
@@ -153,7 +175,7 @@ export const rotateWebhookSecret = async (
  * One signed attempt of an example event of `type`, made now and recorded in the delivery log;
  * never retried, and never marks the webhook failed.
  */
-export const testWebhook = async (tenant: Tenant, id: string, type: EventType, deps: WebhookDeps): Promise<DeliveryView> => {
+export const testWebhook = async (tenant: Tenant, id: string, type: EventType, deps: WebhookTestDeps): Promise<DeliveryView> => {
   const webhook = await existing(tenant, id, deps);
   const nowMs = deps.clock.now();
   const event = newEvent(type, { ...eventCatalogue[type].example }, nowMs);
@@ -199,7 +221,7 @@ const reEnableFirst = (): ApiError =>
   new ApiError('conflict', 'Re-enable the webhook first (PATCH it with {"active": true}); a failed or inactive webhook receives nothing.');
 
 /** A new sequence of attempts of the same event (same event id), starting now. */
-export const redeliver = async (tenant: Tenant, webhookId: string, id: string, deps: WebhookDeps): Promise<DeliveryView> => {
+export const redeliver = async (tenant: Tenant, webhookId: string, id: string, deps: RedeliveryDeps): Promise<DeliveryView> => {
   const webhook = await existing(tenant, webhookId, deps);
   const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
   if (!delivery) throw notFound('Delivery');
@@ -220,7 +242,7 @@ export const recoverDeliveries = async (
   tenant: Tenant,
   webhookId: string,
   sinceMs: number,
-  deps: WebhookDeps,
+  deps: RedeliveryDeps,
 ): Promise<{ webhook_id: string; since: string; requeued: number }> => {
   const webhook = await existing(tenant, webhookId, deps);
   if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();

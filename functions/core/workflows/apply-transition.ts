@@ -13,7 +13,7 @@ export class WorkflowMissing extends Error {
  * the workflow meanwhile, else reads again and retries: cancel and a finishing stage may race.
  */
 export const applyTransition = async (
-  deps: { workflows: WorkflowRepository; clock: Clock },
+  deps: { workflows: Pick<WorkflowRepository, 'get' | 'save'>; clock: Clock },
   tenant: Tenant,
   id: string,
   transition: (workflow: Workflow, nowIso: string) => Transition,

@@ -7,10 +7,18 @@ import { applyTransition } from './apply-transition';
 import type { StageName } from './stage-data';
 import { cancelRun, failRun, workflowSnapshot } from './transitions';
 import type { WorkflowExecutor } from './workflow-executor';
-import { type LogEntry, type LogLevel, newWorkflow, type Workflow, type WorkflowRepository, type WorkflowStatus } from './workflow';
+import {
+  type LogEntry,
+  type LogLevel,
+  newWorkflow,
+  type Workflow,
+  type WorkflowRecords,
+  type WorkflowRepository,
+  type WorkflowStatus,
+} from './workflow';
 
 export interface WorkflowDeps {
-  workflows: WorkflowRepository;
+  workflows: WorkflowRecords;
   executor: WorkflowExecutor;
   clock: Clock;
   /** The AI providers this deployment has configured. */
@@ -76,7 +84,7 @@ const checkedId = (id: string): string => {
   return id;
 };
 
-export const getWorkflow = async (tenant: Tenant, id: string, deps: Pick<WorkflowDeps, 'workflows'>): Promise<Workflow> => {
+export const getWorkflow = async (tenant: Tenant, id: string, deps: { workflows: Pick<WorkflowRepository, 'get'> }): Promise<Workflow> => {
   const workflow = await deps.workflows.get(tenant, checkedId(id));
   if (!workflow) throw notFound('Workflow');
   return workflow;
@@ -86,7 +94,7 @@ export const listWorkflows = (
   tenant: Tenant,
   query: ListQuery<'created_at'>,
   filters: { project_id?: string; status?: WorkflowStatus },
-  deps: Pick<WorkflowDeps, 'workflows'>,
+  deps: { workflows: Pick<WorkflowRepository, 'list'> },
 ): Promise<Page<Workflow>> => {
   // A malformed project id matches nothing; no need to ask the table.
   if (filters.project_id !== undefined && !isId('project', filters.project_id)) return Promise.resolve({ items: [], total: 0 });
@@ -98,7 +106,7 @@ export const listWorkflowLogs = async (
   id: string,
   query: ListQuery<'timestamp'>,
   filters: { stage?: StageName; level?: LogLevel },
-  deps: Pick<WorkflowDeps, 'workflows'>,
+  deps: { workflows: Pick<WorkflowRepository, 'get' | 'listLogs'> },
 ): Promise<Page<LogEntry>> => {
   await getWorkflow(tenant, id, deps);
   return deps.workflows.listLogs(tenant, id, query, filters);

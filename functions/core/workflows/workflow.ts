@@ -234,3 +234,9 @@ export interface WorkflowRepository {
     filters: { stage?: StageName; level?: LogLevel },
   ): Promise<Page<LogEntry>>;
 }
+
+/** One workflow at a time: what creating, cancelling and the stages use. */
+export type WorkflowRecords = Pick<WorkflowRepository, 'create' | 'get' | 'save' | 'appendLog'>;
+
+/** The lists of workflows and of a workflow's log. */
+export type WorkflowLists = Pick<WorkflowRepository, 'list' | 'listLogs'>;

@@ -8,9 +8,9 @@ import { listWorkflows } from '../../core/workflows/workflow-use-cases';
 import { dashboardPage } from '../../http/pages/dashboard-page';
 import { HomePage } from '../../pages/views/dashboard/home';
 import { dashboardHomeRoute } from '../../routes/dashboard';
-import { deploymentDeps } from '../deployments/deps';
+import { deploymentReadDeps } from '../deployments/deps';
 import { securityDeps } from '../security/deps';
-import { workflowDeps } from '../workflows/deps';
+import { workflowReadDeps } from '../workflows/deps';
 
 const latestEvents = { page: 1, perPage: 10, sort: 'created_at' as const, order: 'desc' as const };
 
@@ -19,9 +19,9 @@ export const handler = dashboardPage(dashboardHomeRoute, async ({ shell, tenant,
   // Each count is a single count query, side by side with the events; the account and the failed
   // webhooks' count came with the session.
   const [workflows, findings, deployments, events, failed] = await Promise.all([
-    listWorkflows(tenant, totalOnly('created_at'), { status: 'running' }, workflowDeps()),
+    listWorkflows(tenant, totalOnly('created_at'), { status: 'running' }, workflowReadDeps()),
     listFindings(tenant, totalOnly('created_at'), { severity: 'critical', status: 'open' }, securityDeps()),
-    listDeployments(tenant, totalOnly('created_at'), { status: 'in_progress' }, deploymentDeps()),
+    listDeployments(tenant, totalOnly('created_at'), { status: 'in_progress' }, deploymentReadDeps()),
     listEvents(tenant, latestEvents, {}, { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() }),
     failedWebhooks(),
   ]);

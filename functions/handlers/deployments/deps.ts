@@ -1,10 +1,11 @@
 import { systemClock } from '../../core/clock';
+import type { DeploymentRepository } from '../../core/deployments/deployment';
 import type { DeploymentExecutor } from '../../core/deployments/deployment-executor';
 import type { DeploymentDeps } from '../../core/deployments/deployment-use-cases';
 import { deploymentConfigs, type ProviderConfigs, providerNames } from '../../adapters/deployments/provider-configs';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
-import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
+import { dynamoDeploymentRecords, dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
+import { dynamoWorkflowRecords } from '../../adapters/dynamodb/workflow-repository';
 
 const noExecutor: DeploymentExecutor = {
   start: async () => {
@@ -26,8 +27,8 @@ const providerNamed = (name: string): ProviderConfigs | undefined => {
 export const deploymentDeps = (executorOf: () => DeploymentExecutor = () => noExecutor): DeploymentDeps => {
   const table = tableFromEnvironment();
   return {
-    deployments: dynamoDeploymentRepository(table),
-    workflows: dynamoWorkflowRepository(table),
+    deployments: dynamoDeploymentRecords(table),
+    workflows: dynamoWorkflowRecords(table),
     providers: {
       names: () => [...providerNames],
       parseConfig: async (name, config, context) => {
@@ -40,3 +41,8 @@ export const deploymentDeps = (executorOf: () => DeploymentExecutor = () => noEx
     clock: systemClock,
   };
 };
+
+/** For the dashboard's deployment pages, which read one deployment and list them. */
+export const deploymentReadDeps = (): { deployments: DeploymentRepository } => ({
+  deployments: dynamoDeploymentRepository(tableFromEnvironment()),
+});

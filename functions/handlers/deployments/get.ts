@@ -2,10 +2,10 @@ import { getDeployment } from '../../core/deployments/deployment-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { getDeploymentRoute } from '../../routes/deployments';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
+import { dynamoDeploymentRecords } from '../../adapters/dynamodb/deployment-repository';
 import { deploymentView } from './view';
 
-const deps = { deployments: dynamoDeploymentRepository(tableFromEnvironment()) };
+const deps = { deployments: dynamoDeploymentRecords(tableFromEnvironment()) };
 
 export const handler = apiHandler(getDeploymentRoute, async ({ principal, params }) => ({
   data: deploymentView(await getDeployment(principal, params.id, deps)),

@@ -1,9 +1,9 @@
 import { createWebhook } from '../../core/webhooks/webhook-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { createWebhookRoute } from '../../routes/webhooks';
-import { webhookDeps } from './deps';
+import { webhookTargetDeps } from './deps';
 
-const deps = webhookDeps();
+const deps = webhookTargetDeps();
 
 export const handler = apiHandler(createWebhookRoute, async ({ principal, body }) => {
   const webhook = await createWebhook(principal, body, deps);

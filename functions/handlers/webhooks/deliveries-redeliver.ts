@@ -2,9 +2,9 @@ import { redeliver } from '../../core/webhooks/webhook-use-cases';
 import { apiHandler } from '../../http/api-handler';
 import { redeliverRoute } from '../../routes/webhooks';
 import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
-import { webhookDeps } from './deps';
+import { redeliveryDeps } from './deps';
 
-const deps = webhookDeps(deliveryQueueFromEnvironment);
+const deps = redeliveryDeps(deliveryQueueFromEnvironment);
 
 export const handler = apiHandler(redeliverRoute, async ({ principal, params }) => ({
   data: await redeliver(principal, params.id, params.delivery_id, deps),

@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors';
 import type { AutoDeployer, AutoDeployWatch } from '../../core/workflows/stages/auto-deploy';
 import { deploymentExecutorFromEnvironment } from '../../adapters/deployments/sfn-deployment-executor';
 import { waitScaleFromEnvironment } from '../../adapters/runtime/webhook-runtime';
-import { deploymentDeps } from '../deployments/deps';
+import { deploymentDeps, deploymentReadDeps } from '../deployments/deps';
 
 /** How long a workflow waits for its deployment (an hour; LOCAL_WAIT_SCALE applies locally). */
 const maxWaitMs = 60 * 60_000;
@@ -15,7 +15,8 @@ const maxWaitMs = 60 * 60_000;
  */
 export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env): AutoDeployer | undefined => {
   if (!env.DEPLOYMENT_STATE_MACHINE_ARN) return undefined;
-  const deps = deploymentDeps(() => deploymentExecutorFromEnvironment(env));
+  // The list finds the template deployment; the rest creates one as the API does.
+  const deps = { ...deploymentDeps(() => deploymentExecutorFromEnvironment(env)), ...deploymentReadDeps() };
   return {
     async start(ref, workflow, bundle, branch) {
       const tenant = deploymentTenantOf(ref);

@@ -3,9 +3,9 @@ import { viewOfWorkflow } from '../../core/workflows/workflow';
 import { apiHandler } from '../../http/api-handler';
 import { getWorkflowRoute } from '../../routes/workflows';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
+import { dynamoWorkflowRecords } from '../../adapters/dynamodb/workflow-repository';
 
-const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()) };
+const deps = { workflows: dynamoWorkflowRecords(tableFromEnvironment()) };
 
 export const handler = apiHandler(getWorkflowRoute, async ({ principal, params }) => ({
   data: viewOfWorkflow(await getWorkflow(principal, params.id, deps)),

@@ -293,11 +293,11 @@ describe('getDeployment and listDeployments', () => {
   });
 
   it('lists nothing for a malformed project filter, without asking the repository', async () => {
-    const { deps } = setup();
+    const { deps, deployments } = setup();
     await createDeployment(tenant, input(), deps);
     const query = { page: 1, perPage: 10, sort: 'created_at' as const, order: 'desc' as const };
-    await expect(listDeployments(tenant, query, { project_id: 'nope' }, deps)).resolves.toEqual({ items: [], total: 0 });
-    await expect(listDeployments(tenant, query, { project_id: projectId }, deps)).resolves.toMatchObject({ total: 1 });
+    await expect(listDeployments(tenant, query, { project_id: 'nope' }, { deployments })).resolves.toEqual({ items: [], total: 0 });
+    await expect(listDeployments(tenant, query, { project_id: projectId }, { deployments })).resolves.toMatchObject({ total: 1 });
   });
 });
 

@@ -4,7 +4,7 @@ import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { filterValue, listHref, pageListQuery } from '../../../http/pages/list-params';
 import { DeploymentsPage } from '../../../pages/views/dashboard/deployments/deployments';
 import { deploymentsRoute } from '../../../routes/dashboard-resources';
-import { deploymentDeps } from '../../deployments/deps';
+import { deploymentReadDeps } from '../../deployments/deps';
 import { deploymentView } from '../../deployments/view';
 
 export const handler = dashboardPage(deploymentsRoute, async (request) => {
@@ -14,7 +14,7 @@ export const handler = dashboardPage(deploymentsRoute, async (request) => {
     environment: filterValue(request.query, 'environment', environments),
     project_id: request.query.get('project_id')?.trim() || undefined,
   };
-  const page = await listDeployments(request.tenant, query, filters, deploymentDeps());
+  const page = await listDeployments(request.tenant, query, filters, deploymentReadDeps());
   return {
     page: DeploymentsPage({
       shell: request.shell,

@@ -15,12 +15,12 @@ import { parseWith } from '../../../http/validation';
 import { ProjectPage, type ProjectPageProps } from '../../../pages/views/dashboard/projects/project';
 import { type ProjectForm, ProjectsPage, type ProjectsPageProps } from '../../../pages/views/dashboard/projects/projects';
 import { createProjectBody, updateProjectBody } from '../../../routes/schemas/projects-bodies';
-import { deploymentDeps } from '../../deployments/deps';
+import { deploymentReadDeps } from '../../deployments/deps';
 import { deploymentView } from '../../deployments/view';
 import { projectDeps } from '../../projects/deps';
 import { securityDeps } from '../../security/deps';
 import { testDeps } from '../../testing/deps';
-import { workflowDeps } from '../../workflows/deps';
+import { workflowReadDeps } from '../../workflows/deps';
 
 export const projectIdOf = (request: Pick<DashboardRequest, 'event'>): string => request.event.pathParameters?.id ?? '';
 
@@ -66,10 +66,10 @@ export const projectPage = async (
   const project = await getProject(tenant, projectIdOf(request), projectDeps());
   const filter = { project_id: project.id };
   const [workflows, scans, findings, deployments, reviews, testRuns] = await Promise.all([
-    listWorkflows(tenant, recent, filter, workflowDeps()),
+    listWorkflows(tenant, recent, filter, workflowReadDeps()),
     listScans(tenant, recent, filter, securityDeps()),
     listFindings(tenant, { ...recent, sort: 'severity' as const, order: 'asc' as const }, { ...filter, status: 'open' }, securityDeps()),
-    listDeployments(tenant, recent, filter, deploymentDeps()),
+    listDeployments(tenant, recent, filter, deploymentReadDeps()),
     // Only the review records: the page starts no review, so it needs no AI provider or job client.
     listReviews(tenant, recent, filter, { reviews: dynamoReviewRepository(tableFromEnvironment()) }),
     listTests(tenant, recent, { ...filter, object: 'test_run' }, testDeps()),

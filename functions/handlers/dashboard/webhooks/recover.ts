@@ -3,10 +3,10 @@ import { recoverDeliveries } from '../../../core/webhooks/webhook-use-cases';
 import { deliveryQueueFromEnvironment } from '../../../adapters/runtime/delivery-queue';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { recoverWebhookPageRoute } from '../../../routes/dashboard-resources';
-import { webhookDeps } from '../../webhooks/deps';
+import { redeliveryDeps } from '../../webhooks/deps';
 import { webhookIdOf, webhookPage } from './webhook-pages';
 
-const deps = webhookDeps(deliveryQueueFromEnvironment);
+const deps = redeliveryDeps(deliveryQueueFromEnvironment);
 
 /** A `datetime-local` field (`2026-11-24T13:05`, seconds optional), read as UTC as the form says. */
 const sinceOf = (form: URLSearchParams): number => {

@@ -2,10 +2,10 @@ import { redeliver } from '../../../core/webhooks/webhook-use-cases';
 import { deliveryQueueFromEnvironment } from '../../../adapters/runtime/delivery-queue';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { redeliverPageRoute } from '../../../routes/dashboard-resources';
-import { webhookDeps } from '../../webhooks/deps';
+import { redeliveryDeps } from '../../webhooks/deps';
 import { webhookIdOf } from './webhook-pages';
 
-const deps = webhookDeps(deliveryQueueFromEnvironment);
+const deps = redeliveryDeps(deliveryQueueFromEnvironment);
 
 /** As `POST /v1/webhooks/{id}/deliveries/{delivery_id}/redeliver`: a new sequence of attempts of the same event. */
 export const handler = dashboardPage(

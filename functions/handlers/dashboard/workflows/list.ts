@@ -4,7 +4,7 @@ import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { filterValue, listHref, pageListQuery } from '../../../http/pages/list-params';
 import { WorkflowsPage } from '../../../pages/views/dashboard/workflows/workflows';
 import { workflowsRoute } from '../../../routes/dashboard-resources';
-import { workflowDeps } from '../../workflows/deps';
+import { workflowReadDeps } from '../../workflows/deps';
 
 export const handler = dashboardPage(workflowsRoute, async (request) => {
   const query = pageListQuery(request.query, { sorts: ['created_at'] as const, defaultSort: 'created_at' });
@@ -12,7 +12,7 @@ export const handler = dashboardPage(workflowsRoute, async (request) => {
     status: filterValue(request.query, 'status', workflowStatuses),
     project_id: request.query.get('project_id')?.trim() || undefined,
   };
-  const page = await listWorkflows(request.tenant, query, filters, workflowDeps());
+  const page = await listWorkflows(request.tenant, query, filters, workflowReadDeps());
   return {
     page: WorkflowsPage({
       shell: request.shell,

@@ -5,13 +5,13 @@ import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { filterValue, listHref, pageListQuery } from '../../../http/pages/list-params';
 import { WorkflowPage } from '../../../pages/views/dashboard/workflows/workflow';
 import { workflowPageRoute } from '../../../routes/dashboard-resources';
-import { workflowDeps } from '../../workflows/deps';
+import { workflowReadDeps } from '../../workflows/deps';
 
 const notices: Record<string, string> = { cancelled: 'The workflow is cancelled.' };
 
 /** A workflow with its stages (live while it runs) and its logs, filtered by stage and level. */
 export const handler = dashboardPage(workflowPageRoute, async (request) => {
-  const deps = workflowDeps();
+  const deps = workflowReadDeps();
   const workflow = await getWorkflow(request.tenant, request.event.pathParameters?.id ?? '', deps);
   const query = {
     ...pageListQuery(request.query, { sorts: ['timestamp'] as const, defaultSort: 'timestamp', perPage: 50 }),
