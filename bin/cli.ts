@@ -9,6 +9,7 @@ import {
   revokeCredential,
   type AdminDeps,
 } from '../functions/core/credentials/manage-credentials';
+import { recountFailedWebhooks } from '../functions/adapters/dynamodb/migrations/failed-webhook-count';
 import { backfillTestObjectIndexes } from '../functions/adapters/dynamodb/migrations/test-object-indexes';
 import { TargetError, targetTable } from '../lib/cli/target-table';
 import { advisoriesCommand, advisoriesUsage, isAdvisoriesCommand } from './commands/advisories';
@@ -30,6 +31,7 @@ const usage = `npm run cli -- <command> [options]
   provenance verify <envelope.json> (--public-key <pem> | --local)
   provenance public-key [--local]
   migrate test-indexes                  one-off, idempotent: lists suites and runs stored before GET /v1/tests
+  migrate failed-webhooks               one-off, idempotent: counts webhooks failed before the dashboard's badge kept a count
 ${peopleUsage}
 ${advisoriesUsage}
 
@@ -156,6 +158,10 @@ const run = async (): Promise<void> => {
     case 'keys revoke': {
       const revoked = await revokeCredential(argument ?? fail('keys revoke needs the key id: keys revoke <key_id>'), deps);
       return print(revoked, `Revoked ${revoked.id} at ${revoked.revoked_at}.`);
+    }
+    case 'migrate failed-webhooks': {
+      const report = await recountFailedWebhooks(await targetTable(values.stack));
+      return print(report, `Counted ${report.failed} failed webhooks in ${report.tenants} account modes with webhooks.`);
     }
     case 'migrate test-indexes': {
       const report = await backfillTestObjectIndexes(await targetTable(values.stack));

@@ -22,6 +22,7 @@ import { startLocalStepFunctions } from './step-functions/local-step-functions';
 import type { ExecutionSummary } from './step-functions/executions';
 import { deploymentMachine, workflowMachine } from './state-machines';
 import { failOrphans } from './recover-orphans';
+import { recountFailedWebhooks } from '../../functions/adapters/dynamodb/migrations/failed-webhook-count';
 import { backfillTestObjectIndexes } from '../../functions/adapters/dynamodb/migrations/test-object-indexes';
 
 export interface LocalRuntimeOptions {
@@ -151,6 +152,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
   // Suites and runs stored before GET /v1/tests existed get its index keys (idempotent: a no-op once done).
   if (!options.inMemory) await backfillTestObjectIndexes(table);
+  // Webhooks that failed before the dashboard's badge kept a counter are counted (idempotent).
+  if (!options.inMemory) await recountFailedWebhooks(table);
   const firstStart = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
   // The default account's first admin: a user with no password yet and a one-time link to set one.
   const admin = firstStart ? await bootstrapAdmin(firstStart.account, table) : undefined;

@@ -1,17 +1,9 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../../../core/tenancy';
 import type { TableRef } from '../client';
 import { entityTypes } from '../keys';
 import * as keys from '../table-keys';
 import { isConditionFailure } from '../transactions';
-
-/** `ACCOUNT#<id>#MODE#<mode>#…`: the tenant of an item, from its partition key. */
-const tenantOfKey = (pk: string): Tenant | undefined => {
-  const [account, accountId, modeLabel, mode] = pk.split('#');
-  return account === 'ACCOUNT' && modeLabel === 'MODE' && accountId && (mode === 'live' || mode === 'test')
-    ? { accountId, mode }
-    : undefined;
-};
+import { tenantOfKey } from './tenant-of-key';
 
 export interface BackfillReport {
   /** Suites and runs seen. */
