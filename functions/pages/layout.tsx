@@ -1,6 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { scriptPath } from './assets/script';
-import { stylesheetPath } from './assets/stylesheet';
+import { scriptPath, stylesheetPath } from './assets/paths';
 import { Button, PostForm } from './components';
 import { AccountBar, DashboardNav, type Shell, TestModeBanner } from './dashboard-shell';
 

@@ -1,6 +1,6 @@
 import { checkedFetch } from './support/contract';
 import { generate } from 'otplib';
-import { stylesheetPath } from '../../functions/pages/assets/stylesheet';
+import { stylesheetPath } from '../../functions/pages/assets/paths';
 import { as } from './support/http';
 import { csrfTokenIn, newPerson, origin, waitForMail, webClient } from './support/web-client';
 

@@ -2,6 +2,8 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { handler as asset } from '../../functions/handlers/dashboard/asset';
 import { handler as metadata } from '../../functions/handlers/oauth/metadata';
+import { scriptFile } from '../../functions/pages/assets/script';
+import { scriptPath, stylesheetPath } from '../../functions/pages/assets/paths';
 import { stylesheetFile, stylesheetText } from '../../functions/pages/assets/stylesheet';
 import { matchRoute, routeTable, routes, webRoutes } from '../../functions/routes';
 import { allScopes } from '../../functions/core/credentials/scopes';
@@ -49,6 +51,10 @@ describe('GET /.well-known/oauth-authorization-server', () => {
 });
 
 describe('the stylesheet', () => {
+  it('pages link the names the asset function serves: asset-names.ts is not stale (`npm run assets:names`)', () => {
+    expect([stylesheetPath, scriptPath]).toEqual([`/dashboard/assets/${stylesheetFile}`, `/dashboard/assets/${scriptFile}`]);
+  });
+
   it('is served under its content hash for a year, and nothing else is', async () => {
     const response = await asset(
       apiEvent({ method: 'GET', path: `/dashboard/assets/${stylesheetFile}`, pathParameters: { file: stylesheetFile } }),

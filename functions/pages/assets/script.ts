@@ -1,13 +1,10 @@
-import { createHash } from 'node:crypto';
 import script from './dashboard.client.js';
-import { assetsPath } from './stylesheet';
+import { contentName } from './content-name';
 
 /**
  * The dashboard's one script (a few KB: copy buttons, confirmation dialogs, live updates), bundled
- * as text like the stylesheet and served under a name that carries its content hash.
+ * as text like the stylesheet for the one function that serves it.
  */
 export const scriptText: string = script;
 
-export const scriptFile = `dashboard.${createHash('sha256').update(script).digest('hex').slice(0, 12)}.js`;
-
-export const scriptPath = `${assetsPath}/${scriptFile}`;
+export const scriptFile = contentName(script, 'js');
