@@ -9,6 +9,7 @@ import {
   revokeCredential,
   type AdminDeps,
 } from '../functions/core/credentials/manage-credentials';
+import { recountAttentionCounts } from '../functions/adapters/dynamodb/migrations/attention-counts';
 import { recountFailedWebhooks } from '../functions/adapters/dynamodb/migrations/failed-webhook-count';
 import { backfillTestObjectIndexes } from '../functions/adapters/dynamodb/migrations/test-object-indexes';
 import { TargetError, targetTable } from '../lib/cli/target-table';
@@ -32,6 +33,7 @@ const usage = `npm run cli -- <command> [options]
   provenance public-key [--local]
   migrate test-indexes                  one-off, idempotent: lists suites and runs stored before GET /v1/tests
   migrate failed-webhooks               one-off, idempotent: counts webhooks failed before the dashboard's badge kept a count
+  migrate attention-counts              one-off, idempotent: counts Home's running workflows, open critical findings and deployments in progress
 ${peopleUsage}
 ${advisoriesUsage}
 
@@ -162,6 +164,15 @@ const run = async (): Promise<void> => {
     case 'migrate failed-webhooks': {
       const report = await recountFailedWebhooks(await targetTable(values.stack));
       return print(report, `Counted ${report.failed} failed webhooks in ${report.tenants} account modes with webhooks.`);
+    }
+    case 'migrate attention-counts': {
+      const report = await recountAttentionCounts(await targetTable(values.stack));
+      const { runningWorkflows, openCriticalFindings, deploymentsInProgress } = report;
+      return print(
+        report,
+        `Counted ${runningWorkflows.counted} running workflows, ${openCriticalFindings.counted} open critical findings and ` +
+          `${deploymentsInProgress.counted} deployments in progress.`,
+      );
     }
     case 'migrate test-indexes': {
       const report = await backfillTestObjectIndexes(await targetTable(values.stack));

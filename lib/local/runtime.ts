@@ -22,6 +22,7 @@ import { startLocalStepFunctions } from './step-functions/local-step-functions';
 import type { ExecutionSummary } from './step-functions/executions';
 import { deploymentMachine, workflowMachine } from './state-machines';
 import { failOrphans } from './recover-orphans';
+import { recountAttentionCounts } from '../../functions/adapters/dynamodb/migrations/attention-counts';
 import { recountFailedWebhooks } from '../../functions/adapters/dynamodb/migrations/failed-webhook-count';
 import { backfillTestObjectIndexes } from '../../functions/adapters/dynamodb/migrations/test-object-indexes';
 
@@ -154,6 +155,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   if (!options.inMemory) await backfillTestObjectIndexes(table);
   // Webhooks that failed before the dashboard's badge kept a counter are counted (idempotent).
   if (!options.inMemory) await recountFailedWebhooks(table);
+  // So are Home's running workflows, open critical findings and deployments in progress (idempotent).
+  if (!options.inMemory) await recountAttentionCounts(table);
   const firstStart = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
   // The default account's first admin: a user with no password yet and a one-time link to set one.
   const admin = firstStart ? await bootstrapAdmin(firstStart.account, table) : undefined;

@@ -3,6 +3,7 @@ import type { Deployment, DeploymentRecords, DeploymentRepository, Environment }
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
+import { countMoves, deploymentsInProgressCountKey, isDeploymentInProgress, moveOf } from './attention-counts';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
 import {
@@ -72,6 +73,8 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   });
+  const inProgressMoves = (tenant: Tenant, moves: number[]): TransactItem[] =>
+    countMoves(tableName, deploymentsInProgressCountKey(tenant), moves);
   const eventItems = (tenant: Tenant, events: PendingEvent[]): TransactItem[] =>
     pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
 
@@ -88,6 +91,7 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
                 counterUpdate(tableName, keys.deployments(tenant), 1),
                 counterUpdate(tableName, keys.deploymentsOfProject(tenant, deployment.project_id), 1),
                 counterUpdate(tableName, keys.deploymentsOfEnvironment(tenant, deployment.project_id, deployment.environment), 1),
+                ...inProgressMoves(tenant, [moveOf(isDeploymentInProgress, undefined, deployment)]),
               ],
             }),
           ),
@@ -132,6 +136,12 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
         });
       }
       if (effects.finished) items.push(projectActivity(tenant, next.project_id, -1));
+      items.push(
+        ...inProgressMoves(tenant, [
+          moveOf(isDeploymentInProgress, previous, next),
+          ...(effects.alsoSave ? [moveOf(isDeploymentInProgress, effects.alsoSave.previous, effects.alsoSave.next)] : []),
+        ]),
+      );
       items.push(...eventItems(tenant, events));
       try {
         await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
@@ -197,6 +207,7 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
                 conditionalPut(tenant, previous, next),
                 // A rollback under way counts as active too: its project cannot be deleted meanwhile.
                 projectActivity(tenant, next.project_id, 1),
+                ...inProgressMoves(tenant, [moveOf(isDeploymentInProgress, previous, next)]),
               ],
             }),
           ),

@@ -3,6 +3,7 @@ import type { ListQuery } from '../../core/pagination';
 import { type Finding, type FindingRepository, severityRank } from '../../core/security/finding';
 import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
+import { countMoves, isOpenCriticalFinding, moveOf, openCriticalFindingsCountKey } from './attention-counts';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
 import {
@@ -148,6 +149,7 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
                 { Put: { TableName: tableName, Item: itemOf(tenant, finding), ConditionExpression: 'attribute_not_exists(pk)' } },
                 counterUpdate(tableName, keys.findings(tenant), 1),
                 counterUpdate(tableName, keys.findingsOfProject(tenant, finding.project_id), 1),
+                ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, undefined, finding)]),
                 ...eventItems(tenant, events),
               ],
             }),
@@ -165,7 +167,11 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
         await withConflictRetry(() =>
           client.send(
             new TransactWriteCommand({
-              TransactItems: [revisionPut(tableName, itemOf(tenant, next), previous.revision), ...eventItems(tenant, events)],
+              TransactItems: [
+                revisionPut(tableName, itemOf(tenant, next), previous.revision),
+                ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, previous, next)]),
+                ...eventItems(tenant, events),
+              ],
             }),
           ),
         );

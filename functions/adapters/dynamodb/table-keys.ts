@@ -69,6 +69,12 @@ export const webhookSortKeyPrefix = 'WEBHOOK#';
 export const webhook = (tenant: Tenant, id: string) => ({ pk: join(tenantPrefix(tenant), 'WEBHOOKS'), sk: join('WEBHOOK', id) });
 /** The counter of the tenant's failed webhooks (the dashboard's badge): `counter(failedWebhooks(tenant))`. */
 export const failedWebhooks = (tenant: Tenant) => join(tenantPrefix(tenant), 'WEBHOOKS', 'FAILED');
+/** The counter of the tenant's running workflows (Home's count): `counter(runningWorkflows(tenant))`. */
+export const runningWorkflows = (tenant: Tenant) => join(tenantPrefix(tenant), 'WORKFLOWS', 'RUNNING');
+/** The counter of the tenant's open critical findings (Home's count): `counter(openCriticalFindings(tenant))`. */
+export const openCriticalFindings = (tenant: Tenant) => join(tenantPrefix(tenant), 'FINDINGS', 'OPEN_CRITICAL');
+/** The counter of the tenant's deployments in progress (Home's count): `counter(deploymentsInProgress(tenant))`. */
+export const deploymentsInProgress = (tenant: Tenant) => join(tenantPrefix(tenant), 'DEPLOYMENTS', 'IN_PROGRESS');
 
 export const deliveries = (tenant: Tenant, webhookId: string) => join(tenantPrefix(tenant), 'WEBHOOK', webhookId, 'DELIVERIES');
 export const deliverySortKeyPrefix = 'DELIVERY#';

@@ -10,6 +10,7 @@ import {
   type WorkflowRecords,
   type WorkflowRepository,
 } from '../../core/workflows/workflow';
+import { countMoves, isRunningWorkflow, moveOf, runningWorkflowsCountKey } from './attention-counts';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
 import {
@@ -88,6 +89,7 @@ export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.
                 { Put: { TableName: tableName, Item: workflowItem(tenant, workflow), ConditionExpression: 'attribute_not_exists(pk)' } },
                 counterUpdate(tableName, keys.workflows(tenant), 1),
                 counterUpdate(tableName, keys.workflowsOfProject(tenant, workflow.project_id), 1),
+                ...countMoves(tableName, runningWorkflowsCountKey(tenant), [moveOf(isRunningWorkflow, undefined, workflow)]),
                 ...pendingEventItems(tableName, tenant, [event], now()),
               ],
             }),
@@ -124,6 +126,7 @@ export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.
                 },
                 // The project cannot be deleted while this workflow counts as active on it.
                 ...(finishing ? [projectActivity(tableName, tenant, workflow.project_id, -1)] : []),
+                ...countMoves(tableName, runningWorkflowsCountKey(tenant), [moveOf(isRunningWorkflow, previous, workflow)]),
                 ...pendingEventItems(tableName, tenant, events, now()),
                 ...logs.map((entry) => ({ Put: { TableName: tableName, Item: logItem(tenant, workflow.id, entry) } })),
               ],

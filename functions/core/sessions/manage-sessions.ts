@@ -6,6 +6,7 @@ import type { Mode } from '../tenancy';
 import type { Membership, User } from '../users/user';
 import { hashSecretToken, isSecretTokenShaped, newSecretToken } from '../secret-token';
 import {
+  type AttentionCounts,
   type Session,
   sessionAbsoluteMs,
   sessionIdleMs,
@@ -76,6 +77,8 @@ export interface SignedInSession {
   account?: Account;
   /** The account's failed webhooks in `mode` (0 without an account). */
   failedWebhooks: number;
+  /** The account's attention counts in `mode`, when asked for (Home). */
+  attention?: AttentionCounts;
 }
 
 /**
@@ -87,6 +90,7 @@ export const resolveSignedIn = async (
   cookie: { token: string; userId: string; accountId: string | null },
   mode: Mode,
   deps: SessionDeps & { signedInReads: SignedInReads },
+  options: { attention?: boolean } = {},
 ): Promise<SignedInSession | undefined> => {
   if (!isSecretTokenShaped(cookie.token)) return undefined;
   const read = await deps.signedInReads.read({
@@ -94,6 +98,7 @@ export const resolveSignedIn = async (
     userId: cookie.userId,
     accountId: cookie.accountId,
     mode,
+    ...(options.attention ? { attention: true } : {}),
   });
   const now = deps.clock.now();
   const { session, user } = read;
@@ -107,6 +112,7 @@ export const resolveSignedIn = async (
     user,
     ...(membership ? { membership, ...(account ? { account } : {}) } : {}),
     failedWebhooks: read.failedWebhooks,
+    ...(membership && read.attention ? { attention: read.attention } : {}),
   };
 };
 

@@ -54,12 +54,22 @@ export interface SessionView {
  * the mode shown (0 without an account), and the account itself. The caller checks that the session names the same user
  * and account before it trusts any of it.
  */
+/** What Home shows needs attention, besides failed webhooks: each a counter kept with the writes. */
+export interface AttentionCounts {
+  runningWorkflows: number;
+  openCriticalFindings: number;
+  deploymentsInProgress: number;
+}
+
 export interface SignedInReads {
-  read(wanted: { hash: string; userId: string; accountId: string | null; mode: Mode }): Promise<{
+  /** `attention`: also the account's attention counts in `mode` (Home), in the same round trip. */
+  read(wanted: { hash: string; userId: string; accountId: string | null; mode: Mode; attention?: boolean }): Promise<{
     session?: Session;
     user?: User;
     membership?: Membership;
     account?: Account;
     failedWebhooks: number;
+    /** When asked for, with an account. */
+    attention?: AttentionCounts;
   }>;
 }

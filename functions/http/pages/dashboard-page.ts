@@ -7,7 +7,7 @@ import { type Shell, withFailedWebhooks } from '../../pages/dashboard-shell';
 import { ConfirmPage } from '../../pages/views/dashboard/confirm';
 import type { WebRouteDefinition } from '../../routes/route';
 import { readCookies, modeOfCookies } from './cookies';
-import type { PageRequest, PageResult, SignedIn } from './page-handler';
+import type { PageReads, PageRequest, PageResult, SignedIn } from './page-handler';
 import { pageHandler } from './page-deps';
 
 /** A page of the dashboard, as its function sees the request: who, for which account, in which mode. */
@@ -44,35 +44,40 @@ export const requireAdmin = (request: Pick<DashboardRequest, 'role'>): void => {
 export const dashboardPage = (
   route: WebRouteDefinition,
   handle: (request: DashboardRequest) => Promise<PageResult>,
-  options: { adminOnly?: boolean } = {},
+  options: { adminOnly?: boolean } & PageReads = {},
 ) =>
-  pageHandler(route, 'account', async (request) => {
-    const signedIn = request.signedIn as SignedIn;
-    const membership = signedIn.membership as NonNullable<SignedIn['membership']>;
-    const mode = modeOfCookies(readCookies(request.event), request.secure);
-    const tenant: Tenant = { accountId: membership.account_id, mode };
-    const role = membership.role;
-    if (options.adminOnly) requireAdmin({ role });
-    const here = `${request.event.rawPath}${request.event.rawQueryString ? `?${request.event.rawQueryString}` : ''}`;
-    const shell: Shell = { viewer: signedIn.viewer, accountId: membership.account_id, role, mode, path: request.event.rawPath, here };
-    // Failed webhooks stand out on every page. A page that is read (GET) has their count already;
-    // an action counts afterwards, and only if it answers with a page.
-    let counting: Promise<number> | undefined;
-    const failedWebhooks = (): Promise<number> =>
-      (counting ??=
-        request.event.requestContext.http.method === 'GET' ? Promise.resolve(signedIn.failedWebhooks) : webhooks().failedCount(tenant));
-    const result = await handle({
-      ...request,
-      signedIn,
-      tenant,
-      role,
-      shell,
-      failedWebhooks,
-      actor: { accountId: membership.account_id, userId: signedIn.user.id, role, origin: request.from },
-    });
-    if (!('page' in result)) return result;
-    return { ...result, page: withFailedWebhooks(await failedWebhooks(), result.page) };
-  });
+  pageHandler(
+    route,
+    'account',
+    async (request) => {
+      const signedIn = request.signedIn as SignedIn;
+      const membership = signedIn.membership as NonNullable<SignedIn['membership']>;
+      const mode = modeOfCookies(readCookies(request.event), request.secure);
+      const tenant: Tenant = { accountId: membership.account_id, mode };
+      const role = membership.role;
+      if (options.adminOnly) requireAdmin({ role });
+      const here = `${request.event.rawPath}${request.event.rawQueryString ? `?${request.event.rawQueryString}` : ''}`;
+      const shell: Shell = { viewer: signedIn.viewer, accountId: membership.account_id, role, mode, path: request.event.rawPath, here };
+      // Failed webhooks stand out on every page. A page that is read (GET) has their count already;
+      // an action counts afterwards, and only if it answers with a page.
+      let counting: Promise<number> | undefined;
+      const failedWebhooks = (): Promise<number> =>
+        (counting ??=
+          request.event.requestContext.http.method === 'GET' ? Promise.resolve(signedIn.failedWebhooks) : webhooks().failedCount(tenant));
+      const result = await handle({
+        ...request,
+        signedIn,
+        tenant,
+        role,
+        shell,
+        failedWebhooks,
+        actor: { accountId: membership.account_id, userId: signedIn.user.id, role, origin: request.from },
+      });
+      if (!('page' in result)) return result;
+      return { ...result, page: withFailedWebhooks(await failedWebhooks(), result.page) };
+    },
+    { ...(options.attention ? { attention: true } : {}) },
+  );
 
 /** Whether a form's action was confirmed (in the dialog, or on the confirmation page). */
 export const isConfirmed = (form: URLSearchParams): boolean => form.get('confirmed') === 'yes';

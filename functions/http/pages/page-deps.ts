@@ -1,7 +1,7 @@
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { type PeopleDeps, peopleDeps } from '../../adapters/dynamodb/people-deps';
 import type { WebRouteDefinition } from '../../routes/route';
-import { type AccessLevel, createPageHandler, type PageRequest, type PageResult } from './page-handler';
+import { type AccessLevel, createPageHandler, type PageReads, type PageRequest, type PageResult } from './page-handler';
 
 let deps: PeopleDeps | undefined;
 
@@ -9,5 +9,9 @@ let deps: PeopleDeps | undefined;
 export const pageDepsFromEnvironment = (): PeopleDeps => (deps ??= peopleDeps(tableFromEnvironment()));
 
 /** A page function of this deployment. */
-export const pageHandler = (route: WebRouteDefinition, access: AccessLevel, handle: (request: PageRequest) => Promise<PageResult>) =>
-  createPageHandler(route, access, handle, pageDepsFromEnvironment);
+export const pageHandler = (
+  route: WebRouteDefinition,
+  access: AccessLevel,
+  handle: (request: PageRequest) => Promise<PageResult>,
+  reads: PageReads = {},
+) => createPageHandler(route, access, handle, pageDepsFromEnvironment, reads);

@@ -8,7 +8,7 @@ import type { Clock } from '../../core/clock';
 import { ApiError } from '../../core/errors';
 import { newSecretToken, isSecretTokenShaped } from '../../core/secret-token';
 import { resolveSignedIn } from '../../core/sessions/manage-sessions';
-import type { Session, SessionRepository, SignedInReads } from '../../core/sessions/session';
+import type { AttentionCounts, Session, SessionRepository, SignedInReads } from '../../core/sessions/session';
 import type { Mode } from '../../core/tenancy';
 import type { Membership, User, UserRepository } from '../../core/users/user';
 import { logger } from '../../observability/logger';
@@ -40,6 +40,8 @@ export interface SignedIn {
   viewer: Viewer;
   /** The account's failed webhooks in the mode shown, read with the session (0 without an account). */
   failedWebhooks: number;
+  /** The account's attention counts in the mode shown, read with the session on pages that ask (Home). */
+  attention?: AttentionCounts;
 }
 
 export interface PageRequest {
@@ -75,6 +77,11 @@ export interface PageDeps {
   clock: Clock;
 }
 
+/** What a page reads with the session besides what every page does: `attention`, Home's counts. */
+export interface PageReads {
+  attention?: boolean;
+}
+
 export const htmlResponse = (status: number, page: VNode): HttpResponse => ({
   statusCode: status,
   headers: { 'Content-Type': 'text/html; charset=utf-8' },
@@ -104,12 +111,12 @@ export const clearedSessionCookie = (request: Pick<PageRequest, 'secure'>): stri
 const sameText = (a: string, b: string): boolean => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The session a cookie names, with its user, the membership it acts under and the badge's count: one round trip. */
-const signedInOf = async (cookie: string | undefined, mode: Mode, deps: PageDeps): Promise<SignedIn | undefined> => {
+const signedInOf = async (cookie: string | undefined, mode: Mode, deps: PageDeps, reads: PageReads): Promise<SignedIn | undefined> => {
   const sent = parseSessionCookie(cookie);
   if (!sent) return undefined;
-  const found = await resolveSignedIn(sent, mode, deps);
+  const found = await resolveSignedIn(sent, mode, deps, reads);
   if (!found) return undefined;
-  const { session, user, membership, account, failedWebhooks } = found;
+  const { session, user, membership, account, failedWebhooks, attention } = found;
   return {
     session,
     user,
@@ -117,6 +124,7 @@ const signedInOf = async (cookie: string | undefined, mode: Mode, deps: PageDeps
     account,
     viewer: { email: user.email, accountId: membership ? session.account_id : null, csrfToken: session.csrf_token },
     failedWebhooks,
+    ...(attention ? { attention } : {}),
   };
 };
 
@@ -147,6 +155,7 @@ export const createPageHandler = (
   access: AccessLevel,
   handle: (request: PageRequest) => Promise<PageResult>,
   deps: () => PageDeps,
+  reads: PageReads = {},
 ) => {
   const run = async (event: APIGatewayProxyEventV2): Promise<{ response: HttpResponse; cookies: string[]; formTargets?: string[] }> => {
     const requestId = event.requestContext.requestId;
@@ -157,7 +166,7 @@ export const createPageHandler = (
     const setCookies: string[] = [];
     const isPost = event.requestContext.http.method === 'POST';
 
-    const signedIn = await signedInOf(cookies.get(names.session), modeOfCookies(cookies, secure), deps());
+    const signedIn = await signedInOf(cookies.get(names.session), modeOfCookies(cookies, secure), deps(), reads);
     const elsewhere = redirectForAccess(access, signedIn, event);
     if (elsewhere) return { response: { statusCode: isPost ? 303 : 302, headers: { Location: elsewhere }, body: '' }, cookies: setCookies };
 

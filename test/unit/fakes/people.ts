@@ -3,7 +3,7 @@ import type { AccountRepository } from '../../../functions/core/credentials/cred
 import { conflict } from '../../../functions/core/errors';
 import type { OAuthClient, OAuthClientRepository } from '../../../functions/core/oauth/client';
 import type { AuthorizationCode, Consent, Grant, OAuthGrantStore, RefreshToken } from '../../../functions/core/oauth/grant';
-import type { Session, SessionRepository, SignedInReads } from '../../../functions/core/sessions/session';
+import type { AttentionCounts, Session, SessionRepository, SignedInReads } from '../../../functions/core/sessions/session';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { OneTimeLink, OneTimeLinkRepository } from '../../../functions/core/users/one-time-links';
 import type { SignInThrottleStore, ThrottleCounter } from '../../../functions/core/users/sign-in-throttle';
@@ -304,15 +304,20 @@ export const inMemoryGrantStore = (
 /**
  * The page's first read from the repositories (the table reads the same items in one batch, held
  * to it by test/contract/signed-in-reads.test.ts); `failedWebhooks` counts a tenant's failed
- * webhooks (none unless given).
+ * webhooks and `attentionCounts` Home's counts (none unless given).
  */
 export const inMemorySignedInReads = (
   sessions: SessionRepository,
   users: UserRepository,
   accounts: AccountRepository,
   failedWebhooks: (tenant: Tenant) => Promise<number> = async () => 0,
+  attentionCounts: (tenant: Tenant) => Promise<AttentionCounts> = async () => ({
+    runningWorkflows: 0,
+    openCriticalFindings: 0,
+    deploymentsInProgress: 0,
+  }),
 ): SignedInReads => ({
-  async read({ hash, userId, accountId, mode }) {
+  async read({ hash, userId, accountId, mode, attention }) {
     const [session, user, membership, account] = await Promise.all([
       sessions.findByHash(hash),
       users.get(userId),
@@ -325,6 +330,7 @@ export const inMemorySignedInReads = (
       ...(membership ? { membership } : {}),
       ...(account ? { account } : {}),
       failedWebhooks: accountId ? await failedWebhooks({ accountId, mode }) : 0,
+      ...(accountId && attention ? { attention: await attentionCounts({ accountId, mode }) } : {}),
     };
   },
 });
