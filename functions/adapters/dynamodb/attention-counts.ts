@@ -10,7 +10,9 @@ import type { TransactItem } from './transactions';
  * What Home counts, each kept in a counter item per account mode so that Home reads the three with
  * the session in one batch: running workflows, open critical findings, deployments in progress.
  * Every write that moves a record into the counted state adds one in the same transaction; every
- * write that moves one out takes one away, on the condition that the count stays at zero or above.
+ * write that moves one out takes one away. A decrease is never a condition: a workflow, finding or
+ * deployment write must not be refused for a dashboard count. A record from before the counters
+ * (until `migrate attention-counts` has run) can take a count below zero; it reads as zero.
  */
 export const isRunningWorkflow = (workflow: Pick<Workflow, 'status'>): boolean => workflow.status === 'running';
 export const isOpenCriticalFinding = (finding: Pick<Finding, 'severity' | 'status'>): boolean =>
@@ -25,10 +27,7 @@ export const deploymentsInProgressCountKey = (tenant: Tenant) => keys.counter(ke
 export const moveOf = <T>(counted: (record: T) => boolean, before: T | undefined, after: T): number =>
   Number(counted(after)) - Number(before !== undefined && counted(before));
 
-/**
- * The counter's update for the sum of a transaction's moves (a transaction names an item once), or
- * none when they cancel out. A decrease holds only while the count stays at zero or above.
- */
+/** The counter's update for the sum of a transaction's moves (a transaction names an item once), or none when they cancel out. */
 export const countMoves = (tableName: string, key: { pk: string; sk: string }, moves: number[]): TransactItem[] => {
   const by = moves.reduce((sum, move) => sum + move, 0);
   if (by === 0) return [];
@@ -38,9 +37,8 @@ export const countMoves = (tableName: string, key: { pk: string; sk: string }, m
         TableName: tableName,
         Key: key,
         UpdateExpression: 'ADD #count :by SET entity = :entity',
-        ...(by < 0 ? { ConditionExpression: '#count >= :least' } : {}),
         ExpressionAttributeNames: { '#count': 'count' },
-        ExpressionAttributeValues: { ':by': by, ':entity': entityTypes.counter, ...(by < 0 ? { ':least': -by } : {}) },
+        ExpressionAttributeValues: { ':by': by, ':entity': entityTypes.counter },
       },
     },
   ];
