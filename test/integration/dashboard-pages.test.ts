@@ -1,4 +1,6 @@
 import { as } from './support/http';
+import { eventually } from './support/receiver';
+import { fixtureRepository } from './support/workflows';
 import { csrfTokenIn, newPerson, webClient } from './support/web-client';
 
 /**
@@ -63,6 +65,29 @@ describe('dashboard pages over HTTP', () => {
     const key = /svc_test_[0-9A-Za-z]+/.exec(created.text)?.[0] ?? '';
     expect((await as(key).get('/projects')).status).toBe(200);
     expect((await client.get('/dashboard/developers/api-keys')).text).not.toContain(key);
+  });
+
+  it("Home's counts are the API's: open critical findings after a scan, each a link to the filtered list", async () => {
+    const { person, client } = await signedInClient();
+    const api = as(person.live.key);
+    const token = ['ghp', '_', 'Hm4', 'q7T'.repeat(2), 'Pz8sK2wL5nB3vC9xD1fG6hJ0kA4e'].join('').slice(0, 40);
+    const repository = await fixtureRepository({ 'config/deploy.js': `export const github = '${token}';\n`, 'README.md': '# Deploy\n' });
+    const project = (await api.post('/projects', { name: 'Counted', repository: repository.url })).body.data;
+    const openCritical = /stat__value">(\d+)<\/span><span class="stat__label">Open critical findings/;
+    expect(openCritical.exec((await client.get('/dashboard')).text)?.[1]).toBe('0');
+
+    const scan = (await api.post('/security/scans', { project_id: project.id, scan_types: ['secrets'] })).body.data;
+    await eventually(
+      async () => ['completed', 'failed'].includes((await api.get(`/security/scans/${scan.id}`)).body.data.status) || undefined,
+      60_000,
+      () => `scan ${scan.id} did not finish`,
+      100,
+    );
+    const total = (await api.get('/security/findings?severity=critical&status=open&per_page=1')).body.meta.total;
+    expect(total).toBeGreaterThan(0);
+    const home = (await client.get('/dashboard')).text;
+    expect(openCritical.exec(home)?.[1]).toBe(String(total));
+    expect(home).toContain('href="/dashboard/security?severity=critical&amp;status=open"');
   });
 
   it('refuses admin-only actions to a viewer on the server (403), whatever the page showed', async () => {
