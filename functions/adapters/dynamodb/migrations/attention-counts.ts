@@ -1,6 +1,3 @@
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Tenant } from '../../../core/tenancy';
 import {
   deploymentsInProgressCountKey,
   isDeploymentInProgress,
@@ -12,20 +9,14 @@ import {
 import type { TableRef } from '../client';
 import { entityTypes } from '../keys';
 import * as keys from '../table-keys';
-import type { TransactItem } from '../transactions';
-import { tenantOfKey } from './tenant-of-key';
+import { type CountedCollection, recountCollection } from './recount';
 
-/** One of Home's counts: which records, where they live, which of them count and where the count is kept. */
-interface CountedCollection {
+/** One of Home's counts. */
+interface HomeCount extends CountedCollection {
   name: 'runningWorkflows' | 'openCriticalFindings' | 'deploymentsInProgress';
-  entity: string;
-  partition: (tenant: Tenant) => string;
-  sortKeyPrefix: string;
-  counted: (record: { status: string; severity: string }) => boolean;
-  counterKey: (tenant: Tenant) => { pk: string; sk: string };
 }
 
-const collections: CountedCollection[] = [
+const collections: HomeCount[] = [
   {
     name: 'runningWorkflows',
     entity: entityTypes.workflow,
@@ -52,87 +43,7 @@ const collections: CountedCollection[] = [
   },
 ];
 
-export type AttentionRecountReport = Record<CountedCollection['name'], { tenants: number; counted: number }>;
-
-/** A transaction names at most 100 items: the counter and up to 99 records it checks. */
-const checkedRecordsAtMost = 99;
-const attemptsPerTenant = 5;
-
-const recordsOf = async ({ client, tableName }: TableRef, collection: CountedCollection, tenant: Tenant) => {
-  const found: Array<{ sk: string; status: string; severity: string }> = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': collection.partition(tenant), ':prefix': collection.sortKeyPrefix },
-        ProjectionExpression: 'sk, #status, severity',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) found.push({ sk: String(item.sk), status: String(item.status), severity: String(item.severity) });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
-
-/**
- * Sets one tenant's counter to the number of its records in the counted state, in a transaction
- * that also checks every record still has the status counted: a record moving meanwhile cancels
- * it, and it counts again. Beyond 99 records the count is written unchecked.
- */
-const recountTenant = async (table: TableRef, collection: CountedCollection, tenant: Tenant): Promise<number> => {
-  for (let attempt = 1; ; attempt += 1) {
-    const records = await recordsOf(table, collection, tenant);
-    const counted = records.filter(collection.counted).length;
-    const checks: TransactItem[] =
-      records.length > checkedRecordsAtMost
-        ? []
-        : records.map(({ sk, status }) => ({
-            ConditionCheck: {
-              TableName: table.tableName,
-              Key: { pk: collection.partition(tenant), sk },
-              ConditionExpression: '#status = :status',
-              ExpressionAttributeNames: { '#status': 'status' },
-              ExpressionAttributeValues: { ':status': status },
-            },
-          }));
-    const put: TransactItem = {
-      Put: { TableName: table.tableName, Item: { ...collection.counterKey(tenant), entity: entityTypes.counter, count: counted } },
-    };
-    try {
-      await table.client.send(new TransactWriteCommand({ TransactItems: [put, ...checks] }));
-      return counted;
-    } catch (error) {
-      if (!(error instanceof TransactionCanceledException) || attempt >= attemptsPerTenant) throw error;
-    }
-  }
-};
-
-const tenantsWith = async (table: TableRef, collection: CountedCollection): Promise<Tenant[]> => {
-  const partitions = new Set<string>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(
-      new ScanCommand({
-        TableName: table.tableName,
-        FilterExpression: 'entity = :entity',
-        ExpressionAttributeValues: { ':entity': collection.entity },
-        ProjectionExpression: 'pk',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) partitions.add(String(item.pk));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return [...partitions].flatMap((partition) => {
-    const tenant = tenantOfKey(partition);
-    return tenant && partition === collection.partition(tenant) ? [tenant] : [];
-  });
-};
+export type AttentionRecountReport = Record<HomeCount['name'], { tenants: number; counted: number }>;
 
 /**
  * One-off and idempotent: sets every account mode's counters of Home (running workflows, open
@@ -142,13 +53,6 @@ const tenantsWith = async (table: TableRef, collection: CountedCollection): Prom
  */
 export const recountAttentionCounts = async (table: TableRef): Promise<AttentionRecountReport> => {
   const report = {} as AttentionRecountReport;
-  for (const collection of collections) {
-    const tally = { tenants: 0, counted: 0 };
-    for (const tenant of await tenantsWith(table, collection)) {
-      tally.tenants += 1;
-      tally.counted += await recountTenant(table, collection, tenant);
-    }
-    report[collection.name] = tally;
-  }
+  for (const collection of collections) report[collection.name] = await recountCollection(table, collection);
   return report;
 };
