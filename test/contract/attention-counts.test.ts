@@ -13,7 +13,7 @@ import type { AttentionCounts } from '../../functions/core/sessions/session';
 import type { Tenant } from '../../functions/core/tenancy';
 import { newWorkflow, type Workflow } from '../../functions/core/workflows/workflow';
 import { deploymentRecord } from '../unit/fakes/deployment-fixtures';
-import { storeProject } from './support/records';
+import { findingRecord, storeProject } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -58,36 +58,8 @@ const deploymentIn = (record: Deployment, status: Deployment['status']): Deploym
   revision: record.revision + 1,
 });
 
-const finding = (minute: number, overrides: Partial<Finding> = {}): Finding => {
-  const at = new Date(minutes(minute)).toISOString();
-  return {
-    id: newId('finding', minutes(minute)),
-    project_id: projectId,
-    branch: 'main',
-    scan_id: scanId,
-    type: 'secrets',
-    rule_id: 'aws-access-key',
-    severity: 'critical',
-    title: 'AWS access key',
-    description: 'An AWS access key is committed.',
-    location: { path: `config/${minute}.env`, line: 3 },
-    excerpt: 'AWS_ACCESS_KEY_ID=AKIA****',
-    details: {},
-    fingerprint: `fp-${minute}`,
-    first_seen_at: at,
-    last_seen_at: at,
-    status: 'open',
-    resolution: null,
-    resolved_at: null,
-    remediation: null,
-    reopened_at: null,
-    reopen_reason: null,
-    created_at: at,
-    updated_at: at,
-    revision: 1,
-    ...overrides,
-  };
-};
+const finding = (minute: number, overrides: Partial<Finding> = {}): Finding =>
+  findingRecord({ projectId, scanId, atMs: minutes(minute), minute }, { severity: 'critical', ...overrides });
 const findingIn = (record: Finding, status: Finding['status']): Finding => ({ ...record, status, revision: record.revision + 1 });
 
 describe("Home's counters on DynamoDB Local", () => {

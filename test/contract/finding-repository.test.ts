@@ -4,7 +4,7 @@ import type { ListQuery } from '../../functions/core/pagination';
 import type { Finding, FindingRepository, FindingSort } from '../../functions/core/security/finding';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { PendingEvent } from '../../functions/core/workflows/workflow';
-import { byCreation, sortedEvents, storedEvents } from './support/records';
+import { byCreation, findingRecord, sortedEvents, storedEvents } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -38,36 +38,8 @@ const otherProjectId = newId('project', start - 43_200_000);
 const scanId = newId('scan', start - 60_000);
 const laterScanId = newId('scan', start + 3_600_000);
 
-const finding = (minute: number, overrides: Partial<Finding> = {}): Finding => {
-  const at = new Date(minutes(minute)).toISOString();
-  return {
-    id: newId('finding', minutes(minute)),
-    project_id: projectId,
-    branch: 'main',
-    scan_id: scanId,
-    type: 'secrets',
-    rule_id: 'aws-access-key',
-    severity: 'high',
-    title: 'AWS access key',
-    description: 'An AWS access key is committed.',
-    location: { path: `config/${minute}.env`, line: 3 },
-    excerpt: 'AWS_ACCESS_KEY_ID=AKIA****',
-    details: {},
-    fingerprint: `fp-${minute}`,
-    first_seen_at: at,
-    last_seen_at: at,
-    status: 'open',
-    resolution: null,
-    resolved_at: null,
-    remediation: null,
-    reopened_at: null,
-    reopen_reason: null,
-    created_at: at,
-    updated_at: at,
-    revision: 1,
-    ...overrides,
-  };
-};
+const finding = (minute: number, overrides: Partial<Finding> = {}): Finding =>
+  findingRecord({ projectId, scanId, atMs: minutes(minute), minute }, overrides);
 
 const found = (record: Finding): PendingEvent => ({ type: 'security.finding.created', data: { id: record.id } });
 const bySeverity = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQuery<FindingSort>> = {}): ListQuery<FindingSort> => ({

@@ -1,7 +1,9 @@
 import type { TableRef } from '../../../functions/adapters/dynamodb/client';
 import { dynamoEventRepository } from '../../../functions/adapters/dynamodb/event-repository';
 import { dynamoProjectRepository } from '../../../functions/adapters/dynamodb/project-repository';
+import { newId } from '../../../functions/core/ids';
 import type { ListQuery } from '../../../functions/core/pagination';
+import type { Finding } from '../../../functions/core/security/finding';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 
@@ -40,3 +42,42 @@ export const byCreation = (order: 'asc' | 'desc' = 'asc', extra: Partial<ListQue
   order,
   ...extra,
 });
+
+/**
+ * A secrets finding in `projectId`, found by `scanId` at `atMs`; `minute` names its file and
+ * fingerprint, so findings of different minutes are different findings.
+ */
+export const findingRecord = (
+  where: { projectId: string; scanId: string; atMs: number; minute: number },
+  overrides: Partial<Finding> = {},
+): Finding => {
+  const at = new Date(where.atMs).toISOString();
+  const { minute } = where;
+  return {
+    id: newId('finding', where.atMs),
+    project_id: where.projectId,
+    branch: 'main',
+    scan_id: where.scanId,
+    type: 'secrets',
+    rule_id: 'aws-access-key',
+    severity: 'high',
+    title: 'AWS access key',
+    description: 'An AWS access key is committed.',
+    location: { path: `config/${minute}.env`, line: 3 },
+    excerpt: 'AWS_ACCESS_KEY_ID=AKIA****',
+    details: {},
+    fingerprint: `fp-${minute}`,
+    first_seen_at: at,
+    last_seen_at: at,
+    status: 'open',
+    resolution: null,
+    resolved_at: null,
+    remediation: null,
+    reopened_at: null,
+    reopen_reason: null,
+    created_at: at,
+    updated_at: at,
+    revision: 1,
+    ...overrides,
+  };
+};
