@@ -2,29 +2,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { fallbackHandler, routeTable } from '../functions/routes/index';
+import { functionBuildOptions } from '../lib/constructs/function-bundle';
 import { firstRequestEvent } from './first-request-event';
 
 /** Building every function as the CDK stack does (NodejsFunction's esbuild settings). */
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** The stack's bundling options (lib/constructs/service-function.ts), source map off: only the .mjs is measured. */
+/** The stack's bundling options (lib/constructs/function-bundle.ts), source map off: only the .mjs is measured. */
 export const cdkBuildOptions = {
-  bundle: true,
-  platform: 'node',
-  target: 'node22',
-  format: 'esm',
-  minify: true,
-  treeShaking: true,
-  mainFields: ['module', 'main'],
+  ...functionBuildOptions,
   sourcemap: false,
-  // AWS SDK bundled, as `bundleAwsSDK: true, externalModules: []` asks.
+  // AWS SDK bundled, as the stack's functions have it.
   external: [],
-  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
-  // Pages import their stylesheet and browser script as text, as the stack's bundling does.
-  loader: { '.css': 'text', '.client.js': 'text' },
   metafile: true,
-  logLevel: 'warning',
 } as const satisfies BuildOptions;
 
 export interface BundleTarget {

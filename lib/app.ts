@@ -15,7 +15,6 @@ import { CoreStack } from './core-stack';
 import { exportCoreReferences } from './core-references';
 import { DomainStack, domainOf, domainStackName } from './domain-stack';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { stateMachineAlarms, workerErrorsAlarm } from './operations/alarms';
 import { alarmEveryFunction } from './operations/function-alarms';
 
@@ -229,7 +228,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   if (privateGitHosts.length > 0) {
     for (const stack of [core, ...domains.values()])
       for (const node of stack.node.findAll())
-        if (node instanceof NodejsFunction) node.addEnvironment('REPOSITORY_PRIVATE_HOSTS', privateGitHosts.join(','));
+        if (node instanceof ServiceFunction) node.function.addEnvironment('REPOSITORY_PRIVATE_HOSTS', privateGitHosts.join(','));
   }
   return { core, domains, webhooks, workflows, images, deployments, security, tests, reviews, safetyNet };
 };

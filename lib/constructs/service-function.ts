@@ -1,11 +1,10 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, Size, Stack, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { type ILogGroup, LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
@@ -13,6 +12,7 @@ import { Construct } from 'constructs';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { findingArtifactPrefix } from '../../functions/core/security/remediate';
 import { nagResource } from '../nag-finding';
+import { functionCode } from './function-bundle';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -88,7 +88,7 @@ export class FunctionRole extends Construct {
  * workers use it. What a function may reach is added by its `bind…` methods, nothing else.
  */
 export class ServiceFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly role: FunctionRole;
   readonly description: string;
 
@@ -111,11 +111,14 @@ export class ServiceFunction extends Construct {
       });
     }
 
-    this.function = new NodejsFunction(this, 'Function', {
-      entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
-      handler: 'handler',
-      projectRoot,
-      depsLockFilePath: join(projectRoot, 'package-lock.json'),
+    this.function = new LambdaFunction(this, 'Function', {
+      code: functionCode({
+        projectRoot,
+        entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
+        external: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
+        shippedModules: props.shippedModules ?? {},
+      }),
+      handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,
       architecture: Architecture.ARM_64,
@@ -130,33 +133,6 @@ export class ServiceFunction extends Construct {
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        bundleAwsSDK: true,
-        // Pages import their stylesheet as text (lib/local/text-loader.mjs does the same locally).
-        loader: { '.css': 'text', '.client.js': 'text' },
-        externalModules: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
-        commandHooks: {
-          beforeBundling: () => [],
-          beforeInstall: () => [],
-          afterBundling: (_inputDir: string, outputDir: string) =>
-            Object.entries(props.shippedModules ?? {}).flatMap(([name, files]) => {
-              const from = join(projectRoot, 'node_modules', name);
-              const to = join(outputDir, 'node_modules', name);
-              return files.map(
-                (pattern) => `mkdir -p "${join(to, dirname(pattern))}" && cp -r ${join(from, pattern)} "${join(to, dirname(pattern))}/"`,
-              );
-            }),
-        },
-        forceDockerBundling: false,
-        // Some dependencies still call require(); an ESM bundle has none unless it is defined.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
       },
     });
 

@@ -1,0 +1,90 @@
+import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { type BuildOptions, buildSync } from 'esbuild';
+
+/**
+ * How every function is bundled: one ESM file for nodejs22.x, minified, the AWS SDK inside. The
+ * bench (`bench/bundles.ts`) measures bundles built with these same options.
+ */
+export const functionBuildOptions = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  format: 'esm',
+  minify: true,
+  treeShaking: true,
+  mainFields: ['module', 'main'],
+  sourcemap: true,
+  sourcesContent: false,
+  // Some dependencies still call require(); an ESM bundle has none unless it is defined.
+  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  // Pages import their stylesheet and browser script as text (lib/local/text-loader.mjs does the same locally).
+  loader: { '.css': 'text', '.client.js': 'text' },
+  logLevel: 'warning',
+} as const satisfies BuildOptions;
+
+export interface FunctionBundleProps {
+  projectRoot: string;
+  /** The handler module (absolute path); its `handler` export becomes `index.handler`. */
+  entry: string;
+  /** Packages left out of the bundle. */
+  external: string[];
+  /** Packages copied beside the bundle, file patterns per package, from the project's node_modules. */
+  shippedModules: Record<string, string[]>;
+}
+
+/**
+ * Builds the bundle in this process with esbuild's API: NodejsFunction runs `npx esbuild` once per
+ * function, and starting npm took most of a synthesis of ~130 functions. No Docker, no network.
+ * The fields are what the asset's cache key is made of, so they name everything the output depends on.
+ */
+class InProcessEsbuild implements ILocalBundling {
+  constructor(
+    readonly entry: string,
+    readonly options: BuildOptions,
+    readonly projectRoot: string,
+    readonly shippedModules: Record<string, string[]>,
+  ) {}
+
+  tryBundle(outputDir: string): boolean {
+    buildSync({ ...this.options, absWorkingDir: this.projectRoot, entryPoints: [this.entry], outfile: join(outputDir, 'index.mjs') });
+    for (const [name, patterns] of Object.entries(this.shippedModules)) {
+      const from = join(this.projectRoot, 'node_modules', name);
+      const to = join(outputDir, 'node_modules', name);
+      for (const file of patterns.flatMap((pattern) => filesMatching(from, pattern))) {
+        mkdirSync(dirname(join(to, file)), { recursive: true });
+        cpSync(join(from, file), join(to, file), { recursive: true });
+      }
+    }
+    return true;
+  }
+}
+
+/** A file or folder of the package, or the files of one folder whose names match `*` (`lib/lib.*.d.ts`). */
+const filesMatching = (packageDir: string, pattern: string): string[] => {
+  if (!pattern.includes('*')) return [pattern];
+  if (dirname(pattern).includes('*')) throw new Error(`shippedModules: only a file name may hold a *, not ${pattern}`);
+  const escaped = basename(pattern).replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  const name = new RegExp(`^${escaped.replaceAll('*', '.*')}$`);
+  return readdirSync(join(packageDir, dirname(pattern)))
+    .filter((file) => name.test(file))
+    .map((file) => join(dirname(pattern), file));
+};
+
+/** A function's code asset: the bundle (and its shipped modules), hashed by its output. */
+export const functionCode = (props: FunctionBundleProps): Code =>
+  Code.fromAsset(props.projectRoot, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: the local bundling above always succeeds, so Docker is never asked.
+      image: DockerImage.fromRegistry('dummy'),
+      local: new InProcessEsbuild(
+        props.entry,
+        { ...functionBuildOptions, external: props.external },
+        props.projectRoot,
+        props.shippedModules,
+      ),
+    },
+  });
