@@ -20,6 +20,8 @@ export interface LintTask {
   /** Repo-relative, '/'-separated (for messages). */
   path: string;
   language: AnalysedLanguage;
+  /** Bytes (from the listing): the pool hands out the largest files first. */
+  size: number;
 }
 
 /** The part of an ESLint message the scanner uses. */
