@@ -6,7 +6,7 @@
  * once. What comes back is plain data (it crosses a thread boundary): the messages, and the
  * source lines they point at (so that nothing reads the file again to make the findings).
  */
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { parseCheck } from './parse-check';
@@ -192,10 +192,7 @@ export function fileLinter(root: string, options: FileLinterOptions = {}): FileL
   return async (task) => {
     let text: string;
     try {
-      // Synchronous: a file is at most 1 MiB (a few milliseconds for a whole tree) and a worker has
-      // nothing else to do; an asynchronous read costs four thread-pool round trips (open, stat, read,
-      // close), each waiting for the event loop: ~15× the time of the read itself, more under load.
-      text = readFileSync(task.absolutePath, 'utf8');
+      text = await readFile(task.absolutePath, 'utf8');
     } catch (error) {
       return { kind: 'unanalysed', error: `could not analyse: ${task.path}: ${firstLine((error as Error).message)}` };
     }
