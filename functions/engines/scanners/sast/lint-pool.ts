@@ -1,7 +1,8 @@
 /**
  * Spreads the sast scanner's files over the cores the function has: a pool of worker threads,
  * each with its own `fileLinter` (ESLint loaded and configured once per thread, kept between
- * scans), taking chunks of `CHUNK_FILES` files as it finishes the previous one.
+ * scans), taking chunks of `CHUNK_FILES` files, largest files first, as it finishes the previous
+ * one (with one more chunk queued behind the one it works on).
  *
  * A worker runs this very module: in a Lambda bundle, `import.meta.url` is the bundle (the module
  * sees the worker flag at load and serves requests); run from the TypeScript sources (tests, the
@@ -133,9 +134,14 @@ export const defaultParallelism = (env: NodeJS.ProcessEnv = process.env): number
   return Math.max(1, Math.min(availableParallelism(), Math.round(memory / lambdaMegabytesPerCore)));
 };
 
+/** Chunks a worker holds at once: it starts the next while the calling thread answers the last and sends another. */
+export const CHUNKS_IN_FLIGHT = 2;
+
 /**
  * Lints `tasks` (outcomes in the same order) on `workers` worker threads, each pulling the next
- * chunk when done with its last.
+ * chunk when done with one and holding `CHUNKS_IN_FLIGHT`, so that it never waits for the calling
+ * thread (which, on a busy machine, waits for a core). The largest files go first: the last chunks,
+ * which decide when the scan ends, are the quickest.
  */
 export async function lintInWorkers(
   root: string,
@@ -145,21 +151,23 @@ export async function lintInWorkers(
 ): Promise<FileOutcome[]> {
   while (pool.length < workers) startWorker();
   const outcomes: FileOutcome[] = new Array<FileOutcome>(tasks.length);
+  const order = tasks.map((_, i) => i).sort((a, b) => tasks[b]!.size - tasks[a]!.size || a - b);
   let next = 0;
-  const claim = (): { start: number; chunk: LintTask[] } | undefined => {
-    if (next >= tasks.length) return undefined;
-    const start = next;
+  const claim = (): number[] | undefined => {
+    if (next >= order.length) return undefined;
     next += CHUNK_FILES;
-    return { start, chunk: tasks.slice(start, start + CHUNK_FILES) };
+    return order.slice(next - CHUNK_FILES, next);
   };
   const drain = async (entry: PooledWorker | undefined): Promise<void> => {
-    for (let work = claim(); work; work = claim()) {
+    for (let indices = claim(); indices; indices = claim()) {
+      const chunk = indices.map((i) => tasks[i]!);
       const alive = entry && pool.includes(entry) ? entry : undefined;
-      const result = alive ? await send(alive, root, options, work.chunk) : null;
-      const done = result ?? (await lintInThread(root, work.chunk, options));
-      done.forEach((outcome, i) => (outcomes[work.start + i] = outcome));
+      const result = alive ? await send(alive, root, options, chunk) : null;
+      const done = result ?? (await lintInThread(root, chunk, options));
+      done.forEach((outcome, i) => (outcomes[indices[i]!] = outcome));
     }
   };
-  await Promise.all(pool.slice(0, workers).map((entry) => drain(entry)));
+  const lanes = pool.slice(0, workers).flatMap((entry) => Array.from({ length: CHUNKS_IN_FLIGHT }, () => entry));
+  await Promise.all(lanes.map((entry) => drain(entry)));
   return outcomes;
 }

@@ -131,7 +131,12 @@ export function sastScanner(options: SastScannerOptions = {}): Scanner {
         notCovered.add('files over the file limit', 'the tree has more files than a scan examines', listing.overLimit);
       }
 
-      const tasks: LintTask[] = candidates.map(({ file, language }) => ({ absolutePath: file.absolutePath, path: file.path, language }));
+      const tasks: LintTask[] = candidates.map(({ file, language }) => ({
+        absolutePath: file.absolutePath,
+        path: file.path,
+        language,
+        size: file.size,
+      }));
       const outcomes =
         parallelism > 1 && tasks.length >= inProcessBelow
           ? await lintInWorkers(absoluteRoot, tasks, Math.min(parallelism, Math.ceil(tasks.length / inProcessBelow)), linterOptions)

@@ -292,10 +292,18 @@ describe('sast scanner: worker threads', () => {
       ...cleanFiles,
       'broken/syntax.ts': 'export const = ;\n',
       'legacy/script.js': 'with (Math) { eval(code); }\n',
+      // More chunks than the workers hold at once, of files of many sizes (handed out largest first),
+      // each with a finding on its own line: every outcome must come back to its own file.
+      ...Object.fromEntries(
+        Array.from({ length: 70 }, (_, i) => [
+          `sized/file${i}.js`,
+          `${'// padding\n'.repeat((i * 7) % 40)}export const run${i} = (s) => eval(s);\n`,
+        ]),
+      ),
     });
     const serial = await sastScanner({ parallelism: 1 }).scan(root);
     const parallel = await sastScanner({ parallelism: 2, inProcessBelow: 1 }).scan(root);
-    expect(serial.findings.length).toBeGreaterThan(0);
+    expect(serial.findings.filter((f) => f.location.path.startsWith('sized/'))).toHaveLength(70);
     expect(serial.errors).toEqual([expect.stringMatching(/^could not parse: broken\/syntax\.ts: /)]);
     expect(parallel).toEqual(serial);
     // The chunks were linted by workers (none failed, which would have linted them in process).
