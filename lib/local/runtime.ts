@@ -15,6 +15,7 @@ import { startHttpServer } from './http-server';
 import { type LocalDeliveryQueue, localDeliveryQueue } from './local-delivery-queue';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller } from './stream-poller';
+import { watchTableWrites } from './table-writes';
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
@@ -74,6 +75,8 @@ const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tabl
     checkpointFile,
     handler: fanOut,
     filter: fanOutRecords,
+    // The runtime's own writes (the API's, the workers') wake it; others are read within 250 ms.
+    wake: (listener) => watchTableWrites(endpoint, listener),
   });
   await deliveries.start();
   const queue = startQueuePoller(deliveries, dispatch);
