@@ -182,7 +182,7 @@ export const startStreamPoller = async (options: StreamPollerOptions): Promise<{
       }
       // Records were there, or were written meanwhile: read again at once, as Lambda reads a busy
       // shard without pause. An idle stream is read less and less often, at once again after a write.
-      if (busy || woken) {
+      if (busy || woken || !running) {
         idleMs = firstPauseMs;
         continue;
       }
