@@ -1,7 +1,5 @@
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { systemClock } from '../../functions/core/clock';
-import type { TableRef } from '../../functions/adapters/dynamodb/client';
-import { type LeasedMessage, sentMessages, tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
+import type { LeasedMessage, LocalDeliveryQueue } from './local-delivery-queue';
 import { dispatcherBatchSize, localDispatcherConcurrentBatches } from '../constructs/dispatcher-event-source';
 
 type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
@@ -14,16 +12,14 @@ export interface QueuePollerOptions {
   batchSize?: number;
   /** Invocations running at once, at most. */
   concurrentBatches?: number;
-  /** How long a received message stays hidden (the table queue's own 30 s by default). */
-  visibilityTimeoutMs?: number;
-  /** The longest sleep while nothing is due (messages sent from another process are found by then). */
+  /** The longest sleep while nothing is due. */
   maxIdleMs?: number;
 }
 
 const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
   ({
-    messageId: leased.key.sk,
-    receiptHandle: leased.key.sk,
+    messageId: leased.id,
+    receiptHandle: leased.id,
     body: JSON.stringify(leased.message),
     attributes: { ApproximateReceiveCount: String(leased.receiveCount) },
     messageAttributes: {},
@@ -34,28 +30,30 @@ const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
   }) as SQSRecord;
 
 /**
- * What the SQS event source does in AWS, done locally: receives due messages from the table-backed
+ * What the SQS event source does in AWS, done locally: receives due messages from the local delivery
  * queue in batches of `batchSize`, invokes the same dispatcher handler with each batch, up to
  * `concurrentBatches` invocations at once, deletes the messages the handler processed and leaves
  * the ones it reported failed (or all of a batch whose invocation threw) hidden until their
- * visibility timeout, when they come back. One receiver loop leases the batches, so the pollers of
- * one process never compete for the same messages.
+ * visibility timeout, when they come back. It sleeps while nothing is due, until the earliest
+ * message is (so retries keep their exact schedule) or a new one is sent.
  */
-export const startQueuePoller = (table: TableRef, handler: QueueHandler, options: QueuePollerOptions = {}): { stop(): Promise<void> } => {
+export const startQueuePoller = (
+  deliveries: LocalDeliveryQueue,
+  handler: QueueHandler,
+  options: QueuePollerOptions = {},
+): { stop(): Promise<void> } => {
   const batchSize = options.batchSize ?? dispatcherBatchSize;
   const concurrentBatches = options.concurrentBatches ?? localDispatcherConcurrentBatches;
   const maxIdleMs = options.maxIdleMs ?? 1_000;
-  const { receive, acknowledge, nextVisibleAt } = tableDeliveryQueue(table, systemClock, {
-    visibilityTimeoutMs: options.visibilityTimeoutMs,
-  });
+  const { receive, acknowledge, nextVisibleAt } = deliveries;
   let running = true;
   let wake: (() => void) | undefined;
   const onSent = (): void => wake?.();
-  sentMessages.on('sent', onSent);
+  deliveries.sent.on('sent', onSent);
 
   /** Sleeps until the earliest message is due (so retries keep their exact schedule), a new one is sent, or stop. */
   const idle = async (): Promise<void> => {
-    const due = await nextVisibleAt();
+    const due = nextVisibleAt();
     const waitMs = Math.min(maxIdleMs, due === undefined ? maxIdleMs : Math.max(0, due - Date.now()));
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, waitMs);
@@ -73,7 +71,7 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, options
     try {
       const { batchItemFailures } = await handler({ Records: batch.map(toSqsRecord) });
       const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
-      await Promise.all(batch.filter((leased) => !failed.has(leased.key.sk)).map((leased) => acknowledge(leased.key)));
+      await Promise.all(batch.filter((leased) => !failed.has(leased.id)).map((leased) => acknowledge(leased)));
     } catch (error) {
       if (running) console.error('local delivery queue:', (error as Error).message);
     }
@@ -86,7 +84,7 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, options
       if (leased.receiveCount <= maxReceiveCount) kept.push(leased);
       else {
         console.error('local delivery queue: dead letter', JSON.stringify(leased.message));
-        await acknowledge(leased.key);
+        await acknowledge(leased);
       }
     }
     return kept;
@@ -109,8 +107,8 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, options
           await Promise.race(inFlight);
           continue;
         }
-        // The batches of every free poller, leased in one call (SQS's pollers each receive their own; here that would be one call each).
-        const received = await receive(free * batchSize);
+        // The batches of every free poller at once.
+        const received = receive(free * batchSize);
         if (received.length === 0) await idle();
         else await invokeInBatches(received);
       } catch (error) {
@@ -122,7 +120,7 @@ export const startQueuePoller = (table: TableRef, handler: QueueHandler, options
   return {
     async stop() {
       running = false;
-      sentMessages.off('sent', onSent);
+      deliveries.sent.off('sent', onSent);
       wake?.();
       await loop;
       await Promise.all(inFlight);

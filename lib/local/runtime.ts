@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
-import { tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
+import { tableQueueStore } from '../../functions/adapters/queue/table-delivery-queue';
 import { useLocalDeliveryQueue } from '../../functions/adapters/runtime/delivery-queue';
 import { linkUrl } from '../../functions/core/users/password-links';
 import { bootstrapDefaultAccount, type CreatedCredential } from '../../functions/core/credentials/manage-credentials';
@@ -12,8 +12,10 @@ import type { Account } from '../../functions/core/credentials/credential';
 import { ensureTable } from './create-table';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpServer } from './http-server';
+import { type LocalDeliveryQueue, localDeliveryQueue } from './local-delivery-queue';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller } from './stream-poller';
+import { watchTableWrites } from './table-writes';
 import type { _Record } from '@aws-sdk/client-dynamodb-streams';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
@@ -60,7 +62,7 @@ const fanOutRecords = (record: _Record): boolean => {
  * The two event-driven functions, driven as AWS drives them: the fan-out by the table's stream,
  * the dispatcher by the delivery queue.
  */
-const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tableName: string, table: TableRef) => {
+const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tableName: string, deliveries: LocalDeliveryQueue) => {
   const fanOut = (await import('../../functions/handlers/workers/fan-out')).handler;
   const dispatch = (await import('../../functions/handlers/workers/dispatch')).handler;
   const checkpointFile = join(options.dataDir, 'stream-checkpoint.json');
@@ -73,8 +75,11 @@ const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tabl
     checkpointFile,
     handler: fanOut,
     filter: fanOutRecords,
+    // The runtime's own writes (the API's, the workers') wake it; others are read within 250 ms.
+    wake: (listener) => watchTableWrites(endpoint, listener),
   });
-  const queue = startQueuePoller(table, dispatch);
+  await deliveries.start();
+  const queue = startQueuePoller(deliveries, dispatch);
   return {
     async stop() {
       await stream.stop();
@@ -137,8 +142,6 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     OSV_ADVISORY_DIR: process.env.OSV_ADVISORY_DIR ?? join(options.dataDir, 'osv'),
   });
   delete process.env.DELIVERY_QUEUE_URL;
-  // The functions that queue deliveries send them to the table-backed queue the poller reads.
-  useLocalDeliveryQueue((table, clock) => tableDeliveryQueue(table, clock).queue);
   delete process.env.ARTIFACT_BUCKET;
   delete process.env.SIGNING_KEY_ID;
   delete process.env.AWS_SESSION_TOKEN;
@@ -151,6 +154,11 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   });
   await ensureTable(client, tableName);
   const table = { client: createDocumentClient({ endpoint: dynamodb.endpoint, region: localRegion }), tableName };
+  // The functions that queue deliveries send them to the queue the poller reads, in this process's
+  // memory; with a data folder each message is also kept in the table until it is processed, so a
+  // restart loses none (an in-memory table loses the deliveries themselves).
+  const deliveries = localDeliveryQueue({ store: options.inMemory ? undefined : tableQueueStore(table) });
+  useLocalDeliveryQueue(() => deliveries.queue);
   // Suites and runs stored before GET /v1/tests existed get its index keys (idempotent: a no-op once done).
   if (!options.inMemory) await backfillTestObjectIndexes(table);
   // Webhooks that failed before the dashboard's badge kept a counter are counted (idempotent).
@@ -161,7 +169,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   // The default account's first admin: a user with no password yet and a one-time link to set one.
   const admin = firstStart ? await bootstrapAdmin(firstStart.account, table) : undefined;
 
-  const workers = await startWorkers(options, dynamodb.endpoint, tableName, table);
+  const workers = await startWorkers(options, dynamodb.endpoint, tableName, deliveries);
   // Waits and retry intervals of the state machines: LOCAL_WAIT_SCALE, never the webhooks' LOCAL_TIME_SCALE.
   const timeScale = Number(process.env.LOCAL_WAIT_SCALE);
   const stepFunctions = await startLocalStepFunctions({

@@ -22,7 +22,15 @@ export interface StreamPollerOptions {
   /** Where the last processed sequence number of each shard is kept across restarts. */
   checkpointFile: string;
   handler: StreamHandler;
+  /** The pause after the first read that found nothing; it doubles with every further one, up to `maxIdleMs`. */
   intervalMs?: number;
+  /** The longest pause while the stream is idle: Lambda polls a shard four times a second. */
+  maxIdleMs?: number;
+  /**
+   * Ends a pause early when something may have been written (the runtime: its own writes to the
+   * table, `watchTableWrites`): subscribes the listener and returns the function that unsubscribes it.
+   */
+  wake?: (listener: () => void) => () => void;
   /**
    * The records the handler is given (the event source mapping's filter): as Lambda does, the
    * filter applies before a batch is formed, so a batch holds up to `batchSize` matching records.
@@ -140,23 +148,54 @@ export const startStreamPoller = async (options: StreamPollerOptions): Promise<{
   };
 
   let running = true;
+  const firstPauseMs = options.intervalMs ?? 25;
+  const maxIdleMs = options.maxIdleMs ?? 250;
+  /** Set while pausing: ends the pause. */
+  let endPause: (() => void) | undefined;
+  /** Something was written since the round began. */
+  let woken = false;
+  const unsubscribe = options.wake?.(() => {
+    woken = true;
+    endPause?.();
+  });
+  const pause = (ms: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        endPause = undefined;
+        resolve();
+      }
+      endPause = done;
+    });
+
   const loop = (async () => {
+    let idleMs = firstPauseMs;
     while (running) {
       let busy = false;
+      woken = false;
       try {
         // Shards one after the other, as before: a shard's records stay in order.
         for (const shardId of await currentShards()) busy = (await pollShard(shardId)) || busy;
       } catch (error) {
         if (running) console.error('local stream poller:', (error as Error).message);
       }
-      // Records were there: more may follow at once, as Lambda reads a busy shard without pause.
-      if (!busy) await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 25));
+      // Records were there, or were written meanwhile: read again at once, as Lambda reads a busy
+      // shard without pause. An idle stream is read less and less often, at once again after a write.
+      if (busy || woken || !running) {
+        idleMs = firstPauseMs;
+        continue;
+      }
+      await pause(idleMs);
+      idleMs = woken ? firstPauseMs : Math.min(maxIdleMs, idleMs * 2);
     }
   })();
 
   return {
     async stop() {
       running = false;
+      unsubscribe?.();
+      endPause?.();
       await loop;
       streams.destroy();
     },

@@ -27,8 +27,8 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
       return {
         deliveries: {
           ...deliveries,
-          async createMany(t, batch) {
-            const results = await deliveries.createMany(t, batch);
+          async createMany(t, batch, onWritten) {
+            const results = await deliveries.createMany(t, batch, onWritten);
             batch.forEach((delivery, i) => results[i] && created.push(delivery));
             return results;
           },
@@ -83,6 +83,24 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
       ...again.slice(7).map(() => true),
     ]);
     expect([await subject.counted('wh_a'), await subject.counted('wh_b')]).toEqual([14, 14]);
+  });
+
+  it('reports each write as it is done: every delivery created, once, stored by then; none that existed', async () => {
+    const subject = await make();
+    const first = deliveriesFor(['wh_a', 'wh_b'], 10);
+    await subject.deliveries.createMany(tenant, first);
+    // More than one transaction holds, some of them existing already.
+    const again = [...first.slice(5, 12), ...deliveriesFor(['wh_a', 'wh_b', 'wh_c'], 60, 10)];
+    const reported: number[] = [];
+    const storedWhenReported: boolean[] = [];
+    const created = await subject.deliveries.createMany(tenant, again, async (indexes) => {
+      const last = again[indexes.at(-1) ?? -1];
+      if (last) storedWhenReported.push((await subject.deliveries.get(tenant, last.webhook_id, last.id)) !== undefined);
+      reported.push(...indexes);
+    });
+    expect(created.filter(Boolean)).toHaveLength(180);
+    expect(reported.sort((a, b) => a - b)).toEqual(created.flatMap((ok, i) => (ok ? [i] : [])));
+    expect(storedWhenReported.every(Boolean)).toBe(true);
   });
 
   it('claims the next attempt once, answering the delivery as claimed', async () => {

@@ -1,15 +1,16 @@
 import { jest } from '@jest/globals';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { TableRef } from '../../functions/adapters/dynamodb/client';
-import { tableDeliveryQueue } from '../../functions/adapters/queue/table-delivery-queue';
-import { systemClock } from '../../functions/core/clock';
+import { tableQueueStore } from '../../functions/adapters/queue/table-delivery-queue';
 import { type DeliveryMessage, sendAll } from '../../functions/core/webhooks/delivery';
+import { type LocalDeliveryQueue, localDeliveryQueue, type QueueStore } from '../../lib/local/local-delivery-queue';
 import { startQueuePoller } from '../../lib/local/queue-poller';
 import { useDynamoDbLocal } from './support/table';
 
 /**
- * The local runtime's queue poller on the table-backed queue in DynamoDB Local: batches, a bound
- * on the batches running at once, and SQS's visibility timeout for what a batch did not process.
+ * The local runtime's queue poller on its delivery queue: batches, a bound on the batches running
+ * at once, and SQS's visibility timeout for what a batch did not process. Twice: in memory (an
+ * in-memory runtime), and kept in DynamoDB Local's table (a runtime with a data folder), where the
+ * messages are sent before a restart (another queue on the same table) and processed after it.
  */
 const dynamodb = useDynamoDbLocal();
 
@@ -40,21 +41,42 @@ const waitFor = async (done: () => boolean, what: string, timeoutMs = 20_000): P
   }
 };
 
-describe('local queue poller', () => {
-  let table: TableRef;
+describe.each([
+  ['in memory', false],
+  ['kept in the table across a restart', true],
+])('local queue poller, %s', (_, stored) => {
+  let store: QueueStore | undefined;
   let poller: { stop(): Promise<void> } | undefined;
   beforeEach(async () => {
-    table = await dynamodb.freshTable();
+    store = stored ? tableQueueStore(await dynamodb.freshTable()) : undefined;
   });
   afterEach(async () => {
     await poller?.stop();
     poller = undefined;
   });
 
-  const send = (ids: string[]) => sendAll(tableDeliveryQueue(table, systemClock).queue, ids.map(message));
+  /** A queue to send to, and the one the poller reads: the same, or after a restart a new one on the same table. */
+  const queues = (visibilityTimeoutMs?: number) => {
+    const sender = localDeliveryQueue({ store, visibilityTimeoutMs });
+    return {
+      send: (ids: string[]) => sendAll(sender.queue, ids.map(message)),
+      receiver: async (): Promise<LocalDeliveryQueue> => {
+        const deliveries = store ? localDeliveryQueue({ store, visibilityTimeoutMs }) : sender;
+        await deliveries.start();
+        return deliveries;
+      },
+    };
+  };
+  /** What is left: messages in the store (with one) and in the queue. */
+  const leftOver = async (deliveries: LocalDeliveryQueue) => ({
+    stored: store ? (await store.load()).length : 0,
+    next: deliveries.nextVisibleAt(),
+  });
+  const nothingLeft = { stored: 0, next: undefined };
 
   it('hands messages over in batches of at most batchSize, at most concurrentBatches at once, each processed once', async () => {
     const ids = Array.from({ length: 24 }, (_, i) => `d-${i}`);
+    const { send, receiver } = queues();
     await send(ids);
     const invocations: Invocation[] = [];
     let running = 0;
@@ -70,7 +92,8 @@ describe('local queue poller', () => {
       running -= 1;
       return { batchItemFailures: [] };
     };
-    poller = startQueuePoller(table, handler, { batchSize: 4, concurrentBatches: 2 });
+    const deliveries = await receiver();
+    poller = startQueuePoller(deliveries, handler, { batchSize: 4, concurrentBatches: 2 });
 
     await waitFor(() => invocations.reduce((n, inv) => n + inv.ids.length, 0) >= ids.length, 'every message');
     await waitFor(() => running === 0, 'the last batch to end');
@@ -81,13 +104,15 @@ describe('local queue poller', () => {
     await poller.stop();
     poller = undefined;
     // Every processed message was deleted.
-    expect(await tableDeliveryQueue(table, systemClock).nextVisibleAt()).toBeUndefined();
+    expect(await leftOver(deliveries)).toEqual(nothingLeft);
   });
 
   it('a batch whose invocation fails comes back whole after its visibility timeout, while other batches go on', async () => {
     const visibilityTimeoutMs = 3_000;
     const ids = Array.from({ length: 12 }, (_, i) => `d-${i}`);
+    const { send, receiver } = queues(visibilityTimeoutMs);
     await send(ids);
+    const deliveries = await receiver();
     // Nothing is leased before this moment: the poller starts after it.
     const sentAt = Date.now();
     const invocations: Invocation[] = [];
@@ -106,7 +131,7 @@ describe('local queue poller', () => {
       return { batchItemFailures: [] };
     };
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
-    poller = startQueuePoller(table, handler, { batchSize: 2, concurrentBatches: 3, visibilityTimeoutMs });
+    poller = startQueuePoller(deliveries, handler, { batchSize: 2, concurrentBatches: 3 });
 
     const seen = (id: string) => invocations.filter((inv) => inv.ids.includes(id));
     await waitFor(() => ids.every((id) => seen(id).length > 0), 'every message once');
@@ -126,7 +151,9 @@ describe('local queue poller', () => {
 
   it('a message the handler reports failed comes back alone; the rest of its batch is deleted', async () => {
     const visibilityTimeoutMs = 1_000;
+    const { send, receiver } = queues(visibilityTimeoutMs);
     await send(['a', 'b', 'c']);
+    const deliveries = await receiver();
     const invocations: Invocation[] = [];
     const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
       invocations.push({ ids: idsOf(event), receiveCounts: [], startedAt: Date.now() });
@@ -134,7 +161,7 @@ describe('local queue poller', () => {
       const failing = firstTime.find((record) => (JSON.parse(record.body) as DeliveryMessage).delivery_id === 'b');
       return { batchItemFailures: failing ? [{ itemIdentifier: failing.messageId }] : [] };
     };
-    poller = startQueuePoller(table, handler, { batchSize: 10, concurrentBatches: 1, visibilityTimeoutMs });
+    poller = startQueuePoller(deliveries, handler, { batchSize: 10, concurrentBatches: 1 });
 
     await waitFor(() => invocations.flatMap((inv) => inv.ids).filter((id) => id === 'b').length === 2, "'b' to come back");
     await poller.stop();
@@ -143,6 +170,6 @@ describe('local queue poller', () => {
     expect(handed.filter((id) => id === 'a')).toHaveLength(1);
     expect(handed.filter((id) => id === 'c')).toHaveLength(1);
     expect(invocations.at(-1)?.ids).toEqual(['b']);
-    expect(await tableDeliveryQueue(table, systemClock).nextVisibleAt()).toBeUndefined();
+    expect(await leftOver(deliveries)).toEqual(nothingLeft);
   });
 });

@@ -101,9 +101,16 @@ const writeChunk = async (
  * Per item, in order: false when an item with its key existed already (it is neither written nor
  * counted again).
  */
-export const putManyInCollections = async (table: TableRef, entries: readonly CollectionItem[]): Promise<boolean[]> => {
+export const putManyInCollections = async (
+  table: TableRef,
+  entries: readonly CollectionItem[],
+  onWritten?: (created: readonly number[]) => Promise<void>,
+): Promise<boolean[]> => {
   const created = new Array<boolean>(entries.length).fill(false);
   const chunks = chunksOf(entries.map((entry, index) => ({ index, entry })));
-  await mapWithConcurrency(chunks, transactionConcurrency, (chunk) => writeChunk(table, chunk, created));
+  await mapWithConcurrency(chunks, transactionConcurrency, async (chunk) => {
+    await writeChunk(table, chunk, created);
+    await onWritten?.(chunk.flatMap(({ index }) => (created[index] ? [index] : [])));
+  });
   return created;
 };

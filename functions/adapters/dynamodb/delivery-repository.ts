@@ -167,10 +167,11 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
 
     create: (tenant, delivery) => putInCollection(table, itemOf(tenant, delivery), keys.deliveries(tenant, delivery.webhook_id)),
 
-    createMany: (tenant, deliveries) =>
+    createMany: (tenant, deliveries, onWritten) =>
       putManyInCollections(
         table,
         deliveries.map((delivery) => ({ item: itemOf(tenant, delivery), collection: keys.deliveries(tenant, delivery.webhook_id) })),
+        onWritten,
       ),
 
     async list(tenant, webhookId, query, filters) {

@@ -85,7 +85,15 @@ export interface DeliveryRepository {
    * webhook's collection. Per delivery, in order: false when it existed already. Safe to run again
    * after a failure (what was written stays, once).
    */
-  createMany(tenant: Tenant, deliveries: readonly Delivery[]): Promise<boolean[]>;
+  /**
+   * `onWritten`, when given, is awaited after each write with the indexes of the deliveries that
+   * write created, so that they can be queued while the rest are written.
+   */
+  createMany(
+    tenant: Tenant,
+    deliveries: readonly Delivery[],
+    onWritten?: (created: readonly number[]) => Promise<void>,
+  ): Promise<boolean[]>;
   get(tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined>;
   list(tenant: Tenant, webhookId: string, query: ListQuery<'created_at'>, filters: DeliveryListFilters): Promise<Page<Delivery>>;
   /** Deliveries of the webhook in these statuses created at or after `sinceMs`. */

@@ -90,14 +90,24 @@ const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[
     for (const webhook of subscribed)
       deliveries.push(newDelivery(webhook, event, webhook.status === 'failed' ? 'skipped' : 'pending', nowMs));
   }
-  const created = await deps.deliveries.createMany(tenant, deliveries);
-  const pending = deliveries.filter((delivery, i) => delivery.status === 'pending' && created[i]);
+  // Each pending delivery is queued once written, while the others are still being written: a
+  // large batch's first attempts do not wait for its last writes.
+  const queued = new Set<number>();
+  const queueCreated = async (indexes: readonly number[]): Promise<void> => {
+    const ready = indexes.filter((i) => deliveries[i]?.status === 'pending' && !queued.has(i));
+    for (const i of ready) queued.add(i);
+    await sendAll(
+      deps.queue,
+      ready.map((i) => firstAttemptMessage(tenant, deliveries[i] as Delivery, nowMs)),
+    );
+  };
+  const created = await deps.deliveries.createMany(tenant, deliveries, queueCreated);
+  await queueCreated(created.flatMap((ok, i) => (ok ? [i] : [])));
   // A second run finds deliveries already there; queue them again only if they never started.
   const existing = deliveries.filter((delivery, i) => delivery.status === 'pending' && !created[i]);
-  const toQueue = [...pending, ...(await neverStarted(tenant, existing, deps))];
   await sendAll(
     deps.queue,
-    toQueue.map((delivery) => firstAttemptMessage(tenant, delivery, nowMs)),
+    (await neverStarted(tenant, existing, deps)).map((delivery) => firstAttemptMessage(tenant, delivery, nowMs)),
   );
   return counts;
 };

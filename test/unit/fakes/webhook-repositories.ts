@@ -87,8 +87,10 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
     async create(t, delivery) {
       return create(t, delivery);
     },
-    async createMany(t, batch) {
-      return batch.map((delivery) => create(t, delivery));
+    async createMany(t, batch, onWritten) {
+      const created = batch.map((delivery) => create(t, delivery));
+      await onWritten?.(created.flatMap((ok, i) => (ok ? [i] : [])));
+      return created;
     },
     async get(t, webhookId, id) {
       const delivery = stored(t, webhookId, id);

@@ -69,6 +69,41 @@ describe('fanOutEvents', () => {
     ]);
   });
 
+  it('queues the deliveries of each write as it is done, before the next write, each once', async () => {
+    const { clock, webhooks, deliveries, batches, deps } = setUp();
+    await webhooks.create(alice, webhook('wh_a1', clock.now()));
+    await webhooks.create(alice, webhook('wh_a2', clock.now()));
+    clock.advance(10);
+    const events = [1, 2].map((n) => newEvent('deployment.completed', { id: `dep_${n}` }, clock.now() + n));
+    clock.advance(10);
+    // A store that writes a delivery at a time, as a store with small transactions would.
+    const queuedBeforeEachWrite: number[] = [];
+    const oneByOne: DeliveryRepository = {
+      ...deliveries,
+      async createMany(tenant, batch, onWritten) {
+        const created: boolean[] = [];
+        for (const [i, delivery] of batch.entries()) {
+          queuedBeforeEachWrite.push(batches.flat().length);
+          const [written = false] = await deliveries.createMany(tenant, [delivery]);
+          created.push(written);
+          if (written) await onWritten?.([i]);
+        }
+        return created;
+      },
+    };
+    expect(
+      await fanOutEvents(
+        events.map((event) => ({ tenant: alice, event })),
+        { ...deps, deliveries: oneByOne },
+      ),
+    ).toEqual([
+      { ok: true, webhooks: 2 },
+      { ok: true, webhooks: 2 },
+    ]);
+    expect(queuedBeforeEachWrite).toEqual([0, 1, 2, 3]);
+    expect(batches.map((batch) => batch.length)).toEqual([1, 1, 1, 1]);
+  });
+
   it("reports one account's failure on its events only", async () => {
     const { clock, webhooks, deliveries, deps } = setUp();
     await webhooks.create(alice, webhook('wh_a1', clock.now()));
