@@ -1,10 +1,10 @@
 import { getProject } from '../../core/projects/project-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getProjectRoute } from '../../routes/projects';
 import { projectDeps } from './deps';
 
 const deps = projectDeps();
 
-export const handler = apiHandler(getProjectRoute, async ({ principal, params }) => ({
+export const handler = apiReadHandler(getProjectRoute, async ({ principal, params }) => ({
   data: await getProject(principal, params.id, deps),
 }));

@@ -1,7 +1,7 @@
 import { ApiError } from '../../core/errors';
 import { getTestObject } from '../../core/testing/test-use-cases';
 import { viewOfTestObject } from '../../core/testing/views';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getTestRoute, testingRoutes } from '../../routes/testing';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
@@ -15,7 +15,7 @@ const deps = { tests: dynamoTestRepository(tableFromEnvironment()) };
 const methodsOfLiteralPath = (id: string): string[] =>
   testingRoutes.filter((route) => route.path === `/v1/tests/${id}`).map((route) => route.method);
 
-export const handler = apiHandler(getTestRoute, async ({ principal, params }) => {
+export const handler = apiReadHandler(getTestRoute, async ({ principal, params }) => {
   const allowed = methodsOfLiteralPath(params.id);
   if (allowed.length > 0) {
     throw new ApiError('method_not_allowed', `/v1/tests/${params.id} does not allow GET; it allows ${allowed.join(', ')}.`, undefined, {
