@@ -3,6 +3,7 @@ import { generateTestsBody, runTestsBody } from './schemas/testing-bodies';
 import { listTestsQuery } from './schemas/testing-queries';
 import { testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
 import { defineRoute } from './route';
+import { testingEndpoints } from './testing-endpoints';
 
 const tag = 'Tests';
 
@@ -12,8 +13,7 @@ export const generateTestsRoute = /* @__PURE__ */ defineRoute({
   description:
     'Queues a test suite (`test_…`); when done it holds the generated files, each with the cases it declares. The framework is detected when not given.',
   tag,
-  method: 'POST',
-  path: '/v1/tests/generate',
+  ...testingEndpoints.generate,
   handler: 'testing/generate',
   scope: 'write:tests',
   tableAccess: 'write',
@@ -28,8 +28,7 @@ export const runTestsRoute = /* @__PURE__ */ defineRoute({
   description:
     "Runs a generated suite (`test_id`) or the repository's own tests (`project_id`, `branch`) in isolation: a CodeBuild project with no access to the service in AWS, a sandboxed child process locally.",
   tag,
-  method: 'POST',
-  path: '/v1/tests/run',
+  ...testingEndpoints.run,
   handler: 'testing/run',
   scope: 'write:tests',
   tableAccess: 'write',
@@ -44,8 +43,7 @@ export const listTestsRoute = /* @__PURE__ */ defineRoute({
   summary: 'List test suites and runs',
   description: 'Suites and runs together in creation order, each as `GET /v1/tests/{id}` answers it (`object` tells which).',
   tag,
-  method: 'GET',
-  path: '/v1/tests',
+  ...testingEndpoints.list,
   handler: 'testing/list',
   scope: 'read:tests',
   tableAccess: 'read',
@@ -57,8 +55,7 @@ export const getTestRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getTest',
   summary: 'Get a test suite or run',
   tag,
-  method: 'GET',
-  path: '/v1/tests/{id}',
+  ...testingEndpoints.get,
   handler: 'testing/get',
   scope: 'read:tests',
   tableAccess: 'read',
@@ -72,8 +69,7 @@ export const getTestResultsRoute = /* @__PURE__ */ defineRoute({
   summary: 'Get test results',
   description: "A run's results; for a suite, its latest run's (404 until it has one).",
   tag,
-  method: 'GET',
-  path: '/v1/tests/{id}/results',
+  ...testingEndpoints.results,
   handler: 'testing/results',
   scope: 'read:tests',
   tableAccess: 'read',

@@ -2,7 +2,8 @@ import { ApiError } from '../../core/errors';
 import { getTestObject } from '../../core/testing/test-use-cases';
 import { viewOfTestObject } from '../../core/testing/views';
 import { apiReadHandler } from '../../http/api-handler';
-import { getTestRoute, testingRoutes } from '../../routes/testing';
+import { getTestRoute } from '../../routes/testing';
+import { testingEndpoints } from '../../routes/testing-endpoints';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 
@@ -13,7 +14,9 @@ const deps = { tests: dynamoTestRepository(tableFromEnvironment()) };
  * so the answer is the 405 the local server gives too, not a 404 for a test named `run`.
  */
 const methodsOfLiteralPath = (id: string): string[] =>
-  testingRoutes.filter((route) => route.path === `/v1/tests/${id}`).map((route) => route.method);
+  Object.values(testingEndpoints)
+    .filter((endpoint) => endpoint.path === `/v1/tests/${id}`)
+    .map((endpoint) => endpoint.method);
 
 export const handler = apiReadHandler(getTestRoute, async ({ principal, params }) => {
   const allowed = methodsOfLiteralPath(params.id);
