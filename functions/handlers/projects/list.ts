@@ -3,9 +3,11 @@ import { listProjects } from '../../core/projects/project-use-cases';
 import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listProjectsRoute } from '../../routes/projects';
-import { projectDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
 
-const deps = projectDeps();
+// No repository address rules: only create and update check an address.
+const deps = { projects: dynamoProjectRepository(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(listProjectsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
