@@ -3,7 +3,7 @@ import { generateTestsBody, runTestsBody } from './schemas/testing-bodies';
 import { listTestsQuery } from './schemas/testing-queries';
 import { testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
 import { defineRoute } from './route';
-import { testingEndpoints } from './testing-endpoints';
+import { generateTestsPath, getTestPath, getTestResultsPath, listTestsPath, runTestsPath } from './testing-endpoints';
 
 const tag = 'Tests';
 
@@ -13,7 +13,8 @@ export const generateTestsRoute = /* @__PURE__ */ defineRoute({
   description:
     'Queues a test suite (`test_…`); when done it holds the generated files, each with the cases it declares. The framework is detected when not given.',
   tag,
-  ...testingEndpoints.generate,
+  method: 'POST',
+  path: generateTestsPath,
   handler: 'testing/generate',
   scope: 'write:tests',
   tableAccess: 'write',
@@ -28,7 +29,8 @@ export const runTestsRoute = /* @__PURE__ */ defineRoute({
   description:
     "Runs a generated suite (`test_id`) or the repository's own tests (`project_id`, `branch`) in isolation: a CodeBuild project with no access to the service in AWS, a sandboxed child process locally.",
   tag,
-  ...testingEndpoints.run,
+  method: 'POST',
+  path: runTestsPath,
   handler: 'testing/run',
   scope: 'write:tests',
   tableAccess: 'write',
@@ -43,7 +45,8 @@ export const listTestsRoute = /* @__PURE__ */ defineRoute({
   summary: 'List test suites and runs',
   description: 'Suites and runs together in creation order, each as `GET /v1/tests/{id}` answers it (`object` tells which).',
   tag,
-  ...testingEndpoints.list,
+  method: 'GET',
+  path: listTestsPath,
   handler: 'testing/list',
   scope: 'read:tests',
   tableAccess: 'read',
@@ -55,7 +58,8 @@ export const getTestRoute = /* @__PURE__ */ defineRoute({
   operationId: 'getTest',
   summary: 'Get a test suite or run',
   tag,
-  ...testingEndpoints.get,
+  method: 'GET',
+  path: getTestPath,
   handler: 'testing/get',
   scope: 'read:tests',
   tableAccess: 'read',
@@ -69,7 +73,8 @@ export const getTestResultsRoute = /* @__PURE__ */ defineRoute({
   summary: 'Get test results',
   description: "A run's results; for a suite, its latest run's (404 until it has one).",
   tag,
-  ...testingEndpoints.results,
+  method: 'GET',
+  path: getTestResultsPath,
   handler: 'testing/results',
   scope: 'read:tests',
   tableAccess: 'read',

@@ -14,9 +14,7 @@ const deps = { tests: dynamoTestRepository(tableFromEnvironment()) };
  * so the answer is the 405 the local server gives too, not a 404 for a test named `run`.
  */
 const methodsOfLiteralPath = (id: string): string[] =>
-  Object.values(testingEndpoints)
-    .filter((endpoint) => endpoint.path === `/v1/tests/${id}`)
-    .map((endpoint) => endpoint.method);
+  testingEndpoints.filter((endpoint) => endpoint.path === `/v1/tests/${id}`).map((endpoint) => endpoint.method);
 
 export const handler = apiReadHandler(getTestRoute, async ({ principal, params }) => {
   const allowed = methodsOfLiteralPath(params.id);
