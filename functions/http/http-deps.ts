@@ -1,25 +1,30 @@
 import { systemClock, type Clock } from '../core/clock';
-import type { CredentialRepository } from '../core/credentials/credential';
+import type { CredentialLookup } from '../core/credentials/credential';
 import type { IdempotencyStore } from '../core/idempotency';
 import { createRateLimiter, type RateLimiter, rateLimitSettingsFromEnvironment } from '../core/rate-limiter';
 import { dynamoTokenBucketStore } from '../adapters/dynamodb/rate-limit-store';
 import { logger } from '../observability/logger';
 import { recordRateLimitFailedOpen } from '../observability/metrics';
 import { tableFromEnvironment } from '../adapters/dynamodb/client';
-import { dynamoCredentialRepository } from '../adapters/dynamodb/credential-repository';
+import { dynamoCredentialLookup } from '../adapters/dynamodb/credential-lookup';
 import { dynamoIdempotencyStore } from '../adapters/dynamodb/idempotency-store';
 import { dynamoGrantStandingReader } from '../adapters/dynamodb/oauth-grant-standing';
 import type { GrantStandingReader } from '../core/oauth/grant-standing';
 
-/** What the shared HTTP steps need: credentials (and OAuth grants), idempotency records, a clock and the rate limiter. */
-export interface HttpDeps {
-  credentials: CredentialRepository;
+/** What authentication needs: credentials (and OAuth grants), a clock and the rate limiter. */
+export interface AuthenticationDeps {
+  credentials: CredentialLookup;
   oauthGrants: GrantStandingReader;
-  idempotency: IdempotencyStore;
   clock: Clock;
   rateLimiter: RateLimiter;
 }
 
+/** What the shared HTTP steps of a write need: authentication's, and idempotency records. */
+export interface HttpDeps extends AuthenticationDeps {
+  idempotency: IdempotencyStore;
+}
+
+let authDeps: AuthenticationDeps | undefined;
 let deps: HttpDeps | undefined;
 
 const throttlingErrors = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
@@ -41,16 +46,20 @@ const sharedRateLimiter = (table: ReturnType<typeof tableFromEnvironment>): Rate
   });
 };
 
-export const httpDepsFromEnvironment = (): HttpDeps => {
-  if (!deps) {
+export const authDepsFromEnvironment = (): AuthenticationDeps => {
+  if (!authDeps) {
     const table = tableFromEnvironment();
-    deps = {
-      credentials: dynamoCredentialRepository(table),
+    authDeps = {
+      credentials: dynamoCredentialLookup(table),
       oauthGrants: dynamoGrantStandingReader(table),
-      idempotency: dynamoIdempotencyStore(table),
       clock: systemClock,
       rateLimiter: sharedRateLimiter(table),
     };
   }
+  return authDeps;
+};
+
+export const httpDepsFromEnvironment = (): HttpDeps => {
+  deps ??= { ...authDepsFromEnvironment(), idempotency: dynamoIdempotencyStore(tableFromEnvironment()) };
   return deps;
 };

@@ -7,13 +7,11 @@ import type { Principal } from '../core/tenancy';
 import type { AnyRoute } from '../routes/route';
 import { corsSettings } from './cors';
 import type { AuthDeps } from './middlewares/authenticate';
-import type { IdempotencyDeps } from './middlewares/idempotency';
+import type { RequestSteps } from './request-steps';
 import { logger } from '../observability/logger';
 import { recordRequest } from '../observability/metrics';
 import { logApiRequest } from '../observability/request-log';
 import { type ApiContext, authenticate } from './middlewares/authenticate';
-import { jsonBody } from './middlewares/body-guard';
-import { idempotency } from './middlewares/idempotency';
 import { emptyResponse, errorResponse, type HttpResponse, internalError, jsonResponse } from './response';
 import { parseWith } from './validation';
 import { paginationLinks, baseUrl } from './links';
@@ -79,19 +77,31 @@ export const withRequestId = (response: HttpResponse, requestId: string): HttpRe
 /** The query of an operation that takes no parameters: any parameter is unknown (422), as on every other operation. */
 const noParameters = v.strictObject({});
 
+/** Every authenticated POST takes `Idempotency-Key`. */
+export const takesIdempotencyKey = (route: AnyRoute): boolean => route.method === 'POST' && route.scope !== null;
+
 /**
  * The one shape of every API function: request id and error envelope around authentication,
- * body checks, idempotency and validation, then the route's own adapter.
+ * body checks, idempotency and validation, then the route's own adapter. The body checks and
+ * idempotency come in `steps` (`request-steps.ts`), so a function whose route takes neither
+ * does not carry them; a route that takes one and was not given it fails on its first request.
  */
 export const createApiHandler = <R extends AnyRoute>(
   route: R,
   handle: (request: ApiRequest<R>) => Promise<Reply>,
-  deps: () => AuthDeps & IdempotencyDeps,
+  deps: () => AuthDeps,
+  steps: RequestSteps = {},
 ) => {
   const buildPipeline = () => {
     const pipeline = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context & ApiContext>().use(authenticate(route, deps));
-    if (route.body) for (const step of jsonBody({ optional: route.optionalBody })) pipeline.use(step);
-    if (route.method === 'POST' && route.scope !== null) pipeline.use(idempotency(deps));
+    if (route.body) {
+      if (!steps.jsonBody) throw new Error(`${route.operationId} takes a JSON body: build its function with apiHandler`);
+      for (const step of steps.jsonBody({ optional: route.optionalBody })) pipeline.use(step);
+    }
+    if (takesIdempotencyKey(route)) {
+      if (!steps.idempotency) throw new Error(`${route.operationId} takes Idempotency-Key: build its function with apiHandler`);
+      pipeline.use(steps.idempotency());
+    }
     return pipeline.handler(async (event, context) => {
       const request = {
         params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'params') : undefined,

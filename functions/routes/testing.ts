@@ -3,6 +3,7 @@ import { generateTestsBody, runTestsBody } from './schemas/testing-bodies';
 import { listTestsQuery } from './schemas/testing-queries';
 import { testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
 import { defineRoute } from './route';
+import { generateTestsPath, getTestPath, getTestResultsPath, listTestsPath, runTestsPath } from './testing-endpoints';
 
 const tag = 'Tests';
 
@@ -13,7 +14,7 @@ export const generateTestsRoute = /* @__PURE__ */ defineRoute({
     'Queues a test suite (`test_…`); when done it holds the generated files, each with the cases it declares. The framework is detected when not given.',
   tag,
   method: 'POST',
-  path: '/v1/tests/generate',
+  path: generateTestsPath,
   handler: 'testing/generate',
   scope: 'write:tests',
   tableAccess: 'write',
@@ -29,7 +30,7 @@ export const runTestsRoute = /* @__PURE__ */ defineRoute({
     "Runs a generated suite (`test_id`) or the repository's own tests (`project_id`, `branch`) in isolation: a CodeBuild project with no access to the service in AWS, a sandboxed child process locally.",
   tag,
   method: 'POST',
-  path: '/v1/tests/run',
+  path: runTestsPath,
   handler: 'testing/run',
   scope: 'write:tests',
   tableAccess: 'write',
@@ -45,7 +46,7 @@ export const listTestsRoute = /* @__PURE__ */ defineRoute({
   description: 'Suites and runs together in creation order, each as `GET /v1/tests/{id}` answers it (`object` tells which).',
   tag,
   method: 'GET',
-  path: '/v1/tests',
+  path: listTestsPath,
   handler: 'testing/list',
   scope: 'read:tests',
   tableAccess: 'read',
@@ -58,7 +59,7 @@ export const getTestRoute = /* @__PURE__ */ defineRoute({
   summary: 'Get a test suite or run',
   tag,
   method: 'GET',
-  path: '/v1/tests/{id}',
+  path: getTestPath,
   handler: 'testing/get',
   scope: 'read:tests',
   tableAccess: 'read',
@@ -73,7 +74,7 @@ export const getTestResultsRoute = /* @__PURE__ */ defineRoute({
   description: "A run's results; for a suite, its latest run's (404 until it has one).",
   tag,
   method: 'GET',
-  path: '/v1/tests/{id}/results',
+  path: getTestResultsPath,
   handler: 'testing/results',
   scope: 'read:tests',
   tableAccess: 'read',

@@ -6,6 +6,7 @@ import { toListQuery } from '../../functions/http/list-query';
 import { logger } from '../../functions/observability/logger';
 import { maxBodyBytes } from '../../functions/http/middlewares/body-guard';
 import { createApiHandler, type ApiRequest, type Reply } from '../../functions/http/pipeline';
+import { writeSteps } from '../../functions/http/request-steps';
 import type { HttpResponse } from '../../functions/http/response';
 import { pageMeta } from '../../functions/core/pagination';
 import { createProjectRoute, deleteProjectRoute, getProjectRoute, listProjectsRoute } from '../../functions/routes/projects';
@@ -58,6 +59,7 @@ const setUp = async () => {
         return createBehaviour(request);
       },
       deps,
+      writeSteps(deps),
     ),
     get: createApiHandler(
       getProjectRoute,
@@ -543,6 +545,32 @@ describe('Idempotency-Key', () => {
     expect(answer.status).toBe(422);
     expect(answer.body.error.details.field).toBe('Idempotency-Key');
     expect(calls.create).toBe(0);
+  });
+});
+
+describe('steps a route takes', () => {
+  it('a route with a body built without the body and idempotency steps answers 500 and never runs its adapter', async () => {
+    const http = inMemoryHttpDeps();
+    const account = await http.newAccount();
+    const live = await http.newKey(account.id, 'live');
+    let ran = false;
+    const handler = createApiHandler(
+      createProjectRoute,
+      async () => {
+        ran = true;
+        return { empty: true };
+      },
+      () => http.deps,
+    );
+    const answer = await send(handler, {
+      method: 'POST',
+      path: '/v1/projects',
+      json: validProject,
+      headers: { authorization: `Bearer ${live.key}` },
+    });
+    expect(answer.status).toBe(500);
+    expect(answer.body.error.code).toBe('internal_error');
+    expect(ran).toBe(false);
   });
 });
 

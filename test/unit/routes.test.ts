@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { isScope } from '../../functions/core/credentials/scopes';
 import { handler as fallback } from '../../functions/handlers/meta/fallback';
 import { fallbackHandler, matchRoute, routes } from '../../functions/routes';
+import { testingRoutes } from '../../functions/routes/testing';
+import { testingEndpoints } from '../../functions/routes/testing-endpoints';
 import { apiEvent } from './fakes/api-gateway-event';
 
 const handlerFile = (name: string): string => fileURLToPath(new URL(`../../functions/handlers/${name}.ts`, import.meta.url));
@@ -78,6 +80,10 @@ describe('the fallback function ($default route)', () => {
 });
 
 describe('the route table', () => {
+  it("lists every testing operation's method and path for testing/get's 405, as the testing routes have them", () => {
+    expect(testingEndpoints).toEqual(testingRoutes.map(({ method, path }) => ({ method, path })));
+  });
+
   it('names a handler file that exists for every route, and for the fallback', () => {
     for (const route of routes) expect([route.handler, existsSync(handlerFile(route.handler))]).toEqual([route.handler, true]);
     expect(existsSync(handlerFile(fallbackHandler))).toBe(true);

@@ -1,11 +1,14 @@
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Credential, CredentialRepository } from '../../core/credentials/credential';
 import type { TableRef } from './client';
+import { dynamoCredentialLookup } from './credential-lookup';
 import { entityTypes, withoutKeys } from './keys';
 import * as keys from './table-keys';
 import { conditionFailedAt, isConditionFailure } from './transactions';
 
-export const dynamoCredentialRepository = ({ client, tableName }: TableRef): CredentialRepository => {
+export const dynamoCredentialRepository = (table: TableRef): CredentialRepository => {
+  const { client, tableName } = table;
+  const lookup = dynamoCredentialLookup(table);
   const findById = async (id: string): Promise<Credential | undefined> => {
     const result = await client.send(
       new QueryCommand({
@@ -21,11 +24,7 @@ export const dynamoCredentialRepository = ({ client, tableName }: TableRef): Cre
   };
 
   return {
-    async findByHash(hash) {
-      // Eventually consistent: half a read unit, so a whole GET stays within one unit (see README).
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.credential(hash) }));
-      return result.Item ? withoutKeys<Credential>(result.Item) : undefined;
-    },
+    ...lookup,
 
     findById,
 
@@ -122,24 +121,6 @@ export const dynamoCredentialRepository = ({ client, tableName }: TableRef): Cre
         throw error;
       }
       return { ...old, expires_at: oldExpiresAt };
-    },
-
-    async touchLastUsed(hash, at, unlessAfter) {
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: keys.credential(hash),
-            UpdateExpression: 'SET last_used_at = :at',
-            ConditionExpression:
-              'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at = :null OR last_used_at < :unlessAfter)',
-            ExpressionAttributeValues: { ':at': at, ':unlessAfter': unlessAfter, ':null': null },
-          }),
-        );
-      } catch (error) {
-        // Another request recorded the use first.
-        if (!isConditionFailure(error)) throw error;
-      }
     },
   };
 };

@@ -115,6 +115,17 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
   };
 };
 
+const itemOf = (tenant: Tenant, delivery: Delivery) => ({
+  ...keys.delivery(tenant, delivery.webhook_id, delivery.id),
+  entity: entityTypes.delivery,
+  ...delivery,
+});
+
+/** Writing one new delivery, alone: what a test delivery records. */
+export const dynamoDeliveryCreation = (table: TableRef): Pick<DeliveryRepository, 'create'> => ({
+  create: (tenant, delivery) => putInCollection(table, itemOf(tenant, delivery), keys.deliveries(tenant, delivery.webhook_id)),
+});
+
 export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository => {
   const { client, tableName } = table;
   const restarts = dynamoDeliveryRestarts(table);
@@ -128,12 +139,6 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
     createdRangeSpec(keys.deliveries(tenant, webhookId), keys.deliverySortKeyPrefix, 'delivery', query, filterOf(filters), {
       '#status': 'status',
     });
-
-  const itemOf = (tenant: Tenant, delivery: Delivery) => ({
-    ...keys.delivery(tenant, delivery.webhook_id, delivery.id),
-    entity: entityTypes.delivery,
-    ...delivery,
-  });
 
   /** The claim's write; the delivery as claimed, or undefined when its condition failed. */
   const claim = async (tenant: Tenant, webhookId: string, id: string, sequence: number, attempt: number, at: string) => {
@@ -165,7 +170,7 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
   return {
     ...restarts,
 
-    create: (tenant, delivery) => putInCollection(table, itemOf(tenant, delivery), keys.deliveries(tenant, delivery.webhook_id)),
+    ...dynamoDeliveryCreation(table),
 
     createMany: (tenant, deliveries, onWritten) =>
       putManyInCollections(

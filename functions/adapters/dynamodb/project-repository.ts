@@ -65,6 +65,14 @@ const projectFrom = (item: Record<string, unknown>): Project => {
   return { id, name, repository, description, created_at, updated_at };
 };
 
+/** One project by id, alone: what `GET /v1/projects/{id}` reads (no writes, no list paging). */
+export const dynamoProjectReader = ({ client, tableName }: TableRef): Pick<ProjectRepository, 'get'> => ({
+  async get(tenant, id) {
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.project(tenant, id) }));
+    return result.Item ? projectFrom(result.Item) : undefined;
+  },
+});
+
 export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
   const { client, tableName } = table;
 
@@ -84,10 +92,7 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
       if (!(await putInCollection(table, item, keys.projects(tenant)))) throw new Error(`project ${project.id} exists already`);
     },
 
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.project(tenant, id) }));
-      return result.Item ? projectFrom(result.Item) : undefined;
-    },
+    ...dynamoProjectReader(table),
 
     async update(tenant, id, changes: ProjectChanges, updatedAt) {
       const updated = await updateExisting(table, keys.project(tenant, id), {

@@ -28,7 +28,8 @@ import { activeWorkflowsAttribute, entityTypes, ownedRecord } from './keys';
 import * as keys from './table-keys';
 import { conditionFailedAt, withConflictRetry } from './transactions';
 
-const nextLogSortValue = monotonicFactory();
+// Pure: a bundle that never appends a log line (a workflow read) drops the factory.
+const nextLogSortValue = /* @__PURE__ */ monotonicFactory();
 
 const projectActivity = (tableName: string, tenant: Tenant, projectId: string, by: 1 | -1) => ({
   Update: {
@@ -75,6 +76,15 @@ const workflowItem = (tenant: Tenant, workflow: Workflow) => ({
  * A workflow's record and its log, one at a time: what creating, cancelling and the stages use.
  * Apart from the lists so that those functions carry no list paging.
  */
+/** One workflow by id, alone: what a deployment's artifact check reads. */
+export const dynamoWorkflowReader = ({ client, tableName }: TableRef): Pick<WorkflowRecords, 'get'> => ({
+  async get(tenant, id) {
+    // Strongly consistent: stages and cancel read-modify-write on this.
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.workflow(tenant, id), ConsistentRead: true }));
+    return result.Item ? workflowFrom(result.Item) : undefined;
+  },
+});
+
 export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.now): WorkflowRecords => {
   const { client, tableName } = table;
 
@@ -102,11 +112,7 @@ export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.
       }
     },
 
-    async get(tenant, id) {
-      // Strongly consistent: stages and cancel read-modify-write on this.
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.workflow(tenant, id), ConsistentRead: true }));
-      return result.Item ? workflowFrom(result.Item) : undefined;
-    },
+    get: dynamoWorkflowReader(table).get,
 
     async save(tenant, previous, workflow, events, logs = []) {
       const finishing = !isFinished(previous.status) && isFinished(workflow.status);

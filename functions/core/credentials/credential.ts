@@ -44,15 +44,19 @@ export interface AccountRepository {
   list(limit: number): Promise<Account[]>;
 }
 
-export interface CredentialRepository {
+/** What authenticating a request reads and writes: the credential by its hash, and its last use. */
+export interface CredentialLookup {
   findByHash(hash: string): Promise<Credential | undefined>;
+  /** Records a use; a no-op when `last_used_at` is already at or after `unlessAfter`. */
+  touchLastUsed(hash: string, at: string, unlessAfter: string): Promise<void>;
+}
+
+export interface CredentialRepository extends CredentialLookup {
   findById(id: string): Promise<Credential | undefined>;
   create(credential: Credential): Promise<void>;
   listByAccount(accountId: string): Promise<Credential[]>;
   /** Sets `revoked_at` unless it is set already; returns the credential as stored afterwards. */
   revoke(id: string, at: string): Promise<Credential | undefined>;
-  /** Records a use; a no-op when `last_used_at` is already at or after `unlessAfter`. */
-  touchLastUsed(hash: string, at: string, unlessAfter: string): Promise<void>;
   /**
    * A key's roll: stores `replacement` and sets the old credential's `expires_at`, in one
    * transaction, only while the old one is not revoked. The old one as stored after, or undefined.

@@ -1,7 +1,7 @@
 import { type Clock, isoTime } from '../clock';
 import { ApiError } from '../errors';
 import type { Principal } from '../tenancy';
-import type { CredentialRepository } from './credential';
+import type { CredentialLookup } from './credential';
 import { type GrantStandingReader, oauthTokenScopes, standingOrigin } from '../oauth/grant-standing';
 import { hashCredentialValue, parseCredentialValue } from './key-format';
 import { isReadScope, type Scope } from './scopes';
@@ -42,7 +42,7 @@ const presentedValue = ({ authorization, apiKey }: PresentedCredentials): string
  */
 export const resolveCredential = async (
   presented: PresentedCredentials,
-  deps: { credentials: CredentialRepository; clock: Clock; oauthGrants?: GrantStandingReader },
+  deps: { credentials: CredentialLookup; clock: Clock; oauthGrants?: GrantStandingReader },
 ): Promise<Principal> => {
   const value = presentedValue(presented);
   const type = parseCredentialValue(value);

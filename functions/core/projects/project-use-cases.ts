@@ -45,7 +45,7 @@ const checkedId = (id: string): string => {
   return id;
 };
 
-export const getProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<Project> => {
+export const getProject = async (tenant: Tenant, id: string, deps: { projects: Pick<ProjectRepository, 'get'> }): Promise<Project> => {
   const project = await deps.projects.get(tenant, checkedId(id));
   if (!project) throw notFound('Project');
   return project;
@@ -58,11 +58,14 @@ export const updateProject = async (tenant: Tenant, id: string, changes: Project
   return updated;
 };
 
-export const deleteProject = async (tenant: Tenant, id: string, deps: ProjectDeps): Promise<void> => {
+export const deleteProject = async (tenant: Tenant, id: string, deps: { projects: Pick<ProjectRepository, 'delete'> }): Promise<void> => {
   const outcome = await deps.projects.delete(tenant, checkedId(id));
   if (outcome === 'not_found') throw notFound('Project');
   if (outcome === 'busy') throw conflict('The project has a workflow or deployment in progress; cancel it or wait for it to finish.');
 };
 
-export const listProjects = (tenant: Tenant, query: ListQuery<ProjectSort>, deps: ProjectDeps): Promise<Page<Project>> =>
-  deps.projects.list(tenant, query);
+export const listProjects = (
+  tenant: Tenant,
+  query: ListQuery<ProjectSort>,
+  deps: { projects: Pick<ProjectRepository, 'list'> },
+): Promise<Page<Project>> => deps.projects.list(tenant, query);

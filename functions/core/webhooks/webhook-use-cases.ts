@@ -51,10 +51,11 @@ export const defaultRotationOverlapSeconds = 86_400;
 export type WebhookTargetDeps = Pick<WebhookDeps, 'webhooks' | 'clock' | 'policyFor' | 'assessTarget'>;
 
 /** What the test attempt uses. */
-export type WebhookTestDeps = Pick<
-  WebhookDeps,
-  'webhooks' | 'deliveries' | 'clock' | 'policyFor' | 'send' | 'userAgent' | 'testAttemptTimeoutMs'
->;
+/** What a test delivery uses: the webhook read, one attempt sent, and its delivery record written. */
+export interface WebhookTestDeps extends Pick<WebhookDeps, 'clock' | 'policyFor' | 'send' | 'userAgent' | 'testAttemptTimeoutMs'> {
+  webhooks: Pick<WebhookRepository, 'get'>;
+  deliveries: Pick<DeliveryRepository, 'create'>;
+}
 
 /** What redelivering and recovering use: the delivery records and the queue, no HTTP client. */
 export interface RedeliveryDeps extends Pick<WebhookDeps, 'queue' | 'clock'> {

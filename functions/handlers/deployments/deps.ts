@@ -5,7 +5,7 @@ import type { DeploymentDeps } from '../../core/deployments/deployment-use-cases
 import { deploymentConfigs, type ProviderConfigs, providerNames } from '../../adapters/deployments/provider-configs';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRecords, dynamoDeploymentRepository } from '../../adapters/dynamodb/deployment-repository';
-import { dynamoWorkflowRecords } from '../../adapters/dynamodb/workflow-repository';
+import { dynamoWorkflowReader } from '../../adapters/dynamodb/workflow-repository';
 
 const noExecutor: DeploymentExecutor = {
   start: async () => {
@@ -28,7 +28,7 @@ export const deploymentDeps = (executorOf: () => DeploymentExecutor = () => noEx
   const table = tableFromEnvironment();
   return {
     deployments: dynamoDeploymentRecords(table),
-    workflows: dynamoWorkflowRecords(table),
+    workflows: dynamoWorkflowReader(table),
     providers: {
       names: () => [...providerNames],
       parseConfig: async (name, config, context) => {

@@ -1,5 +1,5 @@
 import { getDeployment } from '../../core/deployments/deployment-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getDeploymentRoute } from '../../routes/deployments';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeploymentRecords } from '../../adapters/dynamodb/deployment-repository';
@@ -7,6 +7,6 @@ import { deploymentView } from './view';
 
 const deps = { deployments: dynamoDeploymentRecords(tableFromEnvironment()) };
 
-export const handler = apiHandler(getDeploymentRoute, async ({ principal, params }) => ({
+export const handler = apiReadHandler(getDeploymentRoute, async ({ principal, params }) => ({
   data: deploymentView(await getDeployment(principal, params.id, deps)),
 }));

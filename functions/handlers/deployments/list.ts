@@ -1,6 +1,6 @@
 import { pageMeta } from '../../core/pagination';
 import { listDeployments } from '../../core/deployments/deployment-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listDeploymentsRoute } from '../../routes/deployments';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -9,7 +9,7 @@ import { deploymentView } from './view';
 
 const deps = { deployments: dynamoDeploymentRepository(tableFromEnvironment()) };
 
-export const handler = apiHandler(listDeploymentsRoute, async ({ principal, query: params }) => {
+export const handler = apiReadHandler(listDeploymentsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
   const page = await listDeployments(
     principal,

@@ -2,13 +2,13 @@ import { listEvents } from '../../core/events/list-events';
 import { pageMeta } from '../../core/pagination';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoEventRepository } from '../../adapters/dynamodb/event-repository';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listEventsRoute } from '../../routes/events';
 
 const deps = { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() };
 
-export const handler = apiHandler(listEventsRoute, async ({ principal, query: params }) => {
+export const handler = apiReadHandler(listEventsRoute, async ({ principal, query: params }) => {
   // A forward read (starting_after) lists oldest first unless told otherwise.
   const query = toListQuery({ ...params, order: params.order ?? (params.starting_after ? 'asc' : undefined) }, 'created_at');
   const page = await listEvents(principal, query, { type: params.type, startingAfter: params.starting_after }, deps);

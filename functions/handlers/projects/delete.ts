@@ -1,11 +1,13 @@
 import { deleteProject } from '../../core/projects/project-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { deleteProjectRoute } from '../../routes/projects';
-import { projectDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoProjectRepository } from '../../adapters/dynamodb/project-repository';
 
-const deps = projectDeps();
+// No repository address rules: only create and update check an address.
+const deps = { projects: dynamoProjectRepository(tableFromEnvironment()) };
 
-export const handler = apiHandler(deleteProjectRoute, async ({ principal, params }) => {
+export const handler = apiReadHandler(deleteProjectRoute, async ({ principal, params }) => {
   await deleteProject(principal, params.id, deps);
   return { empty: true };
 });

@@ -1,10 +1,12 @@
 import { getProject } from '../../core/projects/project-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getProjectRoute } from '../../routes/projects';
-import { projectDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoProjectReader } from '../../adapters/dynamodb/project-repository';
 
-const deps = projectDeps();
+// A read wires the one call it makes: no repository address rules, no writes, no list paging.
+const deps = { projects: dynamoProjectReader(tableFromEnvironment()) };
 
-export const handler = apiHandler(getProjectRoute, async ({ principal, params }) => ({
+export const handler = apiReadHandler(getProjectRoute, async ({ principal, params }) => ({
   data: await getProject(principal, params.id, deps),
 }));

@@ -1,7 +1,7 @@
 import { pageMeta } from '../../core/pagination';
 import { listReviewComments } from '../../core/reviews/review-use-cases';
 import { viewOfComment } from '../../core/reviews/views';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listReviewCommentsRoute } from '../../routes/reviews';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -9,7 +9,7 @@ import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repositor
 
 const deps = { reviews: dynamoReviewRepository(tableFromEnvironment()) };
 
-export const handler = apiHandler(listReviewCommentsRoute, async ({ principal, params, query: input }) => {
+export const handler = apiReadHandler(listReviewCommentsRoute, async ({ principal, params, query: input }) => {
   const query = toListQuery(input, 'created_at');
   const page = await listReviewComments(principal, params.id, query, { severity: input.severity, path: input.path }, deps);
   return { list: page.items.map(viewOfComment), meta: pageMeta(query, page.total), nextCursor: page.nextCursor };

@@ -1,7 +1,7 @@
 import { pageMeta } from '../../core/pagination';
 import { listReviews } from '../../core/reviews/review-use-cases';
 import { viewOfReview } from '../../core/reviews/views';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listReviewsRoute } from '../../routes/reviews';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -9,7 +9,7 @@ import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repositor
 
 const deps = { reviews: dynamoReviewRepository(tableFromEnvironment()) };
 
-export const handler = apiHandler(listReviewsRoute, async ({ principal, query: params }) => {
+export const handler = apiReadHandler(listReviewsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
   const page = await listReviews(principal, query, { project_id: params.project_id, status: params.status }, deps);
   return { list: page.items.map(viewOfReview), meta: pageMeta(query, page.total), nextCursor: page.nextCursor };

@@ -1,11 +1,11 @@
 import { getFinding } from '../../core/security/security-use-cases';
 import { viewOfFinding } from '../../core/security/views';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getFindingRoute } from '../../routes/security';
 import { securityDeps } from './deps';
 
 const deps = securityDeps();
 
-export const handler = apiHandler(getFindingRoute, async ({ principal, params }) => ({
+export const handler = apiReadHandler(getFindingRoute, async ({ principal, params }) => ({
   data: viewOfFinding(await getFinding(principal, params.id, deps)),
 }));

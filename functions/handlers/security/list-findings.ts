@@ -1,14 +1,14 @@
 import { pageMeta } from '../../core/pagination';
 import { listFindings } from '../../core/security/security-use-cases';
 import { viewOfFinding } from '../../core/security/views';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listFindingsRoute } from '../../routes/security';
 import { securityDeps } from './deps';
 
 const deps = securityDeps();
 
-export const handler = apiHandler(listFindingsRoute, async ({ principal, query: params }) => {
+export const handler = apiReadHandler(listFindingsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
   const filters = {
     severity: params.severity,

@@ -1,14 +1,14 @@
 import { pageMeta } from '../../core/pagination';
 import { listScans } from '../../core/security/security-use-cases';
 import { viewOfScan } from '../../core/security/views';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listScansRoute } from '../../routes/security';
 import { securityDeps } from './deps';
 
 const deps = securityDeps();
 
-export const handler = apiHandler(listScansRoute, async ({ principal, query: params }) => {
+export const handler = apiReadHandler(listScansRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
   const page = await listScans(principal, query, { project_id: params.project_id, status: params.status }, deps);
   return { list: page.items.map(viewOfScan), meta: pageMeta(query, page.total), nextCursor: page.nextCursor };

@@ -1,8 +1,9 @@
 import { ApiError } from '../../core/errors';
 import { getTestObject } from '../../core/testing/test-use-cases';
 import { viewOfTestObject } from '../../core/testing/views';
-import { apiHandler } from '../../http/api-handler';
-import { getTestRoute, testingRoutes } from '../../routes/testing';
+import { apiReadHandler } from '../../http/api-handler';
+import { getTestRoute } from '../../routes/testing';
+import { testingEndpoints } from '../../routes/testing-endpoints';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 
@@ -13,9 +14,9 @@ const deps = { tests: dynamoTestRepository(tableFromEnvironment()) };
  * so the answer is the 405 the local server gives too, not a 404 for a test named `run`.
  */
 const methodsOfLiteralPath = (id: string): string[] =>
-  testingRoutes.filter((route) => route.path === `/v1/tests/${id}`).map((route) => route.method);
+  testingEndpoints.filter((endpoint) => endpoint.path === `/v1/tests/${id}`).map((endpoint) => endpoint.method);
 
-export const handler = apiHandler(getTestRoute, async ({ principal, params }) => {
+export const handler = apiReadHandler(getTestRoute, async ({ principal, params }) => {
   const allowed = methodsOfLiteralPath(params.id);
   if (allowed.length > 0) {
     throw new ApiError('method_not_allowed', `/v1/tests/${params.id} does not allow GET; it allows ${allowed.join(', ')}.`, undefined, {

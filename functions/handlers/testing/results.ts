@@ -1,12 +1,12 @@
 import { getTestResults } from '../../core/testing/test-use-cases';
 import { viewOfTestObject } from '../../core/testing/views';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getTestResultsRoute } from '../../routes/testing';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 
 const deps = { tests: dynamoTestRepository(tableFromEnvironment()) };
 
-export const handler = apiHandler(getTestResultsRoute, async ({ principal, params }) => ({
+export const handler = apiReadHandler(getTestResultsRoute, async ({ principal, params }) => ({
   data: viewOfTestObject(await getTestResults(principal, params.id, deps)),
 }));

@@ -1,5 +1,5 @@
 import { getDelivery } from '../../core/webhooks/webhook-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getDeliveryRoute } from '../../routes/webhooks';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
@@ -8,6 +8,6 @@ import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-reposit
 const table = tableFromEnvironment();
 const deps = { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
 
-export const handler = apiHandler(getDeliveryRoute, async ({ principal, params }) => ({
+export const handler = apiReadHandler(getDeliveryRoute, async ({ principal, params }) => ({
   data: await getDelivery(principal, params.id, params.delivery_id, deps),
 }));

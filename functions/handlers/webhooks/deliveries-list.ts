@@ -1,6 +1,6 @@
 import { pageMeta } from '../../core/pagination';
 import { listDeliveries } from '../../core/webhooks/webhook-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listDeliveriesRoute } from '../../routes/webhooks';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -10,7 +10,7 @@ import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-reposit
 const table = tableFromEnvironment();
 const deps = { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
 
-export const handler = apiHandler(listDeliveriesRoute, async ({ principal, params, query: input }) => {
+export const handler = apiReadHandler(listDeliveriesRoute, async ({ principal, params, query: input }) => {
   const query = toListQuery(input, 'created_at');
   const page = await listDeliveries(principal, params.id, query, { status: input.status, event_type: input.event_type }, deps);
   return { list: page.items, meta: pageMeta(query, page.total), nextCursor: page.nextCursor };

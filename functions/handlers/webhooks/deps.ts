@@ -1,7 +1,7 @@
 import { systemClock } from '../../core/clock';
 import type { RedeliveryDeps, WebhookDeps, WebhookTargetDeps, WebhookTestDeps } from '../../core/webhooks/webhook-use-cases';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoDeliveryRepository, dynamoDeliveryRestarts } from '../../adapters/dynamodb/delivery-repository';
+import { dynamoDeliveryCreation, dynamoDeliveryRepository, dynamoDeliveryRestarts } from '../../adapters/dynamodb/delivery-repository';
 import { dynamoWebhookRepository, webhookReads } from '../../adapters/dynamodb/webhook-repository';
 import { postWebhook } from '../../adapters/http/webhook-http-client';
 import { assessTarget } from '../../adapters/http/target-resolution';
@@ -28,8 +28,8 @@ export const webhookTargetDeps = (): WebhookTargetDeps => ({
 export const webhookTestDeps = (): WebhookTestDeps => {
   const table = tableFromEnvironment();
   return {
-    webhooks: dynamoWebhookRepository(table),
-    deliveries: dynamoDeliveryRepository(table),
+    webhooks: webhookReads(table),
+    deliveries: dynamoDeliveryCreation(table),
     clock: systemClock,
     policyFor: targetPolicyFor,
     send: postWebhook,
@@ -54,5 +54,7 @@ const noQueue: DeliveryQueue = {
 export const webhookDeps = (queueOf: (table: TableRef) => DeliveryQueue = () => noQueue): WebhookDeps => ({
   ...webhookTargetDeps(),
   ...webhookTestDeps(),
+  webhooks: dynamoWebhookRepository(tableFromEnvironment()),
+  deliveries: dynamoDeliveryRepository(tableFromEnvironment()),
   queue: queueOf(tableFromEnvironment()),
 });

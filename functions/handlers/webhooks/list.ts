@@ -1,6 +1,6 @@
 import { pageMeta } from '../../core/pagination';
 import { listWebhooks } from '../../core/webhooks/webhook-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWebhooksRoute } from '../../routes/webhooks';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -8,7 +8,7 @@ import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-reposit
 
 const deps = { webhooks: dynamoWebhookRepository(tableFromEnvironment()) };
 
-export const handler = apiHandler(listWebhooksRoute, async ({ principal, query: params }) => {
+export const handler = apiReadHandler(listWebhooksRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');
   const page = await listWebhooks(principal, query, { status: params.status }, deps);
   return { list: page.items, meta: pageMeta(query, page.total), nextCursor: page.nextCursor };

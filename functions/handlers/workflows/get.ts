@@ -1,12 +1,12 @@
 import { getWorkflow } from '../../core/workflows/workflow-use-cases';
 import { viewOfWorkflow } from '../../core/workflows/workflow';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { getWorkflowRoute } from '../../routes/workflows';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoWorkflowRecords } from '../../adapters/dynamodb/workflow-repository';
 
 const deps = { workflows: dynamoWorkflowRecords(tableFromEnvironment()) };
 
-export const handler = apiHandler(getWorkflowRoute, async ({ principal, params }) => ({
+export const handler = apiReadHandler(getWorkflowRoute, async ({ principal, params }) => ({
   data: viewOfWorkflow(await getWorkflow(principal, params.id, deps)),
 }));

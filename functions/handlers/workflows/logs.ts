@@ -1,6 +1,6 @@
 import { pageMeta } from '../../core/pagination';
 import { listWorkflowLogs } from '../../core/workflows/workflow-use-cases';
-import { apiHandler } from '../../http/api-handler';
+import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWorkflowLogsRoute } from '../../routes/workflows';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -8,7 +8,7 @@ import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repos
 
 const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()) };
 
-export const handler = apiHandler(listWorkflowLogsRoute, async ({ principal, params, query: listParams }) => {
+export const handler = apiReadHandler(listWorkflowLogsRoute, async ({ principal, params, query: listParams }) => {
   // Logs read oldest first unless asked otherwise.
   const query = toListQuery({ ...listParams, order: listParams.order ?? 'asc' }, 'timestamp');
   const page = await listWorkflowLogs(principal, params.id, query, { stage: listParams.stage, level: listParams.level }, deps);

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { Clock } from '../../core/clock';
-import type { CredentialRepository } from '../../core/credentials/credential';
+import type { CredentialLookup } from '../../core/credentials/credential';
 import { resolveCredential } from '../../core/credentials/resolve-credential';
 import { ApiError } from '../../core/errors';
 import type { GrantStandingReader } from '../../core/oauth/grant-standing';
@@ -11,7 +11,7 @@ import type { AnyRoute } from '../../routes/route';
 import type { HttpResponse } from '../response';
 
 export interface AuthDeps {
-  credentials: CredentialRepository;
+  credentials: CredentialLookup;
   /** Judges OAuth access tokens; without it they are refused. */
   oauthGrants?: GrantStandingReader;
   clock: Clock;
