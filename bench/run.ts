@@ -136,6 +136,19 @@ const machine = () => ({
   loadAverage: loadavg().map((n) => Math.round(n * 100) / 100),
 });
 
+/** How long each step of this run took, in seconds: every section, and the local runtime's start and stop. */
+const stepSeconds: Record<string, number> = {};
+const timed = async <T>(step: string, run: () => Promise<T>): Promise<T> => {
+  const began = Date.now();
+  try {
+    return await run();
+  } finally {
+    stepSeconds[step] = Math.round((Date.now() - began) / 100) / 10;
+  }
+};
+const section = <T>(name: Section, run: () => Promise<T>): Promise<T | undefined> =>
+  wants(name) ? timed(name, run) : Promise.resolve(undefined);
+
 const main = async (): Promise<void> => {
   const started = Date.now();
   const startMachine = machine();
@@ -143,7 +156,7 @@ const main = async (): Promise<void> => {
     `Project Automation Service bench: node ${startMachine.node}, ${startMachine.cpus} CPUs (${startMachine.cpuModel}), load average ${startMachine.loadAverage.join(' ')}${quick ? ' [--quick]' : ''}`,
   );
 
-  const bundles = wants('bundles') ? await benchBundles(settings.bundles) : undefined;
+  const bundles = await section('bundles', () => benchBundles(settings.bundles));
 
   let http: Awaited<ReturnType<typeof benchHttp>> | undefined;
   let capacity: Awaited<ReturnType<typeof benchCapacity>> | undefined;
@@ -153,21 +166,21 @@ const main = async (): Promise<void> => {
   let dashboard: Awaited<ReturnType<typeof benchDashboard>> | undefined;
   if (wants('http') || wants('capacity') || wants('ratelimit') || wants('webhooks') || wants('workflows') || wants('dashboard')) {
     console.log('\nStarting the local runtime on DynamoDB Local (in memory)…');
-    const runtime = await startBenchRuntime();
+    const runtime = await timed('runtime start', () => startBenchRuntime());
     try {
-      if (wants('http')) http = await benchHttp(runtime, settings.http);
-      if (wants('capacity')) capacity = await benchCapacity(runtime, settings.capacity);
-      if (wants('ratelimit')) ratelimit = await benchRateLimit(runtime, settings.ratelimit);
-      if (wants('webhooks')) webhooks = await benchWebhooks(runtime, settings.webhooks);
-      if (wants('workflows')) workflows = await benchWorkflows(runtime, settings.workflows);
-      if (wants('dashboard')) dashboard = await benchDashboard(runtime, settings.dashboard);
+      http = await section('http', () => benchHttp(runtime, settings.http));
+      capacity = await section('capacity', () => benchCapacity(runtime, settings.capacity));
+      ratelimit = await section('ratelimit', () => benchRateLimit(runtime, settings.ratelimit));
+      webhooks = await section('webhooks', () => benchWebhooks(runtime, settings.webhooks));
+      workflows = await section('workflows', () => benchWorkflows(runtime, settings.workflows));
+      dashboard = await section('dashboard', () => benchDashboard(runtime, settings.dashboard));
     } finally {
-      await runtime.stop();
+      await timed('runtime stop', () => runtime.stop());
     }
   }
   // After the runtime is stopped: DynamoDB Local's JVM would compete for the CPUs.
-  const scans = wants('scans') ? await benchScans(settings.scans) : undefined;
-  const sdk = wants('sdk') ? await benchSdk() : undefined;
+  const scans = await section('scans', () => benchScans(settings.scans));
+  const sdk = await section('sdk', () => benchSdk());
 
   const checks: Check[] = [
     ...(bundles?.checks ?? []),
@@ -213,13 +226,15 @@ const main = async (): Promise<void> => {
     durationS,
     machine: { atStart: startMachine, atEnd: machine() },
     sectionsRun: sections.filter(wants),
+    stepSeconds,
     sectionDates,
     settings: savedSettings,
     ...savedSections,
     checks: savedChecks,
     figures: savedFigures,
   });
-  console.log(`\nFull results: ${resultsFile} (${durationS} s in all).`);
+  const steps = Object.entries(stepSeconds).map(([step, s]) => `${step} ${s} s`);
+  console.log(`\nFull results: ${resultsFile} (${durationS} s in all: ${steps.join(', ')}).`);
 };
 
 process.once('SIGINT', onInterrupt);

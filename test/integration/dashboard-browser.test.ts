@@ -15,6 +15,8 @@ import { newPerson, origin } from './support/web-client';
 import { createWebhook, recordEvent } from './support/webhooks';
 import { fixtureRepository } from './support/workflows';
 
+type Person = Awaited<ReturnType<typeof newPerson>>;
+
 /**
  * The dashboard as people use it: Debian's Chromium driven by playwright-core against the local
  * runtime, found by the accessible names of DESIGN.md. Every page it opens is checked by axe-core
@@ -24,8 +26,18 @@ describe('the dashboard in a real browser', () => {
   let browser: Browser;
   const closers: (() => Promise<unknown>)[] = [];
 
+  // A webhook whose receiver always fails, and its event: the test of a failed webhook waits for
+  // the whole retry schedule (about 94 s), which runs meanwhile, while the other tests use the browser.
+  let failing: { person: Person; hook: Receiver; webhook: { id: string } };
+
   beforeAll(async () => {
     browser = await launchChromium();
+    const person = await newPerson();
+    const hook: Receiver = await startReceiver({ status: 500, body: 'receiver is down' });
+    closers.push(() => hook.close());
+    const webhook = await createWebhook(as(person.test.key), { url: hook.url(), events: ['workflow.completed'] });
+    await recordEvent(person.account.id, 'test', 'workflow.completed');
+    failing = { person, hook, webhook };
   });
 
   afterAll(async () => {
@@ -33,8 +45,8 @@ describe('the dashboard in a real browser', () => {
     await browser?.close();
   });
 
-  const signedIn = async (options: { role?: 'admin' | 'viewer' } = {}) => {
-    const person = await newPerson(options);
+  const signedIn = async (options: { role?: 'admin' | 'viewer'; person?: Person } = {}) => {
+    const person = options.person ?? (await newPerson(options));
     const context: BrowserContext = await browser.newContext();
     closers.push(() => context.close());
     const page = await context.newPage();
@@ -159,49 +171,6 @@ describe('the dashboard in a real browser', () => {
     expect((await page.locator('#new-key-value').textContent())?.trim()).toMatch(/^svc_live_/);
   });
 
-  it('a webhook that fails its whole schedule stands out (badge, banner), shows its attempts, and recovers once re-enabled', async () => {
-    const { person, page } = await signedIn();
-    const hook: Receiver = await startReceiver({ status: 500, body: 'receiver is down' });
-    closers.push(() => hook.close());
-    const api = as(person.test.key);
-    const webhook = await createWebhook(api, { url: hook.url(), events: ['workflow.completed'] });
-    await recordEvent(person.account.id, 'test', 'workflow.completed');
-    // Six attempts at 1/100 of the real delays: about 94 s.
-    await eventually(
-      async () => (await api.get(`/webhooks/${webhook.id}`)).body?.data?.status === 'failed',
-      180_000,
-      () => 'the webhook never failed',
-      500,
-    );
-
-    await switchToTestMode(page);
-    await nav(page).getByText('1 failed').waitFor();
-    await page.goto(`${origin()}/dashboard`);
-    await page.getByText('1 webhook has failed').waitFor();
-    await checked(page, 'home-failed-webhook');
-
-    await page.getByRole('link', { name: 'see the failed webhooks' }).click();
-    await page.getByRole('link', { name: hook.url() }).click();
-    await page.getByText('This webhook has failed').waitFor();
-    const attempts = page.getByRole('table', { name: /Attempts of dlv_/ });
-    await expect(attempts.getByRole('row').count()).resolves.toBe(7);
-    await expect(attempts.getByText('receiver is down').count()).resolves.toBe(6);
-    await checked(page, 'webhook-failed');
-
-    hook.respondWith({ status: 200, body: 'ok' });
-    const before = hook.requests.length;
-    await page.getByRole('button', { name: 'Re-enable' }).click();
-    await page.getByText('The webhook is enabled again').waitFor();
-    await expect(nav(page).getByText('1 failed').count()).resolves.toBe(0);
-    await page.getByLabel('Since (UTC)').fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 19));
-    await page.getByRole('button', { name: 'Recover' }).click();
-    await page.getByText('1 delivery is queued again.').waitFor();
-    await checked(page, 'webhook-recovered');
-    await hook.waitFor(before + 1, 15_000);
-    await page.reload();
-    await page.locator('.delivery__head .badge', { hasText: 'succeeded' }).first().waitFor();
-  }, 240_000);
-
   it("a workflow's stages update live, without a reload", async () => {
     const { person, page } = await signedIn();
     const api = as(person.test.key);
@@ -283,4 +252,44 @@ describe('the dashboard in a real browser', () => {
     await page.getByText('Revoked:').waitFor();
     expect((await as(tokens.access_token).get('/projects')).status).toBe(401);
   });
+
+  it('a webhook that fails its whole schedule stands out (badge, banner), shows its attempts, and recovers once re-enabled', async () => {
+    const { person, hook, webhook } = failing;
+    const { page } = await signedIn({ person });
+    const api = as(person.test.key);
+    // Six attempts at 1/100 of the real delays: about 94 s from the event, recorded before the first test.
+    await eventually(
+      async () => (await api.get(`/webhooks/${webhook.id}`)).body?.data?.status === 'failed',
+      180_000,
+      () => 'the webhook never failed',
+      500,
+    );
+
+    await switchToTestMode(page);
+    await nav(page).getByText('1 failed').waitFor();
+    await page.goto(`${origin()}/dashboard`);
+    await page.getByText('1 webhook has failed').waitFor();
+    await checked(page, 'home-failed-webhook');
+
+    await page.getByRole('link', { name: 'see the failed webhooks' }).click();
+    await page.getByRole('link', { name: hook.url() }).click();
+    await page.getByText('This webhook has failed').waitFor();
+    const attempts = page.getByRole('table', { name: /Attempts of dlv_/ });
+    await expect(attempts.getByRole('row').count()).resolves.toBe(7);
+    await expect(attempts.getByText('receiver is down').count()).resolves.toBe(6);
+    await checked(page, 'webhook-failed');
+
+    hook.respondWith({ status: 200, body: 'ok' });
+    const before = hook.requests.length;
+    await page.getByRole('button', { name: 'Re-enable' }).click();
+    await page.getByText('The webhook is enabled again').waitFor();
+    await expect(nav(page).getByText('1 failed').count()).resolves.toBe(0);
+    await page.getByLabel('Since (UTC)').fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 19));
+    await page.getByRole('button', { name: 'Recover' }).click();
+    await page.getByText('1 delivery is queued again.').waitFor();
+    await checked(page, 'webhook-recovered');
+    await hook.waitFor(before + 1, 15_000);
+    await page.reload();
+    await page.locator('.delivery__head .badge', { hasText: 'succeeded' }).first().waitFor();
+  }, 240_000);
 });

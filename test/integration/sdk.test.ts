@@ -1,4 +1,11 @@
-import { createClient, ServiceApiError, webhooks, type RetryOptions, type ServiceEvent } from '@project-automation-service/sdk';
+import {
+  createClient,
+  isNotModified,
+  ServiceApiError,
+  webhooks,
+  type RetryOptions,
+  type ServiceEvent,
+} from '@project-automation-service/sdk';
 import { checkedFetch } from './support/contract';
 import { as } from './support/http';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
@@ -77,6 +84,50 @@ describe('the SDK against the local runtime', () => {
     expect(statuses).toEqual(['true']);
     const { data: all } = await clientFor(key.key).get('/v1/projects');
     expect(all.map((p) => p.id)).toEqual([data.id]);
+  });
+
+  it("revalidates a finding's patch: the text first, then NotModified with its ETag while the copy held is current", async () => {
+    const { test: key } = await newAccount();
+    const api = clientFor(key.key);
+    // A planted token (assembled so that no scanner flags this file) gives a secrets finding to remediate.
+    const token = ['ghp', '_', 'Sd4', 'kR7'.repeat(2), 'Pq8mW2vT6yU3bN1cX5eA9gJ0hL4zM'].join('').slice(0, 40);
+    const repository = await fixtureRepository({ 'config/deploy.js': `export const github = '${token}';\n`, 'README.md': '# Deploy\n' });
+    const { data: project } = await api.post('/v1/projects', { body: { name: 'Deploy', repository: repository.url } });
+    const { data: queued } = await api.post('/v1/security/scans', { body: { project_id: project.id, scan_types: ['secrets'] } });
+    const settled = (status: string) => !['queued', 'running', 'remediating'].includes(status);
+    await eventually(
+      async () => {
+        const { data } = await api.get('/v1/security/scans/{id}', { params: { path: { id: queued.id } } });
+        return settled(data.status) ? data : undefined;
+      },
+      60_000,
+      () => `scan ${queued.id} did not finish`,
+      100,
+    );
+    const { data: findings } = await api.get('/v1/security/findings', { params: { query: { project_id: project.id, type: 'secrets' } } });
+    const id = findings[0]?.id as string;
+    await api.post('/v1/security/findings/{id}/remediate', { params: { path: { id } } });
+    const remediated = await eventually(
+      async () => {
+        const { data } = await api.get('/v1/security/findings/{id}', { params: { path: { id } } });
+        return settled(data.status) ? data : undefined;
+      },
+      30_000,
+      () => `finding ${id} is still remediating`,
+      100,
+    );
+    const etag = `"${remediated.remediation?.patch?.sha256}"`;
+
+    const patch = await api.get('/v1/security/findings/{id}/patch', { params: { path: { id } } });
+    expect(patch).toContain('diff --git a/config/deploy.js b/config/deploy.js');
+
+    const held = await api.get('/v1/security/findings/{id}/patch', { params: { path: { id }, header: { 'If-None-Match': etag } } });
+    expect(held).toEqual({ notModified: true, status: 304, etag, requestId: expect.any(String) });
+    expect(isNotModified(held)).toBe(true);
+
+    const stale = await api.get('/v1/security/findings/{id}/patch', { params: { path: { id }, header: { 'If-None-Match': '"another"' } } });
+    expect(isNotModified(stale)).toBe(false);
+    expect(stale).toBe(patch);
   });
 
   it('rides out the rate limit: 429 answers are retried after Retry-After until every request succeeds', async () => {

@@ -2,6 +2,7 @@ import createFetchClient, { type Client, type FetchResponse, type MaybeOptionalI
 import type { HttpMethod, MediaType, PathsWithMethod } from 'openapi-typescript-helpers';
 import { authorizerOf, type OAuthOptions } from './auth.js';
 import { errorOf } from './errors.js';
+import { notModifiedOf, type NotModified } from './not-modified.js';
 import type { paths } from './generated/openapi.js';
 import { nextLink, queryOf } from './pagination.js';
 import type { RetryOptions } from './retry.js';
@@ -33,10 +34,19 @@ export type SuccessBody<P extends PathsWithMethod<Paths, M>, M extends Method> =
   FetchResponse<Paths[P][M] & Record<string | number, unknown>, object, MediaType>['data']
 >;
 
+/**
+ * A conditional GET (`If-None-Match`, as `params.header` or `headers`) of an operation that declares
+ * a 304 may answer `NotModified` instead of the body.
+ */
+type Revalidates<Init> = Init extends { params: { header: { 'If-None-Match'?: unknown } } } | { headers: unknown } ? true : false;
+export type Answer<P extends PathsWithMethod<Paths, M>, M extends Method, Init> =
+  | SuccessBody<P, M>
+  | (Paths[P][M] extends { responses: { 304: unknown } } ? (true extends Revalidates<Init> ? NotModified : never) : never);
+
 type Call<M extends Method> = <P extends PathsWithMethod<Paths, M>, Init extends MaybeOptionalInit<Paths[P], M>>(
   path: P,
   ...init: InitArgs<Init>
-) => Promise<SuccessBody<P, M>>;
+) => Promise<Answer<P, M, Init>>;
 
 /** Paths whose GET answers a page: `{ data: [...], meta }` with a `Link` header. */
 export type ListPath = {
@@ -67,8 +77,9 @@ export interface ServiceClient {
 export const apiRootOf = (baseUrl: string): string => baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
 
 /**
- * A typed client of the API. Each call resolves to the answer's body (`{ data }`, `{ data, meta }`)
- * and throws a `ServiceApiError` (status, code, message, details, request id) for an error answer.
+ * A typed client of the API. Each call resolves to the answer's body (`{ data }`, `{ data, meta }`),
+ * or `NotModified` for a conditional GET whose copy is still current (304), and throws a
+ * `ServiceApiError` (status, code, message, details, request id) for an error answer.
  */
 export const createClient = (options: ClientOptions = {}): ServiceClient => {
   const root = apiRootOf(options.baseUrl ?? 'http://localhost:3000');
@@ -92,6 +103,7 @@ export const createClient = (options: ClientOptions = {}): ServiceClient => {
     // Read as text, then by the answer's media type: JSON for resources, the text itself for a
     // representation such as a patch (`text/x-diff`).
     const { data, error, response } = await request(method, path, { parseAs: 'text', ...(init as object) });
+    if (response.status === 304) return { data: notModifiedOf(response), response };
     if (!response.ok) throw await errorOf(response, error);
     const text = data as string | undefined;
     const json = /^application\/([\w.+-]+\+)?json\b/i.test(response.headers.get('Content-Type') ?? 'application/json');

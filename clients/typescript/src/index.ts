@@ -4,9 +4,11 @@ export {
   type ClientOptions,
   type ServiceClient,
   type SuccessBody,
+  type Answer,
   type ListPath,
   type ListItem,
 } from './client.js';
+export { isNotModified, type NotModified } from './not-modified.js';
 export type { OAuthOptions, OAuthTokens } from './auth.js';
 export type { RetryOptions } from './retry.js';
 export {

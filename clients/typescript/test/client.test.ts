@@ -1,4 +1,4 @@
-import { createClient, ServiceApiError, ServiceConnectionError, ServiceTimeoutError } from '@project-automation-service/sdk';
+import { createClient, isNotModified, ServiceApiError, ServiceConnectionError, ServiceTimeoutError } from '@project-automation-service/sdk';
 import { apiError, fakeFetch, hang, json } from './fake-fetch';
 
 const project = { id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', name: 'Shop', repository: 'https://github.com/acme/shop', description: '' };
@@ -41,6 +41,26 @@ describe('createClient', () => {
     const api = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch });
     const patch: string = await api.get('/v1/security/findings/{id}/patch', { params: { path: { id: 'fnd_1' } } });
     expect(patch).toBe(diff);
+  });
+
+  it('answers a conditional GET whose copy is current (304) as NotModified with the ETag, not as an error', async () => {
+    const etag = '"5d41402abc4b2a76b9719d911017c592"';
+    const { fetch, sent } = fakeFetch(
+      () => new Response(null, { status: 304, headers: { ETag: etag, 'X-Request-Id': 'req_304' } }),
+      () =>
+        new Response('diff --git a/x b/x\n', { status: 200, headers: { 'Content-Type': 'text/x-diff; charset=utf-8', ETag: '"other"' } }),
+    );
+    const api = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch, retry: fast });
+    const held = { params: { path: { id: 'fnd_1' }, header: { 'If-None-Match': etag } } };
+    const unchanged = await api.get('/v1/security/findings/{id}/patch', held);
+    expect(unchanged).toEqual({ notModified: true, status: 304, etag, requestId: 'req_304' });
+    expect(isNotModified(unchanged)).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers.get('if-none-match')).toBe(etag);
+
+    const changed = await api.get('/v1/security/findings/{id}/patch', held);
+    expect(isNotModified(changed)).toBe(false);
+    expect(changed).toBe('diff --git a/x b/x\n');
   });
 
   it('gives an answer that is not the envelope a code from its status', async () => {
