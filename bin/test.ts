@@ -38,7 +38,6 @@ const runLane = (lane: Lane): Promise<{ lane: Lane; code: number; seconds: numbe
     const started = Date.now();
     const child = spawn(process.execPath, [...jest, '--selectProjects', ...lane.projects], {
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
     });
     prefixLines(child.stdout, `[${lane.name}]`, process.stdout);
     prefixLines(child.stderr, `[${lane.name}]`, process.stderr);

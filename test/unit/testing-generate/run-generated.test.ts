@@ -225,7 +225,11 @@ describe('generated smoke tests, run for real', () => {
       'scripts/test_types_generated.py',
       'two/test_two_utils_generated.py',
     ]);
-    const ran = await run('python3', ['-m', 'pytest', '-v', '-p', 'no:cacheprovider', '.'], dir, { PYTHONDONTWRITEBYTECODE: '1' });
+    const ran = await run('python3', ['-m', 'pytest', '-v', '-p', 'no:cacheprovider', '.'], dir, {
+      PYTHONDONTWRITEBYTECODE: '1',
+      // Plain output whatever the caller's terminal settings (FORCE_COLOR would colour the lines matched below).
+      PY_COLORS: '0',
+    });
     expect({ code: ran.code, out: ran.code === 0 ? '' : ran.stdout + ran.stderr }).toEqual({ code: 0, out: '' });
     const passed = [...ran.stdout.matchAll(/::(test_\w+) PASSED/g)].map((match) => match[1] ?? '').sort();
     expect(passed).toEqual(allCases(output));
