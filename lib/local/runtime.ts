@@ -119,6 +119,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     AWS_ACCESS_KEY_ID: 'local',
     AWS_SECRET_ACCESS_KEY: 'local',
     POWERTOOLS_LOG_LEVEL: process.env.LOG_LEVEL ?? 'WARN',
+    // Nothing is traced here (the tracer is on in Lambda only), so the X-Ray SDK the workers load
+    // keeps no context: in its default mode it tracks every promise of the process in an async
+    // hook, about 5–8 % of the runtime's CPU while webhooks are delivered (docs/performance.md).
+    AWS_XRAY_MANUAL_MODE: 'true',
     // E-mail goes to a folder; test-mode webhooks may target this machine (never in AWS).
     LOCAL_OUTBOX_DIR: join(options.dataDir, 'outbox'),
     // Each API request's log line, appended as a Lambda writes it to CloudWatch (the Requests page reads it).

@@ -9,6 +9,7 @@ import {
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { withoutSdkLogging } from '../../functions/adapters/dynamodb/client';
 
 type StreamHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -57,7 +58,8 @@ const toLambdaRecord = (record: _Record) => ({
  */
 export const startStreamPoller = async (options: StreamPollerOptions): Promise<{ stop(): Promise<void> }> => {
   const config = { endpoint: options.endpoint, region: options.region, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } };
-  const streams = new DynamoDBStreamsClient(config);
+  // GetRecords answers carry whole batches of images: the SDK's logger would copy each one.
+  const streams = withoutSdkLogging(new DynamoDBStreamsClient(config));
   const { Table } = await new DynamoDBClient(config).send(new DescribeTableCommand({ TableName: options.tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`table ${options.tableName} has no stream`);
