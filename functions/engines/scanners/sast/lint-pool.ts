@@ -17,7 +17,10 @@ import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { fileLinter, type FileLinter, type FileLinterOptions, type FileOutcome, type LintTask } from './file-linter';
 
-/** Files per message to a worker: small enough to balance the load, large enough that messaging costs nothing. */
+/**
+ * Files per message to a worker: small enough to balance the load, large enough that messaging
+ * costs nothing. 8 was no faster (six interleaved scans of the bench tree at load 8: 38.7 s vs 38.4 s).
+ */
 export const CHUNK_FILES = 16;
 
 const WORKER_FLAG = 'projectAutomationServiceSastLintWorker';
