@@ -31,8 +31,14 @@ export interface ScanSettings {
   seed: number;
   /** Unmeasured runs per scanner (and CLI) first. */
   warmup: number;
-  /** Measured runs per scanner (and CLI). */
+  /** Measured runs per scanner. */
   runs: number;
+  /**
+   * Runs of the CLIs (secretlint, its start-up and profiler-off rows, ESLint) and of the sast
+   * diagnostic rows (in process, without prefilter). `--quick` runs each once without a warm-up:
+   * the scanners' own warm-up has already read the tree into the disk cache.
+   */
+  others: { warmup: number; runs: number };
 }
 
 export interface Timing {
@@ -207,13 +213,20 @@ const expectations = (repo: GeneratedRepository): Record<Scanner['type'], { plan
   },
 });
 
+/** `1 warm-up + 2 runs`, `1 run`. */
+const runsText = ({ warmup, runs }: { warmup: number; runs: number }): string =>
+  `${warmup > 0 ? `${warmup} warm-up + ` : ''}${runs} run${runs === 1 ? '' : 's'}`;
+
+/** True when the CLIs and diagnostic rows were timed once each (`--quick`), not as often as the scanners. */
+const singleRuns = (settings: ScanSettings): boolean => settings.others.warmup === 0 && settings.others.runs === 1;
+
 const runScanner = async (
   scanner: Scanner,
   repo: GeneratedRepository,
-  settings: ScanSettings,
+  settings: Pick<ScanSettings, 'warmup' | 'runs'>,
   label: string = scanner.type,
 ): Promise<{ result: ScannerResult; last: ScanResult }> => {
-  process.stdout.write(`  ${label}: ${settings.warmup} warm-up + ${settings.runs} runs…`);
+  process.stdout.write(`  ${label}: ${runsText(settings)}…`);
   const { warmupMs, runsMs, last } = await timed(() => scanner.scan(repo.root), settings.warmup, settings.runs);
   const time = timing(warmupMs, runsMs);
   const expected = expectations(repo)[scanner.type];
@@ -234,22 +247,17 @@ const runScanner = async (
 };
 
 const runSecretlintCliRuns = async (repo: GeneratedRepository, settings: ScanSettings): Promise<{ cli: CliResult; last: CliRun }> => {
-  process.stdout.write(`  secretlint CLI: ${settings.warmup} warm-up + ${settings.runs} runs…`);
+  const { warmup, runs } = settings.others;
+  process.stdout.write(`  secretlint CLI: ${runsText(settings.others)}…`);
   const output = join(repo.base, 'secretlint-output.json');
-  const full = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output), settings.warmup, settings.runs);
+  const full = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output), warmup, runs);
   const last = full.last;
   console.log(
     ` p50 ${fixed(median(full.runsMs), 0)} ms, ${last.files} files, ${last.messages.length} messages (exit code ${last.exitCode})`,
   );
-  process.stdout.write(
-    `  secretlint CLI on a one-file tree (start-up), then with its profiler off: ${settings.warmup} + ${settings.runs} runs each…`,
-  );
-  const tiny = await timed(() => runSecretlintCli(repo.tinyRoot, repo.secretlintrc, output), settings.warmup, settings.runs);
-  const off = await timed(
-    () => runSecretlintCli(repo.root, repo.secretlintrc, output, repo.profilerOffPreload),
-    settings.warmup,
-    settings.runs,
-  );
+  process.stdout.write(`  secretlint CLI on a one-file tree (start-up), then with its profiler off: ${runsText(settings.others)} each…`);
+  const tiny = await timed(() => runSecretlintCli(repo.tinyRoot, repo.secretlintrc, output), warmup, runs);
+  const off = await timed(() => runSecretlintCli(repo.root, repo.secretlintrc, output, repo.profilerOffPreload), warmup, runs);
   const cli: CliResult = {
     time: timing(full.warmupMs, full.runsMs),
     startupMs: timing(tiny.warmupMs, tiny.runsMs),
@@ -357,6 +365,9 @@ const printScanners = (
       '(osvDirectorySource; its index is built by the warm-up run and reused after). Its files scanned are the lockfiles read.',
       `Each scanner's scan(root) called directly, ${settings.warmup} warm-up run(s) first (Warm-up ms: the first one), then ${settings.runs} measured;`,
       'the secretlint CLI is a new node process each run (same tree, same configuration). p50 = median of the runs; files/s = files scanned / p50.',
+      singleRuns(settings)
+        ? '--quick: the secretlint CLI rows (and its start-up) are single runs without a warm-up of their own (Runs 1, Warm-up ms —).'
+        : `The secretlint CLI rows (and its start-up): ${runsText(settings.others)}.`,
       'profiler off: the same CLI with a preloaded module that turns secretlint’s performance profiler off (diagnostic, see below).',
       ...scanners.map(
         (s) =>
@@ -414,13 +425,13 @@ const compareSast = async (
   sast: { result: ScannerResult; last: ScanResult },
   settings: ScanSettings,
 ): Promise<SastComparison> => {
-  const serial = await runScanner(sastScanner({ parallelism: 1 }), repo, settings, 'sast in process');
-  const unfiltered = await runScanner(sastScanner({ prefilter: false }), repo, settings, 'sast without prefilter');
+  const serial = await runScanner(sastScanner({ parallelism: 1 }), repo, settings.others, 'sast in process');
+  const unfiltered = await runScanner(sastScanner({ prefilter: false }), repo, settings.others, 'sast without prefilter');
   const whole = (findings: readonly RawFinding[]): string[] => findings.map((f) => JSON.stringify(f));
-  process.stdout.write(`  ESLint CLI (sast configuration): ${settings.warmup} warm-up + ${settings.runs} runs…`);
+  process.stdout.write(`  ESLint CLI (sast configuration): ${runsText(settings.others)}…`);
   const config = await writeEslintConfig(repo.base);
   const output = join(repo.base, 'eslint-output.json');
-  const run = await timed(() => runEslintCli(repo.root, config, output), settings.warmup, settings.runs);
+  const run = await timed(() => runEslintCli(repo.root, config, output), settings.others.warmup, settings.others.runs);
   const time = timing(run.warmupMs, run.runsMs);
   console.log(` p50 ${fixed(time.p50, 0)} ms, ${run.last.files} files, ${run.last.messages.length} messages`);
   const ours = sast.last.findings.map((f) => `${f.location.path}:${f.location.line} ${f.rule_id}`);
@@ -442,7 +453,9 @@ const compareSast = async (
   };
 };
 
-const printSast = (sast: ScannerResult, c: SastComparison): void => {
+const runsCell = (t: Timing): string => `${t.runsMs.length}${t.warmupMs.length > 0 ? ` (+${t.warmupMs.length})` : ''}`;
+
+const printSast = (sast: ScannerResult, c: SastComparison, settings: ScanSettings): void => {
   printTable(
     'sast: this service’s scanner (worker threads, and in process) beside the ESLint CLI with the same configuration, same tree',
     [
@@ -454,6 +467,7 @@ const printSast = (sast: ScannerResult, c: SastComparison): void => {
     ],
     [
       ['p50 ms', fixed(sast.time.p50, 0), fixed(c.serial.time.p50, 0), fixed(c.unfiltered.time.p50, 0), fixed(c.cli.time.p50, 0)],
+      ['runs (+ warm-up)', runsCell(sast.time), runsCell(c.serial.time), runsCell(c.unfiltered.time), runsCell(c.cli.time)],
       ['files', sast.filesScanned, sast.filesScanned, sast.filesScanned, c.cli.files],
       [
         'files/s',
@@ -473,6 +487,9 @@ const printSast = (sast: ScannerResult, c: SastComparison): void => {
       'ESLint’s defaults otherwise (concurrency off, no cache). Its time includes node and tsx start-up and loading ESLint.',
       'The scanner’s worker pool is started by the warm-up run and kept (as in a warm Lambda); in process = `parallelism: 1`;',
       'no prefilter = `prefilter: false`: every file linted, as before the prefilter (same threads).',
+      singleRuns(settings)
+        ? `--quick: sast (${c.threads} threads) is the p50 of ${sast.time.runsMs.length} runs after a warm-up; in process, no prefilter and the ESLint CLI are single runs without a warm-up of their own.`
+        : `sast (${c.threads} threads): ${runsText(settings)}; in process, no prefilter and the ESLint CLI: ${runsText(settings.others)} each.`,
       c.differencesFromUnfiltered === 0 && c.unfiltered.findings === sast.findings
         ? 'The scanner with and without its prefilter reports the same findings (every field).'
         : `With and without the prefilter: ${c.differencesFromUnfiltered} findings differ.`,
@@ -549,7 +566,7 @@ export const benchScans = async (settings: ScanSettings): Promise<ScansSection> 
 
     printScanners(repository, scanners, cli, settings);
     printComparison(secrets.result, cli, comparison);
-    printSast(sast.result, sastVsCli);
+    printSast(sast.result, sastVsCli, settings);
     return {
       repository,
       scanners,

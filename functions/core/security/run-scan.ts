@@ -193,6 +193,8 @@ export const runScan = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promi
   try {
     const project = await deps.projects.get(tenant, started.project_id);
     if (!project) throw new Error(`project ${started.project_id} no longer exists`);
+    // A cold container's scanners (sast: worker threads loading ESLint) get ready during the checkout.
+    for (const type of started.scan_types) deps.scanner(type).prepare?.();
     const tree = await deps.scratch.create();
     let checkedOut: { commit: string; branch: string };
     const results: Array<[ScanType, ScanResult]> = [];

@@ -39,4 +39,9 @@ export interface Scanner {
   type: ScanType;
   /** Scans the checked-out tree at `root`. */
   scan(root: string): Promise<ScanResult>;
+  /**
+   * Starts, without waiting, what a scan will need and a new container lacks (the sast scanner's
+   * worker threads), so that it gets ready while the tree is being checked out.
+   */
+  prepare?(): void;
 }

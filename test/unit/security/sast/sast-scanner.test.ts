@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defaultParallelism, poolSize } from '../../../../functions/engines/scanners/sast/lint-pool';
 import { sastScanner } from '../../../../functions/engines/scanners/sast/sast-scanner';
 import type { RawFinding } from '../../../../functions/core/security/scanner';
@@ -308,6 +310,38 @@ describe('sast scanner: worker threads', () => {
     expect(parallel).toEqual(serial);
     // The chunks were linted by workers (none failed, which would have linted them in process).
     expect(poolSize()).toBe(2);
+  }, 120_000);
+
+  it('starts the threads when a job prepares the scan, before the tree exists, and lints on them', async () => {
+    const threads = poolSize() + 1;
+    sastScanner({ parallelism: 1 }).prepare?.();
+    expect(poolSize()).toBe(threads - 1);
+
+    const scanner = sastScanner({ parallelism: threads, inProcessBelow: 1 });
+    scanner.prepare?.();
+    // Started at once, not awaited (the checkout runs meanwhile).
+    expect(poolSize()).toBe(threads);
+
+    const root = await dirs.make('sast-prepared-');
+    await writeTree(root, {
+      ...insecureFiles,
+      ...Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`many/file${i}.js`, `export const run${i} = (s) => eval(s);\n`])),
+    });
+    const result = await scanner.scan(root);
+    expect(result.findings.filter((f) => f.location.path.startsWith('many/'))).toHaveLength(40);
+    expect(result).toEqual(await sastScanner({ parallelism: 1 }).scan(root));
+    // The prepared workers did the work: none added, none failed.
+    expect(poolSize()).toBe(threads);
+  }, 180_000);
+
+  it('never keeps a process alive with a worker that got no files (a job prepared for a tree then linted in process)', async () => {
+    const lintPool = fileURLToPath(new URL('../../../../functions/engines/scanners/sast/lint-pool.ts', import.meta.url));
+    const script = `import { startWorkers } from ${JSON.stringify(lintPool)}; startWorkers(1);`;
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+      const child = execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', script], { timeout: 90_000 });
+      child.on('exit', (code, signal) => resolve({ code, signal }));
+    });
+    expect(exit).toEqual({ code: 0, signal: null });
   }, 120_000);
 });
 
