@@ -46,13 +46,35 @@ const withStatusCondition = (
   ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':to': status },
 });
 
-/** A webhook by id alone: for the functions that read one and list none (redeliver, recover). */
+/** A webhook by id alone: for the functions that read one and list none (get, deliveries, redeliver, recover). */
 export const webhookReads = (table: TableRef): Pick<WebhookRepository, 'get'> => ({
   async get(tenant, id, options) {
     const result = await table.client.send(
       new GetCommand({ TableName: table.tableName, Key: keys.webhook(tenant, id), ConsistentRead: options?.consistent === true }),
     );
     return result.Item ? webhookFrom(result.Item) : undefined;
+  },
+});
+
+/** The webhooks of an account, by creation, optionally of one status. */
+const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
+  createdRangeSpec(
+    keys.webhooks(tenant),
+    keys.webhookSortKeyPrefix,
+    'webhook',
+    query,
+    status ? { '#status = :status': { ':status': status } } : {},
+    { '#status': 'status' },
+  );
+
+/** The webhooks of an account, alone: what `GET /v1/webhooks` reads. */
+export const dynamoWebhookList = (table: TableRef): Pick<WebhookRepository, 'list'> => ({
+  async list(tenant, query, { status }) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const spec = range(tenant, query, status);
+    const total = status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, keys.webhooks(tenant));
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, { status: status ?? null });
+    return { ...page, items: page.items.map(webhookFrom) };
   },
 });
 
@@ -70,16 +92,6 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       return refused;
     }
   };
-
-  const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
-    createdRangeSpec(
-      keys.webhooks(tenant),
-      keys.webhookSortKeyPrefix,
-      'webhook',
-      query,
-      status ? { '#status = :status': { ':status': status } } : {},
-      { '#status': 'status' },
-    );
 
   const { get } = webhookReads(table);
 
@@ -123,13 +135,7 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       return webhooks;
     },
 
-    async list(tenant, query, { status }) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const spec = range(tenant, query, status);
-      const total = status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, keys.webhooks(tenant));
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { status: status ?? null });
-      return { ...page, items: page.items.map(webhookFrom) };
-    },
+    ...dynamoWebhookList(table),
 
     async update(tenant, id, changes, updatedAt) {
       const key = keys.webhook(tenant, id);
