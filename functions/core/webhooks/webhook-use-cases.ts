@@ -143,7 +143,7 @@ export const updateWebhook = async (tenant: Tenant, id: string, changes: Webhook
   return viewOfWebhook(updated);
 };
 
-export const deleteWebhook = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<void> => {
+export const deleteWebhook = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'delete'> }): Promise<void> => {
   if (!isId('webhook', id) || !(await deps.webhooks.delete(tenant, id))) throw notFound('Webhook');
 };
 
