@@ -1,5 +1,5 @@
-import { dynamoDeliveryRepository } from '../../functions/adapters/dynamodb/delivery-repository';
-import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
+import { dynamoDeliveryList, dynamoDeliveryReader, dynamoDeliveryRepository } from '../../functions/adapters/dynamodb/delivery-repository';
+import { dynamoWebhookRepository, webhookReads } from '../../functions/adapters/dynamodb/webhook-repository';
 import { newId } from '../../functions/core/ids';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryRepository } from '../../functions/core/webhooks/delivery';
@@ -29,6 +29,17 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
     async () => {
       const table = await dynamodb.freshTable();
       return { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
+    },
+  ],
+  [
+    // What the read functions wire (one call each), held to the same suite as the repository.
+    'the DynamoDB one-call readers on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      return {
+        webhooks: { ...dynamoWebhookRepository(table), ...webhookReads(table) },
+        deliveries: { ...dynamoDeliveryRepository(table), ...dynamoDeliveryReader(table), ...dynamoDeliveryList(table) },
+      };
     },
   ],
 ];

@@ -1,5 +1,10 @@
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoEventRepository, pendingEventItems } from '../../functions/adapters/dynamodb/event-repository';
+import {
+  dynamoEventList,
+  dynamoEventReader,
+  dynamoEventRepository,
+  pendingEventItems,
+} from '../../functions/adapters/dynamodb/event-repository';
 import { type EventRepository, newEvent, type ServiceEvent } from '../../functions/core/events/event';
 import type { EventType } from '../../functions/core/events/event-types';
 import type { Tenant } from '../../functions/core/tenancy';
@@ -24,6 +29,18 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
     async () => {
       const events = dynamoEventRepository(await dynamodb.freshTable());
       return { events, store: (tenant, event) => events.record(tenant, event) };
+    },
+  ],
+  [
+    // What the read functions wire (one call each), held to the same suite as the repository.
+    'the DynamoDB one-call readers on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      const writer = dynamoEventRepository(table);
+      return {
+        events: { ...dynamoEventReader(table), ...dynamoEventList(table) },
+        store: (tenant, event) => writer.record(tenant, event),
+      };
     },
   ],
 ];

@@ -1,4 +1,4 @@
-import { dynamoFindingRepository } from '../../functions/adapters/dynamodb/finding-repository';
+import { dynamoFindingList, dynamoFindingReader, dynamoFindingRepository } from '../../functions/adapters/dynamodb/finding-repository';
 import { newId } from '../../functions/core/ids';
 import type { ListQuery } from '../../functions/core/pagination';
 import type { Finding, FindingRepository, FindingSort } from '../../functions/core/security/finding';
@@ -25,6 +25,17 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
     async () => {
       const table = await dynamodb.freshTable();
       return { findings: dynamoFindingRepository(table), events: (tenant) => storedEvents(table, tenant) };
+    },
+  ],
+  [
+    // What the read functions wire (one call each), held to the same suite as the repository.
+    'the DynamoDB one-call readers on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      return {
+        findings: { ...dynamoFindingRepository(table), ...dynamoFindingReader(table), ...dynamoFindingList(table) },
+        events: (tenant) => storedEvents(table, tenant),
+      };
     },
   ],
 ];

@@ -1,4 +1,4 @@
-import { dynamoScanRepository } from '../../functions/adapters/dynamodb/scan-repository';
+import { dynamoScanList, dynamoScanReader, dynamoScanRepository } from '../../functions/adapters/dynamodb/scan-repository';
 import { newId } from '../../functions/core/ids';
 import type { Scan, ScanRepository } from '../../functions/core/security/scan';
 import type { Tenant } from '../../functions/core/tenancy';
@@ -26,6 +26,18 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
       const table = await dynamodb.freshTable();
       return {
         scans: dynamoScanRepository(table),
+        addProject: (tenant, id) => storeProject(table, tenant, id, new Date(start - 86_400_000).toISOString()),
+        events: (tenant) => storedEvents(table, tenant),
+      };
+    },
+  ],
+  [
+    // What the read functions wire (one call each), held to the same suite as the repository.
+    'the DynamoDB one-call readers on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      return {
+        scans: { ...dynamoScanRepository(table), ...dynamoScanReader(table), ...dynamoScanList(table) },
         addProject: (tenant, id) => storeProject(table, tenant, id, new Date(start - 86_400_000).toISOString()),
         events: (tenant) => storedEvents(table, tenant),
       };

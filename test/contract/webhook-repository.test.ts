@@ -1,5 +1,10 @@
 import { totalOnly } from '../../functions/core/pagination';
-import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
+import {
+  dynamoWebhookDeletion,
+  dynamoWebhookList,
+  dynamoWebhookRepository,
+  webhookReads,
+} from '../../functions/adapters/dynamodb/webhook-repository';
 import { newId } from '../../functions/core/ids';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
@@ -12,6 +17,19 @@ const dynamodb = useDynamoDbLocal();
 const implementations: Array<[string, () => Promise<WebhookRepository>]> = [
   ['the in-memory fake', async () => inMemoryWebhooks()],
   ['the DynamoDB adapter on DynamoDB Local', async () => dynamoWebhookRepository(await dynamodb.freshTable())],
+  [
+    // What the read and delete functions wire (one call each), held to the same suite as the repository.
+    'the DynamoDB one-call readers and deletion on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      return {
+        ...dynamoWebhookRepository(table),
+        ...webhookReads(table),
+        ...dynamoWebhookList(table),
+        ...dynamoWebhookDeletion(table),
+      };
+    },
+  ],
 ];
 
 const tenant: Tenant = { accountId: 'acct_contract', mode: 'live' };

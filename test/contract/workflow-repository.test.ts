@@ -1,4 +1,10 @@
-import { dynamoWorkflowRepository } from '../../functions/adapters/dynamodb/workflow-repository';
+import {
+  dynamoWorkflowList,
+  dynamoWorkflowLogList,
+  dynamoWorkflowReader,
+  dynamoWorkflowRecords,
+  dynamoWorkflowRepository,
+} from '../../functions/adapters/dynamodb/workflow-repository';
 import { newId } from '../../functions/core/ids';
 import type { ListQuery } from '../../functions/core/pagination';
 import type { Tenant } from '../../functions/core/tenancy';
@@ -34,6 +40,22 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
       const table = await dynamodb.freshTable();
       return {
         workflows: dynamoWorkflowRepository(table),
+        addProject: (tenant, id) => storeProject(table, tenant, id, new Date(start).toISOString()),
+      };
+    },
+  ],
+  [
+    // What the read functions wire (one call each), held to the same suite as the repository.
+    'the DynamoDB one-call readers on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      return {
+        workflows: {
+          ...dynamoWorkflowRecords(table),
+          ...dynamoWorkflowReader(table),
+          ...dynamoWorkflowList(table),
+          ...dynamoWorkflowLogList(table),
+        },
         addProject: (tenant, id) => storeProject(table, tenant, id, new Date(start).toISOString()),
       };
     },

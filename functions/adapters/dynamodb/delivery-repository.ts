@@ -44,21 +44,25 @@ const filterOf = (filters: DeliveryListFilters): Record<string, Record<string, u
   ...(filters.event_type ? { 'event_type = :eventType': { ':eventType': filters.event_type } } : {}),
 });
 
+/** One delivery of a webhook by id, alone: what `GET /v1/webhooks/{id}/deliveries/{delivery_id}` reads. */
+export const dynamoDeliveryReader = ({ client, tableName }: TableRef): Pick<DeliveryRepository, 'get'> => ({
+  async get(tenant, webhookId, id) {
+    const result = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }),
+    );
+    return result.Item ? deliveryFrom(result.Item) : undefined;
+  },
+});
+
 /**
  * One delivery read, the deliveries of a webhook since a time, and a restart: what redelivering and
  * recovering use. Apart from the rest so that those functions carry no list paging or attempt writes.
  */
 export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
   const { client, tableName } = table;
-  const get = async (tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined> => {
-    const result = await client.send(
-      new GetCommand({ TableName: tableName, Key: keys.delivery(tenant, webhookId, id), ConsistentRead: true }),
-    );
-    return result.Item ? deliveryFrom(result.Item) : undefined;
-  };
 
   return {
-    get,
+    ...dynamoDeliveryReader(table),
 
     async findSince(tenant, webhookId, statuses, sinceMs) {
       const found: Delivery[] = [];
@@ -126,19 +130,32 @@ export const dynamoDeliveryCreation = (table: TableRef): Pick<DeliveryRepository
   create: (tenant, delivery) => putInCollection(table, itemOf(tenant, delivery), keys.deliveries(tenant, delivery.webhook_id)),
 });
 
+/** A webhook's deliveries by creation, filtered by status and event type. */
+const range = (
+  tenant: Tenant,
+  webhookId: string,
+  query: Parameters<DeliveryRepository['list']>[2],
+  filters: DeliveryListFilters,
+): RangeSpec =>
+  createdRangeSpec(keys.deliveries(tenant, webhookId), keys.deliverySortKeyPrefix, 'delivery', query, filterOf(filters), {
+    '#status': 'status',
+  });
+
+/** A webhook's deliveries, alone: what `GET /v1/webhooks/{id}/deliveries` reads beside the webhook. */
+export const dynamoDeliveryList = (table: TableRef): Pick<DeliveryRepository, 'list'> => ({
+  async list(tenant, webhookId, query, filters) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const spec = range(tenant, webhookId, query, filters);
+    const filtered = isDateFiltered(query) || filters.status !== undefined || filters.event_type !== undefined;
+    const total = filtered ? await countRange(table, spec) : await counterValue(table, keys.deliveries(tenant, webhookId));
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
+    return { ...page, items: page.items.map(deliveryFrom) };
+  },
+});
+
 export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository => {
   const { client, tableName } = table;
   const restarts = dynamoDeliveryRestarts(table);
-
-  const range = (
-    tenant: Tenant,
-    webhookId: string,
-    query: Parameters<DeliveryRepository['list']>[2],
-    filters: DeliveryListFilters,
-  ): RangeSpec =>
-    createdRangeSpec(keys.deliveries(tenant, webhookId), keys.deliverySortKeyPrefix, 'delivery', query, filterOf(filters), {
-      '#status': 'status',
-    });
 
   /** The claim's write; the delivery as claimed, or undefined when its condition failed. */
   const claim = async (tenant: Tenant, webhookId: string, id: string, sequence: number, attempt: number, at: string) => {
@@ -179,14 +196,7 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
         onWritten,
       ),
 
-    async list(tenant, webhookId, query, filters) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const spec = range(tenant, webhookId, query, filters);
-      const filtered = isDateFiltered(query) || filters.status !== undefined || filters.event_type !== undefined;
-      const total = filtered ? await countRange(table, spec) : await counterValue(table, keys.deliveries(tenant, webhookId));
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
-      return { ...page, items: page.items.map(deliveryFrom) };
-    },
+    ...dynamoDeliveryList(table),
 
     claim,
 

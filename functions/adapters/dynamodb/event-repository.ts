@@ -121,14 +121,16 @@ const rangeFor = (tenant: Tenant, { low, high }: { low: string; high: string }, 
   };
 };
 
-export const dynamoEventRepository = (
-  table: TableRef,
-): EventRepository & { record(tenant: Tenant, event: ServiceEvent): Promise<void> } => ({
+/** One event by id, alone: what `GET /v1/events/{id}` reads (and a forward list, for its anchor). */
+export const dynamoEventReader = (table: TableRef): Pick<EventRepository, 'get'> => ({
   async get(tenant, id) {
     const result = await table.client.send(new GetCommand({ TableName: table.tableName, Key: keys.event(tenant, id) }));
     return result.Item ? eventFrom(result.Item) : undefined;
   },
+});
 
+/** The events of an account, alone: what `GET /v1/events` lists. */
+export const dynamoEventList = (table: TableRef): Pick<EventRepository, 'list'> => ({
   async list(tenant, query, { type, after }) {
     const bounds = isEmptyCreatedRange(query) ? undefined : keyRange(query, after);
     if (!bounds) return { items: [], total: 0 };
@@ -144,6 +146,14 @@ export const dynamoEventRepository = (
     });
     return { ...page, items: page.items.map(eventFrom) };
   },
+});
+
+export const dynamoEventRepository = (
+  table: TableRef,
+): EventRepository & { record(tenant: Tenant, event: ServiceEvent): Promise<void> } => ({
+  ...dynamoEventReader(table),
+
+  ...dynamoEventList(table),
 
   /** An event on its own, with no other state change (system events and tests). */
   async record(tenant, event) {

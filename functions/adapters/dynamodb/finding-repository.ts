@@ -38,6 +38,61 @@ const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec
   };
 };
 
+/** The range a finding list reads: the severity index, or the account's or project's findings by creation. */
+const rangeFor = (tenant: Tenant, query: ListQuery<'created_at' | 'severity'>, projectId: string | undefined): RangeSpec => {
+  if (query.sort === 'severity') {
+    const partition = keys.findings(tenant);
+    return {
+      query: { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': partition } },
+      keyAttributes: ['pk', 'sk', 'gsi2pk', 'gsi2sk'],
+      partition,
+    };
+  }
+  return projectId
+    ? createdRangeOn(keys.findingsOfProject(tenant, projectId), 'gsi1', keys.findingSortKeyPrefix, 'finding', query)
+    : createdRangeOn(keys.findings(tenant), null, keys.findingSortKeyPrefix, 'finding', query);
+};
+
+/** One finding by id, alone: what `GET /v1/security/findings/{id}` and its patch read. */
+export const dynamoFindingReader = ({ client, tableName }: TableRef): Pick<FindingRepository, 'get'> => ({
+  async get(tenant, id) {
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.finding(tenant, id), ConsistentRead: true }));
+    return result.Item ? ownedRecord<Finding>(result.Item) : undefined;
+  },
+});
+
+/** The findings of an account, a project or a scan, alone: what `GET /v1/security/findings` reads. */
+export const dynamoFindingList = (table: TableRef): Pick<FindingRepository, 'list'> => ({
+  async list(tenant, query, filters) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const bySeverity = query.sort === 'severity';
+    const base = rangeFor(tenant, query, filters.project_id);
+    // The severity index holds the whole tenant: the project and the dates become filters there.
+    const spec = withCreatedAt(
+      withEqualityFilters(base, {
+        severity: filters.severity,
+        status: filters.status,
+        type: filters.type,
+        scan_id: filters.scan_id,
+        project_id: bySeverity ? filters.project_id : undefined,
+      }),
+      bySeverity ? query : undefined,
+    );
+    const onlyTheRange =
+      !filters.severity &&
+      !filters.status &&
+      !filters.type &&
+      !filters.scan_id &&
+      !isDateFiltered(query) &&
+      !(bySeverity && filters.project_id);
+    const total = onlyTheRange
+      ? await counterValue(table, filters.project_id ? keys.findingsOfProject(tenant, filters.project_id) : keys.findings(tenant))
+      : await countRange(table, spec);
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
+    return { ...page, items: page.items.map((item) => ownedRecord<Finding>(item)) };
+  },
+});
+
 export const dynamoFindingRepository = (table: TableRef, now: () => number = Date.now): FindingRepository => {
   const { client, tableName } = table;
   const itemOf = (tenant: Tenant, finding: Finding) => ({
@@ -50,54 +105,10 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
   });
   const eventItems = (tenant: Tenant, events: PendingEvent[]) => pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
 
-  const rangeFor = (tenant: Tenant, query: ListQuery<'created_at' | 'severity'>, projectId: string | undefined): RangeSpec => {
-    if (query.sort === 'severity') {
-      const partition = keys.findings(tenant);
-      return {
-        query: { IndexName: 'gsi2', KeyConditionExpression: 'gsi2pk = :pk', ExpressionAttributeValues: { ':pk': partition } },
-        keyAttributes: ['pk', 'sk', 'gsi2pk', 'gsi2sk'],
-        partition,
-      };
-    }
-    return projectId
-      ? createdRangeOn(keys.findingsOfProject(tenant, projectId), 'gsi1', keys.findingSortKeyPrefix, 'finding', query)
-      : createdRangeOn(keys.findings(tenant), null, keys.findingSortKeyPrefix, 'finding', query);
-  };
-
   return {
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.finding(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<Finding>(result.Item) : undefined;
-    },
+    ...dynamoFindingReader(table),
 
-    async list(tenant, query, filters) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const bySeverity = query.sort === 'severity';
-      const base = rangeFor(tenant, query, filters.project_id);
-      // The severity index holds the whole tenant: the project and the dates become filters there.
-      const spec = withCreatedAt(
-        withEqualityFilters(base, {
-          severity: filters.severity,
-          status: filters.status,
-          type: filters.type,
-          scan_id: filters.scan_id,
-          project_id: bySeverity ? filters.project_id : undefined,
-        }),
-        bySeverity ? query : undefined,
-      );
-      const onlyTheRange =
-        !filters.severity &&
-        !filters.status &&
-        !filters.type &&
-        !filters.scan_id &&
-        !isDateFiltered(query) &&
-        !(bySeverity && filters.project_id);
-      const total = onlyTheRange
-        ? await counterValue(table, filters.project_id ? keys.findingsOfProject(tenant, filters.project_id) : keys.findings(tenant))
-        : await countRange(table, spec);
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { ...filters });
-      return { ...page, items: page.items.map((item) => ownedRecord<Finding>(item)) };
-    },
+    ...dynamoFindingList(table),
 
     async ofScope(tenant, projectId, branch, type) {
       const ids: string[] = [];

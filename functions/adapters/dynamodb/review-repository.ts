@@ -17,6 +17,47 @@ import { entityTypes, ownedRecord } from './keys';
 import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
+/** One review by id, alone: what `GET /v1/reviews/{id}` reads. */
+export const dynamoReviewReader = ({ client, tableName }: TableRef): Pick<ReviewRepository, 'get'> => ({
+  async get(tenant, id) {
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.review(tenant, id), ConsistentRead: true }));
+    return result.Item ? ownedRecord<Review>(result.Item) : undefined;
+  },
+});
+
+/** The reviews of an account or project, alone: what `GET /v1/reviews` reads. */
+export const dynamoReviewList = (table: TableRef): Pick<ReviewRepository, 'list'> => ({
+  async list(tenant, query, filters) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const base = filters.project_id
+      ? createdRangeOn(keys.reviewsOfProject(tenant, filters.project_id), 'gsi1', keys.reviewSortKeyPrefix, 'review', query)
+      : createdRangeOn(keys.reviews(tenant), null, keys.reviewSortKeyPrefix, 'review', query);
+    const spec = withEqualityFilters(base, { status: filters.status });
+    const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+      project_id: filters.project_id ?? null,
+      status: filters.status ?? null,
+    });
+    return { ...page, items: page.items.map((item) => ownedRecord<Review>(item)) };
+  },
+});
+
+/** A review's comments, alone: what `GET /v1/reviews/{id}/comments` reads beside the review. */
+export const dynamoReviewCommentList = (table: TableRef): Pick<ReviewRepository, 'listComments'> => ({
+  async listComments(tenant, reviewId, query, filters) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const base = createdRangeOn(keys.reviewComments(tenant, reviewId), null, keys.reviewCommentSortKeyPrefix, 'reviewComment', query);
+    const spec = withEqualityFilters(base, { severity: filters.severity, path: filters.path });
+    const total =
+      filters.severity || filters.path || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+      severity: filters.severity ?? null,
+      path: filters.path ?? null,
+    });
+    return { ...page, items: page.items.map((item) => ownedRecord<ReviewComment>(item)) };
+  },
+});
+
 export const dynamoReviewRepository = (table: TableRef, now: () => number = Date.now): ReviewRepository => {
   const { client, tableName } = table;
   const reviewItem = (tenant: Tenant, review: Review) => ({
@@ -61,24 +102,9 @@ export const dynamoReviewRepository = (table: TableRef, now: () => number = Date
         counterUpdate(tableName, keys.reviewsOfProject(tenant, review.project_id), 1),
       ]),
 
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.review(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<Review>(result.Item) : undefined;
-    },
+    ...dynamoReviewReader(table),
 
-    async list(tenant, query, filters) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const base = filters.project_id
-        ? createdRangeOn(keys.reviewsOfProject(tenant, filters.project_id), 'gsi1', keys.reviewSortKeyPrefix, 'review', query)
-        : createdRangeOn(keys.reviews(tenant), null, keys.reviewSortKeyPrefix, 'review', query);
-      const spec = withEqualityFilters(base, { status: filters.status });
-      const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
-        project_id: filters.project_id ?? null,
-        status: filters.status ?? null,
-      });
-      return { ...page, items: page.items.map((item) => ownedRecord<Review>(item)) };
-    },
+    ...dynamoReviewList(table),
 
     save: (tenant, previous, next, events) =>
       transact([
@@ -102,19 +128,6 @@ export const dynamoReviewRepository = (table: TableRef, now: () => number = Date
         ...(pendingEventItems(tableName, tenant, [event], now()) as TransactItem[]),
       ]),
 
-    async listComments(tenant, reviewId, query, filters) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const base = createdRangeOn(keys.reviewComments(tenant, reviewId), null, keys.reviewCommentSortKeyPrefix, 'reviewComment', query);
-      const spec = withEqualityFilters(base, { severity: filters.severity, path: filters.path });
-      const total =
-        filters.severity || filters.path || isDateFiltered(query)
-          ? await countRange(table, spec)
-          : await counterValue(table, base.partition);
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
-        severity: filters.severity ?? null,
-        path: filters.path ?? null,
-      });
-      return { ...page, items: page.items.map((item) => ownedRecord<ReviewComment>(item)) };
-    },
+    ...dynamoReviewCommentList(table),
   };
 };

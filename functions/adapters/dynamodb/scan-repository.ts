@@ -17,6 +17,31 @@ import { entityTypes, ownedRecord } from './keys';
 import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
+/** One scan by id, alone: what `GET /v1/security/scans/{id}` reads. */
+export const dynamoScanReader = ({ client, tableName }: TableRef): Pick<ScanRepository, 'get'> => ({
+  async get(tenant, id) {
+    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.scan(tenant, id), ConsistentRead: true }));
+    return result.Item ? ownedRecord<Scan>(result.Item) : undefined;
+  },
+});
+
+/** The scans of an account or project, alone: what `GET /v1/security/scans` reads. */
+export const dynamoScanList = (table: TableRef): Pick<ScanRepository, 'list'> => ({
+  async list(tenant, query, filters) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const base = filters.project_id
+      ? createdRangeOn(keys.scansOfProject(tenant, filters.project_id), 'gsi1', keys.scanSortKeyPrefix, 'scan', query)
+      : createdRangeOn(keys.scans(tenant), null, keys.scanSortKeyPrefix, 'scan', query);
+    const spec = withEqualityFilters(base, { status: filters.status });
+    const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
+      project_id: filters.project_id ?? null,
+      status: filters.status ?? null,
+    });
+    return { ...page, items: page.items.map((item) => ownedRecord<Scan>(item)) };
+  },
+});
+
 export const dynamoScanRepository = (table: TableRef, now: () => number = Date.now): ScanRepository => {
   const { client, tableName } = table;
   const itemOf = (tenant: Tenant, scan: Scan) => ({
@@ -55,24 +80,9 @@ export const dynamoScanRepository = (table: TableRef, now: () => number = Date.n
       }
     },
 
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.scan(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<Scan>(result.Item) : undefined;
-    },
+    ...dynamoScanReader(table),
 
-    async list(tenant, query, filters) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const base = filters.project_id
-        ? createdRangeOn(keys.scansOfProject(tenant, filters.project_id), 'gsi1', keys.scanSortKeyPrefix, 'scan', query)
-        : createdRangeOn(keys.scans(tenant), null, keys.scanSortKeyPrefix, 'scan', query);
-      const spec = withEqualityFilters(base, { status: filters.status });
-      const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
-        project_id: filters.project_id ?? null,
-        status: filters.status ?? null,
-      });
-      return { ...page, items: page.items.map((item) => ownedRecord<Scan>(item)) };
-    },
+    ...dynamoScanList(table),
 
     async save(tenant, previous, next, events) {
       try {

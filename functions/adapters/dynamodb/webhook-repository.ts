@@ -46,7 +46,7 @@ const withStatusCondition = (
   ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':to': status },
 });
 
-/** A webhook by id alone: for the functions that read one and list none (redeliver, recover). */
+/** A webhook by id alone: for the functions that read one and list none (get, deliveries, redeliver, recover). */
 export const webhookReads = (table: TableRef): Pick<WebhookRepository, 'get'> => ({
   async get(tenant, id, options) {
     const result = await table.client.send(
@@ -56,30 +56,77 @@ export const webhookReads = (table: TableRef): Pick<WebhookRepository, 'get'> =>
   },
 });
 
+/** The webhooks of an account, by creation, optionally of one status. */
+const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
+  createdRangeSpec(
+    keys.webhooks(tenant),
+    keys.webhookSortKeyPrefix,
+    'webhook',
+    query,
+    status ? { '#status = :status': { ':status': status } } : {},
+    { '#status': 'status' },
+  );
+
+/** The webhooks of an account, alone: what `GET /v1/webhooks` reads. */
+export const dynamoWebhookList = (table: TableRef): Pick<WebhookRepository, 'list'> => ({
+  async list(tenant, query, { status }) {
+    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
+    const spec = range(tenant, query, status);
+    const total = status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, keys.webhooks(tenant));
+    const page = await listPage<Record<string, unknown>>(table, spec, query, total, { status: status ?? null });
+    return { ...page, items: page.items.map(webhookFrom) };
+  },
+});
+
+/** Runs a transaction: 'done', or the index of the item whose condition refused it. */
+const transactWebhook = async ({ client }: TableRef, items: TransactItem[]): Promise<'done' | number> => {
+  try {
+    await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+    return 'done';
+  } catch (error) {
+    const refused = items.findIndex((_, index) => conditionFailedAt(error, index));
+    if (refused < 0) throw error;
+    return refused;
+  }
+};
+
+/** Deleting a webhook, alone (with the collection's and the failed count): what `DELETE /v1/webhooks/{id}` does. */
+export const dynamoWebhookDeletion = (table: TableRef): Pick<WebhookRepository, 'delete'> => {
+  const { tableName } = table;
+  const transact = (items: TransactItem[]) => transactWebhook(table, items);
+  const { get } = webhookReads(table);
+  return {
+    async delete(tenant, id) {
+      const key = keys.webhook(tenant, id);
+      const removal = (condition: string, status: Webhook['status']): TransactItem => ({
+        Delete: {
+          TableName: tableName,
+          Key: key,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':to': status },
+        },
+      });
+      const uncount = counterUpdate(tableName, keys.webhooks(tenant), -1);
+      // Most webhooks are not failed: one transaction. A failed one takes one off the failed count too.
+      for (let round = 0; round < 4; round += 1) {
+        const notFailed = await transact([removal('attribute_exists(pk) AND #status <> :to', 'failed'), uncount]);
+        if (notFailed === 'done') return true;
+        if (!(await get(tenant, id, { consistent: true }))) return false;
+        const failed = await transact([removal('#status = :to', 'failed'), uncount, failedWebhookCountMove(tableName, tenant, -1)]);
+        if (failed === 'done') return true;
+        if (failed === 2 && (await transact([removal('#status = :to', 'failed'), uncount])) === 'done') return true;
+        // Re-enabled or failed meanwhile: look again.
+      }
+      throw new Error(`webhook ${id} kept changing while it was being deleted`);
+    },
+  };
+};
+
 export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
   const { client, tableName } = table;
 
-  /** Runs a transaction: 'done', or the index of the item whose condition refused it. */
-  const transact = async (items: TransactItem[]): Promise<'done' | number> => {
-    try {
-      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
-      return 'done';
-    } catch (error) {
-      const refused = items.findIndex((_, index) => conditionFailedAt(error, index));
-      if (refused < 0) throw error;
-      return refused;
-    }
-  };
-
-  const range = (tenant: Tenant, query: Parameters<WebhookRepository['list']>[1], status?: Webhook['status']): RangeSpec =>
-    createdRangeSpec(
-      keys.webhooks(tenant),
-      keys.webhookSortKeyPrefix,
-      'webhook',
-      query,
-      status ? { '#status = :status': { ':status': status } } : {},
-      { '#status': 'status' },
-    );
+  const transact = (items: TransactItem[]) => transactWebhook(table, items);
 
   const { get } = webhookReads(table);
 
@@ -123,13 +170,7 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       return webhooks;
     },
 
-    async list(tenant, query, { status }) {
-      if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-      const spec = range(tenant, query, status);
-      const total = status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, keys.webhooks(tenant));
-      const page = await listPage<Record<string, unknown>>(table, spec, query, total, { status: status ?? null });
-      return { ...page, items: page.items.map(webhookFrom) };
-    },
+    ...dynamoWebhookList(table),
 
     async update(tenant, id, changes, updatedAt) {
       const key = keys.webhook(tenant, id);
@@ -159,30 +200,7 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
       throw new Error(`webhook ${id} kept changing while it was being updated`);
     },
 
-    async delete(tenant, id) {
-      const key = keys.webhook(tenant, id);
-      const removal = (condition: string, status: Webhook['status']): TransactItem => ({
-        Delete: {
-          TableName: tableName,
-          Key: key,
-          ConditionExpression: condition,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':to': status },
-        },
-      });
-      const uncount = counterUpdate(tableName, keys.webhooks(tenant), -1);
-      // Most webhooks are not failed: one transaction. A failed one takes one off the failed count too.
-      for (let round = 0; round < 4; round += 1) {
-        const notFailed = await transact([removal('attribute_exists(pk) AND #status <> :to', 'failed'), uncount]);
-        if (notFailed === 'done') return true;
-        if (!(await get(tenant, id, { consistent: true }))) return false;
-        const failed = await transact([removal('#status = :to', 'failed'), uncount, failedWebhookCountMove(tableName, tenant, -1)]);
-        if (failed === 'done') return true;
-        if (failed === 2 && (await transact([removal('#status = :to', 'failed'), uncount])) === 'done') return true;
-        // Re-enabled or failed meanwhile: look again.
-      }
-      throw new Error(`webhook ${id} kept changing while it was being deleted`);
-    },
+    ...dynamoWebhookDeletion(table),
 
     async failedCount(tenant) {
       // Strongly consistent: read after an action that may have just moved it.

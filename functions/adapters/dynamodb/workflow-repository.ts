@@ -72,11 +72,7 @@ const workflowItem = (tenant: Tenant, workflow: Workflow) => ({
   ...workflow,
 });
 
-/**
- * A workflow's record and its log, one at a time: what creating, cancelling and the stages use.
- * Apart from the lists so that those functions carry no list paging.
- */
-/** One workflow by id, alone: what a deployment's artifact check reads. */
+/** One workflow by id, alone: what `GET /v1/workflows/{id}` and a deployment's artifact check read. */
 export const dynamoWorkflowReader = ({ client, tableName }: TableRef): Pick<WorkflowRecords, 'get'> => ({
   async get(tenant, id) {
     // Strongly consistent: stages and cancel read-modify-write on this.
@@ -85,6 +81,10 @@ export const dynamoWorkflowReader = ({ client, tableName }: TableRef): Pick<Work
   },
 });
 
+/**
+ * A workflow's record and its log, one at a time: what creating, cancelling and the stages use.
+ * Apart from the lists so that those functions carry no list paging.
+ */
 export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.now): WorkflowRecords => {
   const { client, tableName } = table;
 
@@ -173,8 +173,8 @@ export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.
   };
 };
 
-/** The lists: workflows of an account or project, and a workflow's log. */
-export const dynamoWorkflowLists = (table: TableRef): WorkflowLists => ({
+/** The workflows of an account or project, alone: what `GET /v1/workflows` reads. */
+export const dynamoWorkflowList = (table: TableRef): Pick<WorkflowLists, 'list'> => ({
   async list(tenant, query, filters) {
     if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
     const spec = withEqualityFilters(workflowRange(tenant, query, filters.project_id), { status: filters.status });
@@ -188,7 +188,10 @@ export const dynamoWorkflowLists = (table: TableRef): WorkflowLists => ({
     });
     return { ...page, items: page.items.map(workflowFrom) };
   },
+});
 
+/** A workflow's log, alone: what `GET /v1/workflows/{id}/logs` reads beside the workflow. */
+export const dynamoWorkflowLogList = (table: TableRef): Pick<WorkflowLists, 'listLogs'> => ({
   async listLogs(tenant, workflowId, query, filters) {
     const partition = keys.workflowLogs(tenant, workflowId);
     const spec = withEqualityFilters(
@@ -208,6 +211,12 @@ export const dynamoWorkflowLists = (table: TableRef): WorkflowLists => ({
     });
     return { ...page, items: page.items.map(logFrom) };
   },
+});
+
+/** The lists: workflows of an account or project, and a workflow's log. */
+export const dynamoWorkflowLists = (table: TableRef): WorkflowLists => ({
+  ...dynamoWorkflowList(table),
+  ...dynamoWorkflowLogList(table),
 });
 
 export const dynamoWorkflowRepository = (table: TableRef, now: () => number = Date.now): WorkflowRepository => ({

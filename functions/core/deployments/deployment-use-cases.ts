@@ -143,7 +143,11 @@ export const listDeployments = (
  * previous completed one; the state machine carries it out. 409 when it is not the current one,
  * when there is nothing to go back to, or while another deployment there is in progress.
  */
-export const requestRollback = async (tenant: Tenant, id: string, deps: DeploymentDeps): Promise<Deployment> => {
+export const requestRollback = async (
+  tenant: Tenant,
+  id: string,
+  deps: Pick<DeploymentDeps, 'deployments' | 'executor' | 'clock'>,
+): Promise<Deployment> => {
   const deployment = await getDeployment(tenant, id, deps);
   if (deployment.status !== 'completed')
     throw conflict(`The deployment is ${deployment.status}; only the current completed deployment can be rolled back.`);

@@ -109,7 +109,7 @@ const checkedReviewId = (id: string): string => {
   return id;
 };
 
-export const getReview = async (tenant: Tenant, id: string, deps: Pick<ReviewDeps, 'reviews'>): Promise<Review> => {
+export const getReview = async (tenant: Tenant, id: string, deps: { reviews: Pick<ReviewRepository, 'get'> }): Promise<Review> => {
   const review = await deps.reviews.get(tenant, checkedReviewId(id));
   if (!review) throw notFound('Review');
   return review;
@@ -119,7 +119,7 @@ export const listReviews = (
   tenant: Tenant,
   query: ListQuery<'created_at'>,
   filters: ReviewFilters,
-  deps: Pick<ReviewDeps, 'reviews'>,
+  deps: { reviews: Pick<ReviewRepository, 'list'> },
 ): Promise<Page<Review>> => {
   if (filters.project_id !== undefined && !isId('project', filters.project_id)) return Promise.resolve({ items: [], total: 0 });
   return deps.reviews.list(tenant, query, filters);
@@ -131,7 +131,7 @@ export const listReviewComments = async (
   reviewId: string,
   query: ListQuery<'created_at'>,
   filters: CommentFilters,
-  deps: Pick<ReviewDeps, 'reviews'>,
+  deps: { reviews: Pick<ReviewRepository, 'get' | 'listComments'> },
 ): Promise<Page<ReviewComment>> => {
   const review = await getReview(tenant, reviewId, deps);
   return deps.reviews.listComments(tenant, review.id, query, filters);

@@ -17,7 +17,7 @@ export interface RemediationPatch {
 }
 
 export interface RemediationPatchDeps {
-  findings: FindingRepository;
+  findings: Pick<FindingRepository, 'get'>;
   /** Only reads: the API and the pages never write an artifact. */
   artifacts: Pick<ArtifactStore, 'get'>;
 }

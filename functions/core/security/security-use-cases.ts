@@ -71,7 +71,7 @@ const checkedFindingId = (id: string): string => {
   return id;
 };
 
-export const getScan = async (tenant: Tenant, id: string, deps: Pick<SecurityDeps, 'scans'>): Promise<Scan> => {
+export const getScan = async (tenant: Tenant, id: string, deps: { scans: Pick<ScanRepository, 'get'> }): Promise<Scan> => {
   const scan = await deps.scans.get(tenant, checkedScanId(id));
   if (!scan) throw notFound('Scan');
   return scan;
@@ -81,13 +81,13 @@ export const listScans = (
   tenant: Tenant,
   query: ListQuery<'created_at'>,
   filters: { project_id?: string; status?: ScanStatus },
-  deps: Pick<SecurityDeps, 'scans'>,
+  deps: { scans: Pick<ScanRepository, 'list'> },
 ): Promise<Page<Scan>> => {
   if (filters.project_id !== undefined && !isId('project', filters.project_id)) return Promise.resolve({ items: [], total: 0 });
   return deps.scans.list(tenant, query, filters);
 };
 
-export const getFinding = async (tenant: Tenant, id: string, deps: Pick<SecurityDeps, 'findings'>): Promise<Finding> => {
+export const getFinding = async (tenant: Tenant, id: string, deps: { findings: Pick<FindingRepository, 'get'> }): Promise<Finding> => {
   const finding = await deps.findings.get(tenant, checkedFindingId(id));
   if (!finding) throw notFound('Finding');
   return finding;
@@ -97,7 +97,7 @@ export const listFindings = (
   tenant: Tenant,
   query: ListQuery<FindingSort>,
   filters: FindingFilters,
-  deps: Pick<SecurityDeps, 'findings'>,
+  deps: { findings: Pick<FindingRepository, 'list'> },
 ): Promise<Page<Finding>> => {
   if (filters.project_id !== undefined && !isId('project', filters.project_id)) return Promise.resolve({ items: [], total: 0 });
   if (filters.scan_id !== undefined && !isId('scan', filters.scan_id)) return Promise.resolve({ items: [], total: 0 });

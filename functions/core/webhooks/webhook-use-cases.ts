@@ -104,14 +104,14 @@ export const createWebhook = async (tenant: Tenant, input: NewWebhook, deps: Web
   return { ...viewOfWebhook(webhook), secret: webhook.secret };
 };
 
-export const getWebhook = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<WebhookView> =>
+export const getWebhook = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'get'> }): Promise<WebhookView> =>
   viewOfWebhook(await existing(tenant, id, deps));
 
 export const listWebhooks = async (
   tenant: Tenant,
   query: ListQuery<'created_at'>,
   filters: { status?: Webhook['status'] },
-  deps: Pick<WebhookDeps, 'webhooks'>,
+  deps: { webhooks: Pick<WebhookRepository, 'list'> },
 ): Promise<Page<WebhookView>> => {
   const page = await deps.webhooks.list(tenant, query, filters);
   return { ...page, items: page.items.map(viewOfWebhook) };
@@ -143,7 +143,7 @@ export const updateWebhook = async (tenant: Tenant, id: string, changes: Webhook
   return viewOfWebhook(updated);
 };
 
-export const deleteWebhook = async (tenant: Tenant, id: string, deps: Pick<WebhookDeps, 'webhooks'>): Promise<void> => {
+export const deleteWebhook = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'delete'> }): Promise<void> => {
   if (!isId('webhook', id) || !(await deps.webhooks.delete(tenant, id))) throw notFound('Webhook');
 };
 
@@ -199,7 +199,7 @@ export const listDeliveries = async (
   webhookId: string,
   query: ListQuery<'created_at'>,
   filters: DeliveryListFilters,
-  deps: Pick<WebhookDeps, 'webhooks' | 'deliveries'>,
+  deps: { webhooks: Pick<WebhookRepository, 'get'>; deliveries: Pick<DeliveryRepository, 'list'> },
 ): Promise<Page<DeliveryView>> => {
   await existing(tenant, webhookId, deps);
   const page = await deps.deliveries.list(tenant, webhookId, query, filters);
@@ -210,7 +210,7 @@ export const getDelivery = async (
   tenant: Tenant,
   webhookId: string,
   id: string,
-  deps: Pick<WebhookDeps, 'webhooks' | 'deliveries'>,
+  deps: { webhooks: Pick<WebhookRepository, 'get'>; deliveries: Pick<DeliveryRepository, 'get'> },
 ): Promise<DeliveryView> => {
   await existing(tenant, webhookId, deps);
   const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;

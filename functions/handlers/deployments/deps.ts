@@ -14,8 +14,8 @@ const noExecutor: DeploymentExecutor = {
 };
 
 /**
- * For the routes that create deployments (create, rollback): config parsing, but never deploying,
- * so they carry no Lambda client. The reads wire their repository in their own file and show
+ * For the route that creates deployments: config parsing, but never deploying,
+ * so it carries no Lambda client. The reads wire their repository in their own file and show
  * configs with deploymentView (view.ts), without the parsers.
  */
 let providers: Map<string, ProviderConfigs> | undefined;
@@ -41,6 +41,19 @@ export const deploymentDeps = (executorOf: () => DeploymentExecutor = () => noEx
     clock: systemClock,
   };
 };
+
+/**
+ * For rollback: the deployment records and the executor. A rollback parses no config (it goes back
+ * to a deployment already accepted) and checks no artifact, so no provider parsers, target checks
+ * or workflow reader.
+ */
+export const deploymentRollbackDeps = (
+  executorOf: () => DeploymentExecutor,
+): Pick<DeploymentDeps, 'deployments' | 'executor' | 'clock'> => ({
+  deployments: dynamoDeploymentRecords(tableFromEnvironment()),
+  executor: executorOf(),
+  clock: systemClock,
+});
 
 /** For the dashboard's deployment pages, which read one deployment and list them. */
 export const deploymentReadDeps = (): { deployments: DeploymentRepository } => ({

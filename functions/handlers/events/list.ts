@@ -1,12 +1,14 @@
 import { listEvents } from '../../core/events/list-events';
 import { pageMeta } from '../../core/pagination';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoEventRepository } from '../../adapters/dynamodb/event-repository';
+import { dynamoEventList, dynamoEventReader } from '../../adapters/dynamodb/event-repository';
 import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listEventsRoute } from '../../routes/events';
 
-const deps = { events: dynamoEventRepository(tableFromEnvironment()), now: () => Date.now() };
+// The list and the anchor of a forward read: no outbox writes.
+const table = tableFromEnvironment();
+const deps = { events: { ...dynamoEventReader(table), ...dynamoEventList(table) }, now: () => Date.now() };
 
 export const handler = apiReadHandler(listEventsRoute, async ({ principal, query: params }) => {
   // A forward read (starting_after) lists oldest first unless told otherwise.

@@ -5,9 +5,11 @@ import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listReviewCommentsRoute } from '../../routes/reviews';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
+import { dynamoReviewCommentList, dynamoReviewReader } from '../../adapters/dynamodb/review-repository';
 
-const deps = { reviews: dynamoReviewRepository(tableFromEnvironment()) };
+// The review (it must exist) and its comments: no review writes, no review list.
+const table = tableFromEnvironment();
+const deps = { reviews: { ...dynamoReviewReader(table), ...dynamoReviewCommentList(table) } };
 
 export const handler = apiReadHandler(listReviewCommentsRoute, async ({ principal, params, query: input }) => {
   const query = toListQuery(input, 'created_at');

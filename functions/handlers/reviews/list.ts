@@ -5,9 +5,10 @@ import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listReviewsRoute } from '../../routes/reviews';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
+import { dynamoReviewList } from '../../adapters/dynamodb/review-repository';
 
-const deps = { reviews: dynamoReviewRepository(tableFromEnvironment()) };
+// The list alone: no review writes, no comments.
+const deps = { reviews: dynamoReviewList(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(listReviewsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

@@ -1,13 +1,13 @@
 import { getRemediationPatch, patchMediaType } from '../../core/security/remediation-patch';
 import { artifactReaderFromEnvironment } from '../../adapters/artifacts/artifact-reader-runtime';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
+import { dynamoFindingReader } from '../../adapters/dynamodb/finding-repository';
 import { apiReadHandler } from '../../http/api-handler';
 import { ifNoneMatchHolds } from '../../http/entity-tag';
 import { bytesResponse, emptyResponse } from '../../http/response';
 import { getFindingPatchRoute } from '../../routes/security';
 
-const deps = { findings: dynamoFindingRepository(tableFromEnvironment()), artifacts: artifactReaderFromEnvironment() };
+const deps = { findings: dynamoFindingReader(tableFromEnvironment()), artifacts: artifactReaderFromEnvironment() };
 
 /**
  * The diff itself, as GitHub answers `.diff`: its own media type, its SHA-256 as the entity tag, and

@@ -4,9 +4,11 @@ import { viewOfFinding } from '../../core/security/views';
 import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listFindingsRoute } from '../../routes/security';
-import { securityDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoFindingList } from '../../adapters/dynamodb/finding-repository';
 
-const deps = securityDeps();
+// The list alone: no finding writes, no scans.
+const deps = { findings: dynamoFindingList(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(listFindingsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

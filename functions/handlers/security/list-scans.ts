@@ -4,9 +4,11 @@ import { viewOfScan } from '../../core/security/views';
 import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listScansRoute } from '../../routes/security';
-import { securityDeps } from './deps';
+import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoScanList } from '../../adapters/dynamodb/scan-repository';
 
-const deps = securityDeps();
+// The list alone: no scan writes, no findings.
+const deps = { scans: dynamoScanList(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(listScansRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

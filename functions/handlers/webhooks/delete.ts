@@ -2,9 +2,10 @@ import { deleteWebhook } from '../../core/webhooks/webhook-use-cases';
 import { apiReadHandler } from '../../http/api-handler';
 import { deleteWebhookRoute } from '../../routes/webhooks';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { dynamoWebhookDeletion } from '../../adapters/dynamodb/webhook-repository';
 
-const deps = { webhooks: dynamoWebhookRepository(tableFromEnvironment()) };
+// The deletion alone: no other webhook writes, no list paging.
+const deps = { webhooks: dynamoWebhookDeletion(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(deleteWebhookRoute, async ({ principal, params }) => {
   await deleteWebhook(principal, params.id, deps);

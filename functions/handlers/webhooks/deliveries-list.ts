@@ -4,11 +4,12 @@ import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listDeliveriesRoute } from '../../routes/webhooks';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
-import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { dynamoDeliveryList } from '../../adapters/dynamodb/delivery-repository';
+import { webhookReads } from '../../adapters/dynamodb/webhook-repository';
 
 const table = tableFromEnvironment();
-const deps = { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
+// The webhook (it must exist) and its deliveries: no writes, no attempts, no claims.
+const deps = { webhooks: webhookReads(table), deliveries: dynamoDeliveryList(table) };
 
 export const handler = apiReadHandler(listDeliveriesRoute, async ({ principal, params, query: input }) => {
   const query = toListQuery(input, 'created_at');

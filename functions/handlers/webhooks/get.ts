@@ -2,9 +2,10 @@ import { getWebhook } from '../../core/webhooks/webhook-use-cases';
 import { apiReadHandler } from '../../http/api-handler';
 import { getWebhookRoute } from '../../routes/webhooks';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { webhookReads } from '../../adapters/dynamodb/webhook-repository';
 
-const deps = { webhooks: dynamoWebhookRepository(tableFromEnvironment()) };
+// A read wires the one call it makes: no webhook writes, no list paging.
+const deps = { webhooks: webhookReads(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(getWebhookRoute, async ({ principal, params }) => ({
   data: await getWebhook(principal, params.id, deps),

@@ -4,9 +4,10 @@ import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWebhooksRoute } from '../../routes/webhooks';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
+import { dynamoWebhookList } from '../../adapters/dynamodb/webhook-repository';
 
-const deps = { webhooks: dynamoWebhookRepository(tableFromEnvironment()) };
+// The list alone: no webhook writes, no failed-webhook counter.
+const deps = { webhooks: dynamoWebhookList(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(listWebhooksRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

@@ -5,9 +5,10 @@ import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWorkflowsRoute } from '../../routes/workflows';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
+import { dynamoWorkflowList } from '../../adapters/dynamodb/workflow-repository';
 
-const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()) };
+// The list alone: no workflow writes, no log paging.
+const deps = { workflows: dynamoWorkflowList(tableFromEnvironment()) };
 
 export const handler = apiReadHandler(listWorkflowsRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

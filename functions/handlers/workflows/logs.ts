@@ -4,9 +4,11 @@ import { apiReadHandler } from '../../http/api-handler';
 import { toListQuery } from '../../http/list-query';
 import { listWorkflowLogsRoute } from '../../routes/workflows';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
+import { dynamoWorkflowLogList, dynamoWorkflowReader } from '../../adapters/dynamodb/workflow-repository';
 
-const deps = { workflows: dynamoWorkflowRepository(tableFromEnvironment()) };
+// The workflow (it must exist) and its log: no workflow writes, no workflow list.
+const table = tableFromEnvironment();
+const deps = { workflows: { ...dynamoWorkflowReader(table), ...dynamoWorkflowLogList(table) } };
 
 export const handler = apiReadHandler(listWorkflowLogsRoute, async ({ principal, params, query: listParams }) => {
   // Logs read oldest first unless asked otherwise.
