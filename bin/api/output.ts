@@ -86,15 +86,21 @@ export const table = (headers: string[], rows: (string | number | null | undefin
 
 export const seconds = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '' : `${(ms / 1000).toFixed(1)}s`);
 
+/**
+ * Resolves after `ms`, or at once when `signal` aborts. The abort listener goes when the timer
+ * fires: `watch` and `listen` sleep on one signal for as long as they run, and a listener left per
+ * poll would pile up (node warns after 11).
+ */
 export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    if (signal.aborted) return resolve();
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
