@@ -1,3 +1,5 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
 /**
  * What the API commands print: human tables by default, one JSON document with --json, progress
  * on stderr (a spinner when it is a terminal, one line per change otherwise), so stdout stays clean.
@@ -87,20 +89,7 @@ export const table = (headers: string[], rows: (string | number | null | undefin
 export const seconds = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '' : `${(ms / 1000).toFixed(1)}s`);
 
 /**
- * Resolves after `ms`, or at once when `signal` aborts. The abort listener goes when the timer
- * fires: `watch` and `listen` sleep on one signal for as long as they run, and a listener left per
- * poll would pile up (node warns after 11).
+ * Resolves after `ms`, or at once when `signal` aborts (node's timer removes its abort listener when
+ * it fires: `watch` and `listen` sleep on one signal for as long as they run).
  */
-export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+export const sleep = (ms: number, signal: AbortSignal): Promise<void> => delay(ms, undefined, { signal }).catch(() => undefined);
