@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { baselineTarget, buildBundle, type BuiltBundle, functionTargets, largestInputs, packageShares, packagesBeyond } from './bundles';
 import { cpus, loadavg } from 'node:os';
 import { type InitPair, type InitSample, measureColdInits } from './cold-init';
+import { canCountInstructions, countImportInstructions, type ImportInstructions } from './import-instructions';
 import { deferCleanup } from './cleanup';
 import { synthesizedEnvironments } from './function-environments';
 import { type Check, fixed, heading, passFail, printTable, ratio } from './report';
@@ -40,6 +41,10 @@ export interface FunctionResult {
   pairedBaselineFirstCpuMedianMs: number;
   firstCpuRatio: number;
   firstStatus?: number;
+  /** Millions of instructions of the import (callgrind; absent where valgrind is not installed). */
+  importInstructionsM?: number;
+  instructionRatio?: number;
+  instructionPass?: boolean;
   sizePass: boolean;
   initPass: boolean;
   samples: InitSample[];
@@ -47,7 +52,7 @@ export interface FunctionResult {
 }
 
 export interface BundleSection {
-  baseline: { sizeKb: number; initMedianMs: number; cpuMedianMs: number; firstCpuMedianMs: number };
+  baseline: { sizeKb: number; initMedianMs: number; cpuMedianMs: number; firstCpuMedianMs: number; importInstructionsM?: number };
   /** (p75 − p25) / median of every baseline import: above ~0.25 the machine was too busy for fine verdicts. */
   baselineSpread: number;
   loadAverageDuringInit: number;
@@ -64,9 +69,11 @@ export interface BundleSection {
 
 const kb = (bytes: number): number => round(bytes / 1024, 1);
 
-const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair): FunctionResult => {
+const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair, instructions?: ImportInstructions): FunctionResult => {
   const sizeRatio = bundle.bytes / baseline.bytes;
   const initRatio = init.medianMs / init.baselineMedianMs;
+  const counted = instructions?.byName.get(bundle.name);
+  const instructionRatio = counted === undefined || instructions === undefined ? undefined : counted / instructions.baseline;
   const rounded = (samples: InitSample[]) =>
     samples.map((s) => ({
       initMs: round(s.initMs, 2),
@@ -91,6 +98,13 @@ const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair): F
     pairedBaselineFirstCpuMedianMs: round(init.baselineFirstCpuMedianMs, 1),
     firstCpuRatio: round(init.firstCpuMedianMs / init.baselineFirstCpuMedianMs, 3),
     firstStatus: init.firstStatus,
+    ...(counted === undefined || instructionRatio === undefined
+      ? {}
+      : {
+          importInstructionsM: round(counted / 1e6, 2),
+          instructionRatio: round(instructionRatio, 3),
+          instructionPass: instructionRatio <= targets.initRatio,
+        }),
     sizePass: sizeRatio <= targets.sizeRatio,
     initPass: initRatio <= targets.initRatio,
     samples: rounded(init.samples),
@@ -114,7 +128,19 @@ const checksOf = (results: readonly FunctionResult[]): Check[] =>
         pass: r.initPass,
         detail: `${fixed(r.initMedianMs)} ms vs ${fixed(r.pairedBaselineMedianMs)} ms = ${ratio(r.initRatio)} (CPU time ${ratio(r.cpuRatio)})`,
       },
+      ...(r.instructionRatio === undefined
+        ? []
+        : [
+            {
+              section: 'bundles',
+              name: `${r.name}: import instructions ≤ ${targets.initRatio}× baseline`,
+              pass: r.instructionPass === true,
+              detail: `${fixed(r.importInstructionsM ?? Number.NaN)} M = ${instructionRatioText(r.instructionRatio)} (callgrind)`,
+            },
+          ]),
     ]);
+
+const instructionRatioText = (value: number | undefined): string => (value === undefined ? '—' : `${fixed(value, 3)}×`);
 
 const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: number): void => {
   const { baseline, functions: results } = section;
@@ -129,6 +155,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       { header: 'Base ms' },
       { header: 'Init ×base' },
       { header: `Init ≤${targets.initRatio}×` },
+      { header: 'Instr M' },
+      { header: 'Instr ×base' },
+      { header: `Instr ≤${targets.initRatio}×` },
       { header: 'CPU ms' },
       { header: 'CPU ×base' },
       { header: '1st req CPU ms' },
@@ -146,6 +175,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(baseline.initMedianMs),
         ratio(1),
         '',
+        baseline.importInstructionsM === undefined ? '—' : fixed(baseline.importInstructionsM),
+        baseline.importInstructionsM === undefined ? '—' : instructionRatioText(1),
+        '',
         fixed(baseline.cpuMedianMs),
         ratio(1),
         fixed(baseline.firstCpuMedianMs),
@@ -162,6 +194,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(r.pairedBaselineMedianMs),
         ratio(r.initRatio),
         r.held ? passFail(r.initPass) : '(report)',
+        r.importInstructionsM === undefined ? '—' : fixed(r.importInstructionsM),
+        instructionRatioText(r.instructionRatio),
+        r.instructionPass === undefined ? '—' : r.held ? passFail(r.instructionPass) : '(report)',
         fixed(r.cpuMedianMs),
         ratio(r.cpuRatio),
         fixed(r.firstCpuMedianMs),
@@ -174,6 +209,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       'Targets hold for every function serving /v1 or /oauth (and the fallback); dashboard pages and /docs are measured and reported, not held.',
       `${runs} runs per function, each paired with a baseline run right before or after it (order alternating); "Base ms" is the median of those paired baseline runs.`,
       'CPU ms: CPU time (user + system) of the process during the same import; a verdict-free cross-check, far less sensitive to other load.',
+      baseline.importInstructionsM === undefined
+        ? 'Instr: not counted (valgrind is not installed here).'
+        : "Instr: millions of instructions of the import, counted once by valgrind's callgrind (a fresh node process with --hash-seed=1, minus one importing an empty module): the same count on a busy machine, the deterministic cross-check of the timed ratio.",
       "1st req: CPU time of the import plus one first request in the same process (no credential, no cookie: answered without the table), beside the baseline's; work deferred from import to the first request shows here.",
       `esbuild as the CDK stack bundles (ESM, node22, minified, AWS SDK bundled, createRequire banner); size is the .mjs alone. Measured with node ${process.version}.`,
       ...noiseWarning(section),
@@ -216,6 +254,14 @@ const printVerdict = (results: readonly FunctionResult[]): void => {
       ? `\nVerdict: all ${held.length} /v1 and /oauth functions within ${targets.sizeRatio}× bundle and ${targets.initRatio}× init of the baseline.`
       : `\nVerdict: ${misses.length} of ${held.length} /v1 and /oauth functions miss (bundle ≤ ${targets.sizeRatio}×, init ≤ ${targets.initRatio}×): ${misses.map((r) => `${r.name} [${why(r)}]`).join('; ')}.`,
   );
+  const counted = held.filter((r) => r.instructionRatio !== undefined);
+  if (counted.length === 0) return;
+  const over = counted.filter((r) => r.instructionPass !== true).sort((a, b) => (b.instructionRatio ?? 0) - (a.instructionRatio ?? 0));
+  console.log(
+    over.length === 0
+      ? `Import instructions (callgrind): all ${counted.length} within ${targets.initRatio}× of the baseline's.`
+      : `Import instructions (callgrind): ${counted.length - over.length} of ${counted.length} within ${targets.initRatio}×; over: ${over.map((r) => `${r.name} ${instructionRatioText(r.instructionRatio)}`).join(', ')}.`,
+  );
 };
 
 const largestOf = (bundles: readonly BuiltBundle[], baseline: BuiltBundle): BundleSection['largest'] => {
@@ -227,6 +273,22 @@ const largestOf = (bundles: readonly BuiltBundle[], baseline: BuiltBundle): Bund
     topPackages: packageShares(largest, 12).map((p) => ({ name: p.path, kb: kb(p.bytes) })),
     beyondBaseline: packagesBeyond(largest, baseline).map((p) => ({ name: p.path, kb: kb(p.bytes) })),
   };
+};
+
+/** Every bundle's import counted by callgrind, or nothing where valgrind is not installed. */
+const importInstructionsOf = async (
+  outDir: string,
+  baseline: BuiltBundle,
+  probes: readonly (BuiltBundle & { environment: Record<string, string> })[],
+): Promise<ImportInstructions | undefined> => {
+  if (!(await canCountInstructions())) {
+    console.log('Not counting import instructions: valgrind is not installed (apt-get install valgrind).');
+    return undefined;
+  }
+  console.log(`Counting the instructions of each import with callgrind (${probes.length + 2} processes, ~8 s each)…`);
+  return countImportInstructions(outDir, baseline.file, probes, (done, total) => {
+    if (done % 10 === 0 || done === total) console.log(`  ${done}/${total}`);
+  });
 };
 
 export const benchBundles = async (settings: BundleSettings): Promise<BundleSection> => {
@@ -258,6 +320,7 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
       if (round % 5 === 0 || round === settings.initRuns) console.log(`  round ${round}/${settings.initRuns}`);
     });
     const loadAverageDuringInit = loadavg()[0] ?? 0;
+    const instructions = await importInstructionsOf(outDir, baseline, probes);
     const baselineWall = inits.flatMap((init) => init.baselineSamples.map((s) => s.initMs));
     const baselineCpu = inits.flatMap((init) => init.baselineSamples.map((s) => s.cpuMs));
     const baselineFirstCpu = inits.flatMap((init) =>
@@ -269,10 +332,11 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
         initMedianMs: round(median(baselineWall), 1),
         cpuMedianMs: round(median(baselineCpu), 1),
         firstCpuMedianMs: round(median(baselineFirstCpu), 1),
+        ...(instructions ? { importInstructionsM: round(instructions.baseline / 1e6, 2) } : {}),
       },
       baselineSpread: round((percentile(baselineWall, 75) - percentile(baselineWall, 25)) / median(baselineWall), 3),
       loadAverageDuringInit: round(loadAverageDuringInit, 2),
-      functions: bundles.map((bundle, i) => resultOf(bundle, baseline, inits[i] as InitPair)),
+      functions: bundles.map((bundle, i) => resultOf(bundle, baseline, inits[i] as InitPair, instructions)),
     };
     const largest = largestOf(bundles, baseline);
 

@@ -3,7 +3,8 @@ import type * as v from 'valibot';
 import { allScopes, scopeDescriptions } from '../core/credentials/scopes';
 import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
-import type { AnyRoute } from '../routes/route';
+import { responseSchemas } from '../routes/index';
+import type { AnyRoute, ResponseSchemas } from '../routes/route';
 import { documentedAsSent, documentedKeywords } from '../routes/schemas/common';
 
 type Json = Record<string, unknown>;
@@ -89,13 +90,14 @@ const parametersOf = (route: AnyRoute): Json[] => {
 
 const entityTagHeader = { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } };
 
-const successResponse = (route: AnyRoute): Json => {
+const successResponse = (route: AnyRoute, responses: ResponseSchemas): Json => {
   const { success } = route;
   const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
   if (success.status === 201) headers.Location = { description: 'URL of the new resource.', schema: { type: 'string' } };
   if (success.list) headers.Link = { description: 'RFC 8288 links: first, prev, next (with a cursor), last.', schema: { type: 'string' } };
-  if (success.status === 204 || !success.data) return { description: success.description, headers };
-  const data = convert(success.data, 'output');
+  const schema = responses[route.operationId];
+  if (success.status === 204 || !schema) return { description: success.description, headers };
+  const data = convert(schema, 'output');
   if (success.mediaType) {
     headers.ETag = entityTagHeader;
     return { description: success.description, headers, content: { [success.mediaType]: { schema: data } } };
@@ -113,8 +115,8 @@ const successResponse = (route: AnyRoute): Json => {
   return { description: success.description, headers, content: { 'application/json': { schema: body } } };
 };
 
-const operationOf = (route: AnyRoute): Json => {
-  const responses: Json = { [String(route.success.status)]: successResponse(route) };
+const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
+  const responses: Json = { [String(route.success.status)]: successResponse(route, schemas) };
   if (route.success.mediaType) {
     responses['304'] = {
       description: 'Not modified: `If-None-Match` names the current `ETag`; keep the copy held.',
@@ -143,12 +145,15 @@ const operationOf = (route: AnyRoute): Json => {
   };
 };
 
-/** The OpenAPI 3.1 document of the route table (its API operations: not the reference page). */
-export const buildOpenApiDocument = (table: readonly AnyRoute[]): Json => {
+/**
+ * The OpenAPI 3.1 document of the route table (its API operations: not the reference page), with
+ * each operation's success `data` from `schemas` (the route table's own by default).
+ */
+export const buildOpenApiDocument = (table: readonly AnyRoute[], schemas: ResponseSchemas = responseSchemas): Json => {
   const routes = table.filter((route) => route.inOpenApi !== false);
   const paths: Record<string, Json> = {};
   for (const route of routes) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route, schemas) };
   }
   return {
     openapi: '3.1.0',

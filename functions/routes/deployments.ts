@@ -2,7 +2,7 @@ import { idParams } from './schemas/common';
 import { createDeploymentBody } from './schemas/deployments-bodies';
 import { listDeploymentsQuery } from './schemas/deployments-queries';
 import { deploymentSchema } from './schemas/deployments';
-import { defineRoute } from './route';
+import { defineRoute, type ResponseSchemas } from './route';
 
 const tag = 'Deployments';
 
@@ -20,7 +20,7 @@ export const createDeploymentRoute = /* @__PURE__ */ defineRoute({
   timeoutSeconds: 15,
   deploymentExecutions: true,
   body: createDeploymentBody,
-  success: { status: 201, description: 'The new deployment, `queued`.', data: deploymentSchema },
+  success: { status: 201, description: 'The new deployment, `queued`.' },
   errors: [409],
 });
 
@@ -34,7 +34,7 @@ export const listDeploymentsRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:deployments',
   tableAccess: 'read',
   query: listDeploymentsQuery,
-  success: { status: 200, description: 'A page of deployments.', data: deploymentSchema, list: true },
+  success: { status: 200, description: 'A page of deployments.', list: true },
 });
 
 export const getDeploymentRoute = /* @__PURE__ */ defineRoute({
@@ -47,7 +47,7 @@ export const getDeploymentRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:deployments',
   tableAccess: 'read',
   params: idParams,
-  success: { status: 200, description: 'The deployment with its health checks and rollback state.', data: deploymentSchema },
+  success: { status: 200, description: 'The deployment with its health checks and rollback state.' },
   errors: [404],
 });
 
@@ -64,8 +64,16 @@ export const rollbackDeploymentRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   deploymentExecutions: true,
   params: idParams,
-  success: { status: 202, description: 'The deployment, its `rollback` in progress.', data: deploymentSchema },
+  success: { status: 202, description: 'The deployment, its `rollback` in progress.' },
   errors: [404, 409],
 });
 
 export const deploymentRoutes = [createDeploymentRoute, listDeploymentsRoute, getDeploymentRoute, rollbackDeploymentRoute];
+
+/** The `data` of each operation's success response, for the OpenAPI document (`ResponseSchemas`). */
+export const deploymentResponses = {
+  createDeployment: deploymentSchema,
+  listDeployments: deploymentSchema,
+  getDeployment: deploymentSchema,
+  rollbackDeployment: deploymentSchema,
+} satisfies ResponseSchemas;

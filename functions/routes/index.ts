@@ -1,17 +1,17 @@
-import { deploymentRoutes } from './deployments';
+import { deploymentResponses, deploymentRoutes } from './deployments';
 import { docsRoutes } from './docs';
-import { eventRoutes } from './events';
-import { securityRoutes } from './security';
-import { testingRoutes } from './testing';
-import { openApiRoute } from './meta';
-import { projectRoutes } from './projects';
+import { eventResponses, eventRoutes } from './events';
+import { securityResponses, securityRoutes } from './security';
+import { testingResponses, testingRoutes } from './testing';
+import { metaResponses, openApiRoute } from './meta';
+import { projectResponses, projectRoutes } from './projects';
 import { dashboardRoutes } from './dashboard';
 import { dashboardResourceRoutes } from './dashboard-resources';
 import { oauthRoutes } from './oauth';
-import { reviewRoutes } from './reviews';
-import type { AnyRoute, TableRoute, WebRouteDefinition } from './route';
-import { webhookRoutes } from './webhooks';
-import { workflowRoutes } from './workflows';
+import { reviewResponses, reviewRoutes } from './reviews';
+import type { AnyRoute, ResponseSchemas, TableRoute, WebRouteDefinition } from './route';
+import { webhookResponses, webhookRoutes } from './webhooks';
+import { workflowResponses, workflowRoutes } from './workflows';
 
 /**
  * The API's rows of the route table (kind `api`): every `/v1` operation, once, and the reference
@@ -29,6 +29,19 @@ export const routes: readonly AnyRoute[] = [
   ...webhookRoutes,
   ...docsRoutes,
 ];
+
+/** The schema of each API operation's success `data`, by `operationId` (see `ResponseSchemas`). */
+export const responseSchemas: ResponseSchemas = {
+  ...metaResponses,
+  ...projectResponses,
+  ...workflowResponses,
+  ...securityResponses,
+  ...deploymentResponses,
+  ...testingResponses,
+  ...reviewResponses,
+  ...eventResponses,
+  ...webhookResponses,
+};
 
 /**
  * The whole route table: the API's rows, the dashboard's pages and the OAuth authorization

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { defineRoute } from './route';
+import { defineRoute, type ResponseSchemas } from './route';
 
 export const openApiRoute = defineRoute({
   operationId: 'getOpenApiDocument',
@@ -11,5 +11,10 @@ export const openApiRoute = defineRoute({
   handler: 'meta/openapi',
   scope: null,
   tableAccess: 'none',
-  success: { status: 200, description: 'The OpenAPI document itself (not wrapped in `data`).', data: v.record(v.string(), v.unknown()) },
+  success: { status: 200, description: 'The OpenAPI document itself (not wrapped in `data`).' },
 });
+
+/** The `data` of each operation's success response, for the OpenAPI document (`ResponseSchemas`). */
+export const metaResponses = {
+  getOpenApiDocument: v.record(v.string(), v.unknown()),
+} satisfies ResponseSchemas;

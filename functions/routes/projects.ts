@@ -2,7 +2,7 @@ import { idParams } from './schemas/common';
 import { createProjectBody, updateProjectBody } from './schemas/projects-bodies';
 import { listProjectsQuery } from './schemas/projects-queries';
 import { projectSchema } from './schemas/projects';
-import { defineRoute } from './route';
+import { defineRoute, type ResponseSchemas } from './route';
 
 const tag = 'Projects';
 
@@ -16,7 +16,7 @@ export const listProjectsRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:projects',
   tableAccess: 'read',
   query: listProjectsQuery,
-  success: { status: 200, description: 'A page of projects.', data: projectSchema, list: true },
+  success: { status: 200, description: 'A page of projects.', list: true },
 });
 
 export const createProjectRoute = /* @__PURE__ */ defineRoute({
@@ -29,7 +29,7 @@ export const createProjectRoute = /* @__PURE__ */ defineRoute({
   scope: 'write:projects',
   tableAccess: 'write',
   body: createProjectBody,
-  success: { status: 201, description: 'The new project; `Location` names it.', data: projectSchema },
+  success: { status: 201, description: 'The new project; `Location` names it.' },
 });
 
 export const getProjectRoute = /* @__PURE__ */ defineRoute({
@@ -42,7 +42,7 @@ export const getProjectRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:projects',
   tableAccess: 'read',
   params: idParams,
-  success: { status: 200, description: 'The project.', data: projectSchema },
+  success: { status: 200, description: 'The project.' },
   errors: [404],
 });
 
@@ -58,7 +58,7 @@ export const updateProjectRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   params: idParams,
   body: updateProjectBody,
-  success: { status: 200, description: 'The project as changed.', data: projectSchema },
+  success: { status: 200, description: 'The project as changed.' },
   errors: [404],
 });
 
@@ -77,3 +77,11 @@ export const deleteProjectRoute = /* @__PURE__ */ defineRoute({
 });
 
 export const projectRoutes = [listProjectsRoute, createProjectRoute, getProjectRoute, updateProjectRoute, deleteProjectRoute];
+
+/** The `data` of each operation's success response, for the OpenAPI document (`ResponseSchemas`). */
+export const projectResponses = {
+  listProjects: projectSchema,
+  createProject: projectSchema,
+  getProject: projectSchema,
+  updateProject: projectSchema,
+} satisfies ResponseSchemas;

@@ -2,7 +2,7 @@ import { idParams } from './schemas/common';
 import { createReviewBody } from './schemas/reviews-bodies';
 import { listReviewCommentsQuery, listReviewsQuery } from './schemas/reviews-queries';
 import { reviewCommentSchema, reviewSchema } from './schemas/reviews';
-import { defineRoute } from './route';
+import { defineRoute, type ResponseSchemas } from './route';
 
 const tag = 'Reviews';
 
@@ -19,7 +19,7 @@ export const createReviewRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   startsReviewJobs: true,
   body: createReviewBody,
-  success: { status: 201, description: 'The new review, `queued`.', data: reviewSchema },
+  success: { status: 201, description: 'The new review, `queued`.' },
 });
 
 export const listReviewsRoute = /* @__PURE__ */ defineRoute({
@@ -32,7 +32,7 @@ export const listReviewsRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:reviews',
   tableAccess: 'read',
   query: listReviewsQuery,
-  success: { status: 200, description: 'A page of reviews.', data: reviewSchema, list: true },
+  success: { status: 200, description: 'A page of reviews.', list: true },
 });
 
 export const getReviewRoute = /* @__PURE__ */ defineRoute({
@@ -48,7 +48,6 @@ export const getReviewRoute = /* @__PURE__ */ defineRoute({
   success: {
     status: 200,
     description: 'The review: status, summary, verdict, comment counts, the files reviewed, skipped and not reviewed.',
-    data: reviewSchema,
   },
   errors: [404],
 });
@@ -65,8 +64,16 @@ export const listReviewCommentsRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'read',
   params: idParams,
   query: listReviewCommentsQuery,
-  success: { status: 200, description: 'A page of comments.', data: reviewCommentSchema, list: true },
+  success: { status: 200, description: 'A page of comments.', list: true },
   errors: [404],
 });
 
 export const reviewRoutes = [createReviewRoute, listReviewsRoute, getReviewRoute, listReviewCommentsRoute];
+
+/** The `data` of each operation's success response, for the OpenAPI document (`ResponseSchemas`). */
+export const reviewResponses = {
+  createReview: reviewSchema,
+  listReviews: reviewSchema,
+  getReview: reviewSchema,
+  listReviewComments: reviewCommentSchema,
+} satisfies ResponseSchemas;

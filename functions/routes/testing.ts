@@ -2,7 +2,7 @@ import { idParams } from './schemas/common';
 import { generateTestsBody, runTestsBody } from './schemas/testing-bodies';
 import { listTestsQuery } from './schemas/testing-queries';
 import { testObjectSchema, testRunSchema, testSuiteSchema } from './schemas/testing';
-import { defineRoute } from './route';
+import { defineRoute, type ResponseSchemas } from './route';
 import { generateTestsPath, getTestPath, getTestResultsPath, listTestsPath, runTestsPath } from './testing-endpoints';
 
 const tag = 'Tests';
@@ -20,7 +20,7 @@ export const generateTestsRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   startsTestJobs: true,
   body: generateTestsBody,
-  success: { status: 201, description: 'The new suite, `queued`.', data: testSuiteSchema },
+  success: { status: 201, description: 'The new suite, `queued`.' },
 });
 
 export const runTestsRoute = /* @__PURE__ */ defineRoute({
@@ -36,7 +36,7 @@ export const runTestsRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   startsTestJobs: true,
   body: runTestsBody,
-  success: { status: 201, description: 'The new run (`run_…`), `queued`.', data: testRunSchema },
+  success: { status: 201, description: 'The new run (`run_…`), `queued`.' },
   errors: [409],
 });
 
@@ -51,7 +51,7 @@ export const listTestsRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:tests',
   tableAccess: 'read',
   query: listTestsQuery,
-  success: { status: 200, description: 'A page of suites and runs.', data: testObjectSchema, list: true },
+  success: { status: 200, description: 'A page of suites and runs.', list: true },
 });
 
 export const getTestRoute = /* @__PURE__ */ defineRoute({
@@ -64,7 +64,7 @@ export const getTestRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:tests',
   tableAccess: 'read',
   params: idParams,
-  success: { status: 200, description: 'The suite (`object: test_suite`) or the run (`object: test_run`).', data: testObjectSchema },
+  success: { status: 200, description: 'The suite (`object: test_suite`) or the run (`object: test_run`).' },
   errors: [404, 405],
 });
 
@@ -79,8 +79,17 @@ export const getTestResultsRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:tests',
   tableAccess: 'read',
   params: idParams,
-  success: { status: 200, description: 'The run with its results.', data: testRunSchema },
+  success: { status: 200, description: 'The run with its results.' },
   errors: [404],
 });
 
 export const testingRoutes = [generateTestsRoute, runTestsRoute, listTestsRoute, getTestRoute, getTestResultsRoute];
+
+/** The `data` of each operation's success response, for the OpenAPI document (`ResponseSchemas`). */
+export const testingResponses = {
+  generateTests: testSuiteSchema,
+  runTests: testRunSchema,
+  listTests: testObjectSchema,
+  getTest: testObjectSchema,
+  getTestResults: testRunSchema,
+} satisfies ResponseSchemas;

@@ -3,7 +3,7 @@ import { createWebhookBody, recoverBody, rotateSecretBody, testWebhookBody, upda
 import { listDeliveriesQuery, listWebhooksQuery } from './schemas/webhooks-queries';
 import { deliveryParams, deliverySchema, recoverResultSchema, webhookSchema, webhookWithSecretSchema } from './schemas/webhooks';
 import { testAttemptTimeoutMs } from '../core/webhooks/webhook-use-cases';
-import { defineRoute } from './route';
+import { defineRoute, type ResponseSchemas } from './route';
 
 const tag = 'Webhooks';
 
@@ -26,7 +26,7 @@ export const createWebhookRoute = /* @__PURE__ */ defineRoute({
   scope: 'write:webhooks',
   tableAccess: 'write',
   body: createWebhookBody,
-  success: { status: 201, description: 'The new webhook with its secret.', data: webhookWithSecretSchema },
+  success: { status: 201, description: 'The new webhook with its secret.' },
 });
 
 export const listWebhooksRoute = /* @__PURE__ */ defineRoute({
@@ -39,7 +39,7 @@ export const listWebhooksRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:webhooks',
   tableAccess: 'read',
   query: listWebhooksQuery,
-  success: { status: 200, description: 'A page of webhooks.', data: webhookSchema, list: true },
+  success: { status: 200, description: 'A page of webhooks.', list: true },
 });
 
 export const getWebhookRoute = /* @__PURE__ */ defineRoute({
@@ -52,7 +52,7 @@ export const getWebhookRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:webhooks',
   tableAccess: 'read',
   params: idParams,
-  success: { status: 200, description: 'The webhook (never its secret).', data: webhookSchema },
+  success: { status: 200, description: 'The webhook (never its secret).' },
   errors: [404],
 });
 
@@ -68,7 +68,7 @@ export const updateWebhookRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   params: idParams,
   body: updateWebhookBody,
-  success: { status: 200, description: 'The webhook as changed.', data: webhookSchema },
+  success: { status: 200, description: 'The webhook as changed.' },
   errors: [404],
 });
 
@@ -100,7 +100,7 @@ export const rotateWebhookSecretRoute = /* @__PURE__ */ defineRoute({
   params: idParams,
   body: rotateSecretBody,
   optionalBody: true,
-  success: { status: 200, description: 'The webhook with its new secret.', data: webhookWithSecretSchema },
+  success: { status: 200, description: 'The webhook with its new secret.' },
   errors: [404],
 });
 
@@ -118,7 +118,7 @@ export const testWebhookRoute = /* @__PURE__ */ defineRoute({
   timeoutSeconds: testRouteTimeoutSeconds,
   params: idParams,
   body: testWebhookBody,
-  success: { status: 202, description: 'The test delivery with the attempt’s result.', data: deliverySchema },
+  success: { status: 202, description: 'The test delivery with the attempt’s result.' },
   errors: [404],
 });
 
@@ -133,7 +133,7 @@ export const listDeliveriesRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'read',
   params: idParams,
   query: listDeliveriesQuery,
-  success: { status: 200, description: 'A page of deliveries with their attempts.', data: deliverySchema, list: true },
+  success: { status: 200, description: 'A page of deliveries with their attempts.', list: true },
   errors: [404],
 });
 
@@ -147,7 +147,7 @@ export const getDeliveryRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:webhooks',
   tableAccess: 'read',
   params: deliveryParams,
-  success: { status: 200, description: 'The delivery.', data: deliverySchema },
+  success: { status: 200, description: 'The delivery.' },
   errors: [404],
 });
 
@@ -163,7 +163,7 @@ export const redeliverRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   sendsDeliveries: true,
   params: deliveryParams,
-  success: { status: 202, description: 'The delivery, pending again.', data: deliverySchema },
+  success: { status: 202, description: 'The delivery, pending again.' },
   errors: [404, 409],
 });
 
@@ -181,7 +181,7 @@ export const recoverRoute = /* @__PURE__ */ defineRoute({
   sendsDeliveries: true,
   params: idParams,
   body: recoverBody,
-  success: { status: 202, description: 'How many deliveries were queued again.', data: recoverResultSchema },
+  success: { status: 202, description: 'How many deliveries were queued again.' },
   errors: [404, 409],
 });
 
@@ -198,3 +198,17 @@ export const webhookRoutes = [
   redeliverRoute,
   recoverRoute,
 ];
+
+/** The `data` of each operation's success response, for the OpenAPI document (`ResponseSchemas`). */
+export const webhookResponses = {
+  createWebhook: webhookWithSecretSchema,
+  listWebhooks: webhookSchema,
+  getWebhook: webhookSchema,
+  updateWebhook: webhookSchema,
+  rotateWebhookSecret: webhookWithSecretSchema,
+  testWebhook: deliverySchema,
+  listWebhookDeliveries: deliverySchema,
+  getWebhookDelivery: deliverySchema,
+  redeliverWebhookDelivery: deliverySchema,
+  recoverWebhookDeliveries: recoverResultSchema,
+} satisfies ResponseSchemas;

@@ -2,7 +2,7 @@ import { idParams } from './schemas/common';
 import { createWorkflowBody } from './schemas/workflows-bodies';
 import { listLogsQuery, listWorkflowsQuery } from './schemas/workflows-queries';
 import { logEntrySchema, workflowSchema } from './schemas/workflows';
-import { defineRoute } from './route';
+import { defineRoute, type ResponseSchemas } from './route';
 
 const tag = 'Workflows';
 
@@ -19,7 +19,7 @@ export const createWorkflowRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   workflowExecutions: 'start',
   body: createWorkflowBody,
-  success: { status: 201, description: 'The new workflow, `queued`.', data: workflowSchema },
+  success: { status: 201, description: 'The new workflow, `queued`.' },
 });
 
 export const listWorkflowsRoute = /* @__PURE__ */ defineRoute({
@@ -32,7 +32,7 @@ export const listWorkflowsRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:workflows',
   tableAccess: 'read',
   query: listWorkflowsQuery,
-  success: { status: 200, description: 'A page of workflows.', data: workflowSchema, list: true },
+  success: { status: 200, description: 'A page of workflows.', list: true },
 });
 
 export const getWorkflowRoute = /* @__PURE__ */ defineRoute({
@@ -45,7 +45,7 @@ export const getWorkflowRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:workflows',
   tableAccess: 'read',
   params: idParams,
-  success: { status: 200, description: 'The workflow with its stage statuses, outputs, usage and error.', data: workflowSchema },
+  success: { status: 200, description: 'The workflow with its stage statuses, outputs, usage and error.' },
   errors: [404],
 });
 
@@ -61,7 +61,7 @@ export const listWorkflowLogsRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'read',
   params: idParams,
   query: listLogsQuery,
-  success: { status: 200, description: 'A page of log entries.', data: logEntrySchema, list: true },
+  success: { status: 200, description: 'A page of log entries.', list: true },
   errors: [404],
 });
 
@@ -78,8 +78,17 @@ export const cancelWorkflowRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   workflowExecutions: 'stop',
   params: idParams,
-  success: { status: 202, description: 'The workflow, `cancelled`.', data: workflowSchema },
+  success: { status: 202, description: 'The workflow, `cancelled`.' },
   errors: [404, 409],
 });
 
 export const workflowRoutes = [createWorkflowRoute, listWorkflowsRoute, getWorkflowRoute, listWorkflowLogsRoute, cancelWorkflowRoute];
+
+/** The `data` of each operation's success response, for the OpenAPI document (`ResponseSchemas`). */
+export const workflowResponses = {
+  createWorkflow: workflowSchema,
+  listWorkflows: workflowSchema,
+  getWorkflow: workflowSchema,
+  listWorkflowLogs: logEntrySchema,
+  cancelWorkflow: workflowSchema,
+} satisfies ResponseSchemas;

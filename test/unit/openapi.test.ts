@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { allScopes, scopeDescriptions } from '../../functions/core/credentials/scopes';
 import { errorStatus } from '../../functions/http/error-status';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
-import { apiRoutes as routes, routes as allRoutes } from '../../functions/routes';
+import { apiRoutes as routes, responseSchemas, routes as allRoutes } from '../../functions/routes';
 
 interface Parameter {
   name: string;
@@ -39,6 +39,15 @@ describe('the OpenAPI document', () => {
     delete broken.paths['/v1/projects'].get.responses['200'].description;
     const result = await new Validator().validate(broken);
     expect(result.valid).toBe(false);
+  });
+
+  it('describes the data of every success answer with a body, from the response schema of its operation', () => {
+    const withBody = routes.filter((route) => route.success.status !== 204);
+    expect(Object.keys(responseSchemas).sort()).toEqual(withBody.map((route) => route.operationId).sort());
+    for (const route of withBody) {
+      const content = operation(route)?.responses[String(route.success.status)]?.content ?? {};
+      expect([route.operationId, Object.keys(content)]).toEqual([route.operationId, [route.success.mediaType ?? 'application/json']]);
+    }
   });
 
   it('has every route of the table under its path and method, with its operationId and x-required-scope', () => {

@@ -19,44 +19,17 @@
  * names are ignored. Malformed numbers fall back to their defaults. SDKs and secrets are loaded
  * on a provider's first run, so a function that only uses `local` never loads them.
  */
-import { AiProviderError, aiProviderNames, type AiProvider, type AiTask } from '../../core/ai/provider';
+import { AiProviderError, type AiProvider, type AiTask } from '../../core/ai/provider';
+import { type AiEnvironment, configuredProviders, isProviderName, type ProviderName, setting } from './configured-providers';
 import { type LocalProviderOptions, localProvider } from './local-provider';
 
-export const providerNames = aiProviderNames;
-export type ProviderName = (typeof providerNames)[number];
-export type AiEnvironment = Readonly<Record<string, string | undefined>>;
+export { type AiEnvironment, configuredProviders, isProviderName, providerNames, type ProviderName } from './configured-providers';
 
 export const defaultModels = { openai: 'gpt-4o-mini', anthropic: 'claude-sonnet-4-6' } as const;
-
-const setting = (env: AiEnvironment, name: string): string | undefined => {
-  const value = env[name]?.trim();
-  return value === '' ? undefined : value;
-};
 
 const integer = (env: AiEnvironment, name: string, min: number): number | undefined => {
   const value = Number(setting(env, name) ?? Number.NaN);
   return Number.isInteger(value) && value >= min ? value : undefined;
-};
-
-export const isProviderName = (name: string): name is ProviderName => (providerNames as readonly string[]).includes(name);
-
-const hasKey = (env: AiEnvironment, prefix: 'OPENAI' | 'ANTHROPIC'): boolean =>
-  setting(env, `${prefix}_API_KEY_SECRET`) !== undefined || setting(env, `${prefix}_API_KEY`) !== undefined;
-
-const isConfigured: Record<ProviderName, (env: AiEnvironment) => boolean> = {
-  local: () => true,
-  bedrock: (env) => setting(env, 'BEDROCK_MODEL_ID') !== undefined,
-  openai: (env) => hasKey(env, 'OPENAI'),
-  anthropic: (env) => hasKey(env, 'ANTHROPIC'),
-};
-
-/** The providers this deployment offers, in the order AI_PROVIDERS names them. */
-export const configuredProviders = (env: AiEnvironment = process.env): ProviderName[] => {
-  const listed = setting(env, 'AI_PROVIDERS')
-    ?.split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter((name) => name !== '') ?? ['local'];
-  return [...new Set(listed)].filter(isProviderName).filter((name) => isConfigured[name](env));
 };
 
 export const aiSettings = (env: AiEnvironment = process.env) => ({

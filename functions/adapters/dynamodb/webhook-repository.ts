@@ -123,13 +123,14 @@ export const dynamoWebhookDeletion = (table: TableRef): Pick<WebhookRepository, 
   };
 };
 
-export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
-  const { client, tableName } = table;
-
+/**
+ * Creating, reading and changing one webhook: what `POST /v1/webhooks` and `PATCH /v1/webhooks/{id}`
+ * do. Those functions carry neither the listing nor the deletion.
+ */
+export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'create' | 'get' | 'update'> => {
+  const { tableName } = table;
   const transact = (items: TransactItem[]) => transactWebhook(table, items);
-
   const { get } = webhookReads(table);
-
   return {
     async create(tenant, webhook) {
       const item = { ...keys.webhook(tenant, webhook.id), entity: entityTypes.webhook, ...webhook };
@@ -140,6 +141,42 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     },
 
     get,
+
+    async update(tenant, id, changes, updatedAt) {
+      const key = keys.webhook(tenant, id);
+      const attributes = { ...changes, updated_at: updatedAt };
+      const to = changes.status;
+      if (to === undefined) {
+        const updated = await updateExisting(table, key, attributes);
+        return updated ? webhookFrom(updated) : undefined;
+      }
+      const write = (condition: string): TransactItem => ({
+        Update: { TableName: tableName, Key: key, ...withStatusCondition(setExpression(attributes), condition, to) },
+      });
+      // A move into or out of `failed` moves the failed count in the same transaction; a write that
+      // leaves the status as it was moves nothing, on the condition that it still is.
+      for (let round = 0; round < 4; round += 1) {
+        const moved = await transact([
+          write('attribute_exists(pk) AND #status <> :to'),
+          failedWebhookCountMove(tableName, tenant, to === 'failed' ? 1 : -1),
+        ]);
+        // Refused by the count (it would go below zero): the webhook failed before the count was kept.
+        const unmoved = moved === 1 ? await transact([write('attribute_exists(pk) AND #status <> :to')]) : moved;
+        if (unmoved === 'done') return get(tenant, id, { consistent: true });
+        if ((await transact([write('#status = :to')])) === 'done') return get(tenant, id, { consistent: true });
+        if (!(await get(tenant, id, { consistent: true }))) return undefined;
+        // Its status changed meanwhile: look again.
+      }
+      throw new Error(`webhook ${id} kept changing while it was being updated`);
+    },
+  };
+};
+
+export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
+  const { client, tableName } = table;
+
+  return {
+    ...dynamoWebhookWrites(table),
 
     async getMany(refs) {
       const wanted = refs.map(({ tenant, id }) => keys.webhook(tenant, id));
@@ -171,34 +208,6 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     },
 
     ...dynamoWebhookList(table),
-
-    async update(tenant, id, changes, updatedAt) {
-      const key = keys.webhook(tenant, id);
-      const attributes = { ...changes, updated_at: updatedAt };
-      const to = changes.status;
-      if (to === undefined) {
-        const updated = await updateExisting(table, key, attributes);
-        return updated ? webhookFrom(updated) : undefined;
-      }
-      const write = (condition: string): TransactItem => ({
-        Update: { TableName: tableName, Key: key, ...withStatusCondition(setExpression(attributes), condition, to) },
-      });
-      // A move into or out of `failed` moves the failed count in the same transaction; a write that
-      // leaves the status as it was moves nothing, on the condition that it still is.
-      for (let round = 0; round < 4; round += 1) {
-        const moved = await transact([
-          write('attribute_exists(pk) AND #status <> :to'),
-          failedWebhookCountMove(tableName, tenant, to === 'failed' ? 1 : -1),
-        ]);
-        // Refused by the count (it would go below zero): the webhook failed before the count was kept.
-        const unmoved = moved === 1 ? await transact([write('attribute_exists(pk) AND #status <> :to')]) : moved;
-        if (unmoved === 'done') return get(tenant, id, { consistent: true });
-        if ((await transact([write('#status = :to')])) === 'done') return get(tenant, id, { consistent: true });
-        if (!(await get(tenant, id, { consistent: true }))) return undefined;
-        // Its status changed meanwhile: look again.
-      }
-      throw new Error(`webhook ${id} kept changing while it was being updated`);
-    },
 
     ...dynamoWebhookDeletion(table),
 

@@ -1,5 +1,5 @@
-import { promises as dns } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
+import { isIP } from './node-net';
 
 /**
  * Name resolution for outbound connections whose target a caller chose (webhooks, deploy hooks,
@@ -11,8 +11,15 @@ export type LookupAll = (hostname: string) => Promise<{ address: string; family:
 
 export type Address = { address: string; family: 4 | 6 };
 
-export const systemLookup: LookupAll = async (hostname) =>
-  (await dns.lookup(hostname, { all: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+/**
+ * `node:dns` is loaded on the first lookup, as Node's own `net` loads it on the first connection to
+ * a host name: a function that never resolves a caller's host (most requests) does not load it
+ * while it starts, and one that does would have loaded it for its first DynamoDB call anyway.
+ */
+export const systemLookup: LookupAll = async (hostname) => {
+  const { lookup } = await import('node:dns/promises');
+  return (await lookup(hostname, { all: true })).map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
+};
 
 export const timedOut = Symbol('timedOut');
 

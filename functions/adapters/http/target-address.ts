@@ -3,7 +3,7 @@
  * A host name must also be resolved and every address it resolves to checked with
  * `isAllowedAddress`, then the connection pinned to a checked address: see `webhook-http-client.ts`.
  */
-import { BlockList, isIP } from 'node:net';
+import { type BlockList, isIP, newBlockList } from './node-net';
 import type { TargetPolicy } from '../../core/webhooks/target-policy';
 
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link_local' | 'metadata' | 'reserved';
@@ -15,7 +15,7 @@ export const maxTargetUrlLength = 2048;
 type Ranges = { v4?: [string, number][]; v6?: [string, number][] };
 
 const blockList = ({ v4 = [], v6 = [] }: Ranges): BlockList => {
-  const list = new BlockList();
+  const list = newBlockList();
   for (const [network, prefix] of v4) list.addSubnet(network, prefix, 'ipv4');
   for (const [network, prefix] of v6) list.addSubnet(network, prefix, 'ipv6');
   return list;

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import { isIP } from './node-net';
 import { StringDecoder } from 'node:string_decoder';
 import { type Address, type LookupAll, pinnedLookup, systemLookup } from './checked-address';
 import { bareHostname } from './target-address';

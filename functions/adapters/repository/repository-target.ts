@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { isIP } from '../http/node-net';
 import { bareHostname, classifyAddress, isLocalhostName } from '../http/target-address';
 
 /**

@@ -48,7 +48,9 @@ export type WebhookWithSecret = WebhookView & { secret: string };
 export const defaultRotationOverlapSeconds = 86_400;
 
 /** What creating and updating a webhook use: no deliveries, no queue, no HTTP client. */
-export type WebhookTargetDeps = Pick<WebhookDeps, 'webhooks' | 'clock' | 'policyFor' | 'assessTarget'>;
+export interface WebhookTargetDeps extends Pick<WebhookDeps, 'clock' | 'policyFor' | 'assessTarget'> {
+  webhooks: Pick<WebhookRepository, 'create' | 'get' | 'update'>;
+}
 
 /** What the test attempt uses. */
 /** What a test delivery uses: the webhook read, one attempt sent, and its delivery record written. */

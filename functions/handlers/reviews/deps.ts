@@ -1,7 +1,7 @@
 import { systemClock } from '../../core/clock';
 import type { ReviewJobs } from '../../core/reviews/review-jobs';
 import type { ReviewDeps } from '../../core/reviews/review-use-cases';
-import { configuredProviders } from '../../adapters/ai/registry';
+import { configuredProviders } from '../../adapters/ai/configured-providers';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
 

@@ -1,7 +1,7 @@
 import { systemClock } from '../../core/clock';
 import type { TestDeps } from '../../core/testing/test-use-cases';
 import type { TestJob } from '../../core/testing/test-records';
-import { configuredProviders } from '../../adapters/ai/registry';
+import { configuredProviders } from '../../adapters/ai/configured-providers';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
 import { asyncJobsFromEnvironment } from '../../adapters/jobs/async-jobs';

@@ -2,7 +2,7 @@ import { systemClock } from '../../core/clock';
 import type { RedeliveryDeps, WebhookDeps, WebhookTargetDeps, WebhookTestDeps } from '../../core/webhooks/webhook-use-cases';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeliveryCreation, dynamoDeliveryRepository, dynamoDeliveryRestarts } from '../../adapters/dynamodb/delivery-repository';
-import { dynamoWebhookRepository, webhookReads } from '../../adapters/dynamodb/webhook-repository';
+import { dynamoWebhookRepository, dynamoWebhookWrites, webhookReads } from '../../adapters/dynamodb/webhook-repository';
 import { postWebhook } from '../../adapters/http/webhook-http-client';
 import { assessTarget } from '../../adapters/http/target-resolution';
 import { targetPolicyFor, testAttemptTimeoutFromEnvironment, webhookUserAgent } from '../../adapters/runtime/webhook-runtime';
@@ -18,7 +18,7 @@ import type { DeliveryQueue } from '../../core/webhooks/delivery';
 
 /** Create and update: the URL is checked against the target policy before it is stored. */
 export const webhookTargetDeps = (): WebhookTargetDeps => ({
-  webhooks: dynamoWebhookRepository(tableFromEnvironment()),
+  webhooks: dynamoWebhookWrites(tableFromEnvironment()),
   clock: systemClock,
   policyFor: targetPolicyFor,
   assessTarget: (url, policy) => assessTarget(url, policy),

@@ -4,7 +4,7 @@ import type { WorkflowExecutor } from '../../core/workflows/workflow-executor';
 import type { WorkflowDeps } from '../../core/workflows/workflow-use-cases';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoWorkflowRecords, dynamoWorkflowRepository } from '../../adapters/dynamodb/workflow-repository';
-import { configuredProviders } from '../../adapters/ai/registry';
+import { configuredProviders } from '../../adapters/ai/configured-providers';
 
 const noExecutor: WorkflowExecutor = {
   start: async () => {
