@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dyn
 import { encodeTime } from 'ulid';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
-import type { TestRepository, TestRun, TestSuite } from '../../core/testing/test-records';
+import type { TestRepository, TestRun, TestSuite, TestWrites } from '../../core/testing/test-records';
 import type { TableRef } from './client';
 import { pendingEventItems } from './event-repository';
 import {
@@ -38,7 +38,11 @@ const testObjectRange = (tenant: Tenant, query: ListQuery, projectId: string | u
   };
 };
 
-export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
+/**
+ * Suites and runs one at a time: what generating and running tests write and read. Those functions
+ * carry neither the listing nor the recent queries of the dashboard.
+ */
+export const dynamoTestWrites = (table: TableRef, now: () => number = Date.now): TestWrites => {
   const { client, tableName } = table;
   const owner = (tenant: Tenant) => ({ account_id: tenant.accountId, mode: tenant.mode });
   const suiteItem = (tenant: Tenant, suite: TestSuite) => ({
@@ -96,6 +100,31 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
           : []),
       ]),
 
+    async getSuite(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testSuite(tenant, id), ConsistentRead: true }));
+      return result.Item ? ownedRecord<TestSuite>(result.Item) : undefined;
+    },
+
+    async getRun(tenant, id) {
+      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testRun(tenant, id), ConsistentRead: true }));
+      return result.Item ? ownedRecord<TestRun>(result.Item) : undefined;
+    },
+
+    saveSuite: (tenant, previous, next) => send([revisionPut(tableName, suiteItem(tenant, next), previous.revision)]),
+
+    saveRun: (tenant, previous, next, events) =>
+      send([
+        revisionPut(tableName, runItem(tenant, next), previous.revision),
+        ...(pendingEventItems(tableName, tenant, events, now()) as TransactItem[]),
+      ]),
+  };
+};
+
+export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
+  const { client, tableName } = table;
+  return {
+    ...dynamoTestWrites(table, now),
+
     async list(tenant, query, filters) {
       if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
       const spec = withEqualityFilters(testObjectRange(tenant, query, filters.project_id), {
@@ -113,16 +142,6 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
         status: filters.status ?? null,
       });
       return { ...page, items: page.items.map((item) => ownedRecord<TestSuite | TestRun>(item)) };
-    },
-
-    async getSuite(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testSuite(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<TestSuite>(result.Item) : undefined;
-    },
-
-    async getRun(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testRun(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<TestRun>(result.Item) : undefined;
     },
 
     async recentSuites(tenant, limit) {
@@ -150,13 +169,5 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
       );
       return (result.Items ?? []).map((item) => ownedRecord<TestRun>(item));
     },
-
-    saveSuite: (tenant, previous, next) => send([revisionPut(tableName, suiteItem(tenant, next), previous.revision)]),
-
-    saveRun: (tenant, previous, next, events) =>
-      send([
-        revisionPut(tableName, runItem(tenant, next), previous.revision),
-        ...(pendingEventItems(tableName, tenant, events, now()) as TransactItem[]),
-      ]),
   };
 };

@@ -96,3 +96,6 @@ export interface TestRepository {
   /** The tenant's latest runs, newest first. */
   recentRuns(tenant: Tenant, limit: number): Promise<TestRun[]>;
 }
+
+/** One suite or run at a time: what generating and running tests (and the test worker) use. */
+export type TestWrites = Pick<TestRepository, 'createSuite' | 'createRun' | 'getSuite' | 'getRun' | 'saveSuite' | 'saveRun'>;

@@ -4,13 +4,18 @@ import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Framework } from './results';
-import type { TestJob, TestListFilters, TestRepository, TestRun, TestSuite } from './test-records';
+import type { TestJob, TestListFilters, TestRepository, TestRun, TestSuite, TestWrites } from './test-records';
 
 export interface TestDeps {
   tests: TestRepository;
   jobs: { start(job: TestJob): Promise<void> };
   clock: Clock;
   configuredProviders: () => string[];
+}
+
+/** What generating and running tests use: one suite or run at a time, no lists. */
+export interface TestJobDeps extends Omit<TestDeps, 'tests'> {
+  tests: TestWrites;
 }
 
 const unknownProject = () => validationError([{ field: 'project_id', issue: 'is not a project of this account and mode' }]);
@@ -24,7 +29,7 @@ export interface GenerateRequest {
   instructions?: string;
 }
 
-export const generateTests = async (tenant: Tenant, input: GenerateRequest, deps: TestDeps): Promise<TestSuite> => {
+export const generateTests = async (tenant: Tenant, input: GenerateRequest, deps: TestJobDeps): Promise<TestSuite> => {
   const configured = deps.configuredProviders();
   const provider = input.ai_provider ?? configured[0];
   if (!provider || !configured.includes(provider)) {
@@ -82,7 +87,7 @@ export interface RunRequest {
   timeout_seconds?: number;
 }
 
-export const runTests = async (tenant: Tenant, input: RunRequest, deps: TestDeps): Promise<TestRun> => {
+export const runTests = async (tenant: Tenant, input: RunRequest, deps: TestJobDeps): Promise<TestRun> => {
   if ((input.test_id === undefined) === (input.project_id === undefined)) {
     throw validationError([
       { field: 'test_id', issue: 'give either test_id (a generated suite) or project_id (the repository’s own tests), not both' },

@@ -1,9 +1,9 @@
 import { systemClock } from '../../core/clock';
-import type { TestDeps } from '../../core/testing/test-use-cases';
+import type { TestDeps, TestJobDeps } from '../../core/testing/test-use-cases';
 import type { TestJob } from '../../core/testing/test-records';
 import { configuredProviders } from '../../adapters/ai/configured-providers';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
+import { dynamoTestRepository, dynamoTestWrites } from '../../adapters/dynamodb/testing-repository';
 import { asyncJobsFromEnvironment } from '../../adapters/jobs/async-jobs';
 
 const noJobs = {
@@ -15,10 +15,18 @@ const noJobs = {
 export const testJobsFromEnvironment = () =>
   asyncJobsFromEnvironment<TestJob>({ module: 'LOCAL_TEST_JOBS_MODULE', function: 'TESTS_FUNCTION_NAME' });
 
-/** For the routes that start jobs; the reads wire their repository in their own file. */
-export const testDeps = (jobsOf: () => TestDeps['jobs'] = () => noJobs): TestDeps => ({
-  tests: dynamoTestRepository(tableFromEnvironment()),
+/** For the routes that start jobs (generate, run): one suite or run at a time. The reads wire their repository in their own file. */
+export const testJobDeps = (jobsOf: () => TestJobDeps['jobs']): TestJobDeps => ({
+  tests: dynamoTestWrites(tableFromEnvironment()),
   jobs: jobsOf(),
+  clock: systemClock,
+  configuredProviders: () => configuredProviders(process.env),
+});
+
+/** For the dashboard's test pages, which list and read; they start no jobs. */
+export const testDeps = (): TestDeps => ({
+  tests: dynamoTestRepository(tableFromEnvironment()),
+  jobs: noJobs,
   clock: systemClock,
   configuredProviders: () => configuredProviders(process.env),
 });

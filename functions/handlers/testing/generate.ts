@@ -2,9 +2,9 @@ import { generateTests } from '../../core/testing/test-use-cases';
 import { viewOfTestObject } from '../../core/testing/views';
 import { apiHandler } from '../../http/api-handler';
 import { generateTestsRoute } from '../../routes/testing';
-import { testDeps, testJobsFromEnvironment } from './deps';
+import { testJobDeps, testJobsFromEnvironment } from './deps';
 
-const deps = testDeps(testJobsFromEnvironment);
+const deps = testJobDeps(testJobsFromEnvironment);
 
 export const handler = apiHandler(generateTestsRoute, async ({ principal, body }) => {
   const suite = await generateTests(principal, body, deps);

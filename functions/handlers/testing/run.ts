@@ -2,9 +2,9 @@ import { runTests } from '../../core/testing/test-use-cases';
 import { viewOfTestObject } from '../../core/testing/views';
 import { apiHandler } from '../../http/api-handler';
 import { runTestsRoute } from '../../routes/testing';
-import { testDeps, testJobsFromEnvironment } from './deps';
+import { testJobDeps, testJobsFromEnvironment } from './deps';
 
-const deps = testDeps(testJobsFromEnvironment);
+const deps = testJobDeps(testJobsFromEnvironment);
 
 export const handler = apiHandler(runTestsRoute, async ({ principal, body }) => {
   const run = await runTests(principal, body, deps);
