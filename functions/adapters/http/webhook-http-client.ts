@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP } from './node-net';
 import { StringDecoder } from 'node:string_decoder';
 import { type Address, type LookupAll, pinnedLookup, systemLookup } from './checked-address';
+import { isIP } from './node-net';
 import { bareHostname } from './target-address';
 import { describeError, errorCode, resolveTarget } from './target-resolution';
 import type { TargetPolicy } from '../../core/webhooks/target-policy';

@@ -97,5 +97,5 @@ export interface TestRepository {
   recentRuns(tenant: Tenant, limit: number): Promise<TestRun[]>;
 }
 
-/** One suite or run at a time: what generating and running tests (and the test worker) use. */
+/** One suite or run at a time: what generating and running tests use. */
 export type TestWrites = Pick<TestRepository, 'createSuite' | 'createRun' | 'getSuite' | 'getRun' | 'saveSuite' | 'saveRun'>;
