@@ -6,12 +6,6 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoTestRepository, dynamoTestWrites } from '../../adapters/dynamodb/testing-repository';
 import { asyncJobsFromEnvironment } from '../../adapters/jobs/async-jobs';
 
-const noJobs = {
-  start: async () => {
-    throw new Error('this function starts no test jobs');
-  },
-};
-
 export const testJobsFromEnvironment = () =>
   asyncJobsFromEnvironment<TestJob>({ module: 'LOCAL_TEST_JOBS_MODULE', function: 'TESTS_FUNCTION_NAME' });
 
@@ -23,10 +17,5 @@ export const testJobDeps = (jobsOf: () => TestJobDeps['jobs']): TestJobDeps => (
   configuredProviders: () => configuredProviders(process.env),
 });
 
-/** For the dashboard's test pages, which list and read; they start no jobs. */
-export const testDeps = (): TestDeps => ({
-  tests: dynamoTestRepository(tableFromEnvironment()),
-  jobs: noJobs,
-  clock: systemClock,
-  configuredProviders: () => configuredProviders(process.env),
-});
+/** For the dashboard's test pages, which list and read. */
+export const testReadDeps = (): Pick<TestDeps, 'tests'> => ({ tests: dynamoTestRepository(tableFromEnvironment()) });

@@ -19,7 +19,7 @@ import { deploymentReadDeps } from '../../deployments/deps';
 import { deploymentView } from '../../deployments/view';
 import { projectDeps } from '../../projects/deps';
 import { securityDeps } from '../../security/deps';
-import { testDeps } from '../../testing/deps';
+import { testReadDeps } from '../../testing/deps';
 import { workflowReadDeps } from '../../workflows/deps';
 
 export const projectIdOf = (request: Pick<DashboardRequest, 'event'>): string => request.event.pathParameters?.id ?? '';
@@ -72,7 +72,7 @@ export const projectPage = async (
     listDeployments(tenant, recent, filter, deploymentReadDeps()),
     // Only the review records: the page starts no review, so it needs no AI provider or job client.
     listReviews(tenant, recent, filter, { reviews: dynamoReviewRepository(tableFromEnvironment()) }),
-    listTests(tenant, recent, { ...filter, object: 'test_run' }, testDeps()),
+    listTests(tenant, recent, { ...filter, object: 'test_run' }, testReadDeps()),
   ]);
   return {
     status,
