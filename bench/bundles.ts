@@ -9,10 +9,9 @@ import { firstRequestEvent } from './first-request-event';
 
 export const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
-/** The stack's bundling options (lib/constructs/function-bundle.ts), source map off: only the .mjs is measured. */
+/** The stack's bundling options (lib/constructs/function-bundle.ts): no source map, as deployed by default. */
 export const cdkBuildOptions = {
   ...functionBuildOptions,
-  sourcemap: false,
   // AWS SDK bundled, as the stack's functions have it.
   external: [],
   metafile: true,
@@ -84,13 +83,24 @@ export const functionTargets = (): BundleTarget[] => {
 
 const fileNameOf = (name: string): string => `${name.replace(/[^A-Za-z0-9]+/g, '-')}.mjs`;
 
-export const buildBundle = async (target: BundleTarget, outDir: string): Promise<BuiltBundle> => {
+/** `extra`: options over the stack's (`sourceMapBuildOptions`, as `-c sourceMaps=true` deploys). */
+export const buildBundle = async (
+  target: BundleTarget,
+  outDir: string,
+  extra: Pick<BuildOptions, 'sourcemap' | 'sourcesContent'> = {},
+): Promise<BuiltBundle> => {
   const file = join(outDir, fileNameOf(target.name));
-  const result = await build({ ...cdkBuildOptions, absWorkingDir: projectRoot, entryPoints: [target.entry], outfile: file });
-  const output =
-    Object.values(result.metafile.outputs).find((o) => o.entryPoint !== undefined) ?? Object.values(result.metafile.outputs)[0];
+  const { metafile } = await build({
+    ...cdkBuildOptions,
+    ...extra,
+    absWorkingDir: projectRoot,
+    entryPoints: [target.entry],
+    outfile: file,
+  });
+  // The .mjs (the map, when asked for, is an output without an entry point).
+  const output = Object.values(metafile.outputs).find((o) => o.entryPoint !== undefined) ?? Object.values(metafile.outputs)[0];
   if (!output) throw new Error(`esbuild wrote no output for ${target.name}`);
-  return { ...target, file, bytes: output.bytes, metafile: result.metafile };
+  return { ...target, file, bytes: output.bytes, metafile };
 };
 
 const inputsOf = (bundle: BuiltBundle): InputShare[] =>

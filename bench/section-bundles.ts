@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { baselineTarget, buildBundle, type BuiltBundle, functionTargets, largestInputs, packageShares, packagesBeyond } from './bundles';
 import { cpus, loadavg } from 'node:os';
 import { type InitPair, type InitSample, measureColdInits } from './cold-init';
+import { sourceMapBuildOptions, sourceMapNodeOptions } from '../lib/constructs/function-bundle';
 import { canCountInstructions, countImportInstructions, type ImportInstructions } from './import-instructions';
 import { deferCleanup } from './cleanup';
 import { synthesizedEnvironments } from './function-environments';
@@ -57,6 +58,8 @@ export interface BundleSection {
   baselineSpread: number;
   loadAverageDuringInit: number;
   functions: FunctionResult[];
+  /** One function deployed with `-c sourceMaps=true` (its map beside it, node told to read it) against as deployed by default. */
+  sourceMaps?: SourceMapCost;
   largest: {
     name: string;
     sizeKb: number;
@@ -275,6 +278,62 @@ const largestOf = (bundles: readonly BuiltBundle[], baseline: BuiltBundle): Bund
   };
 };
 
+export interface SourceMapCost {
+  name: string;
+  mapKb: number;
+  /** Medians of the paired runs, ms, and the ratios to the baseline's paired runs. */
+  withoutMs: number;
+  withMs: number;
+  withoutRatio: number;
+  withRatio: number;
+}
+
+/** The function the source-map row measures: a read every deployment has. */
+const sourceMapProbe = 'projects/get';
+
+/**
+ * What `-c sourceMaps=true` costs a cold start: the same function built with its map and run with
+ * `--enable-source-maps` (node reads and parses the whole map while importing), beside the bundle
+ * as deployed by default, each paired with the baseline.
+ */
+const sourceMapCostOf = async (
+  outDir: string,
+  baseline: BuiltBundle,
+  probe: BuiltBundle & { environment: Record<string, string> },
+  runs: number,
+): Promise<SourceMapCost> => {
+  const mapped = await buildBundle(probe, join(outDir, 'with-source-maps'), sourceMapBuildOptions);
+  const mapOutput = Object.entries(mapped.metafile.outputs).find(([path]) => path.endsWith('.map'))?.[1];
+  const [without, withMaps] = await measureColdInits(
+    baseline.file,
+    baseline.event,
+    [
+      { name: probe.name, file: probe.file, environment: probe.environment, event: probe.event },
+      {
+        name: `${probe.name} + maps`,
+        file: mapped.file,
+        environment: { ...probe.environment, NODE_OPTIONS: sourceMapNodeOptions },
+        event: probe.event,
+      },
+    ],
+    runs,
+  );
+  if (!without || !withMaps) throw new Error('the source-map probe measured nothing');
+  return {
+    name: probe.name,
+    mapKb: kb(mapOutput?.bytes ?? 0),
+    withoutMs: round(without.medianMs, 1),
+    withMs: round(withMaps.medianMs, 1),
+    withoutRatio: round(without.medianMs / without.baselineMedianMs, 3),
+    withRatio: round(withMaps.medianMs / withMaps.baselineMedianMs, 3),
+  };
+};
+
+const printSourceMapCost = (cost: SourceMapCost): void =>
+  console.log(
+    `\nSource maps: ${cost.name} deployed with -c sourceMaps=true (its ${fixed(cost.mapKb)} KB map read at import by --enable-source-maps) imports in ${fixed(cost.withMs)} ms = ${ratio(cost.withRatio)} the baseline, against ${fixed(cost.withoutMs)} ms = ${ratio(cost.withoutRatio)} as deployed by default (no map): why the maps are off (npm run stack-trace maps a logged stack instead).`,
+  );
+
 /** Every bundle's import counted by callgrind, or nothing where valgrind is not installed. */
 const importInstructionsOf = async (
   outDir: string,
@@ -339,11 +398,14 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
       functions: bundles.map((bundle, i) => resultOf(bundle, baseline, inits[i] as InitPair, instructions)),
     };
     const largest = largestOf(bundles, baseline);
+    const mapProbe = probes.find((probe) => probe.name === sourceMapProbe);
+    const sourceMaps = mapProbe ? await sourceMapCostOf(outDir, baseline, mapProbe, settings.initRuns) : undefined;
 
     printResults(section, settings.initRuns);
     printLargest(largest);
     printVerdict(section.functions);
-    return { ...section, largest, checks: checksOf(section.functions) };
+    if (sourceMaps) printSourceMapCost(sourceMaps);
+    return { ...section, ...(sourceMaps ? { sourceMaps } : {}), largest, checks: checksOf(section.functions) };
   } finally {
     await removeOutDir();
   }

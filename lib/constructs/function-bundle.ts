@@ -2,11 +2,12 @@ import { cpSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
+import type { IConstruct } from 'constructs';
 import { type BuildOptions, buildSync } from 'esbuild';
 
 /**
- * How every function is bundled: one ESM file for nodejs22.x, minified, the AWS SDK inside. The
- * bench (`bench/bundles.ts`) measures bundles built with these same options.
+ * How every function is bundled: one ESM file for nodejs22.x, minified, the AWS SDK inside, no
+ * source map. The bench (`bench/bundles.ts`) measures bundles built with these same options.
  */
 export const functionBuildOptions = {
   bundle: true,
@@ -16,14 +17,32 @@ export const functionBuildOptions = {
   minify: true,
   treeShaking: true,
   mainFields: ['module', 'main'],
-  sourcemap: true,
-  sourcesContent: false,
+  // Off unless the context asks (`sourceMapsFromContext`): with `--enable-source-maps` node reads
+  // and parses a bundle's whole map while importing it, ~20 ms of every cold start on node 22.
+  sourcemap: false,
   // Some dependencies still call require(); an ESM bundle has none unless it is defined.
   banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
   // Pages import their stylesheet and browser script as text (lib/local/text-loader.mjs does the same locally).
   loader: { '.css': 'text', '.client.js': 'text' },
   logLevel: 'warning',
 } as const satisfies BuildOptions;
+
+/** What `-c sourceMaps=true` adds: a map beside each bundle (positions only; no sources inside). */
+export const sourceMapBuildOptions = { sourcemap: true, sourcesContent: false } as const satisfies BuildOptions;
+
+/** The variable that makes node read the maps (and map every stack trace); set only with the maps. */
+export const sourceMapNodeOptions = '--enable-source-maps';
+
+/**
+ * `npx cdk deploy -c sourceMaps=true`: bundles with source maps and node told to use them, so
+ * stack traces in the logs name source files and lines, at the cost of reading each map at every
+ * cold start (`docs/performance.md`). Off by default: `npm run stack-trace` maps a logged stack
+ * offline instead.
+ */
+export const sourceMapsFromContext = (scope: IConstruct): boolean => {
+  const value: unknown = scope.node.tryGetContext('sourceMaps');
+  return value === true || (typeof value === 'string' && value.trim().toLowerCase() === 'true');
+};
 
 export interface FunctionBundleProps {
   projectRoot: string;
@@ -33,6 +52,8 @@ export interface FunctionBundleProps {
   external: string[];
   /** Packages copied beside the bundle, file patterns per package, from the project's node_modules. */
   shippedModules: Record<string, string[]>;
+  /** A source map beside the bundle (`sourceMapsFromContext`). */
+  sourceMaps: boolean;
 }
 
 /**
@@ -82,7 +103,7 @@ export const functionCode = (props: FunctionBundleProps): Code =>
       image: DockerImage.fromRegistry('dummy'),
       local: new InProcessEsbuild(
         props.entry,
-        { ...functionBuildOptions, external: props.external },
+        { ...functionBuildOptions, ...(props.sourceMaps ? sourceMapBuildOptions : {}), external: props.external },
         props.projectRoot,
         props.shippedModules,
       ),

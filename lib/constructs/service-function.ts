@@ -12,7 +12,7 @@ import { Construct } from 'constructs';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { findingArtifactPrefix } from '../../functions/core/security/remediate';
 import { nagResource } from '../nag-finding';
-import { functionCode } from './function-bundle';
+import { functionCode, sourceMapNodeOptions, sourceMapsFromContext } from './function-bundle';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -91,6 +91,8 @@ export class ServiceFunction extends Construct {
   readonly function: LambdaFunction;
   readonly role: FunctionRole;
   readonly description: string;
+  /** What its code is built from: `npm run stack-trace` rebuilds it to map a logged stack. */
+  readonly bundle: { entry: string; external: string[] };
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -111,12 +113,17 @@ export class ServiceFunction extends Construct {
       });
     }
 
+    const sourceMaps = sourceMapsFromContext(this);
+    this.bundle = {
+      entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
+      external: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
+    };
     this.function = new LambdaFunction(this, 'Function', {
       code: functionCode({
         projectRoot,
-        entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
-        external: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
+        ...this.bundle,
         shippedModules: props.shippedModules ?? {},
+        sourceMaps,
       }),
       handler: 'index.handler',
       description: props.description,
@@ -129,7 +136,7 @@ export class ServiceFunction extends Construct {
       logGroup,
       role: this.role.role,
       environment: {
-        NODE_OPTIONS: '--enable-source-maps',
+        ...(sourceMaps ? { NODE_OPTIONS: sourceMapNodeOptions } : {}),
         POWERTOOLS_SERVICE_NAME: props.serviceName,
         POWERTOOLS_LOG_LEVEL: 'INFO',
         ...props.environment,

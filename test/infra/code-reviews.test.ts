@@ -64,7 +64,6 @@ describe('code reviews', () => {
 
     it('knows the table and the AI settings, and nothing else', () => {
       expect(s.environment()).toEqual({
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',

@@ -131,7 +131,6 @@ describe('execution safety net', () => {
 
     it("its function knows the table and nothing else, and has 30 s, within the failure queues' visibility timeout", () => {
       expect(jobFailed.Properties.Environment.Variables).toEqual({
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',

@@ -92,7 +92,6 @@ describe('security scanning', () => {
     it('knows the table, the artifact bucket and its key, the OSV API (https://api.osv.dev by default) and the AI settings, and nothing else', () => {
       expect(findingArtifactPrefix).toBe('findings/');
       expect(s.environment()).toEqual({
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',

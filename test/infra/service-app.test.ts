@@ -88,7 +88,8 @@ describe('the service app', () => {
           expect(fn.Properties.MemorySize).toBe(3008);
         else
           expect([fn.Properties.Description, [1024, 2048].includes(fn.Properties.MemorySize)]).toEqual([fn.Properties.Description, true]);
-        expect(fn.Properties.Environment.Variables).toMatchObject({ NODE_OPTIONS: '--enable-source-maps', POWERTOOLS_LOG_LEVEL: 'INFO' });
+        expect(fn.Properties.Environment.Variables).toMatchObject({ POWERTOOLS_LOG_LEVEL: 'INFO' });
+        expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       }
     });
 

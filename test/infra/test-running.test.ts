@@ -89,7 +89,6 @@ describe('test running', () => {
     it('knows the table, the runner project, the artifact bucket and its key, and the AI settings; nothing else', () => {
       expect(testArtifactPrefix).toBe('tests/');
       expect(s.environment()).toEqual({
-        NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: 'project-automation-service',
         POWERTOOLS_LOG_LEVEL: 'INFO',
         POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',

@@ -1,5 +1,8 @@
-import { Stack } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { routeTable as routes } from '../../functions/routes/index';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
@@ -322,5 +325,30 @@ describe('ServiceFunction', () => {
           environment: { LOCAL_OUTBOX_DIR: '/tmp/outbox' },
         }),
     ).toThrow(/LOCAL_OUTBOX_DIR/);
+  });
+
+  // Bundled for real (one small function): what lands in the asset is what Lambda loads.
+  const deployed = (context: Record<string, unknown>) => {
+    const outdir = mkdtempSync(join(tmpdir(), 'pas-source-maps-'));
+    const app = new App({ outdir, context: { ...newApp().node.getAllContext(), 'aws:cdk:bundling-stacks': ['**'], ...context } });
+    const stack = new Stack(app, 'Check');
+    new ServiceFunction(stack, 'Fallback', { handler: 'meta/fallback', description: 'x', serviceName: 'x' });
+    const variables = Template.fromStack(stack).findResources('AWS::Lambda::Function');
+    const assets = readdirSync(outdir).filter((name) => name.startsWith('asset.'));
+    const files = assets.flatMap((asset) => readdirSync(join(outdir, asset)));
+    rmSync(outdir, { recursive: true, force: true });
+    return { environment: Object.values(variables)[0]?.Properties.Environment.Variables, files };
+  };
+
+  it('ships no source map and does not ask node for one by default: reading a map costs every cold start', () => {
+    const { environment, files } = deployed({});
+    expect(files).toEqual(['index.mjs']);
+    expect(environment.NODE_OPTIONS).toBeUndefined();
+  });
+
+  it('with -c sourceMaps=true ships the map beside the bundle and sets --enable-source-maps', () => {
+    const { environment, files } = deployed({ sourceMaps: 'true' });
+    expect(files.sort()).toEqual(['index.mjs', 'index.mjs.map']);
+    expect(environment.NODE_OPTIONS).toBe('--enable-source-maps');
   });
 });
