@@ -3,12 +3,14 @@ import { stageNames } from '../../core/workflows/stage-data';
 import { logLevels, workflowSortFields, workflowStatuses } from '../../core/workflows/workflow';
 import { listQuery, picklistParam } from './common';
 
-export const listWorkflowsQuery = listQuery(workflowSortFields, {
-  project_id: v.optional(v.pipe(v.string(), v.description("Only this project's workflows."))),
-  status: v.optional(picklistParam(workflowStatuses, 'Only workflows in this status.')),
-});
+export const listWorkflowsQuery = /* @__PURE__ */ (() =>
+  listQuery(workflowSortFields, {
+    project_id: v.optional(v.pipe(v.string(), v.description("Only this project's workflows."))),
+    status: v.optional(picklistParam(workflowStatuses, 'Only workflows in this status.')),
+  }))();
 
-export const listLogsQuery = listQuery(['timestamp'] as const, {
-  stage: v.optional(picklistParam(stageNames, "Only this stage's lines.")),
-  level: v.optional(picklistParam(logLevels, 'Only lines of this level.')),
-});
+export const listLogsQuery = /* @__PURE__ */ (() =>
+  listQuery(['timestamp'] as const, {
+    stage: v.optional(picklistParam(stageNames, "Only this stage's lines.")),
+    level: v.optional(picklistParam(logLevels, 'Only lines of this level.')),
+  }))();
