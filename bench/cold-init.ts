@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
+import { probeNode } from './lambda-node';
 import { median } from './stats';
 
 /**
@@ -68,7 +69,7 @@ export const measureInitOnce = (file: string, environment: Record<string, string
       pathToFileURL(file).href,
       ...(event === undefined ? [] : [JSON.stringify(event)]),
     ];
-    const child = spawn(process.execPath, args, {
+    const child = spawn(probeNode().path, args, {
       // A clean environment: nothing of the bench's own (endpoints, tsx loaders) leaks in.
       env: { PATH: process.env.PATH ?? '', ...lambdaLikeEnvironment, ...environment },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lambdaLikeEnvironment } from './cold-init';
+import { probeNode } from './lambda-node';
 
 /**
  * The instructions a fresh `node` process executes to import a bundle, counted by valgrind's
@@ -33,7 +34,7 @@ const countProcessInstructions = (file: string, environment: Record<string, stri
       [
         '--tool=callgrind',
         '--callgrind-out-file=/dev/null',
-        process.execPath,
+        probeNode().path,
         '--hash-seed=1',
         '--input-type=module',
         '-e',

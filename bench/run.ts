@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runCleanups } from './cleanup';
+import { probeNode } from './lambda-node';
 import { startBenchRuntime } from './local-runtime';
 import { type Check, type Figure, heading, printChecks, printFigures, writeJson } from './report';
 import { benchBundles } from './section-bundles';
@@ -131,6 +132,8 @@ const onInterrupt = (): void => {
 
 const machine = () => ({
   node: process.version,
+  /** The node the cold-init probes ran (Lambda's line when `npm run bench:node` fetched it). */
+  probeNode: probeNode().version,
   platform: `${process.platform} ${process.arch}`,
   cpus: cpus().length,
   cpuModel: cpus()[0]?.model ?? 'unknown',

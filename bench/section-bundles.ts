@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { baselineTarget, buildBundle, type BuiltBundle, functionTargets, largestInputs, packageShares, packagesBeyond } from './bundles';
 import { cpus, loadavg } from 'node:os';
 import { type InitPair, type InitSample, measureColdInits } from './cold-init';
+import { probeNode } from './lambda-node';
 import { sourceMapBuildOptions, sourceMapNodeOptions } from '../lib/constructs/function-bundle';
 import { canCountInstructions, countImportInstructions, type ImportInstructions } from './import-instructions';
 import { deferCleanup } from './cleanup';
@@ -216,7 +217,7 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         ? 'Instr: not counted (valgrind is not installed here).'
         : "Instr: millions of instructions of the import, counted once by valgrind's callgrind (a fresh node process with --hash-seed=1, minus one importing an empty module): the same count on a busy machine, the deterministic cross-check of the timed ratio.",
       "1st req: CPU time of the import plus one first request in the same process (no credential, no cookie: answered without the table), beside the baseline's; work deferred from import to the first request shows here.",
-      `esbuild as the CDK stack bundles (ESM, node22, minified, AWS SDK bundled, createRequire banner); size is the .mjs alone. Measured with node ${process.version}.`,
+      `esbuild as the CDK stack bundles (ESM, node22, minified, AWS SDK bundled, createRequire banner); size is the .mjs alone. Measured with node ${probeNode().version}${probeNode().lambda ? ", Lambda's nodejs22.x line (npm run bench:node)" : " (this machine's; `npm run bench:node` fetches Lambda's line)"}.`,
       ...noiseWarning(section),
     ],
   );
