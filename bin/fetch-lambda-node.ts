@@ -5,7 +5,7 @@
  * with the machine's node and says so. Does nothing when the binary is already there.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { lambdaNodeDirectory, lambdaNodeVersion, probeNode } from '../bench/lambda-node';
@@ -26,7 +26,7 @@ if (!probeNode().lambda) {
   rmSync(join(lambdaNodeDirectory, tarball));
 }
 const node = probeNode();
-if (!node.lambda || !existsSync(node.path)) throw new Error(`node ${lambdaNodeVersion} is not in ${lambdaNodeDirectory}`);
+if (!node.lambda) throw new Error(`node ${lambdaNodeVersion} is not in ${lambdaNodeDirectory}`);
 const version = execFileSync(node.path, ['--version'], { encoding: 'utf8' }).trim();
 if (version !== `v${lambdaNodeVersion}`) throw new Error(`${node.path} says ${version}, not v${lambdaNodeVersion}`);
 console.log(`The bench's cold-init probes run ${version} (${node.path}).`);
