@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { probeNode } from './lambda-node';
-import { median } from './stats';
+import { median, medianInterval, type MedianInterval } from './stats';
 
 /**
  * Cold init of a bundle: a fresh `node` process times its own `await import(bundle)`, then its
@@ -107,7 +107,19 @@ export interface InitPair {
   baselineFirstCpuMedianMs: number;
   /** The status the function's first request answered. */
   firstStatus?: number;
+  /**
+   * The median of the rounds' own ratios (function ÷ the baseline run beside it), wall clock and
+   * CPU time, with a 95 % interval for it: the estimate the paired design is made for, since load
+   * that drifts between rounds cancels within each pair and not across two medians.
+   */
+  pairedRatio: MedianInterval & { median: number };
+  pairedCpuRatio: MedianInterval & { median: number };
 }
+
+const pairedRatioOf = (ratios: readonly number[]): MedianInterval & { median: number } => ({
+  median: median(ratios),
+  ...medianInterval(ratios),
+});
 
 /**
  * `runs` pairs per function, baseline and function back to back, the order alternating from one
@@ -153,5 +165,7 @@ export const measureColdInits = async (
     firstCpuMedianMs: firstCpu(pair.samples),
     baselineFirstCpuMedianMs: firstCpu(pair.baselineSamples),
     firstStatus: pair.samples[0]?.firstStatus,
+    pairedRatio: pairedRatioOf(pair.samples.map((s, i) => s.initMs / (pair.baselineSamples[i] as InitSample).initMs)),
+    pairedCpuRatio: pairedRatioOf(pair.samples.map((s, i) => s.cpuMs / (pair.baselineSamples[i] as InitSample).cpuMs)),
   }));
 };

@@ -32,7 +32,13 @@ export interface FunctionResult {
   sizeRatio: number;
   initMedianMs: number;
   pairedBaselineMedianMs: number;
+  /** The median of the paired rounds' ratios (`InitPair.pairedRatio`): the timed verdict's figure. */
   initRatio: number;
+  /** Its 95 % interval: wholly at or under the target, wholly over it, or across it (not decided by this run). */
+  initRatioInterval: { low: number; high: number; confidence: number };
+  initDecided: TimedDecision;
+  /** `initMedianMs / pairedBaselineMedianMs`, the figure earlier runs reported, kept to compare with them. */
+  initRatioOfMedians: number;
   cpuMedianMs: number;
   pairedBaselineCpuMedianMs: number;
   cpuRatio: number;
@@ -52,6 +58,12 @@ export interface FunctionResult {
   samples: InitSample[];
   pairedBaselineSamples: InitSample[];
 }
+
+/** Whether a timed ratio's 95 % interval lies wholly within the target, wholly over it, or across it. */
+export type TimedDecision = 'within' | 'over' | 'undecided';
+
+const decisionOf = (interval: { low: number; high: number }, target: number): TimedDecision =>
+  interval.high <= target ? 'within' : interval.low > target ? 'over' : 'undecided';
 
 export interface BundleSection {
   baseline: { sizeKb: number; initMedianMs: number; cpuMedianMs: number; firstCpuMedianMs: number; importInstructionsM?: number };
@@ -75,7 +87,7 @@ const kb = (bytes: number): number => round(bytes / 1024, 1);
 
 const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair, instructions?: ImportInstructions): FunctionResult => {
   const sizeRatio = bundle.bytes / baseline.bytes;
-  const initRatio = init.medianMs / init.baselineMedianMs;
+  const initRatio = init.pairedRatio.median;
   const counted = instructions?.byName.get(bundle.name);
   const instructionRatio = counted === undefined || instructions === undefined ? undefined : counted / instructions.baseline;
   const rounded = (samples: InitSample[]) =>
@@ -93,9 +105,16 @@ const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair, in
     initMedianMs: round(init.medianMs, 1),
     pairedBaselineMedianMs: round(init.baselineMedianMs, 1),
     initRatio: round(initRatio, 3),
+    initRatioInterval: {
+      low: round(init.pairedRatio.low, 3),
+      high: round(init.pairedRatio.high, 3),
+      confidence: round(init.pairedRatio.confidence, 3),
+    },
+    initDecided: decisionOf(init.pairedRatio, targets.initRatio),
+    initRatioOfMedians: round(init.medianMs / init.baselineMedianMs, 3),
     cpuMedianMs: round(init.cpuMedianMs, 1),
     pairedBaselineCpuMedianMs: round(init.baselineCpuMedianMs, 1),
-    cpuRatio: round(init.cpuMedianMs / init.baselineCpuMedianMs, 3),
+    cpuRatio: round(init.pairedCpuRatio.median, 3),
     firstMedianMs: round(init.firstMedianMs, 1),
     pairedBaselineFirstMedianMs: round(init.baselineFirstMedianMs, 1),
     firstCpuMedianMs: round(init.firstCpuMedianMs, 1),
@@ -130,7 +149,7 @@ const checksOf = (results: readonly FunctionResult[]): Check[] =>
         section: 'bundles',
         name: `${r.name}: cold init ≤ ${targets.initRatio}× baseline`,
         pass: r.initPass,
-        detail: `${fixed(r.initMedianMs)} ms vs ${fixed(r.pairedBaselineMedianMs)} ms = ${ratio(r.initRatio)} (CPU time ${ratio(r.cpuRatio)})`,
+        detail: `${ratio(r.initRatio)} (paired median; 95 % interval ${intervalText(r.initRatioInterval)}, ${r.initDecided}; ${fixed(r.initMedianMs)} ms vs ${fixed(r.pairedBaselineMedianMs)} ms; CPU time ${ratio(r.cpuRatio)})`,
       },
       ...(r.instructionRatio === undefined
         ? []
@@ -146,6 +165,8 @@ const checksOf = (results: readonly FunctionResult[]): Check[] =>
 
 const instructionRatioText = (value: number | undefined): string => (value === undefined ? '—' : `${fixed(value, 3)}×`);
 
+const intervalText = ({ low, high }: { low: number; high: number }): string => `${fixed(low, 2)}–${fixed(high, 2)}×`;
+
 const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: number): void => {
   const { baseline, functions: results } = section;
   printTable(
@@ -158,6 +179,7 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       { header: 'Init ms' },
       { header: 'Base ms' },
       { header: 'Init ×base' },
+      { header: '95% interval' },
       { header: `Init ≤${targets.initRatio}×` },
       { header: 'Instr M' },
       { header: 'Instr ×base' },
@@ -179,6 +201,7 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(baseline.initMedianMs),
         ratio(1),
         '',
+        '',
         baseline.importInstructionsM === undefined ? '—' : fixed(baseline.importInstructionsM),
         baseline.importInstructionsM === undefined ? '—' : instructionRatioText(1),
         '',
@@ -197,6 +220,7 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(r.initMedianMs),
         fixed(r.pairedBaselineMedianMs),
         ratio(r.initRatio),
+        intervalText(r.initRatioInterval),
         r.held ? passFail(r.initPass) : '(report)',
         r.importInstructionsM === undefined ? '—' : fixed(r.importInstructionsM),
         instructionRatioText(r.instructionRatio),
@@ -212,6 +236,7 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
     [
       'Targets hold for every function serving /v1 or /oauth (and the fallback); dashboard pages and /docs are measured and reported, not held.',
       `${runs} runs per function, each paired with a baseline run right before or after it (order alternating); "Base ms" is the median of those paired baseline runs.`,
+      `Init ×base: the median of the ${runs} pairs' own ratios (load that drifts between rounds cancels within a pair); "95% interval": a distribution-free interval for that median (order statistics, ${fixed((section.functions[0]?.initRatioInterval.confidence ?? 0) * 100, 1)}% coverage with ${runs} pairs).`,
       'CPU ms: CPU time (user + system) of the process during the same import; a verdict-free cross-check, far less sensitive to other load.',
       baseline.importInstructionsM === undefined
         ? 'Instr: not counted (valgrind is not installed here).'
@@ -250,13 +275,25 @@ const printVerdict = (results: readonly FunctionResult[]): void => {
   const held = results.filter((r) => r.held);
   const misses = held.filter((r) => !r.sizePass || !r.initPass);
   const why = (r: FunctionResult): string =>
-    [!r.sizePass ? `size ${ratio(r.sizeRatio)}` : '', !r.initPass ? `init ${ratio(r.initRatio)} (CPU ${ratio(r.cpuRatio)})` : '']
+    [
+      !r.sizePass ? `size ${ratio(r.sizeRatio)}` : '',
+      !r.initPass ? `init ${ratio(r.initRatio)}, ${intervalText(r.initRatioInterval)} (CPU ${ratio(r.cpuRatio)})` : '',
+    ]
       .filter(Boolean)
       .join(', ');
   console.log(
     misses.length === 0
       ? `\nVerdict: all ${held.length} /v1 and /oauth functions within ${targets.sizeRatio}× bundle and ${targets.initRatio}× init of the baseline.`
       : `\nVerdict: ${misses.length} of ${held.length} /v1 and /oauth functions miss (bundle ≤ ${targets.sizeRatio}×, init ≤ ${targets.initRatio}×): ${misses.map((r) => `${r.name} [${why(r)}]`).join('; ')}.`,
+  );
+  const decided = (decision: TimedDecision) => held.filter((r) => r.initDecided === decision);
+  const undecided = decided('undecided');
+  console.log(
+    `Timed init at ${fixed((held[0]?.initRatioInterval.confidence ?? 0) * 100, 1)}% confidence: ${decided('within').length} within ${targets.initRatio}×, ${decided('over').length} over (${
+      decided('over')
+        .map((r) => r.name)
+        .join(', ') || 'none'
+    }), ${undecided.length} not decided by this run (their interval spans ${targets.initRatio}×: more rounds or a quieter machine decide them).`,
   );
   const counted = held.filter((r) => r.instructionRatio !== undefined);
   if (counted.length === 0) return;
@@ -282,7 +319,7 @@ const largestOf = (bundles: readonly BuiltBundle[], baseline: BuiltBundle): Bund
 export interface SourceMapCost {
   name: string;
   mapKb: number;
-  /** Medians of the paired runs, ms, and the ratios to the baseline's paired runs. */
+  /** Medians of the paired runs, ms, and the medians of the pairs' ratios to the baseline. */
   withoutMs: number;
   withMs: number;
   withoutRatio: number;
@@ -325,8 +362,8 @@ const sourceMapCostOf = async (
     mapKb: kb(mapOutput?.bytes ?? 0),
     withoutMs: round(without.medianMs, 1),
     withMs: round(withMaps.medianMs, 1),
-    withoutRatio: round(without.medianMs / without.baselineMedianMs, 3),
-    withRatio: round(withMaps.medianMs / withMaps.baselineMedianMs, 3),
+    withoutRatio: round(without.pairedRatio.median, 3),
+    withRatio: round(withMaps.pairedRatio.median, 3),
   };
 };
 
