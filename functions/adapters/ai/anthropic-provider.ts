@@ -8,17 +8,9 @@ import Anthropic, {
   RequestTimeoutError,
 } from '@anthropic-ai/sdk';
 import type { AiProvider } from '../../core/ai/provider';
-import { chatProvider, providerFailure, type ChatCompletion } from './chat-provider';
+import { chatProvider, providerFailure, type ChatCompletion, type HostedModelConfig } from './chat-provider';
 
-export interface AnthropicProviderConfig {
-  apiKey: string;
-  model: string;
-  baseURL?: string | undefined;
-  timeoutMs: number;
-  /** Retries the SDK makes itself, with backoff, on 408/409/429/5xx and connection errors. */
-  maxRetries: number;
-  maxOutputTokens?: number | undefined;
-}
+export type AnthropicProviderConfig = HostedModelConfig;
 
 /** Retryable failures (after the SDK's own retries) become AiProviderTransientError, other API errors AiProviderError. */
 const failureOf = (error: unknown, apiKey: string): unknown => {

@@ -26,6 +26,17 @@ export interface ChatReply {
 
 export type ChatCompletion = (request: ChatRequest) => Promise<ChatReply>;
 
+/** How a hosted model's SDK client is set up: the same fields for every provider. */
+export interface HostedModelConfig {
+  apiKey: string;
+  model: string;
+  baseURL?: string | undefined;
+  timeoutMs: number;
+  /** Retries the SDK makes itself, with backoff, on 408/409/429/5xx and connection errors. */
+  maxRetries: number;
+  maxOutputTokens?: number | undefined;
+}
+
 export interface ChatProviderOptions {
   /** Overrides the per-task default cap on the answer's length. */
   maxOutputTokens?: number | undefined;

@@ -1,16 +1,8 @@
 import OpenAI, { APIConnectionError, APIError, ConflictError, InternalServerError, OpenAIError, RateLimitError } from 'openai';
 import type { AiProvider } from '../../core/ai/provider';
-import { chatProvider, providerFailure, type ChatCompletion } from './chat-provider';
+import { chatProvider, providerFailure, type ChatCompletion, type HostedModelConfig } from './chat-provider';
 
-export interface OpenAiProviderConfig {
-  apiKey: string;
-  model: string;
-  baseURL?: string | undefined;
-  timeoutMs: number;
-  /** Retries the SDK makes itself, with backoff, on 408/409/429/5xx and connection errors. */
-  maxRetries: number;
-  maxOutputTokens?: number | undefined;
-}
+export type OpenAiProviderConfig = HostedModelConfig;
 
 /** Retryable failures (after the SDK's own retries) become AiProviderTransientError, other API errors AiProviderError. */
 const failureOf = (error: unknown, apiKey: string): unknown => {

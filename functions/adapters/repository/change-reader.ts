@@ -3,7 +3,7 @@ import { diffLines } from 'diff';
 import type { HttpClient } from 'isomorphic-git';
 import type { ChangedFile, ChangeRead, ReadChangeRequest } from '../../core/reviews/change-source';
 import { assertBranchName } from './branch-name';
-import { fs, git, gitErrorCode, type GitCache } from './git-client';
+import { fs, git, gitErrorCode, requireCommit, type GitCache } from './git-client';
 import { locateGitdir } from './local-repository';
 import { listBranches, onAuthFor, unavailable, type Remote, type RepositoryCredentials } from './remote-repository';
 import { parseRepositoryAddress } from './repository-address';
@@ -197,11 +197,7 @@ const noCommonHistory = (base: Side, head: Side) =>
 
 const readLocalSide = async (gitdir: string, cache: GitCache, name: string): Promise<Side> => {
   if (fullCommitId.test(name)) {
-    try {
-      await git.readCommit({ fs, gitdir, oid: name, cache });
-    } catch {
-      throw new RepositoryRefNotFound(`commit ${name} was not found in the repository`);
-    }
+    await requireCommit(gitdir, name, cache);
     return { ref: name, oid: name };
   }
   assertBranchName(name);
@@ -247,11 +243,7 @@ const fetchUntilMergeBase = async (remote: Remote, gitdir: string, cache: GitCac
     } catch (error) {
       throw unavailable(error);
     }
-    try {
-      await git.readCommit({ fs, gitdir, oid: side.oid, cache });
-    } catch {
-      throw new RepositoryRefNotFound(`commit ${side.oid} was not found in the repository`);
-    }
+    await requireCommit(gitdir, side.oid, cache);
   };
   for (let depth = firstDepth; ; depth = Math.min(depth * 4, maxDepth)) {
     await fetchSide(head, depth);

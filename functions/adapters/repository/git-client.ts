@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import git from 'isomorphic-git';
+import { RepositoryRefNotFound } from './repository-errors';
 
 export { git, fs };
 
@@ -12,3 +13,12 @@ export const gitErrorCode = (error: unknown): string | undefined => {
 
 /** The object cache isomorphic-git shares between calls on one repository (packfile indexes). */
 export type GitCache = Record<string, unknown>;
+
+/** The commit `oid` is in the repository at `gitdir`, or the caller's ref names nothing there. */
+export const requireCommit = async (gitdir: string, oid: string, cache: GitCache): Promise<void> => {
+  try {
+    await git.readCommit({ fs, gitdir, oid, cache });
+  } catch {
+    throw new RepositoryRefNotFound(`commit ${oid} was not found in the repository`);
+  }
+};

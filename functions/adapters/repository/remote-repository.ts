@@ -1,5 +1,5 @@
 import type { AuthCallback, HttpClient } from 'isomorphic-git';
-import { fs, git, gitErrorCode, type GitCache } from './git-client';
+import { fs, git, gitErrorCode, requireCommit, type GitCache } from './git-client';
 import { classifyNetworkError } from '../http/webhook-http-client';
 import {
   BranchExists,
@@ -112,11 +112,7 @@ export const fetchCommit = async (
   } catch (error) {
     throw unavailable(error);
   }
-  try {
-    await git.readCommit({ fs, gitdir, oid: wanted.commit, cache });
-  } catch {
-    throw new RepositoryRefNotFound(`commit ${wanted.commit} was not found in the repository`);
-  }
+  await requireCommit(gitdir, wanted.commit, cache);
 };
 
 /**
