@@ -3,6 +3,7 @@ import type { Credential, CredentialRepository } from '../../core/credentials/cr
 import type { TableRef } from './client';
 import { dynamoCredentialLookup } from './credential-lookup';
 import { entityTypes, withoutKeys } from './keys';
+import { allInIndexPartition } from './query-all';
 import * as keys from './table-keys';
 import { conditionFailedAt, isConditionFailure } from './transactions';
 
@@ -44,22 +45,8 @@ export const dynamoCredentialRepository = (table: TableRef): CredentialRepositor
     },
 
     async listByAccount(accountId) {
-      const items: Credential[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const result = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.credentialsOfAccount(accountId) },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        items.push(...(result.Items ?? []).map((item) => withoutKeys<Credential>(item)));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey);
-      return items;
+      const items = await allInIndexPartition(table, 'gsi1', keys.credentialsOfAccount(accountId));
+      return items.map((item) => withoutKeys<Credential>(item));
     },
 
     async revoke(id, at) {

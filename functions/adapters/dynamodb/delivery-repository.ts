@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository, DeliveryRestarts } from '../../core/webhooks/delivery';
 import type { TableRef } from './client';
@@ -15,6 +15,7 @@ import {
   type RangeSpec,
 } from './list-page';
 import { entityTypes, withoutKeys } from './keys';
+import { queryAll } from './query-all';
 import * as keys from './table-keys';
 import { failedWebhookCountMove } from './failed-webhook-count';
 import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
@@ -65,7 +66,6 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
     ...dynamoDeliveryReader(table),
 
     async findSince(tenant, webhookId, statuses, sinceMs) {
-      const found: Delivery[] = [];
       const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', {
         page: 1,
         perPage: 1,
@@ -73,27 +73,18 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
         order: 'asc',
         createdFrom: sinceMs,
       });
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const result = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-            FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: {
-              ':pk': keys.deliveries(tenant, webhookId),
-              ':low': low,
-              ':high': high,
-              ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
-            },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        found.push(...(result.Items ?? []).map(deliveryFrom));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey);
-      return found;
+      const items = await queryAll(table, {
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+        FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: {
+          ':pk': keys.deliveries(tenant, webhookId),
+          ':low': low,
+          ':high': high,
+          ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
+        },
+      });
+      return items.map(deliveryFrom);
     },
 
     async restart(tenant, webhookId, id, at) {

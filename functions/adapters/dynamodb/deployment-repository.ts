@@ -18,6 +18,8 @@ import {
   withEqualityFilters,
 } from './list-page';
 import { activeDeploymentsAttribute, entityTypes, ownedRecord } from './keys';
+import { ownedRecordById } from './owned-record-reader';
+import { projectActivityUpdate } from './project-guards';
 import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
@@ -52,16 +54,8 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
   });
   const conditionalPut = (tenant: Tenant, previous: Deployment, next: Deployment): TransactItem =>
     revisionPut(tableName, itemOf(tenant, next), previous.revision);
-  const projectActivity = (tenant: Tenant, projectId: string, by: 1 | -1): TransactItem => ({
-    Update: {
-      TableName: tableName,
-      Key: keys.project(tenant, projectId),
-      UpdateExpression: 'ADD #active :by',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#active': activeDeploymentsAttribute },
-      ExpressionAttributeValues: { ':by': by },
-    },
-  });
+  const projectActivity = (tenant: Tenant, projectId: string, by: 1 | -1): TransactItem =>
+    projectActivityUpdate(tableName, tenant, projectId, activeDeploymentsAttribute, by);
   const lockPut = (tenant: Tenant, deployment: Deployment): TransactItem => ({
     Put: {
       TableName: tableName,
@@ -104,10 +98,7 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
       }
     },
 
-    async get(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.deployment(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<Deployment>(result.Item) : undefined;
-    },
+    get: ownedRecordById<Deployment>(table, keys.deployment),
 
     async save(tenant, previous, next, events, effects = {}) {
       const items: TransactItem[] = [conditionalPut(tenant, previous, next)];

@@ -1,17 +1,18 @@
-import { BatchGetCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery } from '../../core/pagination';
 import { type Finding, type FindingRepository, severityRank } from '../../core/security/finding';
 import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import { countMoves, isOpenCriticalFinding, moveOf, openCriticalFindingsCountKey } from './attention-counts';
+import { accountOrProjectRange } from './account-or-project-list';
 import type { TableRef } from './client';
+import { transactUnlessFirstConditionFails } from './conditional-transaction';
 import { pendingEventItems } from './event-repository';
 import {
   countRange,
   counterUpdate,
   counterValue,
   createdAtFilter,
-  createdRangeOn,
   isDateFiltered,
   isEmptyCreatedRange,
   listPage,
@@ -19,8 +20,10 @@ import {
   withEqualityFilters,
 } from './list-page';
 import { entityTypes, ownedRecord } from './keys';
+import { ownedRecordById } from './owned-record-reader';
+import { queryAll } from './query-all';
 import * as keys from './table-keys';
-import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+import { revisionPut, type TransactItem } from './transactions';
 
 /** created_at bounds as a filter, for a range not ordered by creation. */
 const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
@@ -48,17 +51,17 @@ const rangeFor = (tenant: Tenant, query: ListQuery<'created_at' | 'severity'>, p
       partition,
     };
   }
-  return projectId
-    ? createdRangeOn(keys.findingsOfProject(tenant, projectId), 'gsi1', keys.findingSortKeyPrefix, 'finding', query)
-    : createdRangeOn(keys.findings(tenant), null, keys.findingSortKeyPrefix, 'finding', query);
+  return accountOrProjectRange(
+    { ofAccount: keys.findings, ofProject: keys.findingsOfProject, sortKeyPrefix: keys.findingSortKeyPrefix, idKind: 'finding' },
+    tenant,
+    query,
+    projectId,
+  );
 };
 
 /** One finding by id, alone: what `GET /v1/security/findings/{id}` and its patch read. */
-export const dynamoFindingReader = ({ client, tableName }: TableRef): Pick<FindingRepository, 'get'> => ({
-  async get(tenant, id) {
-    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.finding(tenant, id), ConsistentRead: true }));
-    return result.Item ? ownedRecord<Finding>(result.Item) : undefined;
-  },
+export const dynamoFindingReader = (table: TableRef): Pick<FindingRepository, 'get'> => ({
+  get: ownedRecordById<Finding>(table, keys.finding),
 });
 
 /** The findings of an account, a project or a scan, alone: what `GET /v1/security/findings` reads. */
@@ -111,21 +114,12 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
     ...dynamoFindingList(table),
 
     async ofScope(tenant, projectId, branch, type) {
-      const ids: string[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const result = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.findingScope(tenant, projectId, branch, type) },
-            ExclusiveStartKey: startKey,
-            ConsistentRead: true,
-          }),
-        );
-        ids.push(...(result.Items ?? []).map((item) => item.finding_id as string));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey);
+      const pointers = await queryAll(table, {
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': keys.findingScope(tenant, projectId, branch, type) },
+        ConsistentRead: true,
+      });
+      const ids = pointers.map((item) => item.finding_id as string);
       const findings: Finding[] = [];
       for (let i = 0; i < ids.length; i += 100) {
         let request: Record<string, { Keys: Record<string, unknown>[]; ConsistentRead: boolean }> | undefined = {
@@ -140,57 +134,31 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
       return findings;
     },
 
-    async create(tenant, finding, events) {
-      try {
-        await withConflictRetry(() =>
-          client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  Put: {
-                    TableName: tableName,
-                    Item: {
-                      ...keys.findingPointer(tenant, finding.project_id, finding.branch, finding.type, finding.fingerprint),
-                      entity: entityTypes.findingPointer,
-                      finding_id: finding.id,
-                    },
-                    ConditionExpression: 'attribute_not_exists(pk)',
-                  },
-                },
-                { Put: { TableName: tableName, Item: itemOf(tenant, finding), ConditionExpression: 'attribute_not_exists(pk)' } },
-                counterUpdate(tableName, keys.findings(tenant), 1),
-                counterUpdate(tableName, keys.findingsOfProject(tenant, finding.project_id), 1),
-                ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, undefined, finding)]),
-                ...eventItems(tenant, events),
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return false;
-        throw error;
-      }
-    },
+    create: async (tenant, finding, events) =>
+      transactUnlessFirstConditionFails(client, [
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...keys.findingPointer(tenant, finding.project_id, finding.branch, finding.type, finding.fingerprint),
+              entity: entityTypes.findingPointer,
+              finding_id: finding.id,
+            },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        { Put: { TableName: tableName, Item: itemOf(tenant, finding), ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(tableName, keys.findings(tenant), 1),
+        counterUpdate(tableName, keys.findingsOfProject(tenant, finding.project_id), 1),
+        ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, undefined, finding)]),
+        ...eventItems(tenant, events),
+      ]),
 
-    async save(tenant, previous, next, events) {
-      try {
-        await withConflictRetry(() =>
-          client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                revisionPut(tableName, itemOf(tenant, next), previous.revision),
-                ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, previous, next)]),
-                ...eventItems(tenant, events),
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return false;
-        throw error;
-      }
-    },
+    save: async (tenant, previous, next, events) =>
+      transactUnlessFirstConditionFails(client, [
+        revisionPut(tableName, itemOf(tenant, next), previous.revision),
+        ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, previous, next)]),
+        ...eventItems(tenant, events),
+      ]),
   };
 };

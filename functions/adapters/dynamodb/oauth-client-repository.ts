@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { OAuthClient, OAuthClientRepository } from '../../core/oauth/client';
 import type { TableRef } from './client';
 import { entityTypes, withoutKeys } from './keys';
+import { allInIndexPartition } from './query-all';
 import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
@@ -27,22 +28,8 @@ export const dynamoOAuthClientRepository = ({ client, tableName }: TableRef): OA
   },
 
   async ofAccount(accountId) {
-    const clients: OAuthClient[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.oauthClientsOfAccount(accountId) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      clients.push(...(result.Items ?? []).map((item) => withoutKeys<OAuthClient>(item)));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return clients;
+    const items = await allInIndexPartition({ client, tableName }, 'gsi1', keys.oauthClientsOfAccount(accountId));
+    return items.map((item) => withoutKeys<OAuthClient>(item));
   },
 
   async update(accountId, id, changes) {

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Credential } from '../../core/credentials/credential';
 import type { AuthorizationCode, Consent, Grant, IssuedTokens, IssueOutcome, OAuthGrantStore, RefreshToken } from '../../core/oauth/grant';
 import { auditPut } from './audit-log';
 import type { TableRef } from './client';
 import { entityTypes, ttlOf, withoutKeys } from './keys';
+import { allInIndexPartition } from './query-all';
 import * as keys from './table-keys';
 import { dynamoGrantStandingReader } from './oauth-grant-standing';
 import { conditionFailedAt, type TransactItem } from './transactions';
@@ -198,23 +199,8 @@ export const dynamoOAuthGrantStore = ({ client, tableName }: TableRef): OAuthGra
     ...dynamoGrantStandingReader({ client, tableName }),
 
     async grantsOfAccount(accountId) {
-      const grants: Grant[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const result = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'gsi1',
-            KeyConditionExpression: 'gsi1pk = :pk',
-            ExpressionAttributeValues: { ':pk': keys.oauthGrantsOfAccount(accountId) },
-            ExclusiveStartKey: startKey,
-            ScanIndexForward: false,
-          }),
-        );
-        grants.push(...(result.Items ?? []).map((item) => withoutKeys<Grant>(item)));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey);
-      return grants;
+      const items = await allInIndexPartition({ client, tableName }, 'gsi1', keys.oauthGrantsOfAccount(accountId), 'newestFirst');
+      return items.map((item) => withoutKeys<Grant>(item));
     },
   };
 };

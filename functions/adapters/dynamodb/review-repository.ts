@@ -1,7 +1,8 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Review, ReviewComment, ReviewRepository } from '../../core/reviews/review';
 import type { Tenant } from '../../core/tenancy';
+import { listOfAccountOrProject } from './account-or-project-list';
 import type { TableRef } from './client';
+import { transactUnlessFirstConditionFails } from './conditional-transaction';
 import { pendingEventItems } from './event-repository';
 import {
   countRange,
@@ -14,32 +15,24 @@ import {
   withEqualityFilters,
 } from './list-page';
 import { entityTypes, ownedRecord } from './keys';
+import { ownedRecordById } from './owned-record-reader';
+import { projectExistsCheck } from './project-guards';
 import * as keys from './table-keys';
-import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+import { revisionPut, type TransactItem } from './transactions';
 
 /** One review by id, alone: what `GET /v1/reviews/{id}` reads. */
-export const dynamoReviewReader = ({ client, tableName }: TableRef): Pick<ReviewRepository, 'get'> => ({
-  async get(tenant, id) {
-    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.review(tenant, id), ConsistentRead: true }));
-    return result.Item ? ownedRecord<Review>(result.Item) : undefined;
-  },
+export const dynamoReviewReader = (table: TableRef): Pick<ReviewRepository, 'get'> => ({
+  get: ownedRecordById<Review>(table, keys.review),
 });
 
 /** The reviews of an account or project, alone: what `GET /v1/reviews` reads. */
 export const dynamoReviewList = (table: TableRef): Pick<ReviewRepository, 'list'> => ({
-  async list(tenant, query, filters) {
-    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-    const base = filters.project_id
-      ? createdRangeOn(keys.reviewsOfProject(tenant, filters.project_id), 'gsi1', keys.reviewSortKeyPrefix, 'review', query)
-      : createdRangeOn(keys.reviews(tenant), null, keys.reviewSortKeyPrefix, 'review', query);
-    const spec = withEqualityFilters(base, { status: filters.status });
-    const total = filters.status || isDateFiltered(query) ? await countRange(table, spec) : await counterValue(table, base.partition);
-    const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
-      project_id: filters.project_id ?? null,
-      status: filters.status ?? null,
-    });
-    return { ...page, items: page.items.map((item) => ownedRecord<Review>(item)) };
-  },
+  list: listOfAccountOrProject<Review>(table, {
+    ofAccount: keys.reviews,
+    ofProject: keys.reviewsOfProject,
+    sortKeyPrefix: keys.reviewSortKeyPrefix,
+    idKind: 'review',
+  }),
 });
 
 /** A review's comments, alone: what `GET /v1/reviews/{id}/comments` reads beside the review. */
@@ -76,27 +69,12 @@ export const dynamoReviewRepository = (table: TableRef, now: () => number = Date
     ...comment,
   });
 
-  /** Runs the transaction; false when the condition of item 0 failed (nothing written). */
-  const transact = async (items: TransactItem[]): Promise<boolean> => {
-    try {
-      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
-      return true;
-    } catch (error) {
-      if (conditionFailedAt(error, 0)) return false;
-      throw error;
-    }
-  };
+  const transact = (items: TransactItem[]) => transactUnlessFirstConditionFails(client, items);
 
   return {
     create: (tenant, review) =>
       transact([
-        {
-          ConditionCheck: {
-            TableName: tableName,
-            Key: keys.project(tenant, review.project_id),
-            ConditionExpression: 'attribute_exists(pk)',
-          },
-        },
+        projectExistsCheck(tableName, tenant, review.project_id),
         { Put: { TableName: tableName, Item: reviewItem(tenant, review), ConditionExpression: 'attribute_not_exists(pk)' } },
         counterUpdate(tableName, keys.reviews(tenant), 1),
         counterUpdate(tableName, keys.reviewsOfProject(tenant, review.project_id), 1),

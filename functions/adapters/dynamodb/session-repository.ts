@@ -1,7 +1,8 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Session, SessionRepository } from '../../core/sessions/session';
 import type { TableRef } from './client';
 import { entityTypes, ttlOf, withoutKeys } from './keys';
+import { allInIndexPartition } from './query-all';
 import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
@@ -57,21 +58,7 @@ export const dynamoSessionRepository = ({ client, tableName }: TableRef): Sessio
   },
 
   async ofUser(userId) {
-    const sessions: Session[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.sessionsOfUser(userId) },
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      sessions.push(...(result.Items ?? []).map((item) => withoutKeys<Session>(item)));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return sessions;
+    const items = await allInIndexPartition({ client, tableName }, 'gsi1', keys.sessionsOfUser(userId));
+    return items.map((item) => withoutKeys<Session>(item));
   },
 });

@@ -1,9 +1,10 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { encodeTime } from 'ulid';
 import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import type { TestRepository, TestRun, TestSuite, TestWrites } from '../../core/testing/test-records';
 import type { TableRef } from './client';
+import { transactUnlessFirstConditionFails } from './conditional-transaction';
 import { pendingEventItems } from './event-repository';
 import {
   countRange,
@@ -16,8 +17,10 @@ import {
   withEqualityFilters,
 } from './list-page';
 import { entityTypes, idRangeEnd, ownedRecord } from './keys';
+import { ownedRecordById } from './owned-record-reader';
+import { projectExistsCheck } from './project-guards';
 import * as keys from './table-keys';
-import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+import { revisionPut, type TransactItem } from './transactions';
 
 /** Suites and runs created in the query's date range, on gsi1 (the tenant's) or gsi2 (a project's), by ULID. */
 const testObjectRange = (tenant: Tenant, query: ListQuery, projectId: string | undefined): RangeSpec => {
@@ -59,30 +62,19 @@ export const dynamoTestWrites = (table: TableRef, now: () => number = Date.now):
     ...owner(tenant),
     ...run,
   });
-  const projectExists = (tenant: Tenant, projectId: string): TransactItem => ({
-    ConditionCheck: { TableName: tableName, Key: keys.project(tenant, projectId), ConditionExpression: 'attribute_exists(pk)' },
-  });
-  const send = async (items: TransactItem[]): Promise<boolean> => {
-    try {
-      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
-      return true;
-    } catch (error) {
-      if (conditionFailedAt(error, 0)) return false;
-      throw error;
-    }
-  };
+  const send = (items: TransactItem[]) => transactUnlessFirstConditionFails(client, items);
 
   return {
     createSuite: (tenant, suite) =>
       send([
-        projectExists(tenant, suite.project_id),
+        projectExistsCheck(tableName, tenant, suite.project_id),
         { Put: { TableName: tableName, Item: suiteItem(tenant, suite), ConditionExpression: 'attribute_not_exists(pk)' } },
         counterUpdate(tableName, keys.testSuites(tenant), 1),
       ]),
 
     createRun: (tenant, run) =>
       send([
-        projectExists(tenant, run.project_id),
+        projectExistsCheck(tableName, tenant, run.project_id),
         { Put: { TableName: tableName, Item: runItem(tenant, run), ConditionExpression: 'attribute_not_exists(pk)' } },
         counterUpdate(tableName, keys.testRuns(tenant), 1),
         ...(run.suite_id
@@ -100,15 +92,9 @@ export const dynamoTestWrites = (table: TableRef, now: () => number = Date.now):
           : []),
       ]),
 
-    async getSuite(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testSuite(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<TestSuite>(result.Item) : undefined;
-    },
+    getSuite: ownedRecordById<TestSuite>(table, keys.testSuite),
 
-    async getRun(tenant, id) {
-      const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.testRun(tenant, id), ConsistentRead: true }));
-      return result.Item ? ownedRecord<TestRun>(result.Item) : undefined;
-    },
+    getRun: ownedRecordById<TestRun>(table, keys.testRun),
 
     saveSuite: (tenant, previous, next) => send([revisionPut(tableName, suiteItem(tenant, next), previous.revision)]),
 

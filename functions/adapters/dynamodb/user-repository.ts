@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { conflict } from '../../core/errors';
 import type { Membership, User, UserRepository } from '../../core/users/user';
 import type { TableRef } from './client';
 import { entityTypes, withoutKeys } from './keys';
+import { allInIndexPartition, queryAll } from './query-all';
 import * as keys from './table-keys';
 import { conditionFailedAt, isConditionFailure, type TransactItem } from './transactions';
 
@@ -27,17 +28,6 @@ const membershipItem = (membership: Membership): Record<string, unknown> => ({
 });
 
 export const dynamoUserRepository = ({ client, tableName }: TableRef): UserRepository => {
-  const queryAll = async (input: Omit<ConstructorParameters<typeof QueryCommand>[0], 'TableName'>) => {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const result = await client.send(new QueryCommand({ TableName: tableName, ...input, ExclusiveStartKey: startKey }));
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  };
-
   const get = async (id: string): Promise<User | undefined> => {
     const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.user(id), ConsistentRead: true }));
     return result.Item ? withoutKeys<User>(result.Item) : undefined;
@@ -106,20 +96,19 @@ export const dynamoUserRepository = ({ client, tableName }: TableRef): UserRepos
     },
 
     async membershipsOfUser(userId) {
-      const items = await queryAll({
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.membershipSortKeyPrefix },
-        ConsistentRead: true,
-      });
+      const items = await queryAll(
+        { client, tableName },
+        {
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': keys.user(userId).pk, ':prefix': keys.membershipSortKeyPrefix },
+          ConsistentRead: true,
+        },
+      );
       return items.map((item) => withoutKeys<Membership>(item));
     },
 
     async membersOfAccount(accountId) {
-      const items = await queryAll({
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.membersOfAccount(accountId) },
-      });
+      const items = await allInIndexPartition({ client, tableName }, 'gsi1', keys.membersOfAccount(accountId));
       return items.map((item) => withoutKeys<Membership>(item));
     },
 

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
 import { getItems } from './batch-get';
@@ -15,6 +15,7 @@ import {
   type RangeSpec,
 } from './list-page';
 import { entityTypes } from './keys';
+import { queryAll } from './query-all';
 import * as keys from './table-keys';
 import { conditionFailedAt, type TransactItem, withConflictRetry } from './transactions';
 import { setExpression, updateExisting } from './update-expression';
@@ -190,21 +191,11 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
     },
 
     async all(tenant) {
-      const webhooks: Webhook[] = [];
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const result = await client.send(
-          new QueryCommand({
-            TableName: tableName,
-            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-            ExpressionAttributeValues: { ':pk': keys.webhooks(tenant), ':prefix': keys.webhookSortKeyPrefix },
-            ExclusiveStartKey: startKey,
-          }),
-        );
-        webhooks.push(...(result.Items ?? []).map(webhookFrom));
-        startKey = result.LastEvaluatedKey;
-      } while (startKey);
-      return webhooks;
+      const items = await queryAll(table, {
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':pk': keys.webhooks(tenant), ':prefix': keys.webhookSortKeyPrefix },
+      });
+      return items.map(webhookFrom);
     },
 
     ...dynamoWebhookList(table),

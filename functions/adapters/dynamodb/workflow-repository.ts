@@ -1,6 +1,5 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { monotonicFactory } from 'ulid';
-import type { ListQuery } from '../../core/pagination';
 import type { Tenant } from '../../core/tenancy';
 import {
   isFinished,
@@ -11,43 +10,22 @@ import {
   type WorkflowRepository,
 } from '../../core/workflows/workflow';
 import { countMoves, isRunningWorkflow, moveOf, runningWorkflowsCountKey } from './attention-counts';
+import { listOfAccountOrProject } from './account-or-project-list';
 import type { TableRef } from './client';
+import { transactUnlessFirstConditionFails } from './conditional-transaction';
 import { pendingEventItems } from './event-repository';
-import {
-  countRange,
-  counterUpdate,
-  counterValue,
-  createdRangeOn,
-  isDateFiltered,
-  isEmptyCreatedRange,
-  listPage,
-  type RangeSpec,
-  withEqualityFilters,
-} from './list-page';
-import { activeWorkflowsAttribute, entityTypes, ownedRecord } from './keys';
+import { countRange, counterUpdate, listPage, withEqualityFilters } from './list-page';
+import { activeWorkflowsAttribute, entityTypes } from './keys';
+import { ownedRecordById } from './owned-record-reader';
+import { projectActivityUpdate } from './project-guards';
 import * as keys from './table-keys';
-import { conditionFailedAt, withConflictRetry } from './transactions';
+import { conditionFailedAt } from './transactions';
 
 // Pure: a bundle that never appends a log line (a workflow read) drops the factory.
 const nextLogSortValue = /* @__PURE__ */ monotonicFactory();
 
-const projectActivity = (tableName: string, tenant: Tenant, projectId: string, by: 1 | -1) => ({
-  Update: {
-    TableName: tableName,
-    Key: keys.project(tenant, projectId),
-    UpdateExpression: 'ADD #active :by',
-    ConditionExpression: 'attribute_exists(pk)',
-    ExpressionAttributeNames: { '#active': activeWorkflowsAttribute },
-    ExpressionAttributeValues: { ':by': by },
-  },
-});
-
-const workflowRange = (tenant: Tenant, query: ListQuery, projectId: string | undefined): RangeSpec =>
-  projectId
-    ? createdRangeOn(keys.workflowsOfProject(tenant, projectId), 'gsi1', keys.workflowSortKeyPrefix, 'workflow', query)
-    : createdRangeOn(keys.workflows(tenant), null, keys.workflowSortKeyPrefix, 'workflow', query);
-
-const workflowFrom = (item: Record<string, unknown>): Workflow => ownedRecord<Workflow>(item);
+const projectActivity = (tableName: string, tenant: Tenant, projectId: string, by: 1 | -1) =>
+  projectActivityUpdate(tableName, tenant, projectId, activeWorkflowsAttribute, by);
 
 const logFrom = (item: Record<string, unknown>): LogEntry => ({
   timestamp: item.timestamp as string,
@@ -73,12 +51,9 @@ const workflowItem = (tenant: Tenant, workflow: Workflow) => ({
 });
 
 /** One workflow by id, alone: what `GET /v1/workflows/{id}` and a deployment's artifact check read. */
-export const dynamoWorkflowReader = ({ client, tableName }: TableRef): Pick<WorkflowRecords, 'get'> => ({
-  async get(tenant, id) {
-    // Strongly consistent: stages and cancel read-modify-write on this.
-    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.workflow(tenant, id), ConsistentRead: true }));
-    return result.Item ? workflowFrom(result.Item) : undefined;
-  },
+export const dynamoWorkflowReader = (table: TableRef): Pick<WorkflowRecords, 'get'> => ({
+  // Strongly consistent: stages and cancel read-modify-write on this.
+  get: ownedRecordById<Workflow>(table, keys.workflow),
 });
 
 /**
@@ -89,61 +64,36 @@ export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.
   const { client, tableName } = table;
 
   return {
-    async create(tenant, workflow, event) {
-      try {
-        await withConflictRetry(() =>
-          client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                projectActivity(tableName, tenant, workflow.project_id, 1),
-                { Put: { TableName: tableName, Item: workflowItem(tenant, workflow), ConditionExpression: 'attribute_not_exists(pk)' } },
-                counterUpdate(tableName, keys.workflows(tenant), 1),
-                counterUpdate(tableName, keys.workflowsOfProject(tenant, workflow.project_id), 1),
-                ...countMoves(tableName, runningWorkflowsCountKey(tenant), [moveOf(isRunningWorkflow, undefined, workflow)]),
-                ...pendingEventItems(tableName, tenant, [event], now()),
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return false;
-        throw error;
-      }
-    },
+    create: async (tenant, workflow, event) =>
+      transactUnlessFirstConditionFails(client, [
+        projectActivity(tableName, tenant, workflow.project_id, 1),
+        { Put: { TableName: tableName, Item: workflowItem(tenant, workflow), ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(tableName, keys.workflows(tenant), 1),
+        counterUpdate(tableName, keys.workflowsOfProject(tenant, workflow.project_id), 1),
+        ...countMoves(tableName, runningWorkflowsCountKey(tenant), [moveOf(isRunningWorkflow, undefined, workflow)]),
+        ...pendingEventItems(tableName, tenant, [event], now()),
+      ]),
 
     get: dynamoWorkflowReader(table).get,
 
     async save(tenant, previous, workflow, events, logs = []) {
       const finishing = !isFinished(previous.status) && isFinished(workflow.status);
-      try {
-        await withConflictRetry(() =>
-          client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                {
-                  Put: {
-                    TableName: tableName,
-                    Item: workflowItem(tenant, workflow),
-                    ConditionExpression: '#version = :expected',
-                    ExpressionAttributeNames: { '#version': 'version' },
-                    ExpressionAttributeValues: { ':expected': previous.version },
-                  },
-                },
-                // The project cannot be deleted while this workflow counts as active on it.
-                ...(finishing ? [projectActivity(tableName, tenant, workflow.project_id, -1)] : []),
-                ...countMoves(tableName, runningWorkflowsCountKey(tenant), [moveOf(isRunningWorkflow, previous, workflow)]),
-                ...pendingEventItems(tableName, tenant, events, now()),
-                ...logs.map((entry) => ({ Put: { TableName: tableName, Item: logItem(tenant, workflow.id, entry) } })),
-              ],
-            }),
-          ),
-        );
-        return true;
-      } catch (error) {
-        if (conditionFailedAt(error, 0)) return false;
-        throw error;
-      }
+      return transactUnlessFirstConditionFails(client, [
+        {
+          Put: {
+            TableName: tableName,
+            Item: workflowItem(tenant, workflow),
+            ConditionExpression: '#version = :expected',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':expected': previous.version },
+          },
+        },
+        // The project cannot be deleted while this workflow counts as active on it.
+        ...(finishing ? [projectActivity(tableName, tenant, workflow.project_id, -1)] : []),
+        ...countMoves(tableName, runningWorkflowsCountKey(tenant), [moveOf(isRunningWorkflow, previous, workflow)]),
+        ...pendingEventItems(tableName, tenant, events, now()),
+        ...logs.map((entry) => ({ Put: { TableName: tableName, Item: logItem(tenant, workflow.id, entry) } })),
+      ]);
     },
 
     async appendLog(tenant, workflowId, entry) {
@@ -175,19 +125,12 @@ export const dynamoWorkflowRecords = (table: TableRef, now: () => number = Date.
 
 /** The workflows of an account or project, alone: what `GET /v1/workflows` reads. */
 export const dynamoWorkflowList = (table: TableRef): Pick<WorkflowLists, 'list'> => ({
-  async list(tenant, query, filters) {
-    if (isEmptyCreatedRange(query)) return { items: [], total: 0 };
-    const spec = withEqualityFilters(workflowRange(tenant, query, filters.project_id), { status: filters.status });
-    const total =
-      filters.status || isDateFiltered(query)
-        ? await countRange(table, spec)
-        : await counterValue(table, filters.project_id ? keys.workflowsOfProject(tenant, filters.project_id) : keys.workflows(tenant));
-    const page = await listPage<Record<string, unknown>>(table, spec, query, total, {
-      project_id: filters.project_id ?? null,
-      status: filters.status ?? null,
-    });
-    return { ...page, items: page.items.map(workflowFrom) };
-  },
+  list: listOfAccountOrProject<Workflow>(table, {
+    ofAccount: keys.workflows,
+    ofProject: keys.workflowsOfProject,
+    sortKeyPrefix: keys.workflowSortKeyPrefix,
+    idKind: 'workflow',
+  }),
 });
 
 /** A workflow's log, alone: what `GET /v1/workflows/{id}/logs` reads beside the workflow. */

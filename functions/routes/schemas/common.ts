@@ -52,6 +52,24 @@ export const nameText = (max: number, description: string) =>
     v.description(description),
   );
 
+/** A whole number in a JSON body from `min` to `max`; every refusal says the range. */
+export const wholeNumberIn = (min: number, max: number, description: string) =>
+  v.pipe(
+    v.number('must be a whole number'),
+    v.integer('must be a whole number'),
+    v.minValue(min, `must be ${min} to ${max}`),
+    v.maxValue(max, `must be ${min} to ${max}`),
+    v.description(description),
+  );
+
+/** A git branch name, 1 to 255 characters: git check-ref-format's rules, in short. Each body adds its own description. */
+export const branchName = /* @__PURE__ */ (() =>
+  v.pipe(
+    v.string('must be a string'),
+    lengthIn(1, 255, 'must be 1 to 255 characters'),
+    v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
+  ))();
+
 /** A whole number in a query string, checked and converted. */
 export const integerParam = (min: number, max: number, description: string) =>
   v.pipe(

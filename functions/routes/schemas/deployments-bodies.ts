@@ -1,16 +1,10 @@
 import * as v from 'valibot';
 import { environments } from '../../core/deployments/deployment';
-import { lengthIn } from './common';
-
-const branch = v.pipe(
-  v.string('must be a string'),
-  lengthIn(1, 255, 'must be 1 to 255 characters'),
-  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-);
+import { branchName } from './common';
 
 /** The service's own fields; the rest belongs to the provider, which checks it (422 naming the field). */
 const config = v.looseObject({
-  branch,
+  branch: branchName,
   auto_rollback: v.optional(v.boolean('must be true or false')),
 });
 

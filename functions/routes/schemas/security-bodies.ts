@@ -1,13 +1,8 @@
 import * as v from 'valibot';
 import { scanTypes } from '../../core/security/scanner';
-import { lengthIn } from './common';
+import { branchName } from './common';
 
-const branch = v.pipe(
-  v.string('must be a string'),
-  lengthIn(1, 255, 'must be 1 to 255 characters'),
-  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-  v.description("Branch to scan; the repository's default branch when absent."),
-);
+const branch = v.pipe(branchName, v.description("Branch to scan; the repository's default branch when absent."));
 
 export const createScanBody = v.strictObject({
   project_id: v.pipe(

@@ -1,17 +1,11 @@
 import * as v from 'valibot';
 import { aiProviderNames } from '../../core/ai/provider';
 import { frameworks } from '../../core/testing/results';
-import { lengthIn } from './common';
+import { branchName, lengthIn, wholeNumberIn } from './common';
 
 // Each schema in one call marked pure: a bundle keeps only those its handler uses (see webhooks-bodies.ts).
 
-const branch = /* @__PURE__ */ (() =>
-  v.pipe(
-    v.string('must be a string'),
-    lengthIn(1, 255, 'must be 1 to 255 characters'),
-    v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-    v.description("The repository's default branch when absent."),
-  ))();
+const branch = /* @__PURE__ */ (() => v.pipe(branchName, v.description("The repository's default branch when absent.")))();
 
 const repositoryPath = /* @__PURE__ */ (() =>
   v.pipe(
@@ -49,13 +43,5 @@ export const runTestsBody = /* @__PURE__ */ (() =>
     test_id: v.optional(v.pipe(v.string('must be a string'), v.description('A completed generated suite (test_…); or give project_id.'))),
     project_id: v.optional(v.pipe(v.string('must be a string'), v.description("Run the repository's own tests; or give test_id."))),
     branch: v.optional(branch),
-    timeout_seconds: v.optional(
-      v.pipe(
-        v.number('must be a whole number'),
-        v.integer('must be a whole number'),
-        v.minValue(1, 'must be 1 to 900'),
-        v.maxValue(900, 'must be 1 to 900'),
-        v.description('Default 300, at most 900.'),
-      ),
-    ),
+    timeout_seconds: v.optional(wholeNumberIn(1, 900, 'Default 300, at most 900.')),
   }))();

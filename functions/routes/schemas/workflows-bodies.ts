@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { aiProviderNames } from '../../core/ai/provider';
-import { lengthIn, nameText } from './common';
+import { branchName, lengthIn, nameText, wholeNumberIn } from './common';
 
 const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
@@ -14,13 +14,7 @@ const prompt = v.pipe(
 
 const name = nameText(100, "1 to 100 characters (Unicode code points); defaults to the prompt's first line.");
 
-const branch = v.pipe(
-  v.string('must be a string'),
-  lengthIn(1, 255, 'must be 1 to 255 characters'),
-  // git check-ref-format's rules, in short.
-  v.regex(/^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/, 'must be a valid git branch name'),
-  v.description("Branch to work from; the repository's default branch when absent."),
-);
+const branch = v.pipe(branchName, v.description("Branch to work from; the repository's default branch when absent."));
 
 const config = v.strictObject({
   ai_provider: v.optional(
@@ -31,15 +25,7 @@ const config = v.strictObject({
   ),
   auto_deploy: v.optional(v.boolean('must be true or false'), false),
   branch: v.optional(branch),
-  max_iterations: v.optional(
-    v.pipe(
-      v.number('must be a whole number'),
-      v.integer('must be a whole number'),
-      v.minValue(1, 'must be 1 to 5'),
-      v.maxValue(5, 'must be 1 to 5'),
-      v.description('Fix rounds allowed after a failed verification, 1 to 5; default 2.'),
-    ),
-  ),
+  max_iterations: v.optional(wholeNumberIn(1, 5, 'Fix rounds allowed after a failed verification, 1 to 5; default 2.')),
   review: v.optional(
     v.pipe(
       v.boolean('must be true or false'),
