@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { CsrfField } from './components';
+import { PostForm } from './components';
 
 /**
  * Building blocks of the dashboard's resource pages (tables, statuses, confirmations, secrets
@@ -66,18 +66,7 @@ export const ConfirmForm = (props: {
   className?: string;
   label?: string;
   children: ComponentChildren;
-}) => (
-  <form
-    method="post"
-    action={props.action}
-    className={props.className ?? 'inline-form'}
-    data-confirm={props.confirm}
-    aria-label={props.label}
-  >
-    <CsrfField token={props.csrfToken} />
-    {props.children}
-  </form>
-);
+}) => <PostForm {...props} className={props.className ?? 'inline-form'} />;
 
 /** A value shown this once (a key, a secret) with a copy button the script reveals. */
 export const OneTimeSecret = (props: { id: string; label: string; value: string; children?: ComponentChildren }) => (
@@ -126,14 +115,6 @@ export const SelectField = (props: { label: string; name: string; options: Optio
   );
 };
 
-/** The "Project id" field of a list's filter form. */
-export const ProjectIdFilter = ({ value }: { value: string | undefined }) => (
-  <div className="field">
-    <label for="field-project_id">Project id</label>
-    <input id="field-project_id" name="project_id" value={value ?? ''} placeholder="proj_…" />
-  </div>
-);
-
 /** Checkboxes under a legend; each labelled with its value (`read:projects`), as tests and screen readers find them. */
 export const CheckboxGroup = (props: {
   legend: string;
@@ -172,8 +153,17 @@ export const CheckboxGroup = (props: {
   </fieldset>
 );
 
-/** Page links under a list; `hrefOf` builds a page's address from the current filters. */
-export const Pagination = (props: { page: number; totalPages: number; total: number; hrefOf: (page: number) => string }) =>
+/** Which page of a list is shown, of how many; what a list page's props carry for `Pagination`. */
+export interface Paged {
+  page: number;
+  totalPages: number;
+  total: number;
+  /** A page's address with the current filters. */
+  hrefOf(page: number): string;
+}
+
+/** Page links under a list. */
+export const Pagination = (props: Paged) =>
   props.totalPages <= 1 ? (
     <p className="muted">{props.total === 1 ? '1 item' : `${props.total} items`}</p>
   ) : (

@@ -2,8 +2,9 @@ import { createContext, type VNode } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Mode } from '../core/tenancy';
 import type { Role } from '../core/users/user';
-import { Button, PostForm } from './components';
+import { PostForm } from './components';
 import type { Viewer } from './layout';
+import { SignOutForm } from './parts/sign-out-form';
 
 /** What every dashboard page shows around its content: who, which account, which mode, where to go. */
 export interface Shell {
@@ -123,9 +124,7 @@ export const AccountBar = ({ shell }: { shell: Shell }) => (
     </span>
     <ModeSwitch shell={shell} />
     <a href="/dashboard/accounts">Switch account</a>
-    <PostForm action="/dashboard/sign-out" csrfToken={shell.viewer.csrfToken} className="inline-form">
-      <Button variant="link">Sign out</Button>
-    </PostForm>
+    <SignOutForm csrfToken={shell.viewer.csrfToken} />
   </div>
 );
 

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { scriptPath, stylesheetPath } from './assets/paths';
-import { Button, PostForm } from './components';
 import { AccountBar, DashboardNav, type Shell, TestModeBanner } from './dashboard-shell';
+import { SignOutForm } from './parts/sign-out-form';
 
 export const serviceName = 'Project Automation Service';
 
@@ -72,9 +72,7 @@ export const Layout = ({ title, viewer, shell, narrow, children }: LayoutProps) 
                   {viewer.email}
                   {viewer.accountId && ` · ${viewer.accountId}`}
                 </span>
-                <PostForm action="/dashboard/sign-out" csrfToken={viewer.csrfToken} className="inline-form">
-                  <Button variant="link">Sign out</Button>
-                </PostForm>
+                <SignOutForm csrfToken={viewer.csrfToken} />
               </>
             )
           )}

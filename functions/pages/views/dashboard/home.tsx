@@ -1,8 +1,9 @@
 import type { ServiceEvent } from '../../../core/events/event';
 import { Alert, Card } from '../../components';
-import { Empty, Time } from '../../dashboard-components';
+import { Time } from '../../dashboard-components';
 import type { Shell } from '../../dashboard-shell';
 import { Layout } from '../../layout';
+import { RecordTable } from '../../parts/record-table';
 
 export interface HomeCounts {
   runningWorkflows: number;
@@ -65,37 +66,27 @@ export const HomePage = (props: { shell: Shell; counts: HomeCounts; events: Serv
     </section>
     <Card>
       <h2>Activity</h2>
-      {props.events.length === 0 ? (
-        <Empty>No events yet in {props.shell.mode} mode. They appear here as projects, workflows and deployments change.</Empty>
-      ) : (
-        <table className="table">
-          <caption className="visually-hidden">Latest events, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Object</th>
-              <th scope="col">When</th>
+      <RecordTable
+        caption="Latest events, newest first"
+        headings={['Event', 'Object', 'When']}
+        records={props.events}
+        empty={`No events yet in ${props.shell.mode} mode. They appear here as projects, workflows and deployments change.`}
+        row={(event) => {
+          const href = pageOfEvent(event);
+          const id = typeof event.data.id === 'string' ? event.data.id : '';
+          return (
+            <tr key={event.id}>
+              <td>
+                <code>{event.type}</code>
+              </td>
+              <td>{href ? <a href={href}>{id}</a> : <span className="muted">{id || '—'}</span>}</td>
+              <td>
+                <Time iso={event.created_at} />
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {props.events.map((event) => {
-              const href = pageOfEvent(event);
-              const id = typeof event.data.id === 'string' ? event.data.id : '';
-              return (
-                <tr key={event.id}>
-                  <td>
-                    <code>{event.type}</code>
-                  </td>
-                  <td>{href ? <a href={href}>{id}</a> : <span className="muted">{id || '—'}</span>}</td>
-                  <td>
-                    <Time iso={event.created_at} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+          );
+        }}
+      />
     </Card>
     <p className="muted">
       Account e-mail: {props.accountEmail}. <a href="/dashboard/accounts">Switch account</a>

@@ -1,8 +1,9 @@
 import type { DeploymentView } from '../../../../core/deployments/deployment';
 import { Alert, Button, Card } from '../../../components';
-import { ConfirmForm, Duration, Empty, StatusBadge, Time } from '../../../dashboard-components';
+import { ConfirmForm, Duration, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { RecordTable } from '../../../parts/record-table';
 
 export const DeploymentPage = (props: { shell: Shell; deployment: DeploymentView; notice?: string }) => {
   const { shell, deployment: d } = props;
@@ -63,39 +64,28 @@ export const DeploymentPage = (props: { shell: Shell; deployment: DeploymentView
         </Card>
         <Card>
           <h2>Health checks</h2>
-          {d.health_checks.length === 0 ? (
-            <Empty>No health checks yet.</Empty>
-          ) : (
-            <table className="table table--compact">
-              <caption className="visually-hidden">Health checks, latest last</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Healthy</th>
-                  <th scope="col">Status code</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">What was seen</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.health_checks.map((h) => (
-                  <tr key={h.checked_at}>
-                    <td>
-                      <Time iso={h.checked_at} />
-                    </td>
-                    <td>
-                      <StatusBadge status={h.healthy ? 'healthy' : 'failed'} label={h.healthy ? 'healthy' : 'unhealthy'} />
-                    </td>
-                    <td>{h.status_code ?? '—'}</td>
-                    <td>
-                      <Duration ms={h.latency_ms} />
-                    </td>
-                    <td>{h.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <RecordTable
+            className="table table--compact"
+            caption="Health checks, latest last"
+            headings={['When', 'Healthy', 'Status code', 'Latency', 'What was seen']}
+            records={d.health_checks}
+            empty="No health checks yet."
+            row={(h) => (
+              <tr key={h.checked_at}>
+                <td>
+                  <Time iso={h.checked_at} />
+                </td>
+                <td>
+                  <StatusBadge status={h.healthy ? 'healthy' : 'failed'} label={h.healthy ? 'healthy' : 'unhealthy'} />
+                </td>
+                <td>{h.status_code ?? '—'}</td>
+                <td>
+                  <Duration ms={h.latency_ms} />
+                </td>
+                <td>{h.message}</td>
+              </tr>
+            )}
+          />
         </Card>
       </section>
     </Layout>

@@ -2,10 +2,13 @@ import type { CredentialView } from '../../../../core/credentials/credential';
 import { isDueForRotation, keyRotationDays, rollOverlaps } from '../../../../core/credentials/dashboard-keys';
 import { allScopes, isReadScope, scopeDescriptions } from '../../../../core/credentials/scopes';
 import type { Role } from '../../../../core/users/user';
-import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
+import { Alert, Button, Card, TextField } from '../../../components';
 import { CheckboxGroup, ConfirmForm, Empty, OneTimeSecret, SelectField, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { CodeList } from '../../../parts/code-list';
+import { FormCard } from '../../../parts/form-card';
+import { RecordTable } from '../../../parts/record-table';
 
 export const keyTypeLabels: Record<string, string> = {
   live: 'Live key',
@@ -58,19 +61,7 @@ const KeyRow = ({ shell, item, nowMs }: { shell: Shell; item: CredentialView; no
         </div>
       </th>
       <td>{keyTypeLabels[item.type] ?? item.type}</td>
-      <td>
-        {item.scopes.length === allScopes.length ? (
-          'Every scope'
-        ) : (
-          <ul className="plain-list scopes">
-            {item.scopes.map((scope) => (
-              <li key={scope}>
-                <code>{scope}</code>
-              </li>
-            ))}
-          </ul>
-        )}
-      </td>
+      <td>{item.scopes.length === allScopes.length ? 'Every scope' : <CodeList values={item.scopes} className="plain-list scopes" />}</td>
       <td>
         <code>{item.hint}</code>
       </td>
@@ -165,50 +156,36 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
           <Empty>No active keys. Create one below.</Empty>
         ) : (
           <div className="table-scroll">
-            <table className="table keys-table">
-              <caption className="visually-hidden">Active keys, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {active.map((item) => (
-                  <KeyRow key={item.id} shell={shell} item={item} nowMs={props.nowMs} />
-                ))}
-              </tbody>
-            </table>
+            <RecordTable
+              className="table keys-table"
+              caption="Active keys, newest first"
+              headings={['Name', 'Type', 'Scopes', 'Key', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}
+              records={active}
+              row={(item) => <KeyRow key={item.id} shell={shell} item={item} nowMs={props.nowMs} />}
+            />
           </div>
         )}
       </Card>
-      <Card>
-        <h2 id="create-key">Create a key</h2>
-        {viewer && <Alert kind="info">As a viewer you can create keys that only read (read:* scopes).</Alert>}
-        <ErrorSummary messages={props.errors ?? []} />
-        <PostForm action="/dashboard/developers/api-keys" csrfToken={shell.viewer.csrfToken} label="Create a key">
-          <TextField label="Name" name="name" value={form.name} required maxLength={100} hint="What uses it, e.g. “CI deploys”." />
-          <SelectField
-            label="Type"
-            name="type"
-            value={form.type}
-            options={Object.entries(keyTypeLabels).map(([value, label]) => ({ value, label }))}
-            hint="A read-only key can never write, whatever its scopes."
-          />
-          <CheckboxGroup legend="Scopes" name="scopes" options={scopeOptions} checked={form.scopes} />
-          <SelectField label="Expires" name="expires_in_days" value={form.expires_in_days} options={expiryOptions} />
-          <div className="actions">
-            <Button>Create</Button>
-          </div>
-        </PostForm>
-      </Card>
+      <FormCard
+        title="Create a key"
+        headingId="create-key"
+        intro={viewer && <Alert kind="info">As a viewer you can create keys that only read (read:* scopes).</Alert>}
+        action="/dashboard/developers/api-keys"
+        csrfToken={shell.viewer.csrfToken}
+        errors={props.errors}
+        submit="Create"
+      >
+        <TextField label="Name" name="name" value={form.name} required maxLength={100} hint="What uses it, e.g. “CI deploys”." />
+        <SelectField
+          label="Type"
+          name="type"
+          value={form.type}
+          options={Object.entries(keyTypeLabels).map(([value, label]) => ({ value, label }))}
+          hint="A read-only key can never write, whatever its scopes."
+        />
+        <CheckboxGroup legend="Scopes" name="scopes" options={scopeOptions} checked={form.scopes} />
+        <SelectField label="Expires" name="expires_in_days" value={form.expires_in_days} options={expiryOptions} />
+      </FormCard>
       {inactive.length > 0 && (
         <Card>
           <h2>Revoked and expired keys</h2>

@@ -1,8 +1,11 @@
 import type { OAuthClientView } from '../../../../core/oauth/client';
-import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
-import { ConfirmForm, Empty, OneTimeSecret, Time } from '../../../dashboard-components';
+import { Alert, Button, Card, TextField } from '../../../components';
+import { ConfirmForm, OneTimeSecret, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { CodeList } from '../../../parts/code-list';
+import { FormCard } from '../../../parts/form-card';
+import { RecordTable } from '../../../parts/record-table';
 
 export interface ApplicationForm {
   name: string;
@@ -73,104 +76,84 @@ export const ApplicationsPage = (props: ApplicationsPageProps) => {
         </Card>
       )}
       <Card>
-        {props.applications.length === 0 ? (
-          <Empty>No applications yet.</Empty>
-        ) : (
-          <table className="table">
-            <caption className="visually-hidden">Applications of this account</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Client id</th>
-                <th scope="col">Type</th>
-                <th scope="col">Redirect URIs</th>
-                <th scope="col">Secret</th>
-                <th scope="col">Actions</th>
+        <RecordTable
+          caption="Applications of this account"
+          headings={['Name', 'Client id', 'Type', 'Redirect URIs', 'Secret', 'Actions']}
+          records={props.applications}
+          empty="No applications yet."
+          row={(app) => {
+            const base = `/dashboard/developers/applications/${encodeURIComponent(app.id)}`;
+            return (
+              <tr key={app.id}>
+                <th scope="row">
+                  <a href={base}>{app.name}</a>
+                </th>
+                <td>
+                  <code>{app.id}</code>
+                </td>
+                <td>{app.type}</td>
+                <td className="break">
+                  <CodeList values={app.redirect_uris} />
+                </td>
+                <td>
+                  {app.secret_hint ? (
+                    <>
+                      <code>{app.secret_hint}</code>
+                      <div className="small muted">
+                        <Time iso={app.secret_created_at} />
+                      </div>
+                    </>
+                  ) : (
+                    <span className="muted">none (public: PKCE)</span>
+                  )}
+                </td>
+                <td>
+                  {admin && (
+                    <div className="row-actions">
+                      <a className="button button--secondary" href={base}>
+                        Edit<span className="visually-hidden"> {app.name}</span>
+                      </a>
+                      {app.type === 'confidential' && (
+                        <ConfirmForm
+                          action={`${base}/rotate-secret`}
+                          csrfToken={shell.viewer.csrfToken}
+                          confirm={`Rotate the client secret of ${app.name}? The old secret stops working at once.`}
+                          label={`Rotate the secret of ${app.name}`}
+                        >
+                          <Button variant="secondary">Rotate secret</Button>
+                        </ConfirmForm>
+                      )}
+                      <ConfirmForm
+                        action={`${base}/delete`}
+                        csrfToken={shell.viewer.csrfToken}
+                        confirm={`Delete ${app.name}? Every token it holds stops working.`}
+                        label={`Delete ${app.name}`}
+                      >
+                        <Button variant="danger">Delete</Button>
+                      </ConfirmForm>
+                    </div>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {props.applications.map((app) => {
-                const base = `/dashboard/developers/applications/${encodeURIComponent(app.id)}`;
-                return (
-                  <tr key={app.id}>
-                    <th scope="row">
-                      <a href={base}>{app.name}</a>
-                    </th>
-                    <td>
-                      <code>{app.id}</code>
-                    </td>
-                    <td>{app.type}</td>
-                    <td className="break">
-                      <ul className="plain-list">
-                        {app.redirect_uris.map((uri) => (
-                          <li key={uri}>
-                            <code>{uri}</code>
-                          </li>
-                        ))}
-                      </ul>
-                    </td>
-                    <td>
-                      {app.secret_hint ? (
-                        <>
-                          <code>{app.secret_hint}</code>
-                          <div className="small muted">
-                            <Time iso={app.secret_created_at} />
-                          </div>
-                        </>
-                      ) : (
-                        <span className="muted">none (public: PKCE)</span>
-                      )}
-                    </td>
-                    <td>
-                      {admin && (
-                        <div className="row-actions">
-                          <a className="button button--secondary" href={base}>
-                            Edit<span className="visually-hidden"> {app.name}</span>
-                          </a>
-                          {app.type === 'confidential' && (
-                            <ConfirmForm
-                              action={`${base}/rotate-secret`}
-                              csrfToken={shell.viewer.csrfToken}
-                              confirm={`Rotate the client secret of ${app.name}? The old secret stops working at once.`}
-                              label={`Rotate the secret of ${app.name}`}
-                            >
-                              <Button variant="secondary">Rotate secret</Button>
-                            </ConfirmForm>
-                          )}
-                          <ConfirmForm
-                            action={`${base}/delete`}
-                            csrfToken={shell.viewer.csrfToken}
-                            confirm={`Delete ${app.name}? Every token it holds stops working.`}
-                            label={`Delete ${app.name}`}
-                          >
-                            <Button variant="danger">Delete</Button>
-                          </ConfirmForm>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
+            );
+          }}
+        />
       </Card>
       {admin && (
-        <Card>
-          <h2>Register an application</h2>
-          <ErrorSummary messages={props.errors ?? []} />
-          <PostForm action="/dashboard/developers/applications" csrfToken={shell.viewer.csrfToken} label="Register an application">
-            <TextField label="Name" name="name" value={form.name} required maxLength={100} error={props.fieldErrors?.name} />
-            <RedirectUrisField value={form.redirect_uris} error={props.fieldErrors?.redirect_uris} />
-            <div className="checkbox">
-              <input type="checkbox" id="field-public" name="public" value="true" checked={form.public} />
-              <label for="field-public">Public client (no secret; PKCE required)</label>
-            </div>
-            <div className="actions">
-              <Button>Create</Button>
-            </div>
-          </PostForm>
-        </Card>
+        <FormCard
+          title="Register an application"
+          action="/dashboard/developers/applications"
+          csrfToken={shell.viewer.csrfToken}
+          errors={props.errors}
+          submit="Create"
+        >
+          <TextField label="Name" name="name" value={form.name} required maxLength={100} error={props.fieldErrors?.name} />
+          <RedirectUrisField value={form.redirect_uris} error={props.fieldErrors?.redirect_uris} />
+          <div className="checkbox">
+            <input type="checkbox" id="field-public" name="public" value="true" checked={form.public} />
+            <label for="field-public">Public client (no secret; PKCE required)</label>
+          </div>
+        </FormCard>
       )}
     </Layout>
   );

@@ -1,8 +1,10 @@
 import type { AuthorizedApplication } from '../../../../core/oauth/authorized-applications';
 import { Alert, Button, Card } from '../../../components';
-import { ConfirmForm, Empty, Time } from '../../../dashboard-components';
+import { ConfirmForm, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { CodeList } from '../../../parts/code-list';
+import { RecordTable } from '../../../parts/record-table';
 
 export const AuthorizedApplicationsPage = (props: {
   shell: Shell;
@@ -16,63 +18,44 @@ export const AuthorizedApplicationsPage = (props: {
     <p className="muted">Applications this account let act for it. Revoking one takes effect on its next request.</p>
     {props.notice && <Alert kind="success">{props.notice}</Alert>}
     <Card>
-      {props.applications.length === 0 ? (
-        <Empty>No application is authorized.</Empty>
-      ) : (
-        <table className="table">
-          <caption className="visually-hidden">Applications authorized by this account</caption>
-          <thead>
-            <tr>
-              <th scope="col">Application</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Authorized by</th>
-              <th scope="col">Authorized</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.applications.map((a) => (
-              <tr key={a.grant_id}>
-                <th scope="row">
-                  {a.application ?? <span className="muted">deleted application</span>}
-                  <div className="small muted">
-                    <code>{a.client_id}</code>
-                  </div>
-                </th>
-                <td>
-                  <ul className="plain-list">
-                    {a.scopes.map((s) => (
-                      <li key={s}>
-                        <code>{s}</code>
-                      </li>
-                    ))}
-                  </ul>
-                </td>
-                <td>{props.emails.get(a.user_id) ?? a.user_id}</td>
-                <td>
-                  <Time iso={a.created_at} />
-                </td>
-                <td>
-                  <Time iso={a.last_used_at} empty="Never" />
-                </td>
-                <td>
-                  {(props.shell.role === 'admin' || a.user_id === props.selfId) && (
-                    <ConfirmForm
-                      action={`/dashboard/developers/authorized-applications/${encodeURIComponent(a.grant_id)}/revoke`}
-                      csrfToken={props.shell.viewer.csrfToken}
-                      confirm={`Revoke ${a.application ?? 'this application'}? Its tokens stop working on its next request.`}
-                      label={`Revoke ${a.application ?? a.client_id}`}
-                    >
-                      <Button variant="danger">Revoke</Button>
-                    </ConfirmForm>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <RecordTable
+        caption="Applications authorized by this account"
+        headings={['Application', 'Scopes', 'Authorized by', 'Authorized', 'Last used', 'Actions']}
+        records={props.applications}
+        empty="No application is authorized."
+        row={(a) => (
+          <tr key={a.grant_id}>
+            <th scope="row">
+              {a.application ?? <span className="muted">deleted application</span>}
+              <div className="small muted">
+                <code>{a.client_id}</code>
+              </div>
+            </th>
+            <td>
+              <CodeList values={a.scopes} />
+            </td>
+            <td>{props.emails.get(a.user_id) ?? a.user_id}</td>
+            <td>
+              <Time iso={a.created_at} />
+            </td>
+            <td>
+              <Time iso={a.last_used_at} empty="Never" />
+            </td>
+            <td>
+              {(props.shell.role === 'admin' || a.user_id === props.selfId) && (
+                <ConfirmForm
+                  action={`/dashboard/developers/authorized-applications/${encodeURIComponent(a.grant_id)}/revoke`}
+                  csrfToken={props.shell.viewer.csrfToken}
+                  confirm={`Revoke ${a.application ?? 'this application'}? Its tokens stop working on its next request.`}
+                  label={`Revoke ${a.application ?? a.client_id}`}
+                >
+                  <Button variant="danger">Revoke</Button>
+                </ConfirmForm>
+              )}
+            </td>
+          </tr>
+        )}
+      />
     </Card>
   </Layout>
 );

@@ -6,10 +6,11 @@ import type { Finding } from '../../../../core/security/finding';
 import type { Scan } from '../../../../core/security/scan';
 import type { TestRun } from '../../../../core/testing/test-records';
 import type { Workflow } from '../../../../core/workflows/workflow';
-import { Alert, Button, Card, ErrorSummary, PostForm } from '../../../components';
+import { Alert, Button, Card } from '../../../components';
 import { ConfirmForm, Empty, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { FormCard } from '../../../parts/form-card';
 import { totalsText } from '../tests/tests';
 import { type ProjectForm, ProjectFields } from './projects';
 
@@ -27,13 +28,20 @@ export interface ProjectPageProps {
   form?: ProjectForm;
 }
 
-const Section = (props: { title: string; href?: string; empty: string; count: number; children: ComponentChildren }) => (
+/** The project's latest records of one kind, one a line, with a link to all of them where there is a list. */
+const Section = <T,>(props: {
+  title: string;
+  href?: string;
+  empty: string;
+  items: readonly T[];
+  item: (record: T) => ComponentChildren;
+}) => (
   <Card>
     <div className="card-head">
       <h2>{props.title}</h2>
       {props.href && <a href={props.href}>All {props.title.toLowerCase()} of this project</a>}
     </div>
-    {props.count === 0 ? <Empty>{props.empty}</Empty> : props.children}
+    {props.items.length === 0 ? <Empty>{props.empty}</Empty> : <ul className="plain-list">{props.items.map(props.item)}</ul>}
   </Card>
 );
 
@@ -52,93 +60,102 @@ export const ProjectPage = (props: ProjectPageProps) => {
       </p>
       {project.description && <p>{project.description}</p>}
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
-      <Section title="Workflows" href={`/dashboard/workflows?${filter}`} empty="No workflows yet." count={props.workflows.length}>
-        <ul className="plain-list">
-          {props.workflows.map((w) => (
-            <li key={w.id}>
-              <a href={`/dashboard/workflows/${encodeURIComponent(w.id)}`}>{w.name}</a> <StatusBadge status={w.status} />{' '}
-              <Time iso={w.created_at} />
-            </li>
-          ))}
-        </ul>
-      </Section>
-      <Section title="Scans" href={`/dashboard/security?${filter}`} empty="No scans yet." count={props.scans.length}>
-        <ul className="plain-list">
-          {props.scans.map((s) => (
-            <li key={s.id}>
-              <a href={`/dashboard/security/scans/${encodeURIComponent(s.id)}`}>{s.id}</a> <StatusBadge status={s.status} />{' '}
-              {s.scan_types.join(', ')} <Time iso={s.created_at} />
-            </li>
-          ))}
-        </ul>
-      </Section>
-      <Section title="Findings" href={`/dashboard/security?${filter}`} empty="No open findings." count={props.findings.length}>
-        <ul className="plain-list">
-          {props.findings.map((f) => (
-            <li key={f.id}>
-              <StatusBadge status={f.severity} /> <a href={`/dashboard/security/findings/${encodeURIComponent(f.id)}`}>{f.title}</a>{' '}
-              <StatusBadge status={f.status} />
-            </li>
-          ))}
-        </ul>
-      </Section>
-      <Section title="Deployments" href={`/dashboard/deployments?${filter}`} empty="No deployments yet." count={props.deployments.length}>
-        <ul className="plain-list">
-          {props.deployments.map((d) => (
-            <li key={d.id}>
-              <a href={`/dashboard/deployments/${encodeURIComponent(d.id)}`}>{d.id}</a> {d.environment} <StatusBadge status={d.status} />{' '}
-              <Time iso={d.created_at} />
-            </li>
-          ))}
-        </ul>
-      </Section>
-      <Section title="Test runs" href={`/dashboard/tests?${filter}`} empty="No test runs yet." count={props.testRuns.length}>
-        <ul className="plain-list">
-          {props.testRuns.map((run) => (
-            <li key={run.id}>
-              <a href={`/dashboard/tests/${encodeURIComponent(run.id)}`}>{run.id}</a> <StatusBadge status={run.status} /> {totalsText(run)}{' '}
-              <Time iso={run.created_at} />
-            </li>
-          ))}
-        </ul>
-      </Section>
-      <Section title="Code reviews" empty="No code reviews yet." count={props.reviews.length}>
-        <ul className="plain-list">
-          {props.reviews.map((r) => (
-            <li key={r.id}>
-              <code>{r.id}</code> {r.head ? <code className="break">{r.head}</code> : 'workflow change'}
-              {r.base_ref && (
-                <>
-                  {' '}
-                  into <code className="break">{r.base_ref}</code>
-                </>
-              )}{' '}
-              <StatusBadge status={r.status} />
-              {r.verdict && (
-                <>
-                  {' '}
-                  <StatusBadge status={r.verdict} />
-                </>
-              )}
-              {r.counts && ` ${r.counts.comments} ${r.counts.comments === 1 ? 'comment' : 'comments'}`} <Time iso={r.created_at} />
-            </li>
-          ))}
-        </ul>
-      </Section>
+      <Section
+        title="Workflows"
+        href={`/dashboard/workflows?${filter}`}
+        empty="No workflows yet."
+        items={props.workflows}
+        item={(w) => (
+          <li key={w.id}>
+            <a href={`/dashboard/workflows/${encodeURIComponent(w.id)}`}>{w.name}</a> <StatusBadge status={w.status} />{' '}
+            <Time iso={w.created_at} />
+          </li>
+        )}
+      />
+      <Section
+        title="Scans"
+        href={`/dashboard/security?${filter}`}
+        empty="No scans yet."
+        items={props.scans}
+        item={(s) => (
+          <li key={s.id}>
+            <a href={`/dashboard/security/scans/${encodeURIComponent(s.id)}`}>{s.id}</a> <StatusBadge status={s.status} />{' '}
+            {s.scan_types.join(', ')} <Time iso={s.created_at} />
+          </li>
+        )}
+      />
+      <Section
+        title="Findings"
+        href={`/dashboard/security?${filter}`}
+        empty="No open findings."
+        items={props.findings}
+        item={(f) => (
+          <li key={f.id}>
+            <StatusBadge status={f.severity} /> <a href={`/dashboard/security/findings/${encodeURIComponent(f.id)}`}>{f.title}</a>{' '}
+            <StatusBadge status={f.status} />
+          </li>
+        )}
+      />
+      <Section
+        title="Deployments"
+        href={`/dashboard/deployments?${filter}`}
+        empty="No deployments yet."
+        items={props.deployments}
+        item={(d) => (
+          <li key={d.id}>
+            <a href={`/dashboard/deployments/${encodeURIComponent(d.id)}`}>{d.id}</a> {d.environment} <StatusBadge status={d.status} />{' '}
+            <Time iso={d.created_at} />
+          </li>
+        )}
+      />
+      <Section
+        title="Test runs"
+        href={`/dashboard/tests?${filter}`}
+        empty="No test runs yet."
+        items={props.testRuns}
+        item={(run) => (
+          <li key={run.id}>
+            <a href={`/dashboard/tests/${encodeURIComponent(run.id)}`}>{run.id}</a> <StatusBadge status={run.status} /> {totalsText(run)}{' '}
+            <Time iso={run.created_at} />
+          </li>
+        )}
+      />
+      <Section
+        title="Code reviews"
+        empty="No code reviews yet."
+        items={props.reviews}
+        item={(r) => (
+          <li key={r.id}>
+            <code>{r.id}</code> {r.head ? <code className="break">{r.head}</code> : 'workflow change'}
+            {r.base_ref && (
+              <>
+                {' '}
+                into <code className="break">{r.base_ref}</code>
+              </>
+            )}{' '}
+            <StatusBadge status={r.status} />
+            {r.verdict && (
+              <>
+                {' '}
+                <StatusBadge status={r.verdict} />
+              </>
+            )}
+            {r.counts && ` ${r.counts.comments} ${r.counts.comments === 1 ? 'comment' : 'comments'}`} <Time iso={r.created_at} />
+          </li>
+        )}
+      />
       {shell.role === 'admin' && (
         <>
-          <Card>
-            <h2>Edit</h2>
-            <ErrorSummary messages={props.errors ?? []} />
-            <PostForm action={base} csrfToken={shell.viewer.csrfToken} label="Edit the project">
-              <ProjectFields
-                form={props.form ?? { name: project.name, repository: project.repository, description: project.description }}
-              />
-              <div className="actions">
-                <Button>Save changes</Button>
-              </div>
-            </PostForm>
-          </Card>
+          <FormCard
+            title="Edit"
+            label="Edit the project"
+            action={base}
+            csrfToken={shell.viewer.csrfToken}
+            errors={props.errors}
+            submit="Save changes"
+          >
+            <ProjectFields form={props.form ?? { name: project.name, repository: project.repository, description: project.description }} />
+          </FormCard>
           <Card>
             <h2>Delete</h2>
             <p className="muted">Refused while a workflow or deployment of the project is in progress.</p>

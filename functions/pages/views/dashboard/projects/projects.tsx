@@ -1,8 +1,11 @@
 import type { Project } from '../../../../core/projects/project';
-import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
-import { Empty, Pagination, SelectField, Time } from '../../../dashboard-components';
+import { Alert, Card, TextField } from '../../../components';
+import { type Paged, Pagination, SelectField, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { FormCard } from '../../../parts/form-card';
+import { FilterForm, InputFilter } from '../../../parts/list-filters';
+import { RecordTable } from '../../../parts/record-table';
 
 export interface ProjectForm {
   name: string;
@@ -25,14 +28,10 @@ export const ProjectFields = ({ form }: { form: ProjectForm }) => (
   </>
 );
 
-export interface ProjectsPageProps {
+export interface ProjectsPageProps extends Paged {
   shell: Shell;
   projects: Project[];
-  page: number;
-  totalPages: number;
-  total: number;
   filters: { sort: string; order: string; created_after: string; created_before: string };
-  hrefOf(page: number): string;
   notice?: string;
   errors?: string[];
   form?: ProjectForm;
@@ -45,7 +44,7 @@ export const ProjectsPage = (props: ProjectsPageProps) => {
       <h1>Projects</h1>
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
       <Card>
-        <form method="get" action="/dashboard/projects" className="filters-form" aria-label="Sort and filter projects">
+        <FilterForm action="/dashboard/projects" label="Sort and filter projects" submit="Apply">
           <SelectField
             label="Sort by"
             name="sort"
@@ -65,62 +64,43 @@ export const ProjectsPage = (props: ProjectsPageProps) => {
               { value: 'asc', label: 'Ascending' },
             ]}
           />
-          <div className="field">
-            <label for="field-created_after">Created on or after</label>
-            <input id="field-created_after" name="created_after" type="date" value={props.filters.created_after} />
-          </div>
-          <div className="field">
-            <label for="field-created_before">Created before</label>
-            <input id="field-created_before" name="created_before" type="date" value={props.filters.created_before} />
-          </div>
-          <Button variant="secondary">Apply</Button>
-        </form>
-        {props.projects.length === 0 ? (
-          <Empty>No projects match in {shell.mode} mode. Create one below.</Empty>
-        ) : (
-          <table className="table">
-            <caption className="visually-hidden">Projects</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Repository</th>
-                <th scope="col">Created</th>
-                <th scope="col">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.projects.map((project) => (
-                <tr key={project.id}>
-                  <th scope="row">
-                    <a href={`/dashboard/projects/${encodeURIComponent(project.id)}`}>{project.name}</a>
-                  </th>
-                  <td className="break">
-                    <code>{project.repository}</code>
-                  </td>
-                  <td>
-                    <Time iso={project.created_at} />
-                  </td>
-                  <td>
-                    <Time iso={project.updated_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-        <Pagination page={props.page} totalPages={props.totalPages} total={props.total} hrefOf={props.hrefOf} />
+          <InputFilter label="Created on or after" name="created_after" type="date" value={props.filters.created_after} />
+          <InputFilter label="Created before" name="created_before" type="date" value={props.filters.created_before} />
+        </FilterForm>
+        <RecordTable
+          caption="Projects"
+          headings={['Name', 'Repository', 'Created', 'Updated']}
+          records={props.projects}
+          empty={`No projects match in ${shell.mode} mode. Create one below.`}
+          row={(project) => (
+            <tr key={project.id}>
+              <th scope="row">
+                <a href={`/dashboard/projects/${encodeURIComponent(project.id)}`}>{project.name}</a>
+              </th>
+              <td className="break">
+                <code>{project.repository}</code>
+              </td>
+              <td>
+                <Time iso={project.created_at} />
+              </td>
+              <td>
+                <Time iso={project.updated_at} />
+              </td>
+            </tr>
+          )}
+        />
+        <Pagination {...props} />
       </Card>
       {shell.role === 'admin' && (
-        <Card>
-          <h2>Create a project</h2>
-          <ErrorSummary messages={props.errors ?? []} />
-          <PostForm action="/dashboard/projects" csrfToken={shell.viewer.csrfToken} label="Create a project">
-            <ProjectFields form={props.form ?? { name: '', repository: '', description: '' }} />
-            <div className="actions">
-              <Button>Create</Button>
-            </div>
-          </PostForm>
-        </Card>
+        <FormCard
+          title="Create a project"
+          action="/dashboard/projects"
+          csrfToken={shell.viewer.csrfToken}
+          errors={props.errors}
+          submit="Create"
+        >
+          <ProjectFields form={props.form ?? { name: '', repository: '', description: '' }} />
+        </FormCard>
       )}
     </Layout>
   );

@@ -1,8 +1,9 @@
 import type { AuditRecord } from '../../../../core/audit/audit';
 import { Card } from '../../../components';
-import { Empty, Time } from '../../../dashboard-components';
+import { Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { RecordTable } from '../../../parts/record-table';
 
 const detailText = (details: Record<string, unknown>): string =>
   Object.entries(details)
@@ -14,43 +15,31 @@ export const AuditLogPage = (props: { shell: Shell; records: AuditRecord[]; emai
     <h1>Audit log</h1>
     <p className="muted">Sign-ins, key and application changes, grants and team changes of this account, newest first.</p>
     <Card>
-      {props.records.length === 0 ? (
-        <Empty>Nothing recorded yet.</Empty>
-      ) : (
-        <table className="table table--compact">
-          <caption className="visually-hidden">Audit records, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">By</th>
-              <th scope="col">Target</th>
-              <th scope="col">Details</th>
-              <th scope="col">From</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.records.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Time iso={r.created_at} />
-                </td>
-                <td>
-                  <code>{r.action}</code>
-                </td>
-                <td>
-                  {r.actor.type === 'user' && r.actor.id
-                    ? (props.emails.get(r.actor.id) ?? r.actor.id)
-                    : `${r.actor.type}${r.actor.id ? ` ${r.actor.id}` : ''}`}
-                </td>
-                <td>{r.target_id ? <code>{r.target_id}</code> : '—'}</td>
-                <td className="break small">{detailText(r.details)}</td>
-                <td className="small">{r.ip ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <RecordTable
+        className="table table--compact"
+        caption="Audit records, newest first"
+        headings={['When', 'Action', 'By', 'Target', 'Details', 'From']}
+        records={props.records}
+        empty="Nothing recorded yet."
+        row={(r) => (
+          <tr key={r.id}>
+            <td>
+              <Time iso={r.created_at} />
+            </td>
+            <td>
+              <code>{r.action}</code>
+            </td>
+            <td>
+              {r.actor.type === 'user' && r.actor.id
+                ? (props.emails.get(r.actor.id) ?? r.actor.id)
+                : `${r.actor.type}${r.actor.id ? ` ${r.actor.id}` : ''}`}
+            </td>
+            <td>{r.target_id ? <code>{r.target_id}</code> : '—'}</td>
+            <td className="break small">{detailText(r.details)}</td>
+            <td className="small">{r.ip ?? '—'}</td>
+          </tr>
+        )}
+      />
     </Card>
   </Layout>
 );

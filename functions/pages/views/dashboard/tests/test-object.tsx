@@ -3,6 +3,7 @@ import { Alert, Card } from '../../../components';
 import { Duration, Empty, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { RecordTable } from '../../../parts/record-table';
 import { totalsText } from './tests';
 
 const SuiteView = ({ suite }: { suite: TestSuite }) => (
@@ -59,29 +60,20 @@ const RunView = ({ run }: { run: TestRun }) => {
       {run.error && <Alert kind="error">{run.error}</Alert>}
       <Card>
         <h2>Failing cases</h2>
-        {failing.length === 0 ? (
-          <Empty>{run.results ? 'None.' : 'No results yet.'}</Empty>
-        ) : (
-          <table className="table table--compact">
-            <caption className="visually-hidden">Failing cases</caption>
-            <thead>
-              <tr>
-                <th scope="col">Case</th>
-                <th scope="col">File</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {failing.map((c, i) => (
-                <tr key={`${c.name}-${i}`}>
-                  <th scope="row">{c.name}</th>
-                  <td>{c.file ? <code>{c.file}</code> : '—'}</td>
-                  <td>{c.failure_message ? <pre className="excerpt">{c.failure_message}</pre> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <RecordTable
+          className="table table--compact"
+          caption="Failing cases"
+          headings={['Case', 'File', 'Message']}
+          records={failing}
+          empty={run.results ? 'None.' : 'No results yet.'}
+          row={(c, i) => (
+            <tr key={`${c.name}-${i}`}>
+              <th scope="row">{c.name}</th>
+              <td>{c.file ? <code>{c.file}</code> : '—'}</td>
+              <td>{c.failure_message ? <pre className="excerpt">{c.failure_message}</pre> : '—'}</td>
+            </tr>
+          )}
+        />
         {run.results?.log_excerpt && (
           <details>
             <summary>Log excerpt</summary>

@@ -1,23 +1,32 @@
 import { eventTypes } from '../../../../core/events/event-types';
 import type { DeliveryStatus, DeliveryView } from '../../../../core/webhooks/delivery';
 import type { WebhookView } from '../../../../core/webhooks/webhook';
-import { Alert, Button, Card, ErrorSummary, PostForm } from '../../../components';
-import { ConfirmForm, Duration, Empty, OneTimeSecret, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import { Alert, Button, Card, PostForm } from '../../../components';
+import {
+  ConfirmForm,
+  Duration,
+  Empty,
+  OneTimeSecret,
+  type Paged,
+  Pagination,
+  SelectField,
+  StatusBadge,
+  Time,
+} from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { FormCard } from '../../../parts/form-card';
+import { ChoiceFilter, FilterForm } from '../../../parts/list-filters';
+import { RecordTable } from '../../../parts/record-table';
 import { type WebhookForm, WebhookFields, webhookState } from './webhooks';
 
 export const deliveryStatuses: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'skipped'];
 
-export interface WebhookPageProps {
+export interface WebhookPageProps extends Paged {
   shell: Shell;
   webhook: WebhookView;
   deliveries: DeliveryView[];
-  page: number;
-  totalPages: number;
-  total: number;
   filters: { status?: string; event_type?: string };
-  hrefOf(page: number): string;
   secret?: string;
   notice?: string;
   testDelivery?: DeliveryView;
@@ -29,49 +38,40 @@ const Attempts = ({ delivery }: { delivery: DeliveryView }) =>
   delivery.attempts.length === 0 ? (
     <p className="muted">No attempt yet.</p>
   ) : (
-    <table className="table table--compact">
-      <caption className="visually-hidden">Attempts of {delivery.id}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Attempt</th>
-          <th scope="col">When</th>
-          <th scope="col">Status code</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Error</th>
-          <th scope="col">Response</th>
+    <RecordTable
+      className="table table--compact"
+      caption={`Attempts of ${delivery.id}`}
+      headings={['Attempt', 'When', 'Status code', 'Duration', 'Error', 'Response']}
+      records={delivery.attempts}
+      row={(attempt) => (
+        <tr key={`${attempt.sequence}-${attempt.number}`}>
+          <td>
+            {attempt.number}
+            {attempt.sequence > 1 && <span className="muted"> (run {attempt.sequence})</span>}
+          </td>
+          <td>
+            <Time iso={attempt.attempted_at} />
+          </td>
+          <td>{attempt.status_code ?? <span className="muted">none</span>}</td>
+          <td>
+            <Duration ms={attempt.duration_ms} />
+          </td>
+          <td>
+            {attempt.error ? (
+              <>
+                <code>{attempt.error}</code>
+                {attempt.error_message && <div className="small">{attempt.error_message}</div>}
+              </>
+            ) : (
+              <span className="muted">none</span>
+            )}
+          </td>
+          <td>
+            {attempt.response_excerpt ? <pre className="excerpt">{attempt.response_excerpt}</pre> : <span className="muted">empty</span>}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {delivery.attempts.map((attempt) => (
-          <tr key={`${attempt.sequence}-${attempt.number}`}>
-            <td>
-              {attempt.number}
-              {attempt.sequence > 1 && <span className="muted"> (run {attempt.sequence})</span>}
-            </td>
-            <td>
-              <Time iso={attempt.attempted_at} />
-            </td>
-            <td>{attempt.status_code ?? <span className="muted">none</span>}</td>
-            <td>
-              <Duration ms={attempt.duration_ms} />
-            </td>
-            <td>
-              {attempt.error ? (
-                <>
-                  <code>{attempt.error}</code>
-                  {attempt.error_message && <div className="small">{attempt.error_message}</div>}
-                </>
-              ) : (
-                <span className="muted">none</span>
-              )}
-            </td>
-            <td>
-              {attempt.response_excerpt ? <pre className="excerpt">{attempt.response_excerpt}</pre> : <span className="muted">empty</span>}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    />
   );
 
 export const WebhookPage = (props: WebhookPageProps) => {
@@ -161,21 +161,10 @@ export const WebhookPage = (props: WebhookPageProps) => {
       </div>
       <Card>
         <h2>Delivery log</h2>
-        <form method="get" action={base} className="filters-form" aria-label="Filter deliveries">
-          <SelectField
-            label="Status"
-            name="status"
-            value={props.filters.status ?? ''}
-            options={[{ value: '', label: 'Any' }, ...deliveryStatuses.map((s) => ({ value: s, label: s }))]}
-          />
-          <SelectField
-            label="Event type"
-            name="event_type"
-            value={props.filters.event_type ?? ''}
-            options={[{ value: '', label: 'Any' }, ...eventTypes.map((t) => ({ value: t, label: t }))]}
-          />
-          <Button variant="secondary">Filter</Button>
-        </form>
+        <FilterForm action={base} label="Filter deliveries">
+          <ChoiceFilter label="Status" name="status" value={props.filters.status} values={deliveryStatuses} />
+          <ChoiceFilter label="Event type" name="event_type" value={props.filters.event_type} values={eventTypes} />
+        </FilterForm>
         {props.deliveries.length === 0 ? (
           <Empty>No deliveries match.</Empty>
         ) : (
@@ -211,22 +200,15 @@ export const WebhookPage = (props: WebhookPageProps) => {
             ))}
           </ul>
         )}
-        <Pagination page={props.page} totalPages={props.totalPages} total={props.total} hrefOf={props.hrefOf} />
+        <Pagination {...props} />
       </Card>
-      <Card>
-        <h2>Edit</h2>
-        <ErrorSummary messages={props.errors ?? []} />
-        <PostForm action={base} csrfToken={csrf} label="Edit the webhook">
-          <WebhookFields form={form} />
-          <div className="checkbox">
-            <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
-            <label for="field-active">Active</label>
-          </div>
-          <div className="actions">
-            <Button>Save changes</Button>
-          </div>
-        </PostForm>
-      </Card>
+      <FormCard title="Edit" label="Edit the webhook" action={base} csrfToken={csrf} errors={props.errors} submit="Save changes">
+        <WebhookFields form={form} />
+        <div className="checkbox">
+          <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
+          <label for="field-active">Active</label>
+        </div>
+      </FormCard>
     </Layout>
   );
 };

@@ -1,9 +1,11 @@
 import { eventTypes } from '../../../../core/events/event-types';
 import type { WebhookView } from '../../../../core/webhooks/webhook';
-import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
-import { CheckboxGroup, Empty, OneTimeSecret, Pagination, StatusBadge, Time } from '../../../dashboard-components';
+import { Alert, Card, TextField } from '../../../components';
+import { CheckboxGroup, OneTimeSecret, type Paged, Pagination, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { FormCard } from '../../../parts/form-card';
+import { RecordTable } from '../../../parts/record-table';
 
 export interface WebhookForm {
   url: string;
@@ -36,14 +38,10 @@ export const WebhookFields = ({ form }: { form: WebhookForm }) => (
 export const webhookState = (webhook: WebhookView): 'failed' | 'inactive' | 'enabled' =>
   webhook.status === 'failed' ? 'failed' : webhook.active ? 'enabled' : 'inactive';
 
-export interface WebhooksPageProps {
+export interface WebhooksPageProps extends Paged {
   shell: Shell;
   webhooks: WebhookView[];
-  page: number;
-  totalPages: number;
-  total: number;
   status?: 'enabled' | 'failed';
-  hrefOf(page: number): string;
   created?: { webhook: WebhookView; secret: string };
   notice?: string;
   errors?: string[];
@@ -82,58 +80,46 @@ export const WebhooksPage = (props: WebhooksPageProps) => {
             </a>
           </nav>
         </div>
-        {props.webhooks.length === 0 ? (
-          <Empty>{props.status ? `No ${props.status} webhooks.` : `No webhooks in ${shell.mode} mode yet. Add one below.`}</Empty>
-        ) : (
-          <table className="table">
-            <caption className="visually-hidden">Webhook endpoints, failed ones marked</caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col">Events</th>
-                <th scope="col">Created</th>
+        <RecordTable
+          caption="Webhook endpoints, failed ones marked"
+          headings={['Endpoint', 'Status', 'Events', 'Created']}
+          records={props.webhooks}
+          empty={props.status ? `No ${props.status} webhooks.` : `No webhooks in ${shell.mode} mode yet. Add one below.`}
+          row={(webhook) => {
+            const state = webhookState(webhook);
+            return (
+              <tr key={webhook.id} className={state === 'failed' ? 'row--failed' : undefined}>
+                <th scope="row">
+                  <a href={`/dashboard/webhooks/${encodeURIComponent(webhook.id)}`}>{webhook.url}</a>
+                  {webhook.description && <div className="muted small">{webhook.description}</div>}
+                </th>
+                <td>
+                  <StatusBadge status={state} />
+                  {state === 'failed' && (
+                    <div className="small">
+                      since <Time iso={webhook.failed_at} />
+                    </div>
+                  )}
+                </td>
+                <td>{webhook.events.includes('*') ? 'All events' : `${webhook.events.length} types`}</td>
+                <td>
+                  <Time iso={webhook.created_at} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {props.webhooks.map((webhook) => {
-                const state = webhookState(webhook);
-                return (
-                  <tr key={webhook.id} className={state === 'failed' ? 'row--failed' : undefined}>
-                    <th scope="row">
-                      <a href={`/dashboard/webhooks/${encodeURIComponent(webhook.id)}`}>{webhook.url}</a>
-                      {webhook.description && <div className="muted small">{webhook.description}</div>}
-                    </th>
-                    <td>
-                      <StatusBadge status={state} />
-                      {state === 'failed' && (
-                        <div className="small">
-                          since <Time iso={webhook.failed_at} />
-                        </div>
-                      )}
-                    </td>
-                    <td>{webhook.events.includes('*') ? 'All events' : `${webhook.events.length} types`}</td>
-                    <td>
-                      <Time iso={webhook.created_at} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-        <Pagination page={props.page} totalPages={props.totalPages} total={props.total} hrefOf={props.hrefOf} />
+            );
+          }}
+        />
+        <Pagination {...props} />
       </Card>
-      <Card>
-        <h2>Add an endpoint</h2>
-        <ErrorSummary messages={props.errors ?? []} />
-        <PostForm action="/dashboard/webhooks" csrfToken={shell.viewer.csrfToken} label="Add an endpoint">
-          <WebhookFields form={form} />
-          <div className="actions">
-            <Button>Create</Button>
-          </div>
-        </PostForm>
-      </Card>
+      <FormCard
+        title="Add an endpoint"
+        action="/dashboard/webhooks"
+        csrfToken={shell.viewer.csrfToken}
+        errors={props.errors}
+        submit="Create"
+      >
+        <WebhookFields form={form} />
+      </FormCard>
     </Layout>
   );
 };

@@ -1,9 +1,11 @@
 import { stageNames } from '../../../../core/workflows/stage-data';
 import { isFinished, type LogEntry, logLevels, type Workflow } from '../../../../core/workflows/workflow';
 import { Alert, Button, Card } from '../../../components';
-import { ConfirmForm, Duration, Empty, Pagination, SelectField, StatusBadge, Time } from '../../../dashboard-components';
+import { ConfirmForm, Duration, Pagination, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { ChoiceFilter, FilterForm } from '../../../parts/list-filters';
+import { RecordTable } from '../../../parts/record-table';
 
 export interface WorkflowPageProps {
   shell: Shell;
@@ -114,50 +116,29 @@ export const WorkflowPage = (props: WorkflowPageProps) => {
       </Card>
       <Card>
         <h2>Logs</h2>
-        <form method="get" action={base} className="filters-form" aria-label="Filter logs">
-          <SelectField
-            label="Stage"
-            name="stage"
-            value={props.filters.stage ?? ''}
-            options={[{ value: '', label: 'Any' }, ...stageNames.map((s) => ({ value: s, label: s }))]}
-          />
-          <SelectField
-            label="Level"
-            name="level"
-            value={props.filters.level ?? ''}
-            options={[{ value: '', label: 'Any' }, ...logLevels.map((l) => ({ value: l, label: l }))]}
-          />
-          <Button variant="secondary">Filter</Button>
-        </form>
-        {props.logs.length === 0 ? (
-          <Empty>No log lines match.</Empty>
-        ) : (
-          <table className="table table--compact">
-            <caption className="visually-hidden">Log lines, oldest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Time</th>
-                <th scope="col">Stage</th>
-                <th scope="col">Level</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.logs.map((entry, i) => (
-                <tr key={`${entry.timestamp}-${i}`}>
-                  <td>
-                    <Time iso={entry.timestamp} />
-                  </td>
-                  <td>{entry.stage ?? '—'}</td>
-                  <td>
-                    <code>{entry.level}</code>
-                  </td>
-                  <td className="break">{entry.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <FilterForm action={base} label="Filter logs">
+          <ChoiceFilter label="Stage" name="stage" value={props.filters.stage} values={stageNames} />
+          <ChoiceFilter label="Level" name="level" value={props.filters.level} values={logLevels} />
+        </FilterForm>
+        <RecordTable
+          className="table table--compact"
+          caption="Log lines, oldest first"
+          headings={['Time', 'Stage', 'Level', 'Message']}
+          records={props.logs}
+          empty="No log lines match."
+          row={(entry, i) => (
+            <tr key={`${entry.timestamp}-${i}`}>
+              <td>
+                <Time iso={entry.timestamp} />
+              </td>
+              <td>{entry.stage ?? '—'}</td>
+              <td>
+                <code>{entry.level}</code>
+              </td>
+              <td className="break">{entry.message}</td>
+            </tr>
+          )}
+        />
         <Pagination page={props.logPage} totalPages={props.logTotalPages} total={props.logTotal} hrefOf={props.hrefOf} />
       </Card>
     </Layout>
