@@ -16,13 +16,9 @@ import {
   type Statement,
   templateLookups,
 } from './template-helpers';
-import {
-  expectDefinitionWithPlaceholdersReplaced,
-  expectPlaceholdersOf,
-  expectStandardTracedMachineLoggingToRetainedGroup,
-  resolvedDefinitionOf,
-} from './state-machine-definition';
-import { expectInvokedByMachineRoleOnly, expectMachineGrantsOf, expectMachineRoleInvokesExactly } from './state-machine-access';
+import { resolvedDefinitionOf } from './state-machine-definition';
+import { expectMachineGrantsOf } from './state-machine-access';
+import { itRunsFunctionStateMachine, type SynthesizedStateMachine } from './function-state-machine';
 import { idsOf, synthesized } from './synthesized';
 import { grantsOf } from './worker-grants';
 
@@ -78,15 +74,9 @@ const asl = JSON.parse(aslText) as {
   States: Record<string, { Type: string; Resource?: string; TimeoutSeconds?: number }>;
 };
 
-interface Synthesized {
-  definitions: Record<string, string>;
+interface Synthesized extends SynthesizedStateMachine {
   template: Template;
-  lookups: ReturnType<typeof templateLookups>;
   stepIds: Record<StepKey, string>;
-  machineId: string;
-  machineRoleId: string;
-  policyStatements: () => { roles: string[]; statement: Statement }[];
-  statementsOfRole: (roleId: string) => Statement[];
   /** Description of every function, by logical id. */
   descriptions: () => Map<string, string>;
   roleOf: (description: string) => string;
@@ -144,12 +134,12 @@ describe('deployment orchestration', () => {
   });
 
   describe('state machine', () => {
-    it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
-      expectStandardTracedMachineLoggingToRetainedGroup(s);
-    });
-
-    it('the ASL file names exactly the four step placeholders', () => {
-      expectPlaceholdersOf(aslText, placeholderSteps, steps);
+    itRunsFunctionStateMachine(() => ({ ...s, functionIds: s.stepIds }), {
+      aslText,
+      placeholders: placeholderSteps,
+      keys: steps,
+      count: 'four',
+      noun: 'step',
     });
 
     it('maps the four substitutions to the Arn of their step functions, and nothing else', () => {
@@ -157,10 +147,6 @@ describe('deployment orchestration', () => {
       expect(substitutions).toEqual(
         Object.fromEntries(Object.entries(placeholderSteps).map(([name, step]) => [name, arnOf(s.stepIds[step])])),
       );
-    });
-
-    it('runs the ASL file with every placeholder replaced by its step function', () => {
-      expectDefinitionWithPlaceholdersReplaced(s, aslText, placeholderSteps, s.stepIds);
     });
 
     it('sends each Task to its step function', () => {
@@ -181,22 +167,6 @@ describe('deployment orchestration', () => {
         Rollback: of('rollback'),
         RecordRollbackFailure: of('control'),
       });
-    });
-
-    it('its role may invoke exactly the four unqualified step functions, and nothing else of Lambda', () => {
-      expect(steps).toHaveLength(4);
-      expectMachineRoleInvokesExactly(
-        s.statementsOfRole(s.machineRoleId),
-        steps.map((step) => s.stepIds[step]),
-      );
-    });
-
-    it('the step functions are invoked by no other role', () => {
-      expectInvokedByMachineRoleOnly(
-        s.policyStatements,
-        s.machineRoleId,
-        steps.map((step) => s.stepIds[step]),
-      );
     });
 
     it('outputs its ARN as DeploymentStateMachineArn', () => {

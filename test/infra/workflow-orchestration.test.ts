@@ -7,14 +7,10 @@ import { securityFunctionDescription } from '../../lib/constructs/security-scann
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
 import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
 import { testArtifactPrefix, testRunnerDescription, testsFunctionDescription } from '../../lib/constructs/test-running';
-import { actionsOf, arnOf, asArray, hasActionWithPrefix, joined, only, type Statement, templateLookups } from './template-helpers';
-import {
-  expectDefinitionWithPlaceholdersReplaced,
-  expectPlaceholdersOf,
-  expectStandardTracedMachineLoggingToRetainedGroup,
-  resolvedDefinitionOf,
-} from './state-machine-definition';
-import { expectInvokedByMachineRoleOnly, expectMachineGrantsOf, expectMachineRoleInvokesExactly } from './state-machine-access';
+import { actionsOf, arnOf, asArray, hasActionWithPrefix, joined, only, templateLookups } from './template-helpers';
+import { resolvedDefinitionOf } from './state-machine-definition';
+import { expectMachineGrantsOf } from './state-machine-access';
+import { itRunsFunctionStateMachine, type SynthesizedStateMachine } from './function-state-machine';
 import { idsOf, synthesized } from './synthesized';
 import { foundationModel, secretPattern } from './worker-grants';
 
@@ -47,10 +43,8 @@ const workflowReadDescriptions = ['GET /v1/workflows', 'GET /v1/workflows/{id}',
 const aslText = readFileSync(workflowDefinitionFile, 'utf8');
 const asl = JSON.parse(aslText) as { StartAt: string; States: Record<string, { Type: string; Resource?: string }> };
 
-interface Synthesized {
-  definitions: Record<string, string>;
+interface Synthesized extends SynthesizedStateMachine {
   template: Template;
-  lookups: ReturnType<typeof templateLookups>;
   /** Logical id of each stage function. */
   stageIds: Record<StageKey, string>;
   /** Logical id of the security function, which holds AI settings and reaches the artifact bucket too. */
@@ -60,12 +54,6 @@ interface Synthesized {
   /** Logical id of the review function, which holds AI settings and reads the repository. */
   reviewsId: string;
   bucketId: string;
-  machineId: string;
-  machineRoleId: string;
-  /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
-  policyStatements: () => { roles: string[]; statement: Statement }[];
-  /** Statements of one role: inline and attached. */
-  statementsOfRole: (roleId: string) => Statement[];
   /** Description of every function, by logical id. */
   descriptions: () => Map<string, string>;
 }
@@ -128,16 +116,12 @@ describe('workflow orchestration', () => {
   });
 
   describe('state machine', () => {
-    it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
-      expectStandardTracedMachineLoggingToRetainedGroup(s);
-    });
-
-    it('the ASL file names exactly the seven stage placeholders', () => {
-      expectPlaceholdersOf(aslText, placeholderStages, stages);
-    });
-
-    it('runs the ASL file with every ${…}Arn placeholder replaced by the Arn of its stage function', () => {
-      expectDefinitionWithPlaceholdersReplaced(s, aslText, placeholderStages, s.stageIds);
+    itRunsFunctionStateMachine(() => ({ ...s, functionIds: s.stageIds }), {
+      aslText,
+      placeholders: placeholderStages,
+      keys: stages,
+      count: 'seven',
+      noun: 'stage',
     });
 
     it('keeps the states of the file, in its order, and sends every Task to one of the seven stage functions', () => {
@@ -164,22 +148,6 @@ describe('workflow orchestration', () => {
       expect(resourceOf('Iterate')).toBe(`\${${s.stageIds.iterate}.Arn}`);
       expect(resourceOf('Package')).toBe(`\${${s.stageIds.package}.Arn}`);
       expect(resourceOf('RecordFailure')).toBe(`\${${s.stageIds.control}.Arn}`);
-    });
-
-    it('its role may invoke exactly the seven unqualified stage functions, and nothing else of Lambda', () => {
-      expect(stages).toHaveLength(7);
-      expectMachineRoleInvokesExactly(
-        s.statementsOfRole(s.machineRoleId),
-        stages.map((stage) => s.stageIds[stage]),
-      );
-    });
-
-    it('the stage functions are invoked by no other role', () => {
-      expectInvokedByMachineRoleOnly(
-        s.policyStatements,
-        s.machineRoleId,
-        stages.map((stage) => s.stageIds[stage]),
-      );
     });
   });
 
