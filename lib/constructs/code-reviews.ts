@@ -1,24 +1,15 @@
 import { Duration } from 'aws-cdk-lib';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+import { type AiSettings, aiEnvironment, secretArn } from './ai-settings';
+import { type AsyncWorkerProps, asyncWorkerEnvironment, bindAsyncWorker } from './async-worker';
 import { ServiceFunction } from './service-function';
 
 export const reviewFunctionDescription =
   'reviews: AI code reviews of a change (type check, sast, secrets, then the AI), invoked asynchronously';
 
-export interface CodeReviewsProps {
-  table: ITableV2;
-  serviceName: string;
-  ai: AiSettings;
-  /** Secrets Manager name of a token for private https repositories. */
-  repositoryTokenSecret?: string;
-  /** Where invocations that failed after their retries go (in the core stack: it holds them). */
-  failures: IQueue;
-}
+export type CodeReviewsProps = AsyncWorkerProps;
 
 /**
  * The review function: one code review per asynchronous invocation (`POST /v1/reviews`), long
@@ -50,18 +41,9 @@ export class CodeReviews extends Construct {
         'eslint-plugin-no-unsanitized': ['package.json', 'index.js', 'lib'],
       },
       unusedModules: ['jiti'],
-      environment: {
-        ...aiEnvironment(props.ai),
-        ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
-      },
+      environment: asyncWorkerEnvironment(props),
     });
-    this.function.function.configureAsyncInvoke({
-      retryAttempts: 2,
-      maxEventAge: Duration.hours(6),
-      onFailure: new SqsDestination(props.failures),
-    });
-    this.function.bindTable(props.table, 'write');
-    grantAi(this.function, props.ai);
+    bindAsyncWorker(this.function, props, 2);
     if (props.repositoryTokenSecret) {
       this.function.allow(
         new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { functionStateMachine, stepFunctionId } from './function-state-machine';
 import { ServiceFunction } from './service-function';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -52,7 +52,7 @@ export class DeploymentOrchestration extends Construct {
     super(scope, id);
     this.lambdaTargets = props.lambdaTargets;
     const functionOf = (step: StepKey): ServiceFunction => {
-      const fn = new ServiceFunction(this, `${step.charAt(0).toUpperCase()}${step.slice(1)}Function`, {
+      const fn = new ServiceFunction(this, stepFunctionId(step), {
         handler: `deployment-steps/${step}`,
         description: deploymentFunctionDescriptions[step],
         serviceName: props.serviceName,
@@ -70,26 +70,10 @@ export class DeploymentOrchestration extends Construct {
       rollback: functionOf('rollback'),
     };
 
-    const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
-    this.stateMachine = new StateMachine(this, 'StateMachine', {
-      stateMachineType: StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromFile(deploymentDefinitionFile),
-      definitionSubstitutions: Object.fromEntries(
-        (Object.keys(substitutionNames) as StepKey[]).map((step) => [substitutionNames[step], this.functions[step].function.functionArn]),
-      ),
-      timeout: Duration.hours(2),
-      tracingEnabled: true,
-      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
-    });
-    this.stateMachine.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['lambda:InvokeFunction'],
-        resources: Object.values(this.functions).map((fn) => fn.function.functionArn),
-      }),
-    );
-    Validations.of(this.stateMachine).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'CloudWatch Logs delivery and X-Ray actions of Step Functions support no resource-level permissions.',
+    this.stateMachine = functionStateMachine(this, {
+      definitionFile: deploymentDefinitionFile,
+      substitutionNames,
+      functions: this.functions,
     });
   }
 

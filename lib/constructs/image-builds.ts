@@ -1,5 +1,5 @@
 import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
-import { BuildSpec, type CfnProject, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import { BuildSpec, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
 import { OverriddenS3Source } from './overridden-s3-source';
 import type { IRepository } from 'aws-cdk-lib/aws-ecr';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -9,6 +9,7 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import type { ServiceFunction } from './service-function';
 import { nagResource } from '../nag-finding';
+import { encryptProjectWith } from './project-encryption-key';
 
 export const imageProjectDescription = 'Builds the container image of a packaged workflow and pushes it to the image repository';
 
@@ -76,14 +77,7 @@ export class ImageBuilds extends Construct {
       logging: { cloudWatch: { logGroup } },
       grantReportGroupPermissions: false,
     });
-    // The artifact key, with exact actions: the `encryptionKey` prop would grant kms:ReEncrypt* and kms:GenerateDataKey*.
-    (this.project.node.defaultChild as CfnProject).encryptionKey = props.artifactKey.keyArn;
-    this.project.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
-        resources: [props.artifactKey.keyArn],
-      }),
-    );
+    encryptProjectWith(this.project, props.artifactKey);
     this.project.addToRolePolicy(
       new PolicyStatement({
         actions: ['s3:GetObject', 's3:GetObjectVersion'],

@@ -1,12 +1,11 @@
 import { Duration } from 'aws-cdk-lib';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+import { secretArn } from './ai-settings';
+import { type AsyncWorkerProps, asyncWorkerEnvironment, bindAsyncWorker } from './async-worker';
 import { ServiceFunction } from './service-function';
 import { nagResource } from '../nag-finding';
 import { findingArtifactPrefix } from '../../functions/core/security/remediate';
@@ -16,17 +15,11 @@ export const securityFunctionDescription = 'security: scans (secrets, dependenci
 /** Prefix of remediation patches in the artifact bucket (the worker writes, finding routes read). */
 export { findingArtifactPrefix };
 
-export interface SecurityScanningProps {
-  table: ITableV2;
-  serviceName: string;
+export interface SecurityScanningProps extends AsyncWorkerProps {
   artifacts: IBucket;
   artifactKey: IKey;
-  ai: AiSettings;
-  repositoryTokenSecret?: string;
   /** The OSV API the dependencies scanner asks (context `osvApiUrl`); its advisories are public. */
   osvApiUrl: string;
-  /** Where invocations that failed after their retries go (in the core stack: it holds them). */
-  failures: IQueue;
 }
 
 /**
@@ -59,17 +52,10 @@ export class SecurityScanning extends Construct {
         ARTIFACT_BUCKET: props.artifacts.bucketName,
         ARTIFACT_KMS_KEY_ID: props.artifactKey.keyArn,
         OSV_API_URL: props.osvApiUrl,
-        ...aiEnvironment(props.ai),
-        ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
+        ...asyncWorkerEnvironment(props),
       },
     });
-    this.function.function.configureAsyncInvoke({
-      retryAttempts: 2,
-      maxEventAge: Duration.hours(6),
-      onFailure: new SqsDestination(this.failures),
-    });
-    this.function.bindTable(props.table, 'write');
-    grantAi(this.function, props.ai);
+    bindAsyncWorker(this.function, props, 2);
     this.function.allow(
       new PolicyStatement({
         actions: ['s3:GetObject', 's3:PutObject'],

@@ -1,16 +1,16 @@
 import { type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
-import { BuildSpec, type CfnProject, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
+import { BuildSpec, ComputeType, LinuxArmBuildImage, Project } from 'aws-cdk-lib/aws-codebuild';
 import { OverriddenS3Source } from './overridden-s3-source';
-import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { nagResource } from '../nag-finding';
 import { Construct } from 'constructs';
-import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+import { secretArn } from './ai-settings';
+import { type AsyncWorkerProps, asyncWorkerEnvironment, bindAsyncWorker } from './async-worker';
+import { encryptProjectWith } from './project-encryption-key';
 import { ServiceFunction } from './service-function';
 
 export const testRunnerDescription = 'Runs untrusted test code in isolation; reaches nothing of the service';
@@ -33,15 +33,9 @@ const runScript = [
   'set +e; timeout --kill-after=10 "$TEST_TIMEOUT_SECONDS" "$@" "${FILES[@]}" > /tmp/out/output.log 2>&1; echo $? > /tmp/out/exit-code; set -e',
 ].join('\n');
 
-export interface TestRunningProps {
-  table: ITableV2;
-  serviceName: string;
+export interface TestRunningProps extends AsyncWorkerProps {
   artifacts: IBucket;
   artifactKey: IKey;
-  ai: AiSettings;
-  repositoryTokenSecret?: string;
-  /** Where invocations that failed go (in the core stack: it holds them). */
-  failures: IQueue;
 }
 
 /**
@@ -82,14 +76,7 @@ export class TestRunning extends Construct {
         artifacts: { 'base-directory': '/tmp/out', files: ['**/*'] },
       }),
     });
-    // The key set on the resource with exact actions (the `encryptionKey` prop would grant kms wildcards).
-    (this.project.node.defaultChild as CfnProject).encryptionKey = props.artifactKey.keyArn;
-    this.project.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['kms:Decrypt', 'kms:Encrypt', 'kms:GenerateDataKey', 'kms:DescribeKey'],
-        resources: [props.artifactKey.keyArn],
-      }),
-    );
+    encryptProjectWith(this.project, props.artifactKey);
     // A run reads only source zips and writes only reports; with no list permission and a random
     // (UUID) prefix per run, a run cannot find another run's objects.
     this.project.addToRolePolicy(
@@ -118,7 +105,7 @@ export class TestRunning extends Construct {
       },
     );
 
-    const failures = (this.failures = props.failures);
+    this.failures = props.failures;
 
     this.function = new ServiceFunction(this, 'Function', {
       handler: 'workers/test-job',
@@ -132,17 +119,10 @@ export class TestRunning extends Construct {
         ARTIFACT_BUCKET: props.artifacts.bucketName,
         ARTIFACT_KMS_KEY_ID: props.artifactKey.keyArn,
         TEST_RUN_PROJECT: this.project.projectName,
-        ...aiEnvironment(props.ai),
-        ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
+        ...asyncWorkerEnvironment(props),
       },
     });
-    this.function.function.configureAsyncInvoke({
-      retryAttempts: 0,
-      maxEventAge: Duration.hours(6),
-      onFailure: new SqsDestination(failures),
-    });
-    this.function.bindTable(props.table, 'write');
-    grantAi(this.function, props.ai);
+    bindAsyncWorker(this.function, props, 0);
     this.function.allow(
       new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }),
     );

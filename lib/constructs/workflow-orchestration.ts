@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ArnFormat, type CfnElement, Duration, Stack, Validations } from 'aws-cdk-lib';
+import { ArnFormat, type CfnElement, Duration, Stack } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IKey } from 'aws-cdk-lib/aws-kms';
-import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { DefinitionBody, LogLevel, StateMachine, StateMachineType } from 'aws-cdk-lib/aws-stepfunctions';
+import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { functionStateMachine, stepFunctionId } from './function-state-machine';
 import { ServiceFunction } from './service-function';
 import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
 import { nagResource } from '../nag-finding';
@@ -78,7 +78,7 @@ export class WorkflowOrchestration extends Construct {
 
     const functionOf = (stage: StageKey): ServiceFunction => {
       const long = stage !== 'control' && stage !== 'prove';
-      const fn = new ServiceFunction(this, `${stage.charAt(0).toUpperCase()}${stage.slice(1)}Function`, {
+      const fn = new ServiceFunction(this, stepFunctionId(stage), {
         handler: `workflow-stages/${stage}`,
         description: stageFunctionDescriptions[stage],
         serviceName: props.serviceName,
@@ -138,31 +138,10 @@ export class WorkflowOrchestration extends Construct {
     this.functions.prove.function.addEnvironment('SIGNING_KEY_ID', this.signingKey.keyArn);
     this.functions.prove.allow(new PolicyStatement({ actions: ['kms:Sign', 'kms:GetPublicKey'], resources: [this.signingKey.keyArn] }));
 
-    const logGroup = new LogGroup(this, 'StateMachineLogs', { retention: RetentionDays.ONE_MONTH });
-    this.stateMachine = new StateMachine(this, 'StateMachine', {
-      stateMachineType: StateMachineType.STANDARD,
-      definitionBody: DefinitionBody.fromFile(workflowDefinitionFile),
-      definitionSubstitutions: Object.fromEntries(
-        (Object.keys(substitutionNames) as StageKey[]).map((stage) => [
-          substitutionNames[stage],
-          this.functions[stage].function.functionArn,
-        ]),
-      ),
-      timeout: Duration.hours(2),
-      tracingEnabled: true,
-      // Execution data holds only ids and small results; prompts and code stay out of the logs.
-      logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
-    });
-    // The definition names the unqualified functions: no version or alias wildcard needed.
-    this.stateMachine.addToRolePolicy(
-      new PolicyStatement({
-        actions: ['lambda:InvokeFunction'],
-        resources: Object.values(this.functions).map((fn) => fn.function.functionArn),
-      }),
-    );
-    Validations.of(this.stateMachine).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'CloudWatch Logs delivery and X-Ray actions of Step Functions support no resource-level permissions.',
+    this.stateMachine = functionStateMachine(this, {
+      definitionFile: workflowDefinitionFile,
+      substitutionNames,
+      functions: this.functions,
     });
   }
 

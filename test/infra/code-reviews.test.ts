@@ -2,52 +2,25 @@ import { routes } from '../../functions/routes/index';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
-import { actionsOf, only, type Statement, templateLookups } from './template-helpers';
-import { idsOf, synthesized } from './synthesized';
+import { arnOf, hasActionWithPrefix } from './template-helpers';
 import { foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
+import { expectInvokedAsynchronously, synthesizedWorker } from './async-worker';
+import { expectOnlyStartersKnowAndInvoke, expectStarterOnlyInvokes } from './worker-starters';
+import { serviceEnvironment } from './function-environment';
 
 const createDescription = 'POST /v1/reviews';
 const readDescriptions = ['GET /v1/reviews', 'GET /v1/reviews/{id}', 'GET /v1/reviews/{id}/comments'];
 
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
-const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
-
 const synthesize = (context: Record<string, unknown> = {}) => {
-  const app = synthesized(context);
-  const ids = idsOf(app);
-  const template = app.template;
-  const lookups = templateLookups(template);
-  // Told by construct, not by a property under test.
-  const functionId = ids.reviewFunction;
-  expect(lookups.functionIdWithDescription(reviewFunctionDescription)).toBe(functionId);
-  const fn = lookups.functionWithDescription(reviewFunctionDescription);
-  const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
-  const { policyStatements, roleOf } = lookups;
-  return {
-    template,
-    lookups,
-    functionId,
-    roleId: fn.Properties.Role['Fn::GetAtt'][0] as string,
-    app,
-    queueId: ids.reviewFailures,
-    tableId: ids.table,
-    logGroupId: fn.Properties.LoggingConfig.LogGroup.Ref as string,
-    properties: fn.Properties,
-    environment: () => lookups.environmentOf(reviewFunctionDescription),
-    statements: () => lookups.statementsOf(reviewFunctionDescription),
-    policyStatements,
-    descriptions,
-    roleOf,
-  };
+  const worker = synthesizedWorker(context, reviewFunctionDescription, (ids) => ids.reviewFunction);
+  return { ...worker, queueId: worker.ids.reviewFailures };
 };
 
 type Synthesized = ReturnType<typeof synthesize>;
 
 /** Its logs and traces, the failure queue, the table and the model: nothing of the artifact bucket, no key, no state machine. */
-const baseGrantsOf = (s: Synthesized): string[] => {
-  const worker = { logGroupId: s.logGroupId, failureQueueId: s.queueId, tableId: s.tableId };
-  return [...workerFunctionGrants(worker), `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`].sort();
-};
+const baseGrantsOf = (s: Synthesized): string[] =>
+  [...workerFunctionGrants(s), `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`].sort();
 
 describe('code reviews', () => {
   let s: Synthesized;
@@ -64,10 +37,7 @@ describe('code reviews', () => {
 
     it('knows the table and the AI settings, and nothing else', () => {
       expect(s.environment()).toEqual({
-        POWERTOOLS_SERVICE_NAME: 'project-automation-service',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
-        TABLE_NAME: { Ref: s.tableId },
+        ...serviceEnvironment(s.tableId),
         AI_PROVIDERS: 'bedrock',
         BEDROCK_MODEL_ID: defaultBedrockModelId,
       });
@@ -101,17 +71,7 @@ describe('code reviews', () => {
     });
 
     it('is invoked asynchronously: two retries, events up to 6 hours old, then its failure queue', () => {
-      const config = only(
-        Object.values(s.template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: s.functionId } } })),
-        'event invoke config of the review function',
-      );
-      expect(config.Properties).toEqual({
-        FunctionName: { Ref: s.functionId },
-        Qualifier: '$LATEST',
-        MaximumRetryAttempts: 2,
-        MaximumEventAgeInSeconds: 21600,
-        DestinationConfig: { OnFailure: { Destination: arnOf(s.queueId) } },
-      });
+      expectInvokedAsynchronously(s, s.queueId, 2);
     });
   });
 
@@ -156,22 +116,12 @@ describe('code reviews', () => {
     });
 
     it('POST /v1/reviews knows the review function and the providers offered, and may only invoke it', () => {
-      expect(s.lookups.environmentOf(createDescription)).toMatchObject({
-        REVIEW_FUNCTION_NAME: { Ref: s.functionId },
-        AI_PROVIDERS: 'bedrock',
-      });
-      const lambda = s.lookups.statementsOf(createDescription).filter(hasActionWithPrefix('lambda:'));
-      expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
-      for (const prefix of ['s3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:'])
-        expect([prefix, s.lookups.statementsOf(createDescription).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
+      expect(s.lookups.environmentOf(createDescription).AI_PROVIDERS).toBe('bedrock');
+      expectStarterOnlyInvokes(s, createDescription, 'REVIEW_FUNCTION_NAME', ['s3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']);
     });
 
     it('no other function knows the review function or may invoke it, the GET review routes included', () => {
-      for (const description of readDescriptions) expect(s.descriptions()).toContain(description);
-      for (const description of s.descriptions().filter((d) => d !== createDescription)) {
-        expect([description, s.lookups.environmentOf(description).REVIEW_FUNCTION_NAME]).toEqual([description, undefined]);
-      }
-      const onFunction = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.functionId}"`));
+      const onFunction = expectOnlyStartersKnowAndInvoke(s, 'REVIEW_FUNCTION_NAME', [createDescription], readDescriptions);
       expect(onFunction.flatMap(({ roles }) => roles)).toEqual([s.roleOf(createDescription)]);
     });
   });

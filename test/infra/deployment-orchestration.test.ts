@@ -6,9 +6,21 @@ import { securityFunctionDescription } from '../../lib/constructs/security-scann
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
-import { actionsOf, asArray, isDynamoStatement, joined, only, type Statement, templateLookups } from './template-helpers';
-import { expectStandardTracedMachineLoggingToRetainedGroup, resolvedDefinitionOf } from './state-machine-definition';
+import {
+  actionsOf,
+  arnOf,
+  asArray,
+  hasActionWithPrefix,
+  isDynamoStatement,
+  only,
+  type Statement,
+  templateLookups,
+} from './template-helpers';
+import { resolvedDefinitionOf } from './state-machine-definition';
+import { expectMachineGrantsOf } from './state-machine-access';
+import { itRunsFunctionStateMachine, type SynthesizedStateMachine } from './function-state-machine';
 import { idsOf, synthesized } from './synthesized';
+import { grantsOf } from './worker-grants';
 
 type StepKey = keyof typeof deploymentFunctionDescriptions;
 
@@ -62,15 +74,9 @@ const asl = JSON.parse(aslText) as {
   States: Record<string, { Type: string; Resource?: string; TimeoutSeconds?: number }>;
 };
 
-interface Synthesized {
-  definitions: Record<string, string>;
+interface Synthesized extends SynthesizedStateMachine {
   template: Template;
-  lookups: ReturnType<typeof templateLookups>;
   stepIds: Record<StepKey, string>;
-  machineId: string;
-  machineRoleId: string;
-  policyStatements: () => { roles: string[]; statement: Statement }[];
-  statementsOfRole: (roleId: string) => Statement[];
   /** Description of every function, by logical id. */
   descriptions: () => Map<string, string>;
   roleOf: (description: string) => string;
@@ -105,8 +111,6 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   };
 };
 
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
-const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 /**
  * The Lambda statements a function other than the provider steps may hold: the security starters'
  * invoke of the security function, the tests starters' of the tests function and the review
@@ -121,13 +125,6 @@ const expectedLambdaStatementsOf = (s: Synthesized, description: string): Statem
   if (reviewStarterDescriptions.includes(description)) return invoke(reviewFunctionDescription);
   return [];
 };
-/** Every (action, resource) pair of the statements, resources rendered by `joined`. */
-const grantsOf = (statements: Statement[]): string[] =>
-  statements
-    .flatMap((statement) =>
-      actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`)),
-    )
-    .sort();
 
 describe('deployment orchestration', () => {
   let s: Synthesized;
@@ -137,14 +134,12 @@ describe('deployment orchestration', () => {
   });
 
   describe('state machine', () => {
-    it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
-      expectStandardTracedMachineLoggingToRetainedGroup(s);
-    });
-
-    it('the ASL file names exactly the four step placeholders', () => {
-      const placeholders = new Set([...aslText.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]));
-      expect([...placeholders].sort()).toEqual(Object.keys(placeholderSteps).sort());
-      expect(new Set(Object.values(placeholderSteps))).toEqual(new Set(steps));
+    itRunsFunctionStateMachine(() => ({ ...s, functionIds: s.stepIds }), {
+      aslText,
+      placeholders: placeholderSteps,
+      keys: steps,
+      count: 'four',
+      noun: 'step',
     });
 
     it('maps the four substitutions to the Arn of their step functions, and nothing else', () => {
@@ -152,15 +147,6 @@ describe('deployment orchestration', () => {
       expect(substitutions).toEqual(
         Object.fromEntries(Object.entries(placeholderSteps).map(([name, step]) => [name, arnOf(s.stepIds[step])])),
       );
-    });
-
-    it('runs the ASL file with every placeholder replaced by its step function', () => {
-      const definition = resolvedDefinitionOf(s, aslText);
-      let expected = aslText;
-      for (const [name, step] of Object.entries(placeholderSteps))
-        expected = expected.split(`\${${name}}`).join(`\${${s.stepIds[step]}.Arn}`);
-      expect(definition).not.toMatch(/\$\{\w+\}/);
-      expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
     });
 
     it('sends each Task to its step function', () => {
@@ -181,29 +167,6 @@ describe('deployment orchestration', () => {
         Rollback: of('rollback'),
         RecordRollbackFailure: of('control'),
       });
-    });
-
-    it('its role may invoke exactly the four unqualified step functions, and nothing else of Lambda', () => {
-      const statements = s.statementsOfRole(s.machineRoleId);
-      const lambda = only(statements.filter(hasActionWithPrefix('lambda:')), 'Lambda statement');
-      expect(lambda.Effect).toBe('Allow');
-      expect(lambda.Condition).toBeUndefined();
-      expect(actionsOf(lambda)).toEqual(['lambda:InvokeFunction']);
-      const resources = asArray(lambda.Resource);
-      expect(resources).toHaveLength(4);
-      expect(resources).toEqual(expect.arrayContaining(steps.map((step) => arnOf(s.stepIds[step]))));
-      for (const statement of statements.filter((st) => st !== lambda)) {
-        for (const action of actionsOf(statement)) expect(action).toMatch(/^(logs|xray):/);
-      }
-    });
-
-    it('the step functions are invoked by no other role', () => {
-      const stepArns = steps.map((step) => JSON.stringify(arnOf(s.stepIds[step])));
-      const invokers = s
-        .policyStatements()
-        .filter(({ statement }) => hasActionWithPrefix('lambda:')(statement))
-        .filter(({ statement }) => asArray(statement.Resource).some((r) => stepArns.includes(JSON.stringify(r))));
-      expect(invokers.flatMap(({ roles }) => roles)).toEqual([s.machineRoleId]);
     });
 
     it('outputs its ARN as DeploymentStateMachineArn', () => {
@@ -287,13 +250,11 @@ describe('deployment orchestration', () => {
     it.each(starterDescriptions.map((description) => [description]))(
       '%s knows the machine and may only start its executions',
       (description) => {
-        expect(s.lookups.environmentOf(description).DEPLOYMENT_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
-        const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
-        for (const statement of statements) {
-          expect(statement.Effect).toBe('Allow');
-          expect(statement.Condition).toBeUndefined();
-        }
-        expect(grantsOf(statements)).toEqual([`states:StartExecution \${${s.machineId}}`]);
+        expectMachineGrantsOf(s.lookups, description, {
+          arnVariable: 'DEPLOYMENT_STATE_MACHINE_ARN',
+          machineId: s.machineId,
+          grants: [`states:StartExecution \${${s.machineId}}`],
+        });
       },
     );
 

@@ -3,11 +3,9 @@ import { executionEndedDescription, jobFailedDescription } from '../../lib/const
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
-import { actionsOf, only, templateLookups } from './template-helpers';
+import { actionsOf, arnOf, only, templateLookups } from './template-helpers';
 import { grantsOf, logAndTraceGrants, tableGrants } from './worker-grants';
 import { idsOf, synthesized } from './synthesized';
-
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 
 describe('execution safety net', () => {
   const app = synthesized();

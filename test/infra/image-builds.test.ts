@@ -1,11 +1,9 @@
 import { imageSourcePrefix } from '../../lib/constructs/image-builds';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
-import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
+import { actionsOf, arnOf, asArray, hasActionWithPrefix, joined, only, templateLookups } from './template-helpers';
 import { idsOf, synthesized } from './synthesized';
 
 const packageDescription = stageFunctionDescriptions.package;
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
-const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 
 describe('ImageBuilds', () => {
   const app = synthesized();

@@ -2,9 +2,12 @@ import { routeTable as routes } from '../../functions/routes/index';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { findingArtifactPrefix, securityFunctionDescription } from '../../lib/constructs/security-scanning';
-import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
-import { idsOf, synthesized } from './synthesized';
-import { foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
+import { actionsOf, arnOf, asArray, hasActionWithPrefix, joined, only } from './template-helpers';
+import { synthesized } from './synthesized';
+import { artifactObjectGrants, foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
+import { expectInvokedAsynchronously, expectReachedByNoRouteOrEventSource, synthesizedWorker } from './async-worker';
+import { expectOnlyStartersKnowAndInvoke, expectStarterOnlyInvokes } from './worker-starters';
+import { artifactEnvironment, serviceEnvironment } from './function-environment';
 
 const scanDescription = 'POST /v1/security/scans';
 const remediateDescription = 'POST /v1/security/findings/{id}/remediate';
@@ -26,54 +29,26 @@ const patchReaderDescriptions = [
 ];
 
 const defaultOsvApiUrl = 'https://api.osv.dev';
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
-const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 
 const synthesize = (context: Record<string, unknown> = {}) => {
-  const app = synthesized(context);
-  const ids = idsOf(app);
-  const template = app.template;
-  const lookups = templateLookups(template);
-  // Told by construct, not by a property under test.
-  const functionId = ids.securityFunction;
-  expect(lookups.functionIdWithDescription(securityFunctionDescription)).toBe(functionId);
-  const fn = lookups.functionWithDescription(securityFunctionDescription);
-  const roleId: string = fn.Properties.Role['Fn::GetAtt'][0];
-  const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
-  const { policyStatements, roleOf } = lookups;
+  const worker = synthesizedWorker(context, securityFunctionDescription, (ids) => ids.securityFunction);
   return {
-    template,
-    lookups,
-    functionId,
-    roleId,
-    queueId: ids.securityFailures,
-    bucketId: ids.artifacts,
-    artifactKeyId: ids.artifactKey,
-    tableId: ids.table,
-    logGroupId: fn.Properties.LoggingConfig.LogGroup.Ref as string,
-    properties: fn.Properties,
-    environment: () => lookups.environmentOf(securityFunctionDescription),
-    statements: () => lookups.statementsOf(securityFunctionDescription),
-    policyStatements,
-    descriptions,
-    roleOf,
+    ...worker,
+    queueId: worker.ids.securityFailures,
+    bucketId: worker.ids.artifacts,
+    artifactKeyId: worker.ids.artifactKey,
   };
 };
 
 type Synthesized = ReturnType<typeof synthesize>;
 
 /** What the security function may do whatever the context: its own logs and traces, the failure queue, the table, the model, findings/* and the artifact key. */
-const baseGrantsOf = (s: Synthesized): string[] => {
-  const worker = { logGroupId: s.logGroupId, failureQueueId: s.queueId, tableId: s.tableId };
-  return [
-    ...workerFunctionGrants(worker),
+const baseGrantsOf = (s: Synthesized): string[] =>
+  [
+    ...workerFunctionGrants(s),
     `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`,
-    `s3:GetObject \${${s.bucketId}.Arn}/findings/*`,
-    `s3:PutObject \${${s.bucketId}.Arn}/findings/*`,
-    `kms:Decrypt \${${s.artifactKeyId}.Arn}`,
-    `kms:GenerateDataKey \${${s.artifactKeyId}.Arn}`,
+    ...artifactObjectGrants(s, 'findings/'),
   ].sort();
-};
 
 describe('security scanning', () => {
   let s: Synthesized;
@@ -92,12 +67,8 @@ describe('security scanning', () => {
     it('knows the table, the artifact bucket and its key, the OSV API (https://api.osv.dev by default) and the AI settings, and nothing else', () => {
       expect(findingArtifactPrefix).toBe('findings/');
       expect(s.environment()).toEqual({
-        POWERTOOLS_SERVICE_NAME: 'project-automation-service',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
-        TABLE_NAME: { Ref: s.tableId },
-        ARTIFACT_BUCKET: { Ref: s.bucketId },
-        ARTIFACT_KMS_KEY_ID: arnOf(s.artifactKeyId),
+        ...serviceEnvironment(s.tableId),
+        ...artifactEnvironment(s),
         OSV_API_URL: defaultOsvApiUrl,
         AI_PROVIDERS: 'bedrock',
         BEDROCK_MODEL_ID: defaultBedrockModelId,
@@ -173,36 +144,11 @@ describe('security scanning', () => {
     });
 
     it('is invoked asynchronously: two retries, events up to 6 hours old, then its failure queue', () => {
-      const config = only(
-        Object.values(s.template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: s.functionId } } })),
-        'event invoke config of the security function',
-      );
-      expect(config.Properties).toEqual({
-        FunctionName: { Ref: s.functionId },
-        Qualifier: '$LATEST',
-        MaximumRetryAttempts: 2,
-        MaximumEventAgeInSeconds: 21600,
-        DestinationConfig: { OnFailure: { Destination: arnOf(s.queueId) } },
-      });
+      expectInvokedAsynchronously(s, s.queueId, 2);
     });
 
     it('is reached by no API route, event source or other service principal', () => {
-      const references = (resource: unknown) => JSON.stringify(resource).includes(`"${s.functionId}"`);
-      expect(
-        Object.values(s.template.findResources('AWS::Lambda::Permission')).filter((permission) =>
-          references(permission.Properties.FunctionName),
-        ),
-      ).toEqual([]);
-      expect(
-        Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) =>
-          references(mapping.Properties.FunctionName),
-        ),
-      ).toEqual([]);
-      expect(
-        Object.values(s.template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) =>
-          references(integration.Properties.IntegrationUri),
-        ),
-      ).toEqual([]);
+      expectReachedByNoRouteOrEventSource(s);
     });
   });
 
@@ -272,13 +218,8 @@ describe('security scanning', () => {
     it.each(starterDescriptions.map((description) => [description]))(
       '%s knows the security function and may only invoke it',
       (description) => {
-        expect(s.lookups.environmentOf(description).SECURITY_FUNCTION_NAME).toEqual({ Ref: s.functionId });
-        const lambda = s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'));
-        expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
         // Starting a job is all: the job's own permissions stay with the security function.
-        for (const prefix of ['s3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']) {
-          expect([prefix, s.lookups.statementsOf(description).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
-        }
+        expectStarterOnlyInvokes(s, description, 'SECURITY_FUNCTION_NAME', ['s3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']);
       },
     );
 
@@ -303,17 +244,8 @@ describe('security scanning', () => {
     });
 
     it('no other function knows the security function or may invoke it, the GET security routes included', () => {
-      for (const description of readDescriptions) expect(s.descriptions()).toContain(description);
-      for (const description of s.descriptions().filter((d) => !starterDescriptions.includes(d))) {
-        expect([description, s.lookups.environmentOf(description).SECURITY_FUNCTION_NAME]).toEqual([description, undefined]);
-      }
-      for (const description of readDescriptions) {
-        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, []]);
-      }
-      // Of every role in the stack, only the two starters' hold a permission on the security function.
-      const onFunction = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.functionId}"`));
-      expect([...new Set(onFunction.flatMap(({ roles }) => roles))].sort()).toEqual([...new Set(starterDescriptions.map(s.roleOf))].sort());
-      for (const { statement } of onFunction) expect(actionsOf(statement)).toEqual(['lambda:InvokeFunction']);
+      // Of every role in the stack, only the starters' hold a permission on the security function.
+      expectOnlyStartersKnowAndInvoke(s, 'SECURITY_FUNCTION_NAME', starterDescriptions, readDescriptions);
     });
   });
 });

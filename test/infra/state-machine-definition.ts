@@ -45,3 +45,24 @@ export const expectStandardTracedMachineLoggingToRetainedGroup = ({ lookups, mac
   const logGroupId = (destination.CloudWatchLogsLogGroup.LogGroupArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   expect(lookups.resources()[logGroupId]).toMatchObject({ Type: 'AWS::Logs::LogGroup', Properties: { RetentionInDays: 30 } });
 };
+
+/** The ASL file names exactly the placeholders of `placeholders`, and those name every one of `keys`. */
+export const expectPlaceholdersOf = <Key extends string>(aslText: string, placeholders: Record<string, Key>, keys: Key[]) => {
+  const named = new Set([...aslText.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]));
+  expect([...named].sort()).toEqual(Object.keys(placeholders).sort());
+  expect(new Set(Object.values(placeholders))).toEqual(new Set(keys));
+};
+
+/** The machine runs the ASL file with every placeholder replaced by the Arn of its function (`${<logicalId>.Arn}`), none left. */
+export const expectDefinitionWithPlaceholdersReplaced = <Key extends string>(
+  machine: SynthesizedMachine,
+  aslText: string,
+  placeholders: Record<string, Key>,
+  functionIds: Record<Key, string>,
+) => {
+  const definition = resolvedDefinitionOf(machine, aslText);
+  let expected = aslText;
+  for (const [name, key] of Object.entries(placeholders)) expected = expected.split(`\${${name}}`).join(`\${${functionIds[key]}.Arn}`);
+  expect(definition).not.toMatch(/\$\{\w+\}/);
+  expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
+};

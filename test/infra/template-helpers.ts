@@ -16,6 +16,10 @@ export interface Statement {
 
 export const asArray = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
 export const actionsOf = (statement: Statement): string[] => asArray(statement.Action);
+export const hasActionWithPrefix = (prefix: string) => (statement: Statement) =>
+  actionsOf(statement).some((action) => action.startsWith(prefix));
+/** `{ Fn::GetAtt: [logicalId, 'Arn'] }`: how a template names the resource's ARN. */
+export const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
 export const isDynamoStatement = (statement: Statement): boolean => actionsOf(statement).some((action) => action.startsWith('dynamodb:'));
 export const isSqsStatement = (statement: Statement): boolean => actionsOf(statement).some((action) => action.startsWith('sqs:'));
 export const isSesStatement = (statement: Statement): boolean => actionsOf(statement).some((action) => action.startsWith('ses:'));

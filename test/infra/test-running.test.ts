@@ -1,77 +1,51 @@
 import { routes } from '../../functions/routes/index';
 import { defaultBedrockModelId } from '../../lib/constructs/ai-settings';
 import { testArtifactPrefix, testsFunctionDescription } from '../../lib/constructs/test-running';
-import { actionsOf, joined, only, type Statement, templateLookups } from './template-helpers';
-import { idsOf, synthesized } from './synthesized';
-import { foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
+import { actionsOf, arnOf, hasActionWithPrefix, joined, only } from './template-helpers';
+import { synthesized } from './synthesized';
+import { artifactObjectGrants, foundationModel, grantsOf, secretPattern, workerFunctionGrants } from './worker-grants';
+import { expectInvokedAsynchronously, expectReachedByNoRouteOrEventSource, synthesizedWorker } from './async-worker';
+import { expectOnlyStartersKnowAndInvoke, expectStarterOnlyInvokes } from './worker-starters';
+import { artifactEnvironment, serviceEnvironment } from './function-environment';
 
 const generateDescription = 'POST /v1/tests/generate';
 const runDescription = 'POST /v1/tests/run';
 const starterDescriptions = [generateDescription, runDescription];
 const readDescriptions = ['GET /v1/tests/{id}', 'GET /v1/tests/{id}/results'];
 
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
-const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
-
 const synthesize = (context: Record<string, unknown> = {}) => {
-  const app = synthesized(context);
-  const ids = idsOf(app);
-  const template = app.template;
-  const lookups = templateLookups(template);
-  // Told by construct, not by a property under test.
-  const functionId = ids.testsFunction;
-  expect(lookups.functionIdWithDescription(testsFunctionDescription)).toBe(functionId);
-  const projectId = ids.testRunner;
-  const fn = lookups.functionWithDescription(testsFunctionDescription);
-  const project = lookups.resources()[projectId]!;
+  const worker = synthesizedWorker(context, testsFunctionDescription, (ids) => ids.testsFunction);
+  const projectId = worker.ids.testRunner;
+  const project = worker.lookups.resources()[projectId]!;
   expect(project.Type).toBe('AWS::CodeBuild::Project');
-  const projectRoleId: string = project.Properties.ServiceRole['Fn::GetAtt'][0];
-  const descriptions = () => Object.values(template.findResources('AWS::Lambda::Function')).map((f) => f.Properties.Description as string);
   const invokeConfig = only(
-    Object.values(template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: functionId } } })),
+    Object.values(
+      worker.template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: worker.functionId } } }),
+    ),
     'event invoke config of the tests function',
   );
-  const { policyStatements, statementsOfRole, roleOf } = lookups;
   return {
-    template,
-    lookups,
-    functionId,
+    ...worker,
     projectId,
     project,
-    projectRoleId,
-    roleId: roleOf(testsFunctionDescription),
+    projectRoleId: project.Properties.ServiceRole['Fn::GetAtt'][0] as string,
     queueId: invokeConfig.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0] as string,
-    invokeConfig,
-    bucketId: ids.artifacts,
-    artifactKeyId: ids.artifactKey,
-    tableId: ids.table,
-    logGroupId: fn.Properties.LoggingConfig.LogGroup.Ref as string,
-    properties: fn.Properties,
-    environment: () => lookups.environmentOf(testsFunctionDescription),
-    statements: () => lookups.statementsOf(testsFunctionDescription),
-    statementsOfRole,
-    policyStatements,
-    descriptions,
-    roleOf,
+    bucketId: worker.ids.artifacts,
+    artifactKeyId: worker.ids.artifactKey,
   };
 };
 
 type Synthesized = ReturnType<typeof synthesize>;
 
 /** What the tests function may do with the default AI settings: its logs and traces, its failure queue, the table, the model, the runner, tests/* and the artifact key. */
-const baseGrantsOf = (s: Synthesized): string[] => {
-  const worker = { logGroupId: s.logGroupId, failureQueueId: s.queueId, tableId: s.tableId };
-  return [
-    ...workerFunctionGrants(worker),
+const baseGrantsOf = (s: Synthesized): string[] =>
+  [
+    ...workerFunctionGrants(s),
     `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`,
     `codebuild:BatchGetBuilds \${${s.projectId}.Arn}`,
     `codebuild:StartBuild \${${s.projectId}.Arn}`,
-    `s3:GetObject \${${s.bucketId}.Arn}/tests/*`,
-    `s3:PutObject \${${s.bucketId}.Arn}/tests/*`,
-    `kms:Decrypt \${${s.artifactKeyId}.Arn}`,
-    `kms:GenerateDataKey \${${s.artifactKeyId}.Arn}`,
+    ...artifactObjectGrants(s, 'tests/'),
   ].sort();
-};
 
 describe('test running', () => {
   let s: Synthesized;
@@ -89,12 +63,8 @@ describe('test running', () => {
     it('knows the table, the runner project, the artifact bucket and its key, and the AI settings; nothing else', () => {
       expect(testArtifactPrefix).toBe('tests/');
       expect(s.environment()).toEqual({
-        POWERTOOLS_SERVICE_NAME: 'project-automation-service',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-        POWERTOOLS_METRICS_NAMESPACE: 'ProjectAutomationService',
-        TABLE_NAME: { Ref: s.tableId },
-        ARTIFACT_BUCKET: { Ref: s.bucketId },
-        ARTIFACT_KMS_KEY_ID: arnOf(s.artifactKeyId),
+        ...serviceEnvironment(s.tableId),
+        ...artifactEnvironment(s),
         TEST_RUN_PROJECT: { Ref: s.projectId },
         AI_PROVIDERS: 'bedrock',
         BEDROCK_MODEL_ID: defaultBedrockModelId,
@@ -149,13 +119,7 @@ describe('test running', () => {
     });
 
     it('is invoked asynchronously: no retry, events up to 6 hours old, then its failure queue, which only it sends to', () => {
-      expect(s.invokeConfig.Properties).toEqual({
-        FunctionName: { Ref: s.functionId },
-        Qualifier: '$LATEST',
-        MaximumRetryAttempts: 0,
-        MaximumEventAgeInSeconds: 21600,
-        DestinationConfig: { OnFailure: { Destination: arnOf(s.queueId) } },
-      });
+      expectInvokedAsynchronously(s, s.queueId, 0);
       const queue = s.lookups.resources()[s.queueId]!;
       expect(queue.Type).toBe('AWS::SQS::Queue');
       expect(queue.Properties).toMatchObject({ SqsManagedSseEnabled: true, MessageRetentionPeriod: 14 * 24 * 3600 });
@@ -170,22 +134,7 @@ describe('test running', () => {
     });
 
     it('is reached by no API route, event source or other service principal', () => {
-      const references = (resource: unknown) => JSON.stringify(resource).includes(`"${s.functionId}"`);
-      expect(
-        Object.values(s.template.findResources('AWS::Lambda::Permission')).filter((permission) =>
-          references(permission.Properties.FunctionName),
-        ),
-      ).toEqual([]);
-      expect(
-        Object.values(s.template.findResources('AWS::Lambda::EventSourceMapping')).filter((mapping) =>
-          references(mapping.Properties.FunctionName),
-        ),
-      ).toEqual([]);
-      expect(
-        Object.values(s.template.findResources('AWS::ApiGatewayV2::Integration')).filter((integration) =>
-          references(integration.Properties.IntegrationUri),
-        ),
-      ).toEqual([]);
+      expectReachedByNoRouteOrEventSource(s);
     });
   });
 
@@ -331,29 +280,24 @@ describe('test running', () => {
     it.each(starterDescriptions.map((description) => [description]))(
       '%s knows the tests function and may only invoke it',
       (description) => {
-        expect(s.lookups.environmentOf(description).TESTS_FUNCTION_NAME).toEqual({ Ref: s.functionId });
-        const lambda = s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'));
-        expect(lambda).toEqual([{ Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: arnOf(s.functionId) }]);
         // Starting a job is all: the job's own permissions stay with the tests function.
-        for (const prefix of ['codebuild:', 's3:', 'kms:', 'bedrock:', 'secretsmanager:', 'states:']) {
-          expect([prefix, s.lookups.statementsOf(description).filter(hasActionWithPrefix(prefix))]).toEqual([prefix, []]);
-        }
+        expectStarterOnlyInvokes(s, description, 'TESTS_FUNCTION_NAME', [
+          'codebuild:',
+          's3:',
+          'kms:',
+          'bedrock:',
+          'secretsmanager:',
+          'states:',
+        ]);
       },
     );
 
     it('no other function knows the tests function or may invoke it, the GET test routes included', () => {
-      for (const description of readDescriptions) expect(s.descriptions()).toContain(description);
-      for (const description of s.descriptions().filter((d) => !starterDescriptions.includes(d))) {
-        expect([description, s.lookups.environmentOf(description).TESTS_FUNCTION_NAME]).toEqual([description, undefined]);
-      }
+      // Of every role in the stack, only the two starters' hold a permission on the tests function.
+      expectOnlyStartersKnowAndInvoke(s, 'TESTS_FUNCTION_NAME', starterDescriptions, readDescriptions);
       for (const description of readDescriptions) {
-        expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([description, []]);
         expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('codebuild:'))]).toEqual([description, []]);
       }
-      // Of every role in the stack, only the two starters' hold a permission on the tests function.
-      const onFunction = s.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${s.functionId}"`));
-      expect([...new Set(onFunction.flatMap(({ roles }) => roles))].sort()).toEqual([...new Set(starterDescriptions.map(s.roleOf))].sort());
-      for (const { statement } of onFunction) expect(actionsOf(statement)).toEqual(['lambda:InvokeFunction']);
     });
   });
 });

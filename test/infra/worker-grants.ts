@@ -19,7 +19,8 @@ export const grantsOf = (statements: Statement[]): string[] =>
 
 export interface WorkerIds {
   logGroupId: string;
-  failureQueueId: string;
+  /** The failure queue. */
+  queueId: string;
   tableId: string;
 }
 
@@ -57,10 +58,21 @@ export const tableGrants = (tableId: string): string[] => {
  * and traces, sending to its failure queue, and the table grants. A test adds what is specific to its
  * function and compares the whole list, so a grant gained or lost anywhere still fails it.
  */
-export const workerFunctionGrants = ({ logGroupId, failureQueueId, tableId }: WorkerIds): string[] => [
+export const workerFunctionGrants = ({ logGroupId, queueId, tableId }: WorkerIds): string[] => [
   ...logAndTraceGrants(logGroupId),
-  `sqs:GetQueueAttributes \${${failureQueueId}.Arn}`,
-  `sqs:GetQueueUrl \${${failureQueueId}.Arn}`,
-  `sqs:SendMessage \${${failureQueueId}.Arn}`,
+  `sqs:GetQueueAttributes \${${queueId}.Arn}`,
+  `sqs:GetQueueUrl \${${queueId}.Arn}`,
+  `sqs:SendMessage \${${queueId}.Arn}`,
   ...tableGrants(tableId),
+];
+
+/** Getting and putting objects under `prefix` of the artifact bucket, and decrypting and generating data keys with its key. */
+export const artifactObjectGrants = (
+  { bucketId, artifactKeyId }: { bucketId: string; artifactKeyId: string },
+  prefix: string,
+): string[] => [
+  `s3:GetObject \${${bucketId}.Arn}/${prefix}*`,
+  `s3:PutObject \${${bucketId}.Arn}/${prefix}*`,
+  `kms:Decrypt \${${artifactKeyId}.Arn}`,
+  `kms:GenerateDataKey \${${artifactKeyId}.Arn}`,
 ];

@@ -7,8 +7,10 @@ import { securityFunctionDescription } from '../../lib/constructs/security-scann
 import { stageFunctionDescriptions, workflowDefinitionFile } from '../../lib/constructs/workflow-orchestration';
 import { imageProjectDescription, imageSourcePrefix } from '../../lib/constructs/image-builds';
 import { testArtifactPrefix, testRunnerDescription, testsFunctionDescription } from '../../lib/constructs/test-running';
-import { actionsOf, asArray, joined, only, type Statement, templateLookups } from './template-helpers';
-import { expectStandardTracedMachineLoggingToRetainedGroup, resolvedDefinitionOf } from './state-machine-definition';
+import { actionsOf, arnOf, asArray, hasActionWithPrefix, joined, only, templateLookups } from './template-helpers';
+import { resolvedDefinitionOf } from './state-machine-definition';
+import { expectMachineGrantsOf } from './state-machine-access';
+import { itRunsFunctionStateMachine, type SynthesizedStateMachine } from './function-state-machine';
 import { idsOf, synthesized } from './synthesized';
 import { foundationModel, secretPattern } from './worker-grants';
 
@@ -41,10 +43,8 @@ const workflowReadDescriptions = ['GET /v1/workflows', 'GET /v1/workflows/{id}',
 const aslText = readFileSync(workflowDefinitionFile, 'utf8');
 const asl = JSON.parse(aslText) as { StartAt: string; States: Record<string, { Type: string; Resource?: string }> };
 
-interface Synthesized {
-  definitions: Record<string, string>;
+interface Synthesized extends SynthesizedStateMachine {
   template: Template;
-  lookups: ReturnType<typeof templateLookups>;
   /** Logical id of each stage function. */
   stageIds: Record<StageKey, string>;
   /** Logical id of the security function, which holds AI settings and reaches the artifact bucket too. */
@@ -54,11 +54,6 @@ interface Synthesized {
   /** Logical id of the review function, which holds AI settings and reads the repository. */
   reviewsId: string;
   bucketId: string;
-  machineId: string;
-  /** Every statement of every IAM policy in the stack, with the roles it is attached to. */
-  policyStatements: () => { roles: string[]; statement: Statement }[];
-  /** Statements of one role: inline and attached. */
-  statementsOfRole: (roleId: string) => Statement[];
   /** Description of every function, by logical id. */
   descriptions: () => Map<string, string>;
 }
@@ -75,6 +70,7 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
   const bucketId = ids.artifacts;
   const machineId = ids.workflowMachine;
   expect(Object.keys(template.findResources('AWS::StepFunctions::StateMachine'))).toContain(machineId);
+  const machineRoleId: string = lookups.resources()[machineId]!.Properties.RoleArn['Fn::GetAtt'][0];
   const { policyStatements, statementsOfRole } = lookups;
   const descriptions = () =>
     new Map(Object.entries(template.findResources('AWS::Lambda::Function')).map(([id, fn]) => [id, fn.Properties.Description as string]));
@@ -93,14 +89,13 @@ const synthesize = (context: Record<string, unknown> = {}): Synthesized => {
     reviewsId,
     bucketId,
     machineId,
+    machineRoleId,
     policyStatements,
     statementsOfRole,
     descriptions,
   };
 };
 
-const arnOf = (logicalId: string) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
-const hasActionWithPrefix = (prefix: string) => (statement: Statement) => actionsOf(statement).some((action) => action.startsWith(prefix));
 const allDescriptions = (s: Synthesized) => [...s.descriptions().values()];
 
 /** Secret ARNs (rendered by `joined`) the function may read; fails on any other Secrets Manager action. */
@@ -121,23 +116,12 @@ describe('workflow orchestration', () => {
   });
 
   describe('state machine', () => {
-    it('is a STANDARD machine with tracing, logging ALL without execution data to a log group with a retention', () => {
-      expectStandardTracedMachineLoggingToRetainedGroup(s);
-    });
-
-    it('the ASL file names exactly the seven stage placeholders', () => {
-      const placeholders = new Set([...aslText.matchAll(/\$\{(\w+)\}/g)].map((match) => match[1]));
-      expect([...placeholders].sort()).toEqual(Object.keys(placeholderStages).sort());
-      expect(new Set(Object.values(placeholderStages))).toEqual(new Set(stages));
-    });
-
-    it('runs the ASL file with every ${…}Arn placeholder replaced by the Arn of its stage function', () => {
-      const definition = resolvedDefinitionOf(s, aslText);
-      let expected = aslText;
-      for (const [name, stage] of Object.entries(placeholderStages))
-        expected = expected.split(`\${${name}}`).join(`\${${s.stageIds[stage]}.Arn}`);
-      expect(definition).not.toMatch(/\$\{\w+\}/);
-      expect(JSON.parse(definition)).toEqual(JSON.parse(expected));
+    itRunsFunctionStateMachine(() => ({ ...s, functionIds: s.stageIds }), {
+      aslText,
+      placeholders: placeholderStages,
+      keys: stages,
+      count: 'seven',
+      noun: 'stage',
     });
 
     it('keeps the states of the file, in its order, and sends every Task to one of the seven stage functions', () => {
@@ -164,34 +148,6 @@ describe('workflow orchestration', () => {
       expect(resourceOf('Iterate')).toBe(`\${${s.stageIds.iterate}.Arn}`);
       expect(resourceOf('Package')).toBe(`\${${s.stageIds.package}.Arn}`);
       expect(resourceOf('RecordFailure')).toBe(`\${${s.stageIds.control}.Arn}`);
-    });
-
-    it('its role may invoke exactly the seven unqualified stage functions, and nothing else of Lambda', () => {
-      const roleId: string = s.lookups.resources()[s.machineId]!.Properties.RoleArn['Fn::GetAtt'][0];
-      const statements = s.statementsOfRole(roleId);
-      const lambda = only(statements.filter(hasActionWithPrefix('lambda:')), 'Lambda statement');
-      expect(lambda.Effect).toBe('Allow');
-      expect(lambda.Condition).toBeUndefined();
-      expect(actionsOf(lambda)).toEqual(['lambda:InvokeFunction']);
-      const resources = asArray(lambda.Resource);
-      expect(resources).toHaveLength(7);
-      expect(resources).toEqual(expect.arrayContaining(stages.map((stage) => arnOf(s.stageIds[stage]))));
-      // What else it holds: log delivery and X-Ray only.
-      for (const statement of statements.filter((st) => st !== lambda)) {
-        for (const action of actionsOf(statement)) expect(action).toMatch(/^(logs|xray):/);
-      }
-    });
-
-    it('the stage functions are invoked by no other role', () => {
-      const stageArns = stages.map((stage) => JSON.stringify(arnOf(s.stageIds[stage])));
-      const invokers = s
-        .policyStatements()
-        .filter(({ statement }) => actionsOf(statement).some((action) => action.startsWith('lambda:')))
-        .filter(({ statement }) => asArray(statement.Resource).some((r) => stageArns.includes(JSON.stringify(r))));
-      expect(invokers.flatMap(({ roles }) => roles)).toEqual([s.lookups.resources()[s.machineId]!.Properties.RoleArn['Fn::GetAtt'][0]]);
-      expect(invokers.flatMap(({ statement }) => asArray(statement.Resource).map((r) => JSON.stringify(r))).sort()).toEqual(
-        stageArns.sort(),
-      );
     });
   });
 
@@ -653,16 +609,11 @@ describe('workflow orchestration', () => {
       [cancelWorkflowDescription, 'stop'],
       [dashboardCancelDescription, 'stop'],
     ])('%s knows the machine and may only %s its executions', (description, what) => {
-      expect(s.lookups.environmentOf(description).WORKFLOW_STATE_MACHINE_ARN).toEqual({ Ref: s.machineId });
-      const statements = s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'));
-      for (const statement of statements) {
-        expect(statement.Effect).toBe('Allow');
-        expect(statement.Condition).toBeUndefined();
-      }
-      const grants = statements.flatMap((statement) =>
-        actionsOf(statement).flatMap((action) => asArray(statement.Resource).map((resource) => `${action} ${joined(resource)}`)),
-      );
-      expect(grants).toEqual(what === 'start' ? [`states:StartExecution \${${s.machineId}}`] : [`states:StopExecution ${executionsArn()}`]);
+      expectMachineGrantsOf(s.lookups, description, {
+        arnVariable: 'WORKFLOW_STATE_MACHINE_ARN',
+        machineId: s.machineId,
+        grants: what === 'start' ? [`states:StartExecution \${${s.machineId}}`] : [`states:StopExecution ${executionsArn()}`],
+      });
     });
 
     it('no other function knows the machine or holds a Step Functions permission, the GET workflow routes included', () => {

@@ -1,5 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
 import { systemClock } from '../../../functions/core/clock';
 import {
   completeDeployment,
@@ -14,12 +13,11 @@ import {
 import type { DeploymentRef } from '../../../functions/core/deployments/deployment';
 import { DeploymentProviderError, DeploymentTransientError } from '../../../functions/core/deployments/providers/provider';
 import { failureMessage } from '../../../functions/core/workflows/stages/control';
-import { startLocalStepFunctions, type LocalStepFunctions } from '../../../lib/local/step-functions/local-step-functions';
-import { validateDefinitionFile } from '../../../lib/local/step-functions/validate-definition';
 import { completedRecord, deploymentRecord, project, projectId, refOf, tenant } from '../fakes/deployment-fixtures';
 import { fakeDeploymentProvider } from '../fakes/deployment-provider';
 import { inMemoryDeploymentRepository } from '../fakes/deployment-repository';
 import { inMemoryProjectRepository } from '../fakes/project-repository';
+import { itValidatesDefinition, type LocalMachine, runToEnd, startLocalMachine, stubFunctionArn } from '../step-functions/local-machine';
 
 /**
  * The real deployment state machine, run by the local Step Functions endpoint: first with stub
@@ -29,12 +27,11 @@ import { inMemoryProjectRepository } from '../fakes/project-repository';
 
 const definitionFile = fileURLToPath(new URL('../../../state-machines/deployment.asl.json', import.meta.url));
 
-const functionArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
 const arns = {
-  control: functionArn('deployment-control'),
-  deploy: functionArn('deploy'),
-  health: functionArn('health'),
-  rollback: functionArn('rollback'),
+  control: stubFunctionArn('deployment-control'),
+  deploy: stubFunctionArn('deploy'),
+  health: stubFunctionArn('health'),
+  rollback: stubFunctionArn('rollback'),
 };
 const substitutions = {
   DeploymentControlFunctionArn: arns.control,
@@ -108,65 +105,27 @@ const harness = () => {
   return { calls, scenario, handlers };
 };
 
-const clientFor = (local: LocalStepFunctions) =>
-  new SFNClient({ endpoint: local.endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-
-const runToEnd = async (
-  client: SFNClient,
-  stateMachineArn: string,
-  input: unknown,
-  name: string,
-  progress: () => string,
-): Promise<DescribeExecutionCommandOutput> => {
-  const { executionArn } = await client.send(new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const described = await client.send(new DescribeExecutionCommand({ executionArn }));
-    if (described.status !== 'RUNNING') return described;
-    if (Date.now() > deadline) throw new Error(`execution still RUNNING: ${progress()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
-
 describe('state-machines/deployment.asl.json', () => {
-  it('is a valid definition, with and without its substitutions', () => {
-    expect(validateDefinitionFile(definitionFile)).toEqual({ valid: true, errors: [] });
-    expect(validateDefinitionFile(definitionFile, substitutions)).toEqual({ valid: true, errors: [] });
-  });
-
-  it('reports a function ARN left without a substitution', () => {
-    const withoutOne = Object.fromEntries(Object.entries(substitutions).filter(([name]) => name !== 'RollbackFunctionArn'));
-    expect(validateDefinitionFile(definitionFile, withoutOne).errors).toEqual([
-      'UNRESOLVED_PLACEHOLDER: no substitution for ${RollbackFunctionArn}',
-    ]);
-  });
+  itValidatesDefinition(definitionFile, substitutions, 'RollbackFunctionArn');
 });
 
 describe('the deployment state machine with stub functions, run locally', () => {
-  let local: LocalStepFunctions;
-  let client: SFNClient;
+  let machine: LocalMachine;
   let stub: ReturnType<typeof harness>;
 
   beforeEach(async () => {
     stub = harness();
-    local = await startLocalStepFunctions({
-      machines: [{ name: 'deployment', definitionFile, substitutions, taskHandlers: stub.handlers }],
-      timeScale: 0.01,
-    });
-    client = clientFor(local);
+    machine = await startLocalMachine({ name: 'deployment', definitionFile, substitutions, taskHandlers: stub.handlers });
   });
 
-  afterEach(async () => {
-    client.destroy();
-    await local.stop();
-  });
+  afterEach(() => machine.close());
 
   const names = () => stub.calls.map((call) => call.name);
   const callsOf = (name: StepFunction) => stub.calls.filter((call) => call.name === name);
   const run = (action: 'deploy' | 'rollback' = 'deploy') =>
     runToEnd(
-      client,
-      local.stateMachineArn('deployment'),
+      machine.client,
+      machine.stateMachineArn,
       { action, deployment: deploymentRef },
       action === 'deploy' ? 'dep_x' : 'dep_x-rollback-1',
       () => names().join(' → '),
@@ -223,7 +182,7 @@ describe('the deployment state machine with stub functions, run locally', () => 
     const described = await run();
     expect(names()).toEqual(['control:start', 'deploy', 'deploy', 'deploy', 'health', 'control:complete']);
     expect(described.status).toBe('SUCCEEDED');
-    expect(local.executions()[0]).toMatchObject({ status: 'SUCCEEDED', retries: 2 });
+    expect(machine.local.executions()[0]).toMatchObject({ status: 'SUCCEEDED', retries: 2 });
   });
 
   it('deploy throwing DeploymentTransientError every time: 3 retries, then recorded as a failure', async () => {
@@ -326,8 +285,7 @@ describe('the deployment state machine with stub functions, run locally', () => 
 });
 
 describe('the deployment state machine with the real steps over fakes, run locally', () => {
-  let local: LocalStepFunctions;
-  let client: SFNClient;
+  let machine: LocalMachine;
   const deployments = inMemoryDeploymentRepository();
   const projects = inMemoryProjectRepository();
   const fake = fakeDeploymentProvider('fake');
@@ -356,21 +314,14 @@ describe('the deployment state machine with the real steps over fakes, run local
   beforeAll(async () => {
     deployments.addProject(tenant, projectId);
     await projects.create(tenant, project);
-    local = await startLocalStepFunctions({
-      machines: [{ name: 'deployment', definitionFile, substitutions, taskHandlers: handlers }],
-      timeScale: 0.01,
-    });
-    client = clientFor(local);
+    machine = await startLocalMachine({ name: 'deployment', definitionFile, substitutions, taskHandlers: handlers });
   });
 
-  afterAll(async () => {
-    client.destroy();
-    await local.stop();
-  });
+  afterAll(() => machine.close());
 
   const config = { health_timeout_seconds: 10, health_interval_seconds: 1 };
   const run = (action: 'deploy' | 'rollback', id: string, name = id) =>
-    runToEnd(client, local.stateMachineArn('deployment'), { action, deployment: refOf({ id }) }, name, () =>
+    runToEnd(machine.client, machine.stateMachineArn, { action, deployment: refOf({ id }) }, name, () =>
       fake.calls.map((call) => call.method).join(' → '),
     );
 

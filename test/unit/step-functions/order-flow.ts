@@ -1,13 +1,17 @@
 import { fileURLToPath } from 'node:url';
-import { DescribeExecutionCommand, SFNClient, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
-import { startLocalStepFunctions, type LocalStepFunctionsOptions } from '../../../lib/local/step-functions/local-step-functions';
+import { DescribeExecutionCommand, type DescribeExecutionCommandOutput, type SFNClient } from '@aws-sdk/client-sfn';
+import type { LocalStepFunctionsOptions } from '../../../lib/local/step-functions/local-step-functions';
+import { startLocalMachine, stubFunctionArn } from './local-machine';
 
 /** Shared set-up for the tests of the local Step Functions endpoint, around fixtures/order-flow.asl.json. */
 
 export const fixture = (name: string): string => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 
-const functionArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
-export const arns = { prepare: functionArn('prepare'), finish: functionArn('finish'), recordFailure: functionArn('record-failure') };
+export const arns = {
+  prepare: stubFunctionArn('prepare'),
+  finish: stubFunctionArn('finish'),
+  recordFailure: stubFunctionArn('record-failure'),
+};
 export const orderFlowSubstitutions = {
   PrepareFunctionArn: arns.prepare,
   FinishFunctionArn: arns.finish,
@@ -61,28 +65,11 @@ const orderFlowHandlers = () => {
 /** The order-flow machine behind a local endpoint (timeScale 0.01 unless told), and an SFNClient for it. */
 export const startOrderFlow = async (options: Partial<Omit<LocalStepFunctionsOptions, 'machines'>> = {}) => {
   const { calls, handlers } = orderFlowHandlers();
-  const local = await startLocalStepFunctions({
-    machines: [
-      { name: 'order-flow', definitionFile: fixture('order-flow.asl.json'), substitutions: orderFlowSubstitutions, taskHandlers: handlers },
-    ],
-    timeScale: 0.01,
-    ...options,
-  });
-  const client = new SFNClient({
-    endpoint: local.endpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-  });
-  return {
-    local,
-    client,
-    calls,
-    stateMachineArn: local.stateMachineArn('order-flow'),
-    async close() {
-      client.destroy();
-      await local.stop();
-    },
-  };
+  const machine = await startLocalMachine(
+    { name: 'order-flow', definitionFile: fixture('order-flow.asl.json'), substitutions: orderFlowSubstitutions, taskHandlers: handlers },
+    options,
+  );
+  return { ...machine, calls };
 };
 
 export const eventually = async (check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> => {

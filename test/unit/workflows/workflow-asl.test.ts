@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { DescribeExecutionCommand, SFNClient, StartExecutionCommand, type DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
-import { startLocalStepFunctions, type LocalStepFunctions } from '../../../lib/local/step-functions/local-step-functions';
-import { validateDefinitionFile } from '../../../lib/local/step-functions/validate-definition';
+import type { DescribeExecutionCommandOutput } from '@aws-sdk/client-sfn';
+import { itValidatesDefinition, type LocalMachine, runToEnd, startLocalMachine, stubFunctionArn } from '../step-functions/local-machine';
 
 /**
  * The real workflow state machine, run by the local Step Functions endpoint with stub Lambda
@@ -11,15 +10,14 @@ import { validateDefinitionFile } from '../../../lib/local/step-functions/valida
 
 const definitionFile = fileURLToPath(new URL('../../../state-machines/workflow.asl.json', import.meta.url));
 
-const functionArn = (name: string) => `arn:aws:lambda:us-east-1:123456789012:function:${name}`;
 const arns = {
-  control: functionArn('workflow-control'),
-  intake: functionArn('intake'),
-  build: functionArn('build'),
-  verify: functionArn('verify'),
-  prove: functionArn('prove'),
-  iterate: functionArn('iterate'),
-  package: functionArn('package'),
+  control: stubFunctionArn('workflow-control'),
+  intake: stubFunctionArn('intake'),
+  build: stubFunctionArn('build'),
+  verify: stubFunctionArn('verify'),
+  prove: stubFunctionArn('prove'),
+  iterate: stubFunctionArn('iterate'),
+  package: stubFunctionArn('package'),
 };
 const substitutions = {
   WorkflowControlFunctionArn: arns.control,
@@ -118,58 +116,24 @@ const harness = () => {
 };
 
 describe('state-machines/workflow.asl.json', () => {
-  it('is a valid definition, with and without its substitutions', () => {
-    expect(validateDefinitionFile(definitionFile)).toEqual({ valid: true, errors: [] });
-    expect(validateDefinitionFile(definitionFile, substitutions)).toEqual({ valid: true, errors: [] });
-  });
-
-  it('reports a function ARN left without a substitution', () => {
-    const withoutOne = Object.fromEntries(Object.entries(substitutions).filter(([name]) => name !== 'PackageFunctionArn'));
-    expect(validateDefinitionFile(definitionFile, withoutOne).errors).toEqual([
-      'UNRESOLVED_PLACEHOLDER: no substitution for ${PackageFunctionArn}',
-    ]);
-  });
+  itValidatesDefinition(definitionFile, substitutions, 'PackageFunctionArn');
 });
 
 describe('the workflow state machine, run locally', () => {
-  let local: LocalStepFunctions;
-  let client: SFNClient;
+  let machine: LocalMachine;
   let stub: ReturnType<typeof harness>;
 
   beforeEach(async () => {
     stub = harness();
-    local = await startLocalStepFunctions({
-      machines: [{ name: 'workflow', definitionFile, substitutions, taskHandlers: stub.handlers }],
-      timeScale: 0.01,
-    });
-    client = new SFNClient({
-      endpoint: local.endpoint,
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    });
+    machine = await startLocalMachine({ name: 'workflow', definitionFile, substitutions, taskHandlers: stub.handlers });
   });
 
-  afterEach(async () => {
-    client.destroy();
-    await local.stop();
-  });
+  afterEach(() => machine.close());
 
-  const run = async (maxIterations: number): Promise<DescribeExecutionCommandOutput> => {
-    const { executionArn } = await client.send(
-      new StartExecutionCommand({
-        stateMachineArn: local.stateMachineArn('workflow'),
-        name: 'wf_x',
-        input: JSON.stringify({ workflow: workflowRef, max_iterations: maxIterations }),
-      }),
+  const run = (maxIterations: number): Promise<DescribeExecutionCommandOutput> =>
+    runToEnd(machine.client, machine.stateMachineArn, { workflow: workflowRef, max_iterations: maxIterations }, 'wf_x', () =>
+      stub.calls.map((c) => c.name).join(' → '),
     );
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const described = await client.send(new DescribeExecutionCommand({ executionArn }));
-      if (described.status !== 'RUNNING') return described;
-      if (Date.now() > deadline) throw new Error(`execution still RUNNING: ${stub.calls.map((c) => c.name).join(' → ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
 
   const names = () => stub.calls.map((call) => call.name);
   const callsOf = (name: string) => stub.calls.filter((call) => call.name === name);
@@ -290,7 +254,7 @@ describe('the workflow state machine, run locally', () => {
     expect(callsOf('control:fail')).toEqual([]);
     expect(names().slice(-2)).toEqual(['package', 'control:complete']);
     expect(described.status).toBe('SUCCEEDED');
-    expect(local.executions()[0]).toMatchObject({ status: 'SUCCEEDED', retries: 2 });
+    expect(machine.local.executions()[0]).toMatchObject({ status: 'SUCCEEDED', retries: 2 });
   });
 
   it('a transient AI error every time: retried MaxAttempts (3) times, then recorded as a failure; FAILED', async () => {
