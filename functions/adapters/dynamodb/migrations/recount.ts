@@ -1,8 +1,9 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../../core/tenancy';
 import type { TableRef } from '../client';
 import { entityTypes } from '../keys';
+import { queryAll } from '../query-all';
 import type { TransactItem } from '../transactions';
 import { tenantOfKey } from './tenant-of-key';
 
@@ -19,26 +20,16 @@ export interface CountedCollection {
 const checkedRecordsAtMost = 99;
 const attemptsPerTenant = 5;
 
-const recordsOf = async ({ client, tableName }: TableRef, collection: CountedCollection, tenant: Tenant) => {
-  const found: Array<{ sk: string; status: string; severity: string }> = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await client.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':pk': collection.partition(tenant), ':prefix': collection.sortKeyPrefix },
-        ProjectionExpression: 'sk, #status, severity',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) found.push({ sk: String(item.sk), status: String(item.status), severity: String(item.severity) });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return found;
-};
+const recordsOf = async (table: TableRef, collection: CountedCollection, tenant: Tenant) =>
+  (
+    await queryAll(table, {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': collection.partition(tenant), ':prefix': collection.sortKeyPrefix },
+      ProjectionExpression: 'sk, #status, severity',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ConsistentRead: true,
+    })
+  ).map((item) => ({ sk: String(item.sk), status: String(item.status), severity: String(item.severity) }));
 
 /**
  * Sets one tenant's counter to the number of its records in the counted state, in a transaction
