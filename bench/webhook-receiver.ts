@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { startLoopbackServer } from './loopback-server';
 
 /**
  * The bench's webhook receiver: a real HTTP server on 127.0.0.1 that answers every POST with 200
@@ -91,10 +90,9 @@ const newTracker = (run: string): RunTracker & { add(arrival: Arrival): void } =
 
 export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
   const trackers = new Map<string, ReturnType<typeof newTracker>>();
-  const sockets = new Set<Socket>();
   let strays = 0;
 
-  const server: Server = createServer((req, res) => {
+  const server = await startLoopbackServer((req, res) => {
     const atMs = performance.now();
     const wallMs = Date.now();
     const [, run = '', index = ''] = (req.url ?? '').split('/');
@@ -120,15 +118,7 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
       res.end('ok');
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port } = server;
 
   return {
     port,
@@ -141,9 +131,6 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
     get strays() {
       return strays;
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: server.close,
   };
 };

@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionSummary } from '../lib/local/step-functions/executions';
 import { deferCleanup } from './cleanup';
 import { type BenchRuntime, newBenchAccount } from './local-runtime';
+import { startLoopbackServer } from './loopback-server';
 
 /**
  * How the workflows section runs one workflow: a fixture git repository, a project on it, a
@@ -96,10 +95,9 @@ export interface CompletionReceiver {
 export const startCompletionReceiver = async (): Promise<CompletionReceiver> => {
   const arrived = new Map<string, TerminalArrival>();
   const waiting = new Map<string, (arrival: TerminalArrival) => void>();
-  const sockets = new Set<Socket>();
   let strays = 0;
 
-  const server: Server = createServer((req, res) => {
+  const server = await startLoopbackServer((req, res) => {
     const atMs = performance.now();
     const wallMs = Date.now();
     const chunks: Buffer[] = [];
@@ -127,15 +125,7 @@ export const startCompletionReceiver = async (): Promise<CompletionReceiver> => 
       waiting.delete(id);
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const port = (server.address() as AddressInfo).port;
+  const { port } = server;
 
   return {
     url: `http://127.0.0.1:${port}/workflows`,
@@ -156,10 +146,7 @@ export const startCompletionReceiver = async (): Promise<CompletionReceiver> => 
     get strays() {
       return strays;
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: server.close,
   };
 };
 
