@@ -2,6 +2,7 @@ import { CfnOutput, type App } from 'aws-cdk-lib';
 import { fallbackHandler, routeTable } from '../functions/routes/index';
 import type { TableRoute } from '../functions/routes/route';
 import { aiSettingsFromContext } from './constructs/ai-settings';
+import { repositoryTokenFromContext } from './constructs/repository-token';
 import { DeploymentOrchestration } from './constructs/deployment-orchestration';
 import { ExecutionSafetyNet } from './constructs/execution-safety-net';
 import { ImageBuilds } from './constructs/image-builds';
@@ -100,7 +101,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   };
 
   const ai = aiSettingsFromContext(app);
-  const repositoryTokenSecret = contextString(app, 'repositoryTokenSecret');
+  const repositoryToken = repositoryTokenFromContext(app);
 
   const webhooksStack = domain(workerDomains.webhooks);
   const webhooks = new WebhookDelivery(webhooksStack, 'Webhooks', {
@@ -129,7 +130,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     signingKey: workflowsStack.core.signingKey,
     serviceName,
     ai,
-    repositoryTokenSecret,
+    repositoryToken,
   });
   // Container images: the package stage builds one when the packaged tree has a Dockerfile.
   const images = new ImageBuilds(workflowsStack, 'Images', {
@@ -150,7 +151,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     artifactKey: securityStack.core.artifactKey,
     failures: securityStack.core.securityFailures,
     ai,
-    repositoryTokenSecret,
+    repositoryToken,
     osvApiUrl: contextString(app, 'osvApiUrl') ?? 'https://api.osv.dev',
   });
 
@@ -162,7 +163,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     artifactKey: testsStack.core.artifactKey,
     failures: testsStack.core.testFailures,
     ai,
-    repositoryTokenSecret,
+    repositoryToken,
   });
 
   // Reviews have a stack of their own: the review function needs the AI and the repository token,
@@ -173,7 +174,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     table: reviewsStack.core.table,
     serviceName,
     ai,
-    repositoryTokenSecret,
+    repositoryToken,
     failures: reviewsStack.core.reviewFailures,
   });
 

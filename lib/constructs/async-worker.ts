@@ -3,6 +3,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { type AiSettings, aiEnvironment, grantAi } from './ai-settings';
+import { type RepositoryToken, repositoryTokenEnvironment } from './repository-token';
 import type { ServiceFunction } from './service-function';
 
 /** What every asynchronously invoked worker function (reviews, security, tests) is built from. */
@@ -10,16 +11,16 @@ export interface AsyncWorkerProps {
   table: ITableV2;
   serviceName: string;
   ai: AiSettings;
-  /** Secrets Manager name of a token for private https repositories. */
-  repositoryTokenSecret?: string;
+  /** The token for private https repositories, and where it may go. */
+  repositoryToken?: RepositoryToken;
   /** Where invocations that failed (after their retries, if any) go (in the core stack: it holds them). */
   failures: IQueue;
 }
 
-/** The AI settings and, when configured, the repository token secret's name: the last variables of a worker's environment. */
+/** The AI settings and, when configured, the repository token's secret and hosts: the last variables of a worker's environment. */
 export const asyncWorkerEnvironment = (props: AsyncWorkerProps): Record<string, string> => ({
   ...aiEnvironment(props.ai),
-  ...(props.repositoryTokenSecret ? { REPOSITORY_TOKEN_SECRET: props.repositoryTokenSecret } : {}),
+  ...repositoryTokenEnvironment(props.repositoryToken),
 });
 
 /**

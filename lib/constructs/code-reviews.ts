@@ -2,8 +2,9 @@ import { Duration } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { type AiSettings, aiEnvironment, secretArn } from './ai-settings';
+import { type AiSettings, aiEnvironment } from './ai-settings';
 import { type AsyncWorkerProps, asyncWorkerEnvironment, bindAsyncWorker } from './async-worker';
+import { grantRepositoryToken } from './repository-token';
 import { ServiceFunction } from './service-function';
 
 export const reviewFunctionDescription =
@@ -44,11 +45,7 @@ export class CodeReviews extends Construct {
       environment: asyncWorkerEnvironment(props),
     });
     bindAsyncWorker(this.function, props, 2);
-    if (props.repositoryTokenSecret) {
-      this.function.allow(
-        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
-      );
-    }
+    grantRepositoryToken(this.function, props.repositoryToken);
   }
 
   /** A route function that starts reviews: it may invoke the review function, and knows the providers it offers. */

@@ -4,8 +4,8 @@ import type { IKey } from 'aws-cdk-lib/aws-kms';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { secretArn } from './ai-settings';
 import { type AsyncWorkerProps, asyncWorkerEnvironment, bindAsyncWorker } from './async-worker';
+import { grantRepositoryToken } from './repository-token';
 import { ServiceFunction } from './service-function';
 import { nagResource } from '../nag-finding';
 import { findingArtifactPrefix } from '../../functions/core/security/remediate';
@@ -63,11 +63,7 @@ export class SecurityScanning extends Construct {
       }),
     );
     this.function.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
-    if (props.repositoryTokenSecret) {
-      this.function.allow(
-        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
-      );
-    }
+    grantRepositoryToken(this.function, props.repositoryToken);
     this.function.acknowledge({
       id: `AwsSolutions-IAM5[Resource::${nagResource(this, props.artifacts.arnForObjects(`${findingArtifactPrefix}*`))}]`,
       reason: 'Remediation patches live under the findings/ prefix of the artifact bucket; object ARNs need the wildcard.',

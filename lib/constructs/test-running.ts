@@ -8,9 +8,9 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { nagResource } from '../nag-finding';
 import { Construct } from 'constructs';
-import { secretArn } from './ai-settings';
 import { type AsyncWorkerProps, asyncWorkerEnvironment, bindAsyncWorker } from './async-worker';
 import { encryptProjectWith } from './project-encryption-key';
+import { grantRepositoryToken } from './repository-token';
 import { ServiceFunction } from './service-function';
 
 export const testRunnerDescription = 'Runs untrusted test code in isolation; reaches nothing of the service';
@@ -128,11 +128,7 @@ export class TestRunning extends Construct {
     );
     this.function.allow(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
     this.function.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));
-    if (props.repositoryTokenSecret) {
-      this.function.allow(
-        new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
-      );
-    }
+    grantRepositoryToken(this.function, props.repositoryToken);
     this.function.acknowledge({
       id: objectsFinding,
       reason: 'Run sources and reports live under tests/ of the artifact bucket; object ARNs need the wildcard.',

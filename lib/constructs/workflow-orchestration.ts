@@ -8,8 +8,9 @@ import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { functionStateMachine, stepFunctionId } from './function-state-machine';
+import { grantRepositoryToken, type RepositoryToken, repositoryTokenEnvironment } from './repository-token';
 import { ServiceFunction } from './service-function';
-import { type AiSettings, aiEnvironment, grantAi, secretArn } from './ai-settings';
+import { type AiSettings, aiEnvironment, grantAi } from './ai-settings';
 import { nagResource } from '../nag-finding';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -52,8 +53,8 @@ export interface WorkflowOrchestrationProps {
   signingKey: IKey;
   serviceName: string;
   ai: AiSettings;
-  /** Secrets Manager name of a token for private https repositories; also enables pushing branches. */
-  repositoryTokenSecret?: string;
+  /** The token for private https repositories and where it may go; also enables pushing branches. */
+  repositoryToken?: RepositoryToken;
 }
 
 /**
@@ -117,11 +118,10 @@ export class WorkflowOrchestration extends Construct {
         for (const [name, value] of Object.entries(aiEnvironment(props.ai))) fn.function.addEnvironment(name, value);
         grantAi(fn, props.ai);
       }
-      if (props.repositoryTokenSecret && usesRepository.includes(stage)) {
-        fn.function.addEnvironment('REPOSITORY_TOKEN_SECRET', props.repositoryTokenSecret);
-        fn.allow(
-          new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secretArn(this, props.repositoryTokenSecret)] }),
-        );
+      if (usesRepository.includes(stage)) {
+        for (const [name, value] of Object.entries(repositoryTokenEnvironment(props.repositoryToken)))
+          fn.function.addEnvironment(name, value);
+        grantRepositoryToken(fn, props.repositoryToken);
       }
       return fn;
     };

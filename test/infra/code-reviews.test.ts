@@ -56,9 +56,11 @@ describe('code reviews', () => {
         aiProviders: 'bedrock,anthropic',
         anthropicApiKeySecret: 'my/anthropic',
         repositoryTokenSecret: 'repo/token',
+        repositoryTokenHosts: 'github.com/acme',
       });
       expect(configured.environment()).toMatchObject({
         REPOSITORY_TOKEN_SECRET: 'repo/token',
+        REPOSITORY_TOKEN_HOSTS: 'github.com/acme',
         AI_PROVIDERS: 'bedrock,anthropic',
         ANTHROPIC_API_KEY_SECRET: 'my/anthropic',
       });

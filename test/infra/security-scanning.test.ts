@@ -105,8 +105,8 @@ describe('security scanning', () => {
     });
 
     it('with repositoryTokenSecret knows it and may read that secret, and that secret only', () => {
-      const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
-      expect(repository.environment().REPOSITORY_TOKEN_SECRET).toBe('repo/token');
+      const repository = synthesize({ repositoryTokenSecret: 'repo/token', repositoryTokenHosts: 'github.com/acme' });
+      expect(repository.environment()).toMatchObject({ REPOSITORY_TOKEN_SECRET: 'repo/token', REPOSITORY_TOKEN_HOSTS: 'github.com/acme' });
       const secrets = repository.statements().filter(hasActionWithPrefix('secretsmanager:'));
       const statement = only(secrets, 'Secrets Manager statement');
       expect(statement.Effect).toBe('Allow');
@@ -121,6 +121,7 @@ describe('security scanning', () => {
         aiProviders: 'bedrock,anthropic',
         anthropicApiKeySecret: 'my/anthropic',
         repositoryTokenSecret: 'repo/token',
+        repositoryTokenHosts: 'github.com/acme',
       });
       expect(anthropic.environment()).toMatchObject({
         AI_PROVIDERS: 'bedrock,anthropic',
@@ -255,6 +256,7 @@ describe('cdk-nag AwsSolutions with the security function fully configured', () 
     expect(
       synthesized({
         repositoryTokenSecret: 'repo/token',
+        repositoryTokenHosts: 'github.com/acme',
         aiProviders: 'bedrock,anthropic',
         anthropicApiKeySecret: 'my/anthropic',
         osvApiUrl: 'https://osv.mirror.example.test',

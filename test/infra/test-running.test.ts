@@ -91,8 +91,8 @@ describe('test running', () => {
     });
 
     it('with repositoryTokenSecret knows that secret and may read it, and only it', () => {
-      const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
-      expect(repository.environment().REPOSITORY_TOKEN_SECRET).toBe('repo/token');
+      const repository = synthesize({ repositoryTokenSecret: 'repo/token', repositoryTokenHosts: 'github.com/acme' });
+      expect(repository.environment()).toMatchObject({ REPOSITORY_TOKEN_SECRET: 'repo/token', REPOSITORY_TOKEN_HOSTS: 'github.com/acme' });
       expect(grantsOf(repository.statements())).toEqual(
         [...baseGrantsOf(repository), `secretsmanager:GetSecretValue ${secretPattern('repo/token')}`].sort(),
       );
@@ -303,7 +303,12 @@ describe('test running', () => {
 });
 
 describe('cdk-nag AwsSolutions with the tests function fully configured', () => {
-  const context = { repositoryTokenSecret: 'repo/token', aiProviders: 'bedrock,anthropic', anthropicApiKeySecret: 'my/anthropic' };
+  const context = {
+    repositoryTokenSecret: 'repo/token',
+    repositoryTokenHosts: 'github.com/acme',
+    aiProviders: 'bedrock,anthropic',
+    anthropicApiKeySecret: 'my/anthropic',
+  };
   it('reports no unacknowledged error or warning', () => {
     expect(synthesized(context).violations).toEqual([]);
   });

@@ -436,7 +436,7 @@ describe('workflow orchestration', () => {
     });
 
     it('with repositoryTokenSecret the repository stages, the security function and the tests function know it and may read that secret only; no other function', () => {
-      const repository = synthesize({ repositoryTokenSecret: 'repo/token' });
+      const repository = synthesize({ repositoryTokenSecret: 'repo/token', repositoryTokenHosts: 'github.com/acme' });
       const repositoryIds = new Set([
         ...repositoryStages.map((stage) => repository.stageIds[stage]),
         repository.securityId,
@@ -447,14 +447,15 @@ describe('workflow orchestration', () => {
       for (const [id, description] of repository.descriptions()) {
         const env = repository.lookups.environmentOf(description);
         if (repositoryIds.has(id)) {
-          expect(env.REPOSITORY_TOKEN_SECRET).toBe('repo/token');
+          expect([env.REPOSITORY_TOKEN_SECRET, env.REPOSITORY_TOKEN_HOSTS]).toEqual(['repo/token', 'github.com/acme']);
           expect(readableSecretsOf(repository, description)).toEqual([secretPattern('repo/token')]);
         } else {
-          expect([description, env.REPOSITORY_TOKEN_SECRET, readableSecretsOf(repository, description)]).toEqual([
+          expect([
             description,
-            undefined,
-            [],
-          ]);
+            env.REPOSITORY_TOKEN_SECRET,
+            env.REPOSITORY_TOKEN_HOSTS,
+            readableSecretsOf(repository, description),
+          ]).toEqual([description, undefined, undefined, []]);
         }
       }
     });
@@ -464,6 +465,7 @@ describe('workflow orchestration', () => {
         aiProviders: 'bedrock,anthropic',
         anthropicApiKeySecret: 'my/anthropic',
         repositoryTokenSecret: 'repo/token',
+        repositoryTokenHosts: 'github.com/acme',
       });
       for (const stage of stages) {
         const expected = [

@@ -6,8 +6,9 @@ import { repositoryCredentialsFromEnvironment } from './repository-runtime';
 
 /**
  * The change reader as the deployment configured it: private https repositories with the token of
- * `REPOSITORY_TOKEN_SECRET`; every fetch through the guarded client (public addresses, plus the
- * hosts `REPOSITORY_PRIVATE_HOSTS` names); `file:///` only where the local runtime enabled them.
+ * `REPOSITORY_TOKEN_SECRET` where `REPOSITORY_TOKEN_HOSTS` lets it go; every fetch through the
+ * guarded client (public addresses, plus the hosts `REPOSITORY_PRIVATE_HOSTS` names); `file:///`
+ * only where the local runtime enabled them.
  */
 export const changeReaderFromEnvironment = (env: Readonly<Record<string, string | undefined>> = process.env): ChangeReader => {
   const credentialsOf = repositoryCredentialsFromEnvironment(env);
@@ -15,5 +16,5 @@ export const changeReaderFromEnvironment = (env: Readonly<Record<string, string 
     http: guardedGitHttp({ policy: repositoryTargetPolicyFromEnvironment(env) }),
     fileRepositories: env.LOCAL_FILE_REPOSITORIES === 'true',
   });
-  return { read: async (request) => reader.read({ ...request, credentials: await credentialsOf() }) };
+  return { read: async (request) => reader.read({ ...request, credentials: await credentialsOf(request.url) }) };
 };
