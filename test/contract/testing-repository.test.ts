@@ -100,6 +100,17 @@ describe.each(implementations)('TestRepository: %s', (_name, make) => {
     expect(await tests.getRun(tenant, ofRepository.id)).toEqual(ofRepository);
   });
 
+  it('gives the newest suites and runs, newest first, and only suites and runs (not the collections\' counters)', async () => {
+    const [older, newer] = [suite(0), suite(1)];
+    for (const created of [older, newer]) expect(await tests.createSuite(tenant, created)).toBe(true);
+    const only = run(2);
+    expect(await tests.createRun(tenant, only)).toBe(true);
+    expect(await tests.recentSuites(tenant, 5)).toEqual([newer, older]);
+    expect(await tests.recentSuites(tenant, 1)).toEqual([newer]);
+    expect(await tests.recentRuns(tenant, 5)).toEqual([only]);
+    expect(await tests.recentRuns(otherMode, 5)).toEqual([]);
+  });
+
   it('refuses, storing nothing, a run of a suite that does not exist', async () => {
     const ofMissingSuite = run(0, { suite_id: newId('testSuite', start) });
     await expect(tests.createRun(tenant, ofMissingSuite)).rejects.toThrow();

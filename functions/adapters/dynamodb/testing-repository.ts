@@ -108,6 +108,19 @@ export const dynamoTestWrites = (table: TableRef, now: () => number = Date.now):
 
 export const dynamoTestRepository = (table: TableRef, now: () => number = Date.now): TestRepository => {
   const { client, tableName } = table;
+  /** The newest items of a collection; its partition also holds the collection's counter, which this range leaves out. */
+  const newestOf = async <T>(first: { pk: string; sk: string }, limit: number): Promise<T[]> => {
+    const result = await client.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :kind)',
+        ExpressionAttributeValues: { ':pk': first.pk, ':kind': first.sk },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []).map((item) => ownedRecord<T>(item));
+  };
   return {
     ...dynamoTestWrites(table, now),
 
@@ -130,30 +143,7 @@ export const dynamoTestRepository = (table: TableRef, now: () => number = Date.n
       return { ...page, items: page.items.map((item) => ownedRecord<TestSuite | TestRun>(item)) };
     },
 
-    async recentSuites(tenant, limit) {
-      const result = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.testSuites(tenant) },
-          ScanIndexForward: false,
-          Limit: limit,
-        }),
-      );
-      return (result.Items ?? []).map((item) => ownedRecord<TestSuite>(item));
-    },
-
-    async recentRuns(tenant, limit) {
-      const result = await client.send(
-        new QueryCommand({
-          TableName: tableName,
-          KeyConditionExpression: 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': keys.testRuns(tenant) },
-          ScanIndexForward: false,
-          Limit: limit,
-        }),
-      );
-      return (result.Items ?? []).map((item) => ownedRecord<TestRun>(item));
-    },
+    recentSuites: (tenant, limit) => newestOf<TestSuite>(keys.testSuite(tenant, ''), limit),
+    recentRuns: (tenant, limit) => newestOf<TestRun>(keys.testRun(tenant, ''), limit),
   };
 };
