@@ -2,8 +2,8 @@ import { createContext, type VNode } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Mode } from '../core/tenancy';
 import type { Role } from '../core/users/user';
-import { PostForm } from './components';
 import type { Viewer } from './layout';
+import { PostForm } from './parts/post-form';
 import { SignOutForm } from './parts/sign-out-form';
 
 /** What every dashboard page shows around its content: who, which account, which mode, where to go. */

@@ -12,7 +12,7 @@ import type { AttentionCounts, Session, SessionRepository, SignedInReads } from 
 import type { Mode } from '../../core/tenancy';
 import type { Membership, User, UserRepository } from '../../core/users/user';
 import { logger } from '../../observability/logger';
-import { csrfFieldName } from '../../pages/components';
+import { csrfFieldName } from '../../pages/parts/post-form';
 import type { Viewer } from '../../pages/layout';
 import { ErrorPage } from '../../pages/views/error-page';
 import type { WebRouteDefinition } from '../../routes/route';

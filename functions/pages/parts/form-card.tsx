@@ -1,5 +1,8 @@
 import type { ComponentChildren } from 'preact';
-import { Button, Card, ErrorSummary, PostForm } from '../components';
+import { ErrorSummary } from './alert';
+import { Button } from './button';
+import { Card } from './card';
+import { PostForm } from './post-form';
 
 /**
  * A card holding one state-changing form: its heading, what was wrong with the last try (listed

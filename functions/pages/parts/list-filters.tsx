@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { Button } from '../components';
-import { SelectField } from '../dashboard-components';
+import { Button } from './button';
+import { SelectField } from './choice-fields';
 
 /**
  * The filters above a list: a GET form to the list's own address (so a filtered list can be linked

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { Empty } from '../dashboard-components';
+import { Empty } from './empty';
 
 export interface RecordTableProps<T> {
   /** What the rows are and in which order, for screen readers (the card's heading says it to the eye). */

@@ -1,4 +1,5 @@
-import { Button, PostForm } from '../components';
+import { Button } from './button';
+import { PostForm } from './post-form';
 
 /** "Sign out", a button that ends the session (a POST with the CSRF token), in the header of every signed-in page. */
 export const SignOutForm = ({ csrfToken }: { csrfToken: string }) => (

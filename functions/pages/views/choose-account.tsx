@@ -1,5 +1,7 @@
-import { Button, Card, PostForm } from '../components';
 import { Layout, type Viewer } from '../layout';
+import { Button } from '../parts/button';
+import { Card } from '../parts/card';
+import { PostForm } from '../parts/post-form';
 
 export interface AccountChoice {
   id: string;

@@ -1,6 +1,9 @@
 import { type Scope, scopeDescriptions } from '../../core/credentials/scopes';
-import { Alert, Button, Card, PostForm } from '../components';
 import { Layout, type Viewer } from '../layout';
+import { Alert } from '../parts/alert';
+import { Button } from '../parts/button';
+import { Card } from '../parts/card';
+import { PostForm } from '../parts/post-form';
 
 export interface ConsentProps {
   viewer: Viewer;

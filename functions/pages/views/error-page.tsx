@@ -1,5 +1,6 @@
-import { Alert, Card } from '../components';
 import { Layout } from '../layout';
+import { Alert } from '../parts/alert';
+import { Card } from '../parts/card';
 
 /** What went wrong, in words, with the request id to quote to support; never internals. */
 export const ErrorPage = (props: { title: string; message: string; requestId?: string }) => (

@@ -1,5 +1,8 @@
-import { Button, Card, PostForm, TextField } from '../components';
 import { Layout } from '../layout';
+import { Button } from '../parts/button';
+import { Card } from '../parts/card';
+import { PostForm } from '../parts/post-form';
+import { TextField } from '../parts/text-field';
 
 export const ForgotPasswordPage = (props: { csrfToken: string; sent?: boolean }) => (
   <Layout title="Reset your password" narrow>

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
-import { Card } from '../components';
 import { Layout, type Viewer } from '../layout';
+import { Card } from '../parts/card';
 
 /** A page that only tells something (a link that no longer works, a finished step). */
 export const MessagePage = (props: { title: string; viewer?: Viewer; children: ComponentChildren }) => (

@@ -1,6 +1,9 @@
 import type { SessionView } from '../../core/sessions/session';
-import { Alert, Button, Card, PostForm } from '../components';
 import { Layout, type Viewer } from '../layout';
+import { Alert } from '../parts/alert';
+import { Button } from '../parts/button';
+import { Card } from '../parts/card';
+import { PostForm } from '../parts/post-form';
 
 export const SessionsPage = (props: { viewer: Viewer; sessions: SessionView[]; notice?: string }) => (
   <Layout title="Your sessions" viewer={props.viewer}>

@@ -1,5 +1,9 @@
-import { Button, Card, ErrorSummary, PostForm, TextField } from '../components';
 import { Layout } from '../layout';
+import { ErrorSummary } from '../parts/alert';
+import { Button } from '../parts/button';
+import { Card } from '../parts/card';
+import { PostForm } from '../parts/post-form';
+import { TextField } from '../parts/text-field';
 
 /** Where a one-time link leads: choose a password (first one, or a reset). */
 export const SetPasswordPage = (props: { csrfToken: string; token: string; email: string; firstPassword: boolean; error?: string }) => (

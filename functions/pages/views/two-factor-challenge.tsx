@@ -1,5 +1,9 @@
-import { Button, Card, ErrorSummary, PostForm, TextField } from '../components';
 import { Layout } from '../layout';
+import { ErrorSummary } from '../parts/alert';
+import { Button } from '../parts/button';
+import { Card } from '../parts/card';
+import { PostForm } from '../parts/post-form';
+import { TextField } from '../parts/text-field';
 
 export const TwoFactorChallengePage = (props: { csrfToken: string; error?: string; returnTo?: string }) => (
   <Layout title="Two-factor sign-in" narrow>

@@ -1,5 +1,9 @@
-import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../components';
 import { Layout, type Viewer } from '../layout';
+import { Alert, ErrorSummary } from '../parts/alert';
+import { Button } from '../parts/button';
+import { Card } from '../parts/card';
+import { PostForm } from '../parts/post-form';
+import { TextField } from '../parts/text-field';
 
 export interface TwoFactorSettingsProps {
   viewer: Viewer;

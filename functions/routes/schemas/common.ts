@@ -5,6 +5,17 @@ import * as v from 'valibot';
 export const timestamp = /* @__PURE__ */ (() =>
   v.pipe(v.string(), v.isoTimestamp(), v.description('ISO 8601 UTC timestamp with milliseconds')))();
 
+/**
+ * The times every job resource carries (workflows, scans, reviews, deployments, test suites and
+ * runs); `started_at` and `completed_at` are null until the job starts and ends.
+ */
+export const jobTimestamps = /* @__PURE__ */ (() => ({
+  created_at: timestamp,
+  updated_at: timestamp,
+  started_at: v.nullable(timestamp),
+  completed_at: v.nullable(timestamp),
+}))();
+
 /** Length in Unicode code points, as JSON Schema's `minLength`/`maxLength` count (not UTF-16 units). */
 export const codePointLength = (text: string): number => {
   let count = 0;

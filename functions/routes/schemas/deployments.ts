@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { deploymentStatuses, environments } from '../../core/deployments/deployment';
-import { timestamp } from './common';
+import { jobTimestamps, timestamp } from './common';
 
 const health = v.object({
   healthy: v.boolean(),
@@ -42,9 +42,6 @@ export const deploymentSchema = v.object({
     }),
   ),
   error: v.nullable(v.object({ step: v.string(), message: v.string() })),
-  created_at: timestamp,
-  updated_at: timestamp,
-  started_at: v.nullable(timestamp),
-  completed_at: v.nullable(timestamp),
+  ...jobTimestamps,
   duration_ms: v.nullable(v.number()),
 });

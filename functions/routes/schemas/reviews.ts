@@ -8,7 +8,7 @@ import {
   reviewVerdicts,
 } from '../../core/reviews/review';
 import { severities } from '../../core/security/scanner';
-import { timestamp } from './common';
+import { jobTimestamps, timestamp } from './common';
 
 const severityCounts = v.object(
   Object.fromEntries(severities.map((severity) => [severity, v.number()])) as Record<
@@ -64,10 +64,7 @@ export const reviewSchema = v.object({
     v.object({ input_tokens: v.number(), output_tokens: v.number(), provider: v.string(), model: v.string(), requests: v.number() }),
   ),
   error: v.nullable(v.string()),
-  created_at: timestamp,
-  updated_at: timestamp,
-  started_at: v.nullable(timestamp),
-  completed_at: v.nullable(timestamp),
+  ...jobTimestamps,
   duration_ms: v.nullable(v.number()),
 });
 

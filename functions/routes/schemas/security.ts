@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { findingStatuses } from '../../core/security/finding';
 import { scanStatuses } from '../../core/security/scan';
 import { scanTypes, severities } from '../../core/security/scanner';
-import { timestamp } from './common';
+import { jobTimestamps, timestamp } from './common';
 
 const counts = v.object(
   Object.fromEntries(severities.map((severity) => [severity, v.number()])) as Record<
@@ -39,10 +39,7 @@ export const scanSchema = v.object({
     v.description('Per scan type: files and languages covered, and what was not covered and why.'),
   ),
   errors: v.array(v.string()),
-  created_at: timestamp,
-  updated_at: timestamp,
-  started_at: v.nullable(timestamp),
-  completed_at: v.nullable(timestamp),
+  ...jobTimestamps,
   duration_ms: v.nullable(v.number()),
 });
 

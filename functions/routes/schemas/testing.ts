@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { frameworks } from '../../core/testing/results';
 import { jobStatuses } from '../../core/testing/test-records';
-import { timestamp } from './common';
+import { jobTimestamps } from './common';
 
 const totals = v.object({ passed: v.number(), failed: v.number(), skipped: v.number(), errored: v.number() });
 
@@ -40,10 +40,7 @@ export const testSuiteSchema = v.object({
   ai_usage: v.nullable(v.object({ input_tokens: v.number(), output_tokens: v.number(), provider: v.string(), model: v.string() })),
   latest_run_id: v.nullable(v.string()),
   error: v.nullable(v.string()),
-  created_at: timestamp,
-  updated_at: timestamp,
-  started_at: v.nullable(timestamp),
-  completed_at: v.nullable(timestamp),
+  ...jobTimestamps,
 });
 
 export const testRunSchema = v.object({
@@ -58,10 +55,7 @@ export const testRunSchema = v.object({
   status: v.picklist(jobStatuses),
   results: v.pipe(v.nullable(results), v.description("From the framework's machine reporter (JUnit XML or JSON).")),
   error: v.nullable(v.string()),
-  created_at: timestamp,
-  updated_at: timestamp,
-  started_at: v.nullable(timestamp),
-  completed_at: v.nullable(timestamp),
+  ...jobTimestamps,
 });
 
 export const testObjectSchema = v.variant('object', [testSuiteSchema, testRunSchema]);

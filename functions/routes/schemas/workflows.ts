@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { aiProviderNames } from '../../core/ai/provider';
 import { stageNames } from '../../core/workflows/stage-data';
 import { logLevels, stageStatuses, workflowStatuses } from '../../core/workflows/workflow';
-import { timestamp } from './common';
+import { jobTimestamps, timestamp } from './common';
 
 const artifact = { location: v.string(), sha256: v.string(), size: v.number() };
 
@@ -64,10 +64,7 @@ export const workflowSchema = v.object({
     calls: v.number(),
   }),
   error: v.nullable(v.object({ stage: v.nullable(v.picklist(stageNames)), message: v.string() })),
-  created_at: timestamp,
-  updated_at: timestamp,
-  started_at: v.nullable(timestamp),
-  completed_at: v.nullable(timestamp),
+  ...jobTimestamps,
   duration_ms: v.nullable(v.number()),
 });
 

@@ -3,7 +3,7 @@ import { startSession } from '../../../functions/core/sessions/manage-sessions';
 import { safeReturnPath } from '../../../functions/http/pages/origin';
 import { sessionCookieValue } from '../../../functions/http/pages/session-cookie';
 import { createPageHandler, sessionCookie, type AccessLevel } from '../../../functions/http/pages/page-handler';
-import { PostForm } from '../../../functions/pages/components';
+import { PostForm } from '../../../functions/pages/parts/post-form';
 import { Layout } from '../../../functions/pages/layout';
 import { SignInPage } from '../../../functions/pages/views/sign-in';
 import { defineWebRoute } from '../../../functions/routes/route';

@@ -1,6 +1,8 @@
-import { Button, Card, CsrfField } from '../../components';
 import type { Shell } from '../../dashboard-shell';
 import { Layout } from '../../layout';
+import { Button } from '../../parts/button';
+import { Card } from '../../parts/card';
+import { CsrfField } from '../../parts/post-form';
 
 /**
  * Asks before a destructive action when the script did not (no JavaScript): the same form again,

@@ -1,9 +1,10 @@
 import type { ServiceEvent } from '../../../core/events/event';
-import { Alert, Card } from '../../components';
-import { Time } from '../../dashboard-components';
 import type { Shell } from '../../dashboard-shell';
 import { Layout } from '../../layout';
+import { Alert } from '../../parts/alert';
+import { Card } from '../../parts/card';
 import { RecordTable } from '../../parts/record-table';
+import { Time } from '../../parts/time';
 
 export interface HomeCounts {
   runningWorkflows: number;

@@ -1,9 +1,13 @@
 import type { DeploymentView } from '../../../../core/deployments/deployment';
-import { Alert, Button, Card } from '../../../components';
-import { ConfirmForm, Duration, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { ConfirmForm } from '../../../parts/confirm-form';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Duration, Time } from '../../../parts/time';
 
 export const DeploymentPage = (props: { shell: Shell; deployment: DeploymentView; notice?: string }) => {
   const { shell, deployment: d } = props;

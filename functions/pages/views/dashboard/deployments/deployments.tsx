@@ -1,10 +1,12 @@
 import { type DeploymentView, deploymentStatuses, environments } from '../../../../core/deployments/deployment';
-import { Card } from '../../../components';
-import { type Paged, Pagination, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Card } from '../../../parts/card';
 import { ChoiceFilter, FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
+import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Time } from '../../../parts/time';
 
 export interface DeploymentsPageProps extends Paged {
   shell: Shell;

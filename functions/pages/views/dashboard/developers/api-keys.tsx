@@ -2,13 +2,21 @@ import type { CredentialView } from '../../../../core/credentials/credential';
 import { isDueForRotation, keyRotationDays, rollOverlaps } from '../../../../core/credentials/dashboard-keys';
 import { allScopes, isReadScope, scopeDescriptions } from '../../../../core/credentials/scopes';
 import type { Role } from '../../../../core/users/user';
-import { Alert, Button, Card, TextField } from '../../../components';
-import { CheckboxGroup, ConfirmForm, Empty, OneTimeSecret, SelectField, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { CheckboxGroup, SelectField } from '../../../parts/choice-fields';
 import { CodeList } from '../../../parts/code-list';
+import { ConfirmForm } from '../../../parts/confirm-form';
+import { Empty } from '../../../parts/empty';
 import { FormCard } from '../../../parts/form-card';
+import { OneTimeSecret } from '../../../parts/one-time-secret';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { TextField } from '../../../parts/text-field';
+import { Time } from '../../../parts/time';
 
 export const keyTypeLabels: Record<string, string> = {
   live: 'Live key',

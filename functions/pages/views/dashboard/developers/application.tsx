@@ -1,8 +1,12 @@
 import type { OAuthClientView } from '../../../../core/oauth/client';
-import { Alert, Button, Card, ErrorSummary, PostForm, TextField } from '../../../components';
-import { Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert, ErrorSummary } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { PostForm } from '../../../parts/post-form';
+import { TextField } from '../../../parts/text-field';
+import { Time } from '../../../parts/time';
 import { RedirectUrisField } from './applications';
 
 /** The edit form as sent (or as stored, before the first edit). */

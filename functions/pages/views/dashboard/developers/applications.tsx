@@ -1,11 +1,16 @@
 import type { OAuthClientView } from '../../../../core/oauth/client';
-import { Alert, Button, Card, TextField } from '../../../components';
-import { ConfirmForm, OneTimeSecret, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
 import { CodeList } from '../../../parts/code-list';
+import { ConfirmForm } from '../../../parts/confirm-form';
 import { FormCard } from '../../../parts/form-card';
+import { OneTimeSecret } from '../../../parts/one-time-secret';
 import { RecordTable } from '../../../parts/record-table';
+import { TextField } from '../../../parts/text-field';
+import { Time } from '../../../parts/time';
 
 export interface ApplicationForm {
   name: string;

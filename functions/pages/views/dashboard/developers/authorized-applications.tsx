@@ -1,10 +1,13 @@
 import type { AuthorizedApplication } from '../../../../core/oauth/authorized-applications';
-import { Alert, Button, Card } from '../../../components';
-import { ConfirmForm, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
 import { CodeList } from '../../../parts/code-list';
+import { ConfirmForm } from '../../../parts/confirm-form';
 import { RecordTable } from '../../../parts/record-table';
+import { Time } from '../../../parts/time';
 
 export const AuthorizedApplicationsPage = (props: {
   shell: Shell;

@@ -5,12 +5,14 @@ import {
   requestPageSizes,
   statusClasses,
 } from '../../../../core/requests/api-requests';
-import { Alert, Card, ErrorSummary } from '../../../components';
-import { Duration, SelectField, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert, ErrorSummary } from '../../../parts/alert';
+import { Card } from '../../../parts/card';
+import { SelectField } from '../../../parts/choice-fields';
 import { ChoiceFilter, FilterForm, InputFilter } from '../../../parts/list-filters';
 import { RecordTable } from '../../../parts/record-table';
+import { Duration, Time } from '../../../parts/time';
 
 export interface RequestsPageProps {
   shell: Shell;

@@ -6,11 +6,16 @@ import type { Finding } from '../../../../core/security/finding';
 import type { Scan } from '../../../../core/security/scan';
 import type { TestRun } from '../../../../core/testing/test-records';
 import type { Workflow } from '../../../../core/workflows/workflow';
-import { Alert, Button, Card } from '../../../components';
-import { ConfirmForm, Empty, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { ConfirmForm } from '../../../parts/confirm-form';
+import { Empty } from '../../../parts/empty';
 import { FormCard } from '../../../parts/form-card';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Time } from '../../../parts/time';
 import { totalsText } from '../tests/tests';
 import { type ProjectForm, ProjectFields } from './projects';
 

@@ -1,11 +1,15 @@
 import type { Project } from '../../../../core/projects/project';
-import { Alert, Card, TextField } from '../../../components';
-import { type Paged, Pagination, SelectField, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Card } from '../../../parts/card';
+import { SelectField } from '../../../parts/choice-fields';
 import { FormCard } from '../../../parts/form-card';
 import { FilterForm, InputFilter } from '../../../parts/list-filters';
+import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
+import { TextField } from '../../../parts/text-field';
+import { Time } from '../../../parts/time';
 
 export interface ProjectForm {
   name: string;

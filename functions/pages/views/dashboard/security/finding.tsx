@@ -1,8 +1,12 @@
 import type { Finding } from '../../../../core/security/finding';
-import { Alert, Button, Card, PostForm } from '../../../components';
-import { StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { PostForm } from '../../../parts/post-form';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Time } from '../../../parts/time';
 
 /** What the page shows of a patch: its text up to a cap, or why it cannot show it. */
 export type PatchView = { text: string; shownBytes: number; totalBytes: number } | { unavailable: string };

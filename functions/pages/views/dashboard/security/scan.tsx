@@ -1,8 +1,10 @@
 import type { Scan } from '../../../../core/security/scan';
-import { Alert, Card } from '../../../components';
-import { Duration, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Card } from '../../../parts/card';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Duration, Time } from '../../../parts/time';
 
 export const ScanPage = ({ shell, scan }: { shell: Shell; scan: Scan }) => (
   <Layout title={`Scan ${scan.id}`} shell={shell}>

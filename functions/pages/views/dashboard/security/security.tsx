@@ -1,12 +1,14 @@
 import { type Finding, findingStatuses } from '../../../../core/security/finding';
 import type { Scan } from '../../../../core/security/scan';
 import { scanTypes, severities } from '../../../../core/security/scanner';
-import { Card } from '../../../components';
-import { type Paged, Pagination, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Card } from '../../../parts/card';
 import { ChoiceFilter, FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
+import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Time } from '../../../parts/time';
 
 export interface SecurityPageProps extends Paged {
   shell: Shell;

@@ -1,9 +1,9 @@
 import type { AuditRecord } from '../../../../core/audit/audit';
-import { Card } from '../../../components';
-import { Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Card } from '../../../parts/card';
 import { RecordTable } from '../../../parts/record-table';
+import { Time } from '../../../parts/time';
 
 const detailText = (details: Record<string, unknown>): string =>
   Object.entries(details)

@@ -1,10 +1,16 @@
 import type { MemberView } from '../../../../core/users/manage-users';
-import { Alert, Button, Card, TextField } from '../../../components';
-import { ConfirmForm, SelectField, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { SelectField } from '../../../parts/choice-fields';
+import { ConfirmForm } from '../../../parts/confirm-form';
 import { FormCard } from '../../../parts/form-card';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { TextField } from '../../../parts/text-field';
+import { Time } from '../../../parts/time';
 
 export const TeamPage = (props: { shell: Shell; members: MemberView[]; selfId: string; notice?: string; errors?: string[] }) => {
   const { shell } = props;

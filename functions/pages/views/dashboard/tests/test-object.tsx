@@ -1,9 +1,12 @@
 import type { TestRun, TestSuite } from '../../../../core/testing/test-records';
-import { Alert, Card } from '../../../components';
-import { Duration, Empty, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Card } from '../../../parts/card';
+import { Empty } from '../../../parts/empty';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Duration, Time } from '../../../parts/time';
 import { totalsText } from './tests';
 
 const SuiteView = ({ suite }: { suite: TestSuite }) => (

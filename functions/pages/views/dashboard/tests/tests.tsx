@@ -1,10 +1,11 @@
 import type { TestRun, TestSuite } from '../../../../core/testing/test-records';
-import { Card } from '../../../components';
-import { StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Card } from '../../../parts/card';
 import { FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Time } from '../../../parts/time';
 
 export const totalsText = (run: TestRun): string =>
   run.results ? `${run.results.totals.passed} passed, ${run.results.totals.failed} failed, ${run.results.totals.skipped} skipped` : '—';

@@ -1,23 +1,22 @@
 import { eventTypes } from '../../../../core/events/event-types';
 import type { DeliveryStatus, DeliveryView } from '../../../../core/webhooks/delivery';
 import type { WebhookView } from '../../../../core/webhooks/webhook';
-import { Alert, Button, Card, PostForm } from '../../../components';
-import {
-  ConfirmForm,
-  Duration,
-  Empty,
-  OneTimeSecret,
-  type Paged,
-  Pagination,
-  SelectField,
-  StatusBadge,
-  Time,
-} from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { SelectField } from '../../../parts/choice-fields';
+import { ConfirmForm } from '../../../parts/confirm-form';
+import { Empty } from '../../../parts/empty';
 import { FormCard } from '../../../parts/form-card';
 import { ChoiceFilter, FilterForm } from '../../../parts/list-filters';
+import { OneTimeSecret } from '../../../parts/one-time-secret';
+import { type Paged, Pagination } from '../../../parts/pagination';
+import { PostForm } from '../../../parts/post-form';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Duration, Time } from '../../../parts/time';
 import { type WebhookForm, WebhookFields, webhookState } from './webhooks';
 
 export const deliveryStatuses: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'skipped'];

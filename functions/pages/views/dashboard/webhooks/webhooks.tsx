@@ -1,11 +1,17 @@
 import { eventTypes } from '../../../../core/events/event-types';
 import type { WebhookView } from '../../../../core/webhooks/webhook';
-import { Alert, Card, TextField } from '../../../components';
-import { CheckboxGroup, OneTimeSecret, type Paged, Pagination, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Card } from '../../../parts/card';
+import { CheckboxGroup } from '../../../parts/choice-fields';
 import { FormCard } from '../../../parts/form-card';
+import { OneTimeSecret } from '../../../parts/one-time-secret';
+import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { TextField } from '../../../parts/text-field';
+import { Time } from '../../../parts/time';
 
 export interface WebhookForm {
   url: string;

@@ -1,11 +1,16 @@
 import { stageNames } from '../../../../core/workflows/stage-data';
 import { isFinished, type LogEntry, logLevels, type Workflow } from '../../../../core/workflows/workflow';
-import { Alert, Button, Card } from '../../../components';
-import { ConfirmForm, Duration, Pagination, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Alert } from '../../../parts/alert';
+import { Button } from '../../../parts/button';
+import { Card } from '../../../parts/card';
+import { ConfirmForm } from '../../../parts/confirm-form';
 import { ChoiceFilter, FilterForm } from '../../../parts/list-filters';
+import { Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Duration, Time } from '../../../parts/time';
 
 export interface WorkflowPageProps {
   shell: Shell;

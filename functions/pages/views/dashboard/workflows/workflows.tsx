@@ -1,10 +1,12 @@
 import { type Workflow, workflowStatuses } from '../../../../core/workflows/workflow';
-import { Card } from '../../../components';
-import { Duration, type Paged, Pagination, StatusBadge, Time } from '../../../dashboard-components';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
+import { Card } from '../../../parts/card';
 import { ChoiceFilter, FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
+import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
+import { StatusBadge } from '../../../parts/status-badge';
+import { Duration, Time } from '../../../parts/time';
 
 export interface WorkflowsPageProps extends Paged {
   shell: Shell;

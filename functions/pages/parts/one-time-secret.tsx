@@ -1,0 +1,20 @@
+import type { ComponentChildren } from 'preact';
+
+/** A value shown this once (a key, a secret) with a copy button the script reveals. */
+export const OneTimeSecret = (props: { id: string; label: string; value: string; children?: ComponentChildren }) => (
+  <div className="one-time-secret" role="region" aria-labelledby={`${props.id}-label`}>
+    <h2 id={`${props.id}-label`}>{props.label}</h2>
+    <p>
+      <strong>Copy it now: it is shown this once.</strong> The service keeps only a hash of it.
+    </p>
+    <div className="secret-row">
+      <code className="secret" id={props.id}>
+        {props.value}
+      </code>
+      <button type="button" className="button button--secondary" data-copy={props.id} hidden>
+        Copy
+      </button>
+    </div>
+    {props.children}
+  </div>
+);
