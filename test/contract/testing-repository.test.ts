@@ -100,7 +100,7 @@ describe.each(implementations)('TestRepository: %s', (_name, make) => {
     expect(await tests.getRun(tenant, ofRepository.id)).toEqual(ofRepository);
   });
 
-  it('gives the newest suites and runs, newest first, and only suites and runs (not the collections\' counters)', async () => {
+  it("gives the newest suites and runs, newest first, and only suites and runs (not the collections' counters)", async () => {
     const [older, newer] = [suite(0), suite(1)];
     for (const created of [older, newer]) expect(await tests.createSuite(tenant, created)).toBe(true);
     const only = run(2);
