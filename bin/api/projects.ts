@@ -38,7 +38,7 @@ export const projects: CommandGroup = {
       summary: 'create a project',
       options: {
         name: { type: 'string', description: 'its name (required)' },
-        repository: { type: 'string', description: 'https://, ssh:// or file:/// URL of its git repository (required)' },
+        repository: { type: 'string', description: 'https:// (or, locally, file:///) URL of its git repository (required)' },
         description: { type: 'string', description: 'what it is' },
       },
       async run(context) {

@@ -46,6 +46,25 @@ describe('names', () => {
   });
 });
 
+describe('repository addresses', () => {
+  const refusal = 'repository: must be an https:// URL (ssh:// and git@host:path addresses are not supported) or a file:/// URL';
+
+  it('takes https and file:/// addresses', () => {
+    for (const repository of ['https://github.com/acme/shop.git', 'https://git.example.org:8443/team/app', 'file:///srv/app'])
+      expect(issuesOf(createProjectBody, { name: 'Shop', repository })).toEqual([]);
+  });
+
+  it('refuses ssh addresses, which the service could never check out, whatever their host', () => {
+    for (const repository of [
+      'ssh://git@github.com/acme/shop.git',
+      'git@github.com:acme/shop.git',
+      'ssh://git@127.0.0.1/a/b',
+      'git@169.254.169.254:a/b',
+    ])
+      expect(issuesOf(createProjectBody, { name: 'Shop', repository })).toEqual([refusal]);
+  });
+});
+
 describe('timestamps a caller sends', () => {
   it.each(['2026-02-30T00:00:00Z', '2026-13-01T00:00:00Z', '2025-02-29T12:00:00.000Z', '2026-04-31T00:00:00+02:00'])(
     'refuses the impossible %s instead of rolling it over',

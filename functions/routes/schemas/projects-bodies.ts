@@ -6,15 +6,17 @@ import { documentedAs, lengthIn, nameText } from './common';
 const name = /* @__PURE__ */ (() =>
   nameText(100, '1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters.'))();
 
-const repositoryAddress = /^(https:\/\/[^\s/@]+(:\d+)?\/\S*|ssh:\/\/\S+|git@[A-Za-z0-9.-]+:\S+|file:\/\/\/\S*)$/;
+// https only: the service fetches and pushes over https (with the deployment's token where
+// `repositoryTokenHosts` lets it go); it has no ssh client, so an ssh address could never be checked out.
+const repositoryAddress = /^(https:\/\/[^\s/@]+(:\d+)?\/\S*|file:\/\/\/\S*)$/;
 
 const repository = /* @__PURE__ */ (() =>
   v.pipe(
     v.string('must be a string'),
     lengthIn(0, 2048, 'must be at most 2048 characters'),
-    v.regex(repositoryAddress, 'must be an https:// URL, an ssh:// or git@host:path address, or a file:/// URL'),
+    v.regex(repositoryAddress, 'must be an https:// URL (ssh:// and git@host:path addresses are not supported) or a file:/// URL'),
     v.description(
-      'Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address), an ssh:// or git@host:path address, or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere).',
+      'Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address) or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). ssh:// and git@host:path addresses are refused: the service fetches over https.',
     ),
   ))();
 

@@ -1017,7 +1017,7 @@ export interface operations {
         'application/json': {
           /** @description 1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters. */
           name: string;
-          /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address), an ssh:// or git@host:path address, or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). */
+          /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address) or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). ssh:// and git@host:path addresses are refused: the service fetches over https. */
           repository: string;
           /** @description At most 2000 characters. */
           description?: string;
@@ -1373,7 +1373,7 @@ export interface operations {
         'application/json': {
           /** @description 1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters. */
           name?: string;
-          /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address), an ssh:// or git@host:path address, or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). */
+          /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address) or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). ssh:// and git@host:path addresses are refused: the service fetches over https. */
           repository?: string;
           /** @description At most 2000 characters. */
           description?: string;
