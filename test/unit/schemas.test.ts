@@ -1,6 +1,8 @@
 import * as v from 'valibot';
+import { toFieldIssues } from '../../functions/http/validation';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { routes } from '../../functions/routes/index';
+import { createDeploymentBody } from '../../functions/routes/schemas/deployments-bodies';
 import { createProjectBody } from '../../functions/routes/schemas/projects-bodies';
 import { recoverBody } from '../../functions/routes/schemas/webhooks-bodies';
 import { createWorkflowBody } from '../../functions/routes/schemas/workflows-bodies';
@@ -62,6 +64,16 @@ describe('repository addresses', () => {
       'git@169.254.169.254:a/b',
     ])
       expect(issuesOf(createProjectBody, { name: 'Shop', repository })).toEqual([refusal]);
+  });
+});
+
+describe('deployment bodies', () => {
+  it('name every problem at once: an unknown provider beside a missing branch', () => {
+    const parsed = v.safeParse(createDeploymentBody, { project_id: 'proj_x', environment: 'production', provider: 'ftp', config: {} });
+    expect(parsed.success ? [] : toFieldIssues(parsed.issues, 'body')).toEqual([
+      { field: 'provider', issue: 'must be one of deploy-hook, aws-lambda' },
+      { field: 'config.branch', issue: 'is required' },
+    ]);
   });
 });
 

@@ -3859,9 +3859,12 @@ export interface operations {
           project_id: string;
           /** @enum {string} */
           environment: 'production' | 'staging' | 'preview' | 'development';
-          /** @description `deploy-hook` or `aws-lambda`. */
-          provider: string;
-          /** @description `branch` (required), `auto_rollback` (default true), and the provider's own settings (see the README). */
+          /**
+           * @description Who deploys: `deploy-hook` (a signed POST to your endpoint) or `aws-lambda` (this stack updates an allowed function).
+           * @enum {string}
+           */
+          provider: 'deploy-hook' | 'aws-lambda';
+          /** @description `branch` (required: the branch whose code is deployed), `auto_rollback` (default true), and the provider's own settings (see the README). */
           config: {
             branch: string;
             auto_rollback?: boolean;
