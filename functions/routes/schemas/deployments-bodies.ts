@@ -22,7 +22,9 @@ export const createDeploymentBody = v.strictObject({
   ),
   config: v.pipe(
     config,
-    v.description("`branch` (required: the branch whose code is deployed), `auto_rollback` (default true), and the provider's own settings (see the README)."),
+    v.description(
+      "`branch` (required: the branch whose code is deployed), `auto_rollback` (default true), and the provider's own settings (see the README).",
+    ),
   ),
   artifact: v.optional(
     v.pipe(v.string('must be a string'), v.description('A completed workflow (wf_…) of this project whose package output to deploy.')),
