@@ -18,11 +18,14 @@ const parse = (functionName: string, mode: Mode) => configs.parseConfig({ functi
 const refused = (issue: string) => ({ ok: false, issues: [{ field: 'config.function_name', issue }] });
 
 describe('aws-lambda config: the deploy targets of each mode', () => {
-  it.each([liveArn, liveWorker, 'shop-worker'])('test mode refuses the live-only function %s, naming only the test-mode targets', async (name) => {
-    expect(await parse(name, 'test')).toEqual(
-      refused(`is not a test-mode deploy target of this deployment; allowed: ${testArn}, ${sharedArn}`),
-    );
-  });
+  it.each([liveArn, liveWorker, 'shop-worker'])(
+    'test mode refuses the live-only function %s, naming only the test-mode targets',
+    async (name) => {
+      expect(await parse(name, 'test')).toEqual(
+        refused(`is not a test-mode deploy target of this deployment; allowed: ${testArn}, ${sharedArn}`),
+      );
+    },
+  );
 
   it('live mode refuses a test-only function, naming only the live targets', async () => {
     expect(await parse(testArn, 'live')).toEqual(
@@ -91,7 +94,9 @@ describe('aws-lambda config: the deploy targets of each mode', () => {
   });
 
   it('fails closed for a mode that is neither live nor test', async () => {
-    expect(await parse(sharedArn, 'staging' as Mode)).toEqual(refused('is not a staging-mode deploy target of this deployment; allowed: none'));
+    expect(await parse(sharedArn, 'staging' as Mode)).toEqual(
+      refused('is not a staging-mode deploy target of this deployment; allowed: none'),
+    );
   });
 
   it.each([

@@ -352,7 +352,12 @@ describe('aws-lambda: parseConfig', () => {
     [
       'a function that is not allowed',
       { ...valid, function_name: 'arn:aws:lambda:eu-west-1:123456789012:function:billing' },
-      [{ field: 'config.function_name', issue: `is not a live-mode deploy target of this deployment; allowed: ${arn}, ${otherArn}, local-fn` }],
+      [
+        {
+          field: 'config.function_name',
+          issue: `is not a live-mode deploy target of this deployment; allowed: ${arn}, ${otherArn}, local-fn`,
+        },
+      ],
     ],
     [
       'a qualified ARN',

@@ -154,7 +154,7 @@ describe('createDeployment', () => {
     expect(executor.started).toEqual([]);
   });
 
-  describe('aws-lambda targets by mode, with the API\'s real provider configs', () => {
+  describe("aws-lambda targets by mode, with the API's real provider configs", () => {
     const liveFunction = 'arn:aws:lambda:eu-west-1:123456789012:function:shop-api';
     const testFunction = 'arn:aws:lambda:eu-west-1:210987654321:function:shop-api-test';
     const live: Tenant = { ...tenant, mode: 'live' };
@@ -176,7 +176,10 @@ describe('createDeployment', () => {
       });
 
     it("a test-mode tenant's deployment to a live-only target is a 422 on config.function_name, nothing stored or started; the live tenant's is created", async () => {
-      const { deps, deployments, executor } = withTargets({ DEPLOY_LAMBDA_TARGETS: liveFunction, DEPLOY_LAMBDA_TEST_TARGETS: testFunction });
+      const { deps, deployments, executor } = withTargets({
+        DEPLOY_LAMBDA_TARGETS: liveFunction,
+        DEPLOY_LAMBDA_TEST_TARGETS: testFunction,
+      });
       const error = await apiErrorOf(createDeployment(tenant, lambdaInput(liveFunction), deps));
       expect(statusOf(error)).toBe(422);
       expect(error.errors).toEqual([

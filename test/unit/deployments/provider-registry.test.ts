@@ -62,7 +62,9 @@ describe('deployment provider registry', () => {
       });
       expect(await parser.parseConfig({ function_name: testArn, code }, { mode: 'live' })).toEqual({
         ok: false,
-        issues: [{ field: 'config.function_name', issue: `is not a live-mode deploy target of this deployment; allowed: ${arn}, shared-fn` }],
+        issues: [
+          { field: 'config.function_name', issue: `is not a live-mode deploy target of this deployment; allowed: ${arn}, shared-fn` },
+        ],
       });
       for (const mode of ['live', 'test'] as const) {
         expect(await parser.parseConfig({ function_name: 'shared-fn', code }, { mode })).toMatchObject({
