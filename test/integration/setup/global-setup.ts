@@ -24,6 +24,8 @@ export default async (): Promise<void> => {
     // no function at all (test mode never touches live infrastructure). Whatever the shell says.
     DEPLOY_LAMBDA_TARGETS: 'greeter',
     DEPLOY_LAMBDA_TEST_TARGETS: '',
+    // No Lambda call ever leaves this machine: one would be refused on a closed loopback port.
+    AWS_ENDPOINT_URL_LAMBDA: 'http://127.0.0.1:9',
   });
   process.env.IT_API_URL = runtime.apiUrl;
   process.env.IT_DATA_DIR = dataDir;
