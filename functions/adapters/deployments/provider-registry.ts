@@ -18,7 +18,7 @@ export { type DeploymentEnvironment, type DeploymentProviderName, isProviderName
  *   Unset or empty: none for that mode. Wildcards are refused: building the registry throws.
  *   Configs are checked when a deployment is created; its steps deploy, probe and roll back the
  *   function recorded then.
- * - AWS_REGION              region of the Lambda client (set by Lambda); else the SDK's chain.
+ * - AWS_REGION                   region of the Lambda client (set by Lambda); else the SDK's chain.
  *
  * The deploy-hook provider's target policy is the webhooks' (`targetPolicyFor`: https and public
  * addresses in live mode; private addresses only for test mode in the local runtime).
