@@ -119,6 +119,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     table: deploymentsStack.core.table,
     serviceName,
     lambdaTargets: contextList(app, 'deployLambdaTargets'),
+    lambdaTestTargets: contextList(app, 'deployLambdaTestTargets'),
     codeBuckets: contextList(app, 'deployCodeBuckets'),
   });
 

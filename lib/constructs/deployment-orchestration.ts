@@ -33,8 +33,14 @@ const reachesTargets: StepKey[] = ['deploy', 'health', 'rollback'];
 export interface DeploymentOrchestrationProps {
   table: ITableV2;
   serviceName: string;
-  /** Unqualified ARNs of the functions `aws-lambda` deployments may update (context `deployLambdaTargets`). */
+  /** Unqualified ARNs of the functions live-mode `aws-lambda` deployments may update (context `deployLambdaTargets`). */
   lambdaTargets: string[];
+  /**
+   * Unqualified ARNs of the functions test-mode `aws-lambda` deployments may update (context
+   * `deployLambdaTestTargets`). The provider steps may reach both lists; which one a deployment may
+   * name is its mode's, checked when it is created.
+   */
+  lambdaTestTargets: string[];
   /** Buckets holding the code packages of `aws-lambda` deployments (context `deployCodeBuckets`). */
   codeBuckets: string[];
 }
@@ -46,11 +52,18 @@ export interface DeploymentOrchestrationProps {
 export class DeploymentOrchestration extends Construct {
   readonly stateMachine: StateMachine;
   readonly functions: Record<StepKey, ServiceFunction>;
-  private readonly lambdaTargets: string[];
+  /** The two allowed lists, as the functions that parse configs or deploy read them. */
+  private readonly targetEnvironment: Record<'DEPLOY_LAMBDA_TARGETS' | 'DEPLOY_LAMBDA_TEST_TARGETS', string>;
+  /** Both lists, each function once: what the provider steps may touch. */
+  private readonly allTargets: string[];
 
   constructor(scope: Construct, id: string, props: DeploymentOrchestrationProps) {
     super(scope, id);
-    this.lambdaTargets = props.lambdaTargets;
+    this.targetEnvironment = {
+      DEPLOY_LAMBDA_TARGETS: props.lambdaTargets.join(','),
+      DEPLOY_LAMBDA_TEST_TARGETS: props.lambdaTestTargets.join(','),
+    };
+    this.allTargets = [...new Set([...props.lambdaTargets, ...props.lambdaTestTargets])];
     const functionOf = (step: StepKey): ServiceFunction => {
       const fn = new ServiceFunction(this, stepFunctionId(step), {
         handler: `deployment-steps/${step}`,
@@ -78,8 +91,8 @@ export class DeploymentOrchestration extends Construct {
   }
 
   private bindTargets(fn: ServiceFunction, props: DeploymentOrchestrationProps): void {
-    fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', props.lambdaTargets.join(','));
-    if (props.lambdaTargets.length > 0) {
+    this.bindTargetLists(fn);
+    if (this.allTargets.length > 0) {
       fn.allow(
         new PolicyStatement({
           actions: [
@@ -92,10 +105,10 @@ export class DeploymentOrchestration extends Construct {
             'lambda:InvokeFunction',
           ],
           // Aliases and versions are qualified ARNs of the same functions.
-          resources: props.lambdaTargets.flatMap((arn) => [arn, `${arn}:*`]),
+          resources: this.allTargets.flatMap((arn) => [arn, `${arn}:*`]),
         }),
       );
-      for (const arn of props.lambdaTargets) {
+      for (const arn of this.allTargets) {
         fn.acknowledge({
           id: `AwsSolutions-IAM5[Resource::${arn}:*]`,
           reason: 'Aliases and versions of a configured deploy target: the qualifier is the wildcard.',
@@ -118,10 +131,15 @@ export class DeploymentOrchestration extends Construct {
     }
   }
 
-  /** A route function that starts deployments or rollbacks (and checks aws-lambda targets). */
+  /** DEPLOY_LAMBDA_TARGETS (live mode) and DEPLOY_LAMBDA_TEST_TARGETS (test mode), for the config parsers. */
+  private bindTargetLists(fn: ServiceFunction): void {
+    for (const [name, value] of Object.entries(this.targetEnvironment)) fn.function.addEnvironment(name, value);
+  }
+
+  /** A route function that starts deployments or rollbacks (and checks aws-lambda targets by mode). */
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('DEPLOYMENT_STATE_MACHINE_ARN', this.stateMachine.stateMachineArn);
-    fn.function.addEnvironment('DEPLOY_LAMBDA_TARGETS', this.lambdaTargets.join(','));
+    this.bindTargetLists(fn);
     fn.allow(new PolicyStatement({ actions: ['states:StartExecution'], resources: [this.stateMachine.stateMachineArn] }));
   }
 }

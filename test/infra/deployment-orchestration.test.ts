@@ -58,6 +58,14 @@ const testsStarterDescriptions = ['POST /v1/tests/generate', 'POST /v1/tests/run
 const reviewStarterDescriptions = ['POST /v1/reviews'];
 
 const lambdaTarget = 'arn:aws:lambda:us-east-1:111122223333:function:shop';
+/** A test-mode target (in a test account), and a function the operator allows in both modes. */
+const testTarget = 'arn:aws:lambda:us-east-1:444455556666:function:shop-test';
+const sharedTarget = 'arn:aws:lambda:us-east-1:111122223333:function:sandbox';
+const bothModesContext = {
+  deployLambdaTargets: `${lambdaTarget},${sharedTarget}`,
+  deployLambdaTestTargets: ` ${testTarget}, ${sharedTarget} ,`,
+  deployCodeBuckets: 'my-code',
+};
 const lambdaActions = [
   'lambda:CreateAlias',
   'lambda:GetAlias',
@@ -192,7 +200,7 @@ describe('deployment orchestration', () => {
       expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).TABLE_NAME).toEqual({ Ref: expect.any(String) });
     });
 
-    it("without deployLambdaTargets no function holds any Lambda permission but the security, tests and review starters' invoke of their worker, and DEPLOY_LAMBDA_TARGETS is empty", () => {
+    it("without deployLambdaTargets or deployLambdaTestTargets no function holds any Lambda permission but the security, tests and review starters' invoke of their worker, and both target variables are empty", () => {
       for (const description of [...securityStarterDescriptions, ...testsStarterDescriptions, ...reviewStarterDescriptions])
         expect([...s.descriptions().values()]).toContain(description);
       for (const [, description] of s.descriptions()) {
@@ -218,9 +226,12 @@ describe('deployment orchestration', () => {
           ...reviewStarterDescriptions.map(s.roleOf),
         ]),
       );
-      for (const step of targetSteps) expect(s.lookups.environmentOf(deploymentFunctionDescriptions[step]).DEPLOY_LAMBDA_TARGETS).toBe('');
-      for (const description of starterDescriptions) expect(s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe('');
-      expect(s.lookups.environmentOf(deploymentFunctionDescriptions.control).DEPLOY_LAMBDA_TARGETS).toBeUndefined();
+      for (const description of [...targetSteps.map((step) => deploymentFunctionDescriptions[step]), ...starterDescriptions]) {
+        const env = s.lookups.environmentOf(description);
+        expect([description, env.DEPLOY_LAMBDA_TARGETS, env.DEPLOY_LAMBDA_TEST_TARGETS]).toEqual([description, '', '']);
+      }
+      const control = s.lookups.environmentOf(deploymentFunctionDescriptions.control);
+      expect([control.DEPLOY_LAMBDA_TARGETS, control.DEPLOY_LAMBDA_TEST_TARGETS]).toEqual([undefined, undefined]);
     });
 
     it('without deployCodeBuckets no step function holds any S3 permission', () => {
@@ -270,6 +281,7 @@ describe('deployment orchestration', () => {
       for (const description of readDescriptions) {
         expect([description, s.lookups.statementsOf(description).filter(hasActionWithPrefix('states:'))]).toEqual([description, []]);
         expect([description, s.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS]).toEqual([description, undefined]);
+        expect([description, s.lookups.environmentOf(description).DEPLOY_LAMBDA_TEST_TARGETS]).toEqual([description, undefined]);
       }
     });
   });
@@ -282,7 +294,7 @@ describe('deployment orchestration', () => {
     });
 
     it.each(targetSteps.map((step) => [step]))(
-      '%s gets exactly the seven Lambda actions on the target and its qualified ARNs, and the target in DEPLOY_LAMBDA_TARGETS',
+      '%s gets exactly the seven Lambda actions on the target and its qualified ARNs, the target in DEPLOY_LAMBDA_TARGETS and none in DEPLOY_LAMBDA_TEST_TARGETS',
       (step) => {
         const description = deploymentFunctionDescriptions[step];
         const lambda = only(targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), `${step} Lambda statement`);
@@ -291,6 +303,7 @@ describe('deployment orchestration', () => {
         expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions);
         expect([...asArray(lambda.Resource)].sort()).toEqual([lambdaTarget, `${lambdaTarget}:*`]);
         expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(lambdaTarget);
+        expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TEST_TARGETS).toBe('');
       },
     );
 
@@ -303,10 +316,9 @@ describe('deployment orchestration', () => {
           description,
           expectedLambdaStatementsOf(targets, description),
         ]);
-        expect([description, env.DEPLOY_LAMBDA_TARGETS]).toEqual([
-          description,
-          starterDescriptions.includes(description) ? lambdaTarget : undefined,
-        ]);
+        expect([description, env.DEPLOY_LAMBDA_TARGETS, env.DEPLOY_LAMBDA_TEST_TARGETS]).toEqual(
+          starterDescriptions.includes(description) ? [description, lambdaTarget, ''] : [description, undefined, undefined],
+        );
       }
       // Nor any role that is not a function's, but the state machine's invoke of its own steps.
       const onTarget = targets.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes('function:shop'));
@@ -355,10 +367,63 @@ describe('deployment orchestration', () => {
       }
     });
   });
+
+  describe('context deployLambdaTestTargets with deployLambdaTargets', () => {
+    let modes: Synthesized;
+
+    beforeAll(() => {
+      modes = synthesize(bothModesContext);
+    });
+
+    it.each(targetSteps.map((step) => [step]))(
+      '%s gets the seven Lambda actions on every target of both lists (a shared one once) and their qualified ARNs, and each list in its variable',
+      (step) => {
+        const description = deploymentFunctionDescriptions[step];
+        const lambda = only(modes.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), `${step} Lambda statement`);
+        expect(lambda.Effect).toBe('Allow');
+        expect(lambda.Condition).toBeUndefined();
+        expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions);
+        expect([...asArray(lambda.Resource)].sort()).toEqual(
+          [lambdaTarget, `${lambdaTarget}:*`, sharedTarget, `${sharedTarget}:*`, testTarget, `${testTarget}:*`].sort(),
+        );
+        const env = modes.lookups.environmentOf(description);
+        expect(env.DEPLOY_LAMBDA_TARGETS).toBe(`${lambdaTarget},${sharedTarget}`);
+        expect(env.DEPLOY_LAMBDA_TEST_TARGETS).toBe(`${testTarget},${sharedTarget}`);
+      },
+    );
+
+    it('the starters know both lists and hold no Lambda permission; no other function knows either list', () => {
+      const targetIds = new Set(targetSteps.map((step) => modes.stepIds[step]));
+      for (const [id, description] of modes.descriptions()) {
+        if (targetIds.has(id)) continue;
+        const env = modes.lookups.environmentOf(description);
+        expect([description, env.DEPLOY_LAMBDA_TARGETS, env.DEPLOY_LAMBDA_TEST_TARGETS]).toEqual(
+          starterDescriptions.includes(description)
+            ? [description, `${lambdaTarget},${sharedTarget}`, `${testTarget},${sharedTarget}`]
+            : [description, undefined, undefined],
+        );
+        expect([description, modes.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:'))]).toEqual([
+          description,
+          expectedLambdaStatementsOf(modes, description),
+        ]);
+      }
+    });
+
+    it('only the three provider steps hold a permission on a test-mode target', () => {
+      const onTestTarget = modes.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(testTarget));
+      expect(new Set(onTestTarget.flatMap(({ roles }) => roles))).toEqual(
+        new Set(targetSteps.map((step) => modes.roleOf(deploymentFunctionDescriptions[step]))),
+      );
+    });
+  });
 });
 
 describe('cdk-nag AwsSolutions with deployment targets and code buckets', () => {
   it('reports no unacknowledged error or warning', () => {
     expect(synthesized({ deployLambdaTargets: lambdaTarget, deployCodeBuckets: 'my-code' }).violations).toEqual([]);
+  });
+
+  it('reports no unacknowledged error or warning with test-mode targets too (their qualified ARNs acknowledged)', () => {
+    expect(synthesized(bothModesContext).violations).toEqual([]);
   });
 });

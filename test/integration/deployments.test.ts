@@ -709,13 +709,19 @@ describe('validation', () => {
     const publicConfig = { ...valid.config, hook_url: 'https://93.184.215.14/deploy', health_url: 'https://93.184.215.14/healthz' };
     expectInvalid(await liveApi.post('/deployments', { ...valid, config: publicConfig }), 'project_id');
 
-    // aws-lambda: the local runtime allows no function at all.
-    const lambda = await api.post('/deployments', {
+    // aws-lambda: the runtime's live-mode target `greeter` (global-setup.ts) is not a test key's:
+    // test mode has none, so every test-mode aws-lambda deployment is refused.
+    const lambdaConfig = { branch: 'main', function_name: 'greeter', code: { s3_bucket: 'greeter-builds', s3_key: 'greeter.zip' } };
+    const lambda = await api.post('/deployments', { ...valid, provider: 'aws-lambda', config: lambdaConfig });
+    expectInvalid(lambda, 'config.function_name', /^is not a test-mode deploy target of this deployment; allowed: none$/);
+    // The live key sees the live list (not deployed to here: that would reach AWS).
+    const liveLambda = await liveApi.post('/deployments', {
       ...valid,
+      project_id: liveProject,
       provider: 'aws-lambda',
-      config: { branch: 'main', function_name: 'greeter', code: { s3_bucket: 'greeter-builds', s3_key: 'greeter.zip' } },
+      config: { ...lambdaConfig, function_name: 'billing' },
     });
-    expectInvalid(lambda, 'config.function_name');
+    expectInvalid(liveLambda, 'config.function_name', /^is not a live-mode deploy target of this deployment; allowed: greeter$/);
 
     // Artifacts: not a workflow, another project's workflow, a workflow that did not complete.
     expectInvalid(

@@ -1,5 +1,6 @@
 import { ConfigFields, configObject } from '../../core/deployments/providers/config-fields';
 import type { DeploymentProvider, HealthSettings } from '../../core/deployments/providers/provider';
+import type { Mode } from '../../core/tenancy';
 
 /**
  * The `aws-lambda` provider's config (see aws-lambda-provider.ts for its fields): parsing and
@@ -9,7 +10,7 @@ import type { DeploymentProvider, HealthSettings } from '../../core/deployments/
 export const awsLambdaProviderName = 'aws-lambda';
 
 export interface AwsLambdaConfig extends HealthSettings {
-  /** As allowed: the ARN, or the name when the allowed list holds names (local runs). */
+  /** As allowed in the deployment's mode: the ARN, or the name when that mode's list holds names (local runs). */
   function_name: string;
   alias: string;
   code: { s3_bucket: string; s3_key: string; s3_object_version: string | null };
@@ -41,30 +42,58 @@ export const redactAwsLambdaConfig = (config: AwsLambdaConfig): Record<string, u
 
 export type AwsLambdaConfigs = Pick<DeploymentProvider<AwsLambdaConfig>, 'name' | 'parseConfig' | 'redactConfig'>;
 
-/** `allowedFunctions`: function ARNs or names this service may deploy to; no wildcards (throws). Empty: none. */
-export const awsLambdaConfigs = (allowedFunctions: readonly string[]): AwsLambdaConfigs => {
-  const allowed = allowedFunctions.map((entry) => entry.trim()).filter((entry) => entry !== '');
-  for (const entry of allowed) {
-    if (functionNameOf(entry) === undefined)
-      throw new TypeError(`allowed function ${JSON.stringify(entry)} is not a function name or an unqualified function ARN (no wildcards)`);
-  }
+/**
+ * The functions `aws-lambda` deployments may update, by the mode of the key that creates them
+ * (DEPLOY_LAMBDA_TARGETS, DEPLOY_LAMBDA_TEST_TARGETS): a test-mode key may only name a function of
+ * `test`, a live key one of `live`, so test mode never touches live infrastructure. A function in
+ * both lists may be deployed in both modes. Function ARNs or names, no wildcards. Empty: none.
+ */
+export interface LambdaTargets {
+  live: readonly string[];
+  test: readonly string[];
+}
 
-  /** The allowed entry a config's function_name stands for, or the issue. */
-  const allowedTarget = (value: string): { ok: true; entry: string } | { ok: false; issue: string } => {
+/** Trimmed entries, empty ones dropped; throws on an entry that is not a function name or unqualified ARN. */
+const checkedTargets = (entries: readonly string[], variable: string): string[] => {
+  const list = entries.map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of list) {
+    if (functionNameOf(entry) === undefined) {
+      throw new TypeError(
+        `${variable} function ${JSON.stringify(entry)} is not a function name or an unqualified function ARN (no wildcards)`,
+      );
+    }
+  }
+  return list;
+};
+
+/** `targets`: per mode, the function ARNs or names this service may deploy to; no wildcards (throws). */
+export const awsLambdaConfigs = (targets: LambdaTargets): AwsLambdaConfigs => {
+  const allowedIn: Record<Mode, string[]> = {
+    live: checkedTargets(targets.live, 'allowed live-mode'),
+    test: checkedTargets(targets.test, 'allowed test-mode'),
+  };
+
+  /** The allowed entry of `mode` a config's function_name stands for, or the issue. */
+  const allowedTarget = (value: string, mode: Mode): { ok: true; entry: string } | { ok: false; issue: string } => {
     if (qualifiedArnPattern.test(value)) return { ok: false, issue: 'must not carry a version or alias (set config.alias)' };
     const name = functionNameOf(value);
     if (name === undefined) return { ok: false, issue: 'must be a function name or an unqualified function ARN' };
+    // Anything but the two modes allows nothing (fails closed).
+    const allowed = mode === 'live' || mode === 'test' ? allowedIn[mode] : [];
     if (allowed.includes(value)) return { ok: true, entry: value };
     const byName = value === name ? allowed.filter((entry) => entry !== name && functionNameOf(entry) === name) : [];
     if (byName.length === 1 && byName[0] !== undefined) return { ok: true, entry: byName[0] };
     if (byName.length > 1) return { ok: false, issue: `names several allowed functions (${byName.join(', ')}); give the ARN` };
-    return { ok: false, issue: `is not a deploy target of this deployment; allowed: ${allowed.length > 0 ? allowed.join(', ') : 'none'}` };
+    return {
+      ok: false,
+      issue: `is not a ${String(mode)}-mode deploy target of this deployment; allowed: ${allowed.length > 0 ? allowed.join(', ') : 'none'}`,
+    };
   };
 
   return {
     name: awsLambdaProviderName,
 
-    async parseConfig(input) {
+    async parseConfig(input, context) {
       const object = configObject(input);
       if (!object.ok) return object;
       const fields = new ConfigFields(object.config);
@@ -72,7 +101,7 @@ export const awsLambdaConfigs = (allowedFunctions: readonly string[]): AwsLambda
 
       let functionName = fields.string('function_name', { required: true, min: 1, max: 170 });
       if (functionName !== undefined) {
-        const verdict = allowedTarget(functionName);
+        const verdict = allowedTarget(functionName, context.mode);
         functionName = verdict.ok ? verdict.entry : fields.issue('function_name', verdict.issue);
       }
 

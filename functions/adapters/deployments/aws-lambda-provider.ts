@@ -17,9 +17,9 @@ import {
   type DeployOutcome,
   type HealthOutcome,
 } from '../../core/deployments/providers/provider';
-import { type AwsLambdaConfig, awsLambdaConfigs } from './aws-lambda-config';
+import { type AwsLambdaConfig, awsLambdaConfigs, type LambdaTargets } from './aws-lambda-config';
 
-export { type AwsLambdaConfig, awsLambdaProviderName, defaultAlias } from './aws-lambda-config';
+export { type AwsLambdaConfig, awsLambdaProviderName, defaultAlias, type LambdaTargets } from './aws-lambda-config';
 
 /**
  * The `aws-lambda` provider: deploys a Lambda package from S3 to an existing function, publishes a
@@ -28,7 +28,8 @@ export { type AwsLambdaConfig, awsLambdaProviderName, defaultAlias } from './aws
  *
  * Config:
  *   function_name            a function name or an unqualified function ARN, which must be one of
- *                            the provider's `allowedFunctions` (DEPLOY_LAMBDA_TARGETS). A bare name
+ *                            the provider's `targets` of the deployment's mode (live:
+ *                            DEPLOY_LAMBDA_TARGETS, test: DEPLOY_LAMBDA_TEST_TARGETS). A bare name
  *                            that matches an allowed ARN is stored as that ARN.
  *   alias                    default `live`; [a-zA-Z0-9-_], 1–128, not all digits.
  *   code                     { s3_bucket, s3_key, s3_object_version? }: the Lambda package (a zip). Always
@@ -48,8 +49,8 @@ export { type AwsLambdaConfig, awsLambdaProviderName, defaultAlias } from './aws
  */
 export interface AwsLambdaOptions {
   client: LambdaClient;
-  /** Function ARNs or names this service may deploy to; no wildcards. Empty: none. */
-  allowedFunctions: readonly string[];
+  /** Per mode, the function ARNs or names this service may deploy to; no wildcards. Empty: none. */
+  targets: LambdaTargets;
   clock?: Clock;
   /** Between two GetFunctionConfiguration polls. Default 1 000 ms. */
   pollIntervalMs?: number;
@@ -124,7 +125,7 @@ const functionErrorText = (functionError: string, payload: Uint8Array | undefine
 const versionPattern = /^\d+$/;
 
 export const awsLambdaProvider = (options: AwsLambdaOptions): DeploymentProvider<AwsLambdaConfig> => {
-  const config = awsLambdaConfigs(options.allowedFunctions);
+  const config = awsLambdaConfigs(options.targets);
   const { client } = options;
   const clock = options.clock ?? systemClock;
   const pollIntervalMs = options.pollIntervalMs ?? 1_000;

@@ -1,5 +1,5 @@
 import type { DeploymentProvider } from '../../core/deployments/providers/provider';
-import { awsLambdaConfigs, awsLambdaProviderName } from './aws-lambda-config';
+import { awsLambdaConfigs, awsLambdaProviderName, type LambdaTargets } from './aws-lambda-config';
 import { deployHookProviderName } from './deploy-hook-config';
 import { deployHookConfigs, type DeployHookParseOptions } from './deploy-hook-config-parser';
 
@@ -8,10 +8,12 @@ import { deployHookConfigs, type DeployHookParseOptions } from './deploy-hook-co
  * redaction. No deploy, health or rollback, hence no Lambda client in their bundles; the
  * deployment steps build the whole providers (provider-registry.ts).
  *
- * - DEPLOY_LAMBDA_TARGETS   comma list of the Lambda function ARNs (or, locally, names) the
- *                           `aws-lambda` provider may deploy to. Unset or empty: none, so every
- *                           `aws-lambda` config is refused (`config.function_name`). Wildcards are
- *                           refused: building the configs throws.
+ * - DEPLOY_LAMBDA_TARGETS        comma list of the Lambda function ARNs (or, locally, names)
+ *                                live-mode `aws-lambda` deployments may deploy to.
+ * - DEPLOY_LAMBDA_TEST_TARGETS   the same for test-mode deployments (`svc_test_` keys): a
+ *                                test-mode key never reaches a function of the live list alone.
+ *   Unset or empty: none for that mode, so every `aws-lambda` config of that mode is refused
+ *   (`config.function_name`). Wildcards are refused: building the configs throws.
  */
 export const providerNames = [deployHookProviderName, awsLambdaProviderName] as const;
 export type DeploymentProviderName = (typeof providerNames)[number];
@@ -21,15 +23,21 @@ export type ProviderConfigs = Pick<DeploymentProvider<Record<string, unknown>>, 
 export const isProviderName = (name: unknown): name is DeploymentProviderName =>
   typeof name === 'string' && (providerNames as readonly string[]).includes(name);
 
-/** DEPLOY_LAMBDA_TARGETS as a list (trimmed, empty items dropped, duplicates removed). */
-export const lambdaTargets = (env: DeploymentEnvironment): string[] => [
+/** A comma list (trimmed, empty items dropped, duplicates removed). */
+const targetList = (value: string | undefined): string[] => [
   ...new Set(
-    (env.DEPLOY_LAMBDA_TARGETS ?? '')
+    (value ?? '')
       .split(',')
       .map((entry) => entry.trim())
       .filter((entry) => entry !== ''),
   ),
 ];
+
+/** The allowed Lambda targets by mode: DEPLOY_LAMBDA_TARGETS (live) and DEPLOY_LAMBDA_TEST_TARGETS (test). */
+export const lambdaTargets = (env: DeploymentEnvironment): LambdaTargets => ({
+  live: targetList(env.DEPLOY_LAMBDA_TARGETS),
+  test: targetList(env.DEPLOY_LAMBDA_TEST_TARGETS),
+});
 
 export const deploymentConfigs = (
   env: DeploymentEnvironment = process.env,

@@ -12,11 +12,13 @@ export { type DeploymentEnvironment, type DeploymentProviderName, isProviderName
  * The API's functions only parse and show configs (provider-configs.ts). Configured by environment
  * variables (the CDK stack sets them):
  *
- * - DEPLOY_LAMBDA_TARGETS   comma list of the Lambda function ARNs (or, locally, names) the
- *                           `aws-lambda` provider may deploy to. Unset or empty: none, so every
- *                           `aws-lambda` config is refused (`config.function_name`). Wildcards are
- *                           refused: building the registry throws.
- * - AWS_REGION              region of the Lambda client (set by Lambda); else the SDK's chain.
+ * - DEPLOY_LAMBDA_TARGETS        comma list of the Lambda function ARNs (or, locally, names)
+ *                                live-mode `aws-lambda` deployments may deploy to.
+ * - DEPLOY_LAMBDA_TEST_TARGETS   the same for test-mode deployments (provider-configs.ts).
+ *   Unset or empty: none for that mode. Wildcards are refused: building the registry throws.
+ *   Configs are checked when a deployment is created; its steps deploy, probe and roll back the
+ *   function recorded then.
+ * - AWS_REGION                   region of the Lambda client (set by Lambda); else the SDK's chain.
  *
  * The deploy-hook provider's target policy is the webhooks' (`targetPolicyFor`: https and public
  * addresses in live mode; private addresses only for test mode in the local runtime).
@@ -38,7 +40,7 @@ export const deploymentProviders = (
   const lambdaClient = deps.lambdaClient ?? new LambdaClient(region ? { region } : {});
   return new Map<DeploymentProviderName, AnyDeploymentProvider>([
     [deployHookProviderName, deployHookProvider(deps.deployHook)],
-    [awsLambdaProviderName, awsLambdaProvider({ client: lambdaClient, allowedFunctions: lambdaTargets(env) })],
+    [awsLambdaProviderName, awsLambdaProvider({ client: lambdaClient, targets: lambdaTargets(env) })],
   ]);
 };
 

@@ -20,6 +20,12 @@ export default async (): Promise<void> => {
     LOCAL_WAIT_SCALE: '0.01',
     // A test attempt (POST /webhooks/{id}/test) to a silent receiver ends after 2 s instead of 10 s.
     LOCAL_WEBHOOK_TEST_TIMEOUT_MS: '2000',
+    // aws-lambda targets: one live-mode function and no test-mode one, so a test key may deploy to
+    // no function at all (test mode never touches live infrastructure). Whatever the shell says.
+    DEPLOY_LAMBDA_TARGETS: 'greeter',
+    DEPLOY_LAMBDA_TEST_TARGETS: '',
+    // No Lambda call ever leaves this machine: one would be refused on a closed loopback port.
+    AWS_ENDPOINT_URL_LAMBDA: 'http://127.0.0.1:9',
   });
   process.env.IT_API_URL = runtime.apiUrl;
   process.env.IT_DATA_DIR = dataDir;

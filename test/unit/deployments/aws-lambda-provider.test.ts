@@ -33,7 +33,7 @@ const clock = controlledClock();
 const sleeps: number[] = [];
 const provider = awsLambdaProvider({
   client: new LambdaClient({ region: 'eu-west-1' }),
-  allowedFunctions: [arn, otherArn, 'local-fn'],
+  targets: { live: [arn, otherArn, 'local-fn'], test: [] },
   clock,
   pollIntervalMs: 500,
   updateWaitMs: 2_000,
@@ -301,6 +301,20 @@ describe('aws-lambda: rollback', () => {
     expect(failure.message).toContain(otherArn);
     expect(lambda.calls()).toHaveLength(0);
   });
+
+  it('health and rollback of an existing deployment work on the function recorded at its creation, whatever the target lists of its mode now', async () => {
+    // The target lists are checked when a deployment is created (parseConfig), not by its steps.
+    const testTarget: DeploymentTarget = { ...target, mode: 'test' };
+    const noTestTargets = awsLambdaProvider({ client: new LambdaClient({ region: 'eu-west-1' }), targets: { live: [arn], test: [] } });
+    lambda.on(InvokeCommand).resolves({ StatusCode: 200, ExecutedVersion: '7', ...meta });
+    lambda.on(UpdateAliasCommand).resolves({ AliasArn: `${arn}:live`, FunctionVersion: '6', ...meta });
+    expect(await noTestTargets.checkHealth(testTarget, config(), current.deployed)).toMatchObject({ healthy: true });
+    const testCurrent = { ...current, target: testTarget };
+    const testPrevious = { ...previous, target: { ...previous.target, mode: 'test' as const } };
+    expect(await noTestTargets.rollback({ current: testCurrent, previous: testPrevious }, config())).toMatchObject({ version: '6' });
+    expect(commandNames()).toEqual(['InvokeCommand', 'UpdateAliasCommand']);
+    expect(inputOf(UpdateAliasCommand)).toMatchObject({ FunctionName: arn, Name: 'live', FunctionVersion: '6' });
+  });
 });
 
 describe('aws-lambda: parseConfig', () => {
@@ -338,7 +352,12 @@ describe('aws-lambda: parseConfig', () => {
     [
       'a function that is not allowed',
       { ...valid, function_name: 'arn:aws:lambda:eu-west-1:123456789012:function:billing' },
-      [{ field: 'config.function_name', issue: `is not a deploy target of this deployment; allowed: ${arn}, ${otherArn}, local-fn` }],
+      [
+        {
+          field: 'config.function_name',
+          issue: `is not a live-mode deploy target of this deployment; allowed: ${arn}, ${otherArn}, local-fn`,
+        },
+      ],
     ],
     [
       'a qualified ARN',
@@ -379,17 +398,21 @@ describe('aws-lambda: parseConfig', () => {
   });
 
   it('refuses every function when nothing is allowed', async () => {
-    const closed = awsLambdaProvider({ client: new LambdaClient({ region: 'eu-west-1' }), allowedFunctions: [] });
+    const closed = awsLambdaProvider({ client: new LambdaClient({ region: 'eu-west-1' }), targets: { live: [], test: [] } });
     expect(await closed.parseConfig(valid, { mode: 'live' })).toEqual({
       ok: false,
-      issues: [{ field: 'config.function_name', issue: 'is not a deploy target of this deployment; allowed: none' }],
+      issues: [{ field: 'config.function_name', issue: 'is not a live-mode deploy target of this deployment; allowed: none' }],
+    });
+    expect(await closed.parseConfig(valid, { mode: 'test' })).toEqual({
+      ok: false,
+      issues: [{ field: 'config.function_name', issue: 'is not a test-mode deploy target of this deployment; allowed: none' }],
     });
   });
 
   it('asks for the ARN when a name matches several allowed functions', async () => {
     const twoRegions = awsLambdaProvider({
       client: new LambdaClient({ region: 'eu-west-1' }),
-      allowedFunctions: [arn, arn.replace('eu-west-1', 'us-east-1')],
+      targets: { live: [arn, arn.replace('eu-west-1', 'us-east-1')], test: [] },
     });
     expect(await twoRegions.parseConfig({ ...valid, function_name: 'shop-api' }, { mode: 'live' })).toMatchObject({
       ok: false,
@@ -397,9 +420,13 @@ describe('aws-lambda: parseConfig', () => {
     });
   });
 
-  it('refuses wildcards in the allowed list', () => {
-    expect(() =>
-      awsLambdaProvider({ client: new LambdaClient({}), allowedFunctions: ['arn:aws:lambda:eu-west-1:123456789012:function:*'] }),
-    ).toThrow(TypeError);
+  it.each([
+    ['live', { live: ['arn:aws:lambda:eu-west-1:123456789012:function:*'], test: [] }],
+    ['test', { live: [], test: ['arn:aws:lambda:eu-west-1:123456789012:function:*'] }],
+    ['test', { live: [arn], test: ['*'] }],
+  ] as const)('refuses wildcards in the allowed %s-mode list', (mode, targets) => {
+    expect(() => awsLambdaProvider({ client: new LambdaClient({}), targets })).toThrow(
+      new RegExp(`^allowed ${mode}-mode function .* \\(no wildcards\\)$`),
+    );
   });
 });

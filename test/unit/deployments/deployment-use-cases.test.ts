@@ -1,11 +1,17 @@
 import { isoTime } from '../../../functions/core/clock';
 import type { Deployment } from '../../../functions/core/deployments/deployment';
 import {
+  deploymentConfigs,
+  type DeploymentEnvironment,
+  type DeploymentProviderName,
+} from '../../../functions/adapters/deployments/provider-configs';
+import {
   createDeployment,
   type DeploymentDeps,
   getDeployment,
   listDeployments,
   type NewDeployment,
+  type ProviderCatalogue,
   requestRollback,
 } from '../../../functions/core/deployments/deployment-use-cases';
 import { isId, newId } from '../../../functions/core/ids';
@@ -146,6 +152,80 @@ describe('createDeployment', () => {
     expect(error.message).toContain('config.url');
     expect(deployments.calls.create).toBe(0);
     expect(executor.started).toEqual([]);
+  });
+
+  describe("aws-lambda targets by mode, with the API's real provider configs", () => {
+    const liveFunction = 'arn:aws:lambda:eu-west-1:123456789012:function:shop-api';
+    const testFunction = 'arn:aws:lambda:eu-west-1:210987654321:function:shop-api-test';
+    const live: Tenant = { ...tenant, mode: 'live' };
+    /** The catalogue as the API wires it (functions/handlers/deployments/deps.ts), from the environment the stack sets. */
+    const withTargets = (env: DeploymentEnvironment) => {
+      const context = setup();
+      const configs = deploymentConfigs(env);
+      const providers: ProviderCatalogue = {
+        names: () => [...configs.keys()],
+        parseConfig: (name, config, configContext) => configs.get(name as DeploymentProviderName)!.parseConfig(config, configContext),
+      };
+      context.deployments.addProject(live, projectId);
+      return { ...context, deps: { ...context.deps, providers } };
+    };
+    const lambdaInput = (functionName: string) =>
+      input({
+        provider: 'aws-lambda',
+        config: { branch: 'main', function_name: functionName, code: { s3_bucket: 'acme-builds', s3_key: 'shop-api/42.zip' } },
+      });
+
+    it("a test-mode tenant's deployment to a live-only target is a 422 on config.function_name, nothing stored or started; the live tenant's is created", async () => {
+      const { deps, deployments, executor } = withTargets({
+        DEPLOY_LAMBDA_TARGETS: liveFunction,
+        DEPLOY_LAMBDA_TEST_TARGETS: testFunction,
+      });
+      const error = await apiErrorOf(createDeployment(tenant, lambdaInput(liveFunction), deps));
+      expect(statusOf(error)).toBe(422);
+      expect(error.errors).toEqual([
+        { field: 'config.function_name', issue: `is not a test-mode deploy target of this deployment; allowed: ${testFunction}` },
+      ]);
+      expect(deployments.calls.create).toBe(0);
+      expect(executor.started).toEqual([]);
+
+      const created = await createDeployment(live, lambdaInput(liveFunction), deps);
+      expect(created).toMatchObject({ provider: 'aws-lambda', status: 'queued', config: { function_name: liveFunction, alias: 'live' } });
+      expect(deployments.stored(live, created.id)).toEqual(created);
+      expect(executor.started).toEqual([{ input: { action: 'deploy', deployment: refOf(created.id, live) }, name: created.id }]);
+    });
+
+    it('the test-mode tenant deploys to a test-mode target, which the live tenant may not', async () => {
+      const { deps, deployments } = withTargets({ DEPLOY_LAMBDA_TARGETS: liveFunction, DEPLOY_LAMBDA_TEST_TARGETS: testFunction });
+      const created = await createDeployment(tenant, lambdaInput('shop-api-test'), deps);
+      expect(created.config).toMatchObject({ function_name: testFunction });
+      expect(deployments.stored(tenant, created.id)).toEqual(created);
+      const error = await apiErrorOf(createDeployment(live, lambdaInput(testFunction), deps));
+      expect(statusOf(error)).toBe(422);
+      expect(error.errors).toEqual([
+        { field: 'config.function_name', issue: `is not a live-mode deploy target of this deployment; allowed: ${liveFunction}` },
+      ]);
+    });
+
+    it('without DEPLOY_LAMBDA_TEST_TARGETS every test-mode aws-lambda deployment is a 422 (allowed: none)', async () => {
+      const { deps, deployments, executor } = withTargets({ DEPLOY_LAMBDA_TARGETS: liveFunction });
+      for (const name of [liveFunction, 'shop-api']) {
+        const error = await apiErrorOf(createDeployment(tenant, lambdaInput(name), deps));
+        expect([name, statusOf(error), error.errors]).toEqual([
+          name,
+          422,
+          [{ field: 'config.function_name', issue: 'is not a test-mode deploy target of this deployment; allowed: none' }],
+        ]);
+      }
+      expect(deployments.calls.create).toBe(0);
+      expect(executor.started).toEqual([]);
+    });
+
+    it('a function in both lists is deployable by both modes', async () => {
+      const both = `${liveFunction},${testFunction}`;
+      const { deps } = withTargets({ DEPLOY_LAMBDA_TARGETS: both, DEPLOY_LAMBDA_TEST_TARGETS: liveFunction });
+      expect((await createDeployment(tenant, lambdaInput(liveFunction), deps)).config).toMatchObject({ function_name: liveFunction });
+      expect((await createDeployment(live, lambdaInput(liveFunction), deps)).config).toMatchObject({ function_name: liveFunction });
+    });
   });
 
   describe('artifact', () => {
