@@ -105,12 +105,13 @@ export const signIn = async (
 
 /**
  * The second step: a TOTP code (never one already used) or a recovery code (used up). Failures
- * are slowed down per user like passwords.
+ * are slowed down per user like passwords. Success starts a new session (new token, for a new
+ * cookie) and ends the two-factor-stage one.
  */
 export const completeSignIn = async (
   input: { session: Session; code: string; origin: RequestOrigin },
   deps: SignInDeps,
-): Promise<Session> => {
+): Promise<{ session: Session; token: string }> => {
   const now = deps.clock.now();
   const check = { key: throttleKeys.twoFactor(input.session.user_id), rule: throttleRules.twoFactor };
   const attempt = await reserveAttempt([check], deps.throttle, now);
@@ -144,9 +145,9 @@ export const completeSignIn = async (
     throw new SignInRefused('invalid_code');
   }
   await attemptSucceeded(attempt.reservation, [check.key], deps.throttle);
-  const session = await completeTwoFactor(input.session, await initialAccount(user, deps), deps);
+  const started = await completeTwoFactor(input.session, await initialAccount(user, deps), input.origin, deps);
   await auditToAccountsOf(user, 'user.signed_in', input.origin, { two_factor: method }, deps);
-  return session;
+  return started;
 };
 
 /** Signs in the person who just set their password through a link (no second factor is on yet). */

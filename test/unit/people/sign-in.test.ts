@@ -92,18 +92,35 @@ describe('sign-in', () => {
     expect(first.session.account_id).toBeNull();
     const code = await at(env.clock.now());
     const done = await completeSignIn({ session: first.session, code, origin: from }, env);
-    expect(done).toMatchObject({ stage: 'active', account_id: env.account.id });
+    expect(done.session).toMatchObject({ stage: 'active', account_id: env.account.id });
 
     // The same code again (within its 30 s) is refused: a code works once.
     const second = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
     expect((await refusal(completeSignIn({ session: second.session, code, origin: from }, env))).reason).toBe('invalid_code');
     // A recovery code works once.
     await expect(completeSignIn({ session: second.session, code: codes[0]!.toUpperCase(), origin: from }, env)).resolves.toMatchObject({
-      stage: 'active',
+      session: { stage: 'active' },
     });
     const third = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
     expect((await refusal(completeSignIn({ session: third.session, code: codes[0]!, origin: from }, env))).reason).toBe('invalid_code');
     expect((await env.users.get(env.admin.id))!.recovery_code_hashes).toHaveLength(9);
+  });
+
+  it('completing the second factor starts a new session with a new token and ends the half-finished one', async () => {
+    const env = await peopleWithTwoFactor();
+    const pending = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
+    expect(await resolveSession(pending.token, env)).toMatchObject({ stage: 'two_factor' });
+
+    const done = await completeSignIn({ session: pending.session, code: await env.codeAt(env.clock.now()), origin: from }, env);
+    expect(done.token).not.toBe(pending.token);
+    expect(done.session).toMatchObject({ stage: 'active', account_id: env.account.id, user_id: env.admin.id });
+    expect(done.session.id).not.toBe(pending.session.id);
+    expect(done.session.hash).toBe(hashSecretToken(done.token));
+    expect(done.session.csrf_token).not.toBe(pending.session.csrf_token);
+    // The token from before the second factor opens nothing any more; the new one opens the full session.
+    expect(await resolveSession(pending.token, env)).toBeUndefined();
+    expect(await resolveSession(done.token, env)).toMatchObject({ id: done.session.id, stage: 'active' });
+    expect(env.sessions.all().map((s) => s.hash)).toEqual([hashSecretToken(done.token)]);
   });
 
   it('keeps a half-finished sign-in for 10 minutes only', async () => {
