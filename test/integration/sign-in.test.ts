@@ -183,13 +183,19 @@ describe('sign-in and sessions, over HTTP', () => {
     expect((await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: '000000' })).status).toBe(
       401,
     );
+    const halfway = next.cookies.get('session')!;
     const done = await next.post('/dashboard/sign-in/two-factor', { csrf_token: csrfTokenIn(challenge.text), code: codes[0]! });
     expect([done.status, done.location]).toEqual([303, '/dashboard']);
-    // The cookie again, now naming the account and living as long as the full session.
+    // A new session's cookie: a new token, naming the account and living as long as the full session.
     expect(done.setCookies).toEqual([
       expect.stringMatching(new RegExp(`^session=${person.user.id}\\.${person.account.id}\\.[\\w-]{43}; .*Max-Age=60479\\d$`)),
     ]);
+    const tokenOf = (cookie: string) => cookie.split('.')[2];
+    expect(tokenOf(next.cookies.get('session')!)).not.toBe(tokenOf(halfway));
     expect((await next.get('/dashboard')).status).toBe(200);
+    // The cookie from before the second factor opens nothing: not the dashboard, not the second step (it is signed out).
+    const replayed = await fetch(`${origin()}/dashboard`, { redirect: 'manual', headers: { Cookie: `session=${halfway}` } });
+    expect([replayed.status, replayed.headers.get('location')]).toEqual([302, '/dashboard/sign-in?return_to=%2Fdashboard']);
   });
 
   it('keeps pages off the API: a session cookie is no credential for /v1', async () => {

@@ -1,13 +1,61 @@
-import { BatchGetCommand, DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { SignInThrottleStore, ThrottleCounter } from '../../core/users/sign-in-throttle';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { BatchGetCommand, DeleteCommand, PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import type { SignInThrottleStore, ThrottleCounter, ThrottleWrite } from '../../core/users/sign-in-throttle';
 import type { TableRef } from './client';
 import { entityTypes, ttlOf } from './keys';
 import * as keys from './table-keys';
-import { isConditionFailure } from './transactions';
+import { isConditionFailure, type TransactItem } from './transactions';
 
-/** Failure counters of sign-in, shared by every function instance; TTL removes them after their window. */
-export const dynamoSignInThrottleStore = ({ client, tableName }: TableRef, windowMs = 15 * 60_000): SignInThrottleStore => ({
-  async read(throttleKeys, now) {
+/** The revision read from a counter written before counters had one: the write then expects none. */
+const noRevision = '';
+
+/** The condition that the stored counter is still the one read (`expected`), or that there is none. */
+const unchanged = (expected: string | undefined) =>
+  expected === undefined
+    ? { ConditionExpression: 'attribute_not_exists(pk)' }
+    : expected === noRevision
+      ? {
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#revision)',
+          ExpressionAttributeNames: { '#revision': 'revision' },
+        }
+      : {
+          ConditionExpression: '#revision = :expected',
+          ExpressionAttributeNames: { '#revision': 'revision' },
+          ExpressionAttributeValues: { ':expected': expected },
+        };
+
+const itemOf = (tableName: string, { key, expected, next }: ThrottleWrite, windowMs: number): TransactItem =>
+  next
+    ? {
+        Put: {
+          TableName: tableName,
+          Item: {
+            ...keys.signInThrottle(key),
+            entity: entityTypes.signInThrottle,
+            key,
+            failures: next.failures,
+            last_failure_at: next.last_failure_at,
+            revision: next.revision,
+            ttl: ttlOf(next.last_failure_at, windowMs),
+          },
+          ...unchanged(expected),
+        },
+      }
+    : { Delete: { TableName: tableName, Key: keys.signInThrottle(key), ...unchanged(expected) } };
+
+/** A write that lost a race: a condition failed, or another transaction held one of the items. */
+const lostRace = (error: unknown): boolean =>
+  isConditionFailure(error) ||
+  (error instanceof TransactionCanceledException &&
+    (error.CancellationReasons ?? []).some((r) => r.Code === 'ConditionalCheckFailed' || r.Code === 'TransactionConflict'));
+
+/**
+ * Attempt counters of sign-in, shared by every function instance; TTL removes them after their
+ * window. Every write is conditional on the revision read, and the writes of one attempt (its
+ * e-mail and its address) go in one transaction, so two attempts never both count from one state.
+ */
+export const dynamoSignInThrottleStore = ({ client, tableName }: TableRef): SignInThrottleStore => ({
+  async read(throttleKeys) {
     const counters = new Map<string, ThrottleCounter>();
     if (throttleKeys.length === 0) return counters;
     const result = await client.send(
@@ -16,45 +64,29 @@ export const dynamoSignInThrottleStore = ({ client, tableName }: TableRef, windo
       }),
     );
     for (const item of result.Responses?.[tableName] ?? []) {
-      const counter = { failures: item.failures as number, last_failure_at: item.last_failure_at as number };
-      if (counter.last_failure_at + windowMs > now) counters.set(item.key as string, counter);
+      counters.set(item.key as string, {
+        failures: item.failures as number,
+        last_failure_at: item.last_failure_at as number,
+        revision: (item.revision as string | undefined) ?? noRevision,
+      });
     }
     return counters;
   },
 
-  async recordFailure(key, now, window) {
-    const common = { TableName: tableName, Key: keys.signInThrottle(key) };
+  async writeCounters(writes, windowMs) {
+    if (writes.length === 0) return true;
+    const items = writes.map((write) => itemOf(tableName, write, windowMs));
     try {
-      // One more failure within the window of the last one: an atomic count.
-      const result = await client.send(
-        new UpdateCommand({
-          ...common,
-          UpdateExpression: 'ADD failures :one SET last_failure_at = :now, #ttl = :ttl',
-          ConditionExpression: 'last_failure_at > :windowStart',
-          ExpressionAttributeNames: { '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':one': 1, ':now': now, ':ttl': ttlOf(now, window), ':windowStart': now - window },
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return { failures: result.Attributes?.failures as number, last_failure_at: now };
+      // One key needs no transaction: a conditional put or delete is as atomic, and cheaper.
+      const [only] = items;
+      if (items.length === 1 && only?.Put) await client.send(new PutCommand(only.Put));
+      else if (items.length === 1 && only?.Delete) await client.send(new DeleteCommand(only.Delete));
+      else await client.send(new TransactWriteCommand({ TransactItems: items }));
+      return true;
     } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+      if (lostRace(error)) return false;
+      throw error;
     }
-    // No counter, or one whose window ended: start again at one.
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: {
-          ...keys.signInThrottle(key),
-          entity: entityTypes.signInThrottle,
-          key,
-          failures: 1,
-          last_failure_at: now,
-          ttl: ttlOf(now, window),
-        },
-      }),
-    );
-    return { failures: 1, last_failure_at: now };
   },
 
   async clear(key) {

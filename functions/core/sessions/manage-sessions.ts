@@ -116,17 +116,19 @@ export const resolveSignedIn = async (
   };
 };
 
-/** The second factor was given: the session becomes a full one, with the full lifetime from now. */
-export const completeTwoFactor = async (session: Session, accountId: string | null, deps: SessionDeps): Promise<Session> => {
-  const now = deps.clock.now();
-  const changes = {
-    stage: 'active' as const,
-    account_id: accountId,
-    last_seen_at: isoTime(now),
-    expires_at: isoTime(now + sessionAbsoluteMs),
-  };
-  await deps.sessions.update(session.hash, changes);
-  return { ...session, ...changes };
+/**
+ * The second factor was given: a new full session (new token, new CSRF token, the full lifetime from
+ * now) replaces the two-factor-stage one, which ends, so a token seen before the second factor is
+ * worth nothing after it.
+ */
+export const completeTwoFactor = async (
+  session: Session,
+  accountId: string | null,
+  origin: RequestOrigin,
+  deps: SessionDeps,
+): Promise<{ session: Session; token: string }> => {
+  await deps.sessions.delete(session.hash);
+  return startSession({ userId: session.user_id, accountId, stage: 'active', origin }, deps);
 };
 
 export const selectAccount = async (session: Session, accountId: string, deps: SessionDeps): Promise<Session> => {

@@ -10,7 +10,7 @@ import { issueLink } from './manage-users';
 import { type OneTimeLink, type OneTimeLinkRepository, setPasswordPath } from './one-time-links';
 import { passwordIssue } from './password-policy';
 import { hashPassword } from './passwords';
-import { secondsToWait, type SignInThrottleStore, throttleKeys, throttleRules, throttleWindowMs } from './sign-in-throttle';
+import { reserveAttempt, type SignInThrottleStore, throttleKeys, throttleRules } from './sign-in-throttle';
 import { normalizeEmail, type User, type UserRepository } from './user';
 
 export interface PasswordLinkDeps {
@@ -36,8 +36,8 @@ export const requestPasswordReset = async (
   const email = normalizeEmail(input.email);
   const now = deps.clock.now();
   const key = throttleKeys.resetEmail(email);
-  if ((await secondsToWait([{ key, rule: throttleRules.resetEmail }], deps.throttle, now)) > 0) return;
-  await deps.throttle.recordFailure(key, now, throttleWindowMs);
+  // Counted before anything is sent, atomically: requests at once send no more e-mails than in a row.
+  if (!(await reserveAttempt([{ key, rule: throttleRules.resetEmail }], deps.throttle, now)).reserved) return;
   const user = await deps.users.findByEmail(email);
   if (!user) return;
   const link = await issueLink(user.id, 'reset_password', deps);

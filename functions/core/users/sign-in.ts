@@ -4,7 +4,7 @@ import { newId } from '../ids';
 import type { Session, SessionRepository } from '../sessions/session';
 import { completeTwoFactor, startSession } from '../sessions/manage-sessions';
 import { decoyPasswordHash, verifyPassword } from './passwords';
-import { secondsToWait, type SignInThrottleStore, throttleKeys, throttleRules, throttleWindowMs } from './sign-in-throttle';
+import { attemptFailed, attemptSucceeded, reserveAttempt, type SignInThrottleStore, throttleKeys, throttleRules } from './sign-in-throttle';
 import { looksLikeRecoveryCode, matchRecoveryCode, verifyTotp } from './two-factor';
 import { normalizeEmail, type User, type UserRepository } from './user';
 
@@ -75,19 +75,21 @@ export const signIn = async (
     { key: throttleKeys.email(email), rule: throttleRules.email },
     ...(input.origin.ip ? [{ key: throttleKeys.address(input.origin.ip), rule: throttleRules.address }] : []),
   ];
-  const wait = await secondsToWait(checks, deps.throttle, now);
-  if (wait > 0) throw new SignInRefused('throttled', wait);
+  // The attempt is counted before the password is checked, so attempts sent at once cannot all
+  // pass the check before any of them is counted.
+  const attempt = await reserveAttempt(checks, deps.throttle, now);
+  if (!attempt.reserved) throw new SignInRefused('throttled', attempt.retryAfterSeconds);
 
   const user = email ? await deps.users.findByEmail(email) : undefined;
   const valid = await verifyPassword(input.password, user?.password_hash ?? (await decoyPasswordHash()));
   if (!user || !user.password_hash || !valid) {
     // The wait counts from the answer, not from the start of the (slow on purpose) hash.
-    const failedAt = deps.clock.now();
-    for (const check of checks) await deps.throttle.recordFailure(check.key, failedAt, throttleWindowMs);
+    await attemptFailed(attempt.reservation, deps.throttle, deps.clock.now());
     if (user) await auditToAccountsOf(user, 'user.sign_in_failed', input.origin, { reason: 'password' }, deps);
     throw new SignInRefused('invalid_credentials');
   }
-  await deps.throttle.clear(throttleKeys.email(email));
+  // The e-mail's failures are forgotten; the address keeps its own, less this attempt.
+  await attemptSucceeded(attempt.reservation, [throttleKeys.email(email)], deps.throttle);
 
   if (user.totp_enabled_at) {
     const { session, token } = await startSession({ userId: user.id, accountId: null, stage: 'two_factor', origin: input.origin }, deps);
@@ -103,16 +105,17 @@ export const signIn = async (
 
 /**
  * The second step: a TOTP code (never one already used) or a recovery code (used up). Failures
- * are slowed down per user like passwords.
+ * are slowed down per user like passwords. Success starts a new session (new token, for a new
+ * cookie) and ends the two-factor-stage one.
  */
 export const completeSignIn = async (
   input: { session: Session; code: string; origin: RequestOrigin },
   deps: SignInDeps,
-): Promise<Session> => {
+): Promise<{ session: Session; token: string }> => {
   const now = deps.clock.now();
   const check = { key: throttleKeys.twoFactor(input.session.user_id), rule: throttleRules.twoFactor };
-  const wait = await secondsToWait([check], deps.throttle, now);
-  if (wait > 0) throw new SignInRefused('throttled', wait);
+  const attempt = await reserveAttempt([check], deps.throttle, now);
+  if (!attempt.reserved) throw new SignInRefused('throttled', attempt.retryAfterSeconds);
 
   const user = await deps.users.get(input.session.user_id);
   if (!user?.totp_secret || !user.totp_enabled_at) throw new SignInRefused('invalid_code');
@@ -137,14 +140,14 @@ export const completeSignIn = async (
   }
   // The conditional write is what makes a code single-use when two requests race.
   if (!method || !updated || !(await deps.users.update(updated))) {
-    await deps.throttle.recordFailure(check.key, now, throttleWindowMs);
+    await attemptFailed(attempt.reservation, deps.throttle, deps.clock.now());
     await auditToAccountsOf(user, 'user.sign_in_failed', input.origin, { reason: 'two_factor' }, deps);
     throw new SignInRefused('invalid_code');
   }
-  await deps.throttle.clear(check.key);
-  const session = await completeTwoFactor(input.session, await initialAccount(user, deps), deps);
+  await attemptSucceeded(attempt.reservation, [check.key], deps.throttle);
+  const started = await completeTwoFactor(input.session, await initialAccount(user, deps), input.origin, deps);
   await auditToAccountsOf(user, 'user.signed_in', input.origin, { two_factor: method }, deps);
-  return session;
+  return started;
 };
 
 /** Signs in the person who just set their password through a link (no second factor is on yet). */

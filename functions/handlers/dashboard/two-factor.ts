@@ -1,7 +1,7 @@
 import { completeSignIn, SignInRefused } from '../../core/users/sign-in';
 import { safeReturnPath } from '../../http/pages/origin';
 import { pageDepsFromEnvironment, pageHandler } from '../../http/pages/page-deps';
-import { type PageResult, renewedSessionCookie } from '../../http/pages/page-handler';
+import { type PageResult, sessionCookie } from '../../http/pages/page-handler';
 import { destinationAfterSignIn, formTargetsFor } from '../../http/pages/sign-in-flow';
 import { TwoFactorChallengePage } from '../../pages/views/two-factor-challenge';
 import { twoFactorRoute } from '../../routes/dashboard';
@@ -13,10 +13,10 @@ export const handler = pageHandler(twoFactorRoute, 'two_factor', async (request)
   if (!session) return { redirect: '/dashboard/sign-in' };
   try {
     const completed = await completeSignIn({ session, code: request.form.get('code') ?? '', origin: request.from }, deps);
-    // The session now acts for an account and lives its full time: the cookie names both.
+    // A new session replaced the two-factor-stage one: its cookie replaces the old one, as at sign-in.
     return {
-      redirect: await destinationAfterSignIn(completed, returnTo, deps),
-      cookies: renewedSessionCookie(request, completed, deps.clock.now()),
+      redirect: await destinationAfterSignIn(completed.session, returnTo, deps),
+      cookies: [sessionCookie(request, completed.token, completed.session, deps.clock.now())],
     };
   } catch (error) {
     if (!(error instanceof SignInRefused)) throw error;

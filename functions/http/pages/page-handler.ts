@@ -97,8 +97,8 @@ export const sessionCookie = (request: Pick<PageRequest, 'secure'>, token: strin
   });
 
 /**
- * The session cookie again, after the session changed the account it acts for or its lifetime (the
- * cookie names the account; the token stays the same). None when the request carried no session.
+ * The session cookie again, after the session changed the account it acts for (the cookie names the
+ * account; the token stays the same). None when the request carried no session.
  */
 export const renewedSessionCookie = (request: Pick<PageRequest, 'secure' | 'event'>, session: Session, now: number): string[] => {
   const sent = parseSessionCookie(readCookies(request.event).get(cookieNamesFor(request.secure).session));

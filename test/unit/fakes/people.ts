@@ -110,28 +110,35 @@ export const inMemoryLinkRepository = (users: UserRepository): OneTimeLinkReposi
   };
 };
 
-export const inMemoryThrottleStore = (windowMs = 15 * 60_000): SignInThrottleStore & { counters: Map<string, ThrottleCounter> } => {
+/**
+ * Counters in a map. Each call awaits before it reads or writes, as a table would, so attempts at
+ * once interleave here as they do against DynamoDB; `writeCounters` checks every revision and
+ * writes in the same turn, as the table's conditional writes do.
+ */
+export const inMemoryThrottleStore = (): SignInThrottleStore & { counters: Map<string, ThrottleCounter> } => {
   const counters = new Map<string, ThrottleCounter>();
   return {
     counters,
-    async read(keys, now) {
+    async read(keys) {
+      await Promise.resolve();
       const found = new Map<string, ThrottleCounter>();
       for (const key of keys) {
         const counter = counters.get(key);
-        if (counter && counter.last_failure_at + windowMs > now) found.set(key, { ...counter });
+        if (counter) found.set(key, { ...counter });
       }
       return found;
     },
-    async recordFailure(key, now, window) {
-      const counter = counters.get(key);
-      const next =
-        counter && counter.last_failure_at > now - window
-          ? { failures: counter.failures + 1, last_failure_at: now }
-          : { failures: 1, last_failure_at: now };
-      counters.set(key, next);
-      return { ...next };
+    async writeCounters(writes) {
+      await Promise.resolve();
+      if (writes.some(({ key, expected }) => counters.get(key)?.revision !== expected)) return false;
+      for (const { key, next } of writes) {
+        if (next) counters.set(key, { ...next });
+        else counters.delete(key);
+      }
+      return true;
     },
     async clear(key) {
+      await Promise.resolve();
       counters.delete(key);
     },
   };

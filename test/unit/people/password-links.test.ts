@@ -47,6 +47,12 @@ describe('one-time links', () => {
     expect(env.mailer.sent).toHaveLength(3);
   });
 
+  it('sends no more reset e-mails for requests at once than for requests in a row', async () => {
+    const env = await peopleWithAdmin();
+    await Promise.all(Array.from({ length: 10 }, () => requestPasswordReset({ email: 'alice@acme.test', origin }, env)));
+    expect(env.mailer.sent).toHaveLength(3);
+  });
+
   it('a reset ends every session of the user', async () => {
     const env = await peopleWithAdmin();
     const { token: sessionToken } = await startSession(

@@ -5,6 +5,18 @@ import { completeSignIn, SignInRefused, signIn } from '../../../functions/core/u
 import { generate } from 'otplib';
 import { from, peopleWithAdmin } from './people-fixture';
 
+/** An admin with two-factor sign-in on, and the TOTP code of any instant. */
+const peopleWithTwoFactor = async () => {
+  const env = await peopleWithAdmin();
+  const user = (await env.users.get(env.admin.id))!;
+  const { secret } = proposeTotp(user);
+  const codeAt = (ms: number) => generate({ secret, epoch: Math.floor(ms / 1000) });
+  await enableTotp({ user, secret, code: await codeAt(env.clock.now()), accountId: env.account.id, origin: from }, env);
+  // The code that enabled it cannot be used again: the next one is 30 s later.
+  env.clock.advance(30_000);
+  return { ...env, codeAt };
+};
+
 const refusal = async (promise: Promise<unknown>): Promise<SignInRefused> => {
   try {
     await promise;
@@ -80,18 +92,35 @@ describe('sign-in', () => {
     expect(first.session.account_id).toBeNull();
     const code = await at(env.clock.now());
     const done = await completeSignIn({ session: first.session, code, origin: from }, env);
-    expect(done).toMatchObject({ stage: 'active', account_id: env.account.id });
+    expect(done.session).toMatchObject({ stage: 'active', account_id: env.account.id });
 
     // The same code again (within its 30 s) is refused: a code works once.
     const second = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
     expect((await refusal(completeSignIn({ session: second.session, code, origin: from }, env))).reason).toBe('invalid_code');
     // A recovery code works once.
     await expect(completeSignIn({ session: second.session, code: codes[0]!.toUpperCase(), origin: from }, env)).resolves.toMatchObject({
-      stage: 'active',
+      session: { stage: 'active' },
     });
     const third = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
     expect((await refusal(completeSignIn({ session: third.session, code: codes[0]!, origin: from }, env))).reason).toBe('invalid_code');
     expect((await env.users.get(env.admin.id))!.recovery_code_hashes).toHaveLength(9);
+  });
+
+  it('completing the second factor starts a new session with a new token and ends the half-finished one', async () => {
+    const env = await peopleWithTwoFactor();
+    const pending = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
+    expect(await resolveSession(pending.token, env)).toMatchObject({ stage: 'two_factor' });
+
+    const done = await completeSignIn({ session: pending.session, code: await env.codeAt(env.clock.now()), origin: from }, env);
+    expect(done.token).not.toBe(pending.token);
+    expect(done.session).toMatchObject({ stage: 'active', account_id: env.account.id, user_id: env.admin.id });
+    expect(done.session.id).not.toBe(pending.session.id);
+    expect(done.session.hash).toBe(hashSecretToken(done.token));
+    expect(done.session.csrf_token).not.toBe(pending.session.csrf_token);
+    // The token from before the second factor opens nothing any more; the new one opens the full session.
+    expect(await resolveSession(pending.token, env)).toBeUndefined();
+    expect(await resolveSession(done.token, env)).toMatchObject({ id: done.session.id, stage: 'active' });
+    expect(env.sessions.all().map((s) => s.hash)).toEqual([hashSecretToken(done.token)]);
   });
 
   it('keeps a half-finished sign-in for 10 minutes only', async () => {
@@ -105,5 +134,93 @@ describe('sign-in', () => {
     const pending = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
     env.clock.advance(10 * 60_000 + 1);
     expect(await resolveSession(pending.token, env)).toBeUndefined();
+  });
+
+  describe('attempts sent at once', () => {
+    const burst = async (size: number, attempt: (i: number) => Promise<unknown>) => {
+      const outcomes = await Promise.allSettled(Array.from({ length: size }, (_, i) => attempt(i)));
+      const reasons = outcomes.map((o) => {
+        if (o.status === 'fulfilled') return 'succeeded';
+        if (o.reason instanceof SignInRefused) return o.reason.reason;
+        throw o.reason;
+      });
+      return {
+        checked: reasons.filter((r) => r !== 'throttled').length,
+        throttled: reasons.filter((r) => r === 'throttled').length,
+      };
+    };
+    const oneAfterAnother = async (size: number, attempt: (i: number) => Promise<unknown>) => {
+      let checked = 0;
+      for (let i = 0; i < size; i += 1) {
+        const outcome = await attempt(i).then(
+          () => 'succeeded',
+          (error: unknown) => (error instanceof SignInRefused ? error.reason : Promise.reject(error)),
+        );
+        if (outcome !== 'throttled') checked += 1;
+      }
+      return checked;
+    };
+
+    it('get no more password checks than the same attempts one after another (per e-mail)', async () => {
+      const wrong = (env: Awaited<ReturnType<typeof peopleWithAdmin>>, ip: string) => (i: number) =>
+        signIn({ email: 'alice@acme.test', password: `wrong password ${i}`, origin: { ip, userAgent: null } }, env);
+      const sequential = await oneAfterAnother(40, wrong(await peopleWithAdmin(), '203.0.113.1'));
+      expect(sequential).toBe(5);
+
+      const env = await peopleWithAdmin();
+      expect(await burst(40, wrong(env, '203.0.113.2'))).toEqual({ checked: 5, throttled: 35 });
+      // Only the failures were recorded, and the right password must wait like anything else.
+      expect(env.audit.records.filter((r) => r.action === 'user.sign_in_failed')).toHaveLength(5);
+      const throttled = await refusal(signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env));
+      expect(throttled).toMatchObject({ reason: 'throttled', retryAfterSeconds: 2 });
+    });
+
+    it('get no more password checks than one after another (per address), with unknown e-mails too', async () => {
+      const env = await peopleWithAdmin();
+      const guesses = await burst(60, (i) => signIn({ email: `guess${i}@acme.test`, password: 'wrong password', origin: from }, env));
+      expect(guesses).toEqual({ checked: 20, throttled: 40 });
+    });
+
+    it('get no more second-factor checks than one after another', async () => {
+      const env = await peopleWithTwoFactor();
+      const pending = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);
+      // Well-formed codes, none of them valid around now.
+      const valid = new Set(await Promise.all([-30_000, 0, 30_000].map((d) => env.codeAt(env.clock.now() + d))));
+      const wrongCodes = Array.from({ length: 50 }, (_, i) => String(i).padStart(6, '0')).filter((c) => !valid.has(c));
+      const result = await burst(40, (i) => completeSignIn({ session: pending.session, code: wrongCodes[i]!, origin: from }, env));
+      expect(result).toEqual({ checked: 5, throttled: 35 });
+      const code = await env.codeAt(env.clock.now());
+      expect(await refusal(completeSignIn({ session: pending.session, code, origin: from }, env))).toMatchObject({
+        reason: 'throttled',
+      });
+    });
+
+    it('count the wait from the answer, and a success gives its attempt back to the address', async () => {
+      const env = await peopleWithAdmin();
+      // The clock moves on while the password is checked (1.5 s): the wait starts at the answer.
+      for (let i = 0; i < 5; i += 1) {
+        const attempt = signIn({ email: 'alice@acme.test', password: 'wrong password', origin: from }, env);
+        env.clock.advance(1_500);
+        await refusal(attempt);
+      }
+      env.clock.advance(1_999);
+      expect(await refusal(signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env))).toMatchObject({
+        reason: 'throttled',
+        retryAfterSeconds: 1,
+      });
+      env.clock.advance(1);
+      await expect(signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env)).resolves.toMatchObject({
+        kind: 'signed_in',
+      });
+      // The address counted 5 failures; the success is not one of them: 15 more are free.
+      for (let i = 0; i < 15; i += 1) {
+        expect((await refusal(signIn({ email: `guess${i}@acme.test`, password: 'wrong password', origin: from }, env))).reason).toBe(
+          'invalid_credentials',
+        );
+      }
+      expect((await refusal(signIn({ email: 'guess-last@acme.test', password: 'wrong password', origin: from }, env))).reason).toBe(
+        'throttled',
+      );
+    });
   });
 });
