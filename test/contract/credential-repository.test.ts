@@ -29,6 +29,7 @@ const credential = (minute: number, owner = accountId): Credential => ({
   expires_at: null,
   revoked_at: null,
   last_used_at: null,
+  created_by_user_id: null,
 });
 
 describe.each(implementations)('CredentialRepository: %s', (_name, make) => {
