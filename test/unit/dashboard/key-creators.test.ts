@@ -44,7 +44,7 @@ const setUp = async () => {
   // GET /v1/projects behind the real pipeline: what a caller of the API gets.
   const list = createApiHandler(
     listProjectsRoute,
-    async () => ({ list: [], meta: {} }),
+    async () => ({ data: { ok: true } }),
     () => authDeps,
   ) as unknown as (event: APIGatewayProxyEventV2, context: typeof lambdaContext) => Promise<HttpResponse>;
   const call = async (key: string) => {
