@@ -1,3 +1,4 @@
+import { type KeysCreated, noKeysCreated } from '../../../../core/credentials/dashboard-keys';
 import type { MemberView } from '../../../../core/users/manage-users';
 import { Alert, Button, Card, TextField } from '../../../components';
 import { ConfirmForm, SelectField, StatusBadge, Time } from '../../../dashboard-components';
@@ -6,7 +7,21 @@ import { Layout } from '../../../layout';
 import { FormCard } from '../../../parts/form-card';
 import { RecordTable } from '../../../parts/record-table';
 
-export const TeamPage = (props: { shell: Shell; members: MemberView[]; selfId: string; notice?: string; errors?: string[] }) => {
+/** What removing a member does, asked in the dialog and on the page that confirms without a script. */
+export const removalQuestion = (email: string, created: KeysCreated): string =>
+  `Remove ${email} from the account? Their sessions and the applications they authorized stop acting for it. ` +
+  `API keys they created: ${created.apiKeys} (they stay the account's and keep working). ` +
+  `Their personal access tokens stop working: ${created.personalAccessTokens}.`;
+
+export const TeamPage = (props: {
+  shell: Shell;
+  members: MemberView[];
+  selfId: string;
+  /** The working keys each member made, by user id. */
+  keysCreated?: ReadonlyMap<string, KeysCreated>;
+  notice?: string;
+  errors?: string[];
+}) => {
   const { shell } = props;
   const admin = shell.role === 'admin';
   return (
@@ -36,7 +51,7 @@ export const TeamPage = (props: { shell: Shell; members: MemberView[]; selfId: s
                   <ConfirmForm
                     action={`/dashboard/team/${encodeURIComponent(m.id)}/remove`}
                     csrfToken={shell.viewer.csrfToken}
-                    confirm={`Remove ${m.email} from the account? Their sessions and the applications they authorized stop acting for it.`}
+                    confirm={removalQuestion(m.email, props.keysCreated?.get(m.id) ?? noKeysCreated)}
                     label={`Remove ${m.email}`}
                   >
                     <Button variant="danger">Remove</Button>
