@@ -29,6 +29,7 @@ const credential = (minute: number, owner = accountId): Credential => ({
   expires_at: null,
   revoked_at: null,
   last_used_at: null,
+  created_by_user_id: null,
 });
 
 describe.each(implementations)('CredentialRepository: %s', (_name, make) => {
@@ -67,6 +68,29 @@ describe.each(implementations)('CredentialRepository: %s', (_name, make) => {
     expect(await credentials.revoke(created.id, at(20))).toEqual({ ...created, revoked_at: at(10) });
     expect(await credentials.findByHash(created.hash)).toEqual({ ...created, revoked_at: at(10) });
     expect(await credentials.revoke(credential(1).id, at(10))).toBeUndefined();
+  });
+
+  it('keeps the person who made a credential through a revocation, a roll and a use', async () => {
+    const made = { ...credential(0), type: 'pat' as const, created_by_user_id: 'usr_0000000000000000000001' };
+    await credentials.create(made);
+    expect(await credentials.findByHash(made.hash)).toEqual(made);
+    expect(await credentials.findById(made.id)).toEqual(made);
+    expect(await credentials.listByAccount(accountId)).toEqual([made]);
+    await credentials.touchLastUsed(made.hash, at(1), at(0));
+    const replacement = { ...credential(2), type: 'pat' as const, created_by_user_id: made.created_by_user_id };
+    expect(await credentials.roll(replacement, made.id, at(3))).toEqual({ ...made, last_used_at: at(1), expires_at: at(3) });
+    expect(await credentials.findById(replacement.id)).toEqual(replacement);
+    expect((await credentials.revoke(made.id, at(4)))?.created_by_user_id).toBe(made.created_by_user_id);
+  });
+
+  it('reads a credential stored before creators were recorded (no such attribute) as made by nobody (null)', async () => {
+    const { created_by_user_id: _none, ...legacy } = { ...credential(0), type: 'pat' as const };
+    await credentials.create(legacy as Credential);
+    const asRead = { ...legacy, created_by_user_id: null };
+    expect(await credentials.findByHash(legacy.hash)).toEqual(asRead);
+    expect(await credentials.findById(legacy.id)).toEqual(asRead);
+    expect(await credentials.listByAccount(accountId)).toEqual([asRead]);
+    expect(await credentials.revoke(legacy.id, at(1))).toEqual({ ...asRead, revoked_at: at(1) });
   });
 
   it('records a use unless one at or after the given time is recorded already', async () => {

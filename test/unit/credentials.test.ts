@@ -155,6 +155,7 @@ describe('resolveCredential', () => {
       expires_at: null,
       revoked_at: null,
       last_used_at: null,
+      created_by_user_id: null,
     });
     const principal = await resolveCredential({ apiKey: value }, { credentials, clock });
     expect(principal.scopes).toEqual(['read:projects', 'read:deployments']);

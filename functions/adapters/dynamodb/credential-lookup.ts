@@ -5,6 +5,12 @@ import { withoutKeys } from './keys';
 import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
+/** A stored credential item as the port's record; an item written before creators were recorded has none (null). */
+export const credentialOf = (item: Record<string, unknown>): Credential => {
+  const credential = withoutKeys<Credential>(item);
+  return { ...credential, created_by_user_id: credential.created_by_user_id ?? null };
+};
+
 /**
  * The two calls authentication makes, apart from the rest of the credential repository (create,
  * list, revoke, roll): every API function carries these alone.
@@ -13,7 +19,7 @@ export const dynamoCredentialLookup = ({ client, tableName }: TableRef): Credent
   async findByHash(hash) {
     // Eventually consistent: half a read unit, so a whole GET stays within one unit (see README).
     const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.credential(hash) }));
-    return result.Item ? withoutKeys<Credential>(result.Item) : undefined;
+    return result.Item ? credentialOf(result.Item) : undefined;
   },
 
   async touchLastUsed(hash, at, unlessAfter) {

@@ -1,8 +1,8 @@
 import { PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Credential, CredentialRepository } from '../../core/credentials/credential';
 import type { TableRef } from './client';
-import { dynamoCredentialLookup } from './credential-lookup';
-import { entityTypes, withoutKeys } from './keys';
+import { credentialOf, dynamoCredentialLookup } from './credential-lookup';
+import { entityTypes } from './keys';
 import { allInIndexPartition } from './query-all';
 import * as keys from './table-keys';
 import { conditionFailedAt, isConditionFailure } from './transactions';
@@ -21,7 +21,7 @@ export const dynamoCredentialRepository = (table: TableRef): CredentialRepositor
       }),
     );
     const item = result.Items?.[0];
-    return item ? withoutKeys<Credential>(item) : undefined;
+    return item ? credentialOf(item) : undefined;
   };
 
   return {
@@ -46,7 +46,7 @@ export const dynamoCredentialRepository = (table: TableRef): CredentialRepositor
 
     async listByAccount(accountId) {
       const items = await allInIndexPartition(table, 'gsi1', keys.credentialsOfAccount(accountId));
-      return items.map((item) => withoutKeys<Credential>(item));
+      return items.map(credentialOf);
     },
 
     async revoke(id, at) {
@@ -63,7 +63,7 @@ export const dynamoCredentialRepository = (table: TableRef): CredentialRepositor
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return withoutKeys<Credential>(result.Attributes ?? {});
+        return credentialOf(result.Attributes ?? {});
       } catch (error) {
         // Already revoked: revoking again is harmless and keeps the first time.
         if (isConditionFailure(error)) return findById(id);

@@ -10,7 +10,8 @@ import * as keys from './table-keys';
 import { isConditionFailure } from './transactions';
 
 /**
- * The part of the grant store every API function needs to judge an OAuth access token, apart from
+ * The part of the grant store every API function needs to judge an OAuth access token (and the
+ * owner of a personal access token), apart from
  * the rest (codes, refresh tokens, revocation) that only the `/oauth` functions use.
  */
 export const dynamoGrantStandingReader = ({ client, tableName }: TableRef): GrantStandingReader => ({
@@ -23,6 +24,12 @@ export const dynamoGrantStandingReader = ({ client, tableName }: TableRef): Gran
       membership: membership ? withoutKeys<Membership>(membership) : undefined,
       client: oauthClient ? withoutKeys<OAuthClient>(oauthClient) : undefined,
     };
+  },
+
+  async membership({ accountId, userId }) {
+    // A personal access token's owner: the same eventually consistent read as the granting person's above.
+    const [membership] = await getItems({ client, tableName }, [keys.membership(userId, accountId)]);
+    return membership ? withoutKeys<Membership>(membership) : undefined;
   },
 
   async touchLastUsed(grantId, at, unlessAfter) {

@@ -21,6 +21,13 @@ export interface Credential {
   expires_at: string | null;
   revoked_at: string | null;
   last_used_at: string | null;
+  /**
+   * The person who made the key in the dashboard (a roll keeps the original one); null for keys the
+   * system made (the first keys of an installation, the CLI, OAuth access tokens, whose person is
+   * their grant's) and for keys made before creators were recorded. A personal access token acts
+   * only while this person is a member of the account; the other keys stay the account's.
+   */
+  created_by_user_id: string | null;
   /** OAuth access tokens only: the grant they come from, whose standing decides whether they still work. */
   grant?: OAuthTokenOrigin;
 }

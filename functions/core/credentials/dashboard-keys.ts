@@ -83,6 +83,28 @@ export const listKeys = async (accountId: string, deps: Pick<KeyManagementDeps, 
     .map(viewOfCredential)
     .sort((a, b) => (a.created_at === b.created_at ? b.id.localeCompare(a.id) : b.created_at.localeCompare(a.created_at)));
 
+/** The working keys a person made: API keys stay the account's when they leave, personal access tokens stop with them. */
+export interface KeysCreated {
+  apiKeys: number;
+  personalAccessTokens: number;
+}
+
+/** Per person, the keys of the account they made that still work (neither revoked nor expired). */
+export const keysCreatedByPerson = (credentials: readonly CredentialView[], nowMs: number): Map<string, KeysCreated> => {
+  const counts = new Map<string, KeysCreated>();
+  for (const key of credentials) {
+    if (!key.created_by_user_id || !(mintableCredentialTypes as readonly string[]).includes(key.type)) continue;
+    if (key.revoked_at !== null || (key.expires_at !== null && Date.parse(key.expires_at) <= nowMs)) continue;
+    const count = counts.get(key.created_by_user_id) ?? { apiKeys: 0, personalAccessTokens: 0 };
+    if (key.type === 'pat') count.personalAccessTokens += 1;
+    else count.apiKeys += 1;
+    counts.set(key.created_by_user_id, count);
+  }
+  return counts;
+};
+
+export const noKeysCreated: KeysCreated = { apiKeys: 0, personalAccessTokens: 0 };
+
 export const createKey = async (
   actor: KeyActor,
   input: { type: string; name: string; scopes: string[]; expiresInDays?: number },
@@ -90,7 +112,7 @@ export const createKey = async (
 ): Promise<CreatedCredential> => {
   // The role decides before anything is checked or stored: the server refuses what the page hides.
   if (actor.role !== 'admin' && !readOnlyScopes(input.scopes)) throw viewerRefusal();
-  const created = await createCredential({ accountId: actor.accountId, ...input }, deps);
+  const created = await createCredential({ accountId: actor.accountId, ...input, createdByUserId: actor.userId }, deps);
   await audit(deps, actor, 'credential.created', created);
   return created;
 };
@@ -146,6 +168,8 @@ export const rollKey = async (
     expires_at: lifetime === null ? null : isoTime(now + lifetime),
     revoked_at: null,
     last_used_at: null,
+    // The same key with a new value: it stays the person's who made it, whoever rolls it.
+    created_by_user_id: old.created_by_user_id ?? null,
   };
   // An old value that would expire sooner anyway keeps its own end.
   const overlapEnd = now + overlapHours * 3_600_000;

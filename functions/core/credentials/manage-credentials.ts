@@ -35,6 +35,8 @@ export interface CreateCredentialInput {
   name: string;
   scopes: string[];
   expiresInDays?: number;
+  /** The person making the key (the dashboard); left out when the system or an operator makes it. */
+  createdByUserId?: string;
 }
 
 /** The one answer that carries the credential's value. */
@@ -83,6 +85,7 @@ export const createCredential = async (input: CreateCredentialInput, deps: Admin
     expires_at: input.expiresInDays === undefined ? null : isoTime(now + input.expiresInDays * 86_400_000),
     revoked_at: null,
     last_used_at: null,
+    created_by_user_id: input.createdByUserId ?? null,
   };
   await deps.credentials.create(credential);
   return { ...viewOfCredential(credential), key };

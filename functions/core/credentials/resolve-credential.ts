@@ -2,7 +2,7 @@ import { type Clock, isoTime } from '../clock';
 import { ApiError } from '../errors';
 import type { Principal } from '../tenancy';
 import type { CredentialLookup } from './credential';
-import { type GrantStandingReader, oauthTokenScopes, standingOrigin } from '../oauth/grant-standing';
+import { type GrantStandingReader, oauthTokenScopes, personalTokenScopes, revokedMessage, standingOrigin } from '../oauth/grant-standing';
 import { hashCredentialValue, parseCredentialValue } from './key-format';
 import { isReadScope, type Scope } from './scopes';
 
@@ -52,7 +52,7 @@ export const resolveCredential = async (
   const credential = await deps.credentials.findByHash(hash);
   const now = deps.clock.now();
   if (!credential || credential.type !== type) throw unauthorized('The credential is not valid.');
-  if (credential.revoked_at) throw unauthorized('The credential has been revoked.');
+  if (credential.revoked_at) throw unauthorized(revokedMessage);
   if (credential.expires_at && Date.parse(credential.expires_at) <= now) throw unauthorized('The credential has expired.');
 
   let scopes: Scope[] = credential.scopes;
@@ -67,8 +67,23 @@ export const resolveCredential = async (
     if (!lastUsed || Date.parse(lastUsed) < now - lastUsedGranularityMs) {
       await deps.oauthGrants.touchLastUsed(credential.grant.id, isoTime(now), isoTime(now - lastUsedGranularityMs));
     }
-  } else if (!credential.last_used_at || Date.parse(credential.last_used_at) < now - lastUsedGranularityMs) {
-    await deps.credentials.touchLastUsed(hash, isoTime(now), isoTime(now - lastUsedGranularityMs));
+  } else {
+    const owner = type === 'pat' ? credential.created_by_user_id : null;
+    if (owner) {
+      // A personal access token is its owner's: it acts only while they are a member of the account,
+      // read each time as an OAuth token's granting person is. One made before owners were recorded
+      // has none, and keeps working as before.
+      if (!deps.oauthGrants) throw unauthorized(revokedMessage);
+      const judged = personalTokenScopes(
+        credential,
+        await deps.oauthGrants.membership({ accountId: credential.account_id, userId: owner }),
+      );
+      if ('refused' in judged) throw unauthorized(judged.refused);
+      scopes = judged.scopes;
+    }
+    if (!credential.last_used_at || Date.parse(credential.last_used_at) < now - lastUsedGranularityMs) {
+      await deps.credentials.touchLastUsed(hash, isoTime(now), isoTime(now - lastUsedGranularityMs));
+    }
   }
 
   return {

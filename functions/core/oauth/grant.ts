@@ -99,6 +99,8 @@ export interface OAuthGrantStore {
   revokeAccessToken(hash: string, at: string, audit: AuditRecord): Promise<void>;
   /** The grant, the granting user's membership and the application, in one read. */
   standing(origin: { grantId: string; accountId: string; userId: string; clientId: string }): Promise<GrantStanding>;
+  /** A person's membership of an account, read the same way (a personal access token's owner). */
+  membership(origin: { accountId: string; userId: string }): Promise<Membership | undefined>;
   /** Records a use; a no-op when `last_used_at` is already at or after `unlessAfter`. */
   touchLastUsed(grantId: string, at: string, unlessAfter: string): Promise<void>;
   grantsOfAccount(accountId: string): Promise<Grant[]>;

@@ -111,6 +111,8 @@ const mintTokens = (grant: Grant, client: OAuthClient, accessScopes: Scope[], va
     expires_at: isoTime(Math.min(now + accessTokenLifetimeSeconds * 1000, grantEnd)),
     revoked_at: null,
     last_used_at: null,
+    // Not a person's key: the grant names the person, and its standing decides.
+    created_by_user_id: null,
     grant: { id: grant.id, client_id: grant.client_id, user_id: grant.user_id },
   };
   const refresh: RefreshToken = {

@@ -1,4 +1,5 @@
 import type { RequestOrigin } from '../audit/audit';
+import type { KeysCreated } from '../credentials/dashboard-keys';
 import { conflict } from '../errors';
 import type { Mailer } from '../webhooks/delivery';
 import { type CreatedUser, createUser, removeMember, type UserAdminDeps } from './manage-users';
@@ -38,10 +39,10 @@ export const inviteMember = async (
 /** Removes a member; nobody removes themselves here (that would lock the last admin out by a click). */
 export const removeTeamMember = async (
   input: { accountId: string; userId: string; actorId: string; origin: RequestOrigin },
-  deps: UserAdminDeps,
-): Promise<void> => {
+  deps: Parameters<typeof removeMember>[1],
+): Promise<KeysCreated> => {
   if (input.userId === input.actorId) throw conflict('You cannot remove yourself; ask another admin of the account.');
-  await removeMember(
+  return removeMember(
     { accountId: input.accountId, userId: input.userId, actor: { type: 'user', id: input.actorId }, origin: input.origin },
     deps,
   );

@@ -1,6 +1,7 @@
 import { type AuditActor, type AuditLog, auditRecordOf, type RequestOrigin } from '../audit/audit';
 import { type Clock, isoTime } from '../clock';
-import type { AccountRepository } from '../credentials/credential';
+import { type AccountRepository, type CredentialRepository, viewOfCredential } from '../credentials/credential';
+import { type KeysCreated, keysCreatedByPerson, noKeysCreated } from '../credentials/dashboard-keys';
 import { ApiError, notFound, validationError } from '../errors';
 import { newId } from '../ids';
 import { hashSecretToken, newSecretToken } from '../secret-token';
@@ -135,13 +136,16 @@ export const listUsers = async (accountId: string, deps: UserAdminDeps): Promise
 };
 
 /**
- * Takes a user out of an account. Their sessions no longer act for it and every OAuth token they
- * granted for it is refused from the next request on (the resolver checks the membership).
+ * Takes a user out of an account. Their sessions no longer act for it, and every OAuth token they
+ * granted and every personal access token they made for it is refused from the next request on
+ * (the resolver checks the membership). The API keys they made stay the account's and keep
+ * working; the audit record names how many of each there were, and so does the answer.
  */
 export const removeMember = async (
   input: { accountId: string; userId: string; actor?: AuditActor; origin?: RequestOrigin },
-  deps: UserAdminDeps,
-): Promise<void> => {
+  deps: UserAdminDeps & { credentials: Pick<CredentialRepository, 'listByAccount'> },
+): Promise<KeysCreated> => {
+  const created = await keysCreatedBy(input.accountId, input.userId, deps);
   if (!(await deps.users.removeMembership(input.userId, input.accountId))) throw notFound('Member');
   const now = deps.clock.now();
   await deps.audit.record(
@@ -151,13 +155,25 @@ export const removeMember = async (
         action: 'user.removed',
         actor: input.actor ?? { type: 'cli', id: null },
         targetId: input.userId,
+        details: { api_keys_created: created.apiKeys, personal_access_tokens_stopped: created.personalAccessTokens },
         origin: input.origin,
       },
       newId('auditRecord', now),
       isoTime(now),
     ),
   );
+  return created;
 };
+
+/** The working keys of the account this person made (before removing them, for the question and the record). */
+export const keysCreatedBy = async (
+  accountId: string,
+  userId: string,
+  deps: { credentials: Pick<CredentialRepository, 'listByAccount'>; clock: Clock },
+): Promise<KeysCreated> =>
+  keysCreatedByPerson((await deps.credentials.listByAccount(accountId)).map(viewOfCredential), deps.clock.now()).get(userId) ?? {
+    ...noKeysCreated,
+  };
 
 /** The first admin of a fresh installation: the default account's owner, with a link to set a password. */
 export const bootstrapAdminUser = async (accountId: string, email: string, deps: UserAdminDeps): Promise<CreatedUser> => {

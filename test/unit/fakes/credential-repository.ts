@@ -11,16 +11,18 @@ export const inMemoryCredentialRepository = (): CredentialRepository & {
   calls: { findByHash: number; touchLastUsed: number };
 } => {
   const byHash = new Map<string, Credential>();
+  // As the table's adapter: a record stored before creators were recorded reads with none (null).
+  const out = (found: Credential): Credential => ({ ...found, created_by_user_id: found.created_by_user_id ?? null });
   const calls = { findByHash: 0, touchLastUsed: 0 };
   const findById = async (id: string) => {
     const found = [...byHash.values()].find((c) => c.id === id);
-    return found && { ...found };
+    return found && out(found);
   };
   return {
     async findByHash(hash) {
       calls.findByHash += 1;
       const found = byHash.get(hash);
-      return found && { ...found };
+      return found && out(found);
     },
     findById,
     async create(credential) {
@@ -31,13 +33,13 @@ export const inMemoryCredentialRepository = (): CredentialRepository & {
       return [...byHash.values()]
         .filter((c) => c.account_id === accountId)
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-        .map((c) => ({ ...c }));
+        .map(out);
     },
     async revoke(id, at) {
       const found = [...byHash.values()].find((c) => c.id === id);
       if (!found) return undefined;
       found.revoked_at ??= at;
-      return { ...found };
+      return out(found);
     },
     async touchLastUsed(hash, at, unlessAfter) {
       calls.touchLastUsed += 1;
@@ -51,9 +53,9 @@ export const inMemoryCredentialRepository = (): CredentialRepository & {
       if (!old || old.revoked_at !== null || byHash.has(replacement.hash)) return undefined;
       old.expires_at = oldExpiresAt;
       byHash.set(replacement.hash, { ...replacement });
-      return { ...old };
+      return out(old);
     },
     calls,
-    stored: () => [...byHash.values()].map((c) => ({ ...c })),
+    stored: () => [...byHash.values()].map(out),
   };
 };

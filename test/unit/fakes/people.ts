@@ -297,6 +297,9 @@ export const inMemoryGrantStore = (
         client: await clients.get(clientId),
       };
     },
+    async membership({ accountId, userId }) {
+      return users.getMembership(userId, accountId);
+    },
     async touchLastUsed(grantId, at, unlessAfter) {
       const grant = grants.get(grantId);
       if (grant && (grant.last_used_at === null || grant.last_used_at < unlessAfter)) grant.last_used_at = at;

@@ -3,16 +3,20 @@ import type { DashboardRequest } from '../../../http/pages/dashboard-page';
 import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
 import type { PageResult } from '../../../http/pages/page-handler';
 import { ApiKeysPage, type ApiKeysPageProps } from '../../../pages/views/dashboard/developers/api-keys';
+import { memberEmails } from '../settings/member-emails';
 
 /** The API keys page with the account's keys as they are now, and whatever the action adds. */
 export const apiKeysPage = async (
   request: Pick<DashboardRequest, 'shell' | 'tenant'>,
-  extra: Omit<ApiKeysPageProps, 'shell' | 'keys' | 'nowMs'> = {},
+  extra: Omit<ApiKeysPageProps, 'shell' | 'keys' | 'nowMs' | 'creators'> = {},
   status = 200,
 ): Promise<PageResult> => {
   const deps = pageDepsFromEnvironment();
-  return {
-    status,
-    page: ApiKeysPage({ shell: request.shell, keys: await listKeys(request.tenant.accountId, deps), nowMs: deps.clock.now(), ...extra }),
-  };
+  const keys = await listKeys(request.tenant.accountId, deps);
+  // Who made each key, by e-mail (also once they have left the account); keys the system made have nobody.
+  const creators = await memberEmails(
+    keys.flatMap((k) => (k.created_by_user_id ? [k.created_by_user_id] : [])),
+    deps,
+  );
+  return { status, page: ApiKeysPage({ shell: request.shell, keys, creators, nowMs: deps.clock.now(), ...extra }) };
 };

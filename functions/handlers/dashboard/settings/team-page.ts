@@ -1,3 +1,4 @@
+import { keysCreatedByPerson, listKeys } from '../../../core/credentials/dashboard-keys';
 import { listUsers } from '../../../core/users/manage-users';
 import type { DashboardRequest } from '../../../http/pages/dashboard-page';
 import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
@@ -8,12 +9,18 @@ export const teamPage = async (
   request: Pick<DashboardRequest, 'shell' | 'tenant' | 'actor'>,
   extra: { notice?: string; errors?: string[] } = {},
   status = 200,
-): Promise<PageResult> => ({
-  status,
-  page: TeamPage({
-    shell: request.shell,
-    members: await listUsers(request.tenant.accountId, pageDepsFromEnvironment()),
-    selfId: request.actor.userId,
-    ...extra,
-  }),
-});
+): Promise<PageResult> => {
+  const deps = pageDepsFromEnvironment();
+  const [members, keys] = await Promise.all([listUsers(request.tenant.accountId, deps), listKeys(request.tenant.accountId, deps)]);
+  return {
+    status,
+    page: TeamPage({
+      shell: request.shell,
+      members,
+      selfId: request.actor.userId,
+      // For the removal dialog: how many keys each person made, and that their personal access tokens stop.
+      keysCreated: keysCreatedByPerson(keys, deps.clock.now()),
+      ...extra,
+    }),
+  };
+};

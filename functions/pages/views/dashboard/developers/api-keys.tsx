@@ -47,6 +47,8 @@ export interface NewKeyForm {
 export interface ApiKeysPageProps {
   shell: Shell;
   keys: CredentialView[];
+  /** E-mails of the people who made keys, by user id; a key without one shows "—". */
+  creators?: ReadonlyMap<string, string>;
   nowMs: number;
   /** The value of a key just created or rolled: shown this once. */
   created?: { key: string; view: CredentialView; rolledFrom?: CredentialView };
@@ -57,7 +59,7 @@ export interface ApiKeysPageProps {
 
 const canManage = (role: Role, key: CredentialView): boolean => role === 'admin' || key.scopes.every(isReadScope);
 
-const KeyRow = ({ shell, item, nowMs }: { shell: Shell; item: CredentialView; nowMs: number }) => {
+const KeyRow = ({ shell, item, nowMs, creator }: { shell: Shell; item: CredentialView; nowMs: number; creator?: string }) => {
   const state = standing(item, nowMs);
   const base = `/dashboard/developers/api-keys/${encodeURIComponent(item.id)}`;
   return (
@@ -81,6 +83,7 @@ const KeyRow = ({ shell, item, nowMs }: { shell: Shell; item: CredentialView; no
           </div>
         )}
       </td>
+      <td className="break">{creator ?? '—'}</td>
       <td>
         <Time iso={item.last_used_at} empty="Never" />
       </td>
@@ -139,7 +142,8 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
       <h1>API keys</h1>
       <p className="muted">
         Keys and personal access tokens call the API at <code>/v1</code>. Test keys see test data; every other key sees live data. Roll keys
-        about every {keyRotationDays} days.
+        about every {keyRotationDays} days. A personal access token is its creator’s and stops working when they leave the account; the
+        other keys stay the account’s.
       </p>
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
       {props.created && (
@@ -167,9 +171,17 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
             <RecordTable
               className="table keys-table"
               caption="Active keys, newest first"
-              headings={['Name', 'Type', 'Scopes', 'Key', 'Created', 'Last used', 'Expires', 'Status', 'Actions']}
+              headings={['Name', 'Type', 'Scopes', 'Key', 'Created', 'Created by', 'Last used', 'Expires', 'Status', 'Actions']}
               records={active}
-              row={(item) => <KeyRow key={item.id} shell={shell} item={item} nowMs={props.nowMs} />}
+              row={(item) => (
+                <KeyRow
+                  key={item.id}
+                  shell={shell}
+                  item={item}
+                  nowMs={props.nowMs}
+                  creator={item.created_by_user_id ? props.creators?.get(item.created_by_user_id) : undefined}
+                />
+              )}
             />
           </div>
         )}

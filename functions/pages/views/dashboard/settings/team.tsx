@@ -1,3 +1,4 @@
+import { type KeysCreated, noKeysCreated } from '../../../../core/credentials/dashboard-keys';
 import type { MemberView } from '../../../../core/users/manage-users';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
@@ -12,7 +13,21 @@ import { StatusBadge } from '../../../parts/status-badge';
 import { TextField } from '../../../parts/text-field';
 import { Time } from '../../../parts/time';
 
-export const TeamPage = (props: { shell: Shell; members: MemberView[]; selfId: string; notice?: string; errors?: string[] }) => {
+/** What removing a member does, asked in the dialog and on the page that confirms without a script. */
+export const removalQuestion = (email: string, created: KeysCreated): string =>
+  `Remove ${email} from the account? Their sessions and the applications they authorized stop acting for it. ` +
+  `API keys they created: ${created.apiKeys} (they stay the account's and keep working). ` +
+  `Their personal access tokens stop working: ${created.personalAccessTokens}.`;
+
+export const TeamPage = (props: {
+  shell: Shell;
+  members: MemberView[];
+  selfId: string;
+  /** The working keys each member made, by user id. */
+  keysCreated?: ReadonlyMap<string, KeysCreated>;
+  notice?: string;
+  errors?: string[];
+}) => {
   const { shell } = props;
   const admin = shell.role === 'admin';
   return (
@@ -42,7 +57,7 @@ export const TeamPage = (props: { shell: Shell; members: MemberView[]; selfId: s
                   <ConfirmForm
                     action={`/dashboard/team/${encodeURIComponent(m.id)}/remove`}
                     csrfToken={shell.viewer.csrfToken}
-                    confirm={`Remove ${m.email} from the account? Their sessions and the applications they authorized stop acting for it.`}
+                    confirm={removalQuestion(m.email, props.keysCreated?.get(m.id) ?? noKeysCreated)}
                     label={`Remove ${m.email}`}
                   >
                     <Button variant="danger">Remove</Button>
