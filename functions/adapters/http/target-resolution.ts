@@ -32,11 +32,36 @@ export const errorCode = (error: unknown): string | undefined => {
 /** OpenSSL's `…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:file:line:`. */
 const opensslReason = /error:[0-9A-F]+:[^:]*:[^:]*:([^:]+):/;
 
-/** A one-line message: the error code and Node's message (which never holds request headers). */
+/** The error itself, or the first of happy eyeballs' AggregateError (one per address tried). */
+const firstError = (error: unknown): unknown => {
+  const inner = typeof error === 'object' && error !== null ? (error as { errors?: unknown }).errors : undefined;
+  return Array.isArray(inner) && inner.length > 0 ? inner[0] : error;
+};
+
+/**
+ * Node's socket errors end with the address and port they tried (`connect ECONNREFUSED
+ * 203.0.113.7:443`): left out, so an answer never says which address a name resolved to.
+ */
+const withoutAddress = (message: string, error: unknown): string => {
+  const { address, port } = (typeof error === 'object' && error !== null ? error : {}) as { address?: unknown; port?: unknown };
+  if (typeof address !== 'string' || address === '') return message;
+  return message
+    .split(typeof port === 'number' ? `${address}:${port}` : address)
+    .join('')
+    .split(address)
+    .join('');
+};
+
+/** A one-line message: the error code and Node's message, without addresses (and never request headers). */
 export const describeError = (error: unknown): string => {
   const code = errorCode(error);
-  const raw = error instanceof Error && error.message ? error.message : String(error);
-  const message = (opensslReason.exec(raw)?.[1] ?? raw).replace(/\s+/g, ' ').trim();
+  const source = firstError(error);
+  // Duck-typed: an error made in another realm (a VM context) is not `instanceof Error` here.
+  const ownMessage = typeof source === 'object' && source !== null ? (source as { message?: unknown }).message : undefined;
+  const raw = typeof ownMessage === 'string' && ownMessage !== '' ? ownMessage : String(source);
+  const message = withoutAddress(opensslReason.exec(raw)?.[1] ?? raw, source)
+    .replace(/\s+/g, ' ')
+    .trim();
   return shorten(code && !message.includes(code) ? `${code}: ${message}` : message);
 };
 

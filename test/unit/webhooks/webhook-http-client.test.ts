@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assessTarget, classifyNetworkError, postWebhook, type LookupAll } from '../../../functions/adapters/http/webhook-http-client';
+import { describeError } from '../../../functions/adapters/http/target-resolution';
 import type { TargetPolicy } from '../../../functions/core/webhooks/target-policy';
 
 const live: TargetPolicy = { requireHttps: true, allowPrivate: false };
@@ -234,7 +235,7 @@ describe('postWebhook: outcomes', () => {
     servers.splice(servers.indexOf(server), 1);
     const result = await postWebhook({ url, headers, body, policy: local });
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'connection' });
-    expect(result.errorMessage).toMatch(/ECONNREFUSED/);
+    expect(result.errorMessage).toBe('connect ECONNREFUSED');
     expect(result.errorMessage).not.toContain('5ecre7');
   });
 
@@ -510,6 +511,19 @@ describe('postWebhook: TLS to the pinned address', () => {
     } finally {
       await closeServer(server, sockets);
     }
+  });
+});
+
+describe('describeError', () => {
+  it('leaves out the address and port a socket error names, for one address or several (happy eyeballs)', () => {
+    const refused = (address: string, port: number) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}:${port}`), { code: 'ECONNREFUSED', address, port });
+    expect(describeError(refused('203.0.113.7', 443))).toBe('connect ECONNREFUSED');
+    expect(describeError(refused('2001:db8::7', 8443))).toBe('connect ECONNREFUSED');
+    expect(describeError(new AggregateError([refused('203.0.113.7', 443), refused('2001:db8::7', 443)]))).toBe('connect ECONNREFUSED');
+    expect(describeError(Object.assign(new Error('getaddrinfo ENOTFOUND hooks.example.com'), { code: 'ENOTFOUND' }))).toBe(
+      'getaddrinfo ENOTFOUND hooks.example.com',
+    );
   });
 });
 
