@@ -77,6 +77,28 @@ describe('the fallback function ($default route)', () => {
     expect(response.headers['X-Request-Id']).toBe('req-404');
     expect(JSON.parse(response.body ?? '')).toMatchObject({ error: { code: 'not_found', request_id: 'req-404' } });
   });
+
+  it("answers an unknown dashboard address with the HTML 404 page, with the pages' security headers", async () => {
+    const response = await fallback(apiEvent({ method: 'GET', path: '/dashboard/nonexistent', requestId: 'req-page' }));
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(response.headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+    expect(response.headers['X-Request-Id']).toBe('req-page');
+    expect(response.body).toMatch(/^<!doctype html>/);
+    expect(response.body).toContain('No page of the dashboard has this address.');
+    expect(response.body).toContain('req-page');
+    expect(response.body).toContain('href="/dashboard"');
+  });
+
+  it('keeps the envelope for a path that only starts like the dashboard, and for a write to an unknown page', async () => {
+    for (const [method, path] of [
+      ['GET', '/dashboards'],
+      ['POST', '/dashboard/nonexistent'],
+    ] as const) {
+      const response = await fallback(apiEvent({ method, path, requestId: 'req-json' }));
+      expect([path, response.statusCode, JSON.parse(response.body ?? '').error.code]).toEqual([path, 404, 'not_found']);
+    }
+  });
 });
 
 describe('the route table', () => {
