@@ -48,6 +48,12 @@ describe('GET /.well-known/oauth-authorization-server', () => {
     const deployed = await metadata(apiEvent({ method: 'GET', path: '/.well-known/oauth-authorization-server' }));
     expect(JSON.parse(deployed.body!).issuer).toBe('https://api.example.test');
   });
+
+  it('may be cached for five minutes, and says nothing else about caching (no Pragma: no-cache beside it)', async () => {
+    const response = await metadata(apiEvent({ method: 'GET', path: '/.well-known/oauth-authorization-server' }));
+    expect(response.headers['Cache-Control']).toBe('public, max-age=300');
+    expect(response.headers.Pragma).toBeUndefined();
+  });
 });
 
 describe('the stylesheet', () => {

@@ -32,7 +32,8 @@ export const createOAuthHandler =
     let response: HttpResponse;
     try {
       const answered = await handle(event);
-      response = { ...answered, headers: { ...noStore, ...answered.headers } };
+      // An answer that says how it may be cached (the metadata document) says it alone: no Pragma beside it.
+      response = answered.headers['Cache-Control'] ? answered : { ...answered, headers: { ...noStore, ...answered.headers } };
     } catch (error) {
       if (!(error instanceof OAuthProblem)) logger.error('unexpected failure', { operation: route.operationId, error: error as Error });
       response = problemResponse(
