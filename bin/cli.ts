@@ -2,6 +2,7 @@ import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { adminDeps } from '../functions/adapters/dynamodb/admin-deps';
 import { ApiError } from '../functions/core/errors';
+import { statusOf } from '../functions/http/error-status';
 import {
   createAccount,
   createCredential,
@@ -189,7 +190,7 @@ try {
   if (error instanceof ApiError)
     fail(
       values.json
-        ? JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } })
+        ? JSON.stringify({ error: { code: error.code, status: statusOf(error), message: error.message, details: error.details } })
         : `${error.code}: ${error.message}`,
     );
   if (error instanceof TargetError) fail(error.message);

@@ -140,4 +140,21 @@ describe('the admin CLI for people and applications', () => {
     expect(accounts.json.data.map((a: any) => a.id)).toContain(account.id);
     expect((await as(live.key).get('/projects')).status).toBe(200);
   });
+  it('keys create with --json says what went wrong as { code, status, message, details }, exit code 2', async () => {
+    const { account } = await newAccount();
+    const refused = await cli([
+      'keys',
+      'create',
+      '--account',
+      account.id,
+      '--type',
+      'ro',
+      '--scopes',
+      'write:projects',
+      '--name',
+      'reader',
+    ]);
+    expect(refused.code).toBe(2);
+    expect(refused.json.error).toMatchObject({ code: 'validation_error', status: 422, message: expect.any(String) });
+  });
 });
