@@ -393,7 +393,14 @@ describe('request bodies', () => {
     expect(tooMany.body.error.details).toEqual({ field: 'per_page', issue: 'must be at most 100' });
     const unknown = await send(handlers.list, { method: 'GET', path: '/v1/projects?colour=red', headers: auth });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details).toEqual({ field: 'colour', issue: 'is not a known parameter' });
+    // The allowed ones named, as an unknown value names the allowed values (`must be one of asc, desc`).
+    expect(unknown.body.error.details).toEqual({
+      field: 'colour',
+      issue: 'is not a known parameter; must be one of page, per_page, sort, order, created_after, created_before, cursor',
+    });
+    expect(unknown.body.error.message).toBe(
+      'Invalid colour: is not a known parameter; must be one of page, per_page, sort, order, created_after, created_before, cursor',
+    );
   });
 
   it('answers 422 for a query parameter of an operation that takes none, as the document declares', async () => {
@@ -406,7 +413,7 @@ describe('request bodies', () => {
       headers: auth,
     });
     expect(answer.status).toBe(422);
-    expect(answer.body.error.details).toEqual({ field: 'expand', issue: 'is not a known parameter' });
+    expect(answer.body.error.details).toEqual({ field: 'expand', issue: 'is not a known parameter; this operation takes none' });
     expect((await send(handlers.get, { method: 'GET', path: `/v1/projects/${id}`, pathParameters: { id }, headers: auth })).status).toBe(
       200,
     );
