@@ -140,7 +140,10 @@ const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
     ...(route.deprecation ? { deprecated: true } : {}),
     security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }, { oauth2: [route.scope] }],
     parameters: parametersOf(route),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } } : {}),
+    // An optional body may be left out entirely (it then reads as `{}`): the document says so.
+    ...(route.body
+      ? { requestBody: { required: route.optionalBody !== true, content: { 'application/json': { schema: convert(route.body, 'input') } } } }
+      : {}),
     responses,
   };
 };

@@ -151,6 +151,18 @@ describe('the OpenAPI document', () => {
     expect(eventTypes.schema).toMatchObject({ type: 'object', properties: { data: { type: 'array' } } });
   });
 
+  it('marks a request body required unless the route lets it be left out (POST /v1/webhooks/{id}/rotate-secret)', () => {
+    const withBody = routes.filter((r) => r.body !== undefined);
+    const optional = withBody.filter((r) => r.optionalBody).map((r) => r.operationId);
+    expect(optional).toContain('rotateWebhookSecret');
+    for (const route of withBody) {
+      const body = (operation(route) as unknown as { requestBody?: { required?: boolean } }).requestBody;
+      expect([route.operationId, body?.required]).toEqual([route.operationId, !optional.includes(route.operationId)]);
+    }
+    const rotate = paths['/v1/webhooks/{id}/rotate-secret']?.post as unknown as { requestBody: { required: boolean } };
+    expect(rotate.requestBody.required).toBe(false);
+  });
+
   it('lists every error code of the contract in the Error schema', () => {
     const schemas = (document.components as { schemas: Record<string, any> }).schemas;
     const codes: string[] = schemas.Error.properties.error.properties.code.enum;

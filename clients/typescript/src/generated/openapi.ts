@@ -7064,7 +7064,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description Seconds the previous secret keeps signing beside the new one; default 86400 (24 h), 0 ends it at once. */
