@@ -142,7 +142,9 @@ const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
     parameters: parametersOf(route),
     // An optional body may be left out entirely (it then reads as `{}`): the document says so.
     ...(route.body
-      ? { requestBody: { required: route.optionalBody !== true, content: { 'application/json': { schema: convert(route.body, 'input') } } } }
+      ? {
+          requestBody: { required: route.optionalBody !== true, content: { 'application/json': { schema: convert(route.body, 'input') } } },
+        }
       : {}),
     responses,
   };
