@@ -4,7 +4,7 @@ import { allScopes, scopeDescriptions } from '../core/credentials/scopes';
 import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
 import { responseSchemas } from '../routes/index';
-import type { AnyRoute, ResponseSchemas } from '../routes/route';
+import { type AnyRoute, refusesBody, type ResponseSchemas } from '../routes/route';
 import { documentedAsSent, documentedKeywords } from '../routes/schemas/common';
 
 type Json = Record<string, unknown>;
@@ -43,7 +43,8 @@ const errorStatuses = (route: AnyRoute): number[] => {
   if (route.scope !== null) [401, 403, 429, 400].forEach((s) => statuses.add(s));
   // Every operation refuses a parameter it does not know, even one that takes none.
   statuses.add(422);
-  if (route.body) [413, 415].forEach((s) => statuses.add(s));
+  // A POST that takes no body still refuses one that is not JSON or too large (`refusesBody`).
+  if (route.body || refusesBody(route)) [413, 415].forEach((s) => statuses.add(s));
   if (route.method === 'POST' && route.scope !== null) [409, 422].forEach((s) => statuses.add(s));
   return [...statuses].sort();
 };

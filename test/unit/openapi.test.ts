@@ -163,6 +163,15 @@ describe('the OpenAPI document', () => {
     expect(rotate.requestBody.required).toBe(false);
   });
 
+  it('declares 413 and 415 wherever a body is checked: every operation with a body, and every POST without one (cancel)', () => {
+    for (const route of routes) {
+      const checked = route.body !== undefined || (route.method === 'POST' && route.scope !== null);
+      const declared = ['413', '415'].filter((status) => operation(route)?.responses[status] !== undefined);
+      expect([route.operationId, declared]).toEqual([route.operationId, checked ? ['413', '415'] : []]);
+    }
+    expect(Object.keys(paths['/v1/workflows/{id}/cancel']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['413', '415']));
+  });
+
   it('lists every error code of the contract in the Error schema', () => {
     const schemas = (document.components as { schemas: Record<string, any> }).schemas;
     const codes: string[] = schemas.Error.properties.error.properties.code.enum;

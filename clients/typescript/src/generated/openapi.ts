@@ -2480,6 +2480,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
       422: {
         headers: {
@@ -3630,6 +3650,26 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
       422: {
         headers: {
@@ -4360,6 +4400,26 @@ export interface operations {
       };
       /** @description The resource is in a state that forbids this, or the Idempotency-Key is still in flight. */
       409: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
@@ -7826,6 +7886,26 @@ export interface operations {
       };
       /** @description The resource is in a state that forbids this, or the Idempotency-Key is still in flight. */
       409: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is not sent as application/json. */
+      415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
