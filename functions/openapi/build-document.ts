@@ -89,18 +89,81 @@ const parametersOf = (route: AnyRoute): Json[] => {
   return parameters;
 };
 
-const entityTagHeader = { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } };
+/** Every header an operation's answers may carry, under `components/headers`. */
+const sharedHeaders = {
+  RequestId: { description: 'Id of this request; error bodies repeat it as error.request_id.', schema: { type: 'string' } },
+  Location: { description: 'URL of the new resource.', schema: { type: 'string' } },
+  Link: {
+    description: 'RFC 8288 links: on a list first, prev, next (with a cursor), last; on a deprecated operation a `rel="deprecation"` link.',
+    schema: { type: 'string' },
+  },
+  ETag: { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } },
+  RateLimit: {
+    description:
+      'This credential\'s bucket: `"credential";r=<requests left>;t=<seconds until it is full>` (on a 429: until a request can succeed); draft-ietf-httpapi-ratelimit-headers-11. On every answer to a request with a valid credential.',
+    schema: { type: 'string' },
+  },
+  RateLimitPolicy: {
+    description:
+      'The limit: `"credential";q=<burst>;w=<seconds to refill it>`; draft-ietf-httpapi-ratelimit-headers-11. Sent with `RateLimit`.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before the next request can succeed.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  WWWAuthenticate: { description: 'The scheme to authenticate with: `Bearer realm="api"`.', required: true, schema: { type: 'string' } },
+  Allow: { description: 'The methods the path allows, comma-separated.', required: true, schema: { type: 'string' } },
+  IdempotentReplayed: {
+    description: '`true` when this answer replays the first answer to the same `Idempotency-Key`; absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  Deprecation: { description: 'When the operation was deprecated: `@<unix seconds>` (RFC 9745).', schema: { type: 'string' } },
+  Sunset: { description: 'When the operation stops working, an HTTP-date (RFC 8594).', schema: { type: 'string' } },
+} satisfies Record<string, Json>;
+
+/** A header the service sends, declared once under `components/headers` and referred to by name. */
+const header = (name: keyof typeof sharedHeaders): Json => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The headers the service sends on an answer of `route` with `status` (beyond the representation's
+ * own, `Content-Type`, `Cache-Control` and CORS): `X-Request-Id` always; `RateLimit` and
+ * `RateLimit-Policy` on an authenticated operation whatever it answers, except 401 (no credential
+ * to count); `Retry-After` on 429; `WWW-Authenticate` on 401; `Allow` on 405; `Idempotent-Replayed`
+ * on whatever a POST can replay (not what comes before the key is claimed, nor a 500, which is not
+ * kept); `Deprecation`, `Sunset` and a `Link` on every answer of a deprecated operation.
+ */
+const headersOf = (route: AnyRoute, status: number): Json => {
+  const headers: Json = { 'X-Request-Id': header('RequestId') };
+  if (status === 201) headers.Location = header('Location');
+  if (status === route.success.status && route.success.list) headers.Link = header('Link');
+  if (route.success.mediaType && (status === route.success.status || status === 304)) headers.ETag = header('ETag');
+  if (route.scope !== null && status !== 401) {
+    headers.RateLimit = header('RateLimit');
+    headers['RateLimit-Policy'] = header('RateLimitPolicy');
+  }
+  if (status === 429) headers['Retry-After'] = header('RetryAfter');
+  if (status === 401) headers['WWW-Authenticate'] = header('WWWAuthenticate');
+  if (status === 405) headers.Allow = header('Allow');
+  if (route.method === 'POST' && route.scope !== null && ![401, 413, 415, 429, 500].includes(status)) {
+    headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  }
+  if (route.deprecation) {
+    headers.Deprecation = header('Deprecation');
+    if (route.deprecation.sunset) headers.Sunset = header('Sunset');
+    if (route.deprecation.link) headers.Link = header('Link');
+  }
+  return headers;
+};
 
 const successResponse = (route: AnyRoute, responses: ResponseSchemas): Json => {
   const { success } = route;
-  const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
-  if (success.status === 201) headers.Location = { description: 'URL of the new resource.', schema: { type: 'string' } };
-  if (success.list) headers.Link = { description: 'RFC 8288 links: first, prev, next (with a cursor), last.', schema: { type: 'string' } };
+  const headers = headersOf(route, success.status);
   const schema = responses[route.operationId];
   if (success.status === 204 || !schema) return { description: success.description, headers };
   const data = convert(schema, 'output');
   if (success.mediaType) {
-    headers.ETag = entityTagHeader;
     return { description: success.description, headers, content: { [success.mediaType]: { schema: data } } };
   }
   const body =
@@ -121,13 +184,13 @@ const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
   if (route.success.mediaType) {
     responses['304'] = {
       description: 'Not modified: `If-None-Match` names the current `ETag`; keep the copy held.',
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ETag: entityTagHeader },
+      headers: headersOf(route, 304),
     };
   }
   for (const status of errorStatuses(route)) {
     responses[String(status)] = {
       description: statusDescriptions[status] ?? 'Error.',
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+      headers: headersOf(route, status),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
@@ -199,9 +262,7 @@ export const buildOpenApiDocument = (table: readonly AnyRoute[], schemas: Respon
           },
         },
       },
-      headers: {
-        RequestId: { description: 'Id of this request; error bodies repeat it as error.request_id.', schema: { type: 'string' } },
-      },
+      headers: sharedHeaders,
       schemas: {
         PageMeta: {
           type: 'object',

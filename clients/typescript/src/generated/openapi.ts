@@ -837,6 +837,28 @@ export interface components {
   headers: {
     /** @description Id of this request; error bodies repeat it as error.request_id. */
     RequestId: string;
+    /** @description URL of the new resource. */
+    Location: string;
+    /** @description RFC 8288 links: on a list first, prev, next (with a cursor), last; on a deprecated operation a `rel="deprecation"` link. */
+    Link: string;
+    /** @description The SHA-256 of the body (lowercase hex), quoted. */
+    ETag: string;
+    /** @description This credential's bucket: `"credential";r=<requests left>;t=<seconds until it is full>` (on a 429: until a request can succeed); draft-ietf-httpapi-ratelimit-headers-11. On every answer to a request with a valid credential. */
+    RateLimit: string;
+    /** @description The limit: `"credential";q=<burst>;w=<seconds to refill it>`; draft-ietf-httpapi-ratelimit-headers-11. Sent with `RateLimit`. */
+    RateLimitPolicy: string;
+    /** @description Seconds to wait before the next request can succeed. */
+    RetryAfter: number;
+    /** @description The scheme to authenticate with: `Bearer realm="api"`. */
+    WWWAuthenticate: string;
+    /** @description The methods the path allows, comma-separated. */
+    Allow: string;
+    /** @description `true` when this answer replays the first answer to the same `Idempotency-Key`; absent otherwise. */
+    IdempotentReplayed: 'true';
+    /** @description When the operation was deprecated: `@<unix seconds>` (RFC 9745). */
+    Deprecation: string;
+    /** @description When the operation stops working, an HTTP-date (RFC 8594). */
+    Sunset: string;
   };
   pathItems: never;
 }
@@ -913,8 +935,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -944,6 +967,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -954,6 +979,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -964,6 +990,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -974,6 +1002,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -984,6 +1014,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -994,6 +1027,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1029,8 +1064,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1059,6 +1096,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1069,6 +1109,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1079,6 +1120,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1089,6 +1133,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1099,6 +1146,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1109,6 +1158,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1119,6 +1170,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1129,6 +1183,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1139,6 +1196,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1162,6 +1221,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1190,6 +1251,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1200,6 +1263,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1210,6 +1274,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1220,6 +1286,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1230,6 +1298,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1240,6 +1310,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1250,6 +1323,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1273,6 +1348,8 @@ export interface operations {
       204: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content?: never;
@@ -1281,6 +1358,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1291,6 +1370,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1301,6 +1381,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1311,6 +1393,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1321,6 +1405,8 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1331,6 +1417,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1341,6 +1429,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1351,6 +1442,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1385,6 +1478,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1413,6 +1508,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1423,6 +1520,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1433,6 +1531,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1443,6 +1543,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1453,6 +1555,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1463,6 +1567,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1473,6 +1579,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1483,6 +1591,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1493,6 +1604,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1533,8 +1646,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1656,6 +1770,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1666,6 +1782,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1676,6 +1793,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1686,6 +1805,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1696,6 +1817,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1706,6 +1830,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1756,8 +1882,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1878,6 +2006,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1888,6 +2019,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1898,6 +2030,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1908,6 +2043,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1918,6 +2056,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1928,6 +2068,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1938,6 +2080,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1948,6 +2093,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1958,6 +2106,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1981,6 +2131,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2101,6 +2253,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2111,6 +2265,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2121,6 +2276,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2131,6 +2288,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2141,6 +2300,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2151,6 +2312,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2161,6 +2325,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2203,8 +2369,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2228,6 +2395,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2238,6 +2407,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2248,6 +2418,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2258,6 +2430,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2268,6 +2442,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2278,6 +2454,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2288,6 +2467,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2314,6 +2495,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2434,6 +2618,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2444,6 +2631,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2454,6 +2642,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2464,6 +2655,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2474,6 +2668,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2484,6 +2681,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2494,6 +2693,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2504,6 +2705,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2514,6 +2718,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2524,6 +2731,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2564,8 +2773,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2638,6 +2848,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2648,6 +2860,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2658,6 +2871,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2668,6 +2883,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2678,6 +2895,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2688,6 +2908,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2722,8 +2944,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2795,6 +3019,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2805,6 +3032,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2815,6 +3043,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2825,6 +3056,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2835,6 +3069,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2845,6 +3081,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2855,6 +3093,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2865,6 +3106,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2875,6 +3119,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2898,6 +3144,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2969,6 +3217,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2979,6 +3229,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2989,6 +3240,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2999,6 +3252,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3009,6 +3264,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3019,6 +3276,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3029,6 +3289,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3075,8 +3337,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3161,6 +3424,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3171,6 +3436,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3181,6 +3447,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3191,6 +3459,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3201,6 +3471,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3211,6 +3484,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3234,6 +3509,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3317,6 +3594,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3327,6 +3606,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3337,6 +3617,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3347,6 +3629,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3357,6 +3641,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3367,6 +3653,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3377,6 +3666,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3403,8 +3694,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description The SHA-256 of the body (lowercase hex), quoted. */
-          ETag?: string;
+          ETag: components['headers']['ETag'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3415,8 +3707,9 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description The SHA-256 of the body (lowercase hex), quoted. */
-          ETag?: string;
+          ETag: components['headers']['ETag'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content?: never;
@@ -3425,6 +3718,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3435,6 +3730,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3445,6 +3741,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3455,6 +3753,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3465,6 +3765,8 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3475,6 +3777,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3485,6 +3789,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3495,6 +3802,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3521,6 +3830,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3604,6 +3916,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3614,6 +3929,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3624,6 +3940,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3634,6 +3953,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3644,6 +3966,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3654,6 +3979,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3664,6 +3991,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3674,6 +4003,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3684,6 +4016,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3694,6 +4029,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3736,8 +4073,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3824,6 +4162,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3834,6 +4174,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3844,6 +4185,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3854,6 +4197,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3864,6 +4209,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3874,6 +4222,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3916,8 +4266,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4003,6 +4355,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4013,6 +4368,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4023,6 +4379,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4033,6 +4392,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4043,6 +4405,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4053,6 +4417,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4063,6 +4429,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4073,6 +4442,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4083,6 +4455,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4106,6 +4480,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4191,6 +4567,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4201,6 +4579,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4211,6 +4590,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4221,6 +4602,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4231,6 +4614,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4241,6 +4626,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4251,6 +4639,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4277,6 +4667,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4362,6 +4755,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4372,6 +4768,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4382,6 +4779,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4392,6 +4792,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4402,6 +4805,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4412,6 +4818,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4422,6 +4830,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4432,6 +4842,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4442,6 +4855,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4452,6 +4868,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4497,8 +4915,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4553,6 +4973,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4563,6 +4986,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4573,6 +4997,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4583,6 +5010,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4593,6 +5023,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4603,6 +5035,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4613,6 +5047,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4623,6 +5060,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4633,6 +5073,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4670,8 +5112,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4731,6 +5175,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4741,6 +5188,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4751,6 +5199,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4761,6 +5212,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4771,6 +5225,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4781,6 +5237,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4791,6 +5249,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4801,6 +5262,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4811,6 +5275,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4853,8 +5319,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4960,6 +5427,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4970,6 +5439,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4980,6 +5450,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4990,6 +5462,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5000,6 +5474,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5010,6 +5487,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5033,6 +5512,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5136,6 +5617,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5146,6 +5629,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5156,6 +5640,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5166,6 +5652,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5176,6 +5664,9 @@ export interface operations {
       405: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          Allow: components['headers']['Allow'];
           [name: string]: unknown;
         };
         content: {
@@ -5186,6 +5677,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5196,6 +5689,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5206,6 +5702,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5229,6 +5727,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5288,6 +5788,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5298,6 +5800,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5308,6 +5811,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5318,6 +5823,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5328,6 +5835,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5338,6 +5847,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5348,6 +5860,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5388,8 +5902,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5481,6 +5996,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5491,6 +6008,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5501,6 +6019,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5511,6 +6031,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5521,6 +6043,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5531,6 +6056,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5570,8 +6097,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5662,6 +6191,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5672,6 +6204,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5682,6 +6215,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5692,6 +6228,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5702,6 +6241,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5712,6 +6253,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5722,6 +6265,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5732,6 +6278,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5742,6 +6291,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5765,6 +6316,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5855,6 +6408,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5865,6 +6420,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5875,6 +6431,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5885,6 +6443,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5895,6 +6455,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5905,6 +6467,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5915,6 +6480,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5957,8 +6524,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6004,6 +6572,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6014,6 +6584,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6024,6 +6595,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6034,6 +6607,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6044,6 +6619,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6054,6 +6631,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6064,6 +6644,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6188,8 +6770,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6234,6 +6817,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6244,6 +6829,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6254,6 +6840,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6264,6 +6852,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6274,6 +6864,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6284,6 +6877,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6307,6 +6902,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6350,6 +6947,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6360,6 +6959,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6370,6 +6970,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6380,6 +6982,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6390,6 +6994,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6400,6 +7006,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6410,6 +7019,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6448,8 +7059,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6489,6 +7101,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6499,6 +7113,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6509,6 +7124,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6519,6 +7136,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6529,6 +7148,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6539,6 +7161,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6596,8 +7220,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6638,6 +7264,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6648,6 +7277,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6658,6 +7288,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6668,6 +7301,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6678,6 +7314,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6688,6 +7326,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6698,6 +7338,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6708,6 +7351,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6718,6 +7364,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6741,6 +7389,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6779,6 +7429,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6789,6 +7441,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6799,6 +7452,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6809,6 +7464,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6819,6 +7476,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6829,6 +7488,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6839,6 +7501,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6862,6 +7526,8 @@ export interface operations {
       204: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6870,6 +7536,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6880,6 +7548,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6890,6 +7559,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6900,6 +7571,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6910,6 +7583,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6920,6 +7595,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6930,6 +7608,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6986,6 +7666,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7024,6 +7706,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7034,6 +7718,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7044,6 +7729,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7054,6 +7741,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7064,6 +7753,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7074,6 +7765,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7084,6 +7777,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7094,6 +7789,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7104,6 +7802,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7137,6 +7837,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7177,6 +7880,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7187,6 +7893,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7197,6 +7904,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7207,6 +7917,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7217,6 +7930,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7227,6 +7943,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7237,6 +7955,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7247,6 +7967,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7257,6 +7980,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7267,6 +7993,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7317,6 +8045,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7369,6 +8100,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7379,6 +8113,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7389,6 +8124,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7399,6 +8137,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7409,6 +8150,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7419,6 +8163,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7429,6 +8175,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7439,6 +8187,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7449,6 +8200,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7459,6 +8213,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7518,8 +8274,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7573,6 +8330,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7583,6 +8342,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7593,6 +8353,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7603,6 +8365,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7613,6 +8377,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7623,6 +8389,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7633,6 +8402,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7657,6 +8428,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7709,6 +8482,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7719,6 +8494,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7729,6 +8505,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7739,6 +8517,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7749,6 +8529,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7759,6 +8541,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7769,6 +8554,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7796,6 +8583,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7848,6 +8638,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7858,6 +8651,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7868,6 +8662,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7878,6 +8675,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7888,6 +8688,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7898,6 +8701,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7908,6 +8713,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7918,6 +8725,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7928,6 +8738,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7938,6 +8751,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7974,6 +8789,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7994,6 +8812,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8004,6 +8825,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8014,6 +8836,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8024,6 +8849,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8034,6 +8862,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8044,6 +8875,8 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -8054,6 +8887,8 @@ export interface operations {
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -8064,6 +8899,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -8074,6 +8912,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -8084,6 +8925,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
