@@ -31,7 +31,7 @@ const statusDescriptions: Record<number, string> = {
   405: 'The path exists but not with this method.',
   409: 'The resource is in a state that forbids this, or the Idempotency-Key is still in flight.',
   413: 'The body is larger than 1 MiB.',
-  415: 'The body is not sent as application/json.',
+  415: 'A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`.',
   422: 'A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request.',
   429: 'Too many requests; retry after `Retry-After` seconds.',
   500: 'Unexpected fault on our side; no internals are shown.',

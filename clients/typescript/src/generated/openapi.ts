@@ -1154,7 +1154,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -1563,7 +1563,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -2064,7 +2064,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -2689,7 +2689,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -3077,7 +3077,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -3987,7 +3987,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -4413,7 +4413,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -4826,7 +4826,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -5031,7 +5031,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -5233,7 +5233,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -6249,7 +6249,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -7322,7 +7322,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -7761,7 +7761,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -7951,7 +7951,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -8171,7 +8171,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -8709,7 +8709,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
@@ -8883,7 +8883,7 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
