@@ -98,6 +98,10 @@ const sharedHeaders = {
     schema: { type: 'string' },
   },
   ETag: { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } },
+  ContentDisposition: {
+    description: 'A representation that is a file names it: `inline; filename="fnd_….patch"`.',
+    schema: { type: 'string' },
+  },
   RateLimit: {
     description:
       'This credential\'s bucket: `"credential";r=<requests left>;t=<seconds until it is full>` (on a 429: until a request can succeed); draft-ietf-httpapi-ratelimit-headers-11. On every answer to a request with a valid credential.',
@@ -139,6 +143,7 @@ const headersOf = (route: AnyRoute, status: number): Json => {
   if (status === 201) headers.Location = header('Location');
   if (status === route.success.status && route.success.list) headers.Link = header('Link');
   if (route.success.mediaType && (status === route.success.status || status === 304)) headers.ETag = header('ETag');
+  if (route.success.mediaType && status === route.success.status) headers['Content-Disposition'] = header('ContentDisposition');
   if (route.scope !== null && status !== 401) {
     headers.RateLimit = header('RateLimit');
     headers['RateLimit-Policy'] = header('RateLimitPolicy');

@@ -285,6 +285,11 @@ describe('the headers the OpenAPI document declares', () => {
     }
   });
 
+  it('Content-Disposition and ETag on a representation that is a file (the remediation patch)', () => {
+    const patch = paths['/v1/security/findings/{id}/patch']?.get?.responses['200']?.headers ?? {};
+    expect(Object.keys(patch)).toEqual(expect.arrayContaining(['ETag', 'Content-Disposition']));
+  });
+
   it('declares every header CORS exposes, Deprecation and Sunset on a deprecated operation', () => {
     const deprecated = buildOpenApiDocument([
       {

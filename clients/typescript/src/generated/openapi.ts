@@ -843,6 +843,8 @@ export interface components {
     Link: string;
     /** @description The SHA-256 of the body (lowercase hex), quoted. */
     ETag: string;
+    /** @description A representation that is a file names it: `inline; filename="fnd_….patch"`. */
+    ContentDisposition: string;
     /** @description This credential's bucket: `"credential";r=<requests left>;t=<seconds until it is full>` (on a 429: until a request can succeed); draft-ietf-httpapi-ratelimit-headers-11. On every answer to a request with a valid credential. */
     RateLimit: string;
     /** @description The limit: `"credential";q=<burst>;w=<seconds to refill it>`; draft-ietf-httpapi-ratelimit-headers-11. Sent with `RateLimit`. */
@@ -3695,6 +3697,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           ETag: components['headers']['ETag'];
+          'Content-Disposition': components['headers']['ContentDisposition'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
