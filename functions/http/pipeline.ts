@@ -4,7 +4,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { ApiError } from '../core/errors';
 import type { PageMeta } from '../core/pagination';
 import type { Principal } from '../core/tenancy';
-import type { AnyRoute } from '../routes/route';
+import { type AnyRoute, refusesBody } from '../routes/route';
 import { corsSettings } from './cors';
 import type { AuthDeps } from './middlewares/authenticate';
 import type { RequestSteps } from './request-steps';
@@ -94,9 +94,9 @@ export const createApiHandler = <R extends AnyRoute>(
 ) => {
   const buildPipeline = () => {
     const pipeline = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context & ApiContext>().use(authenticate(route, deps));
-    if (route.body) {
-      if (!steps.jsonBody) throw new Error(`${route.operationId} takes a JSON body: build its function with apiHandler`);
-      for (const step of steps.jsonBody({ optional: route.optionalBody })) pipeline.use(step);
+    if (route.body || refusesBody(route)) {
+      if (!steps.jsonBody) throw new Error(`${route.operationId} checks a JSON body: build its function with apiHandler`);
+      for (const step of steps.jsonBody(route.body ? { optional: route.optionalBody } : { takesNone: true })) pipeline.use(step);
     }
     if (takesIdempotencyKey(route)) {
       if (!steps.idempotency) throw new Error(`${route.operationId} takes Idempotency-Key: build its function with apiHandler`);

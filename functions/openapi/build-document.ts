@@ -4,7 +4,7 @@ import { allScopes, scopeDescriptions } from '../core/credentials/scopes';
 import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
 import { responseSchemas } from '../routes/index';
-import type { AnyRoute, ResponseSchemas } from '../routes/route';
+import { type AnyRoute, refusesBody, type ResponseSchemas } from '../routes/route';
 import { documentedAsSent, documentedKeywords } from '../routes/schemas/common';
 
 type Json = Record<string, unknown>;
@@ -31,7 +31,7 @@ const statusDescriptions: Record<number, string> = {
   405: 'The path exists but not with this method.',
   409: 'The resource is in a state that forbids this, or the Idempotency-Key is still in flight.',
   413: 'The body is larger than 1 MiB.',
-  415: 'The body is not sent as application/json.',
+  415: 'A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`.',
   422: 'A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request.',
   429: 'Too many requests; retry after `Retry-After` seconds.',
   500: 'Unexpected fault on our side; no internals are shown.',
@@ -43,7 +43,8 @@ const errorStatuses = (route: AnyRoute): number[] => {
   if (route.scope !== null) [401, 403, 429, 400].forEach((s) => statuses.add(s));
   // Every operation refuses a parameter it does not know, even one that takes none.
   statuses.add(422);
-  if (route.body) [413, 415].forEach((s) => statuses.add(s));
+  // A POST that takes no body still refuses one that is not JSON or too large (`refusesBody`).
+  if (route.body || refusesBody(route)) [413, 415].forEach((s) => statuses.add(s));
   if (route.method === 'POST' && route.scope !== null) [409, 422].forEach((s) => statuses.add(s));
   return [...statuses].sort();
 };
@@ -88,18 +89,86 @@ const parametersOf = (route: AnyRoute): Json[] => {
   return parameters;
 };
 
-const entityTagHeader = { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } };
+/** Every header an operation's answers may carry, under `components/headers`. */
+const sharedHeaders = {
+  RequestId: { description: 'Id of this request; error bodies repeat it as error.request_id.', schema: { type: 'string' } },
+  Location: { description: 'URL of the new resource.', schema: { type: 'string' } },
+  Link: {
+    description: 'RFC 8288 links: on a list first, prev, next (with a cursor), last; on a deprecated operation a `rel="deprecation"` link.',
+    schema: { type: 'string' },
+  },
+  ETag: { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } },
+  ContentDisposition: {
+    description: 'A representation that is a file names it: `inline; filename="fnd_….patch"`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'This credential\'s bucket: `"credential";r=<requests left>;t=<seconds until it is full>` (on a 429: until a request can succeed); draft-ietf-httpapi-ratelimit-headers-11. On every answer to a request with a valid credential.',
+    schema: { type: 'string' },
+  },
+  RateLimitPolicy: {
+    description:
+      'The limit: `"credential";q=<burst>;w=<seconds to refill it>`; draft-ietf-httpapi-ratelimit-headers-11. Sent with `RateLimit`.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before the next request can succeed.',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  WWWAuthenticate: { description: 'The scheme to authenticate with: `Bearer realm="api"`.', required: true, schema: { type: 'string' } },
+  Allow: { description: 'The methods the path allows, comma-separated.', required: true, schema: { type: 'string' } },
+  IdempotentReplayed: {
+    description: '`true` when this answer replays the first answer to the same `Idempotency-Key`; absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  Deprecation: { description: 'When the operation was deprecated: `@<unix seconds>` (RFC 9745).', schema: { type: 'string' } },
+  Sunset: { description: 'When the operation stops working, an HTTP-date (RFC 8594).', schema: { type: 'string' } },
+} satisfies Record<string, Json>;
+
+/** A header the service sends, declared once under `components/headers` and referred to by name. */
+const header = (name: keyof typeof sharedHeaders): Json => ({ $ref: `#/components/headers/${name}` });
+
+/**
+ * The headers the service sends on an answer of `route` with `status` (beyond the representation's
+ * own, `Content-Type`, `Cache-Control` and CORS): `X-Request-Id` always; `RateLimit` and
+ * `RateLimit-Policy` on an authenticated operation whatever it answers, except 401 (no credential
+ * to count); `Retry-After` on 429; `WWW-Authenticate` on 401; `Allow` on 405; `Idempotent-Replayed`
+ * on whatever a POST can replay (not what comes before the key is claimed, nor a 500, which is not
+ * kept); `Deprecation`, `Sunset` and a `Link` on every answer of a deprecated operation.
+ */
+const headersOf = (route: AnyRoute, status: number): Json => {
+  const headers: Json = { 'X-Request-Id': header('RequestId') };
+  if (status === 201) headers.Location = header('Location');
+  if (status === route.success.status && route.success.list) headers.Link = header('Link');
+  if (route.success.mediaType && (status === route.success.status || status === 304)) headers.ETag = header('ETag');
+  if (route.success.mediaType && status === route.success.status) headers['Content-Disposition'] = header('ContentDisposition');
+  if (route.scope !== null && status !== 401) {
+    headers.RateLimit = header('RateLimit');
+    headers['RateLimit-Policy'] = header('RateLimitPolicy');
+  }
+  if (status === 429) headers['Retry-After'] = header('RetryAfter');
+  if (status === 401) headers['WWW-Authenticate'] = header('WWWAuthenticate');
+  if (status === 405) headers.Allow = header('Allow');
+  if (route.method === 'POST' && route.scope !== null && ![401, 413, 415, 429, 500].includes(status)) {
+    headers['Idempotent-Replayed'] = header('IdempotentReplayed');
+  }
+  if (route.deprecation) {
+    headers.Deprecation = header('Deprecation');
+    if (route.deprecation.sunset) headers.Sunset = header('Sunset');
+    if (route.deprecation.link) headers.Link = header('Link');
+  }
+  return headers;
+};
 
 const successResponse = (route: AnyRoute, responses: ResponseSchemas): Json => {
   const { success } = route;
-  const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
-  if (success.status === 201) headers.Location = { description: 'URL of the new resource.', schema: { type: 'string' } };
-  if (success.list) headers.Link = { description: 'RFC 8288 links: first, prev, next (with a cursor), last.', schema: { type: 'string' } };
+  const headers = headersOf(route, success.status);
   const schema = responses[route.operationId];
   if (success.status === 204 || !schema) return { description: success.description, headers };
   const data = convert(schema, 'output');
   if (success.mediaType) {
-    headers.ETag = entityTagHeader;
     return { description: success.description, headers, content: { [success.mediaType]: { schema: data } } };
   }
   const body =
@@ -120,13 +189,13 @@ const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
   if (route.success.mediaType) {
     responses['304'] = {
       description: 'Not modified: `If-None-Match` names the current `ETag`; keep the copy held.',
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ETag: entityTagHeader },
+      headers: headersOf(route, 304),
     };
   }
   for (const status of errorStatuses(route)) {
     responses[String(status)] = {
       description: statusDescriptions[status] ?? 'Error.',
-      headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } },
+      headers: headersOf(route, status),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
@@ -140,7 +209,12 @@ const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
     ...(route.deprecation ? { deprecated: true } : {}),
     security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }, { apiKeyHeader: [route.scope] }, { oauth2: [route.scope] }],
     parameters: parametersOf(route),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: convert(route.body, 'input') } } } } : {}),
+    // An optional body may be left out entirely (it then reads as `{}`): the document says so.
+    ...(route.body
+      ? {
+          requestBody: { required: route.optionalBody !== true, content: { 'application/json': { schema: convert(route.body, 'input') } } },
+        }
+      : {}),
     responses,
   };
 };
@@ -193,9 +267,7 @@ export const buildOpenApiDocument = (table: readonly AnyRoute[], schemas: Respon
           },
         },
       },
-      headers: {
-        RequestId: { description: 'Id of this request; error bodies repeat it as error.request_id.', schema: { type: 'string' } },
-      },
+      headers: sharedHeaders,
       schemas: {
         PageMeta: {
           type: 'object',

@@ -122,6 +122,13 @@ export const defineRoute = <
 export type AnyRoute = RouteDefinition<AnySchema | undefined, AnySchema | undefined, AnySchema | undefined>;
 
 /**
+ * A POST whose route declares no body (an action: cancel, rollback…) still checks one, so that a
+ * body sent to it is refused (415, 400, 422 naming its fields) rather than silently ignored; `{}`
+ * and a blank body pass. GET and DELETE read no body, and their functions carry no body parser.
+ */
+export const refusesBody = (route: AnyRoute): boolean => route.body === undefined && route.method === 'POST';
+
+/**
  * The other kinds of row, outside `/v1` and outside the OpenAPI document:
  * - `page`: HTML rendered on the server, signed-in by a session cookie, form bodies, a CSRF token
  *   on every state-changing form, the pages' security headers (`functions/http/pages`).

@@ -56,3 +56,27 @@ describe("a function's bundle carries the request schemas of its own route, not 
     expect(await holds('webhooks/deliveries-list', [page, deliveryFilter])).toEqual({ [page]: true, [deliveryFilter]: true });
   });
 });
+
+// The JSON body checks (middy's parser and ours) load only where a body is read: a POST refuses one
+// it does not take (`refusesBody`), while a GET or DELETE function starts without them.
+describe("the JSON body checks are in a write's bundle, never a read's", () => {
+  const bodyChecks = ['Invalid or malformed JSON was provided', 'Send the body as JSON with'];
+
+  it('GET and DELETE functions carry neither the body parser nor the body checks', async () => {
+    for (const handler of ['projects/get', 'projects/delete', 'workflows/list', 'webhooks/get']) {
+      expect([handler, await holds(handler, bodyChecks)]).toEqual([
+        handler,
+        { 'Invalid or malformed JSON was provided': false, 'Send the body as JSON with': false },
+      ]);
+    }
+  });
+
+  it('a POST that takes no body (cancel) carries them, to refuse a body it does not take; so does one with a body', async () => {
+    for (const handler of ['workflows/cancel', 'projects/create']) {
+      expect([handler, await holds(handler, bodyChecks)]).toEqual([
+        handler,
+        { 'Invalid or malformed JSON was provided': true, 'Send the body as JSON with': true },
+      ]);
+    }
+  });
+});

@@ -98,7 +98,10 @@ describe('limits the gateway enforces, answered in the envelope', () => {
     for (const name of ['__proto__', 'constructor', 'foo']) {
       const answer = await as(key).get(`/projects?${name}=x`);
       expect(answer.status).toBe(422);
-      expect(answer.body.error.details).toEqual({ field: name, issue: 'is not a known parameter' });
+      expect(answer.body.error.details).toEqual({
+        field: name,
+        issue: 'is not a known parameter; must be one of page, per_page, sort, order, created_after, created_before, cursor',
+      });
     }
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { verifyEnvelope } from '../../functions/core/provenance/dsse';
 import { publicKeyPemOf, readLocalSigningKey } from '../../functions/adapters/signing/local-key-signer';
 import { readBundle } from '../../functions/core/workspace/bundle';
-import { as } from './support/http';
+import { as, call } from './support/http';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { newAccount } from './support/runtime';
 import { createWebhook } from './support/webhooks';
@@ -301,6 +301,26 @@ describe('the workflow API', () => {
       5000,
       () => 'project still busy',
     );
+  });
+
+  it('cancel takes no body: one that is not JSON is 415, fields are 422, before the workflow is even looked up; {} is taken', async () => {
+    const { test } = await newAccount();
+    const path = '/workflows/wf_01JD2Q9R7W3T0N8M4K6H5G2F1E/cancel';
+    const text = await call('POST', path, { key: test.key, raw: 'not json', headers: { 'Content-Type': 'text/plain' } });
+    expect([text.status, text.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    const fields = await call('POST', path, { key: test.key, json: { reason: 'x', force: true } });
+    expect([fields.status, fields.body.error.code, fields.body.error.message]).toEqual([
+      422,
+      'validation_error',
+      'Invalid reason: is not a known field',
+    ]);
+    expect(fields.body.error.errors).toEqual([
+      { field: 'reason', issue: 'is not a known field' },
+      { field: 'force', issue: 'is not a known field' },
+    ]);
+    // A blank body or {} reaches the operation: here an unknown workflow.
+    expect((await call('POST', path, { key: test.key, json: {} })).status).toBe(404);
+    expect((await call('POST', path, { key: test.key, raw: '\n', headers: { 'Content-Type': 'text/plain' } })).status).toBe(404);
   });
 
   it('answers 404 for unknown or malformed workflow ids', async () => {

@@ -10,6 +10,7 @@ import { writeSteps } from '../../functions/http/request-steps';
 import type { HttpResponse } from '../../functions/http/response';
 import { pageMeta } from '../../functions/core/pagination';
 import { createProjectRoute, deleteProjectRoute, getProjectRoute, listProjectsRoute } from '../../functions/routes/projects';
+import { cancelWorkflowRoute } from '../../functions/routes/workflows';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { apiEvent, type EventOptions, lambdaContext } from './fakes/api-gateway-event';
 import { inMemoryHttpDeps } from './fakes/http-deps';
@@ -393,7 +394,14 @@ describe('request bodies', () => {
     expect(tooMany.body.error.details).toEqual({ field: 'per_page', issue: 'must be at most 100' });
     const unknown = await send(handlers.list, { method: 'GET', path: '/v1/projects?colour=red', headers: auth });
     expect(unknown.status).toBe(422);
-    expect(unknown.body.error.details).toEqual({ field: 'colour', issue: 'is not a known parameter' });
+    // The allowed ones named, as an unknown value names the allowed values (`must be one of asc, desc`).
+    expect(unknown.body.error.details).toEqual({
+      field: 'colour',
+      issue: 'is not a known parameter; must be one of page, per_page, sort, order, created_after, created_before, cursor',
+    });
+    expect(unknown.body.error.message).toBe(
+      'Invalid colour: is not a known parameter; must be one of page, per_page, sort, order, created_after, created_before, cursor',
+    );
   });
 
   it('answers 422 for a query parameter of an operation that takes none, as the document declares', async () => {
@@ -406,7 +414,7 @@ describe('request bodies', () => {
       headers: auth,
     });
     expect(answer.status).toBe(422);
-    expect(answer.body.error.details).toEqual({ field: 'expand', issue: 'is not a known parameter' });
+    expect(answer.body.error.details).toEqual({ field: 'expand', issue: 'is not a known parameter; this operation takes none' });
     expect((await send(handlers.get, { method: 'GET', path: `/v1/projects/${id}`, pathParameters: { id }, headers: auth })).status).toBe(
       200,
     );
@@ -545,6 +553,93 @@ describe('Idempotency-Key', () => {
     expect(answer.status).toBe(422);
     expect(answer.body.error.details.field).toBe('Idempotency-Key');
     expect(calls.create).toBe(0);
+  });
+});
+
+describe('an operation that takes no body (POST /v1/workflows/{id}/cancel)', () => {
+  const setUpCancel = async () => {
+    const http = inMemoryHttpDeps();
+    const account = await http.newAccount();
+    const live = await http.newKey(account.id, 'live');
+    const deps = () => http.deps;
+    const runs = { count: 0 };
+    const handler = createApiHandler(
+      cancelWorkflowRoute,
+      async ({ params }) => {
+        runs.count += 1;
+        return { data: { id: params.id, status: 'cancelled' } };
+      },
+      deps,
+      writeSteps(deps),
+    );
+    const cancel = (options: Partial<EventOptions> = {}) =>
+      send(handler, {
+        method: 'POST',
+        path: '/v1/workflows/wf_1/cancel',
+        pathParameters: { id: 'wf_1' },
+        ...options,
+        headers: { authorization: `Bearer ${live.key}`, ...options.headers },
+      });
+    return { cancel, runs };
+  };
+
+  it('takes no body, a blank one, or {} (as clients often send), whatever the content type of a blank body', async () => {
+    const { cancel, runs } = await setUpCancel();
+    const answers = [
+      await cancel(),
+      await cancel({ raw: '' }),
+      await cancel({ raw: ' \r\n\t', headers: { 'content-type': 'text/plain' } }),
+      await cancel({ raw: Buffer.from('  ').toString('base64'), isBase64Encoded: true }),
+      await cancel({ json: {} }),
+      await cancel({ raw: ' {} ', headers: { 'content-type': 'application/json; charset=utf-8' } }),
+      await cancel({ raw: '{}', headers: { 'content-type': 'application/merge-patch+json' } }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202, 202, 202, 202]);
+    expect(runs.count).toBe(7);
+  });
+
+  it('refuses a body that is not JSON with 415, as any write does, without running the operation', async () => {
+    const { cancel, runs } = await setUpCancel();
+    const answer = await cancel({ raw: 'not json', headers: { 'content-type': 'text/plain' } });
+    expect([answer.status, answer.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    const untyped = await cancel({ raw: '{}' });
+    expect([untyped.status, untyped.body.error.code]).toEqual([415, 'unsupported_media_type']);
+    const malformed = await cancel({ raw: '{"reason":', headers: { 'content-type': 'application/json' } });
+    expect([malformed.status, malformed.body.error.code]).toEqual([400, 'invalid_json']);
+    const large = await cancel({ raw: `{"a":"${'x'.repeat(maxBodyBytes)}"}`, headers: { 'content-type': 'application/json' } });
+    expect([large.status, large.body.error.code]).toEqual([413, 'payload_too_large']);
+    expect(runs.count).toBe(0);
+  });
+
+  it('refuses fields with 422 naming each, in the wording of any unknown field, without running the operation', async () => {
+    const { cancel, runs } = await setUpCancel();
+    const answer = await cancel({ json: { reason: 'x', force: true } });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error).toMatchObject({
+      code: 'validation_error',
+      message: 'Invalid reason: is not a known field',
+      details: { field: 'reason', issue: 'is not a known field' },
+      errors: [
+        { field: 'reason', issue: 'is not a known field' },
+        { field: 'force', issue: 'is not a known field' },
+      ],
+    });
+    const notAnObject = await cancel({ json: ['reason'] });
+    expect([notAnObject.status, notAnObject.body.error.details]).toEqual([422, { field: 'body', issue: 'must be a JSON object' }]);
+    const scalar = await cancel({ json: 'now' });
+    expect([scalar.status, scalar.body.error.details]).toEqual([422, { field: 'body', issue: 'must be a JSON object' }]);
+    expect(runs.count).toBe(0);
+  });
+
+  it('refuses a body before Idempotency-Key is claimed, and replays an accepted request as before', async () => {
+    const { cancel, runs } = await setUpCancel();
+    const refused = await cancel({ json: { reason: 'x' }, headers: { 'idempotency-key': 'cancel-1' } });
+    expect(refused.status).toBe(422);
+    const first = await cancel({ headers: { 'idempotency-key': 'cancel-1' } });
+    expect([first.status, first.headers['Idempotent-Replayed']]).toEqual([202, undefined]);
+    const again = await cancel({ headers: { 'idempotency-key': 'cancel-1' } });
+    expect([again.status, again.headers['Idempotent-Replayed']]).toEqual([202, 'true']);
+    expect(runs.count).toBe(1);
   });
 });
 

@@ -1,8 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { allScopes, scopeDescriptions } from '../../functions/core/credentials/scopes';
+import { rateLimitHeaders } from '../../functions/core/rate-limiter';
+import { corsSettings } from '../../functions/http/cors';
 import { errorStatus } from '../../functions/http/error-status';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { apiRoutes as routes, responseSchemas, routes as allRoutes } from '../../functions/routes';
+import { listProjectsRoute } from '../../functions/routes/projects';
 
 interface Parameter {
   name: string;
@@ -151,10 +154,160 @@ describe('the OpenAPI document', () => {
     expect(eventTypes.schema).toMatchObject({ type: 'object', properties: { data: { type: 'array' } } });
   });
 
+  it('marks a request body required unless the route lets it be left out (POST /v1/webhooks/{id}/rotate-secret)', () => {
+    const withBody = routes.filter((r) => r.body !== undefined);
+    const optional = withBody.filter((r) => r.optionalBody).map((r) => r.operationId);
+    expect(optional).toContain('rotateWebhookSecret');
+    for (const route of withBody) {
+      const body = (operation(route) as unknown as { requestBody?: { required?: boolean } }).requestBody;
+      expect([route.operationId, body?.required]).toEqual([route.operationId, !optional.includes(route.operationId)]);
+    }
+    const rotate = paths['/v1/webhooks/{id}/rotate-secret']?.post as unknown as { requestBody: { required: boolean } };
+    expect(rotate.requestBody.required).toBe(false);
+  });
+
+  it('declares 413 and 415 wherever a body is checked: every operation with a body, and every POST without one (cancel)', () => {
+    for (const route of routes) {
+      const checked = route.body !== undefined || (route.method === 'POST' && route.scope !== null);
+      const declared = ['413', '415'].filter((status) => operation(route)?.responses[status] !== undefined);
+      expect([route.operationId, declared]).toEqual([route.operationId, checked ? ['413', '415'] : []]);
+    }
+    expect(Object.keys(paths['/v1/workflows/{id}/cancel']?.post?.responses ?? {})).toEqual(expect.arrayContaining(['413', '415']));
+  });
+
   it('lists every error code of the contract in the Error schema', () => {
     const schemas = (document.components as { schemas: Record<string, any> }).schemas;
     const codes: string[] = schemas.Error.properties.error.properties.code.enum;
     expect([...codes].sort()).toEqual(Object.keys(errorStatus).sort());
     expect(schemas.Error.properties.error.required).toEqual(expect.arrayContaining(['code', 'message', 'request_id']));
+  });
+});
+
+describe('the headers the OpenAPI document declares', () => {
+  type Header = { $ref?: string; required?: boolean; schema?: Record<string, unknown> };
+  const shared = (document.components as { headers: Record<string, Header> }).headers;
+  const responsesOf = (route: (typeof routes)[number]) =>
+    Object.entries(operation(route)?.responses ?? {}) as [string, { headers?: Record<string, Header> }][];
+  /** The shared header a response's header refers to. */
+  const resolved = (header: Header | undefined): Header | undefined =>
+    header?.$ref ? shared[header.$ref.replace('#/components/headers/', '')] : undefined;
+  // The names exactly as the code sends them: the limiter's fields on a refusal, and the others'.
+  const refusal = rateLimitHeaders({
+    allowed: false,
+    retryAfterSeconds: 3,
+    policy: { quota: 100, windowSeconds: 2 },
+    remaining: 0,
+    resetSeconds: 3,
+  });
+  const [policyName, limitName] = ['RateLimit-Policy', 'RateLimit'];
+
+  it('come from components/headers: every response header is a reference that resolves', () => {
+    for (const route of routes) {
+      for (const [status, response] of responsesOf(route)) {
+        for (const [name, header] of Object.entries(response.headers ?? {})) {
+          expect([route.operationId, status, name, resolved(header) !== undefined]).toEqual([route.operationId, status, name, true]);
+        }
+      }
+    }
+  });
+
+  it('has the rate limiter declare the names it sends: RateLimit-Policy, RateLimit and Retry-After', () => {
+    expect(Object.keys(refusal).sort()).toEqual([limitName, policyName, 'Retry-After'].sort());
+  });
+
+  it('RateLimit and RateLimit-Policy on every answer of an authenticated operation but 401; none on public ones', () => {
+    for (const route of routes) {
+      for (const [status, response] of responsesOf(route)) {
+        const names = Object.keys(response.headers ?? {});
+        const expected = route.scope !== null && status !== '401';
+        expect([route.operationId, status, names.includes(limitName), names.includes(policyName)]).toEqual([
+          route.operationId,
+          status,
+          expected,
+          expected,
+        ]);
+      }
+    }
+  });
+
+  it('Retry-After (required) on every 429, WWW-Authenticate (required) on every 401, Allow (required) on every 405', () => {
+    const expectations: [string, string][] = [
+      ['429', 'Retry-After'],
+      ['401', 'WWW-Authenticate'],
+      ['405', 'Allow'],
+    ];
+    let seen405 = 0;
+    for (const route of routes) {
+      for (const [status, name] of expectations) {
+        const response = operation(route)?.responses[status];
+        if (!response) continue;
+        if (status === '405') seen405 += 1;
+        expect([route.operationId, status, name, resolved(response.headers?.[name] as Header)?.required]).toEqual([
+          route.operationId,
+          status,
+          name,
+          true,
+        ]);
+      }
+      // Nowhere else: the service sends them on no other status.
+      for (const [status, response] of responsesOf(route)) {
+        for (const [only, name] of expectations) {
+          if (status !== only)
+            expect([route.operationId, status, name in (response.headers ?? {})]).toEqual([route.operationId, status, false]);
+        }
+      }
+    }
+    // GET /v1/tests/{id} answers 405 for /v1/tests/run and /v1/tests/generate.
+    expect(seen405).toBeGreaterThan(0);
+    expect(shared.RetryAfter?.schema).toEqual({ type: 'integer', minimum: 1 });
+  });
+
+  it('Idempotent-Replayed on the success of every POST that takes Idempotency-Key, and on the errors a replay repeats', () => {
+    expect(postRoutes.length).toBeGreaterThan(0);
+    for (const route of postRoutes) {
+      const responses = operation(route)?.responses ?? {};
+      const success = responses[String(route.success.status)]?.headers ?? {};
+      expect([route.operationId, 'Idempotent-Replayed' in success]).toEqual([route.operationId, true]);
+      // A 422 of validation is kept and replayed; a 429, 401 or 500 never is.
+      expect([route.operationId, 'Idempotent-Replayed' in (responses['422']?.headers ?? {})]).toEqual([route.operationId, true]);
+      for (const status of ['401', '429', '500']) {
+        expect([route.operationId, status, 'Idempotent-Replayed' in (responses[status]?.headers ?? {})]).toEqual([
+          route.operationId,
+          status,
+          false,
+        ]);
+      }
+    }
+    for (const route of routes.filter((r) => !postRoutes.includes(r))) {
+      for (const [status, response] of responsesOf(route)) {
+        expect([route.operationId, status, 'Idempotent-Replayed' in (response.headers ?? {})]).toEqual([route.operationId, status, false]);
+      }
+    }
+  });
+
+  it('Content-Disposition and ETag on a representation that is a file (the remediation patch)', () => {
+    const patch = paths['/v1/security/findings/{id}/patch']?.get?.responses['200']?.headers ?? {};
+    expect(Object.keys(patch)).toEqual(expect.arrayContaining(['ETag', 'Content-Disposition']));
+  });
+
+  it('declares every header CORS exposes, Deprecation and Sunset on a deprecated operation', () => {
+    const deprecated = buildOpenApiDocument([
+      {
+        ...listProjectsRoute,
+        deprecation: { since: '2027-01-01T00:00:00Z', sunset: '2027-07-01T00:00:00Z', link: 'https://example.test/v2' },
+      },
+    ]);
+    const declared = new Set<string>();
+    for (const doc of [document, deprecated]) {
+      for (const methods of Object.values(doc.paths as Record<string, Record<string, Operation>>)) {
+        for (const op of Object.values(methods)) {
+          for (const response of Object.values(op.responses)) Object.keys(response.headers ?? {}).forEach((name) => declared.add(name));
+        }
+      }
+    }
+    expect(corsSettings.exposeHeaders.filter((name) => !declared.has(name))).toEqual([]);
+    const answers = Object.values((deprecated.paths as Record<string, Record<string, Operation>>)['/v1/projects']?.get?.responses ?? {});
+    for (const response of answers)
+      expect(Object.keys(response.headers ?? {})).toEqual(expect.arrayContaining(['Deprecation', 'Sunset', 'Link']));
   });
 });

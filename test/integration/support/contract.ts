@@ -65,11 +65,15 @@ export const contractProblems = async (method: string, path: string, answer: Api
   const operation = document.paths?.[path]?.[method.toLowerCase()];
   if (!operation) {
     // A method the path does not have: the server must say so with a 405 in the envelope.
-    if (document.paths?.[path] && answer.status === 405) return envelopeProblems(method, path, answer);
+    if (document.paths?.[path] && answer.status === 405) {
+      return [...envelopeProblems(method, path, answer), ...(answer.headers.has('allow') ? [] : [`${method} ${path} 405 lacks Allow`])];
+    }
     return [`${method} ${path} is not in the document`];
   }
   const declared = operation.responses?.[String(answer.status)];
   if (!declared) return [`${method} ${path} answered ${answer.status}, which the document does not declare`];
+  const headers = headerProblems(document, `${method} ${path} ${answer.status}`, declared.headers ?? {}, answer);
+  if (headers.length > 0) return headers;
   if (!declared.content) return answer.text === '' ? [] : [`${method} ${path} ${answer.status} declares no body but sent one`];
   // A representation that is not JSON (a diff): the declared media type, a text body.
   const [mediaType] = Object.keys(declared.content);
@@ -86,6 +90,40 @@ export const contractProblems = async (method: string, path: string, answer: Api
         (e) => `${method} ${path} ${answer.status}: ${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`,
       );
   return answer.status >= 400 ? [...problems, ...envelopeProblems(method, path, answer)] : problems;
+};
+
+/**
+ * Headers every answer carries that are no part of an operation's contract: the representation's
+ * framing, caching and CORS (the document's description states the CORS settings).
+ */
+const undocumentedHeaders = new Set([
+  'content-type',
+  'content-length',
+  'cache-control',
+  'access-control-allow-origin',
+  'access-control-expose-headers',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
+
+/**
+ * Every other header sent is one the response declares (`RateLimit`, `Retry-After`,
+ * `Idempotent-Replayed`…), and every header it declares `required` was sent.
+ */
+const headerProblems = (document: Json, where: string, declared: Record<string, Json>, answer: ApiAnswer): string[] => {
+  const names = new Map(Object.keys(declared).map((name) => [name.toLowerCase(), name]));
+  const problems: string[] = [];
+  answer.headers.forEach((_value, name) => {
+    if (!undocumentedHeaders.has(name) && !names.has(name)) problems.push(`${where} sent ${name}, which the document does not declare`);
+  });
+  for (const [name, header] of Object.entries(declared)) {
+    const ref = typeof header.$ref === 'string' ? header.$ref.replace('#/components/headers/', '') : undefined;
+    const required = (ref === undefined ? header : document.components?.headers?.[ref])?.required === true;
+    if (required && !answer.headers.has(name)) problems.push(`${where} lacks ${name}, which the document declares required`);
+  }
+  return problems;
 };
 
 /** An error answer is `{error: {code, message, request_id}}` with the same id in `X-Request-Id`. */

@@ -837,6 +837,30 @@ export interface components {
   headers: {
     /** @description Id of this request; error bodies repeat it as error.request_id. */
     RequestId: string;
+    /** @description URL of the new resource. */
+    Location: string;
+    /** @description RFC 8288 links: on a list first, prev, next (with a cursor), last; on a deprecated operation a `rel="deprecation"` link. */
+    Link: string;
+    /** @description The SHA-256 of the body (lowercase hex), quoted. */
+    ETag: string;
+    /** @description A representation that is a file names it: `inline; filename="fnd_….patch"`. */
+    ContentDisposition: string;
+    /** @description This credential's bucket: `"credential";r=<requests left>;t=<seconds until it is full>` (on a 429: until a request can succeed); draft-ietf-httpapi-ratelimit-headers-11. On every answer to a request with a valid credential. */
+    RateLimit: string;
+    /** @description The limit: `"credential";q=<burst>;w=<seconds to refill it>`; draft-ietf-httpapi-ratelimit-headers-11. Sent with `RateLimit`. */
+    RateLimitPolicy: string;
+    /** @description Seconds to wait before the next request can succeed. */
+    RetryAfter: number;
+    /** @description The scheme to authenticate with: `Bearer realm="api"`. */
+    WWWAuthenticate: string;
+    /** @description The methods the path allows, comma-separated. */
+    Allow: string;
+    /** @description `true` when this answer replays the first answer to the same `Idempotency-Key`; absent otherwise. */
+    IdempotentReplayed: 'true';
+    /** @description When the operation was deprecated: `@<unix seconds>` (RFC 9745). */
+    Deprecation: string;
+    /** @description When the operation stops working, an HTTP-date (RFC 8594). */
+    Sunset: string;
   };
   pathItems: never;
 }
@@ -913,8 +937,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -944,6 +969,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -954,6 +981,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -964,6 +992,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -974,6 +1004,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -984,6 +1016,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -994,6 +1029,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1029,8 +1066,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1059,6 +1098,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1069,6 +1111,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1079,6 +1122,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1089,6 +1135,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1099,16 +1148,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1119,6 +1172,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1129,6 +1185,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1139,6 +1198,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1162,6 +1223,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1190,6 +1253,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1200,6 +1265,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1210,6 +1276,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1220,6 +1288,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1230,6 +1300,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1240,6 +1312,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1250,6 +1325,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1273,6 +1350,8 @@ export interface operations {
       204: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content?: never;
@@ -1281,6 +1360,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1291,6 +1372,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1301,6 +1383,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1311,6 +1395,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1321,6 +1407,8 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1331,6 +1419,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1341,6 +1431,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1351,6 +1444,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1385,6 +1480,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1413,6 +1510,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1423,6 +1522,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1433,6 +1533,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1443,6 +1545,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1453,16 +1557,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1473,6 +1581,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1483,6 +1593,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1493,6 +1606,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1533,8 +1648,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1656,6 +1772,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1666,6 +1784,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1676,6 +1795,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1686,6 +1807,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1696,6 +1819,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1706,6 +1832,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1756,8 +1884,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1878,6 +2008,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1888,6 +2021,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1898,6 +2032,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1908,6 +2045,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1918,16 +2058,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1938,6 +2082,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1948,6 +2095,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -1958,6 +2108,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -1981,6 +2133,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2101,6 +2255,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2111,6 +2267,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2121,6 +2278,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2131,6 +2290,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2141,6 +2302,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2151,6 +2314,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2161,6 +2327,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2203,8 +2371,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2228,6 +2397,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2238,6 +2409,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2248,6 +2420,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2258,6 +2432,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2268,6 +2444,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2278,6 +2456,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2288,6 +2469,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2314,6 +2497,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2434,6 +2620,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2444,6 +2633,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2454,6 +2644,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2464,6 +2657,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2474,6 +2670,33 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2484,6 +2707,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2494,6 +2720,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2504,6 +2733,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2544,8 +2775,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2618,6 +2850,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2628,6 +2862,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2638,6 +2873,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2648,6 +2885,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2658,6 +2897,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2668,6 +2910,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2702,8 +2946,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2775,6 +3021,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2785,6 +3034,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2795,6 +3045,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2805,6 +3058,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2815,16 +3071,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2835,6 +3095,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -2845,6 +3108,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -2855,6 +3121,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2878,6 +3146,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2949,6 +3219,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2959,6 +3231,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2969,6 +3242,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2979,6 +3254,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2989,6 +3266,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -2999,6 +3278,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3009,6 +3291,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3055,8 +3339,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3141,6 +3426,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3151,6 +3438,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3161,6 +3449,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3171,6 +3461,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3181,6 +3473,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3191,6 +3486,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3214,6 +3511,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3297,6 +3596,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3307,6 +3608,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3317,6 +3619,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3327,6 +3631,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3337,6 +3643,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3347,6 +3655,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3357,6 +3668,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3383,8 +3696,10 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description The SHA-256 of the body (lowercase hex), quoted. */
-          ETag?: string;
+          ETag: components['headers']['ETag'];
+          'Content-Disposition': components['headers']['ContentDisposition'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3395,8 +3710,9 @@ export interface operations {
       304: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description The SHA-256 of the body (lowercase hex), quoted. */
-          ETag?: string;
+          ETag: components['headers']['ETag'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content?: never;
@@ -3405,6 +3721,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3415,6 +3733,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3425,6 +3744,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3435,6 +3756,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3445,6 +3768,8 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3455,6 +3780,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3465,6 +3792,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3475,6 +3805,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3501,6 +3833,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3584,6 +3919,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3594,6 +3932,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3604,6 +3943,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3614,6 +3956,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3624,6 +3969,33 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3634,6 +4006,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3644,6 +4019,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3654,6 +4032,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3696,8 +4076,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3784,6 +4165,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3794,6 +4177,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3804,6 +4188,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3814,6 +4200,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3824,6 +4212,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -3834,6 +4225,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -3879,8 +4272,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3966,6 +4361,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3976,6 +4374,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3986,6 +4385,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -3996,6 +4398,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4006,16 +4411,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4026,6 +4435,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4036,6 +4448,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4046,6 +4461,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4069,6 +4486,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4154,6 +4573,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4164,6 +4585,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4174,6 +4596,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4184,6 +4608,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4194,6 +4620,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4204,6 +4632,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4214,6 +4645,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4240,6 +4673,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4325,6 +4761,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4335,6 +4774,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4345,6 +4785,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4355,6 +4798,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4365,6 +4811,33 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4375,6 +4848,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4385,6 +4861,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4395,6 +4874,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4440,8 +4921,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4496,6 +4979,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4506,6 +4992,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4516,6 +5003,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4526,6 +5016,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4536,16 +5029,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4556,6 +5053,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4566,6 +5066,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4576,6 +5079,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4613,8 +5118,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4674,6 +5181,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4684,6 +5194,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4694,6 +5205,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4704,6 +5218,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4714,16 +5231,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4734,6 +5255,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -4744,6 +5268,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4754,6 +5281,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4796,8 +5325,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4903,6 +5433,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4913,6 +5445,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4923,6 +5456,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4933,6 +5468,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4943,6 +5480,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -4953,6 +5493,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -4976,6 +5518,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5079,6 +5623,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5089,6 +5635,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5099,6 +5646,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5109,6 +5658,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5119,6 +5670,9 @@ export interface operations {
       405: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          Allow: components['headers']['Allow'];
           [name: string]: unknown;
         };
         content: {
@@ -5129,6 +5683,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5139,6 +5695,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5149,6 +5708,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5172,6 +5733,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5231,6 +5794,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5241,6 +5806,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5251,6 +5817,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5261,6 +5829,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5271,6 +5841,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5281,6 +5853,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5291,6 +5866,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5331,8 +5908,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5424,6 +6002,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5434,6 +6014,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5444,6 +6025,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5454,6 +6037,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5464,6 +6049,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5474,6 +6062,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5513,8 +6103,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5605,6 +6197,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5615,6 +6210,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5625,6 +6221,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5635,6 +6234,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5645,16 +6247,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5665,6 +6271,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -5675,6 +6284,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5685,6 +6297,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5708,6 +6322,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5798,6 +6414,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5808,6 +6426,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5818,6 +6437,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5828,6 +6449,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5838,6 +6461,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5848,6 +6473,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -5858,6 +6486,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5900,8 +6530,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5947,6 +6578,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5957,6 +6590,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5967,6 +6601,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5977,6 +6613,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5987,6 +6625,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -5997,6 +6637,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6007,6 +6650,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6131,8 +6776,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6177,6 +6823,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6187,6 +6835,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6197,6 +6846,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6207,6 +6858,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6217,6 +6870,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6227,6 +6883,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6250,6 +6908,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6293,6 +6953,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6303,6 +6965,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6313,6 +6976,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6323,6 +6988,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6333,6 +7000,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6343,6 +7012,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6353,6 +7025,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6391,8 +7065,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6432,6 +7107,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6442,6 +7119,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6452,6 +7130,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6462,6 +7142,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6472,6 +7154,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6482,6 +7167,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6539,8 +7226,10 @@ export interface operations {
       201: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description URL of the new resource. */
-          Location?: string;
+          Location: components['headers']['Location'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6581,6 +7270,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6591,6 +7283,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6601,6 +7294,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6611,6 +7307,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6621,16 +7320,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6641,6 +7344,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -6651,6 +7357,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6661,6 +7370,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6684,6 +7395,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6722,6 +7435,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6732,6 +7447,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6742,6 +7458,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6752,6 +7470,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6762,6 +7482,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6772,6 +7494,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6782,6 +7507,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6805,6 +7532,8 @@ export interface operations {
       204: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6813,6 +7542,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6823,6 +7554,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6833,6 +7565,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6843,6 +7577,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6853,6 +7589,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6863,6 +7601,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -6873,6 +7614,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6929,6 +7672,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6967,6 +7712,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6977,6 +7724,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6987,6 +7735,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -6997,6 +7747,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7007,16 +7759,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7027,6 +7783,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7037,6 +7795,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7047,6 +7808,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7067,7 +7830,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description Seconds the previous secret keeps signing beside the new one; default 86400 (24 h), 0 ends it at once. */
@@ -7080,6 +7843,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7120,6 +7886,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7130,6 +7899,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7140,6 +7910,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7150,6 +7923,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7160,6 +7936,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7170,16 +7949,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7190,6 +7973,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7200,6 +7986,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7210,6 +7999,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7260,6 +8051,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7312,6 +8106,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7322,6 +8119,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7332,6 +8130,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7342,6 +8143,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7352,6 +8156,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7362,16 +8169,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7382,6 +8193,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7392,6 +8206,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7402,6 +8219,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7461,8 +8280,9 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          /** @description RFC 8288 links: first, prev, next (with a cursor), last. */
-          Link?: string;
+          Link: components['headers']['Link'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7516,6 +8336,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7526,6 +8348,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7536,6 +8359,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7546,6 +8371,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7556,6 +8383,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7566,6 +8395,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7576,6 +8408,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7600,6 +8434,8 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7652,6 +8488,8 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7662,6 +8500,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7672,6 +8511,8 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7682,6 +8523,8 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7692,6 +8535,8 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7702,6 +8547,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7712,6 +8560,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7739,6 +8589,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7791,6 +8644,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7801,6 +8657,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7811,6 +8668,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7821,6 +8681,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7831,6 +8694,33 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB. */
+      413: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
+      415: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7841,6 +8731,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7851,6 +8744,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -7861,6 +8757,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7897,6 +8795,9 @@ export interface operations {
       202: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7917,6 +8818,9 @@ export interface operations {
       400: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7927,6 +8831,7 @@ export interface operations {
       401: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7937,6 +8842,9 @@ export interface operations {
       403: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7947,6 +8855,9 @@ export interface operations {
       404: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7957,6 +8868,9 @@ export interface operations {
       409: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7967,16 +8881,20 @@ export interface operations {
       413: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The body is not sent as application/json. */
+      /** @description A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`. */
       415: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
@@ -7987,6 +8905,9 @@ export interface operations {
       422: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -7997,6 +8918,9 @@ export interface operations {
       429: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
         content: {
@@ -8007,6 +8931,8 @@ export interface operations {
       500: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
         };
         content: {
