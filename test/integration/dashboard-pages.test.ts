@@ -105,6 +105,17 @@ describe('dashboard pages over HTTP', () => {
     expect((await client.get('/dashboard/audit-log')).status).toBe(403);
   });
 
+  it('refuses a viewer before asking: revoking or rolling a key that can write is a 403, never a confirmation page', async () => {
+    const viewer = await signedInClient('viewer');
+    const token = csrfTokenIn((await viewer.client.get('/dashboard/developers/api-keys')).text);
+    for (const action of ['revoke', 'roll']) {
+      const answer = await viewer.client.post(`/dashboard/developers/api-keys/${viewer.person.live.id}/${action}`, { csrf_token: token });
+      expect([action, answer.status]).toEqual([action, 403]);
+      expect(answer.text).toContain('A viewer can manage only keys with read:* scopes');
+    }
+    expect((await as(viewer.person.live.key).get('/projects')).status).toBe(200);
+  });
+
   describe('the actions of workflows, findings, deployments and webhooks', () => {
     const actions = (webhookId: string) => [
       '/dashboard/workflows/wf_00000000000000000000000000/cancel',

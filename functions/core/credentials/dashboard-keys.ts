@@ -117,7 +117,8 @@ export const createKey = async (
   return created;
 };
 
-const ownKey = async (actor: KeyActor, id: string, deps: KeyManagementDeps): Promise<Credential> => {
+/** The key, when this person may revoke or roll it: 404 for another account's, 403 for a viewer on a key that can write. */
+export const keyToManage = async (actor: KeyActor, id: string, deps: Pick<KeyManagementDeps, 'credentials'>): Promise<Credential> => {
   const found = await deps.credentials.findById(id);
   if (!found || found.account_id !== actor.accountId || !(mintableCredentialTypes as readonly string[]).includes(found.type)) {
     throw notFound('Key');
@@ -128,7 +129,7 @@ const ownKey = async (actor: KeyActor, id: string, deps: KeyManagementDeps): Pro
 
 /** Revoked at once: the next request with the key is refused (401). */
 export const revokeKey = async (actor: KeyActor, id: string, deps: KeyManagementDeps): Promise<CredentialView> => {
-  const found = await ownKey(actor, id, deps);
+  const found = await keyToManage(actor, id, deps);
   const revoked = await deps.credentials.revoke(found.id, isoTime(deps.clock.now()));
   if (!revoked) throw notFound('Key');
   const view = viewOfCredential(revoked);
@@ -149,7 +150,7 @@ export const rollKey = async (
   if (!rollOverlaps.some((o) => o.hours === overlapHours)) {
     throw validationError([{ field: 'overlap_hours', issue: `must be one of ${rollOverlaps.map((o) => o.hours).join(', ')}` }]);
   }
-  const old = await ownKey(actor, id, deps);
+  const old = await keyToManage(actor, id, deps);
   const now = deps.clock.now();
   if (old.revoked_at) throw conflict('This key is revoked; create a new one instead.');
   if (old.expires_at && Date.parse(old.expires_at) <= now) throw conflict('This key has expired; create a new one instead.');
