@@ -1,10 +1,11 @@
 import { dynamoGrantStandingReader } from '../../functions/adapters/dynamodb/oauth-grant-standing';
 import { dynamoUserRepository } from '../../functions/adapters/dynamodb/user-repository';
 import type { GrantStandingReader } from '../../functions/core/oauth/grant-standing';
-import type { Membership, User, UserRepository } from '../../functions/core/users/user';
+import type { Membership, UserRepository } from '../../functions/core/users/user';
 import { inMemoryCredentialRepository } from '../unit/fakes/credential-repository';
 import { inMemoryAuditLog, inMemoryClientRepository, inMemoryGrantStore, inMemoryUserRepository } from '../unit/fakes/people';
 import { useDynamoDbLocal } from './support/table';
+import { userRecord } from './support/records';
 
 const dynamodb = useDynamoDbLocal();
 
@@ -28,18 +29,7 @@ const implementations: Array<[string, () => Promise<{ reader: GrantStandingReade
 ];
 
 const at = '2026-03-01T10:00:00.000Z';
-const user: User = {
-  id: 'usr_owner',
-  email: 'owner@example.com',
-  password_hash: null,
-  totp_secret: null,
-  totp_enabled_at: null,
-  recovery_code_hashes: [],
-  totp_last_step: null,
-  created_at: at,
-  updated_at: at,
-  revision: 1,
-};
+const user = userRecord({ id: 'usr_owner', email: 'owner@example.com' }, at);
 const membership: Membership = { account_id: 'acct_a', user_id: user.id, role: 'viewer', created_at: at };
 
 describe.each(implementations)("GrantStandingReader.membership (a personal access token's owner): %s", (_name, make) => {

@@ -7,12 +7,13 @@ import type { Account, AccountRepository } from '../../functions/core/credential
 import { newId } from '../../functions/core/ids';
 import type { Session, SessionRepository, SignedInReads } from '../../functions/core/sessions/session';
 import type { Tenant } from '../../functions/core/tenancy';
-import type { Membership, User, UserRepository } from '../../functions/core/users/user';
+import type { Membership, UserRepository } from '../../functions/core/users/user';
 import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
 import { inMemorySessionRepository, inMemorySignedInReads, inMemoryUserRepository } from '../unit/fakes/people';
 import { inMemoryAccountRepository } from '../unit/fakes/account-repository';
 import { inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
 import { useDynamoDbLocal } from './support/table';
+import { userRecord } from './support/records';
 
 const dynamodb = useDynamoDbLocal();
 
@@ -57,18 +58,7 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
 const at = '2026-03-01T10:00:00.000Z';
 const live: Tenant = { accountId: 'acct_one', mode: 'live' };
 
-const user: User = {
-  id: 'usr_a',
-  email: 'a@example.com',
-  password_hash: null,
-  totp_secret: null,
-  totp_enabled_at: null,
-  recovery_code_hashes: [],
-  totp_last_step: null,
-  created_at: at,
-  updated_at: at,
-  revision: 1,
-};
+const user = userRecord({ id: 'usr_a', email: 'a@example.com' }, at);
 const account: Account = { id: 'acct_one', email: 'owner@example.com', created_at: at };
 const membership: Membership = { account_id: 'acct_one', user_id: 'usr_a', role: 'viewer', created_at: at };
 const session: Session = {

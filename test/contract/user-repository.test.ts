@@ -2,6 +2,7 @@ import { dynamoUserRepository } from '../../functions/adapters/dynamodb/user-rep
 import type { Membership, User, UserRepository } from '../../functions/core/users/user';
 import { inMemoryUserRepository } from '../unit/fakes/people';
 import { useDynamoDbLocal } from './support/table';
+import { userRecord } from './support/records';
 
 const dynamodb = useDynamoDbLocal();
 
@@ -12,18 +13,7 @@ const implementations: Array<[string, () => Promise<UserRepository>]> = [
 
 const at = '2026-03-01T10:00:00.000Z';
 
-const user = (id: string): User => ({
-  id,
-  email: `${id}@example.com`,
-  password_hash: null,
-  totp_secret: null,
-  totp_enabled_at: null,
-  recovery_code_hashes: [],
-  totp_last_step: null,
-  created_at: at,
-  updated_at: at,
-  revision: 1,
-});
+const user = (id: string): User => userRecord({ id, email: `${id}@example.com` }, at);
 
 const membership = (userId: string, accountId: string, role: Membership['role'] = 'admin'): Membership => ({
   account_id: accountId,

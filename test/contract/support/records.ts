@@ -5,6 +5,7 @@ import { newId } from '../../../functions/core/ids';
 import type { ListQuery } from '../../../functions/core/pagination';
 import type { Finding } from '../../../functions/core/security/finding';
 import type { Tenant } from '../../../functions/core/tenancy';
+import type { User } from '../../../functions/core/users/user';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 
 /** A project in the table, as the service creates one, so records of it can be written. */
@@ -81,3 +82,16 @@ export const findingRecord = (
     ...overrides,
   };
 };
+
+/** A user with no password and no second factor, created and last changed at `at`. */
+export const userRecord = (fields: Pick<User, 'id' | 'email'> & Partial<User>, at: string): User => ({
+  password_hash: null,
+  totp_secret: null,
+  totp_enabled_at: null,
+  recovery_code_hashes: [],
+  totp_last_step: null,
+  created_at: at,
+  updated_at: at,
+  revision: 1,
+  ...fields,
+});
