@@ -17,17 +17,22 @@ export const synthesizedEnvironments = (): Map<string, Record<string, string>> =
   for (const stack of app.synth().stacks) {
     for (const resource of Object.values((stack.template as { Resources: Record<string, any> }).Resources)) {
       if (resource.Type !== 'AWS::Lambda::Function') continue;
-      const variables = (resource.Properties.Environment?.Variables ?? {}) as Record<string, unknown>;
-      environments.set(
-        resource.Properties.Description as string,
-        Object.fromEntries(
-          Object.entries(variables).map(([name, value]) => [name, typeof value === 'string' ? value : placeholderFor(name)]),
-        ),
-      );
+      environments.set(resource.Properties.Description as string, environmentOf(resource));
     }
   }
   return environments;
 };
+
+/** A synthesized function's variables, each reference the stack resolves at deploy time a placeholder of its kind. */
+export const environmentOf = (resource: {
+  Properties: { Environment?: { Variables?: Record<string, unknown> } };
+}): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(resource.Properties.Environment?.Variables ?? {}).map(([name, value]) => [
+      name,
+      typeof value === 'string' ? value : placeholderFor(name),
+    ]),
+  );
 
 const placeholderFor = (name: string): string => {
   const lower = name.toLowerCase().replace(/_/g, '-');

@@ -1,7 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baselineTarget, buildBundle, type BuiltBundle, functionTargets, largestInputs, packageShares, packagesBeyond } from './bundles';
+import {
+  baselineTarget,
+  buildBundle,
+  type BuiltBundle,
+  functionTargets,
+  largestInputs,
+  oneFileBuildOptions,
+  packageShares,
+  packagesBeyond,
+} from './bundles';
 import { cpus, loadavg } from 'node:os';
 import { type InitPair, type InitSample, measureColdInits } from './cold-init';
 import { probeNode } from './lambda-node';
@@ -28,8 +37,12 @@ export interface FunctionResult {
   serves: string;
   /** Held to the targets (serves `/v1` or `/oauth`); dashboard pages and `/docs` are reported only. */
   held: boolean;
+  /** Every file of the bundle (what is deployed): the size the target holds. */
   sizeKb: number;
   sizeRatio: number;
+  /** index.mjs and the chunks it imports statically: what a cold start reads. */
+  loadedKb: number;
+  loadedRatio: number;
   initMedianMs: number;
   pairedBaselineMedianMs: number;
   /** The median of the paired rounds' ratios (`InitPair.pairedRatio`): the timed verdict's figure. */
@@ -53,6 +66,9 @@ export interface FunctionResult {
   importInstructionsM?: number;
   instructionRatio?: number;
   instructionPass?: boolean;
+  /** Against the baseline bundled as one file (`oneFileBuildOptions`, as the issue measured it): timed (paired medians divided) and counted. */
+  initRatioToOneFile?: number;
+  instructionRatioToOneFile?: number;
   sizePass: boolean;
   initPass: boolean;
   samples: InitSample[];
@@ -65,8 +81,26 @@ export type TimedDecision = 'within' | 'over' | 'undecided';
 const decisionOf = (interval: { low: number; high: number }, target: number): TimedDecision =>
   interval.high <= target ? 'within' : interval.low > target ? 'over' : 'undecided';
 
+/** The DynamoDB-only baseline bundled as one file with built-ins imported as modules, beside the baseline bundled as the stack does. */
+export interface OneFileBaseline {
+  sizeKb: number;
+  /** Its import, paired with the baseline's: median ms and the median of the pairs' ratios. */
+  initMedianMs: number;
+  initRatio: number;
+  importInstructionsM?: number;
+  instructionRatio?: number;
+}
+
 export interface BundleSection {
-  baseline: { sizeKb: number; initMedianMs: number; cpuMedianMs: number; firstCpuMedianMs: number; importInstructionsM?: number };
+  baseline: {
+    sizeKb: number;
+    loadedKb: number;
+    initMedianMs: number;
+    cpuMedianMs: number;
+    firstCpuMedianMs: number;
+    importInstructionsM?: number;
+  };
+  oneFileBaseline: OneFileBaseline;
   /** (p75 − p25) / median of every baseline import: above ~0.25 the machine was too busy for fine verdicts. */
   baselineSpread: number;
   loadAverageDuringInit: number;
@@ -85,7 +119,13 @@ export interface BundleSection {
 
 const kb = (bytes: number): number => round(bytes / 1024, 1);
 
-const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair, instructions?: ImportInstructions): FunctionResult => {
+const resultOf = (
+  bundle: BuiltBundle,
+  baseline: BuiltBundle,
+  init: InitPair,
+  oneFile: OneFileBaseline,
+  instructions?: ImportInstructions,
+): FunctionResult => {
   const sizeRatio = bundle.bytes / baseline.bytes;
   const initRatio = init.pairedRatio.median;
   const counted = instructions?.byName.get(bundle.name);
@@ -102,6 +142,8 @@ const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair, in
     held: bundle.held ?? false,
     sizeKb: kb(bundle.bytes),
     sizeRatio: round(sizeRatio, 3),
+    loadedKb: kb(bundle.loadedBytes),
+    loadedRatio: round(bundle.loadedBytes / baseline.loadedBytes, 3),
     initMedianMs: round(init.medianMs, 1),
     pairedBaselineMedianMs: round(init.baselineMedianMs, 1),
     initRatio: round(initRatio, 3),
@@ -127,7 +169,11 @@ const resultOf = (bundle: BuiltBundle, baseline: BuiltBundle, init: InitPair, in
           importInstructionsM: round(counted / 1e6, 2),
           instructionRatio: round(instructionRatio, 3),
           instructionPass: instructionRatio <= targets.initRatio,
+          ...(oneFile.instructionRatio === undefined
+            ? {}
+            : { instructionRatioToOneFile: round(instructionRatio / oneFile.instructionRatio, 3) }),
         }),
+    initRatioToOneFile: round(initRatio / oneFile.initRatio, 3),
     sizePass: sizeRatio <= targets.sizeRatio,
     initPass: initRatio <= targets.initRatio,
     samples: rounded(init.samples),
@@ -176,6 +222,8 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       { header: 'Size KB' },
       { header: 'Size ×base' },
       { header: `Size ≤${targets.sizeRatio}×` },
+      { header: 'Loaded KB' },
+      { header: 'Loaded ×base' },
       { header: 'Init ms' },
       { header: 'Base ms' },
       { header: 'Init ×base' },
@@ -189,6 +237,8 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       { header: '1st req CPU ms' },
       { header: '1st ×base' },
       { header: '1st status' },
+      { header: 'Init ×1-file' },
+      { header: 'Instr ×1-file' },
       { header: 'Serves', align: 'left' },
     ],
     [
@@ -197,6 +247,8 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(baseline.sizeKb),
         ratio(1),
         '',
+        fixed(baseline.loadedKb),
+        ratio(1),
         fixed(baseline.initMedianMs),
         fixed(baseline.initMedianMs),
         ratio(1),
@@ -210,6 +262,8 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(baseline.firstCpuMedianMs),
         ratio(1),
         '',
+        ratio(1 / section.oneFileBaseline.initRatio),
+        section.oneFileBaseline.instructionRatio === undefined ? '—' : instructionRatioText(1 / section.oneFileBaseline.instructionRatio),
         'DynamoDBDocumentClient only',
       ],
       ...results.map((r) => [
@@ -217,6 +271,8 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(r.sizeKb),
         ratio(r.sizeRatio),
         r.held ? passFail(r.sizePass) : '(report)',
+        fixed(r.loadedKb),
+        ratio(r.loadedRatio),
         fixed(r.initMedianMs),
         fixed(r.pairedBaselineMedianMs),
         ratio(r.initRatio),
@@ -230,6 +286,8 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(r.firstCpuMedianMs),
         ratio(r.firstCpuRatio),
         r.firstStatus === undefined ? '—' : String(r.firstStatus),
+        r.initRatioToOneFile === undefined ? '—' : ratio(r.initRatioToOneFile),
+        instructionRatioText(r.instructionRatioToOneFile),
         r.serves,
       ]),
     ],
@@ -242,7 +300,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         ? 'Instr: not counted (valgrind is not installed here).'
         : "Instr: millions of instructions of the import, counted once by valgrind's callgrind (a fresh node process with --hash-seed=1, minus one importing an empty module): the same count on a busy machine, the deterministic cross-check of the timed ratio.",
       "1st req: CPU time of the import plus one first request in the same process (no credential, no cookie: answered without the table), beside the baseline's; work deferred from import to the first request shows here.",
-      `esbuild as the CDK stack bundles (ESM, node22, minified, AWS SDK bundled, createRequire banner); size is the .mjs alone. Measured with node ${probeNode().version}${probeNode().lambda ? ", Lambda's nodejs22.x line (npm run bench:node)" : " (this machine's; `npm run bench:node` fetches Lambda's line)"}.`,
+      `esbuild as the CDK stack bundles (ESM, node22, minified, AWS SDK bundled, code split, the four built-ins with costly ES module facades through process.getBuiltinModule, createRequire banner). Size: every file of the bundle, what is deployed (held to ${targets.sizeRatio}×); Loaded: index.mjs and the chunks it imports statically, what a cold start reads (reported).`,
+      `×1-file: against the same DynamoDB-only baseline bundled as one file with built-ins imported as modules (as this bench and the stack built every function before the eleventh pass, docs/performance.md): init as the paired medians' quotient, instructions as counted.`,
+      `Measured with node ${probeNode().version}${probeNode().lambda ? ", Lambda's nodejs22.x line (npm run bench:node)" : " (this machine's; `npm run bench:node` fetches Lambda's line)"}.`,
       ...noiseWarning(section),
     ],
   );
@@ -305,6 +365,20 @@ const printVerdict = (results: readonly FunctionResult[]): void => {
   );
 };
 
+/** What the stack's bundling saves: the baseline as one file beside it, and every held function against that one file. */
+const printOneFile = ({ baseline, oneFileBaseline: oneFile, functions }: Omit<BundleSection, 'checks' | 'largest'>): void => {
+  const held = functions.filter((r) => r.held);
+  const span = (values: number[]) => (values.length === 0 ? '—' : `${fixed(Math.min(...values), 2)}–${fixed(Math.max(...values), 2)}×`);
+  const counted = held.flatMap((r) => (r.instructionRatioToOneFile === undefined ? [] : [r.instructionRatioToOneFile]));
+  console.log(
+    `One file: the same DynamoDB-only baseline bundled as one file, built-ins imported as modules (${fixed(oneFile.sizeKb)} KB, all of it read at import), imports in ${fixed(oneFile.initMedianMs)} ms = ${ratio(oneFile.initRatio)} the baseline as the stack bundles it (${fixed(baseline.loadedKb)} of ${fixed(baseline.sizeKb)} KB read at import)${
+      oneFile.instructionRatio === undefined
+        ? ''
+        : `, ${fixed(oneFile.importInstructionsM ?? Number.NaN)} M instructions = ${instructionRatioText(oneFile.instructionRatio)}`
+    }. Against it the ${held.length} held functions import in ${span(held.flatMap((r) => (r.initRatioToOneFile === undefined ? [] : [r.initRatioToOneFile])))} its time${counted.length === 0 ? '' : ` and ${span(counted)} its instructions`}.`,
+  );
+};
+
 const largestOf = (bundles: readonly BuiltBundle[], baseline: BuiltBundle): BundleSection['largest'] => {
   const largest = bundles.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   return {
@@ -341,7 +415,8 @@ const sourceMapCostOf = async (
   runs: number,
 ): Promise<SourceMapCost> => {
   const mapped = await buildBundle(probe, join(outDir, 'with-source-maps'), sourceMapBuildOptions);
-  const mapOutput = Object.entries(mapped.metafile.outputs).find(([path]) => path.endsWith('.map'))?.[1];
+  // node reads the map of each file it loads: index.mjs's and its static chunks'.
+  const mapBytes = mapped.loadedFiles.reduce((sum, path) => sum + (mapped.metafile.outputs[`${path}.map`]?.bytes ?? 0), 0);
   const [without, withMaps] = await measureColdInits(
     baseline.file,
     baseline.event,
@@ -359,7 +434,7 @@ const sourceMapCostOf = async (
   if (!without || !withMaps) throw new Error('the source-map probe measured nothing');
   return {
     name: probe.name,
-    mapKb: kb(mapOutput?.bytes ?? 0),
+    mapKb: kb(mapBytes),
     withoutMs: round(without.medianMs, 1),
     withMs: round(withMaps.medianMs, 1),
     withoutRatio: round(without.pairedRatio.median, 3),
@@ -369,7 +444,7 @@ const sourceMapCostOf = async (
 
 const printSourceMapCost = (cost: SourceMapCost): void =>
   console.log(
-    `\nSource maps: ${cost.name} deployed with -c sourceMaps=true (its ${fixed(cost.mapKb)} KB map read at import by --enable-source-maps) imports in ${fixed(cost.withMs)} ms = ${ratio(cost.withRatio)} the baseline, against ${fixed(cost.withoutMs)} ms = ${ratio(cost.withoutRatio)} as deployed by default (no map): why the maps are off (npm run stack-trace maps a logged stack instead).`,
+    `\nSource maps: ${cost.name} deployed with -c sourceMaps=true (the ${fixed(cost.mapKb)} KB of maps of the files it loads, read at import by --enable-source-maps) imports in ${fixed(cost.withMs)} ms = ${ratio(cost.withRatio)} the baseline, against ${fixed(cost.withoutMs)} ms = ${ratio(cost.withoutRatio)} as deployed by default (no map): why the maps are off (npm run stack-trace maps a logged stack instead).`,
   );
 
 /** Every bundle's import counted by callgrind, or nothing where valgrind is not installed. */
@@ -394,6 +469,7 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
   const removeOutDir = deferCleanup(() => rm(outDir, { recursive: true, force: true }));
   try {
     const baseline = await buildBundle(baselineTarget, outDir);
+    const oneFile = await buildBundle({ ...baselineTarget, name: 'baseline (one file)' }, outDir, oneFileBuildOptions);
     const wanted = settings.functions;
     const targets = functionTargets().filter(
       (target) => wanted === undefined || wanted.includes(target.name) || (wanted.includes('held') && target.held === true),
@@ -413,11 +489,26 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
     });
     console.log(`Timing cold inits (${settings.initRuns} rounds)…`);
 
-    const inits = await measureColdInits(baseline.file, baseline.event, probes, settings.initRuns, (round) => {
+    const oneFileProbe = { ...oneFile, environment: {} };
+    const timed = await measureColdInits(baseline.file, baseline.event, [...probes, oneFileProbe], settings.initRuns, (round) => {
       if (round % 5 === 0 || round === settings.initRuns) console.log(`  round ${round}/${settings.initRuns}`);
     });
     const loadAverageDuringInit = loadavg()[0] ?? 0;
-    const instructions = await importInstructionsOf(outDir, baseline, probes);
+    const inits = timed.slice(0, probes.length);
+    const oneFileInit = timed[probes.length] as InitPair;
+    const instructions = await importInstructionsOf(outDir, baseline, [...probes, oneFileProbe]);
+    const oneFileInstructions = instructions?.byName.get(oneFile.name);
+    const oneFileBaseline: OneFileBaseline = {
+      sizeKb: kb(oneFile.bytes),
+      initMedianMs: round(oneFileInit.medianMs, 1),
+      initRatio: round(oneFileInit.pairedRatio.median, 3),
+      ...(oneFileInstructions === undefined || instructions === undefined
+        ? {}
+        : {
+            importInstructionsM: round(oneFileInstructions / 1e6, 2),
+            instructionRatio: round(oneFileInstructions / instructions.baseline, 3),
+          }),
+    };
     const baselineWall = inits.flatMap((init) => init.baselineSamples.map((s) => s.initMs));
     const baselineCpu = inits.flatMap((init) => init.baselineSamples.map((s) => s.cpuMs));
     const baselineFirstCpu = inits.flatMap((init) =>
@@ -426,6 +517,7 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
     const section = {
       baseline: {
         sizeKb: kb(baseline.bytes),
+        loadedKb: kb(baseline.loadedBytes),
         initMedianMs: round(median(baselineWall), 1),
         cpuMedianMs: round(median(baselineCpu), 1),
         firstCpuMedianMs: round(median(baselineFirstCpu), 1),
@@ -433,7 +525,8 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
       },
       baselineSpread: round((percentile(baselineWall, 75) - percentile(baselineWall, 25)) / median(baselineWall), 3),
       loadAverageDuringInit: round(loadAverageDuringInit, 2),
-      functions: bundles.map((bundle, i) => resultOf(bundle, baseline, inits[i] as InitPair, instructions)),
+      oneFileBaseline,
+      functions: bundles.map((bundle, i) => resultOf(bundle, baseline, inits[i] as InitPair, oneFileBaseline, instructions)),
     };
     const largest = largestOf(bundles, baseline);
     const mapProbe = probes.find((probe) => probe.name === sourceMapProbe);
@@ -442,6 +535,7 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
     printResults(section, settings.initRuns);
     printLargest(largest);
     printVerdict(section.functions);
+    printOneFile(section);
     if (sourceMaps) printSourceMapCost(sourceMaps);
     return { ...section, ...(sourceMaps ? { sourceMaps } : {}), largest, checks: checksOf(section.functions) };
   } finally {

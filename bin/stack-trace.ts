@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { mapStackTrace, stackOf } from '../lib/stack-trace/map-stack-trace';
-import { functionBundles, rebuiltSourceMap } from '../lib/stack-trace/rebuilt-bundle';
+import { functionBundles, rebuiltSourceMaps } from '../lib/stack-trace/rebuilt-bundle';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const handler = process.argv[2];
@@ -21,4 +21,4 @@ if (!bundle) {
 }
 if (process.stdin.isTTY) console.error('Paste the stack (or the JSON log line), then Ctrl-D.');
 const pasted = readFileSync(0, 'utf8');
-console.log(mapStackTrace(stackOf(pasted.trim()), await rebuiltSourceMap(projectRoot, bundle), projectRoot));
+console.log(mapStackTrace(stackOf(pasted.trim()), await rebuiltSourceMaps(projectRoot, bundle), projectRoot));

@@ -1,13 +1,48 @@
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { type BuildOptions, buildSync } from 'esbuild';
 
 /**
- * How every function is bundled: one ESM file for nodejs22.x, minified, the AWS SDK inside, no
- * source map. The bench (`bench/bundles.ts`) measures bundles built with these same options.
+ * Node built-ins whose ES module facade costs more than the module: importing one with `import`
+ * makes node read every export of it, lazy getters included, where `require` reads none. Counted
+ * with callgrind on node 22 (docs/performance.md, "Eleventh pass"): `node:http` +330 M instructions
+ * (its `WebSocket` getter loads undici, nodejs/node#59686; the whole rest of a DynamoDB-only import
+ * is ~300 M), `node:process` +70 M, `node:util` +58 M, `node:fs` +48 M; every other built-in a
+ * function imports, under 5 M. The bundles take these four through `process.getBuiltinModule`.
+ */
+const builtinsWithCostlyFacades = ['fs', 'http', 'process', 'util'] as const;
+
+/**
+ * esbuild's aliases: each of those modules to its shim (`builtin-modules/`), with and without the
+ * `node:` prefix. An alias also maps the paths under its name, so their subpaths (`fs/promises`,
+ * `util/types`, facades of no cost) are aliased to themselves and stay imports of the built-in.
+ */
+const builtinModuleShims = Object.fromEntries(
+  builtinsWithCostlyFacades.flatMap((name) => {
+    const shim = fileURLToPath(new URL(`./builtin-modules/${name}.cjs`, import.meta.url));
+    const subpaths = builtinModules.filter((module) => module.startsWith(`${name}/`));
+    return [
+      [name, shim],
+      [`node:${name}`, shim],
+      ...subpaths.flatMap((subpath) => [
+        [subpath, `node:${subpath}`],
+        [`node:${subpath}`, `node:${subpath}`],
+      ]),
+    ];
+  }),
+);
+
+/**
+ * How every function is bundled: ESM for nodejs22.x, minified, the AWS SDK inside, no source map,
+ * written as `index.mjs` and the chunks it imports. Code split: what a function reaches only
+ * through `import()` (the SDK's SSO, profile and process credential providers and the clients they
+ * start, AI providers, KMS) is a chunk of its own, read only if that path runs. The bench
+ * (`bench/bundles.ts`) measures bundles built with these same options.
  */
 export const functionBuildOptions = {
   bundle: true,
@@ -17,6 +52,18 @@ export const functionBuildOptions = {
   minify: true,
   treeShaking: true,
   mainFields: ['module', 'main'],
+  splitting: true,
+  entryNames: 'index',
+  // Flat beside index.mjs: a chunk's import.meta.url names the function's own folder, as index.mjs's does.
+  chunkNames: '[name]-[hash]',
+  outExtension: { '.js': '.mjs' },
+  alias: {
+    ...builtinModuleShims,
+    // ESLint require()s esquery, whose `module` build (picked by mainFields) exports only a default:
+    // required, it has no `parse`, and every file the sast analyser lints failed with "….parse is not
+    // a function". Its CommonJS build is what ESLint is written against.
+    esquery: 'esquery/dist/esquery.min.js',
+  },
   // Off unless the context asks (`sourceMapsFromContext`): with `--enable-source-maps` node reads
   // and parses a bundle's whole map while importing it, ~20 ms of every cold start on node 22.
   sourcemap: false,
@@ -57,28 +104,42 @@ export interface FunctionBundleProps {
 }
 
 /**
+ * Writes a function's code into `outputDir` as it is deployed: the bundle (index.mjs and its
+ * chunks), and the shipped modules' files in its node_modules. Synchronous (esbuild's build API),
+ * as CDK's local bundling asks.
+ */
+export const writeFunctionBundle = (props: FunctionBundleProps, outputDir: string): void => {
+  buildSync({
+    ...functionBuildOptions,
+    ...(props.sourceMaps ? sourceMapBuildOptions : {}),
+    external: props.external,
+    absWorkingDir: props.projectRoot,
+    entryPoints: [props.entry],
+    outdir: outputDir,
+  });
+  for (const [name, patterns] of Object.entries(props.shippedModules)) {
+    const from = join(props.projectRoot, 'node_modules', name);
+    const to = join(outputDir, 'node_modules', name);
+    for (const file of patterns.flatMap((pattern) => filesMatching(from, pattern))) {
+      mkdirSync(dirname(join(to, file)), { recursive: true });
+      cpSync(join(from, file), join(to, file), { recursive: true });
+    }
+  }
+};
+
+/**
  * Builds the bundle in this process with esbuild's API: NodejsFunction runs `npx esbuild` once per
  * function, and starting npm took most of a synthesis of ~130 functions. No Docker, no network.
  * The fields are what the asset's cache key is made of, so they name everything the output depends on.
  */
 class InProcessEsbuild implements ILocalBundling {
   constructor(
-    readonly entry: string,
+    readonly props: FunctionBundleProps,
     readonly options: BuildOptions,
-    readonly projectRoot: string,
-    readonly shippedModules: Record<string, string[]>,
   ) {}
 
   tryBundle(outputDir: string): boolean {
-    buildSync({ ...this.options, absWorkingDir: this.projectRoot, entryPoints: [this.entry], outfile: join(outputDir, 'index.mjs') });
-    for (const [name, patterns] of Object.entries(this.shippedModules)) {
-      const from = join(this.projectRoot, 'node_modules', name);
-      const to = join(outputDir, 'node_modules', name);
-      for (const file of patterns.flatMap((pattern) => filesMatching(from, pattern))) {
-        mkdirSync(dirname(join(to, file)), { recursive: true });
-        cpSync(join(from, file), join(to, file), { recursive: true });
-      }
-    }
+    writeFunctionBundle(this.props, outputDir);
     return true;
   }
 }
@@ -101,11 +162,10 @@ export const functionCode = (props: FunctionBundleProps): Code =>
     bundling: {
       // Never pulled: the local bundling above always succeeds, so Docker is never asked.
       image: DockerImage.fromRegistry('dummy'),
-      local: new InProcessEsbuild(
-        props.entry,
-        { ...functionBuildOptions, ...(props.sourceMaps ? sourceMapBuildOptions : {}), external: props.external },
-        props.projectRoot,
-        props.shippedModules,
-      ),
+      local: new InProcessEsbuild(props, {
+        ...functionBuildOptions,
+        ...(props.sourceMaps ? sourceMapBuildOptions : {}),
+        external: props.external,
+      }),
     },
   });

@@ -92,7 +92,7 @@ export class ServiceFunction extends Construct {
   readonly role: FunctionRole;
   readonly description: string;
   /** What its code is built from: `npm run stack-trace` rebuilds it to map a logged stack. */
-  readonly bundle: { entry: string; external: string[] };
+  readonly bundle: { entry: string; external: string[]; shippedModules: Record<string, string[]> };
 
   constructor(scope: Construct, id: string, props: ServiceFunctionProps) {
     super(scope, id);
@@ -117,14 +117,10 @@ export class ServiceFunction extends Construct {
     this.bundle = {
       entry: join(projectRoot, 'functions', 'handlers', `${props.handler}.ts`),
       external: [...Object.keys(props.shippedModules ?? {}), ...(props.unusedModules ?? [])],
+      shippedModules: props.shippedModules ?? {},
     };
     this.function = new LambdaFunction(this, 'Function', {
-      code: functionCode({
-        projectRoot,
-        ...this.bundle,
-        shippedModules: props.shippedModules ?? {},
-        sourceMaps,
-      }),
+      code: functionCode({ projectRoot, ...this.bundle, sourceMaps }),
       handler: 'index.handler',
       description: props.description,
       runtime: Runtime.NODEJS_22_X,

@@ -3,10 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 
 /**
- * A frame of a deployed function names its bundle (`file:///var/task/index.mjs:1:48213`, or the
- * path Lambda gave the file); the map of that same bundle turns it into the source file and line.
+ * A frame of a deployed function names a file of its bundle (`file:///var/task/index.mjs:1:48213`,
+ * `/var/task/chunk-5VZPIZYW.mjs:1:907`, or the path Lambda gave the file); the map of that same file
+ * turns it into the source file and line.
  */
-const bundleFrame = /(?:file:\/\/)?(?:\/[^\s():]*\/)?index\.mjs:(\d+):(\d+)/g;
+const bundleFrame = /(?:file:\/\/)?(?:\/[^\s():]*\/)?([\w.-]+\.mjs):(\d+):(\d+)/g;
 
 /** Where a map's source lives, relative to the project (`functions/http/pipeline.ts`). */
 const sourcePath = (source: string, projectRoot: string): string => {
@@ -16,14 +17,14 @@ const sourcePath = (source: string, projectRoot: string): string => {
 
 /**
  * `stack` with every position in the bundle replaced by its place in the sources (`at hj
- * (functions/adapters/dynamodb/project-repository.ts:41:7)`); a position the map does not cover is
- * left as it is. Relative `sources` are kept as the map has them (relative to the bundle's folder).
+ * (functions/adapters/dynamodb/project-repository.ts:41:7)`); a position no map covers is left as
+ * it is. Relative `sources` are kept as the map has them (relative to the bundle's folder).
  */
-export const mapStackTrace = (stack: string, map: SourceMapPayload, projectRoot: string): string => {
-  const sourceMap = new SourceMap(map);
-  return stack.replace(bundleFrame, (frame, line: string, column: string) => {
-    const origin = sourceMap.findOrigin(Number(line), Number(column));
-    if (!('fileName' in origin)) return frame;
+export const mapStackTrace = (stack: string, maps: ReadonlyMap<string, SourceMapPayload>, projectRoot: string): string => {
+  const sourceMaps = new Map([...maps].map(([file, map]) => [file, new SourceMap(map)]));
+  return stack.replace(bundleFrame, (frame, file: string, line: string, column: string) => {
+    const origin = sourceMaps.get(file)?.findOrigin(Number(line), Number(column));
+    if (!origin || !('fileName' in origin)) return frame;
     return `${sourcePath(origin.fileName, projectRoot)}:${origin.lineNumber}:${origin.columnNumber}`;
   });
 };

@@ -1,21 +1,29 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { probeNode } from '../../bench/lambda-node';
 import { functionBuildOptions } from '../../lib/constructs/function-bundle';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+const entryOf = (handler: string): string => join(projectRoot, 'functions', 'handlers', `${handler}.ts`);
 
-/** A handler's bundle as the stack builds it, as text. */
-const bundleOf = async (handler: string): Promise<string> => {
+/** A handler's bundle as the stack builds it: every file's text (index.mjs and its chunks), and esbuild's account of them. */
+const built = async (handler: string): Promise<{ text: string; metafile: Metafile }> => {
   const result = await build({
     ...functionBuildOptions,
     absWorkingDir: projectRoot,
-    entryPoints: [join(projectRoot, 'functions', 'handlers', `${handler}.ts`)],
-    outfile: join(projectRoot, 'index.mjs'),
+    entryPoints: [entryOf(handler)],
+    outdir: join(projectRoot, 'bundle'),
+    metafile: true,
     write: false,
   });
-  return result.outputFiles[0]?.text ?? '';
+  return { text: result.outputFiles.map((file) => file.text).join('\n'), metafile: result.metafile };
 };
+
+const bundleOf = async (handler: string): Promise<string> => (await built(handler)).text;
 
 /** Which of `texts` the handler's bundle holds (a list of booleans: a failure names the text, not the whole bundle). */
 const holds = async (handler: string, texts: string[]): Promise<Record<string, boolean>> => {
@@ -77,6 +85,104 @@ describe("the JSON body checks are in a write's bundle, never a read's", () => {
         handler,
         { 'Invalid or malformed JSON was provided': true, 'Send the body as JSON with': true },
       ]);
+    }
+  });
+});
+
+describe('what a cold start loads', () => {
+  const costlyFacades = ['fs', 'http', 'process', 'util'].flatMap((name) => [name, `node:${name}`]);
+
+  /** The files index.mjs imports statically, itself included (metafile paths). */
+  const loadedAtImport = (metafile: Metafile): string[] => {
+    const entry = Object.keys(metafile.outputs).find((path) => path.endsWith('/index.mjs'));
+    const seen = new Set<string>();
+    for (let pending = entry ? [entry] : [], path = pending.pop(); path !== undefined; path = pending.pop()) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      for (const imported of metafile.outputs[path]?.imports ?? [])
+        if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+    }
+    return [...seen];
+  };
+
+  it("no file of a bundle imports fs, http, process or util as an ES module: node's facade of each would read every lazy export (undici for http)", async () => {
+    for (const handler of ['projects/get', 'workflows/create', 'webhooks/test', 'oauth/token', 'workers/dispatch']) {
+      const { metafile } = await built(handler);
+      const imported = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((i) => i.external).map((i) => i.path));
+      expect([handler, imported.filter((path) => costlyFacades.includes(path))]).toEqual([handler, []]);
+      expect(imported).toContain('node:https');
+    }
+  });
+
+  it("the SDK's other credential providers and the clients they start are chunks a cold start does not read", async () => {
+    const { metafile } = await built('projects/get');
+    const packagesIn = (paths: string[]) =>
+      new Set(
+        paths
+          .flatMap((path) => Object.keys(metafile.outputs[path]?.inputs ?? {}))
+          .map((input) => /node_modules\/(@[^/]+\/[^/]+|[^/]+)/.exec(input)?.[1]),
+      );
+    const loaded = packagesIn(loadedAtImport(metafile));
+    const deployed = packagesIn(Object.keys(metafile.outputs));
+    const lazy = [
+      '@aws-sdk/credential-provider-sso',
+      '@aws-sdk/credential-provider-ini',
+      '@aws-sdk/credential-provider-process',
+      '@aws-sdk/nested-clients',
+    ];
+    expect(lazy.filter((name) => loaded.has(name))).toEqual([]);
+    expect(lazy.filter((name) => deployed.has(name))).toEqual(lazy);
+    expect(loaded.has('@aws-sdk/client-dynamodb')).toBe(true);
+  });
+
+  // On Lambda's node line where `npm run bench:node` fetched it (CI does, before the tests): node 22's
+  // facade of http loads undici, node 20's does not.
+  it('a bundle so built imports and answers its first request, without loading undici', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pas-bundle-'));
+    try {
+      await build({ ...functionBuildOptions, absWorkingDir: projectRoot, entryPoints: [entryOf('workflows/create')], outdir: dir });
+      const event = {
+        version: '2.0',
+        routeKey: 'POST /v1/workflows',
+        rawPath: '/v1/workflows',
+        rawQueryString: '',
+        headers: { host: 'api.invalid' },
+        requestContext: {
+          requestId: 'first',
+          http: { method: 'POST', path: '/v1/workflows', sourceIp: '127.0.0.1' },
+          timeEpoch: Date.now(),
+        },
+        isBase64Encoded: false,
+      };
+      const script = [
+        `const { handler } = await import(${JSON.stringify(pathToFileURL(join(dir, 'index.mjs')).href)});`,
+        `const response = await handler(${JSON.stringify(event)}, { awsRequestId: 'first', getRemainingTimeInMillis: () => 10000 });`,
+        "console.log(JSON.stringify({ status: response.statusCode, body: JSON.parse(response.body), undici: process.moduleLoadList.some((m) => m.includes('undici')) }));",
+      ].join('\n');
+      const output = await new Promise<string>((resolve, reject) =>
+        execFile(
+          probeNode().path,
+          ['--input-type=module', '-e', script],
+          {
+            env: {
+              PATH: process.env.PATH ?? '',
+              AWS_REGION: 'us-east-1',
+              AWS_ACCESS_KEY_ID: 'test',
+              AWS_SECRET_ACCESS_KEY: 'test',
+              // Should it reach for DynamoDB after all, it meets a closed loopback port.
+              AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+              TABLE_NAME: 'table',
+              WORKFLOW_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:workflows',
+              POWERTOOLS_METRICS_DISABLED: 'true',
+            },
+          },
+          (error, stdout, stderr) =>
+            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim().split('\n').at(-1) ?? ''),
+        ),
+      );
+      expect(JSON.parse(output)).toMatchObject({ status: 401, body: { error: { code: 'unauthorized' } }, undici: false });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

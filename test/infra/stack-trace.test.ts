@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import type { SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { functionBuildOptions } from '../../lib/constructs/function-bundle';
 import { mapStackTrace, stackOf } from '../../lib/stack-trace/map-stack-trace';
-import { functionBundles, rebuiltSourceMap } from '../../lib/stack-trace/rebuilt-bundle';
+import { functionBundles, rebuiltSourceMaps } from '../../lib/stack-trace/rebuilt-bundle';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -14,15 +15,7 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const deployedStack = async (entry: string): Promise<string> => {
   const dir = mkdtempSync(join(tmpdir(), 'pas-stack-'));
   try {
-    const result = await build({
-      ...functionBuildOptions,
-      absWorkingDir: projectRoot,
-      entryPoints: [entry],
-      outfile: join(dir, 'index.mjs'),
-      write: false,
-    });
-    const bundle = result.outputFiles.find((file) => file.path.endsWith('index.mjs'));
-    writeFileSync(join(dir, 'index.mjs'), bundle?.text ?? '');
+    await build({ ...functionBuildOptions, absWorkingDir: projectRoot, entryPoints: [entry], outdir: dir });
     return await new Promise((resolve) =>
       execFile(
         process.execPath,
@@ -47,23 +40,52 @@ describe('npm run stack-trace', () => {
   const bundles = functionBundles(projectRoot);
 
   it("knows every function's handler and what its bundle leaves out", () => {
-    expect(bundles.get('projects/get')).toEqual({ entry: join(projectRoot, 'functions/handlers/projects/get.ts'), external: [] });
+    expect(bundles.get('projects/get')).toEqual({
+      entry: join(projectRoot, 'functions/handlers/projects/get.ts'),
+      external: [],
+      shippedModules: {},
+    });
     expect(bundles.get('workers/dispatch')?.external).toEqual([]);
     expect(bundles.get('workers/security-job')?.external).toContain('typescript');
   });
 
-  it("maps a deployed bundle's stack to the source line that threw and the line that called it", async () => {
+  it("maps a deployed bundle's stack, whichever of its files a frame names, to the source line that threw and the line that called it", async () => {
     const bundle = bundles.get('projects/get');
     if (!bundle) throw new Error('projects/get is not a function of the app');
     const stack = await deployedStack(bundle.entry);
-    expect(stack).toMatch(/Error: TABLE_NAME is not set\n\s+at \S+ \(file:\/\/\S+index\.mjs:\d+:\d+\)/);
+    expect(stack).toMatch(/Error: TABLE_NAME is not set\n\s+at \S+ \(file:\/\/\S+\.mjs:\d+:\d+\)/);
 
-    const mapped = mapStackTrace(stackOf(stack), await rebuiltSourceMap(projectRoot, bundle), projectRoot).split('\n');
+    const maps = await rebuiltSourceMaps(projectRoot, bundle);
+    expect(maps.size).toBeGreaterThan(1);
+    const mapped = mapStackTrace(stackOf(stack), maps, projectRoot).split('\n');
     const frames = mapped.filter((line) => line.trim().startsWith('at ')).slice(0, 2);
     expect(sourceLineAt(frames[0] ?? '')).toContain("throw new Error('TABLE_NAME is not set')");
     expect(frames[1]).toContain('functions/handlers/projects/get.ts:');
     expect(sourceLineAt(frames[1] ?? '')).toContain('tableFromEnvironment()');
-    expect(mapped.join('\n')).not.toContain('index.mjs');
+    expect(mapped.join('\n')).not.toMatch(/\.mjs:\d+/);
+  });
+
+  it("maps a frame in a chunk with that chunk's map, and leaves a file of no map as it is", () => {
+    const map = (source: string): SourceMapPayload => ({
+      version: 3,
+      file: '',
+      sourceRoot: '',
+      sources: [source],
+      sourcesContent: [],
+      names: [],
+      mappings: 'AAAA',
+    });
+    const maps = new Map([
+      ['index.mjs', map('functions/handlers/a.ts')],
+      ['chunk-ABC.mjs', map('functions/adapters/b.ts')],
+    ]);
+    const stack =
+      'Error: boom\n    at x (file:///var/task/chunk-ABC.mjs:1:1)\n    at y (/var/task/index.mjs:1:1)\n    at z (/var/task/other.mjs:1:1)';
+    expect(mapStackTrace(stack, maps, projectRoot).split('\n').slice(1)).toEqual([
+      '    at x (functions/adapters/b.ts:1:1)',
+      '    at y (functions/handlers/a.ts:1:1)',
+      '    at z (/var/task/other.mjs:1:1)',
+    ]);
   });
 
   it('takes the JSON log line a function wrote, or the stack as text', () => {

@@ -1,0 +1,115 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { App } from 'aws-cdk-lib';
+import { environmentOf } from '../../bench/function-environments';
+import { probeNode } from '../../bench/lambda-node';
+import { buildApp } from '../../lib/app';
+import { writeFunctionBundle } from '../../lib/constructs/function-bundle';
+import { ServiceFunction } from '../../lib/constructs/service-function';
+import { synthesized } from './synthesized';
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Each function of the app by its handler (`workers/security-job`): what it is built from and how it is described. */
+const serviceFunctions = (): Map<string, ServiceFunction> => {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  buildApp(app);
+  const handlersDir = join(projectRoot, 'functions', 'handlers') + '/';
+  return new Map(
+    app.node
+      .findAll()
+      .filter((construct): construct is ServiceFunction => construct instanceof ServiceFunction)
+      .map((fn) => [fn.bundle.entry.slice(handlersDir.length).replace(/\.ts$/, ''), fn]),
+  );
+};
+
+/** The variables the function of `description` has in the synthesized app (references as placeholders). */
+const deployedEnvironment = (description: string): Record<string, string> => {
+  const resource = Object.values(synthesized().templates)
+    .flatMap((template) => Object.values((template.Resources ?? {}) as Record<string, any>))
+    .find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description);
+  if (!resource) throw new Error(`no function is described "${description}"`);
+  return environmentOf(resource);
+};
+
+/**
+ * Lints `files` in a worker thread of the function's bundle as deployed (the sast analyser's pool
+ * starts its workers on the bundle's own module, lint-pool.ts), in a fresh process of Lambda's node
+ * line where `npm run bench:node` fetched it. Answers the worker's outcomes.
+ */
+const lintInDeployedWorker = async (
+  bundleDir: string,
+  environment: Record<string, string>,
+  root: string,
+  files: string[],
+): Promise<any[]> => {
+  const tasks = files.map((path) => ({
+    absolutePath: join(root, path),
+    path,
+    language: path.endsWith('.ts') ? 'TypeScript' : 'JavaScript',
+    size: 100,
+  }));
+  const script = [
+    "import { Worker } from 'node:worker_threads';",
+    `const worker = new Worker(new URL(${JSON.stringify(pathToFileURL(join(bundleDir, 'index.mjs')).href)}), { workerData: { projectAutomationServiceSastLintWorker: true } });`,
+    "worker.on('message', (response) => { console.log(JSON.stringify(response.outcomes)); process.exit(0); });",
+    "worker.on('error', (error) => { console.error(error); process.exit(1); });",
+    `worker.postMessage({ id: 1, root: ${JSON.stringify(root)}, options: {}, tasks: ${JSON.stringify(tasks)} });`,
+  ].join('\n');
+  // A file, not `-e`: a worker inherits its parent's execArgv, and refuses --input-type.
+  const scriptFile = join(bundleDir, 'lint-in-worker.mjs');
+  writeFileSync(scriptFile, script);
+  const output = await new Promise<string>((resolve, reject) =>
+    execFile(
+      probeNode().path,
+      [scriptFile],
+      {
+        env: {
+          PATH: process.env.PATH ?? '',
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'test',
+          AWS_SECRET_ACCESS_KEY: 'test',
+          // Nothing here should reach for a service; were it to, it meets a closed loopback port.
+          AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
+          ...environment,
+        },
+      },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim().split('\n').at(-1) ?? ''),
+    ),
+  );
+  return JSON.parse(output) as any[];
+};
+
+// Tests run the analysers from the TypeScript sources; these run them as Lambda does, from the
+// bundle (index.mjs, its chunks and its shipped modules), where a package can resolve to another
+// build than node picks (esquery's `module` build once made every file fail to parse).
+describe('the sast analyser, from each bundle that carries it', () => {
+  const functions = serviceFunctions();
+  const workDir = mkdtempSync(join(tmpdir(), 'pas-analysers-'));
+  const tree = join(workDir, 'tree');
+  mkdirSync(join(tree, 'src'), { recursive: true });
+  writeFileSync(join(tree, 'src', 'run.js'), 'export const run = (code) => eval(code);\n');
+  writeFileSync(join(tree, 'src', 'query.ts'), 'export const query = (input: string): unknown => eval(input);\n');
+
+  afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+  it.each(['workers/security-job', 'workers/review-job', 'workflow-stages/verify'])(
+    '%s lints JavaScript and TypeScript in its worker thread and reports eval in both',
+    async (handler) => {
+      const fn = functions.get(handler);
+      if (!fn) throw new Error(`${handler} is not a function of the app`);
+      const bundleDir = join(workDir, handler.replace(/\W/g, '-'));
+      writeFunctionBundle({ projectRoot, ...fn.bundle, sourceMaps: false }, bundleDir);
+
+      const outcomes = await lintInDeployedWorker(bundleDir, deployedEnvironment(fn.description), tree, ['src/run.js', 'src/query.ts']);
+      expect(outcomes.map((outcome) => [outcome.kind, outcome.messages?.map((m: { ruleId: string }) => m.ruleId), outcome.error])).toEqual([
+        ['analysed', ['no-eval'], undefined],
+        ['analysed', ['no-eval'], undefined],
+      ]);
+    },
+  );
+});
