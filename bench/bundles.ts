@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { fallbackHandler, routeTable } from '../functions/routes/index';
-import { functionBuildOptions } from '../lib/constructs/function-bundle';
+import { filesLoadedAtImport, functionBuildOptions } from '../lib/constructs/function-bundle';
 import { firstRequestEvent } from './first-request-event';
 
 /** Building every function as the CDK stack does (NodejsFunction's esbuild settings). */
@@ -96,19 +96,6 @@ export const functionTargets = (): BundleTarget[] => {
 
 const folderNameOf = (name: string): string => name.replace(/[^A-Za-z0-9]+/g, '-');
 
-/** The output files `entry` imports statically, itself included (metafile paths). */
-const staticClosure = (metafile: Metafile, entry: string): string[] => {
-  const seen = new Set<string>();
-  const pending = [entry];
-  for (let path = pending.pop(); path !== undefined; path = pending.pop()) {
-    if (seen.has(path)) continue;
-    seen.add(path);
-    for (const imported of metafile.outputs[path]?.imports ?? [])
-      if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
-  }
-  return [...seen];
-};
-
 /** `extra`: options over the stack's (`sourceMapBuildOptions`, as `-c sourceMaps=true` deploys; `oneFileBuildOptions`). */
 export const buildBundle = async (
   target: BundleTarget,
@@ -123,16 +110,16 @@ export const buildBundle = async (
     entryPoints: [target.entry],
     outdir: dir,
   });
-  const code = Object.entries(metafile.outputs).filter(([path]) => !path.endsWith('.map'));
+  const code = Object.keys(metafile.outputs).filter((path) => !path.endsWith('.map'));
   // Every chunk an import() loads is an entry point too: the function's own is index.mjs.
-  const entry = code.find(([path]) => path.endsWith('/index.mjs'))?.[0];
+  const entry = code.find((path) => path.endsWith('/index.mjs'));
   if (!entry) throw new Error(`esbuild wrote no output for ${target.name}`);
   const bytesOf = (paths: readonly string[]) => paths.reduce((sum, path) => sum + (metafile.outputs[path]?.bytes ?? 0), 0);
-  const loadedFiles = staticClosure(metafile, entry);
+  const loadedFiles = filesLoadedAtImport(metafile);
   return {
     ...target,
     file: join(projectRoot, entry),
-    bytes: bytesOf(code.map(([path]) => path)),
+    bytes: bytesOf(code),
     loadedBytes: bytesOf(loadedFiles),
     loadedFiles,
     metafile,

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
-import { type BuildOptions, buildSync } from 'esbuild';
+import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
 
 /**
  * Node built-ins whose ES module facade costs more than the module: importing one with `import`
@@ -73,6 +73,22 @@ export const functionBuildOptions = {
   loader: { '.css': 'text', '.client.js': 'text' },
   logLevel: 'warning',
 } as const satisfies BuildOptions;
+
+/**
+ * The files of a bundle that a cold start reads: index.mjs and the chunks it imports statically,
+ * transitively (metafile paths). The other chunks load when an `import()` that needs them runs.
+ */
+export const filesLoadedAtImport = (metafile: Metafile): string[] => {
+  const entry = Object.keys(metafile.outputs).find((path) => path === 'index.mjs' || path.endsWith('/index.mjs'));
+  const seen = new Set<string>();
+  for (let pending = entry ? [entry] : [], path = pending.pop(); path !== undefined; path = pending.pop()) {
+    if (seen.has(path)) continue;
+    seen.add(path);
+    for (const imported of metafile.outputs[path]?.imports ?? [])
+      if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
+  }
+  return [...seen];
+};
 
 /** What `-c sourceMaps=true` adds: a map beside each bundle (positions only; no sources inside). */
 export const sourceMapBuildOptions = { sourcemap: true, sourcesContent: false } as const satisfies BuildOptions;

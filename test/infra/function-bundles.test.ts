@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { probeNode } from '../../bench/lambda-node';
-import { functionBuildOptions } from '../../lib/constructs/function-bundle';
+import { filesLoadedAtImport, functionBuildOptions } from '../../lib/constructs/function-bundle';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const entryOf = (handler: string): string => join(projectRoot, 'functions', 'handlers', `${handler}.ts`);
@@ -92,19 +92,6 @@ describe("the JSON body checks are in a write's bundle, never a read's", () => {
 describe('what a cold start loads', () => {
   const costlyFacades = ['fs', 'http', 'process', 'util'].flatMap((name) => [name, `node:${name}`]);
 
-  /** The files index.mjs imports statically, itself included (metafile paths). */
-  const loadedAtImport = (metafile: Metafile): string[] => {
-    const entry = Object.keys(metafile.outputs).find((path) => path.endsWith('/index.mjs'));
-    const seen = new Set<string>();
-    for (let pending = entry ? [entry] : [], path = pending.pop(); path !== undefined; path = pending.pop()) {
-      if (seen.has(path)) continue;
-      seen.add(path);
-      for (const imported of metafile.outputs[path]?.imports ?? [])
-        if (imported.kind === 'import-statement' && !imported.external) pending.push(imported.path);
-    }
-    return [...seen];
-  };
-
   it("no file of a bundle imports fs, http, process or util as an ES module: node's facade of each would read every lazy export (undici for http)", async () => {
     for (const handler of ['projects/get', 'workflows/create', 'webhooks/test', 'oauth/token', 'workers/dispatch']) {
       const { metafile } = await built(handler);
@@ -122,7 +109,7 @@ describe('what a cold start loads', () => {
           .flatMap((path) => Object.keys(metafile.outputs[path]?.inputs ?? {}))
           .map((input) => /node_modules\/(@[^/]+\/[^/]+|[^/]+)/.exec(input)?.[1]),
       );
-    const loaded = packagesIn(loadedAtImport(metafile));
+    const loaded = packagesIn(filesLoadedAtImport(metafile));
     const deployed = packagesIn(Object.keys(metafile.outputs));
     const lazy = [
       '@aws-sdk/credential-provider-sso',
