@@ -2,38 +2,10 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { App } from 'aws-cdk-lib';
-import { environmentOf } from '../../bench/function-environments';
+import { pathToFileURL } from 'node:url';
 import { probeNode } from '../../bench/lambda-node';
-import { buildApp } from '../../lib/app';
 import { writeFunctionBundle } from '../../lib/constructs/function-bundle';
-import { ServiceFunction } from '../../lib/constructs/service-function';
-import { synthesized } from './synthesized';
-
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
-
-/** Each function of the app by its handler (`workers/security-job`): what it is built from and how it is described. */
-const serviceFunctions = (): Map<string, ServiceFunction> => {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  buildApp(app);
-  const handlersDir = join(projectRoot, 'functions', 'handlers') + '/';
-  return new Map(
-    app.node
-      .findAll()
-      .filter((construct): construct is ServiceFunction => construct instanceof ServiceFunction)
-      .map((fn) => [fn.bundle.entry.slice(handlersDir.length).replace(/\.ts$/, ''), fn]),
-  );
-};
-
-/** The variables the function of `description` has in the synthesized app (references as placeholders). */
-const deployedEnvironment = (description: string): Record<string, string> => {
-  const resource = Object.values(synthesized().templates)
-    .flatMap((template) => Object.values((template.Resources ?? {}) as Record<string, any>))
-    .find((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Description === description);
-  if (!resource) throw new Error(`no function is described "${description}"`);
-  return environmentOf(resource);
-};
+import { deployedEnvironment, projectRoot, serviceFunctions } from './service-functions';
 
 /**
  * Lints `files` in a worker thread of the function's bundle as deployed (the sast analyser's pool
