@@ -1,16 +1,15 @@
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { probeNode } from '../../bench/lambda-node';
 import { writeFunctionBundle } from '../../lib/constructs/function-bundle';
+import { lastLineOfLambdaNode } from './lambda-node-process';
 import { deployedEnvironment, projectRoot, serviceFunctions } from './service-functions';
 
 /**
  * Lints `files` in a worker thread of the function's bundle as deployed (the sast analyser's pool
  * starts its workers on the bundle's own module, lint-pool.ts), in a fresh process of Lambda's node
- * line where `npm run bench:node` fetched it. Answers the worker's outcomes.
+ * line. Answers the worker's outcomes.
  */
 const lintInDeployedWorker = async (
   bundleDir: string,
@@ -34,26 +33,7 @@ const lintInDeployedWorker = async (
   // A file, not `-e`: a worker inherits its parent's execArgv, and refuses --input-type.
   const scriptFile = join(bundleDir, 'lint-in-worker.mjs');
   writeFileSync(scriptFile, script);
-  const output = await new Promise<string>((resolve, reject) =>
-    execFile(
-      probeNode().path,
-      [scriptFile],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          AWS_REGION: 'us-east-1',
-          AWS_ACCESS_KEY_ID: 'test',
-          AWS_SECRET_ACCESS_KEY: 'test',
-          // Nothing here should reach for a service; were it to, it meets a closed loopback port.
-          AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
-          ...environment,
-        },
-      },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim().split('\n').at(-1) ?? ''),
-    ),
-  );
-  return JSON.parse(output) as any[];
+  return (await lastLineOfLambdaNode([scriptFile], environment)) as any[];
 };
 
 // Tests run the analysers from the TypeScript sources; these run them as Lambda does, from the

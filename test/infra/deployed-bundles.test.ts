@@ -1,41 +1,24 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { probeNode } from '../../bench/lambda-node';
 import { writeFunctionBundle } from '../../lib/constructs/function-bundle';
+import { lastLineOfLambdaNode } from './lambda-node-process';
 import { deployedEnvironment, projectRoot, serviceFunctions } from './service-functions';
 
 /** What importing `index.mjs` in a fresh process of Lambda's node line gave: its handler's type and whether undici was loaded. */
 const importInFreshNode = (bundleDir: string, environment: Record<string, string>): Promise<{ handler: string; undici: boolean }> =>
-  new Promise((resolve, reject) =>
-    execFile(
-      probeNode().path,
+  lastLineOfLambdaNode(
+    [
+      '--input-type=module',
+      '-e',
       [
-        '--input-type=module',
-        '-e',
-        [
-          `const bundle = await import(${JSON.stringify(pathToFileURL(join(bundleDir, 'index.mjs')).href)});`,
-          "console.log(JSON.stringify({ handler: typeof bundle.handler, undici: process.moduleLoadList.some((m) => m.includes('undici')) }));",
-          'process.exit(0);',
-        ].join('\n'),
-      ],
-      {
-        env: {
-          PATH: process.env.PATH ?? '',
-          AWS_REGION: 'us-east-1',
-          AWS_ACCESS_KEY_ID: 'test',
-          AWS_SECRET_ACCESS_KEY: 'test',
-          // Nothing should reach for a service while importing; were it to, it meets a closed loopback port.
-          AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
-          ...environment,
-        },
-        timeout: 60_000,
-      },
-      (error, stdout, stderr) =>
-        error ? reject(new Error(`${error.message}\n${stderr.slice(-2000)}`)) : resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '')),
-    ),
+        `const bundle = await import(${JSON.stringify(pathToFileURL(join(bundleDir, 'index.mjs')).href)});`,
+        "console.log(JSON.stringify({ handler: typeof bundle.handler, undici: process.moduleLoadList.some((m) => m.includes('undici')) }));",
+        'process.exit(0);',
+      ].join('\n'),
+    ],
+    environment,
   );
 
 // The tests import the TypeScript sources; Lambda imports the bundle. A bundle can fail where the

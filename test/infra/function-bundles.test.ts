@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Metafile } from 'esbuild';
-import { probeNode } from '../../bench/lambda-node';
 import { filesLoadedAtImport, functionBuildOptions } from '../../lib/constructs/function-bundle';
+import { lastLineOfLambdaNode } from './lambda-node-process';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 const entryOf = (handler: string): string => join(projectRoot, 'functions', 'handlers', `${handler}.ts`);
@@ -146,28 +145,12 @@ describe('what a cold start loads', () => {
         `const response = await handler(${JSON.stringify(event)}, { awsRequestId: 'first', getRemainingTimeInMillis: () => 10000 });`,
         "console.log(JSON.stringify({ status: response.statusCode, body: JSON.parse(response.body), undici: process.moduleLoadList.some((m) => m.includes('undici')) }));",
       ].join('\n');
-      const output = await new Promise<string>((resolve, reject) =>
-        execFile(
-          probeNode().path,
-          ['--input-type=module', '-e', script],
-          {
-            env: {
-              PATH: process.env.PATH ?? '',
-              AWS_REGION: 'us-east-1',
-              AWS_ACCESS_KEY_ID: 'test',
-              AWS_SECRET_ACCESS_KEY: 'test',
-              // Should it reach for DynamoDB after all, it meets a closed loopback port.
-              AWS_ENDPOINT_URL: 'http://127.0.0.1:9',
-              TABLE_NAME: 'table',
-              WORKFLOW_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:workflows',
-              POWERTOOLS_METRICS_DISABLED: 'true',
-            },
-          },
-          (error, stdout, stderr) =>
-            error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout.trim().split('\n').at(-1) ?? ''),
-        ),
-      );
-      expect(JSON.parse(output)).toMatchObject({ status: 401, body: { error: { code: 'unauthorized' } }, undici: false });
+      const answered = await lastLineOfLambdaNode(['--input-type=module', '-e', script], {
+        TABLE_NAME: 'table',
+        WORKFLOW_STATE_MACHINE_ARN: 'arn:aws:states:us-east-1:000000000000:stateMachine:workflows',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+      });
+      expect(answered).toMatchObject({ status: 401, body: { error: { code: 'unauthorized' } }, undici: false });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
