@@ -67,7 +67,7 @@ export interface FunctionResult {
   instructionRatio?: number;
   instructionPass?: boolean;
   /** Against the baseline bundled as one file (`oneFileBuildOptions`, as the issue measured it): timed (paired medians divided) and counted. */
-  initRatioToOneFile?: number;
+  initRatioToOneFile: number;
   instructionRatioToOneFile?: number;
   sizePass: boolean;
   initPass: boolean;
@@ -286,7 +286,7 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(r.firstCpuMedianMs),
         ratio(r.firstCpuRatio),
         r.firstStatus === undefined ? '—' : String(r.firstStatus),
-        r.initRatioToOneFile === undefined ? '—' : ratio(r.initRatioToOneFile),
+        ratio(r.initRatioToOneFile),
         instructionRatioText(r.instructionRatioToOneFile),
         r.serves,
       ]),
@@ -375,7 +375,7 @@ const printOneFile = ({ baseline, oneFileBaseline: oneFile, functions }: Omit<Bu
       oneFile.instructionRatio === undefined
         ? ''
         : `, ${fixed(oneFile.importInstructionsM ?? Number.NaN)} M instructions = ${instructionRatioText(oneFile.instructionRatio)}`
-    }. Against it the ${held.length} held functions import in ${span(held.flatMap((r) => (r.initRatioToOneFile === undefined ? [] : [r.initRatioToOneFile])))} its time${counted.length === 0 ? '' : ` and ${span(counted)} its instructions`}.`,
+    }. Against it the ${held.length} held functions import in ${span(held.map((r) => r.initRatioToOneFile))} its time${counted.length === 0 ? '' : ` and ${span(counted)} its instructions`}.`,
   );
 };
 
