@@ -149,10 +149,7 @@ export const writeFunctionBundle = (props: FunctionBundleProps, outputDir: strin
  * The fields are what the asset's cache key is made of, so they name everything the output depends on.
  */
 class InProcessEsbuild implements ILocalBundling {
-  constructor(
-    readonly props: FunctionBundleProps,
-    readonly options: BuildOptions,
-  ) {}
+  constructor(readonly props: FunctionBundleProps) {}
 
   tryBundle(outputDir: string): boolean {
     writeFunctionBundle(this.props, outputDir);
@@ -178,10 +175,6 @@ export const functionCode = (props: FunctionBundleProps): Code =>
     bundling: {
       // Never pulled: the local bundling above always succeeds, so Docker is never asked.
       image: DockerImage.fromRegistry('dummy'),
-      local: new InProcessEsbuild(props, {
-        ...functionBuildOptions,
-        ...(props.sourceMaps ? sourceMapBuildOptions : {}),
-        external: props.external,
-      }),
+      local: new InProcessEsbuild(props),
     },
   });

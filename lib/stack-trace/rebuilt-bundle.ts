@@ -6,19 +6,23 @@ import { buildApp } from '../app';
 import { functionBuildOptions, sourceMapBuildOptions } from '../constructs/function-bundle';
 import { ServiceFunction } from '../constructs/service-function';
 
-/** The handlers of the app's functions (`projects/get`, `workers/dispatch`) and what each is built from. */
-export const functionBundles = (projectRoot: string): Map<string, ServiceFunction['bundle']> => {
+/** Every function of the app by the handler it runs (`projects/get`, `workers/dispatch`): what it is built from and how it is described. */
+export const appFunctions = (projectRoot: string): Map<string, ServiceFunction> => {
   // Bundling skipped: only the constructs are wanted, not their assets.
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   buildApp(app);
   const handlersDir = join(projectRoot, 'functions', 'handlers') + '/';
-  const bundles = new Map<string, ServiceFunction['bundle']>();
-  for (const construct of app.node.findAll()) {
-    if (construct instanceof ServiceFunction)
-      bundles.set(construct.bundle.entry.slice(handlersDir.length).replace(/\.ts$/, ''), construct.bundle);
-  }
-  return bundles;
+  return new Map(
+    app.node
+      .findAll()
+      .filter((construct): construct is ServiceFunction => construct instanceof ServiceFunction)
+      .map((fn) => [fn.bundle.entry.slice(handlersDir.length).replace(/\.ts$/, ''), fn]),
+  );
 };
+
+/** The handlers of the app's functions and what each is built from. */
+export const functionBundles = (projectRoot: string): Map<string, ServiceFunction['bundle']> =>
+  new Map([...appFunctions(projectRoot)].map(([handler, fn]) => [handler, fn.bundle]));
 
 /** A bundle's code files (no maps) by name, each known by the source modules it holds: one set per file, none shared. */
 const filesBySources = (metafile: Metafile): Map<string, string> =>
