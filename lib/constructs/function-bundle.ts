@@ -1,41 +1,10 @@
 import { cpSync, mkdirSync, readdirSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AssetHashType, DockerImage, type ILocalBundling } from 'aws-cdk-lib';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import type { IConstruct } from 'constructs';
 import { type BuildOptions, buildSync, type Metafile } from 'esbuild';
-
-/**
- * Node built-ins whose ES module facade costs more than the module: importing one with `import`
- * makes node read every export of it, lazy getters included, where `require` reads none. Counted
- * with callgrind on node 22 (docs/performance.md, "Eleventh pass"): `node:http` +330 M instructions
- * (its `WebSocket` getter loads undici, nodejs/node#59686; the whole rest of a DynamoDB-only import
- * is ~300 M), `node:process` +70 M, `node:util` +58 M, `node:fs` +48 M; every other built-in a
- * function imports, under 5 M. The bundles take these four through `process.getBuiltinModule`.
- */
-const builtinsWithCostlyFacades = ['fs', 'http', 'process', 'util'] as const;
-
-/**
- * esbuild's aliases: each of those modules to its shim (`builtin-modules/`), with and without the
- * `node:` prefix. An alias also maps the paths under its name, so their subpaths (`fs/promises`,
- * `util/types`, facades of no cost) are aliased to themselves and stay imports of the built-in.
- */
-const builtinModuleShims = Object.fromEntries(
-  builtinsWithCostlyFacades.flatMap((name) => {
-    const shim = fileURLToPath(new URL(`./builtin-modules/${name}.cjs`, import.meta.url));
-    const subpaths = builtinModules.filter((module) => module.startsWith(`${name}/`));
-    return [
-      [name, shim],
-      [`node:${name}`, shim],
-      ...subpaths.flatMap((subpath) => [
-        [subpath, `node:${subpath}`],
-        [`node:${subpath}`, `node:${subpath}`],
-      ]),
-    ];
-  }),
-);
+import { builtinModuleAliases } from './builtin-modules';
 
 /**
  * How every function is bundled: ESM for nodejs22.x, minified, the AWS SDK inside, no source map,
@@ -58,7 +27,8 @@ export const functionBuildOptions = {
   chunkNames: '[name]-[hash]',
   outExtension: { '.js': '.mjs' },
   alias: {
-    ...builtinModuleShims,
+    // Built-ins through process.getBuiltinModule, not node's ES module facades (builtin-modules.ts).
+    ...builtinModuleAliases(),
     // ESLint require()s esquery, whose `module` build (picked by mainFields) exports only a default:
     // required, it has no `parse`, and every file the sast analyser lints failed with "….parse is not
     // a function". Its CommonJS build is what ESLint is written against.
@@ -67,8 +37,9 @@ export const functionBuildOptions = {
   // Off unless the context asks (`sourceMapsFromContext`): with `--enable-source-maps` node reads
   // and parses a bundle's whole map while importing it, ~20 ms of every cold start on node 22.
   sourcemap: false,
-  // Some dependencies still call require(); an ESM bundle has none unless it is defined.
-  banner: { js: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);" },
+  // Some dependencies still call require(); an ESM bundle has none unless it is defined (and
+  // `import … from 'module'` would build node's facade of it, as the shims avoid).
+  banner: { js: "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);" },
   // Pages import their stylesheet and browser script as text (lib/local/text-loader.mjs does the same locally).
   loader: { '.css': 'text', '.client.js': 'text' },
   logLevel: 'warning',

@@ -1,16 +1,14 @@
-import { createRequire } from 'node:module';
 import type { BlockList as NodeBlockList } from 'node:net';
 
 /**
- * `node:net`, read through `require()` on first use. An ESM import of a builtin builds the module's
- * facade by reading every export, and `net.BlockList` is a getter that loads Node's block-list
- * internals: every function that checks a URL loaded them while it started (about 12 KB on the
- * young heap, enough to tip a function into one more collection during init; docs/performance.md).
- * Read through `require()`, they load when a check first builds a list. Nothing runs at import, so
- * a bundle that includes this file without calling it carries nothing.
+ * `node:net`, taken on first use. An ESM import of a builtin builds the module's facade by reading
+ * every export, and `net.BlockList` is a getter that loads Node's block-list internals: every
+ * function that checks a URL loaded them while it started (about 12 KB on the young heap, enough to
+ * tip a function into one more collection during init; docs/performance.md). Taken through
+ * `process.getBuiltinModule`, which reads no export, they load when a check first builds a list.
  */
 let net: typeof import('node:net') | undefined;
-const loadNet = (): typeof import('node:net') => (net ??= createRequire(import.meta.url)('node:net') as typeof import('node:net'));
+const loadNet = (): typeof import('node:net') => (net ??= process.getBuiltinModule('node:net'));
 
 export const isIP = (input: string): number => loadNet().isIP(input);
 

@@ -1,2 +1,0 @@
-// Bundled in place of `import … from 'node:process'` (lib/constructs/function-bundle.ts, builtinsWithCostlyFacades).
-module.exports = process.getBuiltinModule('node:process');
