@@ -28,10 +28,13 @@ const resultMarker = '@@cold-init@@';
 
 const probeScript = [
   'const cpu = process.cpuUsage();',
+  'const resources = process.resourceUsage();',
   'const started = performance.now();',
   'const bundle = await import(process.argv[1]);',
   'const initMs = performance.now() - started;',
   'const used = process.cpuUsage(cpu);',
+  'const after = process.resourceUsage();',
+  'const kernel = { systemMs: (after.systemCPUTime - resources.systemCPUTime) / 1000, pageFaults: after.minorPageFault + after.majorPageFault - resources.minorPageFault - resources.majorPageFault };',
   'let first;',
   'if (process.argv[2]) {',
   '  const event = JSON.parse(process.argv[2]);',
@@ -40,7 +43,7 @@ const probeScript = [
   '  const total = process.cpuUsage(cpu);',
   '  first = { firstMs: performance.now() - started, firstCpuMs: (total.user + total.system) / 1000, firstStatus: response?.statusCode };',
   '}',
-  `process.stdout.write("\\n${resultMarker}" + JSON.stringify({ initMs, cpuMs: (used.user + used.system) / 1000, ...first }) + "\\n");`,
+  `process.stdout.write("\\n${resultMarker}" + JSON.stringify({ initMs, cpuMs: (used.user + used.system) / 1000, ...kernel, ...first }) + "\\n");`,
   'process.exit(0);',
 ].join(' ');
 
@@ -51,6 +54,10 @@ export interface InitSample {
   initMs: number;
   /** CPU time the process spent during the import (user + system, all threads), ms: far less sensitive to a busy machine. */
   cpuMs: number;
+  /** The kernel's share of that CPU time, ms: what the instruction count does not see. */
+  systemMs: number;
+  /** Page faults during the import: pages the import touched for the first time (each costs the kernel). */
+  pageFaults: number;
   /** Import plus the first request (when an event was given): wall clock, ms. */
   firstMs?: number;
   /** The same, CPU time, ms. */
@@ -100,6 +107,10 @@ export interface InitPair {
   baselineMedianMs: number;
   cpuMedianMs: number;
   baselineCpuMedianMs: number;
+  systemMedianMs: number;
+  baselineSystemMedianMs: number;
+  pageFaultsMedian: number;
+  baselinePageFaultsMedian: number;
   /** Import plus first request, medians (NaN without an event). */
   firstMedianMs: number;
   baselineFirstMedianMs: number;
@@ -152,6 +163,8 @@ export const measureColdInits = async (
   }
   const wall = (samples: InitSample[]) => median(samples.map((s) => s.initMs));
   const cpu = (samples: InitSample[]) => median(samples.map((s) => s.cpuMs));
+  const system = (samples: InitSample[]) => median(samples.map((s) => s.systemMs));
+  const faults = (samples: InitSample[]) => median(samples.map((s) => s.pageFaults));
   const firstWall = (samples: InitSample[]) => median(samples.flatMap((s) => (s.firstMs === undefined ? [] : [s.firstMs])));
   const firstCpu = (samples: InitSample[]) => median(samples.flatMap((s) => (s.firstCpuMs === undefined ? [] : [s.firstCpuMs])));
   return pairs.map((pair) => ({
@@ -160,6 +173,10 @@ export const measureColdInits = async (
     baselineMedianMs: wall(pair.baselineSamples),
     cpuMedianMs: cpu(pair.samples),
     baselineCpuMedianMs: cpu(pair.baselineSamples),
+    systemMedianMs: system(pair.samples),
+    baselineSystemMedianMs: system(pair.baselineSamples),
+    pageFaultsMedian: faults(pair.samples),
+    baselinePageFaultsMedian: faults(pair.baselineSamples),
     firstMedianMs: firstWall(pair.samples),
     baselineFirstMedianMs: firstWall(pair.baselineSamples),
     firstCpuMedianMs: firstCpu(pair.samples),

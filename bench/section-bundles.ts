@@ -55,6 +55,10 @@ export interface FunctionResult {
   cpuMedianMs: number;
   pairedBaselineCpuMedianMs: number;
   cpuRatio: number;
+  /** The kernel's CPU time of the import and the page faults it took, medians; faults against the paired baseline runs'. */
+  systemMedianMs: number;
+  pageFaultsMedian: number;
+  pageFaultRatio: number;
   /** Import plus one first request (`bench/first-request-event.ts`), medians, and what it answered. */
   firstMedianMs: number;
   pairedBaselineFirstMedianMs: number;
@@ -97,6 +101,8 @@ export interface BundleSection {
     loadedKb: number;
     initMedianMs: number;
     cpuMedianMs: number;
+    systemMedianMs: number;
+    pageFaultsMedian: number;
     firstCpuMedianMs: number;
     importInstructionsM?: number;
   };
@@ -134,6 +140,8 @@ const resultOf = (
     samples.map((s) => ({
       initMs: round(s.initMs, 2),
       cpuMs: round(s.cpuMs, 2),
+      systemMs: round(s.systemMs, 2),
+      pageFaults: s.pageFaults,
       ...(s.firstMs === undefined ? {} : { firstMs: round(s.firstMs, 2), firstCpuMs: round(s.firstCpuMs ?? Number.NaN, 2) }),
     }));
   return {
@@ -157,6 +165,9 @@ const resultOf = (
     cpuMedianMs: round(init.cpuMedianMs, 1),
     pairedBaselineCpuMedianMs: round(init.baselineCpuMedianMs, 1),
     cpuRatio: round(init.pairedCpuRatio.median, 3),
+    systemMedianMs: round(init.systemMedianMs, 1),
+    pageFaultsMedian: round(init.pageFaultsMedian, 0),
+    pageFaultRatio: round(init.pageFaultsMedian / init.baselinePageFaultsMedian, 3),
     firstMedianMs: round(init.firstMedianMs, 1),
     pairedBaselineFirstMedianMs: round(init.baselineFirstMedianMs, 1),
     firstCpuMedianMs: round(init.firstCpuMedianMs, 1),
@@ -234,6 +245,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       { header: `Instr ≤${targets.initRatio}×` },
       { header: 'CPU ms' },
       { header: 'CPU ×base' },
+      { header: 'Sys ms' },
+      { header: 'Faults' },
+      { header: 'Faults ×base' },
       { header: '1st req CPU ms' },
       { header: '1st ×base' },
       { header: '1st status' },
@@ -259,6 +273,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         '',
         fixed(baseline.cpuMedianMs),
         ratio(1),
+        fixed(baseline.systemMedianMs),
+        String(baseline.pageFaultsMedian),
+        ratio(1),
         fixed(baseline.firstCpuMedianMs),
         ratio(1),
         '',
@@ -283,6 +300,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         r.instructionPass === undefined ? '—' : r.held ? passFail(r.instructionPass) : '(report)',
         fixed(r.cpuMedianMs),
         ratio(r.cpuRatio),
+        fixed(r.systemMedianMs),
+        String(r.pageFaultsMedian),
+        ratio(r.pageFaultRatio),
         fixed(r.firstCpuMedianMs),
         ratio(r.firstCpuRatio),
         r.firstStatus === undefined ? '—' : String(r.firstStatus),
@@ -296,6 +316,7 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       `${runs} runs per function, each paired with a baseline run right before or after it (order alternating); "Base ms" is the median of those paired baseline runs.`,
       `Init ×base: the median of the ${runs} pairs' own ratios (load that drifts between rounds cancels within a pair); "95% interval": a distribution-free interval for that median (order statistics, ${fixed((section.functions[0]?.initRatioInterval.confidence ?? 0) * 100, 1)}% coverage with ${runs} pairs).`,
       'CPU ms: CPU time (user + system) of the process during the same import; a verdict-free cross-check, far less sensitive to other load.',
+      "Sys ms, Faults: the kernel's part of that CPU time and the page faults the import took (medians; Faults ×base against the paired baseline runs'): what the instruction count does not see, and most of what a function's import takes beyond it (docs/performance.md, twelfth pass).",
       baseline.importInstructionsM === undefined
         ? 'Instr: not counted (valgrind is not installed here).'
         : "Instr: millions of instructions of the import, counted once by valgrind's callgrind (a fresh node process with --hash-seed=1, minus one importing an empty module): the same count on a busy machine, the deterministic cross-check of the timed ratio.",
@@ -520,6 +541,8 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
         loadedKb: kb(baseline.loadedBytes),
         initMedianMs: round(median(baselineWall), 1),
         cpuMedianMs: round(median(baselineCpu), 1),
+        systemMedianMs: round(median(inits.flatMap((init) => init.baselineSamples.map((s) => s.systemMs))), 1),
+        pageFaultsMedian: round(median(inits.flatMap((init) => init.baselineSamples.map((s) => s.pageFaults))), 0),
         firstCpuMedianMs: round(median(baselineFirstCpu), 1),
         ...(instructions ? { importInstructionsM: round(instructions.baseline / 1e6, 2) } : {}),
       },
