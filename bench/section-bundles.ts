@@ -532,6 +532,8 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
     };
     const baselineWall = inits.flatMap((init) => init.baselineSamples.map((s) => s.initMs));
     const baselineCpu = inits.flatMap((init) => init.baselineSamples.map((s) => s.cpuMs));
+    const baselineSystem = inits.flatMap((init) => init.baselineSamples.map((s) => s.systemMs));
+    const baselineFaults = inits.flatMap((init) => init.baselineSamples.map((s) => s.pageFaults));
     const baselineFirstCpu = inits.flatMap((init) =>
       init.baselineSamples.flatMap((s) => (s.firstCpuMs === undefined ? [] : [s.firstCpuMs])),
     );
@@ -541,8 +543,8 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
         loadedKb: kb(baseline.loadedBytes),
         initMedianMs: round(median(baselineWall), 1),
         cpuMedianMs: round(median(baselineCpu), 1),
-        systemMedianMs: round(median(inits.flatMap((init) => init.baselineSamples.map((s) => s.systemMs))), 1),
-        pageFaultsMedian: round(median(inits.flatMap((init) => init.baselineSamples.map((s) => s.pageFaults))), 0),
+        systemMedianMs: round(median(baselineSystem), 1),
+        pageFaultsMedian: round(median(baselineFaults), 0),
         firstCpuMedianMs: round(median(baselineFirstCpu), 1),
         ...(instructions ? { importInstructionsM: round(instructions.baseline / 1e6, 2) } : {}),
       },
