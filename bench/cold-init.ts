@@ -27,6 +27,9 @@ export const lambdaLikeEnvironment = {
 const resultMarker = '@@cold-init@@';
 
 const probeScript = [
+  // Garbage collections as node reports them (delivered a tick after they happen, so read at the end).
+  'const gcs = [];',
+  'new (process.getBuiltinModule("node:perf_hooks").PerformanceObserver)((list) => gcs.push(...list.getEntries())).observe({ entryTypes: ["gc"] });',
   'const cpu = process.cpuUsage();',
   'const resources = process.resourceUsage();',
   'const started = performance.now();',
@@ -43,7 +46,10 @@ const probeScript = [
   '  const total = process.cpuUsage(cpu);',
   '  first = { firstMs: performance.now() - started, firstCpuMs: (total.user + total.system) / 1000, firstStatus: response?.statusCode };',
   '}',
-  `process.stdout.write("\\n${resultMarker}" + JSON.stringify({ initMs, cpuMs: (used.user + used.system) / 1000, ...kernel, ...first }) + "\\n");`,
+  'await new Promise((resolve) => setTimeout(resolve, 5));',
+  'const inImport = gcs.filter((gc) => gc.startTime >= started && gc.startTime <= started + initMs);',
+  'const gc = { gcCount: inImport.length, gcMs: inImport.reduce((sum, entry) => sum + entry.duration, 0) };',
+  `process.stdout.write("\\n${resultMarker}" + JSON.stringify({ initMs, cpuMs: (used.user + used.system) / 1000, ...kernel, ...gc, ...first }) + "\\n");`,
   'process.exit(0);',
 ].join(' ');
 
@@ -58,6 +64,14 @@ export interface InitSample {
   systemMs: number;
   /** Page faults during the import: pages the import touched for the first time (each costs the kernel). */
   pageFaults: number;
+  /**
+   * Garbage collections that began during the import, and their pauses summed, ms. V8's young
+   * generation starts at 1 MB, so an import is collected two or three times: where a bundle's
+   * allocations cross that third collection is a step of ~3 ms in its time (docs/performance.md,
+   * thirteenth pass).
+   */
+  gcCount: number;
+  gcMs: number;
   /** Import plus the first request (when an event was given): wall clock, ms. */
   firstMs?: number;
   /** The same, CPU time, ms. */
@@ -111,6 +125,10 @@ export interface InitPair {
   baselineSystemMedianMs: number;
   pageFaultsMedian: number;
   baselinePageFaultsMedian: number;
+  gcCountMedian: number;
+  baselineGcCountMedian: number;
+  gcMsMedian: number;
+  baselineGcMsMedian: number;
   /** Import plus first request, medians (NaN without an event). */
   firstMedianMs: number;
   baselineFirstMedianMs: number;
@@ -165,6 +183,8 @@ export const measureColdInits = async (
   const cpu = (samples: InitSample[]) => median(samples.map((s) => s.cpuMs));
   const system = (samples: InitSample[]) => median(samples.map((s) => s.systemMs));
   const faults = (samples: InitSample[]) => median(samples.map((s) => s.pageFaults));
+  const gcCount = (samples: InitSample[]) => median(samples.map((s) => s.gcCount));
+  const gcMs = (samples: InitSample[]) => median(samples.map((s) => s.gcMs));
   const firstWall = (samples: InitSample[]) => median(samples.flatMap((s) => (s.firstMs === undefined ? [] : [s.firstMs])));
   const firstCpu = (samples: InitSample[]) => median(samples.flatMap((s) => (s.firstCpuMs === undefined ? [] : [s.firstCpuMs])));
   return pairs.map((pair) => ({
@@ -177,6 +197,10 @@ export const measureColdInits = async (
     baselineSystemMedianMs: system(pair.baselineSamples),
     pageFaultsMedian: faults(pair.samples),
     baselinePageFaultsMedian: faults(pair.baselineSamples),
+    gcCountMedian: gcCount(pair.samples),
+    baselineGcCountMedian: gcCount(pair.baselineSamples),
+    gcMsMedian: gcMs(pair.samples),
+    baselineGcMsMedian: gcMs(pair.baselineSamples),
     firstMedianMs: firstWall(pair.samples),
     baselineFirstMedianMs: firstWall(pair.baselineSamples),
     firstCpuMedianMs: firstCpu(pair.samples),

@@ -59,6 +59,10 @@ export interface FunctionResult {
   systemMedianMs: number;
   pageFaultsMedian: number;
   pageFaultRatio: number;
+  /** Garbage collections that began during the import and their pauses summed, medians, beside the paired baseline runs'. */
+  gcCountMedian: number;
+  gcMsMedian: number;
+  pairedBaselineGcMsMedian: number;
   /** Import plus one first request (`bench/first-request-event.ts`), medians, and what it answered. */
   firstMedianMs: number;
   pairedBaselineFirstMedianMs: number;
@@ -103,6 +107,8 @@ export interface BundleSection {
     cpuMedianMs: number;
     systemMedianMs: number;
     pageFaultsMedian: number;
+    gcCountMedian: number;
+    gcMsMedian: number;
     firstCpuMedianMs: number;
     importInstructionsM?: number;
   };
@@ -142,6 +148,8 @@ const resultOf = (
       cpuMs: round(s.cpuMs, 2),
       systemMs: round(s.systemMs, 2),
       pageFaults: s.pageFaults,
+      gcCount: s.gcCount,
+      gcMs: round(s.gcMs, 2),
       ...(s.firstMs === undefined ? {} : { firstMs: round(s.firstMs, 2), firstCpuMs: round(s.firstCpuMs ?? Number.NaN, 2) }),
     }));
   return {
@@ -168,6 +176,9 @@ const resultOf = (
     systemMedianMs: round(init.systemMedianMs, 1),
     pageFaultsMedian: round(init.pageFaultsMedian, 0),
     pageFaultRatio: round(init.pageFaultsMedian / init.baselinePageFaultsMedian, 3),
+    gcCountMedian: init.gcCountMedian,
+    gcMsMedian: round(init.gcMsMedian, 1),
+    pairedBaselineGcMsMedian: round(init.baselineGcMsMedian, 1),
     firstMedianMs: round(init.firstMedianMs, 1),
     pairedBaselineFirstMedianMs: round(init.baselineFirstMedianMs, 1),
     firstCpuMedianMs: round(init.firstCpuMedianMs, 1),
@@ -248,6 +259,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       { header: 'Sys ms' },
       { header: 'Faults' },
       { header: 'Faults ×base' },
+      { header: 'GCs' },
+      { header: 'GC ms' },
+      { header: 'Base GC ms' },
       { header: '1st req CPU ms' },
       { header: '1st ×base' },
       { header: '1st status' },
@@ -276,6 +290,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(baseline.systemMedianMs),
         String(baseline.pageFaultsMedian),
         ratio(1),
+        String(baseline.gcCountMedian),
+        fixed(baseline.gcMsMedian),
+        fixed(baseline.gcMsMedian),
         fixed(baseline.firstCpuMedianMs),
         ratio(1),
         '',
@@ -303,6 +320,9 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
         fixed(r.systemMedianMs),
         String(r.pageFaultsMedian),
         ratio(r.pageFaultRatio),
+        String(r.gcCountMedian),
+        fixed(r.gcMsMedian),
+        fixed(r.pairedBaselineGcMsMedian),
         fixed(r.firstCpuMedianMs),
         ratio(r.firstCpuRatio),
         r.firstStatus === undefined ? '—' : String(r.firstStatus),
@@ -316,7 +336,8 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
       `${runs} runs per function, each paired with a baseline run right before or after it (order alternating); "Base ms" is the median of those paired baseline runs.`,
       `Init ×base: the median of the ${runs} pairs' own ratios (load that drifts between rounds cancels within a pair); "95% interval": a distribution-free interval for that median (order statistics, ${fixed((section.functions[0]?.initRatioInterval.confidence ?? 0) * 100, 1)}% coverage with ${runs} pairs).`,
       'CPU ms: CPU time (user + system) of the process during the same import; a verdict-free cross-check, far less sensitive to other load.',
-      "Sys ms, Faults: the kernel's part of that CPU time and the page faults the import took (medians; Faults ×base against the paired baseline runs'): what the instruction count does not see, and most of what a function's import takes beyond it (docs/performance.md, twelfth pass).",
+      "Sys ms, Faults: the kernel's part of that CPU time and the page faults the import took (medians; Faults ×base against the paired baseline runs'): what the instruction count does not see (docs/performance.md, twelfth pass).",
+      "GCs, GC ms: garbage collections that began during the import and their pauses summed (medians; Base GC ms: the paired baseline runs'). V8's young generation starts at 1 MB, so every import is collected two or three times at ~3 ms each: a bundle that crosses into the third pays a step, not a slope (docs/performance.md, thirteenth pass).",
       baseline.importInstructionsM === undefined
         ? 'Instr: not counted (valgrind is not installed here).'
         : "Instr: millions of instructions of the import, counted once by valgrind's callgrind (a fresh node process with --hash-seed=1, minus one importing an empty module): the same count on a busy machine, the deterministic cross-check of the timed ratio.",
@@ -534,6 +555,8 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
     const baselineCpu = inits.flatMap((init) => init.baselineSamples.map((s) => s.cpuMs));
     const baselineSystem = inits.flatMap((init) => init.baselineSamples.map((s) => s.systemMs));
     const baselineFaults = inits.flatMap((init) => init.baselineSamples.map((s) => s.pageFaults));
+    const baselineGcCounts = inits.flatMap((init) => init.baselineSamples.map((s) => s.gcCount));
+    const baselineGcMs = inits.flatMap((init) => init.baselineSamples.map((s) => s.gcMs));
     const baselineFirstCpu = inits.flatMap((init) =>
       init.baselineSamples.flatMap((s) => (s.firstCpuMs === undefined ? [] : [s.firstCpuMs])),
     );
@@ -545,6 +568,8 @@ export const benchBundles = async (settings: BundleSettings): Promise<BundleSect
         cpuMedianMs: round(median(baselineCpu), 1),
         systemMedianMs: round(median(baselineSystem), 1),
         pageFaultsMedian: round(median(baselineFaults), 0),
+        gcCountMedian: median(baselineGcCounts),
+        gcMsMedian: round(median(baselineGcMs), 1),
         firstCpuMedianMs: round(median(baselineFirstCpu), 1),
         ...(instructions ? { importInstructionsM: round(instructions.baseline / 1e6, 2) } : {}),
       },
