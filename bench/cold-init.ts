@@ -26,9 +26,33 @@ export const lambdaLikeEnvironment = {
 /** The line carrying the probe's figures; the function's own log lines go to stdout too. */
 const resultMarker = '@@cold-init@@';
 
+/**
+ * The young generation's first cycle: V8 starts each semi-space at 1 MB, and collects the young
+ * generation whenever it fills. Where in that cycle an import begins decides which of its
+ * allocations meet a collection. In Lambda the runtime's own start-up allocates first, an amount
+ * the bench cannot know; begun always at the same point (node's start), every bundle met the
+ * collections at the same place, and one allocating ~110 KB more than the baseline took a whole
+ * extra collection that, begun anywhere else, the baseline took too (docs/performance.md,
+ * thirteenth pass). So each pair of runs begins at its own point of the cycle, spread evenly over
+ * the rounds: the probe allocates that much short-lived memory before its clock starts.
+ */
+export const youngCycleKb = 1024;
+
+/** Offsets into the young generation's cycle for `runs` rounds: evenly spread, in a shuffled order. */
+export const youngOffsetsKb = (runs: number, random: () => number = Math.random): number[] => {
+  const offsets = Array.from({ length: runs }, (_, round) => Math.floor(((round + random()) / runs) * youngCycleKb));
+  for (let i = offsets.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [offsets[i], offsets[j]] = [offsets[j] as number, offsets[i] as number];
+  }
+  return offsets;
+};
+
 const probeScript = [
   // Garbage collections as node reports them (delivered a tick after they happen, so read at the end).
   'const gcs = [];',
+  // Short-lived arrays of ~304 bytes each (measured on node 22): offsetKb of the young generation used up before the clock starts.
+  '{ let garbage; for (let i = 0; i < Math.round(Number(process.argv[2]) * 1024 / 304); i += 1) garbage = new Array(30); }',
   'new (process.getBuiltinModule("node:perf_hooks").PerformanceObserver)((list) => gcs.push(...list.getEntries())).observe({ entryTypes: ["gc"] });',
   'const cpu = process.cpuUsage();',
   'const resources = process.resourceUsage();',
@@ -39,8 +63,8 @@ const probeScript = [
   'const after = process.resourceUsage();',
   'const kernel = { systemMs: (after.systemCPUTime - resources.systemCPUTime) / 1000, pageFaults: after.minorPageFault + after.majorPageFault - resources.minorPageFault - resources.majorPageFault };',
   'let first;',
-  'if (process.argv[2]) {',
-  '  const event = JSON.parse(process.argv[2]);',
+  'if (process.argv[3]) {',
+  '  const event = JSON.parse(process.argv[3]);',
   '  const context = { awsRequestId: event.requestContext?.requestId ?? "bench", functionName: "bench", getRemainingTimeInMillis: () => 10000 };',
   '  const response = await bundle.handler(event, context);',
   '  const total = process.cpuUsage(cpu);',
@@ -81,13 +105,20 @@ export interface InitSample {
 }
 
 /** One fresh process; resolves to how long its import of `file` (and, given an event, its first request) took. */
-export const measureInitOnce = (file: string, environment: Record<string, string> = {}, event?: unknown): Promise<InitSample> =>
+export const measureInitOnce = (
+  file: string,
+  environment: Record<string, string> = {},
+  event?: unknown,
+  /** Kilobytes of the young generation used up before the import begins (`youngCycleKb`). */
+  youngOffsetKb = 0,
+): Promise<InitSample> =>
   new Promise((resolve, reject) => {
     const args = [
       '--input-type=module',
       '-e',
       probeScript,
       pathToFileURL(file).href,
+      String(youngOffsetKb),
       ...(event === undefined ? [] : [JSON.stringify(event)]),
     ];
     const child = spawn(probeNode().path, args, {
@@ -117,6 +148,8 @@ export interface InitPair {
   samples: InitSample[];
   /** Imports of the baseline, each run right before or after one of the function's. */
   baselineSamples: InitSample[];
+  /** Where each round's pair began in the young generation's cycle, KB (`youngOffsetsKb`). */
+  offsetsKb: number[];
   medianMs: number;
   baselineMedianMs: number;
   cpuMedianMs: number;
@@ -152,8 +185,9 @@ const pairedRatioOf = (ratios: readonly number[]): MedianInterval & { median: nu
 
 /**
  * `runs` pairs per function, baseline and function back to back, the order alternating from one
- * round to the next, so drifting machine load hits both alike. One discarded run of each bundle
- * first warms the file cache.
+ * round to the next, so drifting machine load hits both alike, and both runs of a pair beginning at
+ * the same point of the young generation's cycle (`youngOffsetsKb`). One discarded run of each
+ * bundle first warms the file cache.
  */
 export const measureColdInits = async (
   baselineFile: string,
@@ -165,16 +199,24 @@ export const measureColdInits = async (
 ): Promise<InitPair[]> => {
   await measureInitOnce(baselineFile, {}, baselineEvent);
   for (const fn of functions) await measureInitOnce(fn.file, fn.environment, fn.event);
-  const pairs = functions.map((f) => ({ name: f.name, samples: [] as InitSample[], baselineSamples: [] as InitSample[] }));
+  const pairs = functions.map((f) => ({
+    name: f.name,
+    samples: [] as InitSample[],
+    baselineSamples: [] as InitSample[],
+    offsetsKb: youngOffsetsKb(runs),
+  }));
   for (let round = 0; round < runs; round += 1) {
     for (const [i, fn] of functions.entries()) {
       const pair = pairs[i] as (typeof pairs)[number];
+      const offsetKb = pair.offsetsKb[round] ?? 0;
+      const baselineRun = () => measureInitOnce(baselineFile, {}, baselineEvent, offsetKb);
+      const functionRun = () => measureInitOnce(fn.file, fn.environment, fn.event, offsetKb);
       if (round % 2 === 0) {
-        pair.baselineSamples.push(await measureInitOnce(baselineFile, {}, baselineEvent));
-        pair.samples.push(await measureInitOnce(fn.file, fn.environment, fn.event));
+        pair.baselineSamples.push(await baselineRun());
+        pair.samples.push(await functionRun());
       } else {
-        pair.samples.push(await measureInitOnce(fn.file, fn.environment, fn.event));
-        pair.baselineSamples.push(await measureInitOnce(baselineFile, {}, baselineEvent));
+        pair.samples.push(await functionRun());
+        pair.baselineSamples.push(await baselineRun());
       }
     }
     onRound(round + 1);

@@ -12,7 +12,7 @@ import {
   packagesBeyond,
 } from './bundles';
 import { cpus, loadavg } from 'node:os';
-import { type InitPair, type InitSample, measureColdInits } from './cold-init';
+import { type InitPair, type InitSample, measureColdInits, youngCycleKb } from './cold-init';
 import { probeNode } from './lambda-node';
 import { sourceMapBuildOptions, sourceMapNodeOptions } from '../lib/constructs/function-bundle';
 import { canCountInstructions, countImportInstructions, type ImportInstructions } from './import-instructions';
@@ -143,7 +143,8 @@ const resultOf = (
   const counted = instructions?.byName.get(bundle.name);
   const instructionRatio = counted === undefined || instructions === undefined ? undefined : counted / instructions.baseline;
   const rounded = (samples: InitSample[]) =>
-    samples.map((s) => ({
+    samples.map((s, index) => ({
+      youngOffsetKb: init.offsetsKb[index],
       initMs: round(s.initMs, 2),
       cpuMs: round(s.cpuMs, 2),
       systemMs: round(s.systemMs, 2),
@@ -333,11 +334,11 @@ const printResults = (section: Omit<BundleSection, 'checks' | 'largest'>, runs: 
     ],
     [
       'Targets hold for every function serving /v1 or /oauth (and the fallback); dashboard pages and /docs are measured and reported, not held.',
-      `${runs} runs per function, each paired with a baseline run right before or after it (order alternating); "Base ms" is the median of those paired baseline runs.`,
+      `${runs} runs per function, each paired with a baseline run right before or after it (order alternating), both begun at the same point of the young generation's first ${youngCycleKb} KB cycle, the rounds' points spread evenly over it (as in Lambda, where the runtime allocates an unknown amount before the import); "Base ms" is the median of those paired baseline runs.`,
       `Init ×base: the median of the ${runs} pairs' own ratios (load that drifts between rounds cancels within a pair); "95% interval": a distribution-free interval for that median (order statistics, ${fixed((section.functions[0]?.initRatioInterval.confidence ?? 0) * 100, 1)}% coverage with ${runs} pairs).`,
       'CPU ms: CPU time (user + system) of the process during the same import; a verdict-free cross-check, far less sensitive to other load.',
       "Sys ms, Faults: the kernel's part of that CPU time and the page faults the import took (medians; Faults ×base against the paired baseline runs'): what the instruction count does not see (docs/performance.md, twelfth pass).",
-      "GCs, GC ms: garbage collections that began during the import and their pauses summed (medians; Base GC ms: the paired baseline runs'). V8's young generation starts at 1 MB, so every import is collected two or three times at ~3 ms each: a bundle that crosses into the third pays a step, not a slope (docs/performance.md, thirteenth pass).",
+      "GCs, GC ms: garbage collections that began during the import and their pauses summed (medians; Base GC ms: the paired baseline runs'). V8's young generation starts at 1 MB, so every import is collected once to three times at ~3 ms each, depending on where in the cycle it begins (docs/performance.md, thirteenth pass).",
       baseline.importInstructionsM === undefined
         ? 'Instr: not counted (valgrind is not installed here).'
         : "Instr: millions of instructions of the import, counted once by valgrind's callgrind (a fresh node process with --hash-seed=1, minus one importing an empty module): the same count on a busy machine, the deterministic cross-check of the timed ratio.",
