@@ -49,10 +49,10 @@ export const youngOffsetsKb = (runs: number, random: () => number = Math.random)
 };
 
 const probeScript = [
-  // Garbage collections as node reports them (delivered a tick after they happen, so read at the end).
-  'const gcs = [];',
   // Short-lived arrays of ~304 bytes each (measured on node 22): offsetKb of the young generation used up before the clock starts.
   '{ let garbage; for (let i = 0; i < Math.round(Number(process.argv[2]) * 1024 / 304); i += 1) garbage = new Array(30); }',
+  // Garbage collections as node reports them (delivered a tick after they happen, so read at the end).
+  'const gcs = [];',
   'new (process.getBuiltinModule("node:perf_hooks").PerformanceObserver)((list) => gcs.push(...list.getEntries())).observe({ entryTypes: ["gc"] });',
   'const cpu = process.cpuUsage();',
   'const resources = process.resourceUsage();',
@@ -90,9 +90,8 @@ export interface InitSample {
   pageFaults: number;
   /**
    * Garbage collections that began during the import, and their pauses summed, ms. V8's young
-   * generation starts at 1 MB, so an import is collected two or three times: where a bundle's
-   * allocations cross that third collection is a step of ~3 ms in its time (docs/performance.md,
-   * thirteenth pass).
+   * generation starts at 1 MB, so an import is collected once to three times, ~3 ms each, as where
+   * in that cycle it begins decides (`youngCycleKb`; docs/performance.md, thirteenth pass).
    */
   gcCount: number;
   gcMs: number;
@@ -159,7 +158,6 @@ export interface InitPair {
   pageFaultsMedian: number;
   baselinePageFaultsMedian: number;
   gcCountMedian: number;
-  baselineGcCountMedian: number;
   gcMsMedian: number;
   baselineGcMsMedian: number;
   /** Import plus first request, medians (NaN without an event). */
@@ -240,7 +238,6 @@ export const measureColdInits = async (
     pageFaultsMedian: faults(pair.samples),
     baselinePageFaultsMedian: faults(pair.baselineSamples),
     gcCountMedian: gcCount(pair.samples),
-    baselineGcCountMedian: gcCount(pair.baselineSamples),
     gcMsMedian: gcMs(pair.samples),
     baselineGcMsMedian: gcMs(pair.baselineSamples),
     firstMedianMs: firstWall(pair.samples),
