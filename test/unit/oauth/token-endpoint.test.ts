@@ -161,7 +161,10 @@ describe('POST /oauth/token', () => {
   it('answers invalid_client with 401 and WWW-Authenticate, for a wrong or missing secret', async () => {
     const world = await oauthWorld();
     const { code } = await world.authorize();
-    const wrong = await exchange(world, code!, { client_secret: `${world.confidential.client_secret!.slice(0, -1)}x` });
+    const secret = world.confidential.client_secret!;
+    // Swap the last character for one it is not, so the secret is always wrong.
+    const wrongSecret = `${secret.slice(0, -1)}${secret.endsWith('x') ? 'y' : 'x'}`;
+    const wrong = await exchange(world, code!, { client_secret: wrongSecret });
     expect(wrong).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
     expect(wrong.headers['WWW-Authenticate']).toMatch(/^Basic /);
     const missing = await post(world, {
