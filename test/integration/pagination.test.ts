@@ -611,9 +611,11 @@ describe('project lists: live and test mode', () => {
     for (const name of ['live one', 'live two']) liveIds.push((await live.post('/projects', { name, repository })).body.data.id);
     // Plus seeded live projects, to be sure the test list is not merely short.
     liveIds.push(...(await seed(liveTenant(account), fixtureSeeds.slice(0, 5))).map((p) => p.id));
-    const testIds = [(await test.post('/projects', { name: 'test one', repository })).body.data.id as string];
+    const testProject: Project = (await test.post('/projects', { name: 'test one', repository })).body.data;
+    const testIds = [testProject.id];
 
-    const today = new Date().toISOString().slice(0, 10);
+    // The day the project was created in, not the clock's day now: the test may run across midnight UTC.
+    const today = testProject.created_at.slice(0, 10);
     const queries: Array<Record<string, string | number>> = [
       {},
       { sort: 'name' },

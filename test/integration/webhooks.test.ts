@@ -329,8 +329,9 @@ describe('events', () => {
     expect((await liveApi.get('/events?type=workflow.cancelled')).body.data).toEqual([]);
     expectValidation(await liveApi.get('/events?type=workflow.exploded'), 'type');
 
-    const today = new Date().toISOString().slice(0, 10);
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // The days the events were created in, not the clock's day now: the test may run across midnight UTC.
+    const today = first.created_at.slice(0, 10);
+    const tomorrow = new Date(Date.parse(third.created_at.slice(0, 10)) + 86_400_000).toISOString().slice(0, 10);
     expect((await liveApi.get(`/events?created_after=${today}`)).body.data).toEqual([third, second, first]);
     expect((await liveApi.get(`/events?created_before=${today}`)).body.data).toEqual([]);
     expect((await liveApi.get(`/events?created_after=${tomorrow}`)).body.data).toEqual([]);
