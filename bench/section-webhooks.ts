@@ -336,7 +336,7 @@ const printCost = (
     const entry = tally?.byOperation[op];
     return entry && entry.calls > 0 ? entry.totalMs / entry.calls : 0;
   };
-  // The dispatcher: from the attempt's start (webhook read, claim, POST) to its arrival, then the result's write.
+  // The dispatcher: from the attempt’s start (webhook read, claim, POST) to its arrival, then the result's write.
   const dispatchMs = (calm?.stages.dispatchToArrival.p50 ?? 0) + mean('UpdateItem');
   const fanOutMs = mean('Query') + mean('TransactWriteItems') + mean('queue BatchWriteItem');
   const costs = (['burst', 'trickle'] as const).map((batching) => deliveryCost(batching, sizes.item, sizes.attempt, dispatchMs, fanOutMs));
@@ -362,7 +362,7 @@ const printCost = (
     ]),
     [
       `Delivery item ${sizes.item} bytes, its attempt record ${sizes.attempt} bytes (measured); fan-out: the put in a transaction (2 WRU per KB)`,
-      'and its share of the counter; dispatcher: the claim and the result (1 WRU per KB each), the webhook read (0.5 RRU).',
+      'and its share of the counter; dispatcher: the claim and the result (1 WRU per KB each), the webhook read (0.5 RRU; the message carries the event’s body).',
       `Worker time per delivery: dispatcher ${fixed(dispatchMs, 0)} ms, fan-out ${fixed(fanOutMs, 0)} ms per batch (measured here, 1 GB, arm64).`,
       `List prices: DynamoDB $${listPrices.writeUnitUsd}/M WRU, $${listPrices.readUnitUsd}/M RRU; Lambda $${listPrices.lambdaRequestUsd}/M requests,`,
       `$${listPrices.lambdaGbSecondUsd}/GB-s (arm64); SQS $${listPrices.sqsRequestUsd}/M requests. Full batches: 100 events per stream batch,`,

@@ -52,7 +52,8 @@ export const deliveryCost = (
   const fanOutWrites = 2 * units(itemBytes, 1024) + (2 * 1) / perStreamBatch;
   // Dispatcher: the claim and the result, each a write of the whole item.
   const dispatchWrites = units(itemBytes, 1024) + units(itemBytes + attemptBytes, 1024);
-  // The webhook's read (eventually consistent, half a unit) and the list read shared by a batch.
+  // The webhook's read (eventually consistent, half a unit) and the list read shared by a stream
+  // batch. The queue message carries the event's body (up to 16 KiB): the event is not read.
   const readUnits = 0.5 + 0.5 / perStreamBatch;
   const lambdaInvocations = 1 / perStreamBatch + 1 / perSqsBatch;
   // Send (batched by 10 from the fan-out), receive and delete (by the event source mapping, per batch).

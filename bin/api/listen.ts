@@ -6,7 +6,7 @@ import type { ServiceEvent } from '@project-automation-service/sdk';
 import { webhookUserAgent } from '../../functions/adapters/runtime/webhook-runtime';
 import { newId } from '../../functions/core/ids';
 import { deliveryHeaders } from '../../functions/core/webhooks/dispatch';
-import { eventPayload } from '../../functions/core/webhooks/fan-out';
+import { eventPayload } from '../../functions/core/webhooks/event-payload';
 import { generateWebhookSecret } from '../../functions/core/webhooks/signature';
 import { type Command, type CommandContext, required, UsageError } from './command';
 import { eventFilter, eventLine } from './events';

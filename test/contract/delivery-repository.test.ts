@@ -78,7 +78,6 @@ const delivery = (minute: number, overrides: Partial<Delivery> = {}): Delivery =
   next_attempt_at: at(minute),
   created_at: at(minute),
   updated_at: at(minute),
-  payload: JSON.stringify({ id: `evt_${minute}`, type: 'workflow.completed', created_at: at(minute), data: { n: minute } }),
   ...overrides,
 });
 
@@ -109,6 +108,19 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(created);
     expect(await deliveries.get(tenant, otherWebhookId, created.id)).toBeUndefined();
     expect(await deliveries.get({ ...tenant, mode: 'test' }, webhook.id, created.id)).toBeUndefined();
+  });
+
+  it('keeps the body of a delivery stored with one (a test delivery), and gives none where none was stored', async () => {
+    const withBody = delivery(0, {
+      test: true,
+      payload: JSON.stringify({ id: 'evt_0', type: 'workflow.completed', created_at: at(0), data: { n: 0 } }),
+    });
+    const withoutBody = delivery(1);
+    await deliveries.create(tenant, withBody);
+    await deliveries.createMany(tenant, [withoutBody]);
+    expect(await deliveries.get(tenant, webhook.id, withBody.id)).toStrictEqual(withBody);
+    expect(await deliveries.get(tenant, webhook.id, withoutBody.id)).toStrictEqual(withoutBody);
+    expect(await deliveries.claim(tenant, webhook.id, withoutBody.id, 1, 1, at(2))).not.toHaveProperty('payload');
   });
 
   it("lists a webhook's deliveries by creation, filtered by status, event type and created time, with the total", async () => {

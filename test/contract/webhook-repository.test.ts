@@ -68,21 +68,6 @@ describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
     expect(await webhooks.get(tenant, created.id)).toEqual(created);
   });
 
-  it('reads several webhooks at once, in the order asked, repeats included, undefined where none is', async () => {
-    const [a, b] = [webhook(0), webhook(1)];
-    await webhooks.create(tenant, a!);
-    await webhooks.create(otherMode, b!);
-    expect(
-      await webhooks.getMany([
-        { tenant: otherMode, id: b!.id },
-        { tenant, id: a!.id },
-        { tenant, id: b!.id },
-        { tenant: otherMode, id: b!.id },
-      ]),
-    ).toEqual([b, a, undefined, b]);
-    expect(await webhooks.getMany([])).toEqual([]);
-  });
-
   it("gives every webhook of the tenant, in id (creation) order, and no other tenant's", async () => {
     const [a, b, c] = [webhook(0), webhook(1), webhook(2)];
     for (const created of [c!, a!, b!]) await webhooks.create(tenant, created);

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constructEvent } from '@project-automation-service/sdk';
-import { eventPayload } from '../../functions/core/webhooks/fan-out';
+import { eventPayload } from '../../functions/core/webhooks/event-payload';
 import { startCli, stopClis } from './support/cli';
 import { startReceiver, type Receiver } from './support/receiver';
 import { newAccount } from './support/runtime';

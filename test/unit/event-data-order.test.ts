@@ -30,10 +30,29 @@ describe("an event's data", () => {
     }
   });
 
-  it('keeps fields the example lacks, after the documented ones, and values as they are', () => {
-    const data = { extra: 1, verdict: 'approve', review_id: 'rev_1', by_severity: { info: 2, critical: 0 } };
+  it('keeps fields the example lacks, after the documented ones in name order (nested and in arrays too), and values as they are', () => {
+    const data = {
+      zeta: [{ b: 1, a: 2 }],
+      extra: { y: 1, x: 2 },
+      verdict: 'approve',
+      review_id: 'rev_1',
+      by_severity: { info: 2, critical: 0, unknown: 1 },
+    };
     const read = inDocumentedOrder('review.completed', data);
-    expect(keyOrder(read)).toEqual(['review_id', 'verdict', ['by_severity', ['critical', 'info']], 'extra']);
+    expect(keyOrder(read)).toEqual([
+      'review_id',
+      'verdict',
+      ['by_severity', ['critical', 'info', 'unknown']],
+      ['extra', ['x', 'y']],
+      'zeta',
+    ]);
+    expect(JSON.stringify((read as { zeta: unknown }).zeta)).toBe('[{"a":2,"b":1}]');
     expect(read).toEqual(data);
+  });
+
+  it('reads the same JSON whatever order the table gives the keys in', () => {
+    const data = { note: { second: 2, first: 1 }, workflow_id: 'wf_1', list: [{ d: 1, c: 2 }] };
+    const once = JSON.stringify(inDocumentedOrder('workflow.created', data));
+    expect(JSON.stringify(inDocumentedOrder('workflow.created', shuffled(data)))).toBe(once);
   });
 });

@@ -36,7 +36,7 @@ const deliveryFrom = (item: Record<string, unknown>): Delivery => {
     next_attempt_at: d.next_attempt_at ?? null,
     created_at: d.created_at,
     updated_at: d.updated_at,
-    payload: d.payload,
+    ...(d.payload === undefined ? {} : { payload: d.payload }),
   };
 };
 

@@ -121,10 +121,15 @@ const rangeFor = (tenant: Tenant, { low, high }: { low: string; high: string }, 
   };
 };
 
-/** One event by id, alone: what `GET /v1/events/{id}` reads (and a forward list, for its anchor). */
-export const dynamoEventReader = (table: TableRef): Pick<EventRepository, 'get'> => ({
+/**
+ * One event by id, alone: what `GET /v1/events/{id}` reads (and a forward list, for its anchor).
+ * `consistent` for a reader that must find an event just written (the webhook dispatcher).
+ */
+export const dynamoEventReader = (table: TableRef, options: { consistent?: boolean } = {}): Pick<EventRepository, 'get'> => ({
   async get(tenant, id) {
-    const result = await table.client.send(new GetCommand({ TableName: table.tableName, Key: keys.event(tenant, id) }));
+    const result = await table.client.send(
+      new GetCommand({ TableName: table.tableName, Key: keys.event(tenant, id), ...(options.consistent ? { ConsistentRead: true } : {}) }),
+    );
     return result.Item ? eventFrom(result.Item) : undefined;
   },
 });

@@ -1,7 +1,6 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
-import { getItems } from './batch-get';
 import type { TableRef } from './client';
 import { failedWebhookCountKey, failedWebhookCountMove, failedWebhookCountOf } from './failed-webhook-count';
 import {
@@ -21,7 +20,7 @@ import { conditionFailedAt, type TransactItem, withConflictRetry } from './trans
 import { setExpression, updateExisting } from './update-expression';
 
 /** Fields in the documented order. */
-const webhookFrom = (item: Record<string, unknown>): Webhook => ({
+export const webhookFrom = (item: Record<string, unknown>): Webhook => ({
   id: item.id as string,
   url: item.url as string,
   events: item.events as Webhook['events'],
@@ -178,17 +177,6 @@ export const dynamoWebhookRepository = (table: TableRef): WebhookRepository => {
 
   return {
     ...dynamoWebhookWrites(table),
-
-    async getMany(refs) {
-      const wanted = refs.map(({ tenant, id }) => keys.webhook(tenant, id));
-      const distinct = [...new Map(wanted.map((key) => [`${key.pk}\n${key.sk}`, key])).values()];
-      const items = distinct.length > 0 ? await getItems(table, distinct) : [];
-      const found = new Map(distinct.map((key, i) => [`${key.pk}\n${key.sk}`, items[i]]));
-      return wanted.map((key) => {
-        const item = found.get(`${key.pk}\n${key.sk}`);
-        return item ? webhookFrom(item) : undefined;
-      });
-    },
 
     async all(tenant) {
       const items = await queryAll(table, {

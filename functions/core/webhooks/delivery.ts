@@ -35,8 +35,13 @@ export interface Delivery {
   next_attempt_at: string | null;
   created_at: string;
   updated_at: string;
-  /** The exact body every attempt sends, so that retries and replays are byte-identical. */
-  payload: string;
+  /**
+   * The exact body every attempt sends, stored only where the event itself is not: a test
+   * delivery's example event. Deliveries of recorded events leave it out: their queue messages
+   * carry it, or the dispatcher reads the event (immutable, never deleted), the same bytes every
+   * attempt. Deliveries stored with it before it was left out still send it.
+   */
+  payload?: string;
 }
 
 export type DeliveryView = Omit<Delivery, 'payload'>;
@@ -47,12 +52,29 @@ export const viewOfDelivery = ({ payload: _p, ...view }: Delivery): DeliveryView
 export const retryDelaysMs = [5_000, 30_000, 300_000, 1_800_000, 7_200_000] as const;
 export const maxAttempts = retryDelaysMs.length + 1;
 
+/**
+ * The largest body a queue message carries, as JSON-escaped UTF-8: ten such messages stay well
+ * within SQS's 256 KiB per batch, and a larger event is read from the table instead.
+ */
+export const maxCarriedPayloadBytes = 16 * 1024;
+
+/** `payload` when a queue message may carry it. */
+export const carriedPayload = (payload: string): { payload: string } | Record<string, never> =>
+  new TextEncoder().encode(JSON.stringify(payload)).length <= maxCarriedPayloadBytes ? { payload } : {};
+
 /** One message of the delivery queue: make attempt `attempt` of `sequence`, not before `not_before`. */
 export interface DeliveryMessage {
   account_id: string;
   mode: Tenant['mode'];
   webhook_id: string;
   delivery_id: string;
+  /** The delivery's event; absent from messages queued before it was added. */
+  event_id?: string;
+  /**
+   * The body to send, carried from the fan-out (and on to each retry) when it is small enough
+   * (`maxCarriedPayloadBytes`); without it the dispatcher reads the event. Either way the same bytes.
+   */
+  payload?: string;
   sequence: number;
   attempt: number;
   not_before: number;

@@ -1,6 +1,7 @@
 import { type Clock, isoTime } from '../clock';
 import type { Tenant } from '../tenancy';
 import type { AccountRepository } from '../credentials/credential';
+import type { ServiceEvent } from '../events/event';
 import {
   type Delivery,
   type DeliveryAttempt,
@@ -11,9 +12,11 @@ import {
   maxAttempts,
   retryDelaysMs,
 } from './delivery';
+import type { DispatchReads } from './batch-reads';
+import { eventPayload } from './event-payload';
 import { signatureHeader } from './signature';
 import type { TargetPolicy } from './target-policy';
-import { signingSecrets, type Webhook, type WebhookRepository } from './webhook';
+import { signingSecrets, type Webhook } from './webhook';
 
 /** One attempt over the network (the HTTP adapter); never throws. */
 export type SendAttempt = (request: {
@@ -32,8 +35,7 @@ export type SendAttempt = (request: {
   responseExcerpt: string;
 }>;
 
-export interface DispatchDeps {
-  webhooks: WebhookRepository;
+export interface DispatchDeps extends DispatchReads {
   deliveries: DeliveryRepository;
   accounts: AccountRepository;
   queue: DeliveryQueue;
@@ -78,12 +80,19 @@ export const deliveryHeaders = (fields: DeliveryHeaderFields): Record<string, st
   'X-Service-Attempt': String(fields.attempt),
 });
 
-/** The signed request of one attempt; signed afresh each time, with every live secret. */
-export const signedRequest = (webhook: Webhook, delivery: Delivery, attempt: number, nowMs: number, userAgent: string) => ({
+/** The signed request of one attempt of `delivery`, sending `payload`; signed afresh each time, with every live secret. */
+export const signedRequest = (
+  webhook: Webhook,
+  delivery: Delivery,
+  payload: string,
+  attempt: number,
+  nowMs: number,
+  userAgent: string,
+) => ({
   url: webhook.url,
-  body: delivery.payload,
+  body: payload,
   headers: deliveryHeaders({
-    payload: delivery.payload,
+    payload,
     secrets: signingSecrets(webhook, nowMs),
     eventId: delivery.event_id,
     eventType: delivery.event_type,
@@ -179,11 +188,17 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
     return;
   }
   // The webhook first: a paused or deleted one gets no claim. The claim answers the delivery itself.
+  // An event the message does not carry is read beside it (together, for a batch), and must be
+  // there before a claim is made.
+  const eventRead = message.payload !== undefined || message.event_id === undefined ? undefined : deps.events.get(tenant, message.event_id);
+  eventRead?.catch(() => undefined);
   const webhook = await deps.webhooks.get(tenant, message.webhook_id);
   if (!webhook || !webhook.active || webhook.status === 'failed') {
     await closeWithoutAttempt(message, webhook, deps);
     return;
   }
+  const event = await eventRead;
+  if (eventRead && !event) throw new Error(`event ${message.event_id} of delivery ${message.delivery_id} is not stored`);
   const delivery = await deps.deliveries.claim(tenant, webhook.id, message.delivery_id, message.sequence, message.attempt, isoTime(nowMs));
   if (!delivery) {
     const current = await deps.deliveries.get(tenant, webhook.id, message.delivery_id);
@@ -193,9 +208,18 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
     return;
   }
 
-  const request = signedRequest(webhook, delivery, message.attempt, nowMs, deps.userAgent);
+  // A body stored with the delivery (before bodies were left out) stays the one every attempt sends.
+  const payload = delivery.payload ?? message.payload ?? eventPayload(event ?? (await storedEvent(tenant, delivery, deps)));
+  const request = signedRequest(webhook, delivery, payload, message.attempt, nowMs, deps.userAgent);
   const result = await deps.send({ ...request, policy: deps.policyFor(message.mode) });
   await settle(message, webhook, delivery, attemptRecord(message.sequence, message.attempt, nowMs, result), result.ok, deps);
+};
+
+/** The delivery's event, for a message queued before messages named it: its claim is made, so a missing event counts as a failed attempt. */
+const storedEvent = async (tenant: Tenant, delivery: Delivery, deps: DispatchDeps): Promise<ServiceEvent> => {
+  const event = await deps.events.get(tenant, delivery.event_id);
+  if (!event) throw new Error(`event ${delivery.event_id} of delivery ${delivery.id} is not stored`);
+  return event;
 };
 
 /**

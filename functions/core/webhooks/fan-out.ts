@@ -3,7 +3,8 @@ import type { ServiceEvent } from '../events/event';
 import { derivedId } from '../ids';
 import { mapWithConcurrency } from '../concurrency';
 import type { Tenant } from '../tenancy';
-import { type Delivery, type DeliveryQueue, type DeliveryRepository, sendAll } from './delivery';
+import { carriedPayload, type Delivery, type DeliveryMessage, type DeliveryQueue, type DeliveryRepository, sendAll } from './delivery';
+import { eventPayload } from './event-payload';
 import { isSubscribed, type Webhook, type WebhookRepository } from './webhook';
 import type { WebhookListCache } from './webhook-list-cache';
 
@@ -28,10 +29,6 @@ export type FanOutResult = { ok: true; webhooks: number } | { ok: false; error: 
 /** Tenants whose events are fanned out at once. */
 export const fanOutConcurrency = 4;
 
-/** The body every attempt of every delivery of this event sends. */
-export const eventPayload = (event: ServiceEvent): string =>
-  JSON.stringify({ id: event.id, type: event.type, created_at: event.created_at, data: event.data });
-
 export const newDelivery = (webhook: Webhook, event: ServiceEvent, status: Delivery['status'], nowMs: number, test = false): Delivery => ({
   // The same id for the same event and webhook: fan-out running twice creates one delivery.
   id: derivedId('delivery', Date.parse(event.created_at), `${event.id}:${webhook.id}${test ? `:test:${nowMs}` : ''}`),
@@ -47,17 +44,22 @@ export const newDelivery = (webhook: Webhook, event: ServiceEvent, status: Deliv
   next_attempt_at: status === 'pending' ? isoTime(nowMs) : null,
   created_at: isoTime(nowMs),
   updated_at: isoTime(nowMs),
-  payload: eventPayload(event),
+  // A test's example event is not recorded: its body is kept with the delivery. Other deliveries
+  // send their event's item, read by the dispatcher.
+  ...(test ? { payload: eventPayload(event) } : {}),
 });
 
-export const firstAttemptMessage = (tenant: Tenant, delivery: Delivery, nowMs: number) => ({
+/** The message of the next sequence's first attempt; `payload`, the event's body, travels with it when small enough. */
+export const firstAttemptMessage = (tenant: Tenant, delivery: Delivery, nowMs: number, payload?: string): DeliveryMessage => ({
   account_id: tenant.accountId,
   mode: tenant.mode,
   webhook_id: delivery.webhook_id,
   delivery_id: delivery.id,
+  event_id: delivery.event_id,
   sequence: delivery.sequence,
   attempt: delivery.attempt_count + 1,
   not_before: nowMs,
+  ...(payload === undefined ? {} : carriedPayload(payload)),
 });
 
 const webhooksFor = (tenant: Tenant, recordedAtMs: number, deps: FanOutDeps): Promise<Webhook[]> =>
@@ -77,6 +79,9 @@ const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[
   const counts: number[] = [];
   const deliveries: Delivery[] = [];
   const seen = new Set<string>();
+  // Each event's body once, carried by the messages of all its deliveries.
+  const payloads = new Map(events.map((event) => [event.id, eventPayload(event)]));
+  const messageOf = (delivery: Delivery) => firstAttemptMessage(tenant, delivery, nowMs, payloads.get(delivery.event_id));
   for (const event of events) {
     // A webhook receives the events created after it (a stream read again, e.g. by a new stream
     // mapping after an upgrade, never sends a newer webhook older events).
@@ -98,17 +103,14 @@ const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[
     for (const i of ready) queued.add(i);
     await sendAll(
       deps.queue,
-      ready.map((i) => firstAttemptMessage(tenant, deliveries[i] as Delivery, nowMs)),
+      ready.map((i) => messageOf(deliveries[i] as Delivery)),
     );
   };
   const created = await deps.deliveries.createMany(tenant, deliveries, queueCreated);
   await queueCreated(created.flatMap((ok, i) => (ok ? [i] : [])));
   // A second run finds deliveries already there; queue them again only if they never started.
   const existing = deliveries.filter((delivery, i) => delivery.status === 'pending' && !created[i]);
-  await sendAll(
-    deps.queue,
-    (await neverStarted(tenant, existing, deps)).map((delivery) => firstAttemptMessage(tenant, delivery, nowMs)),
-  );
+  await sendAll(deps.queue, (await neverStarted(tenant, existing, deps)).map(messageOf));
   return counts;
 };
 

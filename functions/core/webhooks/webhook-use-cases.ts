@@ -15,6 +15,7 @@ import {
 } from './delivery';
 import type { SendAttempt } from './dispatch';
 import { attemptRecord, signedRequest } from './dispatch';
+import { eventPayload } from './event-payload';
 import { firstAttemptMessage, newDelivery } from './fan-out';
 import { generateWebhookSecret } from './signature';
 import type { TargetPolicy } from './target-policy';
@@ -183,7 +184,7 @@ export const testWebhook = async (tenant: Tenant, id: string, type: EventType, d
   const nowMs = deps.clock.now();
   const event = newEvent(type, { ...eventCatalogue[type].example }, nowMs);
   const delivery = { ...newDelivery(webhook, event, 'pending', nowMs, true), attempt_count: 1, attempt_claimed_at: isoTime(nowMs) };
-  const request = signedRequest(webhook, delivery, 1, nowMs, deps.userAgent);
+  const request = signedRequest(webhook, delivery, eventPayload(event), 1, nowMs, deps.userAgent);
   const result = await deps.send({ ...request, policy: deps.policyFor(tenant.mode), timeoutMs: deps.testAttemptTimeoutMs });
   const recorded = {
     ...delivery,

@@ -54,8 +54,6 @@ export interface WebhookRepository {
   create(tenant: Tenant, webhook: Webhook): Promise<void>;
   /** `consistent`: read after a write of this request (DynamoDB reads are eventually consistent otherwise). */
   get(tenant: Tenant, id: string, options?: { consistent?: boolean }): Promise<Webhook | undefined>;
-  /** Several webhooks in one read (the dispatcher's batch), in the order asked; undefined where none is. */
-  getMany(refs: readonly WebhookRef[]): Promise<(Webhook | undefined)[]>;
   /** Every webhook of the tenant (fan-out reads them all). */
   all(tenant: Tenant): Promise<Webhook[]>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;

@@ -2,12 +2,13 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../core/clock';
 import type { DeliveryMessage } from '../../core/webhooks/delivery';
-import { webhookReadsPerBatch } from '../../core/webhooks/batch-webhook-reads';
+import { type BatchRefs, readsPerBatch } from '../../core/webhooks/batch-reads';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
-import type { WebhookRef } from '../../core/webhooks/webhook';
 import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
+import { dynamoReadTogether } from '../../adapters/dynamodb/dispatch-reads';
+import { dynamoEventReader } from '../../adapters/dynamodb/event-repository';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
 import { postWebhook } from '../../adapters/http/webhook-http-client';
 import { deliveryQueueFromEnvironment } from '../../adapters/runtime/delivery-queue';
@@ -18,8 +19,10 @@ import { recordWebhookAttempt } from '../../observability/metrics';
 import { tracedTable } from '../../observability/tracer';
 
 const table = tracedTable(tableFromEnvironment());
+const readTogether = dynamoReadTogether(table);
 const deps: DispatchDeps = {
   webhooks: dynamoWebhookRepository(table),
+  events: dynamoEventReader(table, { consistent: true }),
   deliveries: dynamoDeliveryRepository(table),
   accounts: dynamoAccountRepository(table),
   queue: deliveryQueueFromEnvironment(table),
@@ -53,25 +56,33 @@ const dispatchRecord = async (record: SQSRecord, batchDeps: DispatchDeps): Promi
 
 const processor = new BatchProcessor(EventType.SQS);
 
-/** The webhooks the batch's messages name (a body that does not parse fails in its own dispatch). */
-const webhooksOf = (records: readonly SQSRecord[]): WebhookRef[] =>
-  records.flatMap((record) => {
+/**
+ * The webhooks the batch's messages name, and the events of those that do not carry their body (a
+ * body that does not parse fails in its own dispatch).
+ */
+const refsOf = (records: readonly SQSRecord[]): BatchRefs => {
+  const refs = { webhooks: [] as BatchRefs['webhooks'][number][], events: [] as BatchRefs['events'][number][] };
+  for (const record of records) {
+    let message: Partial<DeliveryMessage>;
     try {
-      const message = JSON.parse(record.body) as Partial<DeliveryMessage>;
-      return message.account_id && message.mode && message.webhook_id
-        ? [{ tenant: { accountId: message.account_id, mode: message.mode }, id: message.webhook_id }]
-        : [];
+      message = JSON.parse(record.body) as Partial<DeliveryMessage>;
     } catch {
-      return [];
+      continue;
     }
-  });
+    if (!message.account_id || !message.mode) continue;
+    const tenant = { accountId: message.account_id, mode: message.mode };
+    if (message.webhook_id) refs.webhooks.push({ tenant, id: message.webhook_id });
+    if (message.event_id && message.payload === undefined) refs.events.push({ tenant, id: message.event_id });
+  }
+  return refs;
+};
 
 /**
- * Makes the delivery attempts the queue hands over, in parallel, the batch's webhooks read together
- * in one call as the batch starts; a failed message alone comes back.
+ * Makes the delivery attempts the queue hands over, in parallel, the batch's webhooks (and any
+ * events to read) read together in one call as the batch starts; a failed message alone comes back.
  */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const batchDeps: DispatchDeps = { ...deps, webhooks: webhookReadsPerBatch(deps.webhooks, webhooksOf(event.Records)) };
+  const batchDeps: DispatchDeps = { ...deps, ...readsPerBatch(deps, readTogether, refsOf(event.Records)) };
   return processPartialResponse(event, (record: SQSRecord) => dispatchRecord(record, batchDeps), processor, {
     processInParallel: true,
     throwOnFullBatchFailure: false,

@@ -1,6 +1,8 @@
 import { isoTime } from '../../../functions/core/clock';
 import { lowestIdAt } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
+import type { ServiceEvent } from '../../../functions/core/events/event';
+import type { DispatchReads, ReadTogether } from '../../../functions/core/webhooks/batch-reads';
 import type { Delivery, DeliveryRepository } from '../../../functions/core/webhooks/delivery';
 import type { Webhook, WebhookRepository } from '../../../functions/core/webhooks/webhook';
 import { byId, createdOrderPage } from './created-order';
@@ -25,12 +27,6 @@ export const inMemoryWebhooks = (): WebhookRepository => {
     async get(t, id) {
       const webhook = webhooks.get(keyOf(t, id));
       return webhook && structuredClone(webhook);
-    },
-    async getMany(refs) {
-      return refs.map(({ tenant: t, id }) => {
-        const webhook = webhooks.get(keyOf(t, id));
-        return webhook && structuredClone(webhook);
-      });
     },
     async all(t) {
       return ofTenant(t)
@@ -184,5 +180,35 @@ export const deliveryAt = (nowMs: number): Delivery => ({
   next_attempt_at: isoTime(nowMs),
   created_at: isoTime(nowMs),
   updated_at: isoTime(nowMs),
-  payload: JSON.stringify({ id: 'evt_1', type: 'workflow.created', created_at: isoTime(nowMs), data: {} }),
 });
+
+/** The event of `deliveryAt`'s delivery. */
+export const eventOfDeliveryAt = (nowMs: number): ServiceEvent => ({
+  id: 'evt_1',
+  type: 'workflow.created',
+  created_at: isoTime(nowMs),
+  data: { workflow_id: 'wf_1', project_id: 'prj_1' },
+});
+
+/** Recorded events by tenant and id, as the table keeps them: each written once, never changed. */
+export const inMemoryEvents = () => {
+  const events = new Map<string, ServiceEvent>();
+  return {
+    async record(t: Tenant, event: ServiceEvent) {
+      if (events.has(keyOf(t, event.id))) throw new Error(`event ${event.id} exists already`);
+      events.set(keyOf(t, event.id), structuredClone(event));
+    },
+    async get(t: Tenant, id: string) {
+      const event = events.get(keyOf(t, id));
+      return event && structuredClone(event);
+    },
+  };
+};
+
+/** `ReadTogether` over in-memory repositories: one read of each, in the order asked. */
+export const readTogetherOf =
+  (reads: DispatchReads): ReadTogether =>
+  async (refs) => ({
+    webhooks: await Promise.all(refs.webhooks.map(({ tenant: t, id }) => reads.webhooks.get(t, id))),
+    events: await Promise.all(refs.events.map(({ tenant: t, id }) => reads.events.get(t, id))),
+  });

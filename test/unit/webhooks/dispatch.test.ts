@@ -1,13 +1,21 @@
 import { isoTime } from '../../../functions/core/clock';
 import { newEvent } from '../../../functions/core/events/event';
 import type { Tenant } from '../../../functions/core/tenancy';
-import type { DeliveryMessage, Mailer } from '../../../functions/core/webhooks/delivery';
+import { type DeliveryMessage, type Mailer, maxCarriedPayloadBytes } from '../../../functions/core/webhooks/delivery';
 import { attemptLeaseMs, dispatchDelivery, type DispatchDeps, type SendAttempt } from '../../../functions/core/webhooks/dispatch';
-import { fanOutEvent, newDelivery } from '../../../functions/core/webhooks/fan-out';
+import { fanOutEvent, fanOutEvents, newDelivery } from '../../../functions/core/webhooks/fan-out';
 import { verifyWebhookSignature } from '../../../functions/core/webhooks/signature';
 import { inMemoryAccountRepository } from '../fakes/account-repository';
 import { controlledClock } from '../fakes/clock';
-import { deliveryAt, inMemoryDeliveries, inMemoryWebhooks, webhookAt } from '../fakes/webhook-repositories';
+import { eventPayload } from '../../../functions/core/webhooks/event-payload';
+import {
+  deliveryAt,
+  eventOfDeliveryAt,
+  inMemoryDeliveries,
+  inMemoryEvents,
+  inMemoryWebhooks,
+  webhookAt,
+} from '../fakes/webhook-repositories';
 
 const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
 
@@ -15,11 +23,13 @@ const setUp = (answer: { ok: boolean; statusCode: number | null } = { ok: true, 
   const clock = controlledClock();
   const webhooks = inMemoryWebhooks();
   const deliveries = inMemoryDeliveries(webhooks);
+  const events = inMemoryEvents();
   const queued: DeliveryMessage[] = [];
   const requests: Parameters<SendAttempt>[0][] = [];
   const mails: Parameters<Mailer['send']>[0][] = [];
   const deps: DispatchDeps = {
     webhooks,
+    events,
     deliveries,
     accounts: inMemoryAccountRepository(),
     queue: { send: async (message) => void queued.push(message) },
@@ -39,7 +49,17 @@ const setUp = (answer: { ok: boolean; statusCode: number | null } = { ok: true, 
     userAgent: 'test-agent',
     delayScale: 1,
   };
-  return { clock, webhooks, deliveries, queued, requests, mails, deps };
+  return { clock, webhooks, deliveries, events, queued, requests, mails, deps };
+};
+
+/** `setUp` with the webhook, the event and its delivery of `deliveryAt` stored. */
+const withDelivery = async (answer?: Parameters<typeof setUp>[0]) => {
+  const context = setUp(answer);
+  const event = eventOfDeliveryAt(context.clock.now());
+  await context.webhooks.create(tenant, webhookAt(context.clock.now()));
+  await context.events.record(tenant, event);
+  await context.deliveries.create(tenant, deliveryAt(context.clock.now()));
+  return { ...context, event };
 };
 
 const firstMessage = (nowMs: number): DeliveryMessage => ({
@@ -47,6 +67,7 @@ const firstMessage = (nowMs: number): DeliveryMessage => ({
   mode: tenant.mode,
   webhook_id: 'wh_1',
   delivery_id: 'dlv_1',
+  event_id: 'evt_1',
   sequence: 1,
   attempt: 1,
   not_before: nowMs,
@@ -54,9 +75,7 @@ const firstMessage = (nowMs: number): DeliveryMessage => ({
 
 describe('dispatchDelivery', () => {
   it('sends one signed attempt with the event id, type, delivery id and attempt number, and records success', async () => {
-    const { clock, webhooks, deliveries, requests, queued, deps } = setUp();
-    await webhooks.create(tenant, webhookAt(clock.now()));
-    await deliveries.create(tenant, deliveryAt(clock.now()));
+    const { clock, deliveries, requests, queued, deps } = await withDelivery();
     await dispatchDelivery(firstMessage(clock.now()), deps);
 
     expect(requests).toHaveLength(1);
@@ -79,9 +98,7 @@ describe('dispatchDelivery', () => {
   });
 
   it('never repeats an attempt for a duplicate message', async () => {
-    const { clock, webhooks, deliveries, requests, deps } = setUp({ ok: false, statusCode: 500 });
-    await webhooks.create(tenant, webhookAt(clock.now()));
-    await deliveries.create(tenant, deliveryAt(clock.now()));
+    const { clock, deliveries, requests, deps } = await withDelivery({ ok: false, statusCode: 500 });
     await dispatchDelivery(firstMessage(clock.now()), deps);
     await dispatchDelivery(firstMessage(clock.now()), deps);
     expect(requests).toHaveLength(1);
@@ -89,9 +106,7 @@ describe('dispatchDelivery', () => {
   });
 
   it('counts an attempt cut short by a crash as failed once its lease is over, and schedules the retry', async () => {
-    const { clock, webhooks, deliveries, requests, queued, deps } = setUp();
-    await webhooks.create(tenant, webhookAt(clock.now()));
-    await deliveries.create(tenant, deliveryAt(clock.now()));
+    const { clock, deliveries, requests, queued, deps } = await withDelivery();
     // A dispatcher claimed attempt 1 and died before making or recording it.
     expect(await deliveries.claimAttempt(tenant, 'wh_1', 'dlv_1', 1, 1, isoTime(clock.now()))).toBe(true);
 
@@ -119,8 +134,72 @@ describe('dispatchDelivery', () => {
     expect((await deliveries.get(tenant, 'wh_1', 'dlv_1'))?.status).toBe('skipped');
   });
 
-  it('signs with both secrets during a rotation, and with one after it', async () => {
+  it('sends the event as stored, the same bytes on every attempt', async () => {
+    const { clock, requests, queued, event, deps } = await withDelivery({ ok: false, statusCode: 500 });
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+    clock.advance(5_000);
+    await dispatchDelivery(queued[0] as DeliveryMessage, deps);
+
+    expect(requests).toHaveLength(2);
+    expect(requests[0]?.body).toBe(eventPayload(event));
+    expect(requests[1]?.body).toBe(requests[0]?.body);
+    expect(JSON.parse(requests[0]?.body ?? '')).toEqual({
+      id: 'evt_1',
+      type: 'workflow.created',
+      created_at: event.created_at,
+      data: event.data,
+    });
+    expect(queued[1]).toMatchObject({ event_id: 'evt_1', attempt: 3 });
+  });
+
+  it('sends the body its message carries without reading the event, and carries it on to the retry', async () => {
+    const { clock, webhooks, deliveries, requests, queued, deps } = setUp({ ok: false, statusCode: 503 });
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    await deliveries.create(tenant, deliveryAt(clock.now()));
+    // The event is not in the store: a read of it would find nothing and stop the attempt.
+    const carried = '{"id":"evt_1","type":"workflow.created","created_at":"2026-01-01T00:00:00.000Z","data":{}}';
+    await dispatchDelivery({ ...firstMessage(clock.now()), payload: carried }, deps);
+    clock.advance(5_000);
+    await dispatchDelivery(queued[0] as DeliveryMessage, deps);
+
+    expect(requests.map((r) => r.body)).toEqual([carried, carried]);
+    expect(queued.map((m) => [m.attempt, m.payload])).toEqual([
+      [2, carried],
+      [3, carried],
+    ]);
+  });
+
+  it('sends the body a delivery was stored with, from before bodies were left to the event', async () => {
     const { clock, webhooks, deliveries, requests, deps } = setUp();
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    const stored = '{"id":"evt_1","type":"workflow.created","created_at":"2026-01-01T00:00:00.000Z","data":{"b":1,"a":2}}';
+    await deliveries.create(tenant, { ...deliveryAt(clock.now()), payload: stored });
+    // Queued before messages named the event, too: nothing else is read.
+    const { event_id: _eventId, ...oldMessage } = firstMessage(clock.now());
+    await dispatchDelivery(oldMessage, deps);
+    expect(requests.map((r) => r.body)).toEqual([stored]);
+  });
+
+  it('reads the event by the delivery for a message queued before messages named it', async () => {
+    const { clock, requests, event, deps } = await withDelivery();
+    const { event_id: _eventId, ...oldMessage } = firstMessage(clock.now());
+    await dispatchDelivery(oldMessage, deps);
+    expect(requests.map((r) => r.body)).toEqual([eventPayload(event)]);
+  });
+
+  it('makes no claim while the event cannot be read: the message comes back', async () => {
+    const { clock, webhooks, deliveries, requests, queued, deps } = setUp();
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    await deliveries.create(tenant, deliveryAt(clock.now()));
+    await expect(dispatchDelivery(firstMessage(clock.now()), deps)).rejects.toThrow('event evt_1 of delivery dlv_1 is not stored');
+    expect(requests).toHaveLength(0);
+    expect(queued).toHaveLength(0);
+    expect(await deliveries.get(tenant, 'wh_1', 'dlv_1')).toMatchObject({ status: 'pending', attempt_count: 0, attempts: [] });
+  });
+
+  it('signs with both secrets during a rotation, and with one after it', async () => {
+    const { clock, webhooks, deliveries, events, requests, deps } = setUp();
+    await events.record(tenant, eventOfDeliveryAt(clock.now()));
     await webhooks.create(tenant, {
       ...webhookAt(clock.now()),
       secret: 'whsec_new',
@@ -139,7 +218,7 @@ describe('dispatchDelivery', () => {
 
 describe('fanOutEvent', () => {
   it('creates one delivery per active subscribed webhook, and running again after the attempts neither duplicates nor re-sends', async () => {
-    const { clock, webhooks, deliveries, queued, requests, deps } = setUp();
+    const { clock, webhooks, deliveries, events, queued, requests, deps } = setUp();
     const at = clock.now();
     await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_all', events: ['*'] });
     await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_deploys', events: ['deployment.completed'] });
@@ -148,6 +227,7 @@ describe('fanOutEvent', () => {
     await webhooks.create(tenant, { ...webhookAt(at), id: 'wh_failed', events: ['*'], status: 'failed' });
     await webhooks.create({ accountId: 'acct_1', mode: 'test' }, { ...webhookAt(at), id: 'wh_test_mode', events: ['*'] });
     const event = newEvent('deployment.completed', { id: 'dep_1' }, at);
+    await events.record(tenant, event);
 
     const fanOutDeps = { webhooks, deliveries, queue: deps.queue, clock };
     await fanOutEvent(tenant, event, fanOutDeps);
@@ -160,17 +240,37 @@ describe('fanOutEvent', () => {
     const [message] = queued;
     const delivery = await deliveries.get(tenant, message?.webhook_id ?? '', message?.delivery_id ?? '');
     expect(delivery).toMatchObject({ event_id: event.id, status: 'succeeded', attempt_count: 1 });
-    expect(JSON.parse(delivery?.payload ?? '{}')).toEqual({
-      id: event.id,
-      type: event.type,
-      created_at: event.created_at,
-      data: { id: 'dep_1' },
-    });
+    // The event is not copied into its deliveries: each message names it and carries its body.
+    expect(delivery).not.toHaveProperty('payload');
+    expect(queued.map((m) => [m.event_id, m.payload])).toEqual([
+      [event.id, eventPayload(event)],
+      [event.id, eventPayload(event)],
+    ]);
+    expect(requests.map((r) => r.body)).toEqual([eventPayload(event), eventPayload(event)]);
     // The failed webhook keeps a record of what it missed, for /recover; the paused one gets nothing.
     const idFor = (webhookId: string) => newDelivery({ ...webhookAt(at), id: webhookId }, event, 'skipped', at).id;
     expect(await deliveries.get(tenant, 'wh_failed', idFor('wh_failed'))).toMatchObject({ status: 'skipped', event_id: event.id });
     expect(await deliveries.get(tenant, 'wh_paused', idFor('wh_paused'))).toBeUndefined();
     expect(await deliveries.get(tenant, 'wh_other', idFor('wh_other'))).toBeUndefined();
+  });
+
+  it('leaves a body over 16 KiB out of the messages: the dispatcher reads the event, and sends the same bytes', async () => {
+    const { clock, webhooks, deliveries, events, queued, requests, deps } = setUp();
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    const large = newEvent('deployment.completed', { id: 'dep_1', notes: 'n'.repeat(maxCarriedPayloadBytes) }, clock.now());
+    const small = newEvent('deployment.completed', { id: 'dep_2' }, clock.now());
+    for (const event of [large, small]) await events.record(tenant, event);
+
+    await fanOutEvents(
+      [large, small].map((event) => ({ tenant, event })),
+      { webhooks, deliveries, queue: deps.queue, clock },
+    );
+    expect(queued.map((m) => [m.event_id, m.payload])).toEqual([
+      [large.id, undefined],
+      [small.id, eventPayload(small)],
+    ]);
+    for (const message of [...queued]) await dispatchDelivery(message, deps);
+    expect(requests.map((r) => r.body)).toEqual([eventPayload(large), eventPayload(small)]);
   });
 
   it('gives a webhook only the events created after it, however late the stream is read again', async () => {

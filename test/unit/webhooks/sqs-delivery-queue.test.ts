@@ -13,7 +13,14 @@ import {
   testCredentials,
   verifiedSignature,
 } from '../fakes/aws-endpoint-server';
-import { deliveryAt, inMemoryDeliveries, inMemoryWebhooks, webhookAt } from '../fakes/webhook-repositories';
+import {
+  deliveryAt,
+  eventOfDeliveryAt,
+  inMemoryDeliveries,
+  inMemoryEvents,
+  inMemoryWebhooks,
+  webhookAt,
+} from '../fakes/webhook-repositories';
 import { controlledClock, startOfTests } from '../fakes/clock';
 
 /**
@@ -115,7 +122,9 @@ const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => 
   const deliveries = inMemoryDeliveries(webhooks);
   const accounts = inMemoryAccountRepository();
   await accounts.create({ id: tenant.accountId, email: 'owner@example.com', created_at: isoTime(clock.now()) });
+  const events = inMemoryEvents();
   await webhooks.create(tenant, webhookAt(clock.now()));
+  await events.record(tenant, eventOfDeliveryAt(clock.now()));
   await deliveries.create(tenant, deliveryAt(clock.now()));
 
   const attempts: { at: number; attempt: string | undefined; deliveryId: string | undefined }[] = [];
@@ -127,6 +136,7 @@ const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => 
   const mails: { to: string; subject: string }[] = [];
   const deps: DispatchDeps = {
     webhooks,
+    events,
     deliveries,
     accounts,
     queue,
@@ -144,6 +154,7 @@ const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => 
     mode: tenant.mode,
     webhook_id: 'wh_1',
     delivery_id: 'dlv_1',
+    event_id: 'evt_1',
     sequence: 1,
     attempt: 1,
     not_before: clock.now(),
