@@ -11,8 +11,9 @@ const keysPerCall = 100;
 const textOf = (key: ItemKey) => `${key.pk}\n${key.sk}`;
 
 /**
- * The webhooks and events of a batch of delivery messages in one `BatchGetItem` (eventually
- * consistent, as a single read of them is: an event is written once, before any delivery of it).
+ * The webhooks and events of a batch of delivery messages in one `BatchGetItem`, eventually
+ * consistent as the dispatcher's single webhook read is (`readsPerBatch` reads an event it misses
+ * again, alone and strongly consistent).
  */
 export const dynamoReadTogether =
   (table: TableRef): ReadTogether =>
