@@ -191,6 +191,7 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
   // An event the message does not carry is read beside it (together, for a batch), and must be
   // there before a claim is made.
   const eventRead = message.payload !== undefined || message.event_id === undefined ? undefined : deps.events.get(tenant, message.event_id);
+  // Awaited below, unless the webhook ends the dispatch first: its failure then goes unread.
   eventRead?.catch(() => undefined);
   const webhook = await deps.webhooks.get(tenant, message.webhook_id);
   if (!webhook || !webhook.active || webhook.status === 'failed') {

@@ -49,8 +49,13 @@ export const newDelivery = (webhook: Webhook, event: ServiceEvent, status: Deliv
   ...(test ? { payload: eventPayload(event) } : {}),
 });
 
-/** The message of the next sequence's first attempt; `payload`, the event's body, travels with it when small enough. */
-export const firstAttemptMessage = (tenant: Tenant, delivery: Delivery, nowMs: number, payload?: string): DeliveryMessage => ({
+/** The message of the next sequence's first attempt; `carried`, the event's body when small enough (`carriedPayload`), travels with it. */
+export const firstAttemptMessage = (
+  tenant: Tenant,
+  delivery: Delivery,
+  nowMs: number,
+  carried: ReturnType<typeof carriedPayload> = {},
+): DeliveryMessage => ({
   account_id: tenant.accountId,
   mode: tenant.mode,
   webhook_id: delivery.webhook_id,
@@ -59,7 +64,7 @@ export const firstAttemptMessage = (tenant: Tenant, delivery: Delivery, nowMs: n
   sequence: delivery.sequence,
   attempt: delivery.attempt_count + 1,
   not_before: nowMs,
-  ...(payload === undefined ? {} : carriedPayload(payload)),
+  ...carried,
 });
 
 const webhooksFor = (tenant: Tenant, recordedAtMs: number, deps: FanOutDeps): Promise<Webhook[]> =>
@@ -79,9 +84,9 @@ const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[
   const counts: number[] = [];
   const deliveries: Delivery[] = [];
   const seen = new Set<string>();
-  // Each event's body once, carried by the messages of all its deliveries.
-  const payloads = new Map(events.map((event) => [event.id, eventPayload(event)]));
-  const messageOf = (delivery: Delivery) => firstAttemptMessage(tenant, delivery, nowMs, payloads.get(delivery.event_id));
+  // Each event's body built and measured once, carried by the messages of all its deliveries.
+  const carried = new Map(events.map((event) => [event.id, carriedPayload(eventPayload(event))]));
+  const messageOf = (delivery: Delivery) => firstAttemptMessage(tenant, delivery, nowMs, carried.get(delivery.event_id));
   for (const event of events) {
     // A webhook receives the events created after it (a stream read again, e.g. by a new stream
     // mapping after an upgrade, never sends a newer webhook older events).
