@@ -199,7 +199,7 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
     return;
   }
   const event = await eventRead;
-  if (eventRead && !event) throw new Error(`event ${message.event_id} of delivery ${message.delivery_id} is not stored`);
+  if (eventRead && !event) throw eventNotStored(message.event_id, message.delivery_id);
   const delivery = await deps.deliveries.claim(tenant, webhook.id, message.delivery_id, message.sequence, message.attempt, isoTime(nowMs));
   if (!delivery) {
     const current = await deps.deliveries.get(tenant, webhook.id, message.delivery_id);
@@ -216,10 +216,13 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
   await settle(message, webhook, delivery, attemptRecord(message.sequence, message.attempt, nowMs, result), result.ok, deps);
 };
 
+const eventNotStored = (eventId: string | undefined, deliveryId: string): Error =>
+  new Error(`event ${eventId} of delivery ${deliveryId} is not stored`);
+
 /** The delivery's event, for a message queued before messages named it: its claim is made, so a missing event counts as a failed attempt. */
 const storedEvent = async (tenant: Tenant, delivery: Delivery, deps: DispatchDeps): Promise<ServiceEvent> => {
   const event = await deps.events.get(tenant, delivery.event_id);
-  if (!event) throw new Error(`event ${delivery.event_id} of delivery ${delivery.id} is not stored`);
+  if (!event) throw eventNotStored(delivery.event_id, delivery.id);
   return event;
 };
 

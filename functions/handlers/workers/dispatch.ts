@@ -2,7 +2,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { systemClock } from '../../core/clock';
 import type { DeliveryMessage } from '../../core/webhooks/delivery';
-import { type BatchRefs, readsPerBatch } from '../../core/webhooks/batch-reads';
+import { type BatchRefs, type EventRef, readsPerBatch } from '../../core/webhooks/batch-reads';
+import type { WebhookRef } from '../../core/webhooks/webhook';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
 import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -45,9 +46,21 @@ const deps: DispatchDeps = {
   delayScale: delayScaleFromEnvironment(),
 };
 
-const dispatchRecord = async (record: SQSRecord, batchDeps: DispatchDeps): Promise<void> => {
+/** A record's message, or why its body does not parse (that message alone then fails). */
+type Parsed = DeliveryMessage | Error;
+
+const parse = (record: SQSRecord): Parsed => {
   try {
-    await dispatchDelivery(JSON.parse(record.body) as DeliveryMessage, batchDeps);
+    return JSON.parse(record.body) as DeliveryMessage;
+  } catch (error) {
+    return error as Error;
+  }
+};
+
+const dispatchRecord = async (record: SQSRecord, message: Parsed, batchDeps: DispatchDeps): Promise<void> => {
+  try {
+    if (message instanceof Error) throw message;
+    await dispatchDelivery(message, batchDeps);
   } catch (error) {
     logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
     throw error;
@@ -56,35 +69,34 @@ const dispatchRecord = async (record: SQSRecord, batchDeps: DispatchDeps): Promi
 
 const processor = new BatchProcessor(EventType.SQS);
 
-/**
- * The webhooks the batch's messages name, and the events of those that do not carry their body (a
- * body that does not parse fails in its own dispatch).
- */
-const refsOf = (records: readonly SQSRecord[]): BatchRefs => {
-  const refs = { webhooks: [] as BatchRefs['webhooks'][number][], events: [] as BatchRefs['events'][number][] };
-  for (const record of records) {
-    let message: Partial<DeliveryMessage>;
-    try {
-      message = JSON.parse(record.body) as Partial<DeliveryMessage>;
-    } catch {
-      continue;
-    }
-    if (!message.account_id || !message.mode) continue;
+/** The webhooks the batch's messages name, and the events of those that do not carry their body. */
+const refsOf = (messages: readonly Parsed[]): BatchRefs => {
+  const webhooks: WebhookRef[] = [];
+  const events: EventRef[] = [];
+  for (const message of messages) {
+    if (message instanceof Error || !message.account_id || !message.mode) continue;
     const tenant = { accountId: message.account_id, mode: message.mode };
-    if (message.webhook_id) refs.webhooks.push({ tenant, id: message.webhook_id });
-    if (message.event_id && message.payload === undefined) refs.events.push({ tenant, id: message.event_id });
+    if (message.webhook_id) webhooks.push({ tenant, id: message.webhook_id });
+    if (message.event_id && message.payload === undefined) events.push({ tenant, id: message.event_id });
   }
-  return refs;
+  return { webhooks, events };
 };
 
 /**
  * Makes the delivery attempts the queue hands over, in parallel, the batch's webhooks (and any
  * events to read) read together in one call as the batch starts; a failed message alone comes back.
+ * Each body is parsed once, for both.
  */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const batchDeps: DispatchDeps = { ...deps, ...readsPerBatch(deps, readTogether, refsOf(event.Records)) };
-  return processPartialResponse(event, (record: SQSRecord) => dispatchRecord(record, batchDeps), processor, {
-    processInParallel: true,
-    throwOnFullBatchFailure: false,
-  });
+  const messages = new Map(event.Records.map((record) => [record.messageId, parse(record)]));
+  const batchDeps: DispatchDeps = { ...deps, ...readsPerBatch(deps, readTogether, refsOf([...messages.values()])) };
+  return processPartialResponse(
+    event,
+    (record: SQSRecord) => dispatchRecord(record, messages.get(record.messageId) ?? parse(record), batchDeps),
+    processor,
+    {
+      processInParallel: true,
+      throwOnFullBatchFailure: false,
+    },
+  );
 };
