@@ -21,6 +21,8 @@ export interface BenchRuntime {
   table: TableRef;
   /** The local Step Functions executions so far (name = workflow id, status, states entered, retries). */
   executions(): ExecutionSummary[];
+  /** Messages in the runtime's delivery queue, until each one's dispatch has ended. */
+  queuedDeliveries(): number;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export const startBenchRuntime = async (): Promise<BenchRuntime> => {
     tableName: runtime.tableName,
     table,
     executions: () => runtime.executions(),
+    queuedDeliveries: () => runtime.queuedDeliveries(),
     stop,
   };
 };

@@ -311,9 +311,10 @@ const printCalls = (throughput: readonly ThroughputResult[], latency: readonly L
     ],
     [
       'Counted from node’s http client (diagnostics channel, X-Amz-Target) while the run lasted, until the queue was empty: the',
-      'fan-out and dispatcher handlers, the stream poller (DescribeStream, GetRecords) and the table-backed delivery queue',
-      '(`queue …`: SQS in AWS); the bench’s own calls (recording the events, 1 TransactWriteItems each, and its checks) are not',
-      'counted. A batch (BatchWriteItem, a TransactWriteItems of up to 100 items) is one call.',
+      'fan-out and dispatcher handlers, the stream poller (DescribeStream, GetRecords) and the local delivery queue’s store',
+      '(`queue …`: SQS in AWS; this in-memory runtime keeps its queue in memory, so it makes none); the bench’s own calls',
+      '(the TransactWriteItems that record the events, and its checks) are not counted. A batch (BatchWriteItem, a',
+      'TransactWriteItems of up to 100 items) is one call.',
       ...runs.map(([name, tally, n]) => {
         const split = callSplitOf(tally, n);
         return (

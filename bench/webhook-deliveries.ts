@@ -15,7 +15,8 @@ import { percentile } from './stats';
 /**
  * Webhook deliveries through the local runtime, end to end: events written with the outbox
  * (`dynamoEventRepository.record`, a state change), fanned out from DynamoDB Local's stream,
- * queued on the table-backed delivery queue, dispatched, and received by a real HTTP receiver.
+ * queued on the local delivery queue (in this process's memory, as `npm start -- --in-memory` keeps
+ * it), dispatched, and received by a real HTTP receiver.
  */
 
 export const benchEventType: EventType = 'deployment.completed';
@@ -247,32 +248,14 @@ const tenantWithWebhooks = async (
   return { tenant: { accountId: account.id, mode: 'test' }, webhookIds };
 };
 
-/** Messages in the local delivery queue (due or not, leased or not). */
-const queuedMessages = async (table: TableRef): Promise<number> => {
-  let count = 0;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(
-      new QueryCommand({
-        TableName: table.tableName,
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.queuedMessages },
-        Select: 'COUNT',
-        ConsistentRead: true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    count += page.Count ?? 0;
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return count;
-};
-
-/** Waits (bounded) until the delivery queue is empty; false if it is not by the deadline. */
-const queueDrained = async (table: TableRef, timeoutMs: number): Promise<boolean> => {
+/**
+ * Waits (bounded) until the runtime's delivery queue is empty: every message acknowledged, so every
+ * dispatch (its result write included) has ended. False if it is not by the deadline.
+ */
+const queueDrained = async (runtime: BenchRuntime, timeoutMs: number): Promise<boolean> => {
   const deadline = performance.now() + timeoutMs;
   for (;;) {
-    if ((await queuedMessages(table)) === 0) return true;
+    if (runtime.queuedDeliveries() === 0) return true;
     if (performance.now() > deadline) return false;
     await sleep(25);
   }
@@ -284,7 +267,7 @@ const queueDrained = async (table: TableRef, timeoutMs: number): Promise<boolean
  */
 export const settle = async (ctx: WebhookContext, timeoutMs = 120_000): Promise<number> => {
   const started = performance.now();
-  await queueDrained(ctx.table, timeoutMs);
+  await queueDrained(ctx.runtime, timeoutMs);
   const tracker = ctx.receiver.track('sentinel');
   const { id } = await recordEvent(ctx.table, ctx.sentinel, 0);
   await tracker.waitUntil(() => tracker.first.has(pairKey(0, id)), started + timeoutMs);
@@ -432,7 +415,7 @@ export const runThroughput = async (ctx: WebhookContext, spec: ThroughputSpec, s
   const received = firstArrivals.length;
   const lastArrival = timedOut ? performance.now() : Math.max(...firstArrivals.map((a) => a.atMs));
   // The last acknowledgements follow the last arrivals: count the calls until the queue is empty.
-  await queueDrained(ctx.table, timedOut ? 1_000 : 30_000);
+  await queueDrained(ctx.runtime, timedOut ? 1_000 : 30_000);
   const dynamodb = ctx.meter.read();
   const cpu = await ctx.cpu.read();
 
@@ -501,7 +484,7 @@ export const runLatency = async (ctx: WebhookContext, spec: LatencySpec, setting
     const arrival = tracker.first.get(pairKey(0, event.id));
     return arrival ? [arrival.atMs - event.resolvedMs] : [];
   });
-  await queueDrained(ctx.table, timedOut ? 1_000 : 30_000);
+  await queueDrained(ctx.runtime, timedOut ? 1_000 : 30_000);
   const dynamodb = ctx.meter.read();
   const cpu = await ctx.cpu.read();
   const outcome = await outcomeOf(ctx, tenant, webhookIds, recorded, tracker, t0Wall);

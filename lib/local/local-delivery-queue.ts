@@ -45,6 +45,8 @@ export interface LocalDeliveryQueue {
   acknowledge(message: StoredMessage): Promise<void>;
   /** When the earliest message becomes visible, if there is one. */
   nextVisibleAt(): number | undefined;
+  /** Messages sent and not yet acknowledged: due or not, leased or not. */
+  size(): number;
   /** Told of every message sent. */
   sent: EventEmitter<{ sent: [] }>;
 }
@@ -112,5 +114,6 @@ export const localDeliveryQueue = (
       for (const entry of entries.values()) earliest = Math.min(earliest ?? Infinity, entry.visibleAt);
       return earliest;
     },
+    size: () => entries.size,
   };
 };

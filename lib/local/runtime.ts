@@ -44,6 +44,8 @@ export interface LocalRuntime {
   tableName: string;
   /** The local Step Functions executions so far (status, state transitions), for the benchmark. */
   executions(): ExecutionSummary[];
+  /** Messages in the delivery queue, sent and not yet acknowledged (a batch's are until its dispatch has ended). */
+  queuedDeliveries(): number;
   /** Present on the first start only: the keys and the admin's sign-in link are shown once. */
   bootstrap?: { account: Account; liveKey: CreatedCredential; testKey: CreatedCredential; admin: { email: string; signInLink: string } };
   stop(): Promise<void>;
@@ -213,6 +215,7 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     tableName,
     bootstrap,
     executions: () => stepFunctions.executions(),
+    queuedDeliveries: () => deliveries.size(),
     stop: () =>
       (stopping ??= (async () => {
         await http.close();

@@ -70,9 +70,10 @@ describe.each([
   /** What is left: messages in the store (with one) and in the queue. */
   const leftOver = async (deliveries: LocalDeliveryQueue) => ({
     stored: store ? (await store.load()).length : 0,
+    held: deliveries.size(),
     next: deliveries.nextVisibleAt(),
   });
-  const nothingLeft = { stored: 0, next: undefined };
+  const nothingLeft = { stored: 0, held: 0, next: undefined };
 
   it('hands messages over in batches of at most batchSize, at most concurrentBatches at once, each processed once', async () => {
     const ids = Array.from({ length: 24 }, (_, i) => `d-${i}`);
@@ -104,6 +105,31 @@ describe.each([
     await poller.stop();
     poller = undefined;
     // Every processed message was deleted.
+    expect(await leftOver(deliveries)).toEqual(nothingLeft);
+  });
+
+  it('counts a message from its send until its batch has ended and it is acknowledged, not when it is received', async () => {
+    const { send, receiver } = queues();
+    await send(['a', 'b', 'c']);
+    const deliveries = await receiver();
+    expect(deliveries.size()).toBe(3);
+    let release: (() => void) | undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let started = false;
+    const handler = async (): Promise<SQSBatchResponse> => {
+      started = true;
+      await released;
+      return { batchItemFailures: [] };
+    };
+    poller = startQueuePoller(deliveries, handler, { batchSize: 10, concurrentBatches: 1 });
+
+    await waitFor(() => started, 'the batch to start');
+    // Received and being processed: still held, as the bench's wait for an empty queue relies on.
+    expect(deliveries.size()).toBe(3);
+    release?.();
+    await waitFor(() => deliveries.size() === 0, 'the batch to be acknowledged');
+    await poller.stop();
+    poller = undefined;
     expect(await leftOver(deliveries)).toEqual(nothingLeft);
   });
 
