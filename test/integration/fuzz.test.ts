@@ -121,7 +121,14 @@ afterAll(async () => {
   console.log(`fuzz (seed ${seed}, ${runs} runs of each kind per operation):\n${lines.join('\n')}`);
 });
 
-/** Values for path parameter `name` of `template`: ids that exist, well-formed unknown ids, and anything at all. */
+/**
+ * A path segment no URL can carry: "." and ".." (which `encodeURIComponent` leaves as they are) are
+ * dot-segments, removed by the URL standard before the request is sent: `/deliveries/./redeliver`
+ * reaches the server as `/deliveries/redeliver`, another operation.
+ */
+const isDotSegment = (value: string): boolean => value === '.' || value === '..';
+
+/** Values for path parameter `name` of `template`: ids that exist, well-formed unknown ids, and anything else a URL can carry. */
 const pathValue = (operation: Operation, name: string): fc.Arbitrary<string> => {
   const segments = operation.template.split('/');
   const collection = segments[segments.indexOf(`{${name}}`) - 1] ?? '';
@@ -130,7 +137,7 @@ const pathValue = (operation: Operation, name: string): fc.Arbitrary<string> => 
   return fc.oneof(
     ...(known.length > 0 ? [fc.constantFrom(...known)] : []),
     fc.constantFrom(...prefixes).chain(unknownId),
-    fc.string({ minLength: 1, maxLength: 30, unit: 'grapheme' }),
+    fc.string({ minLength: 1, maxLength: 30, unit: 'grapheme' }).filter((value) => !isDotSegment(value)),
   );
 };
 
