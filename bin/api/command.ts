@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { ParseArgsConfig } from 'node:util';
 import type { ServiceClient } from '@project-automation-service/sdk';
 import type { Output } from './output';
@@ -62,6 +63,24 @@ export const choiceOption = <const T extends readonly string[]>(
   if (value === undefined) return undefined;
   if (!choices.includes(value)) throw new UsageError(`--${name} must be one of ${choices.join(', ')}`);
   return value;
+};
+
+/** A file an option names, read whole; a file that cannot be read is a usage error that names it. */
+export const readOptionFile = async (name: string, file: string): Promise<string> => {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
+    throw new UsageError(`--${name}: cannot read ${file} (${reason})`);
+  }
+};
+
+/** An option given as text (`--prompt`) or as a file (`--prompt-file`): one of the two, never both. */
+export const textOrFile = async (context: CommandContext, name: string, fileName: string): Promise<string | undefined> => {
+  const text = optionalString(context, name);
+  const file = optionalString(context, fileName);
+  if (text !== undefined && file !== undefined) throw new UsageError(`pass --${name} or --${fileName}, not both`);
+  return file === undefined ? text : readOptionFile(fileName, file);
 };
 
 export const integerOption = (context: CommandContext, name: string): number | undefined => {

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { argument, type CommandContext, type CommandGroup, optionalString, required, UsageError } from './command';
+import { argument, type CommandContext, type CommandGroup, optionalString, required, textOrFile, UsageError } from './command';
 import { seconds } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -38,7 +37,7 @@ const watch = async (context: CommandContext, id: string, done: (d: Deployment) 
     context,
     () => readDeployment(context, id),
     done,
-    (d) => progress.update(`${d.id} ${d.status}${d.rollback ? `, rollback ${d.rollback.status}` : ''} (${seconds(Date.now() - started)})`),
+    (d) => progress.update(`${d.id} ${d.status}${d.rollback ? `, rollback ${d.rollback.status}` : ''}`, seconds(Date.now() - started)),
   );
   progress.stop();
   if (!deployment) return interrupted;
@@ -64,8 +63,7 @@ export const deployments: CommandGroup = {
         watch: { type: 'boolean', description: 'wait for the outcome; exit status 1 unless it completed' },
       },
       async run(context) {
-        const file = optionalString(context, 'config-file');
-        const text = file ? await readFile(file, 'utf8') : optionalString(context, 'config');
+        const text = await textOrFile(context, 'config', 'config-file');
         if (!text) throw new UsageError('--config or --config-file is required');
         let config: unknown;
         try {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { createClient, ServiceApiError, ServiceConnectionError } from '@project-automation-service/sdk';
+import { apiRootOf, createClient, ServiceApiError, ServiceConnectionError } from '@project-automation-service/sdk';
 import { dataDirFromEnvironment, readRuntimeInfo } from '../../lib/local/runtime-file';
 import { type Command, type CommandGroup, type OptionSpec, UsageError } from './command';
 import { bashCompletion, zshCompletion } from './completion';
@@ -63,9 +63,18 @@ export const apiUsage = (): string =>
     '  (`npm run cli -- <group> <command> --help` shows the options)',
   ].join('\n');
 
-/** The API's /v1 URL: --api-url, $SERVICE_API_URL, the running local runtime's, or the default port's. */
-const apiUrlOf = async (given: string | undefined): Promise<string> =>
-  given ?? process.env.SERVICE_API_URL ?? (await readRuntimeInfo(dataDirFromEnvironment()))?.apiUrl ?? 'http://localhost:3000/v1';
+/**
+ * The API's /v1 URL: --api-url, $SERVICE_API_URL, the running local runtime's, or the default port's.
+ * One spelling per API (`…/v1`, no trailing slash), so that `listen` keeps one state per API.
+ */
+const apiUrlOf = async (given: string | undefined): Promise<string> => {
+  const url = given ?? process.env.SERVICE_API_URL ?? (await readRuntimeInfo(dataDirFromEnvironment()))?.apiUrl ?? 'http://localhost:3000/v1';
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash)
+    throw new UsageError(`the API URL must be http(s)://host[:port]/v1, not "${url}" (--api-url or SERVICE_API_URL)`);
+  return `${apiRootOf(`${parsed.origin}${parsed.pathname}`)}/v1`;
+};
+
 
 /** Runs `npm run cli -- <argv…>` for an API command; resolves to the exit status. */
 export const runApiCommand = async (argv: string[]): Promise<number> => {
@@ -74,6 +83,14 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
   const command = group ? group.commands[second ?? ''] : topLevel[first ?? ''];
   const path = group ? `${group.name} ${second ?? ''}`.trim() : (first ?? '');
   const out = createOutput(argv.includes('--json'));
+  if (group && (second === undefined || second === '--help' || second === '-h')) {
+    const usage = `${group.name}: ${group.summary}\n${Object.entries(group.commands)
+      .map(([name, c]) => `  npm run cli -- ${group.name} ${name}${c.args ? ` ${c.args}` : ''}`.padEnd(52) + c.summary)
+      .join('\n')}\n  (\`npm run cli -- ${group.name} <command> --help\` shows the options)`;
+    if (second === undefined) out.error(usage);
+    else out.line(usage);
+    return second === undefined ? 2 : 0;
+  }
   if (!command) {
     out.error(
       group
@@ -107,7 +124,13 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
     }
   }
 
-  const apiUrl = await apiUrlOf(values['api-url'] as string | undefined);
+  let apiUrl: string;
+  try {
+    apiUrl = await apiUrlOf(values['api-url'] as string | undefined);
+  } catch (error) {
+    out.error((error as Error).message);
+    return 2;
+  }
   const apiKey = (values['api-key'] as string | undefined) ?? process.env.SERVICE_API_KEY ?? '';
   if (!apiKey && command !== completion) {
     out.error('No API key: set SERVICE_API_KEY (the key `npm start` printed, or one from `npm run cli -- keys create`) or pass --api-key.');
@@ -133,7 +156,13 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
       return 2;
     }
     if (error instanceof ServiceApiError) {
-      const detail = error.details ? ` ${JSON.stringify(error.details)}` : '';
+      // Every field's issue when there are several, one per line; else the one in details.
+      const detail =
+        error.errors && error.errors.length > 1
+          ? error.errors.map((issue) => `\n  ${issue.field ?? '(body)'}: ${issue.issue ?? ''}`).join('')
+          : error.details
+            ? ` ${JSON.stringify(error.details)}`
+            : '';
       out.error(
         out.json
           ? JSON.stringify({
@@ -142,10 +171,11 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
                 code: error.code,
                 message: error.message,
                 details: error.details,
+                ...(error.errors ? { errors: error.errors } : {}),
                 request_id: error.requestId,
               },
             })
-          : `Error ${error.status} ${error.code}: ${error.message}${detail}${error.requestId ? ` (request ${error.requestId})` : ''}`,
+          : `Error ${error.status} ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}${detail}`,
       );
       return 1;
     }

@@ -14,12 +14,17 @@ export interface Output {
 }
 
 export interface Progress {
-  /** Shows what is under way now; on a terminal it spins until the next update. */
-  update(text: string): void;
+  /**
+   * Shows what is under way now, and for how long (`elapsed`); on a terminal it spins until the next
+   * update, elsewhere a line is printed only when `text` changes.
+   */
+  update(text: string, elapsed?: string): void;
   /** A line that stays (a finished step). */
   log(text: string): void;
   stop(): void;
 }
+
+const withElapsed = (text: string, elapsed?: string) => (elapsed ? `${text} (${elapsed})` : text);
 
 const frames = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
@@ -33,8 +38,8 @@ const spinner = (stream: NodeJS.WriteStream): Progress => {
   }, 100);
   timer.unref();
   return {
-    update(next) {
-      text = next;
+    update(next, elapsed) {
+      text = withElapsed(next, elapsed);
       draw();
     },
     log(line) {
@@ -51,8 +56,8 @@ const spinner = (stream: NodeJS.WriteStream): Progress => {
 const lines = (stream: NodeJS.WriteStream): Progress => {
   let last = '';
   return {
-    update(text) {
-      if (text !== last) stream.write(`${text}\n`);
+    update(text, elapsed) {
+      if (text !== last) stream.write(`${withElapsed(text, elapsed)}\n`);
       last = text;
     },
     log(line) {

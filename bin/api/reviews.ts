@@ -111,7 +111,7 @@ export const reviews: CommandGroup = {
           context,
           () => readReview(context, data.id),
           (r) => finished.includes(r.status),
-          (r) => progress.update(`${r.id} ${r.status} (${seconds(Date.now() - started)})`),
+          (r) => progress.update(`${r.id} ${r.status}`, seconds(Date.now() - started)),
         );
         progress.stop();
         if (!review) return interrupted;

@@ -8,6 +8,7 @@ import {
   optionalString,
   required,
 } from './command';
+import { severities } from '../../functions/core/security/scanner';
 import { seconds, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -36,8 +37,8 @@ const describeScan = (scan: Scan) =>
     scan.summary
       ? `  ${scan.summary.total} finding(s)${
           scan.summary.by_severity
-            ? `: ${Object.entries(scan.summary.by_severity)
-                .map(([s, n]) => `${n} ${s}`)
+            ? `: ${severities
+                .flatMap((severity) => (scan.summary?.by_severity?.[severity] ? [`${scan.summary.by_severity[severity]} ${severity}`] : []))
                 .join(', ')}`
             : ''
         }`
@@ -76,7 +77,7 @@ export const scans: CommandGroup = {
           context,
           () => readScan(context, data.id),
           (s) => s.status === 'completed' || s.status === 'failed',
-          (s) => progress.update(`${s.id} ${s.status} (${seconds(Date.now() - started)})`),
+          (s) => progress.update(`${s.id} ${s.status}`, seconds(Date.now() - started)),
         );
         progress.stop();
         if (!scan) return interrupted;
@@ -106,12 +107,18 @@ export const findings: CommandGroup = {
         ...listOptions,
         project: { type: 'string', description: "only this project's" },
         scan: { type: 'string', description: "only this scan's" },
-        severity: { type: 'string', description: 'critical, high, medium or low', values: ['critical', 'high', 'medium', 'low'] },
+        severity: { type: 'string', description: 'critical, high, medium, low or info', values: severities },
         status: { type: 'string', description: 'open, resolved, remediating, …' },
         type: { type: 'string', description: 'secrets, dependencies or sast', values: ['secrets', 'dependencies', 'sast'] },
         sort: { type: 'string', description: 'created_at or severity', values: ['created_at', 'severity'] },
+        order: {
+          type: 'string',
+          description: 'desc or asc (default: newest first, or most severe first with --sort severity)',
+          values: ['asc', 'desc'],
+        },
       },
       async run(context) {
+        const sort = optionalString(context, 'sort');
         const query = {
           per_page: integerOption(context, 'per-page'),
           project_id: optionalString(context, 'project'),
@@ -119,7 +126,9 @@ export const findings: CommandGroup = {
           severity: optionalString(context, 'severity'),
           status: optionalString(context, 'status'),
           type: optionalString(context, 'type'),
-          sort: optionalString(context, 'sort'),
+          sort,
+          // The API's `asc` puts the most severe first: the order a severity sort is read in.
+          order: optionalString(context, 'order') ?? (sort === 'severity' ? 'asc' : undefined),
         } as Record<string, unknown>;
         const items: Finding[] = [];
         if (context.values.all) {

@@ -49,7 +49,7 @@ const watchJob = async (context: CommandContext, id: string): Promise<Job | unde
     context,
     () => readJob(context, id),
     (j) => finished.includes(j.status),
-    (j) => progress.update(`${j.id} ${j.status} (${seconds(Date.now() - started)})`),
+    (j) => progress.update(`${j.id} ${j.status}`, seconds(Date.now() - started)),
   );
   progress.stop();
   return job;

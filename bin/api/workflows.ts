@@ -1,6 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { aiProviderNames } from '../../functions/core/ai/provider';
-import { argument, choiceOption, type CommandContext, type CommandGroup, integerOption, optionalString, UsageError } from './command';
+import { argument, choiceOption, type CommandContext, type CommandGroup, integerOption, optionalString, textOrFile, UsageError } from './command';
 import { seconds, sleep, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -40,7 +39,7 @@ const watchWorkflow = async (context: CommandContext, id: string): Promise<numbe
         }
       }
       const running = w.stages.find((stage) => w.stage_statuses[stage] === 'running');
-      progress.update(`${w.id} ${w.status}${running ? `: ${running}` : ''} (${seconds(Date.now() - started)})`);
+      progress.update(`${w.id} ${w.status}${running ? `: ${running}` : ''}`, seconds(Date.now() - started));
     },
   );
   progress.stop();
@@ -113,8 +112,7 @@ export const workflows: CommandGroup = {
         watch: { type: 'boolean', description: 'show each stage as it runs; exit status from the outcome' },
       },
       async run(context) {
-        const file = optionalString(context, 'prompt-file');
-        const prompt = file ? await readFile(file, 'utf8') : optionalString(context, 'prompt');
+        const prompt = await textOrFile(context, 'prompt', 'prompt-file');
         if (!prompt) throw new UsageError('--prompt or --prompt-file is required');
         const project = optionalString(context, 'project');
         if (!project) throw new UsageError('--project is required');

@@ -52,6 +52,78 @@ describe('the CLI on the API', () => {
     const noKey = await runCli('', ['projects', 'list']);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('SERVICE_API_KEY');
+
+    // A file that cannot be read, two sources for one value, an API URL that is none: a usage
+    // error naming what is wrong, never a stack trace.
+    const noFile = await runCli(key.key, ['workflows', 'create', '--project', 'proj_x', '--prompt-file', '/nonexistent/prompt.md']);
+    expect([noFile.code, noFile.stderr.split('\n')[0]]).toEqual([2, '--prompt-file: cannot read /nonexistent/prompt.md (no such file)']);
+    const both = await runCli(key.key, [
+      'workflows',
+      'create',
+      '--project',
+      'proj_x',
+      '--prompt',
+      'a',
+      '--prompt-file',
+      '/nonexistent/prompt.md',
+    ]);
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([2, 'pass --prompt or --prompt-file, not both']);
+    const noConfig = await runCli(key.key, [
+      'deployments',
+      'create',
+      '--project',
+      'proj_x',
+      '--environment',
+      'staging',
+      '--provider',
+      'deploy-hook',
+      '--config-file',
+      '/nonexistent/c.json',
+    ]);
+    expect([noConfig.code, noConfig.stderr.split('\n')[0]]).toEqual([2, '--config-file: cannot read /nonexistent/c.json (no such file)']);
+    for (const url of ['not-a-url', 'localhost:3000', 'ftp://localhost/v1']) {
+      const badUrl = await runCli(key.key, ['projects', 'list', '--api-url', url]);
+      expect([badUrl.code, badUrl.stderr.trim()]).toEqual([
+        2,
+        `the API URL must be http(s)://host[:port]/v1, not "${url}" (--api-url or SERVICE_API_URL)`,
+      ]);
+    }
+    for (const output of [noFile, both, noConfig]) expect(output.stderr).not.toMatch(/\n\s+at /);
+
+    // Every field's issue when the API names several, in the human output and in --json.
+    const several = await runCli(key.key, [
+      'deployments',
+      'create',
+      '--project',
+      'proj_x',
+      '--environment',
+      'nowhere',
+      '--provider',
+      'deploy-hook',
+      '--config',
+      '{}',
+    ]);
+    expect(several.code).toBe(1);
+    expect(several.stderr).toMatch(/\n {2}environment: must be one of .*\n {2}config\.branch: is required/);
+    const severalJson = await runCli(key.key, [
+      'deployments',
+      'create',
+      '--project',
+      'proj_x',
+      '--environment',
+      'nowhere',
+      '--provider',
+      'deploy-hook',
+      '--config',
+      '{}',
+      '--json',
+    ]);
+    expect(JSON.parse(severalJson.stderr).error.errors.map((e: { field: string }) => e.field)).toEqual(['environment', 'config.branch']);
+
+    // A group alone, or with --help, lists its commands.
+    const groupHelp = await runCli(key.key, ['projects', '--help']);
+    expect([groupHelp.code, groupHelp.stdout]).toEqual([0, expect.stringContaining('npm run cli -- projects get <project_id>')]);
+    expect((await runCli(key.key, ['projects'])).code).toBe(2);
   });
 
   it('starts a workflow and watches it: stage progress, exit 0 when it completes and 1 when it fails; logs and events follow', async () => {
@@ -113,6 +185,7 @@ describe('the CLI on the API', () => {
     const repository = await fixtureRepository({
       'package.json': '{"name":"leaky","version":"1.0.0"}\n',
       'src/config.js': `export const github = '${githubToken}';\n`,
+      'src/run.js': 'export const run = (code) => eval(code);\n',
     });
     const project = (await as(key.key).post('/projects', { name: 'Leaky', repository: repository.url })).body.data;
     const scan = await runCli(key.key, ['scans', 'create', '--project', project.id, '--types', 'secrets,sast', '--watch', '--json']);
@@ -123,6 +196,16 @@ describe('the CLI on the API', () => {
     expect(findings.code).toBe(0);
     expect(findings.stdout.split('\n')[0]).toMatch(/^ID\s+SEVERITY\s+STATUS\s+TYPE\s+WHERE\s+TITLE$/);
     expect(findings.stdout).toContain('src/config.js');
+    // Most severe first with --sort severity, as its help says; --order asc|desc says it outright.
+    const severities = async (args: string[]) =>
+      json((await runCli(key.key, ['findings', 'list', '--project', project.id, '--json', ...args])).stdout).data.map(
+        (finding: { severity: string }) => finding.severity,
+      );
+    const rank = ['critical', 'high', 'medium', 'low', 'info'];
+    const mostSevereFirst = await severities(['--sort', 'severity']);
+    expect(new Set(mostSevereFirst).size).toBeGreaterThan(1);
+    expect(mostSevereFirst).toEqual([...mostSevereFirst].sort((a, b) => rank.indexOf(a) - rank.indexOf(b)));
+    expect(await severities(['--sort', 'severity', '--order', 'desc'])).toEqual([...mostSevereFirst].reverse());
 
     // Once remediated, `findings patch` prints the verified diff as the API serves it (for git apply).
     const api = as(key.key);
