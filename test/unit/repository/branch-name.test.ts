@@ -1,8 +1,12 @@
+import * as v from 'valibot';
 import { branchNameProblem } from '../../../functions/adapters/repository/branch-name';
+import { branchName } from '../../../functions/routes/schemas/common';
 import { parseRepositoryAddress } from '../../../functions/adapters/repository/repository-address';
 
+const acceptedNames = ['main', 'automation/wf_01HZX', 'release-1.2', 'feature/a.b/c', 'a@b', 'fix-', 'a.locks/b'];
+
 describe('branchNameProblem', () => {
-  it.each(['main', 'automation/wf_01HZX', 'release-1.2', 'feature/a.b/c'])('accepts %s', (name) => {
+  it.each(acceptedNames)('accepts %s', (name) => {
     expect(branchNameProblem(name)).toBeNull();
   });
 
@@ -28,8 +32,15 @@ describe('branchNameProblem', () => {
     'a@{1}',
     '@',
     'tab\there',
-  ])('refuses %j', (name) => {
+    'a.lock/b',
+    'a/-b/.c',
+  ])('refuses %j, and so does the request schema (a request is refused before any work starts)', (name) => {
     expect(branchNameProblem(name)).not.toBeNull();
+    expect(v.safeParse(branchName, name).success).toBe(false);
+  });
+
+  it.each(acceptedNames)('the request schema accepts %s too', (name) => {
+    expect(v.safeParse(branchName, name).success).toBe(true);
   });
 });
 
