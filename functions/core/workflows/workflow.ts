@@ -181,14 +181,21 @@ export const newWorkflow = (input: {
   version: 1,
 });
 
-/** The prompt's first line, cut to the name's 100 characters. */
-const defaultName = (prompt: string): string => {
+/**
+ * What a name given in a request may not hold (control and bidirectional control characters, lone
+ * surrogates: the name schema's rules), taken out of a name made from the prompt.
+ */
+const notInNames = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]/gu;
+
+/** The prompt's first line that is not blank, cut to the name's 100 characters (code points, as a given name counts). */
+export const defaultName = (prompt: string): string => {
   const firstLine =
     prompt
       .split('\n')
-      .find((line) => line.trim().length > 0)
-      ?.trim() ?? 'Workflow';
-  return firstLine.length <= 100 ? firstLine : `${firstLine.slice(0, 99)}…`;
+      .map((line) => line.replace(/\t/g, ' ').replace(notInNames, '').trim())
+      .find((line) => line.length > 0) ?? 'Workflow';
+  const characters = [...firstLine];
+  return characters.length <= 100 ? firstLine : `${characters.slice(0, 99).join('')}…`;
 };
 
 export interface PendingEvent {

@@ -3,7 +3,7 @@ import type { Tenant } from '../../../functions/core/tenancy';
 import { applyTransition, WorkflowMissing } from '../../../functions/core/workflows/apply-transition';
 import { completeStage, startRun, startStage } from '../../../functions/core/workflows/transitions';
 import { cancelWorkflow, createWorkflow, type NewWorkflow, type WorkflowDeps } from '../../../functions/core/workflows/workflow-use-cases';
-import type { Workflow } from '../../../functions/core/workflows/workflow';
+import { defaultName, type Workflow } from '../../../functions/core/workflows/workflow';
 import { apiErrorOf } from '../fakes/api-error';
 import { controlledClock, startOfTests } from '../fakes/clock';
 import { fakeWorkflowExecutor } from '../fakes/workflow-executor';
@@ -303,5 +303,26 @@ describe('applyTransition', () => {
   it('throws WorkflowMissing for a workflow that does not exist', async () => {
     const { deps } = setup();
     await expect(applyTransition(deps, tenant, 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1Z', startRun)).rejects.toBeInstanceOf(WorkflowMissing);
+  });
+});
+
+describe('the name a workflow gets from its prompt', () => {
+  it('is the first line that is not blank, whole when it fits 100 characters', () => {
+    expect(defaultName('\n  \nAdd rate limiting\nmore')).toBe('Add rate limiting');
+    expect(defaultName('')).toBe('Workflow');
+  });
+
+  it('is cut at 99 code points and an ellipsis, never inside a surrogate pair', () => {
+    const name = defaultName('😀'.repeat(121));
+    expect([...name]).toHaveLength(100);
+    expect(name).toBe(`${'😀'.repeat(99)}…`);
+    expect(name).not.toMatch(/[\ud800-\udfff]/u);
+  });
+
+  it('holds no control or bidirectional control character, as a given name may not', () => {
+    expect(defaultName('\u202eevil gnp.exe')).toBe('evil gnp.exe');
+    expect(defaultName('\u202e\u200f\nFix \u0007the build')).toBe('Fix the build');
+    expect(defaultName('lone \ud800 surrogate')).toBe('lone  surrogate');
+    expect(defaultName('Fix\tthe build\r\nmore')).toBe('Fix the build');
   });
 });
