@@ -33,12 +33,42 @@ export const toFieldIssues = (issues: readonly v.BaseIssue<unknown>[], where: Wh
 const oncePerField = (issues: FieldIssue[]): FieldIssue[] =>
   issues.filter((issue, i) => issues.findIndex((other) => other.field === issue.field) === i);
 
+type SchemaShape = { entries?: Record<string, v.GenericSchema>; wrapped?: v.GenericSchema; pipe?: readonly v.GenericSchema[] };
+
+/** The object schema `schema` is, or starts with, under optional, nullable and pipe; undefined for any other. */
+const objectSchemaOf = (schema: v.GenericSchema | undefined): SchemaShape | undefined => {
+  const shape = schema as unknown as SchemaShape | undefined;
+  if (!shape) return undefined;
+  if (shape.entries) return shape;
+  if (shape.wrapped) return objectSchemaOf(shape.wrapped);
+  const [first] = shape.pipe ?? [];
+  return first && first !== schema ? objectSchemaOf(first) : undefined;
+};
+
+/**
+ * The fields given an array where the schema declares an object: valibot's object schemas take an
+ * array (its numbered keys as the entries), so `config: []` would pass as `{}`.
+ */
+const arraysForObjects = (schema: SchemaShape, input: Record<string, unknown>, path: string): FieldIssue[] =>
+  Object.entries(schema.entries ?? {}).flatMap(([key, entry]) => {
+    const value = Object.hasOwn(input, key) ? input[key] : undefined;
+    const inner = objectSchemaOf(entry);
+    if (!inner || typeof value !== 'object' || value === null) return [];
+    const field = path ? `${path}.${key}` : key;
+    return Array.isArray(value)
+      ? [{ field, issue: 'must be a JSON object' }]
+      : arraysForObjects(inner, value as Record<string, unknown>, field);
+  });
+
 /** Parses `input` with `schema`, or throws a 422 naming every problem. */
 export const parseWith = <S extends v.GenericSchema>(schema: S, input: unknown, where: Where): v.InferOutput<S> => {
   // Every body is a JSON object; valibot would take an array for one with numbered keys.
   if (where === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
     throw validationError([{ field: 'body', issue: 'must be a JSON object' }]);
   }
+  const bodySchema = where === 'body' ? objectSchemaOf(schema) : undefined;
+  const arrays = bodySchema ? arraysForObjects(bodySchema, input as Record<string, unknown>, '') : [];
+  if (arrays.length > 0) throw validationError(arrays);
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
   throw validationError(oncePerField(toFieldIssues(result.issues, where, where === 'query' ? declaredKeys(schema) : [])));

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { toFieldIssues } from '../../functions/http/validation';
+import { parseWith, toFieldIssues } from '../../functions/http/validation';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { routes } from '../../functions/routes/index';
 import { createDeploymentBody } from '../../functions/routes/schemas/deployments-bodies';
@@ -89,5 +89,32 @@ describe('timestamps a caller sends', () => {
     for (const since of ['2024-02-29T00:00:00Z', '2026-11-21T10:00:00.000Z', '2026-11-21T10:00:00+01:00']) {
       expect(issuesOf(recoverBody, { since })).toEqual([]);
     }
+  });
+});
+
+describe('an object field given an array', () => {
+  const refusal = (schema: v.GenericSchema, body: unknown) => {
+    try {
+      parseWith(schema, body, 'body');
+    } catch (error) {
+      return (error as { details?: unknown }).details;
+    }
+    return 'accepted';
+  };
+
+  it('is refused as not a JSON object, not read as an empty object', () => {
+    expect(refusal(createWorkflowBody, { project_id: 'proj_x', prompt: 'p', config: [] })).toEqual({
+      field: 'config',
+      issue: 'must be a JSON object',
+    });
+    expect(refusal(createDeploymentBody, { project_id: 'proj_x', environment: 'staging', provider: 'deploy-hook', config: [] })).toEqual({
+      field: 'config',
+      issue: 'must be a JSON object',
+    });
+  });
+
+  it('leaves objects, and arrays where arrays belong, to the schema', () => {
+    expect(refusal(createWorkflowBody, { project_id: 'proj_x', prompt: 'p', config: {} })).toBe('accepted');
+    expect(refusal(createWorkflowBody, { project_id: 'proj_x', prompt: 'p' })).toBe('accepted');
   });
 });
