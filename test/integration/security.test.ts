@@ -124,7 +124,13 @@ describe('security scans', () => {
     receiver = await startReceiver();
     await createWebhook(api, {
       url: receiver.url(),
-      events: ['security.scan.started', 'security.scan.completed', 'security.finding.created', 'security.finding.resolved'],
+      events: [
+        'security.scan.started',
+        'security.scan.completed',
+        'security.finding.created',
+        'security.finding.resolved',
+        'security.finding.reopened',
+      ],
     });
     const repository = await fixtureRepository(plantedFiles);
     const project = (await api.post('/projects', { name: 'Shop', repository: repository.url })).body.data;
@@ -250,6 +256,17 @@ describe('security scans', () => {
       reopen_reason: expect.stringMatching(
         new RegExp(`^scan ${rescanned.id} of main at [0-9a-f]{12} still finds it: the remediation was never applied to main`),
       ),
+    });
+    // Reopening is a change of state, and so an event: a webhook consumer learns it is open again.
+    const afterRescan = (await receiver.waitFor(events.length + 3, 20_000)).map((request) => JSON.parse(request.body));
+    const reopenedEvents = afterRescan.filter((event) => event.type === 'security.finding.reopened');
+    expect(reopenedEvents).toHaveLength(1);
+    expect(reopenedEvents[0].data).toMatchObject({
+      id: dependency[0].id,
+      status: 'open',
+      resolution: null,
+      reopened_at: reopened.reopened_at,
+      reopen_reason: reopened.reopen_reason,
     });
     expect((await api.post(`/security/findings/${dependency[0].id}/remediate`)).status).toBe(202);
   });

@@ -275,6 +275,7 @@ describe('events', () => {
     'security.scan.completed',
     'security.finding.created',
     'security.finding.resolved',
+    'security.finding.reopened',
     'deployment.started',
     'deployment.completed',
     'deployment.failed',

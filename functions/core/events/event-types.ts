@@ -10,6 +10,7 @@ export const eventTypes = [
   'security.scan.completed',
   'security.finding.created',
   'security.finding.resolved',
+  'security.finding.reopened',
   'deployment.started',
   'deployment.completed',
   'deployment.failed',
@@ -22,7 +23,8 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
- * The event catalogue: the spec's types plus `workflow.cancelled`. Each type's `data` is a snapshot
+ * The event catalogue: the spec's types plus `workflow.cancelled` and `security.finding.reopened`
+ * (no state change without its event: a resolved finding a scan reports again is open again). Each type's `data` is a snapshot
  * of the resource after the change; `workflow.completed` has exactly the spec's shape.
  *
  * Built in one call marked pure: object spreads and property reads at a module's top level would
@@ -106,6 +108,15 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
     'security.finding.resolved': {
       description: 'A finding was fixed or remediated.',
       example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed' },
+    },
+    'security.finding.reopened': {
+      description: 'A scan still reports a resolved finding (it came back after it was fixed, or its remediation was never applied): it is open again.',
+      example: {
+        ...findingSnapshot,
+        status: 'open',
+        reopened_at: '2026-11-20T10:15:00.000Z',
+        reopen_reason: `scan ${scanSnapshot.id} of main at 3f9a1c2e7b4d still finds it: it came back after it was fixed`,
+      },
     },
     'deployment.started': { description: 'A deployment began.', example: { ...deploymentSnapshot, status: 'in_progress' } },
     'deployment.completed': { description: 'A deployment finished and passed its health check.', example: deploymentSnapshot },

@@ -65,7 +65,7 @@ const reopenReason = (finding: Finding, scan: Scan, at: { branch: string; commit
  * Compares one scan type's results with what earlier scans of the same project and branch
  * reported: new fingerprints become findings (`security.finding.created`), known ones are seen
  * again (`last_seen_at`; a resolved one that is back, fixed or remediated, is open again with the
- * reason), and open ones not reported any
+ * reason: `security.finding.reopened`), and open ones not reported any
  * more are resolved as `fixed` (`security.finding.resolved`).
  */
 const reconcile = async (
@@ -117,22 +117,34 @@ const reconcile = async (
       if (await deps.findings.create(tenant, finding, [{ type: 'security.finding.created', data: findingSnapshot(finding) }])) created += 1;
       return;
     }
-    const reopened = known.status === 'resolved' ? reopenReason(known, scan, checkedOut) : null;
-    const next: Finding = {
-      ...known,
-      scan_id: scan.id,
-      severity: raw.severity,
-      title: raw.title,
-      description: raw.description,
-      location: raw.location,
-      excerpt: raw.excerpt,
-      details: raw.details,
-      last_seen_at: at,
-      ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null, reopened_at: at, reopen_reason: reopened } : {}),
-      updated_at: at,
-      revision: known.revision + 1,
-    };
-    await deps.findings.save(tenant, known, next, []);
+    // Seen again: the scan's view of it; a resolved one is open again (`security.finding.reopened`).
+    // Changed meanwhile (a remediation starting, say): read again and apply the scan to that.
+    let read: Finding | undefined = known;
+    await changeOptimistically(
+      `finding ${known.id}`,
+      async () => read ?? (await deps.findings.get(tenant, known.id)),
+      (current) => {
+        read = undefined;
+        const reopened = current.status === 'resolved' ? reopenReason(current, scan, checkedOut) : null;
+        const next: Finding = {
+          ...current,
+          scan_id: scan.id,
+          severity: raw.severity,
+          title: raw.title,
+          description: raw.description,
+          location: raw.location,
+          excerpt: raw.excerpt,
+          details: raw.details,
+          last_seen_at: at,
+          ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null, reopened_at: at, reopen_reason: reopened } : {}),
+          updated_at: at,
+          revision: current.revision + 1,
+        };
+        const events: PendingEvent[] = reopened ? [{ type: 'security.finding.reopened', data: findingSnapshot(next) }] : [];
+        return { next, events };
+      },
+      async (current, { next, events }) => ((await deps.findings.save(tenant, current, next, events)) ? next : null),
+    );
   });
 
   const reported = new Set(current.map(({ fingerprint }) => fingerprint));

@@ -33,5 +33,7 @@ export const findingSnapshot = (finding: Finding): Record<string, unknown> => ({
   fingerprint: finding.fingerprint,
   first_seen_at: finding.first_seen_at,
   last_seen_at: finding.last_seen_at,
+  reopened_at: finding.reopened_at,
+  reopen_reason: finding.reopen_reason,
   created_at: finding.created_at,
 });

@@ -11,6 +11,7 @@ export const eventTypes = [
   'security.scan.completed',
   'security.finding.created',
   'security.finding.resolved',
+  'security.finding.reopened',
   'deployment.started',
   'deployment.completed',
   'deployment.failed',
@@ -234,6 +235,34 @@ export interface SecurityFindingResolvedEvent {
   };
 }
 
+/** A scan still reports a resolved finding (it came back after it was fixed, or its remediation was never applied): it is open again. */
+export interface SecurityFindingReopenedEvent {
+  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
+  id: string;
+  type: 'security.finding.reopened';
+  created_at: string;
+  /** A snapshot of the resource after the change (the catalogue's example shows its usual fields). */
+  data: {
+    id: string;
+    scan_id: string;
+    project_id: string;
+    type: string;
+    rule_id: string;
+    severity: string;
+    status: string;
+    title: string;
+    location: {
+      path: string;
+      line: number;
+      [key: string]: unknown;
+    };
+    created_at: string;
+    reopened_at: string;
+    reopen_reason: string;
+    [key: string]: unknown;
+  };
+}
+
 /** A deployment began. */
 export interface DeploymentStartedEvent {
   /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
@@ -408,6 +437,7 @@ export type ServiceEvent =
   | SecurityScanCompletedEvent
   | SecurityFindingCreatedEvent
   | SecurityFindingResolvedEvent
+  | SecurityFindingReopenedEvent
   | DeploymentStartedEvent
   | DeploymentCompletedEvent
   | DeploymentFailedEvent
