@@ -12,7 +12,7 @@ const githubToken = ['ghp', '_', 'Br0w', 's3r'.repeat(3), 'Pq7Lm2Nx8Vc4Zt6Yw1Hk5
 
 /**
  * The resource pages' actions pressed in Debian's Chromium, as people use them: Cancel on a
- * running workflow, Remediate on an open finding. Each page is checked by axe-core and saved as a
+ * running workflow, Remediate on an open finding, a failed test run's results. Each page is checked by axe-core and saved as a
  * screenshot (test-results/screenshots, not committed). Waits are on what the page shows.
  */
 describe('dashboard actions in a real browser', () => {
@@ -125,5 +125,36 @@ describe('dashboard actions in a real browser', () => {
     const fromApi = await api.get(`/security/findings/${finding.id}/patch`);
     expect(await raw.text()).toBe(fromApi.text);
     expect(raw.headers().etag).toBe(fromApi.headers.get('etag'));
+  }, 120_000);
+
+  it('a failed test run shows each failure and the log in boxes that scroll and that the keyboard reaches', async () => {
+    const { page, api } = await signedInToTestData();
+    // A failure message of many lines: its box scrolls, so it must take the focus (axe: scrollable-region-focusable).
+    const repository = await fixtureRepository({
+      'package.json': `${JSON.stringify({ name: 'sums', version: '1.0.0', scripts: { test: 'node --test' } })}\n`,
+      'sum.test.js': [
+        "const test = require('node:test');",
+        "const assert = require('node:assert');",
+        "test('adds', () => assert.deepStrictEqual(Array.from({ length: 40 }, (_, i) => i), Array.from({ length: 40 }, (_, i) => i + 1)));",
+        '',
+      ].join('\n'),
+    });
+    const project = (await api.post('/projects', { name: 'Sums', repository: repository.url })).body.data;
+    const run = (await api.post('/tests/run', { project_id: project.id, branch: 'main' })).body.data;
+    await eventually(
+      async () => ['completed', 'failed'].includes((await api.get(`/tests/${run.id}/results`)).body.data.status),
+      60_000,
+      () => 'the test run never finished',
+      200,
+    );
+
+    await page.goto(`${origin()}/dashboard/tests/${run.id}`);
+    const failure = page.getByLabel('Failure of adds');
+    await failure.waitFor();
+    expect(await failure.evaluate((box) => box.scrollHeight > box.clientHeight)).toBe(true);
+    await page.getByText('Log excerpt').click();
+    await checked(page, 'test-run-failed');
+    await failure.focus();
+    await expect(failure.evaluate((box) => box === document.activeElement)).resolves.toBe(true);
   }, 120_000);
 });

@@ -4,6 +4,7 @@ import { Alert } from '../parts/alert';
 import { Button } from '../parts/button';
 import { Card } from '../parts/card';
 import { PostForm } from '../parts/post-form';
+import { Time } from '../parts/time';
 
 export const SessionsPage = (props: { viewer: Viewer; sessions: SessionView[]; notice?: string }) => (
   <Layout title="Your sessions" viewer={props.viewer}>
@@ -31,8 +32,12 @@ export const SessionsPage = (props: { viewer: Viewer; sessions: SessionView[]; n
                 {session.user_agent ?? 'unknown'} {session.current && <span className="badge badge--ok">this browser</span>}
               </td>
               <td>{session.ip ?? 'unknown'}</td>
-              <td>{session.created_at}</td>
-              <td>{session.last_seen_at}</td>
+              <td>
+                <Time iso={session.created_at} />
+              </td>
+              <td>
+                <Time iso={session.last_seen_at} />
+              </td>
               <td>
                 {!session.current && (
                   <PostForm action="/dashboard/sessions/sign-out" csrfToken={props.viewer.csrfToken} className="inline-form">

@@ -7,6 +7,7 @@ import { Card } from '../../../parts/card';
 import { PostForm } from '../../../parts/post-form';
 import { StatusBadge } from '../../../parts/status-badge';
 import { Time } from '../../../parts/time';
+import { Excerpt } from '../../../parts/excerpt';
 
 /** What the page shows of a patch: its text up to a cap, or why it cannot show it. */
 export type PatchView = { text: string; shownBytes: number; totalBytes: number } | { unavailable: string };
@@ -72,13 +73,7 @@ export const FindingPage = (props: { shell: Shell; finding: Finding; patch?: Pat
         </p>
         <p>{finding.description}</p>
         <h2>Excerpt</h2>
-        {finding.excerpt ? (
-          <pre className="excerpt" aria-label="Masked excerpt">
-            {finding.excerpt}
-          </pre>
-        ) : (
-          <p className="muted">No excerpt.</p>
-        )}
+        {finding.excerpt ? <Excerpt label="Masked excerpt">{finding.excerpt}</Excerpt> : <p className="muted">No excerpt.</p>}
         <p className="small muted">
           First seen <Time iso={finding.first_seen_at} />, last seen <Time iso={finding.last_seen_at} /> in scan{' '}
           <a href={`/dashboard/security/scans/${encodeURIComponent(finding.scan_id)}`}>{finding.scan_id}</a>.

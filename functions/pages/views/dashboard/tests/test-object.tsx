@@ -8,6 +8,7 @@ import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
 import { Duration, Time } from '../../../parts/time';
 import { totalsText } from './tests';
+import { Excerpt } from '../../../parts/excerpt';
 
 const SuiteView = ({ suite }: { suite: TestSuite }) => (
   <>
@@ -32,7 +33,7 @@ const SuiteView = ({ suite }: { suite: TestSuite }) => (
             <summary>
               <code>{file.path}</code> ({file.cases.length} cases)
             </summary>
-            <pre className="excerpt">{file.content}</pre>
+            <Excerpt label={`Content of ${file.path}`}>{file.content}</Excerpt>
           </details>
         ))
       )}
@@ -73,14 +74,14 @@ const RunView = ({ run }: { run: TestRun }) => {
             <tr key={`${c.name}-${i}`}>
               <th scope="row">{c.name}</th>
               <td>{c.file ? <code>{c.file}</code> : '—'}</td>
-              <td>{c.failure_message ? <pre className="excerpt">{c.failure_message}</pre> : '—'}</td>
+              <td>{c.failure_message ? <Excerpt label={`Failure of ${c.name}`}>{c.failure_message}</Excerpt> : '—'}</td>
             </tr>
           )}
         />
         {run.results?.log_excerpt && (
           <details>
             <summary>Log excerpt</summary>
-            <pre className="excerpt">{run.results.log_excerpt}</pre>
+            <Excerpt label="Log excerpt">{run.results.log_excerpt}</Excerpt>
           </details>
         )}
       </Card>

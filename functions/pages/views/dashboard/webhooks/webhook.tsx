@@ -18,6 +18,7 @@ import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
 import { Duration, Time } from '../../../parts/time';
 import { type WebhookForm, WebhookFields, webhookState } from './webhooks';
+import { Excerpt } from '../../../parts/excerpt';
 
 export const deliveryStatuses: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'skipped'];
 
@@ -66,7 +67,11 @@ const Attempts = ({ delivery }: { delivery: DeliveryView }) =>
             )}
           </td>
           <td>
-            {attempt.response_excerpt ? <pre className="excerpt">{attempt.response_excerpt}</pre> : <span className="muted">empty</span>}
+            {attempt.response_excerpt ? (
+              <Excerpt label={`Response to attempt ${attempt.number}`}>{attempt.response_excerpt}</Excerpt>
+            ) : (
+              <span className="muted">empty</span>
+            )}
           </td>
         </tr>
       )}
