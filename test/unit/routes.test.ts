@@ -90,6 +90,21 @@ describe('the fallback function ($default route)', () => {
     expect(response.body).toContain('href="/dashboard"');
   });
 
+  it('sends the address of a dashboard action, opened as a page, to the page the action belongs to', async () => {
+    for (const [path, page] of [
+      ['/dashboard/developers/api-keys/key_01JD2Q7A0B1C2D3E4F5G6H7J8K/revoke', '/dashboard/developers/api-keys'],
+      ['/dashboard/sessions/sign-out', '/dashboard/sessions'],
+      ['/dashboard/sign-out', '/dashboard'],
+    ] as const) {
+      const response = await fallback(apiEvent({ method: 'GET', path, requestId: 'req-action' }));
+      expect([path, response.statusCode, response.headers.Location]).toEqual([path, 303, page]);
+      expect(response.headers['X-Request-Id']).toBe('req-action');
+    }
+    // A write keeps its 405 in the envelope: only an address typed or returned to is a page's.
+    const put = await fallback(apiEvent({ method: 'PUT', path: '/dashboard/sign-out', requestId: 'req-put' }));
+    expect([put.statusCode, put.headers.Allow]).toEqual([405, 'POST']);
+  });
+
   it('keeps the envelope for a path that only starts like the dashboard, and for a write to an unknown page', async () => {
     for (const [method, path] of [
       ['GET', '/dashboards'],

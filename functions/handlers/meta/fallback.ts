@@ -5,15 +5,31 @@ import { withRequestId } from '../../http/pipeline';
 import { errorResponse, type HttpResponse } from '../../http/response';
 import { matchRoute } from '../../routes';
 
+/** The nearest dashboard page at or above `path`: an action's address without its last segments. */
+const pageAbove = (path: string): string => {
+  let candidate = path;
+  while (candidate.startsWith('/dashboard/') && !matchRoute('GET', candidate).route)
+    candidate = candidate.slice(0, candidate.lastIndexOf('/'));
+  return candidate.startsWith('/dashboard/') ? candidate : '/dashboard';
+};
+
 /**
  * API Gateway's `$default` route: whatever no route matched. A known path with another method is
- * 405 with `Allow`; anything else is 404. Both in the error envelope, never API Gateway's own body;
- * a page address under /dashboard that no page answers gets the dashboard's HTML 404 instead.
+ * 405 with `Allow`; anything else is 404. Both in the error envelope, never API Gateway's own body.
+ * A page address under /dashboard that no page answers gets the dashboard's HTML 404 instead, and
+ * the address of a dashboard action opened as a page (a mode switch on a confirmation the action
+ * answered, `/dashboard/sign-out` typed in) goes to the page the action belongs to.
  */
 export const handler = async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
   const { method, path } = event.requestContext.http;
   const { allowed } = matchRoute(method, path);
-  if (allowed.length === 0 && method === 'GET' && isDashboardPath(path)) return dashboardNotFound(event, event.requestContext.requestId);
+  if (method === 'GET' && isDashboardPath(path)) {
+    if (allowed.length === 0) return dashboardNotFound(event, event.requestContext.requestId);
+    return withRequestId(
+      { statusCode: 303, headers: { Location: pageAbove(path), 'Cache-Control': 'no-store' }, body: '' },
+      event.requestContext.requestId,
+    );
+  }
   const error =
     allowed.length > 0
       ? new ApiError('method_not_allowed', `${path} does not allow ${method}; it allows ${allowed.join(', ')}.`, undefined, {
