@@ -118,3 +118,22 @@ describe('an object field given an array', () => {
     expect(refusal(createWorkflowBody, { project_id: 'proj_x', prompt: 'p' })).toBe('accepted');
   });
 });
+
+describe('names and descriptions hold text a person can read', () => {
+  it('refuses a name of invisible characters alone as blank', () => {
+    for (const blank of ['\u200b', ' \u2060 ', '\ufeff', '\u00a0'])
+      expect([blank, issuesOf(createProjectBody, project(blank))]).toEqual([blank, ['name: must not be blank']]);
+    expect(issuesOf(createProjectBody, project('a\u200db'))).toEqual([]);
+  });
+
+  it('takes lines and tabs in a description, and refuses any other control character', () => {
+    expect(issuesOf(createProjectBody, { ...project('Shop'), description: 'First line\n\tsecond\r\n' })).toEqual([]);
+    for (const control of ['\u0000', '\u0007', '\u001b[31m', '\u0085'])
+      expect(issuesOf(createProjectBody, { ...project('Shop'), description: `a${control}b` })).toEqual([
+        'description: must not contain control characters other than tab and line breaks',
+      ]);
+    expect(issuesOf(createProjectBody, { ...project('Shop'), description: 'half \ud800 a pair' })).toEqual([
+      'description: must be valid Unicode (no lone surrogates)',
+    ]);
+  });
+});

@@ -51,15 +51,30 @@ const bidiControls = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 const loneSurrogate = /[\ud800-\udfff]/u;
 const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** Characters that show nothing: space of any kind and invisible formatting (zero-width space, joiners, BOM). */
+const invisible = /^[\s\p{Cf}]*$/u;
+/** Control characters a free text may not hold: all but tab, line feed and carriage return. */
+const controlsBesideLineBreaks = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
 /** A display name: 1 to `max` code points, not blank, no control or bidirectional control characters, no lone surrogates. */
 export const nameText = (max: number, description: string) =>
   v.pipe(
     v.string('must be a string'),
     lengthIn(1, max, `must be 1 to ${max} characters`),
-    v.regex(/\S/, 'must not be blank'),
+    v.check((text) => !invisible.test(text), 'must not be blank'),
     v.check((text) => !loneSurrogate.test(text), 'must be valid Unicode (no lone surrogates)'),
     v.check((text) => !controlCharacters.test(text), 'must not contain control characters'),
     v.check((text) => !bidiControls.test(text), 'must not contain bidirectional control characters'),
+    v.description(description),
+  );
+
+/** A free text of up to `max` code points (a description): lines and tabs, no other control character, no lone surrogates. */
+export const freeText = (max: number, description: string) =>
+  v.pipe(
+    v.string('must be a string'),
+    lengthIn(0, max, `must be at most ${max} characters`),
+    v.check((text) => !loneSurrogate.test(text), 'must be valid Unicode (no lone surrogates)'),
+    v.check((text) => !controlsBesideLineBreaks.test(text), 'must not contain control characters other than tab and line breaks'),
     v.description(description),
   );
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { documentedAs, lengthIn, nameText } from './common';
+import { documentedAs, freeText, lengthIn, nameText } from './common';
 
 // Each schema in one call marked pure: a bundle keeps only those its handler uses (see webhooks-bodies.ts).
 
@@ -21,7 +21,7 @@ const repository = /* @__PURE__ */ (() =>
   ))();
 
 const description = /* @__PURE__ */ (() =>
-  v.pipe(v.string('must be a string'), lengthIn(0, 2000, 'must be at most 2000 characters'), v.description('At most 2000 characters.')))();
+  freeText(2000, 'At most 2000 characters; no control characters other than tab and line breaks.'))();
 
 export const createProjectBody = /* @__PURE__ */ (() => v.strictObject({ name, repository, description: v.optional(description) }))();
 

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { eventTypes } from '../../core/events/event-types';
-import { documentedAs, lengthIn, timestampInput } from './common';
+import { documentedAs, freeText, lengthIn, timestampInput } from './common';
 
 /*
  * Each schema is built in one call marked pure, so a bundle keeps only the schemas its handler uses:
@@ -32,7 +32,8 @@ const events = /* @__PURE__ */ (() =>
     v.description('Event types to receive; `*` receives every type.'),
   ))();
 
-const description = /* @__PURE__ */ (() => v.pipe(v.string('must be a string'), lengthIn(0, 500, 'must be at most 500 characters')))();
+const description = /* @__PURE__ */ (() =>
+  freeText(500, 'At most 500 characters; no control characters other than tab and line breaks.'))();
 
 export const createWebhookBody = /* @__PURE__ */ (() =>
   v.strictObject({
