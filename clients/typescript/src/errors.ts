@@ -1,4 +1,7 @@
-/** Everything the SDK throws is a `ServiceError`. */
+/**
+ * Everything the SDK throws is a `ServiceError`, but for a call the caller's own `signal` aborted:
+ * that one rejects with the signal's reason, as `fetch` does.
+ */
 export class ServiceError extends Error {
   override name = 'ServiceError';
 }

@@ -1,5 +1,5 @@
 import type { ServiceEvent } from './generated/events.js';
-import { WebhookSignatureError } from './errors.js';
+import { ServiceError, WebhookSignatureError } from './errors.js';
 
 /**
  * Webhook signatures, verified with Web Crypto (Node 20+ and browsers alike). The scheme is
@@ -100,7 +100,8 @@ export const signPayload = async (rawBody: string | Uint8Array, secrets: string[
 /**
  * The event of a webhook delivery, once its signature is verified: pass the raw body exactly as
  * received (before any JSON parsing) and the `X-Service-Signature` header. Throws
- * `WebhookSignatureError` when the signature does not verify.
+ * `WebhookSignatureError` when the signature does not verify, and a `ServiceError` when a body that
+ * verifies is not JSON.
  */
 export const constructEvent = async (
   rawBody: string | Uint8Array,
@@ -114,7 +115,12 @@ export const constructEvent = async (
     );
   }
   const text = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
-  return JSON.parse(text) as ServiceEvent;
+  try {
+    return JSON.parse(text) as ServiceEvent;
+  } catch (cause) {
+    // Signed with this secret, yet not an event: not the service's body (a test of your own, say).
+    throw new ServiceError('The webhook body is signed with this secret but is not a JSON event.', { cause });
+  }
 };
 
 export const webhooks = { constructEvent, verifySignature, signPayload, signatureHeaderName };

@@ -1,4 +1,11 @@
-import { constructEvent, signPayload, verifySignature, WebhookSignatureError, type ServiceEvent } from '@project-automation-service/sdk';
+import {
+  constructEvent,
+  ServiceError,
+  signPayload,
+  verifySignature,
+  WebhookSignatureError,
+  type ServiceEvent,
+} from '@project-automation-service/sdk';
 import { signatureHeader } from '../../../functions/core/webhooks/signature';
 
 const secret = 'whsec_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';
@@ -19,6 +26,14 @@ describe('webhooks.constructEvent', () => {
     if (verified.type === 'workflow.completed') expect(verified.data.workflow_id).toBe('wf_1');
     // Raw bytes work as well as text.
     expect(await constructEvent(new TextEncoder().encode(body), header, secret, { nowSeconds: now })).toEqual(event);
+  });
+
+  it('throws a ServiceError, not a SyntaxError, for a verified body that is not JSON', async () => {
+    const notJson = 'hello, not an event';
+    const attempt = constructEvent(notJson, signatureHeader(notJson, [secret], now), secret, { nowSeconds: now });
+    await expect(attempt).rejects.toThrow(ServiceError);
+    await expect(attempt).rejects.not.toThrow(WebhookSignatureError);
+    await expect(attempt).rejects.toThrow('signed with this secret but is not a JSON event');
   });
 
   it('signs exactly as the service does', async () => {
