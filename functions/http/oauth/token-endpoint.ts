@@ -138,9 +138,17 @@ class TokenRequestModel {
   }
 }
 
-const libraryErrorProblem = (error: InstanceType<typeof OAuthError>): OAuthProblem => {
+const libraryErrorProblem = (error: InstanceType<typeof OAuthError>, parameters: Record<string, string>): OAuthProblem => {
   const name = (error as { name: string }).name;
   if (name === 'server_error') throw (error as { inner?: Error }).inner ?? error;
+  // The library says "not a valid URI" of a redirect_uri left out too (RFC 6749 4.1.3: required
+  // when the authorization request had one): say what is wrong.
+  if (name === 'invalid_request' && /redirect_uri/.test(error.message) && !parameters.redirect_uri) {
+    return new OAuthProblem(
+      'invalid_request',
+      'Missing parameter: `redirect_uri` (the authorization request named one, so the token request must too)',
+    );
+  }
   // The library calls a redirect URI other than the authorization request's invalid_request;
   // RFC 6749 5.2 calls it invalid_grant (the grant does not match it).
   if (name === 'invalid_request' && /redirect_uri/.test(error.message) && !/not a valid URI/.test(error.message)) {
@@ -214,7 +222,7 @@ export const handleTokenRequest = async (event: APIGatewayProxyEventV2, deps: To
   } catch (error) {
     // A code that passed the first checks and failed a later one (PKCE, redirect URI) is used up anyway.
     if (model.stagedCode) await spendCode(model.stagedCode, deps);
-    if (error instanceof OAuthError) throw libraryErrorProblem(error);
+    if (error instanceof OAuthError) throw libraryErrorProblem(error, parameters);
     throw error;
   }
   if (!model.answer) throw new Error('the library answered without a token');

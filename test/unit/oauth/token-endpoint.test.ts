@@ -120,6 +120,20 @@ describe('POST /oauth/token', () => {
     // A failed check uses the code up: it cannot be tried again.
     expect(await exchange(world, code!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
 
+    // The authorization request named a redirect URI, so the token request must (RFC 6749 4.1.3).
+    const { code: withoutUri } = await world.authorize();
+    expect(
+      await post(world, {
+        grant_type: 'authorization_code',
+        code: withoutUri!,
+        client_id: world.confidential.id,
+        client_secret: world.confidential.client_secret!,
+      }),
+    ).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: expect.stringMatching(/^Missing parameter: `redirect_uri`/) },
+    });
+
     const { code: late } = await world.authorize();
     world.clock.advance(10 * 60_000 + 1);
     const expired = await exchange(world, late!);
