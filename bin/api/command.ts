@@ -70,7 +70,8 @@ export const readOptionFile = async (name: string, file: string): Promise<string
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
     throw new UsageError(`--${name}: cannot read ${file} (${reason})`);
   }
 };

@@ -1,8 +1,8 @@
 import { argument, type CommandContext, type CommandGroup, optionalString, required, textOrFile, UsageError } from './command';
-import { seconds } from './output';
+import { type JobTimes, jobTime } from './output';
 import { interrupted, pollUntil } from './watch';
 
-type Deployment = {
+type Deployment = JobTimes & {
   id: string;
   status: string;
   environment: string;
@@ -32,12 +32,11 @@ const describe = (d: Deployment) =>
 /** Follows a deployment until `done`; exit 0 when `succeeded` holds for where it ended. */
 const watch = async (context: CommandContext, id: string, done: (d: Deployment) => boolean, succeeded: (d: Deployment) => boolean) => {
   const progress = context.out.progress();
-  const started = Date.now();
   const deployment = await pollUntil(
     context,
     () => readDeployment(context, id),
     done,
-    (d) => progress.update(`${d.id} ${d.status}${d.rollback ? `, rollback ${d.rollback.status}` : ''}`, seconds(Date.now() - started)),
+    (d) => progress.update(`${d.id} ${d.status}${d.rollback ? `, rollback ${d.rollback.status}` : ''}`, jobTime(d)),
   );
   progress.stop();
   if (!deployment) return interrupted;

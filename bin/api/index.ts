@@ -68,13 +68,13 @@ export const apiUsage = (): string =>
  * One spelling per API (`…/v1`, no trailing slash), so that `listen` keeps one state per API.
  */
 const apiUrlOf = async (given: string | undefined): Promise<string> => {
-  const url = given ?? process.env.SERVICE_API_URL ?? (await readRuntimeInfo(dataDirFromEnvironment()))?.apiUrl ?? 'http://localhost:3000/v1';
+  const url =
+    given ?? process.env.SERVICE_API_URL ?? (await readRuntimeInfo(dataDirFromEnvironment()))?.apiUrl ?? 'http://localhost:3000/v1';
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash)
     throw new UsageError(`the API URL must be http(s)://host[:port]/v1, not "${url}" (--api-url or SERVICE_API_URL)`);
   return `${apiRootOf(`${parsed.origin}${parsed.pathname}`)}/v1`;
 };
-
 
 /** Runs `npm run cli -- <argv…>` for an API command; resolves to the exit status. */
 export const runApiCommand = async (argv: string[]): Promise<number> => {

@@ -93,6 +93,21 @@ export const table = (headers: string[], rows: (string | number | null | undefin
 
 export const seconds = (ms: number | null | undefined): string => (ms === null || ms === undefined ? '' : `${(ms / 1000).toFixed(1)}s`);
 
+/** The times every job resource carries (`duration_ms` only some). */
+export interface JobTimes {
+  started_at: string | null;
+  completed_at: string | null;
+  duration_ms?: number | null;
+}
+
+/** How long a job ran, or has run so far: by its own times, not the watcher's (nothing while it is queued). */
+export const jobTime = (job: JobTimes): string => {
+  if (typeof job.duration_ms === 'number') return seconds(job.duration_ms);
+  if (!job.started_at) return '';
+  const end = job.completed_at ? Date.parse(job.completed_at) : Date.now();
+  return seconds(Math.max(0, end - Date.parse(job.started_at)));
+};
+
 /**
  * Resolves after `ms`, or at once when `signal` aborts (node's timer removes its abort listener when
  * it fires: `watch` and `listen` sleep on one signal for as long as they run).

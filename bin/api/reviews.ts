@@ -1,6 +1,6 @@
 import type { ListItem, SuccessBody } from '@project-automation-service/sdk';
 import { argument, type CommandContext, type CommandGroup, integerOption, listOptions, optionalString, required } from './command';
-import { seconds, table } from './output';
+import { jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
 export type ReviewView = SuccessBody<'/v1/reviews/{id}', 'get'>['data'];
@@ -106,12 +106,11 @@ export const reviews: CommandGroup = {
           return 0;
         }
         const progress = context.out.progress();
-        const started = Date.now();
         const review = await pollUntil(
           context,
           () => readReview(context, data.id),
           (r) => finished.includes(r.status),
-          (r) => progress.update(`${r.id} ${r.status}`, seconds(Date.now() - started)),
+          (r) => progress.update(`${r.id} ${r.status}`, jobTime(r)),
         );
         progress.stop();
         if (!review) return interrupted;

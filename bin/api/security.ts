@@ -9,10 +9,10 @@ import {
   required,
 } from './command';
 import { severities } from '../../functions/core/security/scanner';
-import { seconds, table } from './output';
+import { type JobTimes, jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
-type Scan = {
+type Scan = JobTimes & {
   id: string;
   status: string;
   scan_types: string[];
@@ -72,12 +72,11 @@ export const scans: CommandGroup = {
           return 0;
         }
         const progress = context.out.progress();
-        const started = Date.now();
         const scan = await pollUntil(
           context,
           () => readScan(context, data.id),
           (s) => s.status === 'completed' || s.status === 'failed',
-          (s) => progress.update(`${s.id} ${s.status}`, seconds(Date.now() - started)),
+          (s) => progress.update(`${s.id} ${s.status}`, jobTime(s)),
         );
         progress.stop();
         if (!scan) return interrupted;

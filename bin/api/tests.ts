@@ -1,9 +1,9 @@
 import { argument, type CommandContext, type CommandGroup, integerOption, listOption, optionalString, UsageError } from './command';
-import { seconds, table } from './output';
+import { type JobTimes, jobTime, seconds, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
 type Totals = { passed: number; failed: number; skipped: number; errored: number };
-type Job = {
+type Job = JobTimes & {
   id: string;
   object: 'test_suite' | 'test_run';
   status: string;
@@ -44,12 +44,11 @@ const describeRun = (run: Job) => {
 /** Waits for a suite or run to end. */
 const watchJob = async (context: CommandContext, id: string): Promise<Job | undefined> => {
   const progress = context.out.progress();
-  const started = Date.now();
   const job = await pollUntil(
     context,
     () => readJob(context, id),
     (j) => finished.includes(j.status),
-    (j) => progress.update(`${j.id} ${j.status}`, seconds(Date.now() - started)),
+    (j) => progress.update(`${j.id} ${j.status}`, jobTime(j)),
   );
   progress.stop();
   return job;

@@ -1,9 +1,18 @@
 import { aiProviderNames } from '../../functions/core/ai/provider';
-import { argument, choiceOption, type CommandContext, type CommandGroup, integerOption, optionalString, textOrFile, UsageError } from './command';
-import { seconds, sleep, table } from './output';
+import {
+  argument,
+  choiceOption,
+  type CommandContext,
+  type CommandGroup,
+  integerOption,
+  optionalString,
+  textOrFile,
+  UsageError,
+} from './command';
+import { type JobTimes, jobTime, seconds, sleep, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
-type Workflow = {
+type Workflow = JobTimes & {
   id: string;
   status: string;
   name: string;
@@ -24,7 +33,6 @@ const readWorkflow = async (context: CommandContext, id: string): Promise<Workfl
 const watchWorkflow = async (context: CommandContext, id: string): Promise<number> => {
   const progress = context.out.progress();
   const shown = new Map<string, string>();
-  const started = Date.now();
   const workflow = await pollUntil(
     context,
     () => readWorkflow(context, id),
@@ -39,7 +47,7 @@ const watchWorkflow = async (context: CommandContext, id: string): Promise<numbe
         }
       }
       const running = w.stages.find((stage) => w.stage_statuses[stage] === 'running');
-      progress.update(`${w.id} ${w.status}${running ? `: ${running}` : ''}`, seconds(Date.now() - started));
+      progress.update(`${w.id} ${w.status}${running ? `: ${running}` : ''}`, jobTime(w));
     },
   );
   progress.stop();
