@@ -2,13 +2,14 @@ import { type AuditLog, auditRecordOf, type RequestOrigin } from '../audit/audit
 import { type Clock, isoTime } from '../clock';
 import { ApiError, notFound } from '../errors';
 import { isId, newId } from '../ids';
-import type { Role } from '../users/user';
+import type { Role, UserRepository } from '../users/user';
 import type { OAuthClientRepository } from './client';
 import type { Grant, OAuthGrantStore } from './grant';
 
 export interface AuthorizedApplicationDeps {
   grants: OAuthGrantStore;
   clients: OAuthClientRepository;
+  users: Pick<UserRepository, 'membersOfAccount'>;
   audit: AuditLog;
   clock: Clock;
 }
@@ -17,8 +18,8 @@ export interface AuthorizedApplicationDeps {
 export interface AuthorizedApplication {
   grant_id: string;
   client_id: string;
-  /** The application's name; null when it was deleted (its tokens no longer work then). */
-  application: string | null;
+  /** The application's name. */
+  application: string;
   user_id: string;
   scopes: Grant['scopes'];
   created_at: string;
@@ -28,19 +29,29 @@ export interface AuthorizedApplication {
 
 const isLive = (grant: Grant, now: number): boolean => grant.revoked_at === null && Date.parse(grant.expires_at) > now;
 
-/** Every application this account authorized and has not revoked, most recently used first. */
+/**
+ * Every application this account authorized whose tokens still work, most recently used first: not
+ * revoked or expired, its application not deleted, given by someone who is still a member (the
+ * tokens of a deleted application or of a removed member are refused, so there is nothing to revoke).
+ */
 export const listAuthorizedApplications = async (accountId: string, deps: AuthorizedApplicationDeps): Promise<AuthorizedApplication[]> => {
   const now = deps.clock.now();
-  const grants = (await deps.grants.grantsOfAccount(accountId)).filter((g) => isLive(g, now));
-  const names = new Map<string, string | null>();
-  for (const clientId of new Set(grants.map((g) => g.client_id))) {
-    names.set(clientId, (await deps.clients.get(clientId))?.name ?? null);
+  const members = new Set((await deps.users.membersOfAccount(accountId)).map((m) => m.user_id));
+  const live = (await deps.grants.grantsOfAccount(accountId)).filter((g) => isLive(g, now) && members.has(g.user_id));
+  const names = new Map<string, string>();
+  for (const clientId of new Set(live.map((g) => g.client_id))) {
+    const client = await deps.clients.get(clientId);
+    if (client) names.set(clientId, client.name);
   }
-  return grants
-    .map((g) => ({
+  return live
+    .flatMap((g) => {
+      const application = names.get(g.client_id);
+      return application === undefined ? [] : [{ grant: g, application }];
+    })
+    .map(({ grant: g, application }) => ({
       grant_id: g.id,
       client_id: g.client_id,
-      application: names.get(g.client_id) ?? null,
+      application,
       user_id: g.user_id,
       scopes: g.scopes,
       created_at: g.created_at,

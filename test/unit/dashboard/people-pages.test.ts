@@ -1,7 +1,7 @@
 import { createAccount } from '../../../functions/core/credentials/manage-credentials';
 import { newId } from '../../../functions/core/ids';
 import { listAuthorizedApplications, revokeAuthorizedApplication } from '../../../functions/core/oauth/authorized-applications';
-import { registerClient } from '../../../functions/core/oauth/manage-clients';
+import { deleteClient, registerClient } from '../../../functions/core/oauth/manage-clients';
 import { inviteMember, removeTeamMember } from '../../../functions/core/users/invitations';
 import { createUser } from '../../../functions/core/users/manage-users';
 import { inMemoryPeople } from '../fakes/people';
@@ -72,6 +72,22 @@ describe('authorized applications', () => {
       revokeAuthorizedApplication({ accountId: other.id, userId: admin.id, role: 'admin' }, byAdmin.grant.id, deps),
     ).rejects.toMatchObject({ code: 'not_found' });
     expect(deps.grants.grants.get(byAdmin.grant.id)?.revoked_at).toBeNull();
+  });
+
+  it('lists only grants whose tokens still work: not those of a deleted application, nor of someone no longer a member', async () => {
+    const { deps, account, admin, viewer } = await setUp();
+    const kept = await grantOf(deps, account.id, admin.id, 'Kept');
+    const ofDeletedApp = await grantOf(deps, account.id, admin.id, 'Deleted later');
+    const ofRemovedMember = await grantOf(deps, account.id, viewer.id, 'Granted by a leaver');
+    expect((await listAuthorizedApplications(account.id, deps)).map((a) => a.grant_id).sort()).toEqual(
+      [kept.grant.id, ofDeletedApp.grant.id, ofRemovedMember.grant.id].sort(),
+    );
+
+    await deleteClient({ accountId: account.id, clientId: ofDeletedApp.client.id }, deps);
+    await removeTeamMember({ accountId: account.id, userId: viewer.id, actorId: admin.id, origin }, deps);
+    expect(await listAuthorizedApplications(account.id, deps)).toEqual([
+      expect.objectContaining({ grant_id: kept.grant.id, application: 'Kept' }),
+    ]);
   });
 });
 

@@ -29,7 +29,7 @@ export const AuthorizedApplicationsPage = (props: {
         row={(a) => (
           <tr key={a.grant_id}>
             <th scope="row">
-              {a.application ?? <span className="muted">deleted application</span>}
+              {a.application}
               <div className="small muted">
                 <code>{a.client_id}</code>
               </div>
@@ -49,8 +49,8 @@ export const AuthorizedApplicationsPage = (props: {
                 <ConfirmForm
                   action={`/dashboard/developers/authorized-applications/${encodeURIComponent(a.grant_id)}/revoke`}
                   csrfToken={props.shell.viewer.csrfToken}
-                  confirm={`Revoke ${a.application ?? 'this application'}? Its tokens stop working on its next request.`}
-                  label={`Revoke ${a.application ?? a.client_id}`}
+                  confirm={`Revoke ${a.application}? Its tokens stop working on its next request.`}
+                  label={`Revoke ${a.application}`}
                 >
                   <Button variant="danger">Revoke</Button>
                 </ConfirmForm>
