@@ -110,7 +110,8 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
       example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed' },
     },
     'security.finding.reopened': {
-      description: 'A scan still reports a resolved finding (it came back after it was fixed, or its remediation was never applied): it is open again.',
+      description:
+        'A scan still reports a resolved finding (it came back after it was fixed, or its remediation was never applied): it is open again.',
       example: {
         ...findingSnapshot,
         status: 'open',

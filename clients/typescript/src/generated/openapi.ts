@@ -1056,7 +1056,7 @@ export interface operations {
           name: string;
           /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address) or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). ssh:// and git@host:path addresses are refused: the service fetches over https. */
           repository: string;
-          /** @description At most 2000 characters. */
+          /** @description At most 2000 characters; no control characters other than tab and line breaks. */
           description?: string;
         };
       };
@@ -1470,7 +1470,7 @@ export interface operations {
           name?: string;
           /** @description Where the code lives: an https URL (its host must not be a private, loopback, link-local or reserved address) or a file:/// URL (only in the local runtime, where it enables them; 422 elsewhere). ssh:// and git@host:path addresses are refused: the service fetches over https. */
           repository?: string;
-          /** @description At most 2000 characters. */
+          /** @description At most 2000 characters; no control characters other than tab and line breaks. */
           description?: string;
         };
       };
@@ -7222,6 +7222,7 @@ export interface operations {
             | '*'
           )[];
           active?: boolean;
+          /** @description At most 500 characters; no control characters other than tab and line breaks. */
           description?: string;
         };
       };
