@@ -89,18 +89,18 @@ export const wholeNumberIn = (min: number, max: number, description: string) =>
   );
 
 /**
- * A git branch name, 1 to 255 characters: the rules of `git check-ref-format --branch` that the
- * repository layer applies (`branchNameProblem`), as one pattern the OpenAPI document can show.
- * Each body adds its own description.
+ * The rules of `git check-ref-format --branch` that the repository layer applies
+ * (`branchNameProblem`), as one pattern the OpenAPI document can show.
  */
+export const branchNamePattern =
+  /^(?!-|@$|\/|.*\/\/|.*\/$|.*\.\.|.*@\{|.*\.$|(?:.*\/)?\.|.*\.lock(?:\/|$))[^\s~^:?*[\\\u0000-\u001f\u007f]+$/;
+
+/** A git branch name, 1 to 255 characters (`branchNamePattern`). Each body adds its own description. */
 export const branchName = /* @__PURE__ */ (() =>
   v.pipe(
     v.string('must be a string'),
     lengthIn(1, 255, 'must be 1 to 255 characters'),
-    v.regex(
-      /^(?!-|@$|\/|.*\/\/|.*\/$|.*\.\.|.*@\{|.*\.$|(?:.*\/)?\.|.*\.lock(?:\/|$))[^\s~^:?*[\\\u0000-\u001f\u007f]+$/,
-      'must be a valid git branch name',
-    ),
+    v.regex(branchNamePattern, 'must be a valid git branch name'),
   ))();
 
 /** A whole number in a query string, checked and converted. */

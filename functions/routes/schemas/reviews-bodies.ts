@@ -1,14 +1,13 @@
 import * as v from 'valibot';
+import { branchNamePattern } from './common';
 
 const gitRef = (description: string) =>
   v.pipe(
     v.string('must be a string'),
     v.minLength(1, 'must be 1 to 255 characters'),
     v.maxLength(255, 'must be 1 to 255 characters'),
-    v.regex(
-      /^(?!\/|.*\/\/|.*\.\.|.*@\{|.*\/$|.*\.lock$|.*\.$)[^\s~^:?*[\\\u0000-\u001f\u007f]+$/,
-      'must be a valid git branch name or a full 40-character commit id',
-    ),
+    // A full commit id is a valid branch name too: one pattern says both.
+    v.regex(branchNamePattern, 'must be a valid git branch name or a full 40-character commit id'),
     v.description(description),
   );
 

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { branchNameProblem } from '../../../functions/adapters/repository/branch-name';
 import { branchName } from '../../../functions/routes/schemas/common';
+import { createReviewBody } from '../../../functions/routes/schemas/reviews-bodies';
 import { parseRepositoryAddress } from '../../../functions/adapters/repository/repository-address';
 
 const acceptedNames = ['main', 'automation/wf_01HZX', 'release-1.2', 'feature/a.b/c', 'a@b', 'fix-', 'a.locks/b'];
@@ -37,10 +38,19 @@ describe('branchNameProblem', () => {
   ])('refuses %j, and so does the request schema (a request is refused before any work starts)', (name) => {
     expect(branchNameProblem(name)).not.toBeNull();
     expect(v.safeParse(branchName, name).success).toBe(false);
+    expect(v.safeParse(createReviewBody, { project_id: 'proj_x', head: 'feature', base: name }).success).toBe(false);
   });
 
   it.each(acceptedNames)('the request schema accepts %s too', (name) => {
     expect(v.safeParse(branchName, name).success).toBe(true);
+    expect(v.safeParse(createReviewBody, { project_id: 'proj_x', head: name }).success).toBe(true);
+  });
+
+  it('takes a full commit id where a review names a branch or a commit', () => {
+    expect(
+      v.safeParse(createReviewBody, { project_id: 'proj_x', head: 'a'.repeat(40), base: '0123456789abcdef0123456789abcdef01234567' })
+        .success,
+    ).toBe(true);
   });
 });
 
