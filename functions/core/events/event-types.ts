@@ -23,9 +23,10 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
- * The event catalogue: the spec's types plus `workflow.cancelled` and `security.finding.reopened`
- * (no state change without its event: a resolved finding a scan reports again is open again). Each type's `data` is a snapshot
- * of the resource after the change; `workflow.completed` has exactly the spec's shape.
+ * The event catalogue: the spec's types plus `workflow.cancelled`, `security.finding.reopened` (no
+ * state change without its event) and `test.run.completed`, and the code review group. Each type's
+ * `data` is a snapshot of the resource after the change; `workflow.completed` has exactly the
+ * spec's shape.
  *
  * Built in one call marked pure: object spreads and property reads at a module's top level would
  * keep the catalogue in every bundle that imports this file, though most use only the type names.
