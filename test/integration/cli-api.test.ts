@@ -91,7 +91,7 @@ describe('the CLI on the API', () => {
     for (const output of [noFile, both, noConfig]) expect(output.stderr).not.toMatch(/\n\s+at /);
 
     // Every field's issue when the API names several, in the human output and in --json.
-    const several = await runCli(key.key, [
+    const invalidDeployment = [
       'deployments',
       'create',
       '--project',
@@ -102,22 +102,11 @@ describe('the CLI on the API', () => {
       'deploy-hook',
       '--config',
       '{}',
-    ]);
+    ];
+    const several = await runCli(key.key, invalidDeployment);
     expect(several.code).toBe(1);
     expect(several.stderr).toMatch(/\n {2}environment: must be one of .*\n {2}config\.branch: is required/);
-    const severalJson = await runCli(key.key, [
-      'deployments',
-      'create',
-      '--project',
-      'proj_x',
-      '--environment',
-      'nowhere',
-      '--provider',
-      'deploy-hook',
-      '--config',
-      '{}',
-      '--json',
-    ]);
+    const severalJson = await runCli(key.key, [...invalidDeployment, '--json']);
     expect(JSON.parse(severalJson.stderr).error.errors.map((e: { field: string }) => e.field)).toEqual(['environment', 'config.branch']);
 
     // A group alone, or with --help, lists its commands.

@@ -30,6 +30,16 @@ const changeScan = (
     async (current, { next, events }) => ((await deps.scans.save(tenant, current, next, events)) ? next : null),
   );
 
+/** What a scanner says of a finding, which the latest scan that reports it decides. */
+const reportedFields = (raw: RawFinding): Pick<Finding, 'severity' | 'title' | 'description' | 'location' | 'excerpt' | 'details'> => ({
+  severity: raw.severity,
+  title: raw.title,
+  description: raw.description,
+  location: raw.location,
+  excerpt: raw.excerpt,
+  details: raw.details,
+});
+
 /** One finding per fingerprint: the same issue reported twice in one scan counts once. */
 const uniqueByFingerprint = (raws: RawFinding[]): Array<{ raw: RawFinding; fingerprint: string }> => {
   const seen = new Map<string, RawFinding>();
@@ -95,12 +105,7 @@ const reconcile = async (
         scan_id: scan.id,
         type,
         rule_id: raw.rule_id,
-        severity: raw.severity,
-        title: raw.title,
-        description: raw.description,
-        location: raw.location,
-        excerpt: raw.excerpt,
-        details: raw.details,
+        ...reportedFields(raw),
         fingerprint,
         first_seen_at: at,
         last_seen_at: at,
@@ -129,12 +134,7 @@ const reconcile = async (
         const next: Finding = {
           ...current,
           scan_id: scan.id,
-          severity: raw.severity,
-          title: raw.title,
-          description: raw.description,
-          location: raw.location,
-          excerpt: raw.excerpt,
-          details: raw.details,
+          ...reportedFields(raw),
           last_seen_at: at,
           ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null, reopened_at: at, reopen_reason: reopened } : {}),
           updated_at: at,
