@@ -31,17 +31,18 @@ type Finding = {
 const readScan = async (context: CommandContext, id: string): Promise<Scan> =>
   (await context.api.get('/v1/security/scans/{id}', { params: { path: { id } } })).data as Scan;
 
+/** A scan's counts by severity, most severe first: `2 critical, 1 high`. */
+const severityCounts = (counts: Record<string, number>): string =>
+  severities
+    .filter((severity) => counts[severity])
+    .map((severity) => `${counts[severity]} ${severity}`)
+    .join(', ');
+
 const describeScan = (scan: Scan) =>
   [
     `Scan ${scan.id} ${scan.status} (${scan.scan_types.join(', ')}).`,
     scan.summary
-      ? `  ${scan.summary.total} finding(s)${
-          scan.summary.by_severity
-            ? `: ${severities
-                .flatMap((severity) => (scan.summary?.by_severity?.[severity] ? [`${scan.summary.by_severity[severity]} ${severity}`] : []))
-                .join(', ')}`
-            : ''
-        }`
+      ? `  ${scan.summary.total} finding(s)${scan.summary.by_severity ? `: ${severityCounts(scan.summary.by_severity)}` : ''}`
       : '',
   ]
     .filter(Boolean)

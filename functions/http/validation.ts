@@ -3,13 +3,20 @@ import { type FieldIssue, validationError } from '../core/errors';
 
 type Where = 'body' | 'query' | 'params';
 
-/** The keys an object schema (or a pipe that starts with one) declares. */
-const declaredKeys = (schema: v.GenericSchema): string[] => {
-  const shape = schema as unknown as { entries?: Record<string, unknown>; pipe?: readonly v.GenericSchema[] };
-  if (shape.entries) return Object.keys(shape.entries);
+type SchemaShape = { entries?: Record<string, v.GenericSchema>; wrapped?: v.GenericSchema; pipe?: readonly v.GenericSchema[] };
+
+/** The object schema `schema` is, or starts with, under optional, nullable and pipe; undefined for any other. */
+const objectSchemaOf = (schema: v.GenericSchema | undefined): SchemaShape | undefined => {
+  const shape = schema as unknown as SchemaShape | undefined;
+  if (!shape) return undefined;
+  if (shape.entries) return shape;
+  if (shape.wrapped) return objectSchemaOf(shape.wrapped);
   const [first] = shape.pipe ?? [];
-  return first && first !== schema ? declaredKeys(first) : [];
+  return first && first !== schema ? objectSchemaOf(first) : undefined;
 };
+
+/** The keys an object schema (or a pipe that starts with one) declares. */
+const declaredKeys = (schema: v.GenericSchema): string[] => Object.keys(objectSchemaOf(schema)?.entries ?? {});
 
 /** An unknown query parameter names the ones the operation takes, as an unknown value names the allowed values. */
 const unknownParameter = (known: readonly string[]): string =>
@@ -32,18 +39,6 @@ export const toFieldIssues = (issues: readonly v.BaseIssue<unknown>[], where: Wh
 /** The first problem of each field is enough to act on. */
 const oncePerField = (issues: FieldIssue[]): FieldIssue[] =>
   issues.filter((issue, i) => issues.findIndex((other) => other.field === issue.field) === i);
-
-type SchemaShape = { entries?: Record<string, v.GenericSchema>; wrapped?: v.GenericSchema; pipe?: readonly v.GenericSchema[] };
-
-/** The object schema `schema` is, or starts with, under optional, nullable and pipe; undefined for any other. */
-const objectSchemaOf = (schema: v.GenericSchema | undefined): SchemaShape | undefined => {
-  const shape = schema as unknown as SchemaShape | undefined;
-  if (!shape) return undefined;
-  if (shape.entries) return shape;
-  if (shape.wrapped) return objectSchemaOf(shape.wrapped);
-  const [first] = shape.pipe ?? [];
-  return first && first !== schema ? objectSchemaOf(first) : undefined;
-};
 
 /**
  * The fields given an array where the schema declares an object: valibot's object schemas take an

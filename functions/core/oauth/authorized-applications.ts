@@ -46,18 +46,20 @@ export const listAuthorizedApplications = async (accountId: string, deps: Author
   return live
     .flatMap((g) => {
       const application = names.get(g.client_id);
-      return application === undefined ? [] : [{ grant: g, application }];
+      if (application === undefined) return [];
+      return [
+        {
+          grant_id: g.id,
+          client_id: g.client_id,
+          application,
+          user_id: g.user_id,
+          scopes: g.scopes,
+          created_at: g.created_at,
+          last_used_at: g.last_used_at,
+          expires_at: g.expires_at,
+        },
+      ];
     })
-    .map(({ grant: g, application }) => ({
-      grant_id: g.id,
-      client_id: g.client_id,
-      application,
-      user_id: g.user_id,
-      scopes: g.scopes,
-      created_at: g.created_at,
-      last_used_at: g.last_used_at,
-      expires_at: g.expires_at,
-    }))
     .sort((a, b) => (b.last_used_at ?? b.created_at).localeCompare(a.last_used_at ?? a.created_at));
 };
 
