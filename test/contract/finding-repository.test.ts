@@ -4,7 +4,7 @@ import type { ListQuery } from '../../functions/core/pagination';
 import type { Finding, FindingRepository, FindingSort } from '../../functions/core/security/finding';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { PendingEvent } from '../../functions/core/workflows/workflow';
-import { byCreation, findingRecord, sortedEvents, storedEvents } from './support/records';
+import { byCreation, findingRecord, sortedEvents, storedEvents, storeProject } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -17,6 +17,8 @@ const dynamodb = useDynamoDbLocal();
 interface Subject {
   findings: FindingRepository;
   events(tenant: Tenant): Promise<PendingEvent[]>;
+  /** Stores a project as the service creates one. */
+  storeProject(tenant: Tenant, id: string): Promise<void>;
 }
 
 const implementations: Array<[string, () => Promise<Subject>]> = [
@@ -24,7 +26,11 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
     'the DynamoDB adapter on DynamoDB Local',
     async () => {
       const table = await dynamodb.freshTable();
-      return { findings: dynamoFindingRepository(table), events: (tenant) => storedEvents(table, tenant) };
+      return {
+        findings: dynamoFindingRepository(table),
+        events: (tenant) => storedEvents(table, tenant),
+        storeProject: (tenant, id) => storeProject(table, tenant, id, new Date(start).toISOString()),
+      };
     },
   ],
   [
@@ -35,6 +41,7 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
       return {
         findings: { ...dynamoFindingRepository(table), ...dynamoFindingReader(table), ...dynamoFindingList(table) },
         events: (tenant) => storedEvents(table, tenant),
+        storeProject: (tenant, id) => storeProject(table, tenant, id, new Date(start).toISOString()),
       };
     },
   ],
@@ -115,6 +122,30 @@ describe.each(implementations)('FindingRepository: %s', (_name, make) => {
     expect(await findings.get(tenant, created.id)).toEqual(resolved);
     expect(await subject.events(tenant)).toEqual([resolvedEvent]);
     expect(await subject.events(otherMode)).toEqual([]);
+  });
+
+  it('starts a remediation only over the revision read and while the project exists; a refused start writes nothing', async () => {
+    const created = finding(0);
+    await findings.create(tenant, created, []);
+    const remediating = (from: Finding): Finding => ({ ...from, status: 'remediating', revision: from.revision + 1 });
+
+    // The project was deleted (never stored here): the finding stays open.
+    expect(await findings.startRemediation(tenant, created, remediating(created))).toBe('project_gone');
+    expect(await findings.get(tenant, created.id)).toEqual(created);
+
+    await subject.storeProject(tenant, projectId);
+    const stale = { ...created, revision: created.revision - 1 };
+    expect(await findings.startRemediation(tenant, stale, remediating(stale))).toBe('changed');
+    expect(await findings.get(tenant, created.id)).toEqual(created);
+
+    // The project in the other mode does not count.
+    const elsewhere = finding(1, { project_id: otherProjectId });
+    await findings.create(tenant, elsewhere, []);
+    await subject.storeProject(otherMode, otherProjectId);
+    expect(await findings.startRemediation(tenant, elsewhere, remediating(elsewhere))).toBe('project_gone');
+
+    expect(await findings.startRemediation(tenant, created, remediating(created))).toBe('started');
+    expect(await findings.get(tenant, created.id)).toEqual(remediating(created));
   });
 
   it('lists by creation or by severity (most severe first), filtered, paged, with the total and a created range', async () => {

@@ -283,6 +283,21 @@ describe('security scans', () => {
     expect(result.coverage.sast.covered).toEqual(expect.arrayContaining(['JavaScript', 'TypeScript']));
   });
 
+  it('refuses to remediate a finding whose project was deleted, and leaves it open', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const files = { 'config/deploy.js': `export const github = '${githubToken}';\n` };
+    const project = (await api.post('/projects', { name: 'Gone', repository: (await fixtureRepository(files)).url })).body.data;
+    expect((await scan(api, project.id, ['secrets'])).status).toBe('completed');
+    const [finding] = await findingsOf(api, `project_id=${project.id}`);
+    expect((await api.delete(`/projects/${project.id}`)).status).toBe(204);
+
+    const refused = await api.post(`/security/findings/${finding.id}/remediate`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('was deleted') });
+    expect((await api.get(`/security/findings/${finding.id}`)).body.data).toMatchObject({ status: 'open', remediation: null });
+  });
+
   it('refuses bad input and unknown ids', async () => {
     const { test: key } = await newAccount();
     const api = as(key.key);

@@ -1,4 +1,4 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery } from '../../core/pagination';
 import { type Finding, type FindingRepository, severityRank } from '../../core/security/finding';
 import type { Tenant } from '../../core/tenancy';
@@ -21,9 +21,10 @@ import {
 } from './list-page';
 import { entityTypes, ownedRecord } from './keys';
 import { ownedRecordById } from './owned-record-reader';
+import { projectExistsCheck } from './project-guards';
 import { queryAll } from './query-all';
 import * as keys from './table-keys';
-import { revisionPut, type TransactItem } from './transactions';
+import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
 /** created_at bounds as a filter, for a range not ordered by creation. */
 const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
@@ -160,5 +161,21 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
         ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, previous, next)]),
         ...eventItems(tenant, events),
       ]),
+
+    startRemediation: async (tenant, previous, next) => {
+      const items = [
+        revisionPut(tableName, itemOf(tenant, next), previous.revision),
+        projectExistsCheck(tableName, tenant, next.project_id),
+        ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, previous, next)]),
+      ];
+      try {
+        await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+        return 'started';
+      } catch (error) {
+        if (conditionFailedAt(error, 0)) return 'changed';
+        if (conditionFailedAt(error, 1)) return 'project_gone';
+        throw error;
+      }
+    },
   };
 };

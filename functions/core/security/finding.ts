@@ -77,4 +77,6 @@ export interface FindingRepository {
    */
   create(tenant: Tenant, finding: Finding, events: PendingEvent[]): Promise<boolean>;
   save(tenant: Tenant, previous: Finding, next: Finding, events: PendingEvent[]): Promise<boolean>;
+  /** `save` for the start of a remediation, which also needs the finding's project to exist still. */
+  startRemediation(tenant: Tenant, previous: Finding, next: Finding): Promise<'started' | 'changed' | 'project_gone'>;
 }

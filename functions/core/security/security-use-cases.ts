@@ -124,7 +124,10 @@ export const requestRemediation = async (tenant: Tenant, id: string, deps: Secur
     updated_at: at,
     revision: finding.revision + 1,
   };
-  if (!(await deps.findings.save(tenant, finding, next, []))) throw conflict('The finding changed meanwhile; read it again and retry.');
+  const stored = await deps.findings.startRemediation(tenant, finding, next);
+  if (stored === 'changed') throw conflict('The finding changed meanwhile; read it again and retry.');
+  if (stored === 'project_gone')
+    throw conflict(`The finding's project ${finding.project_id} was deleted; its findings can no longer be remediated.`);
   try {
     await deps.jobs.start({ action: 'remediate', ref: { account_id: tenant.accountId, mode: tenant.mode, id: finding.id } });
   } catch {
