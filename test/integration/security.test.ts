@@ -304,6 +304,11 @@ describe('security scans', () => {
     const project = (await api.post('/projects', { name: 'X', repository: (await fixtureRepository(cleanFiles)).url })).body.data;
     expect((await api.post('/security/scans', { project_id: project.id, scan_types: [] })).status).toBe(422);
     expect((await api.post('/security/scans', { project_id: project.id, scan_types: ['dast'] })).status).toBe(422);
+    // A type named twice runs once, in the canonical order the scan lists them.
+    const twice = await api.post('/security/scans', { project_id: project.id, scan_types: ['secrets', 'sast', 'secrets'] });
+    expect(twice.status).toBe(201);
+    expect(twice.body.data.scan_types).toEqual(['sast', 'secrets']);
+    await waitForScan(api, twice.body.data.id);
     expect(
       (await api.post('/security/scans', { project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', scan_types: ['sast'] })).body.error.details.field,
     ).toBe('project_id');

@@ -48,9 +48,10 @@ const setUp = async (files: Record<string, string>) => {
 describe('AI-generated tests', () => {
   it('generate → run → results with the local provider: smoke tests of the exports, all passing', async () => {
     const { api, projectId } = await setUp(jestRepository);
-    const created = await api.post('/tests/generate', { project_id: projectId, paths: ['src/calc.js'] });
+    // A path named twice counts once.
+    const created = await api.post('/tests/generate', { project_id: projectId, paths: ['src/calc.js', 'src/calc.js'] });
     expect(created.status).toBe(201);
-    expect(created.body.data).toMatchObject({ object: 'test_suite', status: 'queued', ai_provider: 'local' });
+    expect(created.body.data).toMatchObject({ object: 'test_suite', status: 'queued', ai_provider: 'local', paths: ['src/calc.js'] });
     const suite = await waitFor(api, created.body.data.id);
     expect(suite).toMatchObject({ status: 'completed', framework: 'jest', framework_detected: true, branch_used: 'main' });
     expect(suite.files.length).toBeGreaterThan(0);

@@ -47,7 +47,7 @@ export const generateTests = async (tenant: Tenant, input: GenerateRequest, deps
     branch: input.branch ?? null,
     branch_used: null,
     commit: null,
-    paths: input.paths ?? null,
+    paths: input.paths ? [...new Set(input.paths)] : null,
     framework: input.framework ?? null,
     framework_detected: false,
     ai_provider: provider,

@@ -16,7 +16,7 @@ export const createScanBody = /* @__PURE__ */ (() =>
     scan_types: v.pipe(
       v.array(v.picklist(scanTypes, `must each be one of ${scanTypes.join(', ')}`), 'must be an array of scan types'),
       v.minLength(1, `must name at least one of ${scanTypes.join(', ')}`),
-      v.check((types) => new Set(types).size === types.length, 'must not name a scan type twice'),
+      v.description('The scanners to run; a type named twice runs once.'),
     ),
     branch: v.optional(branch),
   }))();

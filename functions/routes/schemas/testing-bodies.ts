@@ -23,7 +23,7 @@ export const generateTestsBody = /* @__PURE__ */ (() =>
         v.array(repositoryPath, 'must be an array of paths'),
         v.minLength(1, 'must name at least one file or folder'),
         v.maxLength(50, 'must name at most 50 paths'),
-        v.description('Files or folders to cover; the whole repository when absent.'),
+        v.description('Files or folders to cover; the whole repository when absent. A path named twice counts once.'),
       ),
     ),
     framework: v.optional(

@@ -2935,6 +2935,7 @@ export interface operations {
         'application/json': {
           /** @description A project of your account and mode (proj_…). */
           project_id: string;
+          /** @description The scanners to run; a type named twice runs once. */
           scan_types: ('sast' | 'secrets' | 'dependencies')[];
           /** @description Branch to scan; the repository's default branch when absent. */
           branch?: string;
@@ -4900,7 +4901,7 @@ export interface operations {
           project_id: string;
           /** @description The repository's default branch when absent. */
           branch?: string;
-          /** @description Files or folders to cover; the whole repository when absent. */
+          /** @description Files or folders to cover; the whole repository when absent. A path named twice counts once. */
           paths?: string[];
           /**
            * @description Detected from the repository when absent.
@@ -7199,7 +7200,7 @@ export interface operations {
            * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
            */
           url: string;
-          /** @description Event types to receive; `*` receives every type. */
+          /** @description Event types to receive; `*` receives every type. A type named twice counts once. */
           events: (
             | 'workflow.created'
             | 'workflow.started'
@@ -7647,7 +7648,7 @@ export interface operations {
            * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
            */
           url?: string;
-          /** @description Event types to receive; `*` receives every type. */
+          /** @description Event types to receive; `*` receives every type. A type named twice counts once. */
           events?: (
             | 'workflow.created'
             | 'workflow.started'
