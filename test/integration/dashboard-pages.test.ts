@@ -140,7 +140,16 @@ describe('dashboard pages over HTTP', () => {
         const answer = await viewer.client.post(path, { csrf_token: token, confirmed: 'yes', since: '2026-01-01T00:00' });
         expect([path, answer.status]).toEqual([path, 403]);
         expect(answer.text).toContain('Only an admin of the account can do this');
+        // Told inside the dashboard's navigation, with the way back to the page the action belongs to.
+        expect(answer.text).toContain('aria-label="Dashboard"');
       }
+      const backOf = async (path: string) =>
+        /<a href="([^"]+)">Back to the page<\/a>/.exec((await viewer.client.post(path, { csrf_token: token, confirmed: 'yes' })).text)?.[1];
+      const [cancel, remediate, rollback, redeliver, recover] = actions(await webhookOf(viewer.person));
+      expect(await backOf(cancel!)).toBe('/dashboard/workflows/wf_00000000000000000000000000');
+      expect(await backOf(remediate!)).toBe('/dashboard/security/findings/fnd_00000000000000000000000000');
+      expect(await backOf(rollback!)).toBe('/dashboard/deployments/dep_00000000000000000000000000');
+      expect(await backOf(redeliver!)).toBe(recover!.replace(/\/recover$/, ''));
     });
 
     it('ask before cancelling or rolling back, then reach the same use cases as the API', async () => {

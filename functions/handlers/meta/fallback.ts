@@ -2,16 +2,9 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError } from '../../core/errors';
 import { dashboardNotFound, isDashboardPath } from '../../http/pages/not-found-page';
 import { withRequestId } from '../../http/pipeline';
+import { dashboardPageAbove } from '../../routes/dashboard-page-above';
 import { errorResponse, type HttpResponse } from '../../http/response';
 import { matchRoute } from '../../routes';
-
-/** The nearest dashboard page at or above `path`: an action's address without its last segments. */
-const pageAbove = (path: string): string => {
-  let candidate = path;
-  while (candidate.startsWith('/dashboard/') && !matchRoute('GET', candidate).route)
-    candidate = candidate.slice(0, candidate.lastIndexOf('/'));
-  return candidate.startsWith('/dashboard/') ? candidate : '/dashboard';
-};
 
 /**
  * API Gateway's `$default` route: whatever no route matched. A known path with another method is
@@ -26,7 +19,7 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<HttpRespon
   if (method === 'GET' && isDashboardPath(path)) {
     if (allowed.length === 0) return dashboardNotFound(event, event.requestContext.requestId);
     return withRequestId(
-      { statusCode: 303, headers: { Location: pageAbove(path), 'Cache-Control': 'no-store' }, body: '' },
+      { statusCode: 303, headers: { Location: dashboardPageAbove(path), 'Cache-Control': 'no-store' }, body: '' },
       event.requestContext.requestId,
     );
   }

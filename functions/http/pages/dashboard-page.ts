@@ -4,8 +4,11 @@ import { ApiError } from '../../core/errors';
 import type { Tenant } from '../../core/tenancy';
 import type { Role } from '../../core/users/user';
 import { type Shell, withFailedWebhooks } from '../../pages/dashboard-shell';
+import { ActionFailedPage } from '../../pages/views/dashboard/action-failed';
 import { ConfirmPage } from '../../pages/views/dashboard/confirm';
+import { dashboardPageAbove } from '../../routes/dashboard-page-above';
 import type { WebRouteDefinition } from '../../routes/route';
+import { statusOf } from '../error-status';
 import { readCookies, modeOfCookies } from './cookies';
 import type { PageReads, PageRequest, PageResult, SignedIn } from './page-handler';
 import { pageHandler } from './page-deps';
@@ -55,7 +58,6 @@ export const dashboardPage = (
       const mode = modeOfCookies(readCookies(request.event), request.secure);
       const tenant: Tenant = { accountId: membership.account_id, mode };
       const role = membership.role;
-      if (options.adminOnly) requireAdmin({ role });
       const here = `${request.event.rawPath}${request.event.rawQueryString ? `?${request.event.rawQueryString}` : ''}`;
       const shell: Shell = { viewer: signedIn.viewer, accountId: membership.account_id, role, mode, path: request.event.rawPath, here };
       // Failed webhooks stand out on every page. A page that is read (GET) has their count already;
@@ -64,14 +66,30 @@ export const dashboardPage = (
       const failedWebhooks = (): Promise<number> =>
         (counting ??=
           request.event.requestContext.http.method === 'GET' ? Promise.resolve(signedIn.failedWebhooks) : webhooks().failedCount(tenant));
-      const result = await handle({
-        ...request,
-        signedIn,
-        tenant,
-        role,
-        shell,
-        failedWebhooks,
-        actor: { accountId: membership.account_id, userId: signedIn.user.id, role, origin: request.from },
+      const act = async (): Promise<PageResult> => {
+        if (options.adminOnly) requireAdmin({ role });
+        return handle({
+          ...request,
+          signedIn,
+          tenant,
+          role,
+          shell,
+          failedWebhooks,
+          actor: { accountId: membership.account_id, userId: signedIn.user.id, role, origin: request.from },
+        });
+      };
+      const result = await act().catch((error: unknown): PageResult => {
+        // An action refused (409, 403, 404…) is told inside the dashboard, with the way back to its page.
+        if (request.event.requestContext.http.method !== 'POST' || !(error instanceof ApiError) || statusOf(error) >= 500) throw error;
+        return {
+          status: statusOf(error),
+          page: ActionFailedPage({
+            shell,
+            message: error.message,
+            requestId: request.requestId,
+            back: dashboardPageAbove(request.event.rawPath),
+          }),
+        };
       });
       if (!('page' in result)) return result;
       return { ...result, page: withFailedWebhooks(await failedWebhooks(), result.page) };
