@@ -17,12 +17,16 @@ const pageUrl = (event: APIGatewayProxyEventV2, page: number, cursor?: string): 
   return `${baseUrl(event)}${event.rawPath}?${params.toString()}`;
 };
 
-/** RFC 8288 links of a page. `next` carries the cursor, so walking on costs one page of reads. */
+/**
+ * RFC 8288 links of a page. `next` carries the cursor, so walking on costs one page of reads, and is
+ * there exactly when the list holds more items after this page: a walk that follows it sees every
+ * item present throughout once, whatever is created or deleted meanwhile (`total` may have moved).
+ */
 export const paginationLinks = (event: APIGatewayProxyEventV2, meta: PageMeta, nextCursor?: string): string => {
   const lastPage = Math.max(1, meta.total_pages);
   const links = [`<${pageUrl(event, 1)}>; rel="first"`];
   if (meta.page > 1) links.push(`<${pageUrl(event, Math.min(meta.page - 1, lastPage))}>; rel="prev"`);
-  if (meta.page < meta.total_pages) links.push(`<${pageUrl(event, meta.page + 1, nextCursor)}>; rel="next"`);
+  if (nextCursor) links.push(`<${pageUrl(event, meta.page + 1, nextCursor)}>; rel="next"`);
   links.push(`<${pageUrl(event, lastPage)}>; rel="last"`);
   return links.join(', ');
 };

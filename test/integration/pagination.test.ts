@@ -115,6 +115,20 @@ const walk = async (api: Api, path: string): Promise<ApiAnswer[]> => {
   return pages;
 };
 
+/** Follows `next` from `path` to the end like `walk`, calling `between` after each page. */
+const walkWhile = async (api: Api, path: string, between: (pagesRead: number) => Promise<void>): Promise<string[]> => {
+  const seen: string[] = [];
+  let next: string | undefined = path;
+  for (let pagesRead = 1; next !== undefined && pagesRead <= 20; pagesRead++) {
+    const answer = await list(api, Object.fromEntries(new URL(next, 'http://x').searchParams));
+    seen.push(...ids(answer));
+    const link: URL | undefined = linksOf(answer).next;
+    next = link ? relative(link) : undefined;
+    await between(pagesRead);
+  }
+  return seen;
+};
+
 const expectValidation = (answer: ApiAnswer, field: string, issue?: RegExp): void => {
   expect({ status: answer.status, code: answer.body?.error?.code, field: answer.body?.error?.details?.field }).toEqual({
     status: 422,
@@ -588,6 +602,40 @@ describe('project lists: totals follow creates and deletes', () => {
     expect(fourth.status).toBe(201);
     expect(await totals()).toEqual([3, 3, 3]);
     expect(ids(await list(api))[0]).toBe(fourth.body.data.id);
+  });
+
+  it('a walk through next links sees every project there throughout once, while others are created and deleted', async () => {
+    const start = Date.parse('2026-05-01T00:00:00.000Z');
+    const repository = 'https://github.com/acme/app';
+
+    // Newer projects created after the first page (they go before it, newest first): the count grows
+    // beyond what is left after the walk's position, and no page may come again.
+    const growing = await newAccount();
+    const api = as(growing.live.key);
+    const first = await seed(
+      liveTenant(growing),
+      Array.from({ length: 12 }, (_, i) => ({ name: `p${i}`, createdAt: start + i * minute })),
+    );
+    const seen = await walkWhile(api, '/projects?per_page=5', async (pagesRead) => {
+      if (pagesRead !== 1) return;
+      for (const name of ['n1', 'n2', 'n3', 'n4', 'n5', 'n6']) expect((await api.post('/projects', { name, repository })).status).toBe(201);
+    });
+    expect(seen).toEqual(expectedOrder(first, 'created_at', 'desc'));
+
+    // Projects already read deleted after the first page: the count shrinks below what is left to
+    // read, and nothing after it may be missed.
+    const shrinking = await newAccount();
+    const other = as(shrinking.live.key);
+    const second = await seed(
+      liveTenant(shrinking),
+      Array.from({ length: 12 }, (_, i) => ({ name: `q${i}`, createdAt: start + i * minute })),
+    );
+    const ordered = expectedOrder(second, 'created_at', 'desc');
+    const read = await walkWhile(other, '/projects?per_page=5', async (pagesRead) => {
+      if (pagesRead !== 1) return;
+      for (const id of ordered.slice(0, 4)) expect((await other.delete(`/projects/${id}`)).status).toBe(204);
+    });
+    expect(read).toEqual(ordered);
   });
 
   it('an empty collection: no items, total 0, first and last link to page 1', async () => {

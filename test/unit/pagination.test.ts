@@ -100,6 +100,13 @@ describe('paginationLinks', () => {
     expect(links.prev?.searchParams.get('page')).toBe('3');
   });
 
+  it('next is there exactly when the list has more after this page, whatever the count says', () => {
+    // The count grew while a caller walked: more pages by it, none left after the walk's position.
+    expect(linksOf(paginationLinks(listEvent('page=3'), meta(3, 4))).next).toBeUndefined();
+    // The count shrank: no more pages by it, more items after the position.
+    expect(linksOf(paginationLinks(listEvent('page=2'), meta(2, 2), 'CURSOR3')).next?.searchParams.get('cursor')).toBe('CURSOR3');
+  });
+
   it('of an empty collection: first and last both page 1', () => {
     const links = linksOf(paginationLinks(listEvent(), { page: 1, per_page: 10, total: 0, total_pages: 0 }));
     expect(Object.keys(links).sort()).toEqual(['first', 'last']);

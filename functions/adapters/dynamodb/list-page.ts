@@ -107,13 +107,16 @@ export const listPage = async <T>(
     start = positionOf(skipped.items[skipped.items.length - 1] as Item, spec.keyAttributes);
   }
 
-  const { items } = await readRange(table, spec, ascending, start, query.perPage, false).catch((error: unknown) => {
+  // One item beyond the page says whether another follows: what the range holds now decides the
+  // `next` link, not the count, which moves while a caller walks (items created or deleted meanwhile).
+  const read = await readRange(table, spec, ascending, start, query.perPage + 1, false).catch((error: unknown) => {
     // A hand-made position that names no place in this range.
     if (query.cursor !== undefined && error instanceof Error && error.name === 'ValidationException') throw invalidCursor();
     throw error;
   });
+  const items = read.items.slice(0, query.perPage);
   const last = items[items.length - 1];
-  const hasNext = query.page * query.perPage < total && items.length === query.perPage && last !== undefined;
+  const hasNext = read.items.length > query.perPage && last !== undefined;
   return {
     items: items.map((item) => withoutKeys<T>(item)),
     total,
