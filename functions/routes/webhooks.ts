@@ -90,7 +90,7 @@ export const rotateWebhookSecretRoute = /* @__PURE__ */ defineRoute({
   operationId: 'rotateWebhookSecret',
   summary: 'Rotate the signing secret',
   description:
-    'Returns the new secret, shown only here. The old one keeps signing beside it (two `v1=` values) for `expires_in` seconds, 24 h by default. The body may be left out.',
+    'Returns the new secret, shown only here. The old one keeps signing beside it (two `v1=` values) for `expires_in` seconds, 24 h by default. The body may be left out. Of two rotations at once, one is stored and the other answered 409: a secret is only ever returned when it signs.',
   tag,
   method: 'POST',
   path: '/v1/webhooks/{id}/rotate-secret',
@@ -101,7 +101,7 @@ export const rotateWebhookSecretRoute = /* @__PURE__ */ defineRoute({
   body: rotateSecretBody,
   optionalBody: true,
   success: { status: 200, description: 'The webhook with its new secret.' },
-  errors: [404],
+  errors: [404, 409],
 });
 
 export const testWebhookRoute = /* @__PURE__ */ defineRoute({

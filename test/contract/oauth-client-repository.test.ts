@@ -82,17 +82,24 @@ describe.each(implementations)('OAuthClientRepository: %s', (_name, make) => {
     ]).toContainEqual({ name, redirect_uris });
   });
 
-  it('replaces the secret of an existing application only', async () => {
+  it('replaces the secret of an existing application only, and only while it is the one read', async () => {
     await clients.create(application('oac_one'));
     const secret = { hash: 'b'.repeat(64), hint: 'svc_oacs_…wxyz', created_at: at(3) };
-    expect(await clients.replaceSecret('oac_one', secret)).toBe(true);
-    expect(await clients.get('oac_one')).toMatchObject({
-      secret_hash: secret.hash,
-      secret_hint: secret.hint,
+    const other = { hash: 'c'.repeat(64), hint: 'svc_oacs_…cccc', created_at: at(3) };
+    // Two rotations from the same secret at once: one is stored, the other told.
+    const answers = await Promise.all([
+      clients.replaceSecret('oac_one', 'a'.repeat(64), secret),
+      clients.replaceSecret('oac_one', 'a'.repeat(64), other),
+    ]);
+    expect([...answers].sort()).toEqual(['changed', 'replaced']);
+    const stored = answers[0] === 'replaced' ? secret : other;
+    expect(await clients.get('oac_one', { consistent: true })).toMatchObject({
+      secret_hash: stored.hash,
+      secret_hint: stored.hint,
       secret_created_at: at(3),
       updated_at: at(3),
     });
-    expect(await clients.replaceSecret('oac_gone', secret)).toBe(false);
+    expect(await clients.replaceSecret('oac_gone', 'a'.repeat(64), secret)).toBe('not_found');
     expect(await clients.get('oac_gone')).toBeUndefined();
   });
 

@@ -113,6 +113,24 @@ describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
     expect(await webhooks.get(tenant, webhook(1).id)).toBeUndefined();
   });
 
+  it('rotates the secret only while it is still the one read: of two rotations at once, one is stored and the other told', async () => {
+    const created = webhook(0);
+    await webhooks.create(tenant, created);
+    const rotation = (secret: string) => ({ secret, previous_secret: created.secret, previous_secret_expires_at: at(24 * 60) });
+    const answers = await Promise.all([
+      webhooks.rotateSecret(tenant, created.id, created.secret, rotation('whsec_a'), at(1)),
+      webhooks.rotateSecret(tenant, created.id, created.secret, rotation('whsec_b'), at(1)),
+    ]);
+    const stored = answers.filter((answer): answer is Webhook => typeof answer !== 'string');
+    expect(stored).toHaveLength(1);
+    expect(answers.filter((answer) => answer === 'changed')).toHaveLength(1);
+    const winner = stored[0] as Webhook;
+    expect(winner).toEqual({ ...created, ...rotation(winner.secret), updated_at: at(1) });
+    expect(await webhooks.get(tenant, created.id)).toEqual(winner);
+    expect(await webhooks.rotateSecret(tenant, webhook(1).id, 'whsec_1', rotation('whsec_c'), at(2))).toBe('not_found');
+    expect(await webhooks.rotateSecret(otherMode, created.id, winner.secret, rotation('whsec_c'), at(2))).toBe('not_found');
+  });
+
   it('deletes a webhook once, and it leaves the collection', async () => {
     const [a, b] = [webhook(0), webhook(1)];
     for (const created of [a!, b!]) await webhooks.create(tenant, created);

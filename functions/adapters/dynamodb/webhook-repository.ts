@@ -1,4 +1,4 @@
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
 import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
 import type { TableRef } from './client';
@@ -16,7 +16,7 @@ import {
 import { entityTypes } from './keys';
 import { queryAll } from './query-all';
 import * as keys from './table-keys';
-import { conditionFailedAt, type TransactItem, withConflictRetry } from './transactions';
+import { conditionFailedAt, isConditionFailure, type TransactItem, withConflictRetry } from './transactions';
 import { setExpression, updateExisting } from './update-expression';
 
 /** Fields in the documented order. */
@@ -127,7 +127,7 @@ export const dynamoWebhookDeletion = (table: TableRef): Pick<WebhookRepository, 
  * Creating, reading and changing one webhook: what `POST /v1/webhooks` and `PATCH /v1/webhooks/{id}`
  * do. Those functions carry neither the listing nor the deletion.
  */
-export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'create' | 'get' | 'update'> => {
+export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'create' | 'get' | 'update' | 'rotateSecret'> => {
   const { tableName } = table;
   const transact = (items: TransactItem[]) => transactWebhook(table, items);
   const { get } = webhookReads(table);
@@ -141,6 +141,27 @@ export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'c
     },
 
     get,
+
+    async rotateSecret(tenant, id, from, changes, updatedAt) {
+      const expression = setExpression({ ...changes, updated_at: updatedAt });
+      try {
+        const result = await table.client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.webhook(tenant, id),
+            ...expression,
+            ConditionExpression: 'attribute_exists(pk) AND #secret = :from',
+            ExpressionAttributeNames: { ...expression.ExpressionAttributeNames, '#secret': 'secret' },
+            ExpressionAttributeValues: { ...expression.ExpressionAttributeValues, ':from': from },
+            ReturnValues: 'ALL_NEW',
+          }),
+        );
+        return webhookFrom(result.Attributes as Record<string, unknown>);
+      } catch (error) {
+        if (!isConditionFailure(error)) throw error;
+        return (await get(tenant, id, { consistent: true })) ? 'changed' : 'not_found';
+      }
+    },
 
     async update(tenant, id, changes, updatedAt) {
       const key = keys.webhook(tenant, id);

@@ -25,7 +25,8 @@ export const viewOfClient = ({ secret_hash: _hash, ...view }: OAuthClient): OAut
 
 export interface OAuthClientRepository {
   create(client: OAuthClient): Promise<void>;
-  get(id: string): Promise<OAuthClient | undefined>;
+  /** `consistent`: what a write just made (reads are eventually consistent otherwise). */
+  get(id: string, options?: { consistent?: boolean }): Promise<OAuthClient | undefined>;
   ofAccount(accountId: string): Promise<OAuthClient[]>;
   /**
    * Replaces the name and redirect URIs of the account's client (last write wins, as an app's
@@ -33,8 +34,15 @@ export interface OAuthClientRepository {
    * that account. Never the id, type or secret.
    */
   update(accountId: string, id: string, changes: OAuthClientChanges): Promise<OAuthClient | undefined>;
-  /** Replaces the secret; false when the client is gone. */
-  replaceSecret(id: string, secret: { hash: string; hint: string; created_at: string }): Promise<boolean>;
+  /**
+   * Replaces the secret while it is still the one whose hash is `fromHash` (of two rotations at once,
+   * one wins and the other is told `changed`); `not_found` when the client is gone.
+   */
+  replaceSecret(
+    id: string,
+    fromHash: string,
+    secret: { hash: string; hint: string; created_at: string },
+  ): Promise<'replaced' | 'changed' | 'not_found'>;
   /** False when there was no such client of that account. */
   delete(accountId: string, id: string): Promise<boolean>;
 }

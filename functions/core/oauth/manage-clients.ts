@@ -2,7 +2,7 @@ import { type AuditActor, type AuditLog, auditRecordOf, type RequestOrigin } fro
 import { type Clock, isoTime } from '../clock';
 import type { AccountRepository } from '../credentials/credential';
 import { hashCredentialValue } from '../credentials/key-format';
-import { notFound, validationError, type FieldIssue } from '../errors';
+import { conflict, notFound, validationError, type FieldIssue } from '../errors';
 import { newId } from '../ids';
 import { type OAuthClient, type OAuthClientRepository, type OAuthClientView, redirectUriIssue, viewOfClient } from './client';
 import { generateOAuthValue, oauthPrefixes } from './oauth-formats';
@@ -110,8 +110,13 @@ export const registerClient = async (
 export const listClients = async (accountId: string, deps: ClientAdminDeps): Promise<OAuthClientView[]> =>
   (await deps.clients.ofAccount(accountId)).map(viewOfClient);
 
-const ownedClient = async (accountId: string, id: string, deps: Pick<ClientAdminDeps, 'clients'>): Promise<OAuthClient> => {
-  const client = await deps.clients.get(id);
+const ownedClient = async (
+  accountId: string,
+  id: string,
+  deps: Pick<ClientAdminDeps, 'clients'>,
+  options?: { consistent?: boolean },
+): Promise<OAuthClient> => {
+  const client = await deps.clients.get(id, options);
   if (!client || client.account_id !== accountId) throw notFound('Application');
   return client;
 };
@@ -164,12 +169,16 @@ export const rotateClientSecret = async (
   input: { accountId: string; clientId: string; actor?: AuditActor; origin?: RequestOrigin },
   deps: ClientAdminDeps,
 ): Promise<RegisteredClient> => {
-  const client = await ownedClient(input.accountId, input.clientId, deps);
+  // Read consistently: the replacement is conditional on the secret read here.
+  const client = await ownedClient(input.accountId, input.clientId, deps, { consistent: true });
   if (client.type === 'public') throw validationError([{ field: 'client_id', issue: 'is a public application: it has no secret' }]);
   const secret = generateOAuthValue('clientSecret');
   const now = isoTime(deps.clock.now());
   const replacement = { hash: hashCredentialValue(secret), hint: hintOf(secret), created_at: now };
-  if (!(await deps.clients.replaceSecret(client.id, replacement))) throw notFound('Application');
+  const replaced = await deps.clients.replaceSecret(client.id, client.secret_hash ?? '', replacement);
+  if (replaced === 'not_found') throw notFound('Application');
+  // Another rotation won: this secret was never stored, so it must not be handed out.
+  if (replaced === 'changed') throw conflict('The secret was rotated by another request meanwhile; rotate again if needed.');
   await audit(deps, {
     accountId: input.accountId,
     action: 'oauth.client_secret_rotated',

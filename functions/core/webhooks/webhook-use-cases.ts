@@ -157,13 +157,16 @@ export const rotateWebhookSecret = async (
   expiresInSeconds: number | undefined,
   deps: Pick<WebhookDeps, 'webhooks' | 'clock'>,
 ): Promise<WebhookWithSecret> => {
-  const webhook = await existing(tenant, id, deps);
+  // Read consistently: the rotation is conditional on the secret read here.
+  const webhook = isId('webhook', id) ? await deps.webhooks.get(tenant, id, { consistent: true }) : undefined;
+  if (!webhook) throw notFound('Webhook');
   const nowMs = deps.clock.now();
   const overlap = expiresInSeconds ?? defaultRotationOverlapSeconds;
   const secret = generateWebhookSecret();
-  const updated = await deps.webhooks.update(
+  const updated = await deps.webhooks.rotateSecret(
     tenant,
     id,
+    webhook.secret,
     {
       secret,
       previous_secret: overlap > 0 ? webhook.secret : null,
@@ -171,7 +174,10 @@ export const rotateWebhookSecret = async (
     },
     isoTime(nowMs),
   );
-  if (!updated) throw notFound('Webhook');
+  if (updated === 'not_found') throw notFound('Webhook');
+  // Another rotation won: this secret was never stored, so it must not be handed out.
+  if (updated === 'changed')
+    throw conflict('The secret was rotated by another request meanwhile; read the webhook and rotate again if needed.');
   return { ...viewOfWebhook(updated), secret };
 };
 

@@ -58,6 +58,17 @@ export interface WebhookRepository {
   all(tenant: Tenant): Promise<Webhook[]>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;
   update(tenant: Tenant, id: string, changes: WebhookChanges, updatedAt: string): Promise<Webhook | undefined>;
+  /**
+   * Replaces the secret only while it is still `from` (two rotations at once: one wins, the other is
+   * told), keeping what `changes` says of the previous one.
+   */
+  rotateSecret(
+    tenant: Tenant,
+    id: string,
+    from: string,
+    changes: Required<Pick<WebhookChanges, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>>,
+    updatedAt: string,
+  ): Promise<Webhook | 'not_found' | 'changed'>;
   delete(tenant: Tenant, id: string): Promise<boolean>;
   /** How many of the tenant's webhooks are `failed` (the dashboard's badge), kept as they change. */
   failedCount(tenant: Tenant): Promise<number>;

@@ -192,9 +192,10 @@ export const inMemoryClientRepository = (): OAuthClientRepository => {
       clients.set(id, updated);
       return copy(updated);
     },
-    async replaceSecret(id, secret) {
+    async replaceSecret(id, fromHash, secret) {
       const found = clients.get(id);
-      if (!found) return false;
+      if (!found) return 'not_found';
+      if (found.secret_hash !== fromHash) return 'changed';
       clients.set(id, {
         ...found,
         secret_hash: secret.hash,
@@ -202,7 +203,7 @@ export const inMemoryClientRepository = (): OAuthClientRepository => {
         secret_created_at: secret.created_at,
         updated_at: secret.created_at,
       });
-      return true;
+      return 'replaced';
     },
     async delete(accountId, id) {
       if (clients.get(id)?.account_id !== accountId) return false;

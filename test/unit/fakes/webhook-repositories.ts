@@ -47,6 +47,13 @@ export const inMemoryWebhooks = (): WebhookRepository => {
       Object.assign(webhook, defined, { updated_at: updatedAt });
       return structuredClone(webhook);
     },
+    async rotateSecret(t, id, from, changes, updatedAt) {
+      const webhook = webhooks.get(keyOf(t, id));
+      if (!webhook) return 'not_found';
+      if (webhook.secret !== from) return 'changed';
+      Object.assign(webhook, changes, { updated_at: updatedAt });
+      return structuredClone(webhook);
+    },
     async delete(t, id) {
       return webhooks.delete(keyOf(t, id));
     },

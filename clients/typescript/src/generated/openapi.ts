@@ -672,7 +672,7 @@ export interface paths {
     put?: never;
     /**
      * Rotate the signing secret
-     * @description Returns the new secret, shown only here. The old one keeps signing beside it (two `v1=` values) for `expires_in` seconds, 24 h by default. The body may be left out.
+     * @description Returns the new secret, shown only here. The old one keeps signing beside it (two `v1=` values) for `expires_in` seconds, 24 h by default. The body may be left out. Of two rotations at once, one is stored and the other answered 409: a secret is only ever returned when it signs.
      *
      *     Requires the scope `write:webhooks`.
      */
