@@ -34,11 +34,25 @@ export const checkIdempotencyKey = (key: string): string => {
   return key;
 };
 
-/** What makes two requests "the same request" for one key. */
-export const requestFingerprint = (method: string, path: string, body: unknown): string =>
-  createHash('sha256')
-    .update(JSON.stringify([method, path, canonicalJson(body)]))
-    .digest('hex');
+/**
+ * What makes two requests "the same request" for one key: method, path, query parameters (in any
+ * order) and body (keys in any order; no body, a blank one and `{}` alike, as an operation that takes
+ * no body treats them).
+ */
+export const requestFingerprint = (method: string, path: string, body: unknown, query = ''): string => {
+  const parameters = [...new URLSearchParams(query)].sort(([a, x], [b, y]) => (a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0));
+  // A request without parameters is fingerprinted as it always was.
+  const target =
+    parameters.length > 0 ? [method, path, canonicalJson(emptied(body)), parameters] : [method, path, canonicalJson(emptied(body))];
+  return createHash('sha256').update(JSON.stringify(target)).digest('hex');
+};
+
+/** No body for a blank one or an empty object, as raw text or parsed. */
+const emptied = (body: unknown): unknown => {
+  if (typeof body === 'string' && /^\s*(\{\s*\})?\s*$/.test(body)) return null;
+  if (body && typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0) return null;
+  return body ?? null;
+};
 
 const canonicalJson = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonicalJson);

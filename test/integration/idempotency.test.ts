@@ -238,6 +238,21 @@ describe('Idempotency-Key on POST /projects', () => {
     expect(await total(api)).toBe(0);
   });
 
+  it('the same key with other query parameters is another request: refused with 422 idempotency_key_reused, never replayed', async () => {
+    const { live } = await newAccount();
+    const api = as(live.key);
+    const key = newIdempotencyKey();
+    const withParameter = await api.post('/projects?x=1', project('shop'), { headers: { 'Idempotency-Key': key } });
+    expect(withParameter.body.error.details).toMatchObject({ field: 'x' });
+
+    // The corrected request is not answered with the stale refusal, and the other way round.
+    expectError(await post(api, project('shop'), key), 422, 'idempotency_key_reused');
+    const other = newIdempotencyKey();
+    expect((await post(api, project('shop'), other)).status).toBe(201);
+    expectError(await api.post('/projects?x=1', project('shop'), { headers: { 'Idempotency-Key': other } }), 422, 'idempotency_key_reused');
+    expect(await total(api)).toBe(1);
+  });
+
   it('an Idempotency-Key of 256 characters is refused with 422; 255 is accepted', async () => {
     const { live } = await newAccount();
     const api = as(live.key);

@@ -73,6 +73,22 @@ describe('requestFingerprint', () => {
     expect(requestFingerprint('PATCH', '/v1/projects', { name: 'a', tags: [1, 2] })).not.toBe(base);
     expect(requestFingerprint('POST', '/v1/workflows', { name: 'a', tags: [1, 2] })).not.toBe(base);
   });
+
+  it('tells apart query parameters, in any order, and keeps the fingerprint of a request without them', () => {
+    const body = { name: 'a' };
+    const plain = requestFingerprint('POST', '/v1/projects', body);
+    expect(requestFingerprint('POST', '/v1/projects', body, '')).toBe(plain);
+    expect(requestFingerprint('POST', '/v1/projects', body, 'x=1')).not.toBe(plain);
+    expect(requestFingerprint('POST', '/v1/projects', body, 'x=1&y=2')).toBe(requestFingerprint('POST', '/v1/projects', body, 'y=2&x=1'));
+    expect(requestFingerprint('POST', '/v1/projects', body, 'x=1')).not.toBe(requestFingerprint('POST', '/v1/projects', body, 'x=2'));
+  });
+
+  it('takes no body, a blank one and an empty object as the same request', () => {
+    const none = requestFingerprint('POST', '/v1/workflows/wf_1/cancel', null);
+    for (const body of [undefined, '', '  ', '{}', ' { } ', {}])
+      expect(requestFingerprint('POST', '/v1/workflows/wf_1/cancel', body)).toBe(none);
+    expect(requestFingerprint('POST', '/v1/workflows/wf_1/cancel', { reason: 'x' })).not.toBe(none);
+  });
 });
 
 describe('checkIdempotencyKey', () => {

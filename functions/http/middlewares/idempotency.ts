@@ -28,7 +28,12 @@ export const idempotency = (
     if (header === undefined || !tenant) return undefined;
     const key = checkIdempotencyKey(header);
     const { http } = request.event.requestContext;
-    const fingerprint = requestFingerprint(http.method, request.event.rawPath, request.event.body ?? null);
+    const fingerprint = requestFingerprint(
+      http.method,
+      request.event.rawPath,
+      request.event.body ?? null,
+      request.event.rawQueryString ?? '',
+    );
     const decision = await claimIdempotencyKey(deps().idempotency, tenant, key, fingerprint, deps().clock.now());
     if (decision !== 'proceed') {
       return { ...decision, headers: { ...decision.headers, 'Idempotent-Replayed': 'true' } };
