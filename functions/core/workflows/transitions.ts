@@ -214,6 +214,10 @@ export const failRun = (workflow: Workflow, failure: { stage?: StageName | null;
 export const cancelRun = (workflow: Workflow, nowIso: string): Transition => {
   if (isFinished(workflow.status))
     throw conflict(`The workflow is ${workflow.status}; only a queued or running workflow can be cancelled.`);
+  // Every stage done and no deployment waited for: the run is only being recorded as completed.
+  const stagesDone = stageNames.every((stage) => ['completed', 'skipped'].includes(workflow.stage_statuses[stage]));
+  if (stagesDone && !workflow.outputs.deployment_id)
+    throw conflict('Every stage of the workflow has finished; it is completing and can no longer be cancelled.');
   const stage_statuses = Object.fromEntries(
     stageNames.map((stage) => {
       const status = workflow.stage_statuses[stage];

@@ -245,7 +245,7 @@ describe('completeRun', () => {
   });
 
   it('refuses a workflow that is not running', () => {
-    const cancelled = cancelRun(allStagesDone(), at(60_000)).workflow;
+    const cancelled = cancelRun(runningAt('package'), at(60_000)).workflow;
     expect(() => completeRun(cancelled, at(61_000))).toThrow(WorkflowNotRunning);
   });
 });
@@ -321,6 +321,17 @@ describe('cancelRun', () => {
     expect(workflow.status).toBe('cancelled');
     expect(statuses(workflow)).toEqual(Array(6).fill('cancelled'));
     expect(workflow.duration_ms).toBe(300);
+  });
+
+  it('answers a 409 once every stage has finished and the run is only being completed', () => {
+    expect(() => cancelRun(allStagesDone(), at(60_000))).toThrow(/can no longer be cancelled/);
+  });
+
+  it('cancels a workflow whose stages have finished while it waits for the deployment auto_deploy started', () => {
+    const waiting = allStagesDone();
+    const { workflow } = cancelRun({ ...waiting, outputs: { ...waiting.outputs, deployment_id: 'dep_1' } }, at(60_000));
+    expect(workflow.status).toBe('cancelled');
+    expect(statuses(workflow)).toEqual(statuses(waiting));
   });
 
   it.each(['completed', 'failed', 'cancelled'] as const)('answers a %s workflow with a 409 conflict', (status) => {
