@@ -13,7 +13,7 @@ import { recordRequest } from '../observability/metrics';
 import { logApiRequest } from '../observability/request-log';
 import { type ApiContext, authenticate } from './middlewares/authenticate';
 import { emptyResponse, errorResponse, type HttpResponse, internalError, jsonResponse } from './response';
-import { parseWith } from './validation';
+import { parseWith, refuseRepeatedParameters } from './validation';
 import { paginationLinks, baseUrl } from './links';
 
 /** The parsed value of an optional schema; `never` where the route has none. */
@@ -103,6 +103,7 @@ export const createApiHandler = <R extends AnyRoute>(
       pipeline.use(steps.idempotency());
     }
     return pipeline.handler(async (event, context) => {
+      refuseRepeatedParameters(event.rawQueryString);
       const request = {
         params: route.params ? parseWith(route.params, event.pathParameters ?? {}, 'params') : undefined,
         query: route.query

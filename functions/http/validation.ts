@@ -56,6 +56,21 @@ const arraysForObjects = (schema: SchemaShape, input: Record<string, unknown>, p
   });
 
 /** Parses `input` with `schema`, or throws a 422 naming every problem. */
+/**
+ * Refuses a query parameter given twice (`per_page=5&per_page=6`): API Gateway joins the values
+ * with a comma, which would be checked as one value and refused for the wrong reason.
+ */
+export const refuseRepeatedParameters = (rawQuery: string | undefined): void => {
+  if (!rawQuery) return;
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const [name] of new URLSearchParams(rawQuery)) {
+    if (seen.has(name)) repeated.add(name);
+    seen.add(name);
+  }
+  if (repeated.size > 0) throw validationError([...repeated].map((field) => ({ field, issue: 'is given more than once; give it once' })));
+};
+
 export const parseWith = <S extends v.GenericSchema>(schema: S, input: unknown, where: Where): v.InferOutput<S> => {
   // Every body is a JSON object; valibot would take an array for one with numbered keys.
   if (where === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {

@@ -242,6 +242,12 @@ describe('project lists: pages, sorts, links and cursors', () => {
     expectValidation(await api.get(listPath({ page: '' })), 'page');
   });
 
+  it('a parameter given twice is refused as such, not as the two values joined', async () => {
+    const api = await freshApi();
+    expectValidation(await api.get('/projects?per_page=5&per_page=6'), 'per_page', /given more than once/);
+    expectValidation(await api.get('/projects?sort=name&order=asc&sort=name'), 'sort', /given more than once/);
+  });
+
   it('a page past the end is an empty 200 with the true meta', async () => {
     const api = await freshApi();
     const third = await list(api, { page: 3 });
