@@ -347,6 +347,19 @@ describe('request bodies', () => {
     expect(answer.body.error.code).toBe('invalid_json');
   });
 
+  it('answers 400 invalid_json saying so for valid JSON nested too deeply to read', async () => {
+    const { handlers, auth } = await setUp();
+    const depth = 50_000;
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw: `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`,
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('too deeply') });
+  });
+
   it('answers 422 validation_error with details { field, issue } for one bad field, and no errors array', async () => {
     const { postProject } = await setUp();
     const answer = await postProject({ ...validProject, repository: 'ftp://example.test/repo' });

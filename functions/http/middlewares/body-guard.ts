@@ -47,6 +47,12 @@ export const jsonBody = ({ optional = false, takesNone = false } = {}): Middlewa
         const field = String((error as { cause?: { data?: unknown } }).cause?.data);
         throw validationError([{ field, issue: 'is not a known field' }]);
       }
+      // Valid JSON nested thousands of levels deep exhausts the parser's stack: said as such.
+      if (status !== undefined && status < 500 && /call stack/i.test(String((error as { cause?: { message?: unknown } }).cause?.message)))
+        throw new ApiError(
+          'invalid_json',
+          'The body nests arrays and objects too deeply to be read (thousands of levels); send a flatter body.',
+        );
       if (status !== undefined && status < 500) throw new ApiError('invalid_json', 'The body is not valid JSON.');
       throw error;
     }

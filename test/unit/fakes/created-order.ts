@@ -17,11 +17,20 @@ export const inCreatedRange = (record: { id: string }, query: Pick<ListQuery, 'c
  * One page of a collection listed by creation, as the DynamoDB adapters list it: by id (ULIDs sort
  * by creation time) in the query's order, within its created range, with the filtered total.
  * `copy` keeps the caller from changing what the fake stores. Cursors are the adapters' own: a
- * fake pages by number only.
+ * fake pages by number only, and hands out a placeholder cursor when more items follow (what
+ * makes the `next` link), as `fakeNextCursor` does.
  */
 export const createdOrderPage = <T extends { id: string }>(records: Iterable<T>, query: ListQuery, copy: (record: T) => T): Page<T> => {
   const direction = query.order === 'asc' ? 1 : -1;
   const matching = [...records].filter((record) => inCreatedRange(record, query)).sort((a, b) => direction * byId(a, b));
   const start = (query.page - 1) * query.perPage;
-  return { items: matching.slice(start, start + query.perPage).map(copy), total: matching.length };
+  return {
+    items: matching.slice(start, start + query.perPage).map(copy),
+    total: matching.length,
+    nextCursor: fakeNextCursor(query, matching.length),
+  };
 };
+
+/** A placeholder cursor when items follow the page (the fakes page by number, ignoring it). */
+export const fakeNextCursor = (query: Pick<ListQuery, 'page' | 'perPage'>, matching: number): string | undefined =>
+  query.page * query.perPage < matching ? `fake-page-${query.page + 1}` : undefined;

@@ -1,4 +1,5 @@
 import type { ListQuery, Page } from '../../../functions/core/pagination';
+import { fakeNextCursor } from './created-order';
 import type { Project, ProjectRepository, ProjectSort } from '../../../functions/core/projects/project';
 import type { Tenant } from '../../../functions/core/tenancy';
 
@@ -51,7 +52,11 @@ export const inMemoryProjectRepository = () => {
         .filter((p) => query.createdUntil === undefined || Date.parse(p.created_at) < query.createdUntil)
         .sort((a, b) => direction * byKey(sortKey(a, query.sort), sortKey(b, query.sort)));
       const start = (query.page - 1) * query.perPage;
-      return { items: matching.slice(start, start + query.perPage).map((p) => ({ ...p })), total: matching.length };
+      return {
+        items: matching.slice(start, start + query.perPage).map((p) => ({ ...p })),
+        total: matching.length,
+        nextCursor: fakeNextCursor(query, matching.length),
+      };
     },
   };
   const change = (tenant: Tenant, projectId: string, by: number): void => {

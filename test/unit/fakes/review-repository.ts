@@ -1,4 +1,5 @@
 import type { ListQuery } from '../../../functions/core/pagination';
+import { fakeNextCursor } from './created-order';
 import type { Review, ReviewComment, ReviewRepository } from '../../../functions/core/reviews/review';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
@@ -37,7 +38,11 @@ export const inMemoryReviewRepository = () => {
             (filters.status === undefined || review.status === filters.status),
         )
         .sort((a, b) => (a.id < b.id ? 1 : -1));
-      return { items: structuredClone(items.slice((query.page - 1) * query.perPage, query.page * query.perPage)), total: items.length };
+      return {
+        items: structuredClone(items.slice((query.page - 1) * query.perPage, query.page * query.perPage)),
+        total: items.length,
+        nextCursor: fakeNextCursor(query, items.length),
+      };
     },
     async save(tenant, previous, next, saved) {
       const key = keyOf(tenant, previous.id);
@@ -61,7 +66,11 @@ export const inMemoryReviewRepository = () => {
             (filters.path === undefined || comment.path === filters.path),
         );
       const ordered = query.order === 'asc' ? items : [...items].reverse();
-      return { items: structuredClone(ordered.slice((query.page - 1) * query.perPage, query.page * query.perPage)), total: items.length };
+      return {
+        items: structuredClone(ordered.slice((query.page - 1) * query.perPage, query.page * query.perPage)),
+        total: items.length,
+        nextCursor: fakeNextCursor(query, items.length),
+      };
     },
   };
   return {

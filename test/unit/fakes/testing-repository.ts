@@ -1,4 +1,5 @@
 import type { ListQuery, Page } from '../../../functions/core/pagination';
+import { fakeNextCursor } from './created-order';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { TestRepository, TestRun, TestSuite } from '../../../functions/core/testing/test-records';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
@@ -61,7 +62,11 @@ export const inMemoryTestRepository = () => {
         .filter((r) => filters.status === undefined || r.status === filters.status)
         .sort((a, b) => direction * (ulidOf(a.id).localeCompare(ulidOf(b.id)) || a.id.localeCompare(b.id)));
       const start = (query.page - 1) * query.perPage;
-      return { items: matching.slice(start, start + query.perPage).map((r) => structuredClone(r)), total: matching.length };
+      return {
+        items: matching.slice(start, start + query.perPage).map((r) => structuredClone(r)),
+        total: matching.length,
+        nextCursor: fakeNextCursor(query, matching.length),
+      };
     },
     async getSuite(tenant, id) {
       const suite = suites.get(keyOf(tenant, id));

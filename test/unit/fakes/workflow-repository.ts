@@ -1,4 +1,5 @@
 import type { ListQuery, Page } from '../../../functions/core/pagination';
+import { fakeNextCursor } from './created-order';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { LogEntry, PendingEvent, Workflow, WorkflowRepository } from '../../../functions/core/workflows/workflow';
 
@@ -47,7 +48,11 @@ export const inMemoryWorkflowRepository = () => {
         .filter((w) => filters.status === undefined || w.status === filters.status)
         .sort((a, b) => direction * (a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)));
       const start = (query.page - 1) * query.perPage;
-      return { items: matching.slice(start, start + query.perPage).map((w) => structuredClone(w)), total: matching.length };
+      return {
+        items: matching.slice(start, start + query.perPage).map((w) => structuredClone(w)),
+        total: matching.length,
+        nextCursor: fakeNextCursor(query, matching.length),
+      };
     },
     async save(tenant, previous, next, pending, written = []) {
       calls.save += 1;
@@ -78,7 +83,11 @@ export const inMemoryWorkflowRepository = () => {
         .sort((a, b) => direction * (a.entry.timestamp.localeCompare(b.entry.timestamp) || a.index - b.index))
         .map(({ entry }) => entry);
       const start = (query.page - 1) * query.perPage;
-      return { items: matching.slice(start, start + query.perPage).map((e) => ({ ...e })), total: matching.length };
+      return {
+        items: matching.slice(start, start + query.perPage).map((e) => ({ ...e })),
+        total: matching.length,
+        nextCursor: fakeNextCursor(query, matching.length),
+      };
     },
   };
 
