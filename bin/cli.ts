@@ -74,9 +74,16 @@ if (isAdvisoriesCommand(process.argv.slice(2)))
 if (isPeopleCommand(process.argv.slice(2)))
   process.exit(await peopleCommand(process.argv.slice(2), { out: console.log, err: console.error, readStdin: () => text(process.stdin) }));
 
+/** A usage error: exit status 2. */
 const fail = (message: string): never => {
   console.error(message);
   process.exit(2);
+};
+
+/** A refusal of the operation (or no runtime to act on): exit status 1, as the API commands answer an API error. */
+const refused = (message: string): never => {
+  console.error(message);
+  process.exit(1);
 };
 
 const parsed = (() => {
@@ -188,11 +195,11 @@ try {
   await run();
 } catch (error) {
   if (error instanceof ApiError)
-    fail(
+    refused(
       values.json
         ? JSON.stringify({ error: { code: error.code, status: statusOf(error), message: error.message, details: error.details } })
         : `${error.code}: ${error.message}`,
     );
-  if (error instanceof TargetError) fail(error.message);
+  if (error instanceof TargetError) refused(error.message);
   throw error;
 }

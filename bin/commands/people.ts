@@ -184,7 +184,10 @@ const run = async (argv: string[], io: PeopleIo): Promise<void> => {
   }
 };
 
-/** Runs one command; the exit code: 0, or 2 for a refusal (printed as the API's error object with --json). */
+/**
+ * Runs one command; the exit code: 0; 1 for a refusal (printed as the API's error object with
+ * --json) or no runtime to act on; 2 for a usage error.
+ */
 export const peopleCommand = async (argv: string[], io: PeopleIo): Promise<number> => {
   try {
     await run(argv, io);
@@ -197,9 +200,13 @@ export const peopleCommand = async (argv: string[], io: PeopleIo): Promise<numbe
           ? JSON.stringify({ error: { code: error.code, status: statusOf(error), message: error.message, details: error.details } })
           : `${error.code}: ${error.message}`,
       );
-      return 2;
+      return 1;
     }
-    if (error instanceof UsageError || error instanceof TargetError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof TargetError) {
+      io.err(error.message);
+      return 1;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       io.err(`${(error as Error).message}\n\n${peopleUsage}`);
       return 2;
     }

@@ -6,8 +6,8 @@ import { csrfTokenIn, origin, webClient } from './support/web-client';
 
 const run = promisify(execFile);
 
-/** `npm run cli -- …` against the integration runtime (found through its DATA_DIR), answering JSON. */
-const cli = async (args: string[], stdin?: string): Promise<{ code: number; json: any }> => {
+/** `npm run cli -- …` against the integration runtime (found through its DATA_DIR), answering JSON (a usage error's text as `stderr`). */
+const cli = async (args: string[], stdin?: string): Promise<{ code: number; json: any; stderr?: string }> => {
   const child = run(process.execPath, ['--conditions=source', '--import', 'tsx', 'bin/cli.ts', ...args, '--json'], {
     env: { ...process.env, DATA_DIR: process.env.IT_DATA_DIR },
   });
@@ -19,6 +19,7 @@ const cli = async (args: string[], stdin?: string): Promise<{ code: number; json
     return { code: 0, json: JSON.parse(stdout) };
   } catch (error) {
     const failure = error as { code: number; stderr: string };
+    if (failure.code === 2) return { code: 2, json: undefined, stderr: failure.stderr };
     return { code: failure.code, json: JSON.parse(failure.stderr) };
   }
 };
@@ -43,7 +44,7 @@ describe('the admin CLI for people and applications', () => {
     expect([set.status, set.location]).toEqual([303, '/dashboard']);
 
     const again = await cli(['users', 'create', '--email', email, '--account', account.id]);
-    expect(again.code).toBe(2);
+    expect(again.code).toBe(1);
     expect(again.json.error).toMatchObject({ code: 'conflict', status: 409 });
 
     const listed = await cli(['users', 'list', '--account', account.id]);
@@ -102,7 +103,7 @@ describe('the admin CLI for people and applications', () => {
       '--account',
       account.id,
     ]);
-    expect([refused.code, refused.json.error.code]).toEqual([2, 'validation_error']);
+    expect([refused.code, refused.json.error.code]).toEqual([1, 'validation_error']);
 
     const listed = await cli(['oauth-clients', 'list', '--account', account.id]);
     expect(listed.json.data.map((c: any) => c.id).sort()).toEqual([created.json.client_id, publicApp.json.client_id].sort());
@@ -129,7 +130,7 @@ describe('the admin CLI for people and applications', () => {
       '--account',
       account.id,
     ]);
-    expect([wildcard.code, wildcard.json.error.code]).toEqual([2, 'validation_error']);
+    expect([wildcard.code, wildcard.json.error.code]).toEqual([1, 'validation_error']);
 
     const rotated = await cli(['oauth-clients', 'rotate-secret', created.json.client_id, '--account', account.id]);
     expect(rotated.json.client_secret).not.toBe(created.json.client_secret);
@@ -140,7 +141,7 @@ describe('the admin CLI for people and applications', () => {
     expect(accounts.json.data.map((a: any) => a.id)).toContain(account.id);
     expect((await as(live.key).get('/projects')).status).toBe(200);
   });
-  it('keys create with --json says what went wrong as { code, status, message, details }, exit code 2', async () => {
+  it('keys create with --json says what went wrong as { code, status, message, details }, exit code 1', async () => {
     const { account } = await newAccount();
     const refused = await cli([
       'keys',
@@ -154,7 +155,13 @@ describe('the admin CLI for people and applications', () => {
       '--name',
       'reader',
     ]);
-    expect(refused.code).toBe(2);
+    expect(refused.code).toBe(1);
     expect(refused.json.error).toMatchObject({ code: 'validation_error', status: 422, message: expect.any(String) });
+
+    // An unknown key is a refusal (1), a missing argument a usage error (2).
+    const unknown = await cli(['keys', 'revoke', 'key_00000000000000000000000000']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.error).toMatchObject({ code: 'not_found', status: 404 });
+    expect(await cli(['keys', 'revoke'])).toMatchObject({ code: 2, stderr: expect.stringContaining('keys revoke needs the key id') });
   });
 });
