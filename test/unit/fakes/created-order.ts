@@ -33,4 +33,4 @@ export const createdOrderPage = <T extends { id: string }>(records: Iterable<T>,
 
 /** A placeholder cursor when items follow the page (the fakes page by number, ignoring it). */
 export const fakeNextCursor = (query: Pick<ListQuery, 'page' | 'perPage'>, matching: number): string | undefined =>
-  query.page * query.perPage < matching ? `fake-page-${query.page + 1}` : undefined;
+  query.perPage > 0 && query.page * query.perPage < matching ? `fake-page-${query.page + 1}` : undefined;
