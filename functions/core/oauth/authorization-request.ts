@@ -33,14 +33,16 @@ const s256Challenge = /^[A-Za-z0-9_-]{43}$/;
 /**
  * Checks an authorization request in RFC 6749's order: first the client and the redirect URI
  * (failures there never redirect), then everything else (failures redirect with `error`).
- * `params` holds every value of every query parameter, so repeated ones are caught.
+ * `params` holds every value of every query parameter, so repeated ones are caught; an empty
+ * value counts as none.
  */
 export const checkAuthorizationRequest = async (
   params: URLSearchParams,
   deps: { clients: OAuthClientRepository },
 ): Promise<AuthorizationCheck> => {
+  // A parameter sent without a value is as if it were left out (RFC 6749 3.1).
   const single = (name: string): string | null | 'repeated' => {
-    const values = params.getAll(name);
+    const values = params.getAll(name).filter((value) => value !== '');
     return values.length > 1 ? 'repeated' : (values[0] ?? null);
   };
 

@@ -6,7 +6,7 @@ const maxBodyBytes = 64 * 1024;
 /**
  * The parameters of a token or revocation request: a form (`application/x-www-form-urlencoded`,
  * as RFC 6749 says) or a flat JSON object of strings (as the spec shows). A parameter sent twice
- * is refused (RFC 6749 3.2).
+ * is refused, and one sent without a value is as if it were left out (RFC 6749 3.2).
  */
 export const readOAuthParameters = (event: APIGatewayProxyEventV2): Record<string, string> => {
   const raw = event.body ? (event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8')) : Buffer.alloc(0);
@@ -27,7 +27,7 @@ export const readOAuthParameters = (event: APIGatewayProxyEventV2): Record<strin
     const parameters: Record<string, string> = {};
     for (const [name, value] of Object.entries(parsed)) {
       if (typeof value !== 'string') throw new OAuthProblem('invalid_request', `The parameter ${name} must be a string.`);
-      parameters[name] = value;
+      if (value !== '') parameters[name] = value;
     }
     return parameters;
   }
@@ -38,7 +38,7 @@ export const readOAuthParameters = (event: APIGatewayProxyEventV2): Record<strin
     for (const name of new Set(form.keys())) {
       const values = form.getAll(name);
       if (values.length > 1) throw new OAuthProblem('invalid_request', `The parameter ${name} is sent more than once.`);
-      parameters[name] = values[0] as string;
+      if (values[0] !== '') parameters[name] = values[0] as string;
     }
     return parameters;
   }

@@ -22,7 +22,7 @@ import {
   type TokenDeps,
 } from '../../core/oauth/tokens';
 import { jsonResponse, type HttpResponse } from '../response';
-import { basicClientCredentials } from './client-authentication';
+import { clientCredentials } from './client-authentication';
 import { readOAuthParameters } from './oauth-body';
 import { OAuthProblem } from './oauth-problem';
 
@@ -167,17 +167,11 @@ const clientCredentialsOf = (
   parameters: Record<string, string>,
   grantType: GrantType,
 ): { id: string; secret?: string } => {
-  const basic = basicClientCredentials(event.headers.authorization);
+  const sent = clientCredentials(event, parameters);
   const pkce = grantType === 'authorization_code' && Boolean(parameters.code_verifier);
-  const credentials: { id: string; secret?: string } | undefined = basic
-    ? basic
-    : parameters.client_id && parameters.client_secret
-      ? { id: parameters.client_id, secret: parameters.client_secret }
-      : parameters.client_id && (pkce || !clientAuthenticationRequired[grantType])
-        ? { id: parameters.client_id }
-        : undefined;
+  const credentials: { id: string; secret?: string } | undefined =
+    sent && (sent.secret || pkce || !clientAuthenticationRequired[grantType]) ? sent : undefined;
   if (!credentials) throw new OAuthProblem('invalid_client', 'Invalid client: cannot retrieve client credentials');
-  if (!credentials.id) throw new OAuthProblem('invalid_request', 'Missing parameter: `client_id`');
   if (clientAuthenticationRequired[grantType] && !credentials.secret && !pkce) {
     throw new OAuthProblem('invalid_request', 'Missing parameter: `client_secret`');
   }

@@ -48,7 +48,8 @@ describe('the authorization request', () => {
     const ok = { client_id: world.confidential.id, redirect_uri: redirectUri, response_type: 'code', scope: 'read:projects', state: 's1' };
     const cases: [Record<string, string | string[]>, string][] = [
       [{ ...ok, response_type: 'token' }, 'unsupported_response_type'],
-      [{ ...ok, response_type: '' }, 'unsupported_response_type'],
+      // Sent without a value: left out, so missing (RFC 6749 3.1).
+      [{ ...ok, response_type: '' }, 'invalid_request'],
       [{ ...ok, scope: 'read:projects read:everything' }, 'invalid_scope'],
       [{ ...ok, scope: '' }, 'invalid_scope'],
       [{ ...ok, code_challenge: pkcePair().challenge, code_challenge_method: 'plain' }, 'invalid_request'],
@@ -98,6 +99,26 @@ describe('the authorization request', () => {
     expect(
       await checkAuthorizationRequest(query({ client_id: world.confidential.id, response_type: 'code', scope: 'read:projects' }), world),
     ).toMatchObject({ outcome: 'valid', request: { redirectUri, redirectUriIncluded: false, state: null } });
+  });
+
+  it('takes a parameter sent without a value as left out (RFC 6749 3.1)', async () => {
+    const world = await oauthWorld();
+    const check = await checkAuthorizationRequest(
+      query({
+        client_id: world.confidential.id,
+        redirect_uri: '',
+        response_type: 'code',
+        scope: 'read:projects',
+        state: '',
+        code_challenge: '',
+        code_challenge_method: '',
+      }),
+      world,
+    );
+    expect(check).toMatchObject({
+      outcome: 'valid',
+      request: { redirectUri, redirectUriIncluded: false, state: null, codeChallenge: null },
+    });
   });
 });
 

@@ -2,6 +2,7 @@ import { resolveCredential } from '../../../functions/core/credentials/resolve-c
 import { removeMember } from '../../../functions/core/users/manage-users';
 import { deleteClient, rotateClientSecret } from '../../../functions/core/oauth/manage-clients';
 import { createOAuthHandler } from '../../../functions/http/oauth/oauth-handler';
+import { handleRevokeRequest } from '../../../functions/http/oauth/revoke-endpoint';
 import { handleTokenRequest } from '../../../functions/http/oauth/token-endpoint';
 import { tokenRoute, revokeRoute } from '../../../functions/routes/oauth';
 import { revokeToken } from '../../../functions/core/oauth/tokens';
@@ -196,6 +197,40 @@ describe('POST /oauth/token', () => {
     expect(await exchange(world, next!, { client_secret: rotated.client_secret! })).toMatchObject({ status: 200 });
   });
 
+  it('takes the client authenticated one way only, and a Basic header naming no client as a failed authentication (401)', async () => {
+    const world = await oauthWorld();
+    const { code } = await world.authorize();
+    const basic: [string, string] = [world.confidential.id, world.confidential.client_secret!];
+    const body = { grant_type: 'authorization_code', code: code!, redirect_uri: redirectUri };
+    // Both methods at once, agreeing or not (RFC 6749 2.3): refused, and the code is not used up.
+    for (const extra of [{ client_secret: basic[1] }, { client_id: 'oac_another' }] as Record<string, string>[]) {
+      expect(await post(world, { ...body, ...extra }, { basic })).toMatchObject({ status: 400, body: { error: 'invalid_request' } });
+    }
+    // The same client_id beside Basic is no second method.
+    expect(await post(world, { ...body, client_id: basic[0] }, { basic })).toMatchObject({ status: 200 });
+    for (const header of [
+      ['', 'x'],
+      ['%E0%A4%A', 'x'],
+      ['é', 'x'],
+      [basic[0], '%zz'],
+    ] as [string, string][]) {
+      const answer = await post(world, body, { basic: header });
+      expect([header, answer.status, answer.body.error]).toEqual([header, 401, 'invalid_client']);
+      expect(answer.headers['WWW-Authenticate']).toMatch(/^Basic /);
+    }
+  });
+
+  it('takes a parameter sent without a value as left out (RFC 6749 3.2)', async () => {
+    const world = await oauthWorld();
+    const { code } = await world.authorize();
+    const answer = await exchange(world, code!, { scope: '', state: '' });
+    expect(answer).toMatchObject({ status: 200, body: { scope: 'read:projects write:projects' } });
+    expect(await post(world, { grant_type: '' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request', error_description: 'Missing parameter: grant_type' },
+    });
+  });
+
   it('refuses the implicit-era grants and malformed requests with RFC 6749 errors', async () => {
     const world = await oauthWorld();
     expect(await post(world, { grant_type: 'password', username: 'a', password: 'b' })).toMatchObject({
@@ -220,6 +255,36 @@ describe('POST /oauth/token', () => {
       apiEvent({ method: 'POST', path: '/oauth/token', raw: '{', headers: { 'content-type': 'application/json' } }),
     );
     expect([notJson.statusCode, JSON.parse(notJson.body!).error]).toEqual([400, 'invalid_request']);
+  });
+});
+
+describe('POST /oauth/revoke', () => {
+  const revokeEndpoint = (world: World) => createOAuthHandler(revokeRoute, (event) => handleRevokeRequest(event, world));
+  const revoke = async (world: World, body: Record<string, string>, basic?: [string, string]) => {
+    const authorization = basic ? `Basic ${Buffer.from(basic.join(':')).toString('base64')}` : undefined;
+    const response = await revokeEndpoint(world)(
+      apiEvent({ method: 'POST', path: '/oauth/revoke', json: body, headers: authorization ? { authorization } : {} }),
+    );
+    return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
+  };
+
+  it('answers a Basic header naming no client (undecodable, empty, not ASCII) 401 invalid_client, never a 500', async () => {
+    const world = await oauthWorld();
+    for (const header of [
+      ['%E0%A4%A', 'x'],
+      [world.confidential.id, '%zz'],
+      ['', 'x'],
+      ['é', 'x'],
+    ] as [string, string][]) {
+      const answer = await revoke(world, { token: 'abc' }, header);
+      expect([header, answer.status, answer.body?.error]).toEqual([header, 401, 'invalid_client']);
+    }
+    const basic: [string, string] = [world.confidential.id, world.confidential.client_secret!];
+    expect(await revoke(world, { token: 'abc' }, basic)).toMatchObject({ status: 200 });
+    expect(await revoke(world, { token: 'abc', client_secret: basic[1] }, basic)).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_request' },
+    });
   });
 });
 
