@@ -197,7 +197,7 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     expect(await deliveries.get(tenant, webhook.id, newId('delivery', start))).toBeUndefined();
   });
 
-  it('restarts a delivery as a new, pending sequence, keeping its attempts; undefined for an unknown one', async () => {
+  it('restarts a delivery as a new, pending sequence, keeping its attempts; not_found for an unknown one', async () => {
     const failed = delivery(0, {
       status: 'failed',
       attempt_count: 6,
@@ -215,10 +215,27 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
       next_attempt_at: at(9),
       updated_at: at(9),
     };
-    expect(await deliveries.restart(tenant, webhook.id, failed.id, at(9))).toEqual(restarted);
+    expect(await deliveries.restart(tenant, webhook.id, failed, at(9))).toEqual(restarted);
     expect(await deliveries.get(tenant, webhook.id, failed.id)).toEqual(restarted);
-    expect(await deliveries.restart(tenant, webhook.id, newId('delivery', start), at(9))).toBeUndefined();
-    expect(await deliveries.get(tenant, webhook.id, newId('delivery', start))).toBeUndefined();
+    const unknown = { ...failed, id: newId('delivery', start) };
+    expect(await deliveries.restart(tenant, webhook.id, unknown, at(9))).toBe('not_found');
+    expect(await deliveries.get(tenant, webhook.id, unknown.id)).toBeUndefined();
+  });
+
+  it('restarts once of two restarts at once, never a pending delivery, and keeps only the latest attempts', async () => {
+    const attempts = Array.from({ length: 20 }, (_, i) => attempt(Math.floor(i / 6) + 1, (i % 6) + 1, i));
+    const failed = delivery(0, { status: 'failed', sequence: 4, attempt_count: 2, attempts, next_attempt_at: null });
+    await deliveries.create(tenant, failed);
+    const answers = await Promise.all([
+      deliveries.restart(tenant, webhook.id, failed, at(30)),
+      deliveries.restart(tenant, webhook.id, failed, at(30)),
+    ]);
+    expect(answers.filter((answer) => answer === 'changed')).toHaveLength(1);
+    const restarted = answers.find((answer): answer is Delivery => typeof answer !== 'string');
+    expect(restarted).toMatchObject({ status: 'pending', sequence: 5, attempts: attempts.slice(-6) });
+    expect(await deliveries.get(tenant, webhook.id, failed.id)).toEqual(restarted);
+    // Pending (being attempted): not restarted, whatever sequence the caller read.
+    expect(await deliveries.restart(tenant, webhook.id, restarted as Delivery, at(31))).toBe('changed');
   });
 
   it('fails the delivery and its webhook together after the last attempt', async () => {

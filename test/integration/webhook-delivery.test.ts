@@ -391,6 +391,14 @@ describe('webhook delivery', () => {
     await sleep(300);
     expect(hooks.requests).toHaveLength(2);
     expect((await api.post(`/webhooks/${hook.id}/deliveries/dlv_01JD2Q9R7W3T0N8M4K6H5G2F1E/redeliver`)).status).toBe(404);
+
+    // Five redeliveries at once (a double click, a retrying script): one is sent, the others told 409.
+    const racing = await Promise.all(Array.from({ length: 5 }, () => api.post(`/webhooks/${hook.id}/deliveries/${deliveryId}/redeliver`)));
+    expect(racing.map((answer) => answer.status).sort()).toEqual([202, 409, 409, 409, 409]);
+    const third = await waitForDelivery(api, hook.id, deliveryId, (d) => d.status === 'succeeded' && d.attempts.length === 3);
+    expect(third.sequence).toBe(3);
+    await sleep(300);
+    expect(hooks.requests).toHaveLength(3);
   });
 
   it('signs with the old and the new secret during a rotation, and with the new one alone after it', async () => {

@@ -1,6 +1,13 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
-import type { Delivery, DeliveryAttempt, DeliveryListFilters, DeliveryRepository, DeliveryRestarts } from '../../core/webhooks/delivery';
+import {
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryListFilters,
+  type DeliveryRepository,
+  type DeliveryRestarts,
+  keptAttempts,
+} from '../../core/webhooks/delivery';
 import type { TableRef } from './client';
 import { putManyInCollections } from './batched-collection-writes';
 import { putInCollection } from './collection-writes';
@@ -87,24 +94,33 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
       return items.map(deliveryFrom);
     },
 
-    async restart(tenant, webhookId, id, at) {
+    async restart(tenant, webhookId, from, at) {
       try {
         const result = await client.send(
           new UpdateCommand({
             TableName: tableName,
-            Key: keys.delivery(tenant, webhookId, id),
+            Key: keys.delivery(tenant, webhookId, from.id),
             UpdateExpression:
-              'SET #status = :pending, #sequence = #sequence + :one, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at',
-            ConditionExpression: 'attribute_exists(pk)',
+              'SET #status = :pending, #sequence = :next, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at, attempts = :kept',
+            // Attempts are appended only while pending: not pending in this sequence, `from.attempts` is all of them.
+            ConditionExpression: 'attribute_exists(pk) AND #sequence = :from AND #status <> :pending',
             ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-            ExpressionAttributeValues: { ':pending': 'pending', ':one': 1, ':zero': 0, ':null': null, ':at': at },
+            ExpressionAttributeValues: {
+              ':pending': 'pending',
+              ':from': from.sequence,
+              ':next': from.sequence + 1,
+              ':zero': 0,
+              ':null': null,
+              ':at': at,
+              ':kept': from.attempts.slice(-keptAttempts),
+            },
             ReturnValues: 'ALL_NEW',
           }),
         );
-        return result.Attributes ? deliveryFrom(result.Attributes) : undefined;
+        return deliveryFrom(result.Attributes as Record<string, unknown>);
       } catch (error) {
-        if (isConditionFailure(error)) return undefined;
-        throw error;
+        if (!isConditionFailure(error)) throw error;
+        return (await dynamoDeliveryReader(table).get(tenant, webhookId, from.id)) ? 'changed' : 'not_found';
       }
     },
   };

@@ -136,8 +136,12 @@ export interface DeliveryRepository {
     outcome: { status: DeliveryStatus; next_attempt_at: string | null },
     at: string,
   ): Promise<void>;
-  /** Starts a new sequence of attempts: pending, attempt count 0. Returns the delivery after. */
-  restart(tenant: Tenant, webhookId: string, id: string, at: string): Promise<Delivery | undefined>;
+  /**
+   * Starts a new sequence of attempts after `from` (the delivery as read, not pending): pending,
+   * attempt count 0, only while it is still in `from`'s sequence and not pending (of two restarts at
+   * once, one wins: `changed` for the other). Keeps the latest `keptAttempts` of its attempts.
+   */
+  restart(tenant: Tenant, webhookId: string, from: Delivery, at: string): Promise<Delivery | 'changed' | 'not_found'>;
   /** The last attempt failed: the delivery fails and so does its webhook, in one transaction. */
   failWithWebhook(tenant: Tenant, webhookId: string, id: string, attempt: DeliveryAttempt, at: string): Promise<void>;
   setStatus(tenant: Tenant, webhookId: string, id: string, status: DeliveryStatus, at: string): Promise<void>;
@@ -145,6 +149,14 @@ export interface DeliveryRepository {
 
 /** What redelivering and recovering use of the deliveries. */
 export type DeliveryRestarts = Pick<DeliveryRepository, 'get' | 'findSince' | 'restart'>;
+
+/**
+ * How many attempts of its earlier sequences a delivery keeps when it is redelivered: with the six
+ * of its new sequence, a delivery holds at most twelve (each with up to 4 KiB of response), so a
+ * delivery redelivered again and again stays far below DynamoDB's 400 KB item and a page of the
+ * delivery log below Lambda's 6 MB answer.
+ */
+export const keptAttempts = 6;
 
 export interface Mailer {
   send(message: { to: string; subject: string; text: string }): Promise<void>;

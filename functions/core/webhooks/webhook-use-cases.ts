@@ -241,8 +241,10 @@ export const redeliver = async (tenant: Tenant, webhookId: string, id: string, d
   // Queued for a failed or paused webhook, it would only be skipped: say so now instead.
   if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
   const nowMs = deps.clock.now();
-  const restarted = await deps.deliveries.restart(tenant, webhookId, id, isoTime(nowMs));
-  if (!restarted) throw notFound('Delivery');
+  const restarted = await deps.deliveries.restart(tenant, webhookId, delivery, isoTime(nowMs));
+  if (restarted === 'not_found') throw notFound('Delivery');
+  // Another redelivery (or recovery) started it meanwhile: one send, not two.
+  if (restarted === 'changed') throw conflict('This delivery was redelivered meanwhile; it is being attempted.');
   await deps.queue.send(firstAttemptMessage(tenant, restarted, nowMs));
   return viewOfDelivery(restarted);
 };
@@ -260,8 +262,9 @@ export const recoverDeliveries = async (
   const nowMs = deps.clock.now();
   let requeued = 0;
   for (const delivery of missed.filter((d) => !d.test)) {
-    const restarted = await deps.deliveries.restart(tenant, webhookId, delivery.id, isoTime(nowMs));
-    if (!restarted) continue;
+    const restarted = await deps.deliveries.restart(tenant, webhookId, delivery, isoTime(nowMs));
+    // Gone, or started again by another request meanwhile: not queued twice.
+    if (typeof restarted === 'string') continue;
     await deps.queue.send(firstAttemptMessage(tenant, restarted, nowMs));
     requeued += 1;
   }

@@ -3,7 +3,7 @@ import { lowestIdAt } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { ServiceEvent } from '../../../functions/core/events/event';
 import type { DispatchReads, ReadTogether } from '../../../functions/core/webhooks/batch-reads';
-import type { Delivery, DeliveryRepository } from '../../../functions/core/webhooks/delivery';
+import { type Delivery, type DeliveryRepository, keptAttempts } from '../../../functions/core/webhooks/delivery';
 import type { Webhook, WebhookRepository } from '../../../functions/core/webhooks/webhook';
 import { byId, createdOrderPage } from './created-order';
 
@@ -127,9 +127,10 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
       delivery.attempts.push(attempt);
       Object.assign(delivery, outcome, { updated_at: at });
     },
-    async restart(t, webhookId, id, at) {
-      const delivery = stored(t, webhookId, id);
-      if (!delivery) return undefined;
+    async restart(t, webhookId, from, at) {
+      const delivery = stored(t, webhookId, from.id);
+      if (!delivery) return 'not_found';
+      if (delivery.sequence !== from.sequence || delivery.status === 'pending') return 'changed';
       Object.assign(delivery, {
         status: 'pending',
         sequence: delivery.sequence + 1,
@@ -137,6 +138,7 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
         attempt_claimed_at: null,
         next_attempt_at: at,
         updated_at: at,
+        attempts: delivery.attempts.slice(-keptAttempts),
       });
       return structuredClone(delivery);
     },
