@@ -4,6 +4,7 @@ import { type Clock, isoTime } from '../clock';
 import type { Credential } from '../credentials/credential';
 import { generateCredentialValue, hashCredentialValue, parseCredentialValue, redactCredentialValue } from '../credentials/key-format';
 import type { Scope } from '../credentials/scopes';
+import { scopesRoleAllows } from './consent';
 import { newId } from '../ids';
 import { hashSecretToken, isSecretTokenShaped } from '../secret-token';
 import type { OAuthClient, OAuthClientRepository } from './client';
@@ -67,6 +68,20 @@ const revokeFor = async (grantId: string, reason: GrantRevocationReason, actorCl
 
 const isLive = (grant: Grant | undefined, now: number): grant is Grant =>
   grant !== undefined && grant.revoked_at === null && Date.parse(grant.expires_at) > now;
+
+/**
+ * The scopes a new access token of the grant may carry: those its granting person may still grant
+ * (a person who became a viewer: the `read:` ones). None once they left the account, or when none
+ * of the asked scopes is left: the grant gives nothing (`invalid_grant`), as the API would refuse
+ * every token it gave.
+ */
+const scopesStillGrantable = async (grant: Grant, asked: readonly Scope[], deps: TokenDeps): Promise<Scope[]> => {
+  const membership = await deps.grants.membership({ accountId: grant.account_id, userId: grant.user_id });
+  if (!membership) throw new GrantRefused('the person who granted it no longer has access to the account');
+  const scopes = scopesRoleAllows(membership.role, asked);
+  if (scopes.length === 0) throw new GrantRefused('the person who granted it may no longer grant any of its scopes');
+  return scopes;
+};
 
 /**
  * The stored code behind a presented one. A code used before is an attack or a broken client:
@@ -168,7 +183,7 @@ export const exchangeCode = async (
   const now = deps.clock.now();
   const grant = await deps.grants.getGrant(code.grant_id);
   if (!isLive(grant, now)) throw new GrantRefused('the grant was revoked');
-  const minted = mintTokens(grant, client, code.scopes, values, now);
+  const minted = mintTokens(grant, client, await scopesStillGrantable(grant, code.scopes, deps), values, now);
   await settle(await deps.grants.exchangeCode(code.hash, minted.tokens, isoTime(now)), grant, 'authorization_code_reused', deps);
   return answerOf(minted, now);
 };
@@ -198,7 +213,10 @@ export const findRefreshTokenForUse = async (value: string, deps: TokenDeps): Pr
   return isLive(await deps.grants.getGrant(stored.grant_id), now) ? stored : undefined;
 };
 
-/** Rotation: the refresh token is used up and replaced; the access token may carry fewer scopes. */
+/**
+ * Rotation: the refresh token is used up and replaced; the access token may carry fewer scopes (those
+ * asked, and those its granting person may still grant: `scope` in the answer says which).
+ */
 export const rotateRefreshToken = async (
   refresh: RefreshToken,
   client: OAuthClient,
@@ -209,7 +227,7 @@ export const rotateRefreshToken = async (
   const now = deps.clock.now();
   const grant = await deps.grants.getGrant(refresh.grant_id);
   if (!isLive(grant, now)) throw new GrantRefused('the grant was revoked');
-  const minted = mintTokens(grant, client, scopes, values, now);
+  const minted = mintTokens(grant, client, await scopesStillGrantable(grant, scopes, deps), values, now);
   await settle(await deps.grants.rotateRefreshToken(refresh.hash, minted.tokens, isoTime(now)), grant, 'refresh_token_reused', deps);
   return answerOf(minted, now);
 };

@@ -390,8 +390,23 @@ describe('OAuth access tokens in the credential resolver', () => {
       created_at: new Date().toISOString(),
     });
     expect((await principalOf(world, admin.body.access_token)).scopes).toEqual(['read:projects']);
+    // The token endpoint says the same: a refresh gives what a viewer may grant, and says so in `scope`.
+    const refreshOf = (token: string) =>
+      post(world, {
+        grant_type: 'refresh_token',
+        refresh_token: token,
+        client_id: world.confidential.id,
+        client_secret: world.confidential.client_secret!,
+      });
+    const asViewer = await refreshOf(admin.body.refresh_token);
+    expect(asViewer).toMatchObject({ status: 200, body: { scope: 'read:projects' } });
+    expect((await principalOf(world, asViewer.body.access_token)).scopes).toEqual(['read:projects']);
+    const { code: pending } = await world.authorize();
     await removeMember({ accountId: world.account.id, userId: world.admin.id }, world);
     expect((await apiErrorOf(principalOf(world, admin.body.access_token))).message).toMatch(/no longer has access/);
+    // Gone from the account: neither a refresh nor a code issued before gives tokens.
+    expect(await refreshOf(asViewer.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(world, pending!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
   it("record the grant's last use at most once a minute", async () => {
