@@ -212,6 +212,10 @@ describe('the OAuth 2.0 authorization server, driven by oauth4webapi', () => {
     expect(redirect.origin).toBe('http://127.0.0.1:53123');
     const tokens = await app.finish(redirect, pending);
     expect((await app.refresh(tokens.refresh_token!)).access_token).toMatch(/^svc_oauth_/);
+
+    // Consent given once does not skip the page for a public client: any program could use its id.
+    const again = await app.start('read:projects');
+    expect((await answerConsent(browser, again.url)).page.status).toBe(200);
   });
 
   it('revocation (RFC 7009): an access token alone, a refresh token with its whole grant', async () => {

@@ -36,8 +36,11 @@ export const handler = pageHandler(authorizeRoute, 'public', async (request) => 
       deps,
     );
   if (granted.length === 0) return { redirect: await approve() };
+  // Remembered consent skips the page only for a confidential client: a public (native) one may be
+  // any program on the machine, at any loopback port, so it is asked every time (RFC 8252 8.6).
   if (
     withheld.length === 0 &&
+    authorization.client.type === 'confidential' &&
     consentCovers(await deps.grants.getConsent(membership.account_id, user.id, authorization.client.id), granted)
   ) {
     return { redirect: await approve() };
