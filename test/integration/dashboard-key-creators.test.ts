@@ -72,7 +72,7 @@ describe('keys and the people who made them', () => {
     const team = (await adminClient.get('/dashboard/team')).text;
     expect(team).toContain(`Remove ${memberEmail} from the account?`);
     expect(team).toContain('API keys they created: 1 ');
-    expect(team).toContain('Their personal access tokens stop working: 1.');
+    expect(team).toContain('Their personal access tokens are revoked: 1.');
     const removeAction = `/dashboard/team/${encodeURIComponent(member.id)}/remove`;
     const asked = await adminClient.post(removeAction, { csrf_token: csrfTokenIn(team) });
     expect(asked.status).toBe(200);

@@ -53,7 +53,7 @@ describe('keys made by a member, in a real browser', () => {
       const dialog = page.getByRole('dialog');
       await dialog.getByText(`Remove ${memberEmail} from the account?`, { exact: false }).waitFor();
       await dialog.getByText('API keys they created: 1', { exact: false }).waitFor();
-      await dialog.getByText('Their personal access tokens stop working: 1.', { exact: false }).waitFor();
+      await dialog.getByText('Their personal access tokens are revoked: 1.', { exact: false }).waitFor();
       await checked(page, 'team-remove-confirm');
       expect((await as(pat.key).get('/projects')).status).toBe(200);
 

@@ -251,7 +251,7 @@ describe('the OAuth 2.0 authorization server, driven by oauth4webapi', () => {
     await removeMember({ accountId: person.account.id, userId: person.user.id }, person.deps);
     const refused = await as(tokens.access_token).get('/projects');
     expect(refused.status).toBe(401);
-    expect(refused.body.error.message).toMatch(/no longer has access/);
+    expect(refused.body.error.message).toMatch(/revoked/);
   });
 
   it('keeps audit records of sign-ins, grants and revocations in the account', async () => {

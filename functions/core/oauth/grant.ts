@@ -22,7 +22,13 @@ export interface Grant {
   last_used_at: string | null;
 }
 
-export type GrantRevocationReason = 'revoked_by_client' | 'revoked_by_user' | 'authorization_code_reused' | 'refresh_token_reused';
+export type GrantRevocationReason =
+  | 'revoked_by_client'
+  | 'revoked_by_user'
+  | 'authorization_code_reused'
+  | 'refresh_token_reused'
+  /** The granting person was removed from the account. */
+  | 'member_removed';
 
 /** Single-use, bound to its client, redirect URI and PKCE challenge; ten minutes at most. */
 export interface AuthorizationCode {

@@ -5,6 +5,7 @@ import { type KeysCreated, keysCreatedByPerson, noKeysCreated } from '../credent
 import { ApiError, notFound, validationError } from '../errors';
 import { newId } from '../ids';
 import { hashSecretToken, newSecretToken } from '../secret-token';
+import type { OAuthGrantStore } from '../oauth/grant';
 import { linkLifetimesMs, type OneTimeLink, type OneTimeLinkRepository } from './one-time-links';
 import { passwordIssue } from './password-policy';
 import { hashPassword } from './passwords';
@@ -143,11 +144,15 @@ export const listUsers = async (accountId: string, deps: UserAdminDeps): Promise
  */
 export const removeMember = async (
   input: { accountId: string; userId: string; actor?: AuditActor; origin?: RequestOrigin },
-  deps: UserAdminDeps & { credentials: Pick<CredentialRepository, 'listByAccount'> },
+  deps: UserAdminDeps & {
+    credentials: Pick<CredentialRepository, 'listByAccount' | 'revoke'>;
+    grants: Pick<OAuthGrantStore, 'grantsOfAccount' | 'revokeGrant'>;
+  },
 ): Promise<KeysCreated> => {
   const created = await keysCreatedBy(input.accountId, input.userId, deps);
   if (!(await deps.users.removeMembership(input.userId, input.accountId))) throw notFound('Member');
   const now = deps.clock.now();
+  await endWhatActsForThem(input.accountId, input.userId, now, deps);
   await deps.audit.record(
     auditRecordOf(
       {
@@ -155,7 +160,7 @@ export const removeMember = async (
         action: 'user.removed',
         actor: input.actor ?? { type: 'cli', id: null },
         targetId: input.userId,
-        details: { api_keys_created: created.apiKeys, personal_access_tokens_stopped: created.personalAccessTokens },
+        details: { api_keys_created: created.apiKeys, personal_access_tokens_revoked: created.personalAccessTokens },
         origin: input.origin,
       },
       newId('auditRecord', now),
@@ -163,6 +168,47 @@ export const removeMember = async (
     ),
   );
   return created;
+};
+
+/**
+ * Someone removed from an account takes along what acted for them there: their personal access
+ * tokens are revoked, and so are the applications they authorized (with their remembered consent).
+ * Added back later, they start afresh: nothing of before works again. (The API keys they created
+ * are the account's and stay.) Each revocation is conditional, so running this twice is harmless.
+ */
+const endWhatActsForThem = async (
+  accountId: string,
+  userId: string,
+  now: number,
+  deps: Pick<UserAdminDeps, 'clock'> & {
+    credentials: Pick<CredentialRepository, 'listByAccount' | 'revoke'>;
+    grants: Pick<OAuthGrantStore, 'grantsOfAccount' | 'revokeGrant'>;
+  },
+): Promise<void> => {
+  const at = isoTime(now);
+  const tokens = (await deps.credentials.listByAccount(accountId)).filter(
+    (credential) => credential.type === 'pat' && credential.created_by_user_id === userId && credential.revoked_at === null,
+  );
+  for (const token of tokens) await deps.credentials.revoke(token.id, at);
+  const grants = (await deps.grants.grantsOfAccount(accountId)).filter((grant) => grant.user_id === userId && grant.revoked_at === null);
+  for (const grant of grants) {
+    await deps.grants.revokeGrant(
+      grant.id,
+      'member_removed',
+      at,
+      auditRecordOf(
+        {
+          accountId,
+          action: 'oauth.grant_revoked',
+          actor: { type: 'service', id: null },
+          targetId: grant.id,
+          details: { reason: 'member_removed', client_id: grant.client_id },
+        },
+        newId('auditRecord', now),
+        at,
+      ),
+    );
+  }
 };
 
 /** The working keys of the account this person made (before removing them, for the question and the record). */

@@ -96,13 +96,13 @@ describe('a personal access token belongs to the person who made it', () => {
     expect(refused).toEqual(await call(revoked.key));
     expect(refused.body.error.code).toBe('unauthorized');
     expect(refused.wwwAuthenticate).toMatch(/^Bearer /);
-    // Stays refused; the stored token itself is untouched (it is the membership that ended).
+    // Stays refused: the removal revoked the token itself.
     people.clock.advance(86_400_000);
     expect(await works(pat.key)).toBe(false);
-    expect((await people.credentials.findById(pat.id))?.revoked_at).toBeNull();
+    expect((await people.credentials.findById(pat.id))?.revoked_at).not.toBeNull();
   });
 
-  it('an owner who comes back as a viewer gets their token back with only its read: scopes', async () => {
+  it('an owner who comes back starts afresh: the token stays revoked; one whose role became viewer keeps only its read: scopes', async () => {
     const { people, account, admin, actor, resolve, remove } = await setUp();
     const other = (await createUser({ email: 'olga@acme.test', accountId: account.id, role: 'admin' }, people)).user;
     const pat = await createKey(
@@ -114,7 +114,13 @@ describe('a personal access token belongs to the person who made it', () => {
     await remove(other);
     expect((await apiErrorOf(resolve(pat.key))).code).toBe('unauthorized');
     await createUser({ email: 'olga@acme.test', accountId: account.id, role: 'viewer', actor: { type: 'user', id: admin.id } }, people);
-    expect((await resolve(pat.key)).scopes).toEqual(['read:projects']);
+    expect((await apiErrorOf(resolve(pat.key))).code).toBe('unauthorized');
+
+    // A member whose role changes to viewer (no removal) keeps their token with its read: scopes only.
+    const kept = await createKey(actor(admin, 'admin'), { type: 'pat', name: 'mine', scopes: ['read:projects', 'write:projects'] }, people);
+    await people.users.removeMembership(admin.id, account.id);
+    await people.users.addMembership({ account_id: account.id, user_id: admin.id, role: 'viewer', created_at: new Date().toISOString() });
+    expect((await resolve(kept.key)).scopes).toEqual(['read:projects']);
   });
 
   it('the API keys a removed member made stay the account’s and keep working', async () => {
@@ -178,7 +184,7 @@ describe('removing a member', () => {
     expect(people.audit.records.at(-1)).toMatchObject({
       action: 'user.removed',
       target_id: viewer.id,
-      details: { api_keys_created: 1, personal_access_tokens_stopped: 2 },
+      details: { api_keys_created: 1, personal_access_tokens_revoked: 2 },
     });
   });
 });

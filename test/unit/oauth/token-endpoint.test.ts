@@ -403,10 +403,24 @@ describe('OAuth access tokens in the credential resolver', () => {
     expect((await principalOf(world, asViewer.body.access_token)).scopes).toEqual(['read:projects']);
     const { code: pending } = await world.authorize();
     await removeMember({ accountId: world.account.id, userId: world.admin.id }, world);
-    expect((await apiErrorOf(principalOf(world, admin.body.access_token))).message).toMatch(/no longer has access/);
+    expect((await apiErrorOf(principalOf(world, admin.body.access_token))).message).toMatch(/revoked/);
     // Gone from the account: neither a refresh nor a code issued before gives tokens.
     expect(await refreshOf(asViewer.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
     expect(await exchange(world, pending!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+
+    // Added back, they start afresh: the grants were revoked with the removal, not just paused.
+    await world.users.addMembership({
+      account_id: world.account.id,
+      user_id: world.admin.id,
+      role: 'admin',
+      created_at: new Date().toISOString(),
+    });
+    expect((await apiErrorOf(principalOf(world, asViewer.body.access_token))).message).toMatch(/revoked/);
+    expect(await refreshOf(asViewer.body.refresh_token)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const theirs = [...world.grants.grants.values()].filter((grant) => grant.user_id === world.admin.id);
+    expect(theirs.length).toBeGreaterThan(0);
+    expect(theirs.every((grant) => grant.revoked_at !== null && grant.revoked_reason === 'member_removed')).toBe(true);
+    expect(world.audit.records.filter((r) => r.details.reason === 'member_removed')).not.toHaveLength(0);
   });
 
   it("record the grant's last use at most once a minute", async () => {

@@ -15,9 +15,9 @@ import { Time } from '../../../parts/time';
 
 /** What removing a member does, asked in the dialog and on the page that confirms without a script. */
 export const removalQuestion = (email: string, created: KeysCreated): string =>
-  `Remove ${email} from the account? Their sessions and the applications they authorized stop acting for it. ` +
+  `Remove ${email} from the account? Their sessions stop, and the applications they authorized are revoked. ` +
   `API keys they created: ${created.apiKeys} (they stay the account's and keep working). ` +
-  `Their personal access tokens stop working: ${created.personalAccessTokens}.`;
+  `Their personal access tokens are revoked: ${created.personalAccessTokens}. Added back later, they start afresh.`;
 
 export const TeamPage = (props: {
   shell: Shell;
