@@ -185,6 +185,9 @@ describe('code reviews', () => {
     expect(critical.body.data.map((comment: any) => comment.path)).toEqual(['config/deploy.js']);
     const onRun = await api.get(`/reviews/${review.id}/comments?path=src/run.js`);
     expect(onRun.body.data.map((comment: any) => comment.line)).toEqual([2]);
+    // An empty path names no file: refused, not a list whose total disagrees with its items.
+    const emptyPath = await api.get(`/reviews/${review.id}/comments?path=`);
+    expect([emptyPath.status, emptyPath.body.error.details.field]).toEqual([422, 'path']);
     const first = await api.get(`/reviews/${review.id}/comments?order=asc&per_page=2`);
     expect(first.body.meta).toEqual({ page: 1, per_page: 2, total: 3, total_pages: 2 });
     const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];

@@ -6,13 +6,16 @@ export type DraftComment = Omit<ReviewComment, 'id' | 'review_id' | 'project_id'
 
 const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Analysis before the AI: a model repeating what an analyser found adds nothing. */
+const bySource = (a: DraftComment, b: DraftComment): number => (a.source === b.source ? 0 : a.source === 'analysis' ? -1 : 1);
+
 /** Reading order: by path, then line, then most severe first, analysis before the AI. */
 const byPosition = (a: DraftComment, b: DraftComment): number =>
   compare(a.path, b.path) ||
   a.line - b.line ||
   (a.start_line ?? a.line) - (b.start_line ?? b.line) ||
   severityRank[a.severity] - severityRank[b.severity] ||
-  compare(a.source, b.source) ||
+  bySource(a, b) ||
   compare(a.body, b.body);
 
 const placeAndText = (comment: DraftComment): string =>
@@ -25,7 +28,7 @@ const placeAndText = (comment: DraftComment): string =>
 export const keptComments = (drafts: DraftComment[], max: number): { comments: DraftComment[]; duplicate: number; overLimit: number } => {
   const seen = new Set<string>();
   const unique: DraftComment[] = [];
-  const ordered = [...drafts].sort((a, b) => compare(a.source, b.source));
+  const ordered = [...drafts].sort(bySource);
   for (const draft of ordered) {
     const key = placeAndText(draft);
     if (seen.has(key)) continue;

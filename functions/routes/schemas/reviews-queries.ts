@@ -12,5 +12,12 @@ export const listReviewsQuery = /* @__PURE__ */ (() =>
 export const listReviewCommentsQuery = /* @__PURE__ */ (() =>
   listQuery(['created_at'] as const, {
     severity: v.optional(picklistParam(severities, 'Only comments of this severity.')),
-    path: v.optional(v.pipe(v.string(), v.maxLength(1024), v.description('Only comments on this file (its head-side path).'))),
+    path: v.optional(
+      v.pipe(
+        v.string(),
+        v.minLength(1, 'must name a file; leave it out for every file'),
+        v.maxLength(1024),
+        v.description('Only comments on this file (its head-side path).'),
+      ),
+    ),
   }))();
