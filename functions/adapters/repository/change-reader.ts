@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { diffLines } from 'diff';
 import type { HttpClient } from 'isomorphic-git';
 import type { ChangedFile, ChangeRead, ReadChangeRequest } from '../../core/reviews/change-source';
+import { lineSimilarity } from '../../core/reviews/diff-files';
 import { assertBranchName } from './branch-name';
 import { fs, git, gitErrorCode, requireCommit, type GitCache } from './git-client';
 import { locateGitdir } from './local-repository';
@@ -17,7 +17,7 @@ const fullCommitId = /^[0-9a-f]{40}$/;
 /** Blobs larger than this are not read into memory as text (the review's own limit is lower). */
 export const maxReadBytes = 4 * 1024 * 1024;
 
-/** Renamed-and-edited files are paired, as git does, when at least half their lines are the same. */
+/** Renamed-and-edited files are paired, as git does, when at least half their lines are the same (in any order). */
 const renameSimilarity = 0.5;
 /** Pairing compares every deleted file with every added one: only for changes this small. */
 const maxRenameCandidates = 40;
@@ -59,17 +59,6 @@ const contentOf = async (gitdir: string, cache: GitCache, entry: Entry): Promise
   } catch {
     return { kind: 'binary' };
   }
-};
-
-const similarity = (a: string, b: string): number => {
-  let same = 0;
-  let total = 0;
-  for (const part of diffLines(a, b)) {
-    const lines = part.count ?? 0;
-    total += part.added || part.removed ? lines : 2 * lines;
-    if (!part.added && !part.removed) same += 2 * lines;
-  }
-  return total === 0 ? 1 : same / total;
 };
 
 interface RawChange {
@@ -158,7 +147,7 @@ const changedFiles = async (gitdir: string, cache: GitCache, base: string, head:
       let best: { file: (typeof deleted)[number]; score: number } | undefined;
       for (const from of openDeleted) {
         if (paired.has(`-${from.path}`) || textOf(from).length > maxRenameBytes) continue;
-        const score = similarity(textOf(from), textOf(to));
+        const score = lineSimilarity(textOf(from), textOf(to));
         if (score >= renameSimilarity && (!best || score > best.score)) best = { file: from, score };
       }
       if (best) rename(best.file, to);

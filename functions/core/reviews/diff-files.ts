@@ -100,11 +100,59 @@ export const parseUnifiedDiff = (text: string): DiffFile[] =>
       });
     });
 
-/** The diff of one changed file from its two sides (no hunks for a binary or too large one). */
-export const diffOfFile = (file: ChangedFile, context = diffContextLines): DiffFile => {
-  if (file.kind !== 'text') {
-    return counted({ path: file.path, previous_path: file.previous_path, change: file.change, binary: file.kind === 'binary', hunks: [] });
+/**
+ * An edited file's diff is computed line by line only while it changes at most this many lines: the
+ * cost of the diff grows with the square of that number (a regenerated lockfile, a rewritten file).
+ */
+export const maxDiffEdits = 2000;
+
+const linesOf = (text: string | null): string[] => (text ? text.replace(/\n$/, '').split('\n') : []);
+
+/**
+ * Additions and deletions from the lines the two sides share, in any order: linear in their size,
+ * for a file set aside without its diff (what git's `--stat` would say, but for moved lines).
+ */
+export const roughCounts = (before: string | null, after: string | null): { additions: number; deletions: number } => {
+  const left = new Map<string, number>();
+  const old = linesOf(before);
+  for (const line of old) left.set(line, (left.get(line) ?? 0) + 1);
+  const next = linesOf(after);
+  let same = 0;
+  for (const line of next) {
+    const count = left.get(line) ?? 0;
+    if (count === 0) continue;
+    same += 1;
+    left.set(line, count - 1);
   }
+  return { additions: next.length - same, deletions: old.length - same };
+};
+
+/**
+ * The share of lines two texts have in common, in any order (as git estimates a rename by content
+ * rather than by a diff): linear in their size. 1 for two empty texts.
+ */
+export const lineSimilarity = (a: string, b: string): number => {
+  const { additions, deletions } = roughCounts(a, b);
+  const lines = linesOf(a).length + linesOf(b).length;
+  return lines === 0 ? 1 : (lines - additions - deletions) / lines;
+};
+
+/** A changed file set aside before its diff is computed (skipped, too large, past a limit): no hunks, counts only. */
+export const undiffedFile = (file: ChangedFile): DiffFile => ({
+  path: file.path,
+  previous_path: file.previous_path,
+  change: file.change,
+  binary: file.kind === 'binary',
+  hunks: [],
+  ...(file.kind === 'text' ? roughCounts(file.before, file.after) : { additions: 0, deletions: 0 }),
+});
+
+/**
+ * The diff of one changed file from its two sides (no hunks for a binary or too large one);
+ * undefined for an edit of more than `maxDiffEdits` lines.
+ */
+export const diffOfFile = (file: ChangedFile, context = diffContextLines): DiffFile | undefined => {
+  if (file.kind !== 'text') return undiffedFile(file);
   const patch = structuredPatch(
     file.before === null ? '/dev/null' : `a/${file.previous_path ?? file.path}`,
     file.after === null ? '/dev/null' : `b/${file.path}`,
@@ -112,8 +160,10 @@ export const diffOfFile = (file: ChangedFile, context = diffContextLines): DiffF
     file.after ?? '',
     undefined,
     undefined,
-    { context },
+    // A created or deleted file costs a linear diff, whatever its size: only an edit is bounded.
+    { context, ...(file.before !== null && file.after !== null ? { maxEditLength: maxDiffEdits } : {}) },
   );
+  if (!patch) return undefined;
   return counted({
     path: file.path,
     previous_path: file.previous_path,

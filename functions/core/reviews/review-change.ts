@@ -12,7 +12,7 @@ import { checkedAiComments, type ReviewedFile } from './ai-comments';
 import { analysisComments, type AnalysisResults } from './analysis';
 import type { ChangedFile } from './change-source';
 import { keptComments, type DraftComment } from './comment-drafts';
-import { diffOfFile, type DiffFile } from './diff-files';
+import { diffOfFile, type DiffFile, maxDiffEdits, undiffedFile } from './diff-files';
 import { skipReason } from './file-filter';
 import type { Review, ReviewComment, ReviewCounts, ReviewFile, ReviewRepository, ReviewUsage, ReviewVerdict } from './review';
 import { reviewLimitsOf, type ReviewLimits } from './review-limits';
@@ -116,25 +116,31 @@ const classify = (files: ChangedFile[], limits: ReviewLimits, recorded?: Readonl
   const entries = new Map<string, ReviewFile>();
   const reviewable: Classified['reviewable'] = [];
   for (const file of [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))) {
-    const diff = recorded?.get(file.path) ?? diffOfFile(file);
+    // Set aside before any diff is computed: a skipped or oversized file costs no diff.
+    const skip = skipReason(file);
+    const bytes = Buffer.byteLength(file.after ?? file.before ?? '');
+    const setAside: Pick<ReviewFile, 'status' | 'reason'> | null = skip
+      ? { status: 'skipped', reason: skip }
+      : file.kind === 'too_large' || bytes > limits.maxFileBytes
+        ? { status: 'not_reviewed', reason: `larger than ${limits.maxFileBytes} bytes` }
+        : reviewable.length >= limits.maxFiles
+          ? { status: 'not_reviewed', reason: `past the cap of ${limits.maxFiles} files per review` }
+          : null;
+    const diff = recorded?.get(file.path) ?? (setAside ? undefined : diffOfFile(file));
+    const { additions, deletions } = diff ?? undiffedFile(file);
     const entry: ReviewFile = {
       path: file.path,
       previous_path: file.previous_path,
       change: file.change,
-      additions: diff.additions,
-      deletions: diff.deletions,
-      status: 'reviewed',
-      reason: null,
+      additions,
+      deletions,
+      ...(setAside ??
+        (diff
+          ? { status: 'reviewed', reason: null }
+          : { status: 'not_reviewed', reason: `its diff changes more than ${maxDiffEdits} lines` })),
     };
     entries.set(file.path, entry);
-    const skip = skipReason(file);
-    const bytes = Buffer.byteLength(file.after ?? file.before ?? '');
-    if (skip) Object.assign(entry, { status: 'skipped', reason: skip });
-    else if (file.kind === 'too_large' || bytes > limits.maxFileBytes)
-      Object.assign(entry, { status: 'not_reviewed', reason: `larger than ${limits.maxFileBytes} bytes` });
-    else if (reviewable.length >= limits.maxFiles)
-      Object.assign(entry, { status: 'not_reviewed', reason: `past the cap of ${limits.maxFiles} files per review` });
-    else reviewable.push({ file, diff });
+    if (entry.status === 'reviewed' && diff) reviewable.push({ file, diff });
   }
   return { reviewable, entries };
 };

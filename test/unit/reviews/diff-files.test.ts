@@ -1,4 +1,13 @@
-import { addedLines, diffOfFile, headLines, isInDiff, numberedDiff, parseUnifiedDiff } from '../../../functions/core/reviews/diff-files';
+import {
+  addedLines,
+  diffOfFile,
+  headLines,
+  isInDiff,
+  numberedDiff,
+  parseUnifiedDiff,
+  roughCounts,
+  undiffedFile,
+} from '../../../functions/core/reviews/diff-files';
 import { unifiedDiff } from '../../../functions/core/workspace/diff';
 
 /** What `git diff -M` prints for a change touching every kind of file (index lines as git writes them). */
@@ -184,7 +193,7 @@ describe('the diff of one file from its two sides', () => {
   const after = ['one', 'two', 'three', 'four', 'FIVE', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', ''].join('\n');
 
   it('has three lines of context and the same numbering as the parsed git patch of the same change', () => {
-    const diff = diffOfFile({ path: 'n.txt', previous_path: null, change: 'modified', kind: 'text', before, after });
+    const diff = diffOfFile({ path: 'n.txt', previous_path: null, change: 'modified', kind: 'text', before, after })!;
     expect(diff.hunks.map((hunk) => [hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines])).toEqual([[2, 9, 2, 10]]);
     expect(addedLines(diff)).toEqual(new Set([5, 11]));
     expect([...headLines(diff).keys()]).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
@@ -202,10 +211,28 @@ describe('the diff of one file from its two sides', () => {
   });
 
   it('makes a created file all added lines and a deleted one all deleted lines', () => {
-    const created = diffOfFile({ path: 'c.ts', previous_path: null, change: 'added', kind: 'text', before: null, after: 'a\nb\n' });
-    const deleted = diffOfFile({ path: 'd.ts', previous_path: null, change: 'deleted', kind: 'text', before: 'a\nb\n', after: null });
+    const created = diffOfFile({ path: 'c.ts', previous_path: null, change: 'added', kind: 'text', before: null, after: 'a\nb\n' })!;
+    const deleted = diffOfFile({ path: 'd.ts', previous_path: null, change: 'deleted', kind: 'text', before: 'a\nb\n', after: null })!;
     expect([created.additions, created.deletions, [...addedLines(created)]]).toEqual([2, 0, [1, 2]]);
     expect([deleted.additions, deleted.deletions, headLines(deleted).size]).toEqual([0, 2, 0]);
+  });
+
+  it('is not computed for a file changing more lines than a diff is worth; counted by shared lines instead', () => {
+    const lines = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix} ${i}`).join('\n');
+    const rewritten = { path: 'big.txt', previous_path: null, change: 'modified' as const, kind: 'text' as const };
+    // A complete rewrite of 3,000 lines changes 6,000: beyond the bound, no diff.
+    expect(diffOfFile({ ...rewritten, before: lines('old', 3000), after: lines('new', 3000) })).toBeUndefined();
+    // Counted without one: every line went and came, and moved lines count as the same.
+    expect(roughCounts(lines('old', 3000), lines('new', 3000))).toEqual({ additions: 3000, deletions: 3000 });
+    expect(roughCounts('a\nb\nc\n', 'c\nb\na\nd\n')).toEqual({ additions: 1, deletions: 0 });
+    expect(undiffedFile({ ...rewritten, before: 'a\n', after: 'a\nb\n' })).toMatchObject({ hunks: [], additions: 1, deletions: 0 });
+    // A created file is all additions, however many: its diff is linear.
+    expect(diffOfFile({ ...rewritten, change: 'added', before: null, after: lines('new', 5000) })).toMatchObject({ additions: 5000 });
+    // Within the bound a diff is computed.
+    expect(diffOfFile({ ...rewritten, before: lines('old', 900), after: lines('new', 900) })).toMatchObject({
+      additions: 900,
+      deletions: 900,
+    });
   });
 
   it('has no hunks for a binary file, and keeps a rename with its previous path', () => {
