@@ -145,6 +145,18 @@ const classify = (files: ChangedFile[], limits: ReviewLimits, recorded?: Readonl
   return { reviewable, entries };
 };
 
+/** The files the review record lists: the first `maxListedFiles`, within `maxListedFilesBytes` as JSON. */
+const listedFiles = (files: ReviewFile[], limits: ReviewLimits): ReviewFile[] => {
+  const listed: ReviewFile[] = [];
+  let bytes = 0;
+  for (const file of files.slice(0, limits.maxListedFiles)) {
+    bytes += Buffer.byteLength(JSON.stringify(file));
+    if (bytes > limits.maxListedFilesBytes) break;
+    listed.push(file);
+  }
+  return listed;
+};
+
 /**
  * Reviews a change into a `running` review: sets binary and generated files aside, applies the
  * limits, turns the analysis into comments, asks the AI provider part by part (the diff split by
@@ -270,7 +282,7 @@ export const reviewChange = async (
         answers.map((answer) => answer.verdict),
       ),
       counts,
-      files: files.slice(0, limits.maxListedFiles),
+      files: listedFiles(files, limits),
       files_total: files.length,
       ai_usage: usage.requests > 0 ? usage : null,
       ...finished(current, nowIso),

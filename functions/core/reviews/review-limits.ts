@@ -19,6 +19,11 @@ export interface ReviewLimits {
   maxFileBytes: number;
   /** Files listed on the review record; `files_total` counts them all. */
   maxListedFiles: number;
+  /**
+   * Bytes (as JSON) the listed files may take on the review record: with long paths even fewer than
+   * `maxListedFiles` are listed, so the record stays well inside DynamoDB's 400 KB item.
+   */
+  maxListedFilesBytes: number;
 }
 
 export const defaultReviewLimits: ReviewLimits = {
@@ -28,6 +33,7 @@ export const defaultReviewLimits: ReviewLimits = {
   maxComments: 200,
   maxFileBytes: 1024 * 1024,
   maxListedFiles: 1_000,
+  maxListedFilesBytes: 200_000,
 };
 
 export const reviewLimitsOf = (overrides: Partial<ReviewLimits> = {}): ReviewLimits => ({ ...defaultReviewLimits, ...overrides });

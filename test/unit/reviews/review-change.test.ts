@@ -402,6 +402,35 @@ describe('a large change', () => {
     expect(tasks.flatMap((task) => task.files.map((file) => file.path))).toEqual(['src/file00.ts', 'src/file01.ts']);
     expect(review?.summary).toContain('3 files not reviewed (past a limit; see files)');
   });
+
+  it('lists files on the record within a byte budget as well as a count (long paths), counting them all', async () => {
+    const { provider } = scriptedReviewProvider(() => answer());
+    const { run } = setUp(provider, { maxFiles: 3, maxListedFilesBytes: 2_000 });
+    const longPaths = many(20).map((file, i) => ({ ...file, path: `${'d'.repeat(200)}/f${String(i).padStart(2, '0')}.ts` }));
+    const review = await run(longPaths, none);
+    expect(review?.files_total).toBe(20);
+    expect(review!.files.length).toBeGreaterThan(0);
+    expect(review!.files.length).toBeLessThan(20);
+    expect(Buffer.byteLength(JSON.stringify(review!.files))).toBeLessThanOrEqual(2_000);
+  });
+
+  it('lists an edited file changing more lines than a diff is worth as not reviewed, with counts, and sends it to nobody', async () => {
+    const { provider, tasks } = scriptedReviewProvider(() => answer());
+    const { run } = setUp(provider);
+    const lines = (prefix: string) => `${Array.from({ length: 3000 }, (_, i) => `const ${prefix}${i} = ${i};`).join('\n')}\n`;
+    const rewritten: ChangedFile = { ...many(1)[0]!, path: 'src/rewritten.ts', change: 'modified', before: lines('a'), after: lines('b') };
+    const review = await run([rewritten], none);
+    expect(review!.files).toEqual([
+      expect.objectContaining({
+        path: 'src/rewritten.ts',
+        status: 'not_reviewed',
+        reason: 'its diff changes more than 2000 lines',
+        additions: 3000,
+        deletions: 3000,
+      }),
+    ]);
+    expect(tasks).toHaveLength(0);
+  });
 });
 
 describe('a review that cannot go on', () => {
