@@ -144,8 +144,32 @@ const newEslint = (root: string, jsSourceType: 'module' | 'commonjs'): ESLint =>
     fix: false,
   });
 
-/** ESLint's line breaks, so that line numbers match its messages. */
-const LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/;
+/** ESLint's line breaks: it also breaks lines at a lone CR, U+2028 and U+2029, which git does not. */
+const ESLINT_LINE_BREAK = /\r\n|[\r\n\u2028\u2029]/g;
+
+/**
+ * ESLint's (line, column) as git numbers them, `\n` alone ending a line: what a finding, a review
+ * comment on the diff and an editor show. The same numbers for the common file without lone CRs
+ * or U+2028/U+2029.
+ */
+const gitPositions = (text: string): ((line: number, column: number) => { line: number; column: number }) => {
+  if (!/[\r\u2028\u2029]/.test(text)) return (line, column) => ({ line, column });
+  const eslintStarts = [0];
+  for (const match of text.matchAll(ESLINT_LINE_BREAK)) eslintStarts.push(match.index + match[0].length);
+  const gitStarts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) gitStarts.push(i + 1);
+  return (line, column) => {
+    const offset = (eslintStarts[line - 1] ?? 0) + column - 1;
+    let low = 0;
+    let high = gitStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((gitStarts[middle] as number) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - (gitStarts[low] as number) + 1 };
+  };
+};
 
 const firstLine = (text: string): string => text.split('\n', 1)[0] ?? '';
 
@@ -220,11 +244,14 @@ export function fileLinter(root: string, options: FileLinterOptions = {}): FileL
     }
 
     const lines: Record<number, string> = {};
-    const reported = messages.filter((m) => typeof m.ruleId === 'string' && !m.fatal);
+    const source = text.replace(/^\uFEFF/, '');
+    const toGit = gitPositions(source);
+    const placed = messages.map((m) => (m.line > 0 ? { ...m, ...toGit(m.line, Math.max(m.column, 1)) } : m));
+    const reported = placed.filter((m) => typeof m.ruleId === 'string' && !m.fatal);
     if (reported.length > 0) {
-      const all = text.replace(/^\uFEFF/, '').split(LINE_BREAK);
-      for (const m of reported) lines[m.line] = all[m.line - 1] ?? '';
+      const all = source.split('\n');
+      for (const m of reported) lines[m.line] = (all[m.line - 1] ?? '').replace(/\r$/, '');
     }
-    return { kind: 'analysed', messages, lines };
+    return { kind: 'analysed', messages: placed, lines };
   };
 }

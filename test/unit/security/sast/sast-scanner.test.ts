@@ -230,6 +230,19 @@ describe('sast scanner: fingerprints', () => {
     expect(after.findings[0]!.snippet).toBe(before.findings[0]!.snippet);
   });
 
+  it('numbers lines as git does, whatever ESLint takes for a line break (a lone CR, U+2028, U+2029) and CRLF files alike', async () => {
+    const { result } = await scan({
+      'src/cr.js': 'export const a = `one\rtwo`;\nexport const run = (x) =>\n  eval(x);\n',
+      'src/ls.js': "export const b = 'one\u2028two\u2029three';\nexport const run = (x) =>\n  eval(x);\n",
+      'src/crlf.js': 'export const c = 1;\r\nexport const run = (x) =>\r\n  eval(x);\r\n',
+    });
+    expect(result.findings.map((f) => [f.location.path, f.location.line, f.excerpt]).sort()).toEqual([
+      ['src/cr.js', 3, 'eval(x);'],
+      ['src/crlf.js', 3, 'eval(x);'],
+      ['src/ls.js', 3, 'eval(x);'],
+    ]);
+  });
+
   it('gives identical lines of one file distinct snippets', async () => {
     const { result } = await scan({ 'a.js': 'export function f(a) {\n  eval(a);\n  eval(a);\n}\n' });
     expect(result.findings.map((f) => f.snippet)).toEqual(['no-eval a.js: eval(a);', 'no-eval a.js: eval(a); #2']);
