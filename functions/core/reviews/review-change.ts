@@ -145,6 +145,18 @@ const classify = (files: ChangedFile[], limits: ReviewLimits, recorded?: Readonl
   return { reviewable, entries };
 };
 
+/**
+ * The head-side lines a secret found at `line` takes: that line, and for a PEM block (a private key
+ * begins there) every line through its END line, so no line of the key body reaches the AI.
+ */
+const linesOfSecret = (head: string | null, line: number): number[] => {
+  const lines = head?.split('\n') ?? [];
+  if (!/-----BEGIN [A-Z0-9 ]+-----/.test(lines[line - 1] ?? '') || /-----END [A-Z0-9 ]+-----/.test(lines[line - 1] ?? '')) return [line];
+  const end = lines.findIndex((text, index) => index >= line && /-----END [A-Z0-9 ]+-----/.test(text));
+  const last = end === -1 ? lines.length : end + 1;
+  return Array.from({ length: last - line + 1 }, (_, i) => line + i);
+};
+
 /** The files the review record lists: the first `maxListedFiles`, within `maxListedFilesBytes` as JSON. */
 const listedFiles = (files: ReviewFile[], limits: ReviewLimits): ReviewFile[] => {
   const listed: ReviewFile[] = [];
@@ -177,11 +189,12 @@ export const reviewChange = async (
   const results = await analyse(reviewable.map(({ file }) => file));
   const analysed = analysisComments(diffs, results);
 
+  const heads = new Map(reviewable.map(({ file }) => [file.path, file.after]));
   const secretLines = new Map<string, Set<number>>();
   for (const finding of results.findings) {
     if (finding.type !== 'secrets' || finding.location.line === null) continue;
     const lines = secretLines.get(finding.location.path) ?? new Set<number>();
-    lines.add(finding.location.line);
+    for (const line of linesOfSecret(heads.get(finding.location.path) ?? null, finding.location.line)) lines.add(line);
     secretLines.set(finding.location.path, lines);
   }
 

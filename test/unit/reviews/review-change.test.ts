@@ -326,6 +326,34 @@ describe("the AI provider's answer", () => {
     expect(store.comments.find((comment) => comment.source === 'ai')?.suggestion).toBeNull();
   });
 
+  it('withholds every line of a private key block, not only the line the scanner names', async () => {
+    const { provider, tasks } = scriptedReviewProvider(() => answer());
+    const { run } = setUp(provider);
+    const key: ChangedFile = {
+      path: 'keys.js',
+      previous_path: null,
+      change: 'added',
+      kind: 'text',
+      before: null,
+      after: text([
+        'export const key = `',
+        '-----BEGIN RSA PRIVATE KEY-----',
+        'MIIEowIBAAKCAQEAbodylineone',
+        'bodylinetwoQWERTYUIOP',
+        '-----END RSA PRIVATE KEY-----',
+        '`;',
+        'export const after = 1;',
+      ]),
+    };
+    await run([key], {
+      checks: { passed: true, checks: [], problems: [] },
+      findings: [finding('secrets', 'secretlint/private-key', 'keys.js', 2, 'critical')],
+    });
+    const sent = JSON.stringify(tasks);
+    for (const withheld of ['bodylineone', 'bodylinetwo', 'BEGIN RSA', 'END RSA']) expect(sent).not.toContain(withheld);
+    expect(sent).toContain('export const after = 1;');
+  });
+
   it('gives the AI the analysis results, the instructions and the numbered diff with the surrounding code', async () => {
     const { provider, tasks } = scriptedReviewProvider(() => answer());
     await setUp(provider).run();
