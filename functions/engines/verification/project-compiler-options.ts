@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import ts from 'typescript';
 import { insideRoot } from './inside-root';
@@ -35,9 +35,18 @@ const packageBaseOptions = (base: string): ts.CompilerOptions => (base.startsWit
 
 const maxExtendsDepth = 5;
 
+/** The text of a regular file, or undefined: a tsconfig.json that is a folder or cannot be read is no configuration. */
+const fileText = (path: string): string | undefined => {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /** The honoured options of one tsconfig file, over those of the bases it extends that can be read. */
-const honouredOptionsIn = (root: string, tsconfigPath: string, depth = 0): ts.CompilerOptions => {
-  const { config } = ts.parseConfigFileTextToJson(tsconfigPath, readFileSync(tsconfigPath, 'utf8'));
+const honouredOptionsIn = (root: string, tsconfigPath: string, text: string, depth = 0): ts.CompilerOptions => {
+  const { config } = ts.parseConfigFileTextToJson(tsconfigPath, text);
   const { compilerOptions, extends: extended } = (config ?? {}) as { compilerOptions?: unknown; extends?: unknown };
   const bases = (Array.isArray(extended) ? extended : [extended]).filter((base): base is string => typeof base === 'string');
   let options: ts.CompilerOptions = {};
@@ -47,8 +56,8 @@ const honouredOptionsIn = (root: string, tsconfigPath: string, depth = 0): ts.Co
       continue;
     }
     const basePath = resolve(dirname(tsconfigPath), base.endsWith('.json') ? base : `${base}.json`);
-    if (depth < maxExtendsDepth && insideRoot(root, basePath) && existsSync(basePath))
-      options = { ...options, ...honouredOptionsIn(root, basePath, depth + 1) };
+    const baseText = depth < maxExtendsDepth && insideRoot(root, basePath) ? fileText(basePath) : undefined;
+    if (baseText !== undefined) options = { ...options, ...honouredOptionsIn(root, basePath, baseText, depth + 1) };
   }
   if (typeof compilerOptions !== 'object' || compilerOptions === null) return options;
   const picked = Object.fromEntries(Object.entries(compilerOptions).filter(([name]) => honouredOptionNames.includes(name)));
@@ -63,7 +72,8 @@ const honouredOptionsIn = (root: string, tsconfigPath: string, depth = 0): ts.Co
 export const projectCompilerOptions = (root: string, absoluteFile: string): ts.CompilerOptions => {
   for (let dir = dirname(absoluteFile); insideRoot(root, dir); dir = dirname(dir)) {
     const tsconfigPath = join(dir, 'tsconfig.json');
-    if (existsSync(tsconfigPath)) return honouredOptionsIn(root, tsconfigPath);
+    const text = fileText(tsconfigPath);
+    if (text !== undefined) return honouredOptionsIn(root, tsconfigPath, text);
     if (dir === dirname(dir)) break;
   }
   return {};

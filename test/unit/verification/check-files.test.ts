@@ -149,6 +149,20 @@ describe('verifyChangedFiles: TypeScript and JavaScript', () => {
     expect(report.problems.map((p) => p.path)).toEqual(['packages/a/index.ts', 'packages/b/index.ts']);
   });
 
+  it('takes a tsconfig.json, or a base it extends, that is a folder as no configuration, never a failure', async () => {
+    const source = 'export const length = (text: string | undefined): number => text.length;\n';
+    await mkdir(join(root, 'folder/tsconfig.json'), { recursive: true });
+    await mkdir(join(root, 'based/base.json'), { recursive: true });
+    const report = await verify({
+      'folder/a.ts': source,
+      'based/tsconfig.json': '{ "extends": "./base.json", "compilerOptions": { "strict": true } }',
+      'based/a.ts': source,
+    });
+    expect(report.checks.filter((check) => check.status !== 'passed' && check.status !== 'failed')).toEqual([]);
+    // The folder is skipped (lax: no problem); the readable tsconfig.json still holds its own options.
+    expect(report.problems.map((p) => p.path)).toEqual(['based/a.ts']);
+  });
+
   it('skips type checks, with the reason, when TypeScript lib files are not available', async () => {
     const emptyLibDir = await mkdtemp(join(tmpdir(), 'no-ts-libs-'));
     try {
