@@ -79,10 +79,14 @@ export const verdictOf = (comments: DraftComment[], aiVerdicts: ReviewVerdict[])
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-const summaryOf = (answers: ReviewAnswer[], files: ReviewFile[]): string => {
+const summaryOf = (answers: ReviewAnswer[], files: ReviewFile[], nothingAnalysed: boolean): string => {
   const parts =
     answers.length === 0
-      ? ['Nothing was sent for review: the change has no text file to review.']
+      ? [
+          nothingAnalysed
+            ? 'No file of the change was reviewed or analysed (see files for why): nothing here vouches for it.'
+            : 'Nothing was sent for review: the change has no text file to review.',
+        ]
       : answers.length === 1
         ? [answers[0]?.summary ?? '']
         : answers.map((answer, index) => `Part ${index + 1} of ${answers.length}: ${answer.summary}`);
@@ -281,6 +285,7 @@ export const reviewChange = async (
     suggestions_dropped: suggestionsDropped,
   };
   const files = [...entries.values()];
+  const nothingAnalysed = files.length > 0 && reviewable.length === 0;
   const completed = await changeReview(deps, tenant, review.id, (current, nowIso) => {
     if (current.status !== 'running') return null;
     const next: Review = {
@@ -289,11 +294,9 @@ export const reviewChange = async (
       base_ref: change.base_ref,
       merge_base: change.merge_base,
       head_commit: change.head_commit,
-      summary: summaryOf(answers, files),
-      verdict: verdictOf(
-        kept.comments,
-        answers.map((answer) => answer.verdict),
-      ),
+      summary: summaryOf(answers, files, nothingAnalysed),
+      // A change none of whose files could be analysed is not approved: nothing vouches for it.
+      verdict: verdictOf(kept.comments, [...answers.map((answer) => answer.verdict), ...(nothingAnalysed ? ['comment' as const] : [])]),
       counts,
       files: listedFiles(files, limits),
       files_total: files.length,

@@ -214,6 +214,14 @@ describe('a review with the local provider', () => {
     expect(review).toMatchObject({ status: 'completed', verdict: 'approve', counts: expect.objectContaining({ comments: 0 }) });
     expect(store.events.map((event) => event.type)).toEqual(['review.completed']);
   });
+
+  it('does not approve a change none of whose files could be analysed (all generated, binary or too large)', async () => {
+    const generatedOnly = change.filter((file) => ['dist/app.js', 'package-lock.json', 'assets/logo.png'].includes(file.path));
+    expect(generatedOnly).toHaveLength(3);
+    const review = await setUp(localProvider()).run(generatedOnly, { checks: { passed: true, checks: [], problems: [] }, findings: [] });
+    expect(review).toMatchObject({ status: 'completed', verdict: 'comment' });
+    expect(review?.summary).toContain('No file of the change was reviewed or analysed');
+  });
 });
 
 describe("the AI provider's answer", () => {
