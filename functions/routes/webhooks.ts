@@ -170,7 +170,8 @@ export const redeliverRoute = /* @__PURE__ */ defineRoute({
 export const recoverRoute = /* @__PURE__ */ defineRoute({
   operationId: 'recoverWebhookDeliveries',
   summary: 'Replay what a webhook missed',
-  description: 'Queues again every failed and skipped delivery created since `since`. The webhook must be active and enabled.',
+  description:
+    'Queues again the failed and skipped deliveries created since `since`, oldest first, at most 500 a call: with `has_more`, call again with the same `since` for the rest. The webhook must be active and enabled.',
   tag,
   method: 'POST',
   path: '/v1/webhooks/{id}/recover',

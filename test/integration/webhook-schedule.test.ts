@@ -235,10 +235,10 @@ describe('webhook retry schedule', () => {
     // `since` is honoured: nothing was missed after now.
     const none = await api.post(`/webhooks/${hook.id}/recover`, { since: new Date().toISOString() });
     expect(none.status).toBe(202);
-    expect(none.body.data).toMatchObject({ webhook_id: hook.id, requeued: 0 });
+    expect(none.body.data).toMatchObject({ webhook_id: hook.id, requeued: 0, has_more: false });
     const recovered = await api.post(`/webhooks/${hook.id}/recover`, { since });
     expect(recovered.status).toBe(202);
-    expect(recovered.body.data).toMatchObject({ webhook_id: hook.id, requeued: 3 });
+    expect(recovered.body.data).toMatchObject({ webhook_id: hook.id, requeued: 3, has_more: false });
     const replayed = (await receiver.waitFor(9)).slice(6);
     await sleep(500);
     expect(receiver.requests).toHaveLength(9);

@@ -72,7 +72,7 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
   return {
     ...dynamoDeliveryReader(table),
 
-    async findSince(tenant, webhookId, statuses, sinceMs) {
+    async findSince(tenant, webhookId, statuses, sinceMs, atMost) {
       const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', {
         page: 1,
         perPage: 1,
@@ -80,17 +80,21 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
         order: 'asc',
         createdFrom: sinceMs,
       });
-      const items = await queryAll(table, {
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-        FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':pk': keys.deliveries(tenant, webhookId),
-          ':low': low,
-          ':high': high,
-          ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
+      const items = await queryAll(
+        table,
+        {
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
+          FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':pk': keys.deliveries(tenant, webhookId),
+            ':low': low,
+            ':high': high,
+            ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
+          },
         },
-      });
+        atMost,
+      );
       return items.map(deliveryFrom);
     },
 

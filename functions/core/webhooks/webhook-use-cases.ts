@@ -2,6 +2,7 @@ import { type Clock, isoTime } from '../clock';
 import { ApiError, conflict, notFound, validationError } from '../errors';
 import { eventCatalogue, type EventType } from '../events/event-types';
 import { newEvent } from '../events/event';
+import { mapWithConcurrency } from '../concurrency';
 import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
@@ -249,24 +250,38 @@ export const redeliver = async (tenant: Tenant, webhookId: string, id: string, d
   return viewOfDelivery(restarted);
 };
 
-/** Queues again every failed and skipped delivery created since `sinceMs`, oldest first. */
+/**
+ * Deliveries one `recover` call queues again at most: what it does stays well inside the 29 s an
+ * API answer may take. `has_more` tells the caller to call again (those queued are pending now, so
+ * the next call goes on with the rest).
+ */
+export const maxRecoveredPerCall = 500;
+
+/** Queues again the failed and skipped deliveries created since `sinceMs`, oldest first, up to `maxRecoveredPerCall`. */
 export const recoverDeliveries = async (
   tenant: Tenant,
   webhookId: string,
   sinceMs: number,
   deps: RedeliveryDeps,
-): Promise<{ webhook_id: string; since: string; requeued: number }> => {
+): Promise<{ webhook_id: string; since: string; requeued: number; has_more: boolean }> => {
   const webhook = await existing(tenant, webhookId, deps);
   if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
-  const missed = await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs);
+  const missed = (await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs, maxRecoveredPerCall + 1)).filter(
+    (delivery) => !delivery.test,
+  );
+  const batch = missed.slice(0, maxRecoveredPerCall);
   const nowMs = deps.clock.now();
-  let requeued = 0;
-  for (const delivery of missed.filter((d) => !d.test)) {
+  const queued = await mapWithConcurrency(batch, 8, async (delivery) => {
     const restarted = await deps.deliveries.restart(tenant, webhookId, delivery, isoTime(nowMs));
     // Gone, or started again by another request meanwhile: not queued twice.
-    if (typeof restarted === 'string') continue;
+    if (typeof restarted === 'string') return false;
     await deps.queue.send(firstAttemptMessage(tenant, restarted, nowMs));
-    requeued += 1;
-  }
-  return { webhook_id: webhookId, since: isoTime(sinceMs), requeued };
+    return true;
+  });
+  return {
+    webhook_id: webhookId,
+    since: isoTime(sinceMs),
+    requeued: queued.filter(Boolean).length,
+    has_more: missed.length > batch.length,
+  };
 };

@@ -49,6 +49,11 @@ export const deliverySchema = v.object({
   updated_at: timestamp,
 });
 
-export const recoverResultSchema = v.object({ webhook_id: v.string(), since: timestamp, requeued: v.number() });
+export const recoverResultSchema = v.object({
+  webhook_id: v.string(),
+  since: timestamp,
+  requeued: v.number(),
+  has_more: v.pipe(v.boolean(), v.description('More failed or skipped deliveries wait: call again with the same `since` to queue them.')),
+});
 
 export const deliveryParams = v.object({ id: v.string(), delivery_id: v.string() });

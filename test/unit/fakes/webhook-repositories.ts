@@ -108,11 +108,12 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
         (d) => structuredClone(d),
       );
     },
-    async findSince(t, webhookId, statuses, sinceMs) {
+    async findSince(t, webhookId, statuses, sinceMs, atMost) {
       const from = lowestIdAt('delivery', Math.max(sinceMs, 0));
       return ofWebhook(t, webhookId)
         .filter((d) => d.id >= from && statuses.includes(d.status))
         .sort(byId)
+        .slice(0, atMost)
         .map((d) => structuredClone(d));
     },
     async claimAttempt(t, webhookId, id, sequence, attempt, at) {

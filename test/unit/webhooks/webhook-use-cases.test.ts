@@ -2,7 +2,14 @@ import { isoTime } from '../../../functions/core/clock';
 import { newId } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { DeliveryMessage } from '../../../functions/core/webhooks/delivery';
-import { redeliver, testAttemptTimeoutMs, testWebhook, type WebhookDeps } from '../../../functions/core/webhooks/webhook-use-cases';
+import {
+  maxRecoveredPerCall,
+  recoverDeliveries,
+  redeliver,
+  testAttemptTimeoutMs,
+  testWebhook,
+  type WebhookDeps,
+} from '../../../functions/core/webhooks/webhook-use-cases';
 import { testAttemptTimeoutFromEnvironment } from '../../../functions/adapters/runtime/webhook-runtime';
 import { routeTable } from '../../../functions/routes';
 import { statusOf } from '../../../functions/http/error-status';
@@ -61,6 +68,25 @@ describe('redeliver', () => {
     const { deps, queued, webhook, delivery } = await setUp({});
     expect(await redeliver(tenant, webhook.id, delivery.id, deps)).toMatchObject({ status: 'pending', sequence: 2 });
     expect(queued).toHaveLength(1);
+  });
+});
+
+describe('recover', () => {
+  it('queues at most 500 deliveries a call, oldest first, and says more wait; the next call goes on with the rest', async () => {
+    const { deps, queued, webhook, delivery, deliveries } = await setUp({});
+    // The set-up's failed delivery and 502 more, one millisecond apart.
+    for (let i = 1; i <= maxRecoveredPerCall + 2; i++) {
+      await deliveries.create(tenant, { ...delivery, id: newId('delivery', deps.clock.now() + i), event_id: `evt_${i}` });
+    }
+    const since = deps.clock.now() - 1;
+    const first = await recoverDeliveries(tenant, webhook.id, since, deps);
+    expect(first).toMatchObject({ requeued: maxRecoveredPerCall, has_more: true });
+    // Oldest first: the set-up's delivery is in the first call's batch.
+    expect(queued.map((message) => message.delivery_id)).toContain(delivery.id);
+    const second = await recoverDeliveries(tenant, webhook.id, since, deps);
+    expect(second).toMatchObject({ requeued: 3, has_more: false });
+    expect(new Set(queued.map((message) => message.delivery_id)).size).toBe(maxRecoveredPerCall + 3);
+    expect(await recoverDeliveries(tenant, webhook.id, since, deps)).toMatchObject({ requeued: 0, has_more: false });
   });
 });
 

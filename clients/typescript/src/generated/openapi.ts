@@ -778,7 +778,7 @@ export interface paths {
     put?: never;
     /**
      * Replay what a webhook missed
-     * @description Queues again every failed and skipped delivery created since `since`. The webhook must be active and enabled.
+     * @description Queues again the failed and skipped deliveries created since `since`, oldest first, at most 500 a call: with `has_more`, call again with the same `since` for the rest. The webhook must be active and enabled.
      *
      *     Requires the scope `write:webhooks`.
      */
@@ -8820,6 +8820,8 @@ export interface operations {
                */
               since: string;
               requeued: number;
+              /** @description More failed or skipped deliveries wait: call again with the same `since` to queue them. */
+              has_more: boolean;
             };
           };
         };

@@ -16,7 +16,7 @@ const sinceOf = (form: URLSearchParams): number => {
   return since;
 };
 
-/** As `POST /v1/webhooks/{id}/recover`: every failed and skipped delivery since then is queued again. */
+/** As `POST /v1/webhooks/{id}/recover`: the failed and skipped deliveries since then are queued again (500 a press). */
 export const handler = dashboardPage(
   recoverWebhookPageRoute,
   async (request) => {
@@ -25,7 +25,8 @@ export const handler = dashboardPage(
       notice:
         result.requeued === 0
           ? 'Nothing to recover: no failed or skipped delivery since then.'
-          : `${result.requeued === 1 ? '1 delivery is' : `${result.requeued} deliveries are`} queued again.`,
+          : `${result.requeued === 1 ? '1 delivery is' : `${result.requeued} deliveries are`} queued again.` +
+            (result.has_more ? ' More wait: press Recover again to queue the next ones.' : ''),
     });
   },
   { adminOnly: true },
