@@ -155,6 +155,13 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     await deliveries.create(tenant, delivery(4, { webhook_id: otherWebhookId, status: 'failed' }));
     expect(await deliveries.findSince(tenant, webhook.id, ['failed', 'skipped'], start + 60_000)).toEqual([failed, skipped]);
     expect((await deliveries.findSince(tenant, webhook.id, ['failed'], 0)).map((d) => d.id)).toEqual([before!.id, failed!.id]);
+    // At most as many as asked for, oldest first; never a test delivery (it is never sent again).
+    expect((await deliveries.findSince(tenant, webhook.id, ['failed', 'skipped'], 0, 2)).map((d) => d.id)).toEqual([
+      before!.id,
+      failed!.id,
+    ]);
+    await deliveries.create(tenant, delivery(5, { status: 'failed', test: true }));
+    expect((await deliveries.findSince(tenant, webhook.id, ['failed'], 0)).map((d) => d.id)).toEqual([before!.id, failed!.id]);
   });
 
   it('claims only the next attempt of the current sequence of a pending delivery', async () => {

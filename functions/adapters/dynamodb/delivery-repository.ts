@@ -84,12 +84,15 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
         table,
         {
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
-          FilterExpression: '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ')',
-          ExpressionAttributeNames: { '#status': 'status' },
+          // A test delivery is never sent again: not one of those found.
+          FilterExpression:
+            '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ') AND (attribute_not_exists(#test) OR #test = :false)',
+          ExpressionAttributeNames: { '#status': 'status', '#test': 'test' },
           ExpressionAttributeValues: {
             ':pk': keys.deliveries(tenant, webhookId),
             ':low': low,
             ':high': high,
+            ':false': false,
             ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
           },
         },

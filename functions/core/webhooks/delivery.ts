@@ -118,7 +118,7 @@ export interface DeliveryRepository {
   ): Promise<boolean[]>;
   get(tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined>;
   list(tenant: Tenant, webhookId: string, query: ListQuery<'created_at'>, filters: DeliveryListFilters): Promise<Page<Delivery>>;
-  /** Deliveries of the webhook in these statuses created at or after `sinceMs`, oldest first (the first `atMost`). */
+  /** Deliveries (not tests) of the webhook in these statuses created at or after `sinceMs`, oldest first (the first `atMost`). */
   findSince(tenant: Tenant, webhookId: string, statuses: DeliveryStatus[], sinceMs: number, atMost?: number): Promise<Delivery[]>;
   /**
    * Claims attempt `attempt` of `sequence`: stores `attempt_count = attempt` only if it was

@@ -266,9 +266,7 @@ export const recoverDeliveries = async (
 ): Promise<{ webhook_id: string; since: string; requeued: number; has_more: boolean }> => {
   const webhook = await existing(tenant, webhookId, deps);
   if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
-  const missed = (await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs, maxRecoveredPerCall + 1)).filter(
-    (delivery) => !delivery.test,
-  );
+  const missed = await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs, maxRecoveredPerCall + 1);
   const batch = missed.slice(0, maxRecoveredPerCall);
   const nowMs = deps.clock.now();
   const queued = await mapWithConcurrency(batch, 8, async (delivery) => {

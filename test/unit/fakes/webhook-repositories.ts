@@ -111,7 +111,7 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
     async findSince(t, webhookId, statuses, sinceMs, atMost) {
       const from = lowestIdAt('delivery', Math.max(sinceMs, 0));
       return ofWebhook(t, webhookId)
-        .filter((d) => d.id >= from && statuses.includes(d.status))
+        .filter((d) => d.id >= from && statuses.includes(d.status) && !d.test)
         .sort(byId)
         .slice(0, atMost)
         .map((d) => structuredClone(d));
