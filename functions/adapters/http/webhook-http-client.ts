@@ -20,7 +20,8 @@ export { assessTarget, defaultAssessTimeoutMs } from './target-resolution';
  *    Host header, TLS SNI and the certificate check still use the original name;
  * 4. redirects are never followed (a 3xx is a failure), success is any 2xx;
  * 5. DNS, connect, TLS, the status line and the body read together are bounded by `timeoutMs`,
- *    and at most 4 KiB of the response body is read, then the socket is destroyed.
+ *    and at most 4 KiB of the response body is read, then the socket is destroyed. A 2xx status
+ *    line within the time succeeds, whatever becomes of the body after it (slow, cut off).
  *
  * Every outcome, failures included, is an `AttemptResult`; nothing throws.
  */
@@ -205,7 +206,13 @@ const send = (
       else finish(result('http_status', `HTTP ${statusCode ?? 'status missing'}`, statusCode, excerpt()), keepConnection);
     };
 
-    const timer = setTimeout(() => finish(result('timeout', timeoutMessage, statusCode, excerpt())), timeLeftMs);
+    const answered2xx = () => statusCode !== null && statusCode >= 200 && statusCode < 300;
+    // A 2xx status line within the time is the receiver's acceptance: a body still trickling in (or
+    // cut off) after it does not turn the attempt into a failure, which would send the event again.
+    const timer = setTimeout(
+      () => (answered2xx() ? complete(false) : finish(result('timeout', timeoutMessage, statusCode, excerpt()))),
+      timeLeftMs,
+    );
 
     const host = bareHostname(url);
     const options: https.RequestOptions = {
@@ -236,9 +243,12 @@ const send = (
           }
         });
         res.on('end', () => complete(true));
-        res.on('error', (error) => finish(result(classifyNetworkError(error), describeError(error), statusCode, excerpt())));
+        res.on('error', (error) =>
+          answered2xx() ? complete(false) : finish(result(classifyNetworkError(error), describeError(error), statusCode, excerpt())),
+        );
         res.on('close', () => {
           if (res.complete) complete(true);
+          else if (answered2xx()) complete(false);
           else finish(result('connection', 'connection closed before the response was complete', statusCode, excerpt()));
         });
       });

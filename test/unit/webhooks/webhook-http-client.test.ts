@@ -202,14 +202,35 @@ describe('postWebhook: outcomes', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('a 2xx whose body never ends is a timeout too: the body read is part of the bounded attempt', async () => {
+  it('a 2xx whose body never ends succeeds at the time limit with what was read: the receiver accepted the event', async () => {
     const server = await start((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
       res.write('partial');
     });
     const result = await postWebhook({ url: server.url, headers, body, policy: local, timeoutMs: 300 });
-    expect(result).toMatchObject({ ok: false, statusCode: 200, error: 'timeout', responseExcerpt: 'partial' });
+    expect(result).toMatchObject({ ok: true, statusCode: 200, error: null, responseExcerpt: 'partial' });
     expect(result.durationMs).toBeLessThan(10_000);
+  });
+
+  it('a 2xx whose body is cut off succeeds too; a 500 whose body never ends stays a timeout', async () => {
+    const cut = await start((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('half', () => req.socket.destroy());
+    });
+    expect(await postWebhook({ url: cut.url, headers, body, policy: local })).toMatchObject({
+      ok: true,
+      statusCode: 200,
+      responseExcerpt: 'half',
+    });
+    const failing = await start((_req, res) => {
+      res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.write('partial');
+    });
+    expect(await postWebhook({ url: failing.url, headers, body, policy: local, timeoutMs: 300 })).toMatchObject({
+      ok: false,
+      statusCode: 500,
+      error: 'timeout',
+    });
   });
 
   it('a connection reset is a connection failure', async () => {
