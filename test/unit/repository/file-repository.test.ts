@@ -56,6 +56,19 @@ describe('checkout from file://', () => {
     expect(await checkout({ url: urlOf(other), dir: freshDir() })).toEqual({ branch: 'feature', commit: fixture.featureCommit });
   });
 
+  it('reads the branches of a linked worktree (git worktree add), which live in the main repository', async () => {
+    const worktree = join(root.path, 'linked-worktree');
+    gitCli(fixture.dir, 'worktree', 'add', worktree, 'feature');
+    expect(await checkout({ url: urlOf(worktree), branch: 'feature', dir: freshDir() })).toEqual({
+      branch: 'feature',
+      commit: fixture.featureCommit,
+    });
+    expect(await checkout({ url: urlOf(worktree), branch: 'main', dir: freshDir() })).toEqual({
+      branch: 'main',
+      commit: fixture.mainCommit,
+    });
+  });
+
   it('checks out a given commit of the branch', async () => {
     const dir = freshDir();
     expect(await checkout({ url: urlOf(fixture.dir), branch: 'feature', commit: fixture.mainCommit, dir })).toEqual({
