@@ -233,6 +233,10 @@ describe('code reviews', () => {
     await refused({ project_id: project.id, head: 'feature', ai_provider: 'nope' }, 'ai_provider');
     await refused({ project_id: project.id, head: 'main', base: 'main' }, 'base');
     await refused({ project_id: project.id, head: 'feature', extra: 1 }, 'extra');
+    // Instructions are text for a model: no NUL, ESC or lone surrogate (as a workflow's prompt).
+    for (const instructions of ['stop\u0000here', 'colour \u001b[31m', 'half \ud800']) {
+      await refused({ project_id: project.id, head: 'feature', instructions }, 'instructions');
+    }
 
     expect((await api.get('/reviews/rev_01JD2QD4J8K0M2N4P6R8S0T2V4')).status).toBe(404);
     expect((await api.get('/reviews/nonsense')).status).toBe(404);

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { branchNamePattern } from './common';
+import { branchNamePattern, freeText } from './common';
 
 const gitRef = (description: string) =>
   v.pipe(
@@ -27,10 +27,9 @@ export const createReviewBody = v.strictObject({
     v.pipe(v.string('must be a string'), v.description('One of the configured providers; the first configured when absent.')),
   ),
   instructions: v.optional(
-    v.pipe(
-      v.string('must be a string'),
-      v.maxLength(5000, 'must be at most 5000 characters'),
-      v.description('What the review should focus on, given to the AI provider.'),
+    freeText(
+      5000,
+      'What the review should focus on, given to the AI provider: at most 5000 characters, no control characters other than tab and line breaks.',
     ),
   ),
 });

@@ -6094,7 +6094,7 @@ export interface operations {
           base?: string;
           /** @description One of the configured providers; the first configured when absent. */
           ai_provider?: string;
-          /** @description What the review should focus on, given to the AI provider. */
+          /** @description What the review should focus on, given to the AI provider: at most 5000 characters, no control characters other than tab and line breaks. */
           instructions?: string;
         };
       };
