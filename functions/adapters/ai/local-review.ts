@@ -12,7 +12,8 @@ const plural = (count: number, word: string): string => `${count} ${word}${count
  */
 export const localReview = (task: ReviewTask): ReviewAnswer => {
   const files = task.files.length;
-  const scope = `${task.part.of > 1 ? `Part ${task.part.index} of ${task.part.of}: ` : ''}${plural(files, 'file')} reviewed`;
+  // The review numbers the parts of a split change itself ("Part 1 of 2: …").
+  const scope = `${plural(files, 'file')} reviewed`;
   const limit = 'The local provider adds no comment of its own; a model reviews the logic.';
   if (task.analysis.length === 0) {
     return {
