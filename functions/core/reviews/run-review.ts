@@ -21,6 +21,8 @@ export interface ReviewJobDeps extends ReviewChangeDeps {
   changes: ChangeReader;
   scratch: Scratch;
   analyser: ChangeAnalyser;
+  /** Told what failed a review (the review keeps the reason; the operator's log keeps the error). */
+  reportFailure?: (error: unknown, ref: ReviewJobRef) => void;
 }
 
 /**
@@ -97,6 +99,7 @@ export const runReviewJob = async (deps: ReviewJobDeps, ref: ReviewJobRef): Prom
       await tree.dispose();
     }
   } catch (error) {
+    deps.reportFailure?.(error, ref);
     return failReview(deps, tenant, ref.id, message(error));
   }
 };

@@ -11,6 +11,7 @@ import { scratchFolders } from '../../adapters/workspace/working-tree';
 import { sastScanner } from '../../engines/scanners/sast/sast-scanner';
 import { secretsScanner } from '../../engines/scanners/secrets-scanner';
 import { verifyChangedFiles } from '../../engines/verification/check-files';
+import { logger } from '../../observability/logger';
 
 const table = tableFromEnvironment();
 
@@ -22,6 +23,7 @@ const deps: ReviewJobDeps = {
   scratch: scratchFolders('review-'),
   analyser: { checkFiles: verifyChangedFiles, scanners: [secretsScanner(), sastScanner()] },
   aiProvider: async (name) => providerFor(name),
+  reportFailure: (error, ref) => logger.warn('review failed', { review_id: ref.id, error: error as Error }),
 };
 
 const job = v.object({

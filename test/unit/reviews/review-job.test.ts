@@ -173,9 +173,15 @@ describe('a review job on a real repository', () => {
 
   it('fails with the reason when head does not exist, announced by review.completed', async () => {
     const { store, deps, ref } = setUp(() => answer(), 'no-such-branch');
-    const review = await runReviewJob(deps, ref);
+    const reported: unknown[] = [];
+    const review = await runReviewJob(
+      { ...deps, reportFailure: (error, failed) => reported.push([failed.id, (error as Error).message]) },
+      ref,
+    );
     expect(review).toMatchObject({ status: 'failed', error: 'branch no-such-branch was not found in the repository' });
     expect(store.events).toEqual([{ type: 'review.completed', data: expect.objectContaining({ status: 'failed', verdict: null }) }]);
+    // The operator's log is told too.
+    expect(reported).toEqual([[ref.id, expect.stringContaining('no-such-branch')]]);
   });
 
   it('fails when the AI provider fails, storing no comment', async () => {
