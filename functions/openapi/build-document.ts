@@ -117,7 +117,12 @@ const sharedHeaders = {
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
-  WWWAuthenticate: { description: 'The scheme to authenticate with: `Bearer realm="api"`.', required: true, schema: { type: 'string' } },
+  WWWAuthenticate: {
+    description:
+      'The RFC 6750 challenge: `Bearer realm="api"` when no credential was sent, with `error="invalid_token"` for one that does not work (`invalid_request` for an Authorization header of another form), and on 403 `error="insufficient_scope", scope="<the scope needed>"`.',
+    required: true,
+    schema: { type: 'string' },
+  },
   Allow: { description: 'The methods the path allows, comma-separated.', required: true, schema: { type: 'string' } },
   IdempotentReplayed: {
     description: '`true` when this answer replays the first answer to the same `Idempotency-Key`; absent otherwise.',
@@ -134,7 +139,7 @@ const header = (name: keyof typeof sharedHeaders): Json => ({ $ref: `#/component
  * The headers the service sends on an answer of `route` with `status` (beyond the representation's
  * own, `Content-Type`, `Cache-Control` and CORS): `X-Request-Id` always; `RateLimit` and
  * `RateLimit-Policy` on an authenticated operation whatever it answers, except 401 (no credential
- * to count); `Retry-After` on 429; `WWW-Authenticate` on 401; `Allow` on 405; `Idempotent-Replayed`
+ * to count); `Retry-After` on 429; `WWW-Authenticate` on 401 and (an authenticated operation's) 403; `Allow` on 405; `Idempotent-Replayed`
  * on whatever a POST can replay (not what comes before the key is claimed, nor a 500, which is not
  * kept); `Deprecation`, `Sunset` and a `Link` on every answer of a deprecated operation.
  */
@@ -149,7 +154,7 @@ const headersOf = (route: AnyRoute, status: number): Json => {
     headers['RateLimit-Policy'] = header('RateLimitPolicy');
   }
   if (status === 429) headers['Retry-After'] = header('RetryAfter');
-  if (status === 401) headers['WWW-Authenticate'] = header('WWWAuthenticate');
+  if (status === 401 || (status === 403 && route.scope !== null)) headers['WWW-Authenticate'] = header('WWWAuthenticate');
   if (status === 405) headers.Allow = header('Allow');
   if (route.method === 'POST' && route.scope !== null && ![401, 413, 415, 429, 500].includes(status)) {
     headers['Idempotent-Replayed'] = header('IdempotentReplayed');

@@ -189,8 +189,16 @@ describe('credentials and scopes', () => {
     const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject });
     expect(answer.status).toBe(401);
     expect(answer.body.error.code).toBe('unauthorized');
-    expect(answer.headers['WWW-Authenticate']).toMatch(/^Bearer\b/);
+    // RFC 6750 3.1: no error code when no credential was sent; invalid_token for one that does not work.
+    expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="api"');
     expect(calls.create).toBe(0);
+    for (const [authorization, error] of [
+      ['Bearer svc_live_notakeynotakeynotakeynotakey000000', 'invalid_token'],
+      ['Basic dXNlcjpwYXNz', 'invalid_request'],
+    ]) {
+      const refused = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { authorization } });
+      expect([refused.status, refused.headers['WWW-Authenticate']]).toEqual([401, `Bearer realm="api", error="${error}"`]);
+    }
   });
 
   it('accepts the key as X-API-Key too', async () => {
@@ -230,6 +238,7 @@ describe('credentials and scopes', () => {
       });
       expect(answer.status).toBe(403);
       expect(answer.body.error).toMatchObject({ code: 'insufficient_scope', details: { required_scope: 'write:projects' } });
+      expect(answer.headers['WWW-Authenticate']).toBe('Bearer realm="api", error="insufficient_scope", scope="write:projects"');
     }
     expect(calls.create).toBe(0);
   });

@@ -14,8 +14,14 @@ export interface PresentedCredentials {
 /** `last_used_at` is refreshed at most this often, so a request is not also a write. */
 export const lastUsedGranularityMs = 60_000;
 
-const unauthorized = (message: string): ApiError =>
-  new ApiError('unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="api"' });
+/**
+ * A 401 with its RFC 6750 3 challenge: no error code when no credential was sent, `invalid_request`
+ * for an Authorization header of another form, `invalid_token` for a credential that does not work.
+ */
+const unauthorized = (message: string, error?: 'invalid_request' | 'invalid_token'): ApiError =>
+  new ApiError('unauthorized', message, undefined, {
+    'WWW-Authenticate': error ? `Bearer realm="api", error="${error}"` : 'Bearer realm="api"',
+  });
 
 const bearerToken = (authorization: string): string | undefined => {
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
@@ -25,7 +31,7 @@ const bearerToken = (authorization: string): string | undefined => {
 const presentedValue = ({ authorization, apiKey }: PresentedCredentials): string => {
   const fromAuthorization = authorization === undefined ? undefined : bearerToken(authorization);
   if (authorization !== undefined && fromAuthorization === undefined) {
-    throw unauthorized('The Authorization header must be "Bearer <token>".');
+    throw unauthorized('The Authorization header must be "Bearer <token>".', 'invalid_request');
   }
   const fromApiKey = apiKey?.trim();
   if (fromAuthorization !== undefined && fromApiKey !== undefined && fromAuthorization !== fromApiKey) {
@@ -46,22 +52,22 @@ export const resolveCredential = async (
 ): Promise<Principal> => {
   const value = presentedValue(presented);
   const type = parseCredentialValue(value);
-  if (!type) throw unauthorized('The credential is malformed.');
+  if (!type) throw unauthorized('The credential is malformed.', 'invalid_token');
 
   const hash = hashCredentialValue(value);
   const credential = await deps.credentials.findByHash(hash);
   const now = deps.clock.now();
-  if (!credential || credential.type !== type) throw unauthorized('The credential is not valid.');
-  if (credential.revoked_at) throw unauthorized(revokedMessage);
-  if (credential.expires_at && Date.parse(credential.expires_at) <= now) throw unauthorized('The credential has expired.');
+  if (!credential || credential.type !== type) throw unauthorized('The credential is not valid.', 'invalid_token');
+  if (credential.revoked_at) throw unauthorized(revokedMessage, 'invalid_token');
+  if (credential.expires_at && Date.parse(credential.expires_at) <= now) throw unauthorized('The credential has expired.', 'invalid_token');
 
   let scopes: Scope[] = credential.scopes;
   if (type === 'oauth') {
     // An OAuth token is only as good as its grant, application and granting person, checked each time.
-    if (!credential.grant || !deps.oauthGrants) throw unauthorized('The credential is not valid.');
+    if (!credential.grant || !deps.oauthGrants) throw unauthorized('The credential is not valid.', 'invalid_token');
     const standing = await deps.oauthGrants.standing(standingOrigin(credential, credential.grant));
     const judged = oauthTokenScopes(credential, standing, now);
-    if ('refused' in judged) throw unauthorized(judged.refused);
+    if ('refused' in judged) throw unauthorized(judged.refused, 'invalid_token');
     scopes = judged.scopes;
     const lastUsed = standing.grant?.last_used_at;
     if (!lastUsed || Date.parse(lastUsed) < now - lastUsedGranularityMs) {
@@ -73,12 +79,12 @@ export const resolveCredential = async (
       // A personal access token is its owner's: it acts only while they are a member of the account,
       // read each time as an OAuth token's granting person is. One made before owners were recorded
       // has none, and keeps working as before.
-      if (!deps.oauthGrants) throw unauthorized(revokedMessage);
+      if (!deps.oauthGrants) throw unauthorized(revokedMessage, 'invalid_token');
       const judged = personalTokenScopes(
         credential,
         await deps.oauthGrants.membership({ accountId: credential.account_id, userId: owner }),
       );
-      if ('refused' in judged) throw unauthorized(judged.refused);
+      if ('refused' in judged) throw unauthorized(judged.refused, 'invalid_token');
       scopes = judged.scopes;
     }
     if (!credential.last_used_at || Date.parse(credential.last_used_at) < now - lastUsedGranularityMs) {

@@ -44,9 +44,13 @@ export const authenticate = (
       });
     }
     if (!principal.scopes.includes(scope)) {
-      throw new ApiError('insufficient_scope', `This credential lacks the scope ${scope} that this operation requires.`, {
-        required_scope: scope,
-      });
+      throw new ApiError(
+        'insufficient_scope',
+        `This credential lacks the scope ${scope} that this operation requires.`,
+        { required_scope: scope },
+        // RFC 6750 3.1: the challenge names the scope the operation needs.
+        { 'WWW-Authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}"` },
+      );
     }
     request.context.principal = principal;
   },

@@ -851,7 +851,7 @@ export interface components {
     RateLimitPolicy: string;
     /** @description Seconds to wait before the next request can succeed. */
     RetryAfter: number;
-    /** @description The scheme to authenticate with: `Bearer realm="api"`. */
+    /** @description The RFC 6750 challenge: `Bearer realm="api"` when no credential was sent, with `error="invalid_token"` for one that does not work (`invalid_request` for an Authorization header of another form), and on 403 `error="insufficient_scope", scope="<the scope needed>"`. */
     WWWAuthenticate: string;
     /** @description The methods the path allows, comma-separated. */
     Allow: string;
@@ -994,6 +994,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1124,6 +1125,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -1278,6 +1280,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1385,6 +1388,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1535,6 +1539,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -1797,6 +1802,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2034,6 +2040,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -2280,6 +2287,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2422,6 +2430,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -2646,6 +2655,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -2875,6 +2885,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3048,6 +3059,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -3245,6 +3257,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3452,6 +3465,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3622,6 +3636,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3747,6 +3762,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -3946,6 +3962,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -4191,6 +4208,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4388,6 +4406,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -4599,6 +4618,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -4788,6 +4808,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -5006,6 +5027,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -5208,6 +5230,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -5459,6 +5482,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5649,6 +5673,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -5820,6 +5845,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6028,6 +6054,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6224,6 +6251,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -6440,6 +6468,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6604,6 +6633,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6852,6 +6882,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -6983,6 +7014,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7137,6 +7169,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7303,6 +7336,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -7467,6 +7501,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7574,6 +7609,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7745,6 +7781,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -7920,6 +7957,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -8141,6 +8179,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -8371,6 +8410,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8523,6 +8563,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
         content: {
@@ -8680,6 +8721,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
@@ -8856,6 +8898,7 @@ export interface operations {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
