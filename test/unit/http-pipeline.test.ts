@@ -195,7 +195,7 @@ describe('credentials and scopes', () => {
     for (const [authorization, error] of [
       ['Bearer svc_live_notakeynotakeynotakeynotakey000000', 'invalid_token'],
       ['Basic dXNlcjpwYXNz', 'invalid_request'],
-    ]) {
+    ] as const) {
       const refused = await send(handlers.create, { method: 'POST', path: '/v1/projects', json: validProject, headers: { authorization } });
       expect([refused.status, refused.headers['WWW-Authenticate']]).toEqual([401, `Bearer realm="api", error="${error}"`]);
     }
