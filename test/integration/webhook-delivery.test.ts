@@ -364,7 +364,8 @@ describe('webhook delivery', () => {
   it('redelivers a delivery: a new sequence of attempts of the same event', async () => {
     const { account, test } = await newAccount();
     const api = as(test.key);
-    const hooks = await receiver({ status: 200 });
+    // The third request on is held 8 s: the redeliveries raced below all find that attempt pending.
+    const hooks = await receiver((request) => (request.index >= 3 ? { status: 200, delayMs: 8_000 } : { status: 200 }));
     const hook = await createWebhook(api, { url: hooks.url(), events: ['*'] });
     const event = await recordEvent(account.id, 'test', 'review.completed');
     const [first] = (await hooks.waitFor(1)) as [ReceivedRequest];
@@ -392,10 +393,11 @@ describe('webhook delivery', () => {
     expect(hooks.requests).toHaveLength(2);
     expect((await api.post(`/webhooks/${hook.id}/deliveries/dlv_01JD2Q9R7W3T0N8M4K6H5G2F1E/redeliver`)).status).toBe(404);
 
-    // Five redeliveries at once (a double click, a retrying script): one is sent, the others told 409.
+    // Five redeliveries at once (a double click, a retrying script): one is sent, the others told 409
+    // (while its attempt is pending, or by the conditional restart when they race to it).
     const racing = await Promise.all(Array.from({ length: 5 }, () => api.post(`/webhooks/${hook.id}/deliveries/${deliveryId}/redeliver`)));
     expect(racing.map((answer) => answer.status).sort()).toEqual([202, 409, 409, 409, 409]);
-    const third = await waitForDelivery(api, hook.id, deliveryId, (d) => d.status === 'succeeded' && d.attempts.length === 3);
+    const third = await waitForDelivery(api, hook.id, deliveryId, (d) => d.status === 'succeeded' && d.attempts.length === 3, 30_000);
     expect(third.sequence).toBe(3);
     await sleep(300);
     expect(hooks.requests).toHaveLength(3);
