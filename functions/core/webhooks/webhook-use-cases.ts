@@ -72,8 +72,13 @@ const checkedTarget = async (url: string, tenant: Tenant, deps: Pick<WebhookDeps
   if (!verdict.ok) throw validationError([{ field: 'url', issue: verdict.reason }]);
 };
 
-const existing = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'get'> }): Promise<Webhook> => {
-  const webhook = isId('webhook', id) ? await deps.webhooks.get(tenant, id) : undefined;
+const existing = async (
+  tenant: Tenant,
+  id: string,
+  deps: { webhooks: Pick<WebhookRepository, 'get'> },
+  options?: { consistent?: boolean },
+): Promise<Webhook> => {
+  const webhook = isId('webhook', id) ? await deps.webhooks.get(tenant, id, options) : undefined;
   if (!webhook) throw notFound('Webhook');
   return webhook;
 };
@@ -159,8 +164,7 @@ export const rotateWebhookSecret = async (
   deps: Pick<WebhookDeps, 'webhooks' | 'clock'>,
 ): Promise<WebhookWithSecret> => {
   // Read consistently: the rotation is conditional on the secret read here.
-  const webhook = isId('webhook', id) ? await deps.webhooks.get(tenant, id, { consistent: true }) : undefined;
-  if (!webhook) throw notFound('Webhook');
+  const webhook = await existing(tenant, id, deps, { consistent: true });
   const nowMs = deps.clock.now();
   const overlap = expiresInSeconds ?? defaultRotationOverlapSeconds;
   const secret = generateWebhookSecret();
