@@ -369,6 +369,27 @@ describe('request bodies', () => {
     expect(answer.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('too deeply') });
   });
 
+  it.each([
+    ['__proto__', '{"name":"x","__proto__":{"admin":true}}'],
+    ['constructor', '{"name":"x","constructor":{"prototype":{"admin":true}}}'],
+  ])('refuses the prototype key %s anywhere in the body with 422, before the use case runs', async (field, raw) => {
+    const { handlers, auth, calls } = await setUp();
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw,
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error).toMatchObject({ code: 'validation_error', details: { field, issue: 'is not a known field' } });
+    expect(calls.create).toBe(0);
+  });
+
+  it('reads the body of a JSON-based media type as JSON', async () => {
+    const { postProject } = await setUp();
+    expect((await postProject(validProject, { 'content-type': 'application/vnd.api+json' })).status).toBe(201);
+  });
+
   it('answers 422 validation_error with details { field, issue } for one bad field, and no errors array', async () => {
     const { postProject } = await setUp();
     const answer = await postProject({ ...validProject, repository: 'ftp://example.test/repo' });

@@ -1,5 +1,4 @@
 import type middy from '@middy/core';
-import jsonBodyParser from '@middy/http-json-body-parser';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError, validationError } from '../../core/errors';
 import type { HttpResponse } from '../response';
@@ -26,6 +25,44 @@ const refuseFields = (parsed: unknown): void => {
   if (fields.length > 0) throw validationError(fields.map((field) => ({ field, issue: 'is not a known field' })));
 };
 
+/** `application/json`, or a JSON-based type such as `application/merge-patch+json`, with any parameters. */
+const jsonContentType = /^application\/([a-z0-9.+-]+\+)?json(;|$)/i;
+
+/** Keys that would reach an object's prototype if a use case ever merged the body into one. */
+const isPrototypeKey = (key: string, value: unknown): boolean =>
+  key === '__proto__' || (key === 'constructor' && typeof value === 'object' && value !== null && Object.hasOwn(value, 'prototype'));
+
+/**
+ * The body as JSON. Parsed here rather than by `@middy/http-json-body-parser`: its helper module
+ * loads node's HTTP stack at import for one table of status texts, a cost every writer's cold start
+ * paid for nothing (`docs/performance.md`).
+ */
+const parsedJson = (event: APIGatewayProxyEventV2): unknown => {
+  // API Gateway (and the local runtime) hand every header name over in lower case.
+  const contentType = event.headers['content-type'];
+  if (contentType === undefined || !jsonContentType.test(contentType))
+    throw new ApiError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
+  const text = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+  let forbidden: string | undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text, (key, value: unknown) => {
+      if (isPrototypeKey(key, value)) forbidden ??= key;
+      return value;
+    });
+  } catch (error) {
+    // Valid JSON nested thousands of levels deep exhausts the parser's stack: said as such.
+    if (error instanceof RangeError)
+      throw new ApiError(
+        'invalid_json',
+        'The body nests arrays and objects too deeply to be read (thousands of levels); send a flatter body.',
+      );
+    throw new ApiError('invalid_json', 'The body is not valid JSON.');
+  }
+  if (forbidden !== undefined) throw validationError([{ field: forbidden, issue: 'is not a known field' }]);
+  return parsed;
+};
+
 /**
  * 413 over 1 MiB, 415 without a JSON content type, 400 when the JSON does not parse.
  * - `optional`: a blank body reads as `{}`.
@@ -35,28 +72,6 @@ const refuseFields = (parsed: unknown): void => {
  *   checks come before idempotency, as a malformed body's do: a refused request is not kept.
  */
 export const jsonBody = ({ optional = false, takesNone = false } = {}): Middleware[] => {
-  const parser = jsonBodyParser();
-  const parse = async (request: middy.Request<APIGatewayProxyEventV2, HttpResponse>): Promise<void> => {
-    try {
-      await parser.before?.(request as never);
-    } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status === 415) throw new ApiError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
-      const forbiddenKey = (error as { message?: string; cause?: { data?: unknown } }).message === 'Forbidden key in JSON body';
-      if (forbiddenKey) {
-        const field = String((error as { cause?: { data?: unknown } }).cause?.data);
-        throw validationError([{ field, issue: 'is not a known field' }]);
-      }
-      // Valid JSON nested thousands of levels deep exhausts the parser's stack: said as such.
-      if (status !== undefined && status < 500 && /call stack/i.test(String((error as { cause?: { message?: unknown } }).cause?.message)))
-        throw new ApiError(
-          'invalid_json',
-          'The body nests arrays and objects too deeply to be read (thousands of levels); send a flatter body.',
-        );
-      if (status !== undefined && status < 500) throw new ApiError('invalid_json', 'The body is not valid JSON.');
-      throw error;
-    }
-  };
   return [
     {
       before: (request) => {
@@ -66,20 +81,17 @@ export const jsonBody = ({ optional = false, takesNone = false } = {}): Middlewa
       },
     },
     {
-      before: async (request) => {
+      before: (request) => {
         if (takesNone) {
-          if (isBlank(request.event)) return;
-          // Parsed on a copy: the event keeps the body as sent (the idempotency fingerprint reads it).
-          const copy = { ...request, event: { ...request.event } };
-          await parse(copy);
-          refuseFields(copy.event.body);
+          // The event keeps the body as sent: the idempotency fingerprint reads it.
+          if (!isBlank(request.event)) refuseFields(parsedJson(request.event));
           return;
         }
         if (optional && isBlank(request.event)) {
           (request.event as { body: unknown }).body = {};
           return;
         }
-        await parse(request);
+        (request.event as { body: unknown }).body = parsedJson(request.event);
       },
     },
   ];
