@@ -166,6 +166,12 @@ describe('the OAuth 2.0 authorization server, driven by oauth4webapi', () => {
     const unknownScope = await app.start('read:projects read:everything');
     const answer = await browser.get(`${unknownScope.url.pathname}${unknownScope.url.search}`);
     expect(Object.fromEntries(new URL(answer.location!).searchParams)).toMatchObject({ error: 'invalid_scope', state: unknownScope.state });
+    // The description repeats the unknown scope, kept within the characters RFC 6749 allows it.
+    const unusual = await app.start('read:projects read:"ünïcode"');
+    const unusualAnswer = await browser.get(`${unusual.url.pathname}${unusual.url.search}`);
+    const description = new URL(unusualAnswer.location!).searchParams.get('error_description');
+    expect(description).toContain("read:'?n?code'");
+    expect(description).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
     // Not signed in: sign-in first, then back.
     const anonymous = await webClient().get(`${pending.url.pathname}${pending.url.search}`);
     expect(anonymous.location).toBe(`/dashboard/sign-in?return_to=${encodeURIComponent(`${pending.url.pathname}${pending.url.search}`)}`);

@@ -68,22 +68,24 @@ export const redirectUriIssue = (value: string): string | undefined => {
   return undefined;
 };
 
+/** The scheme and loopback host at the start of a redirect URI, and the port after them if any. */
+const loopbackAuthority = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::\d{1,5})?(?=[/?]|$)/;
+
+/** The URI as written, without its port, when it is a loopback one; compared as text, not as parsed. */
+const loopbackWithoutPort = (value: string): string | undefined => {
+  const authority = loopbackAuthority.exec(value);
+  return authority ? `http://${authority[1]}${value.slice(authority[0].length)}` : undefined;
+};
+
 /**
  * Whether `presented` is one of the client's redirect URIs: an exact string match (RFC 9700 4.1.3),
  * except that a loopback URI may name any port, since a native app listens where it can (RFC 8252 7.3).
+ * Only the port may differ, and the rest is compared as written: what a URL parser would make the
+ * same (`127.1`, `/x/../cb`, `%63b`, a trailing `?`) is another URI.
  */
 export const matchesRegisteredRedirect = (client: Pick<OAuthClient, 'redirect_uris'>, presented: string): boolean => {
   if (client.redirect_uris.includes(presented)) return true;
-  let uri: URL;
-  try {
-    uri = new URL(presented);
-  } catch {
-    return false;
-  }
-  if (!isLoopbackRedirect(uri) || redirectUriIssue(presented)) return false;
-  const withoutPort = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
-  return client.redirect_uris.some((registered) => {
-    const candidate = new URL(registered);
-    return isLoopbackRedirect(candidate) && withoutPort(candidate) === withoutPort(uri);
-  });
+  const withoutPort = loopbackWithoutPort(presented);
+  if (withoutPort === undefined || redirectUriIssue(presented)) return false;
+  return client.redirect_uris.some((registered) => loopbackWithoutPort(registered) === withoutPort);
 };

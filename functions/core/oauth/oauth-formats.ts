@@ -24,3 +24,10 @@ export const authorizationCodeLifetimeSeconds = 600;
 export const refreshTokenIdleSeconds = 30 * 86_400;
 /** No token of a grant outlives its first year: then the user authorizes again. */
 export const grantLifetimeSeconds = 365 * 86_400;
+
+/**
+ * An `error_description` as RFC 6749 allows it (5.2, 4.1.2.1: only %x20-21 / %x23-5B / %x5D-7E):
+ * a description that repeats what the client sent (an unknown scope) stays within it. A double
+ * quote becomes a single one; any other character outside it, a `?`.
+ */
+export const oauthErrorDescription = (text: string): string => text.replaceAll('"', "'").replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/gu, '?');

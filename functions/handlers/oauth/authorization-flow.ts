@@ -1,6 +1,7 @@
 import { type AuthorizationCheck, authorizationResponseUrl } from '../../core/oauth/authorization-request';
 import type { PageRequest, PageResult } from '../../http/pages/page-handler';
 import { ErrorPage } from '../../pages/views/error-page';
+import { oauthErrorDescription } from '../../core/oauth/oauth-formats';
 
 /** An authorization request that cannot go on: an error page (untrusted client or redirect URI) or the error sent back. */
 export const answerToFailedCheck = (check: Exclude<AuthorizationCheck, { outcome: 'valid' }>, request: PageRequest): PageResult =>
@@ -12,7 +13,7 @@ export const answerToFailedCheck = (check: Exclude<AuthorizationCheck, { outcome
     : {
         redirect: authorizationResponseUrl(
           check.redirectUri,
-          { error: check.error, error_description: check.description, state: check.state },
+          { error: check.error, error_description: oauthErrorDescription(check.description), state: check.state },
           request.origin,
         ),
       };

@@ -4,6 +4,7 @@ import type { WebRouteDefinition } from '../../routes/route';
 import { corsSettings } from '../cors';
 import { jsonResponse, type HttpResponse } from '../response';
 import { OAuthProblem } from './oauth-problem';
+import { oauthErrorDescription } from '../../core/oauth/oauth-formats';
 
 /** Token answers and errors are never cached (RFC 6749 5.1). */
 const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
@@ -11,7 +12,7 @@ const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const problemResponse = (problem: OAuthProblem): HttpResponse =>
   jsonResponse(
     problem.status,
-    { error: problem.error, error_description: problem.description },
+    { error: problem.error, error_description: oauthErrorDescription(problem.description) },
     {
       ...noStore,
       // RFC 6749 5.2: a failed client authentication names the scheme to use.

@@ -144,5 +144,22 @@ describe('redirect URIs', () => {
     expect(matchesRegisteredRedirect(client, 'http://127.0.0.1:9/cb')).toBe(true);
     expect(matchesRegisteredRedirect(client, 'http://localhost:8400/cb')).toBe(false);
     expect(matchesRegisteredRedirect(client, 'http://127.0.0.1:8400/cb?x')).toBe(false);
+    expect(matchesRegisteredRedirect(client, 'http://127.0.0.1/cb')).toBe(true);
+  });
+
+  it('compare a loopback URI as written: what a URL parser would make the same is another URI', () => {
+    const client = { redirect_uris: ['http://127.0.0.1:8400/cb', 'http://[::1]/cb'] };
+    for (const presented of [
+      'http://127.1:9/cb',
+      'http://127.0.0.1:9/x/../cb',
+      'http://127.0.0.1:9/%63b',
+      'http://127.0.0.1:9/cb?',
+      'HTTP://127.0.0.1:9/cb',
+      'http://127.0.0.1.:9/cb',
+      'http://[0:0:0:0:0:0:0:1]:9/cb',
+      'http://127.0.0.1:9@evil.example.test/cb',
+    ])
+      expect([presented, matchesRegisteredRedirect(client, presented)]).toEqual([presented, false]);
+    expect(matchesRegisteredRedirect(client, 'http://[::1]:51000/cb')).toBe(true);
   });
 });

@@ -256,6 +256,22 @@ describe('POST /oauth/token', () => {
     );
     expect([notJson.statusCode, JSON.parse(notJson.body!).error]).toEqual([400, 'invalid_request']);
   });
+
+  it('keeps error_description within the characters RFC 6749 allows when it repeats what the client sent', async () => {
+    const world = await oauthWorld();
+    // A parameter named `scöpe "x\y` whose value is not a string: the description names it.
+    const answer = await tokenEndpoint(world)(
+      apiEvent({
+        method: 'POST',
+        path: '/oauth/token',
+        raw: '{"sc\\u00f6pe \\"x\\\\y":1}',
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+    const description = JSON.parse(answer.body!).error_description as string;
+    expect(description).toBe("The parameter sc?pe 'x?y must be a string.");
+    expect(description).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
+  });
 });
 
 describe('POST /oauth/revoke', () => {
