@@ -126,6 +126,20 @@ describe('the dashboard in a real browser', () => {
     expect((await api.get('/projects')).status).toBe(401);
   });
 
+  it('sends a form that makes a key once, however fast it is clicked: the answer shows the one key made', async () => {
+    const { page } = await signedIn();
+    await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Name').fill('Double clicked');
+    await page.getByLabel('Type').selectOption('test');
+    await page.getByLabel('read:projects', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create' }).dblclick();
+    const value = (await page.locator('#new-key-value').textContent())?.trim() ?? '';
+    expect(value).toMatch(/^svc_test_/);
+    expect((await as(value).get('/projects')).status).toBe(200);
+    await page.goto(`${origin()}/dashboard/developers/api-keys`);
+    await expect(page.getByRole('row', { name: /Double clicked/ }).count()).resolves.toBe(1);
+  });
+
   it('rolls a key: a new value with the same name and scopes; the old one ends when chosen', async () => {
     const { page } = await signedIn();
     await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();

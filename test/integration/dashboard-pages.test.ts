@@ -1,7 +1,7 @@
 import { as } from './support/http';
 import { eventually } from './support/receiver';
 import { fixtureRepository } from './support/workflows';
-import { csrfTokenIn, newPerson, webClient } from './support/web-client';
+import { csrfTokenIn, formFieldsIn, newPerson, webClient } from './support/web-client';
 
 /**
  * The dashboard's pages over HTTP, as a browser without a browser: the rules that hold whatever
@@ -65,6 +65,44 @@ describe('dashboard pages over HTTP', () => {
     const key = /svc_test_[0-9A-Za-z]+/.exec(created.text)?.[0] ?? '';
     expect((await as(key).get('/projects')).status).toBe(200);
     expect((await client.get('/dashboard/developers/api-keys')).text).not.toContain(key);
+  });
+
+  it('makes a key or a secret once per form: a form sent again (a reload, a second click) is refused with 409 and makes nothing', async () => {
+    const { client } = await signedInClient();
+    const keysPath = '/dashboard/developers/api-keys';
+    const keyRows = async () =>
+      [...(await client.get(keysPath)).text.matchAll(/<tr>[\s\S]*?<\/tr>/g)].filter((row) => row[0].includes('resent-key-1'));
+
+    // A form corrected after a refusal (422) is the same form: it may still take effect, once.
+    const form = formFieldsIn((await client.get(keysPath)).text, keysPath);
+    expect(form.form_id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect((await client.post(keysPath, { ...form, name: '', type: 'test', scopes: 'read:projects' })).status).toBe(422);
+    const created = await client.post(keysPath, { ...form, name: 'resent-key-1', type: 'test', scopes: 'read:projects' });
+    expect(created.status).toBe(200);
+    expect(created.text).toMatch(/svc_test_[0-9A-Za-z]+/);
+    const again = await client.post(keysPath, { ...form, name: 'resent-key-1', type: 'test', scopes: 'read:projects' });
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('This form was already sent');
+    expect(again.text).not.toMatch(/svc_test_[0-9A-Za-z]+/);
+    expect(await keyRows()).toHaveLength(1);
+
+    // A rotation confirmed on the server's own page (no script) carries the form's id through it.
+    // Test mode: a loopback webhook nothing listens on (a rotation sends nothing).
+    await client.submit('/dashboard/webhooks', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/webhooks' });
+    const webhook = await client.submit('/dashboard/webhooks', '/dashboard/webhooks', { url: 'http://127.0.0.1:9/once', events: '*' });
+    expect(webhook.status).toBe(200);
+    const webhookPath = /href="(\/dashboard\/webhooks\/wh_[0-9A-Z]+)"/.exec((await client.get('/dashboard/webhooks')).text)![1]!;
+    const rotate = formFieldsIn((await client.get(webhookPath)).text, `${webhookPath}/rotate-secret`);
+    const asked = await client.post(`${webhookPath}/rotate-secret`, rotate);
+    expect(asked.status).toBe(200);
+    const confirmed = formFieldsIn(asked.text, `${webhookPath}/rotate-secret`);
+    expect(confirmed).toMatchObject({ form_id: rotate.form_id, confirmed: 'yes' });
+    const rotated = await client.post(`${webhookPath}/rotate-secret`, confirmed);
+    expect(rotated.status).toBe(200);
+    expect(rotated.text).toMatch(/whsec_[0-9A-Za-z]+/);
+    const resent = await client.post(`${webhookPath}/rotate-secret`, confirmed);
+    expect(resent.status).toBe(409);
+    expect(resent.text).not.toMatch(/whsec_/);
   });
 
   it("Home's counts are the API's: open critical findings after a scan, each a link to the filtered list", async () => {

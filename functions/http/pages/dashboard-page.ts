@@ -1,9 +1,11 @@
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoIdempotencyStore } from '../../adapters/dynamodb/idempotency-store';
 import { dynamoWebhookRepository } from '../../adapters/dynamodb/webhook-repository';
-import { ApiError } from '../../core/errors';
+import { ApiError, conflict } from '../../core/errors';
 import type { Tenant } from '../../core/tenancy';
 import type { Role } from '../../core/users/user';
 import { type Shell, withFailedWebhooks } from '../../pages/dashboard-shell';
+import { formIdFieldName, isFormId } from '../../pages/parts/post-form';
 import { ActionFailedPage } from '../../pages/views/dashboard/action-failed';
 import { ConfirmPage } from '../../pages/views/dashboard/confirm';
 import { dashboardPageAbove } from '../../routes/dashboard-page-above';
@@ -29,9 +31,23 @@ export interface DashboardRequest extends PageRequest {
   failedWebhooks: () => Promise<number>;
   /** The person acting, for the rules of people (admin or viewer) and the audit log. */
   actor: { accountId: string; userId: string; role: Role; origin: PageRequest['from'] };
+  /**
+   * Called by an action of a `once` form (`PostForm`) just before it takes effect: the first sending
+   * of that rendering of the form goes on, any later one (a reload of the answer, a second click,
+   * the back button) is refused with 409, so a key or secret is not made twice, the second time
+   * in place of the first one shown. A form sent without its id goes on.
+   */
+  takeEffectOnce: () => Promise<void>;
 }
 
 const webhooks = () => dynamoWebhookRepository(tableFromEnvironment());
+
+/** Which form ids were sent: the idempotency records of the API (24 h), under keys of their own. */
+const sentForms = () => dynamoIdempotencyStore(tableFromEnvironment());
+
+const alreadySent =
+  'This form was already sent, and what it asked for was done then: a reload or a second click sends a form again. ' +
+  'A key or secret it made was shown once, in the answer to it; if it was not copied, make a new one.';
 
 /** Admin-only actions are refused to viewers here, on the server, whatever the page showed. */
 export const requireAdmin = (request: Pick<DashboardRequest, 'role'>): void => {
@@ -66,6 +82,22 @@ export const dashboardPage = (
       const failedWebhooks = (): Promise<number> =>
         (counting ??=
           request.event.requestContext.http.method === 'GET' ? Promise.resolve(signedIn.failedWebhooks) : webhooks().failedCount(tenant));
+      let sentForm: string | undefined;
+      const takeEffectOnce = async (): Promise<void> => {
+        const formId = request.form.get(formIdFieldName) ?? '';
+        if (request.event.requestContext.http.method !== 'POST' || !isFormId(formId) || sentForm !== undefined) return;
+        const key = `dashboard-form#${formId}`;
+        const claim = await sentForms().claim(tenant, key, request.event.rawPath, Date.now());
+        if (claim !== 'claimed') throw conflict(alreadySent);
+        sentForm = key;
+      };
+      /** A form that did what it asked stays sent; one refused (422 to correct, 403, 404) or failed may be sent again. */
+      const settleSentForm = async (status: number | undefined): Promise<void> => {
+        if (sentForm === undefined) return;
+        if (status !== undefined && status < 400)
+          await sentForms().complete(tenant, sentForm, { statusCode: status, headers: {}, body: '' }, Date.now());
+        else await sentForms().release(tenant, sentForm);
+      };
       const act = async (): Promise<PageResult> => {
         if (options.adminOnly) requireAdmin({ role });
         return handle({
@@ -76,9 +108,20 @@ export const dashboardPage = (
           shell,
           failedWebhooks,
           actor: { accountId: membership.account_id, userId: signedIn.user.id, role, origin: request.from },
+          takeEffectOnce,
         });
       };
-      const result = await act().catch((error: unknown): PageResult => {
+      const acted = act().then(
+        async (result) => {
+          await settleSentForm('page' in result ? (result.status ?? 200) : 'redirect' in result ? 303 : result.response.statusCode);
+          return result;
+        },
+        async (error: unknown) => {
+          await settleSentForm(undefined);
+          throw error;
+        },
+      );
+      const result = await acted.catch((error: unknown): PageResult => {
         // An action refused (409, 403, 404…) is told inside the dashboard, with the way back to its page.
         if (request.event.requestContext.http.method !== 'POST' || !(error instanceof ApiError) || statusOf(error) >= 500) throw error;
         return {

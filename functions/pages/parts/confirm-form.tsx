@@ -11,5 +11,6 @@ export const ConfirmForm = (props: {
   confirm: string;
   className?: string;
   label?: string;
+  once?: boolean;
   children: ComponentChildren;
 }) => <PostForm {...props} className={props.className ?? 'inline-form'} />;

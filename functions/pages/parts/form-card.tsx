@@ -21,13 +21,15 @@ export const FormCard = (props: {
   submit: string;
   /** Said between the heading and the form: what happens, who may. */
   intro?: ComponentChildren;
+  /** The form makes something shown once (a key, a secret): `PostForm`'s `once`. */
+  once?: boolean;
   children: ComponentChildren;
 }) => (
   <Card>
     <h2 id={props.headingId}>{props.title}</h2>
     {props.intro}
     <ErrorSummary messages={props.errors ?? []} />
-    <PostForm action={props.action} csrfToken={props.csrfToken} label={props.label ?? props.title}>
+    <PostForm action={props.action} csrfToken={props.csrfToken} label={props.label ?? props.title} once={props.once}>
       {props.children}
       <div className="actions">
         <Button>{props.submit}</Button>

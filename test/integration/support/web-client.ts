@@ -25,6 +25,17 @@ export const csrfTokenIn = (html: string): string => {
   return token;
 };
 
+/** The hidden fields of the form posting to `action` (the first such form on the page). */
+export const formFieldsIn = (html: string, action: string): Record<string, string> => {
+  const form = [...html.matchAll(/<form\b[^>]*>[\s\S]*?<\/form>/g)]
+    .map((match) => match[0])
+    .find((text) => text.includes(`action="${action}"`));
+  if (!form) throw new Error(`no form posting to ${action} on the page`);
+  return Object.fromEntries(
+    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((field) => [field[1] as string, field[2] as string]),
+  );
+};
+
 /**
  * A browser without a browser: keeps cookies, never follows redirects by itself, posts forms as
  * browsers do (application/x-www-form-urlencoded, Origin and Sec-Fetch-Site of the page).

@@ -18,6 +18,7 @@ export const handler = dashboardPage(createApiKeyRoute, async (request) => {
     expires_in_days: form.get('expires_in_days') ?? '',
   };
   try {
+    await request.takeEffectOnce();
     const created = await createKey(
       request.actor,
       {

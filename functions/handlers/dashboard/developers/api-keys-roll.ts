@@ -15,6 +15,7 @@ export const handler = dashboardPage(rollApiKeyRoute, async (request) => {
     '/dashboard/developers/api-keys',
   );
   if (asked) return asked;
+  await request.takeEffectOnce();
   const rolled = await rollKey(request.actor, id, Number(request.form.get('overlap_hours') ?? 'x'), pageDepsFromEnvironment());
   const { key, replaced, ...view } = rolled;
   return apiKeysPage(request, { created: { key, view, rolledFrom: replaced } });

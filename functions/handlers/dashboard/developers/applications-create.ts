@@ -15,6 +15,7 @@ export const handler = dashboardPage(
       redirect_uris: request.form.get('redirect_uris') ?? '',
       public: request.form.get('public') === 'true',
     };
+    await request.takeEffectOnce();
     try {
       const { client_secret, ...application } = await registerClient(
         {

@@ -13,6 +13,7 @@ export const handler = dashboardPage(
       '/dashboard/developers/applications',
     );
     if (asked) return asked;
+    await request.takeEffectOnce();
     const { client_secret, ...application } = await rotateClientSecret(
       {
         accountId: request.tenant.accountId,

@@ -9,6 +9,7 @@ export const handler = dashboardPage(
   createWebhookPageRoute,
   async (request) => {
     const fields = webhookFields(request.form);
+    await request.takeEffectOnce();
     try {
       const { secret, ...webhook } = await createWebhook(request.tenant, newWebhookOf(fields), dashboardWebhookDeps());
       return webhooksPage(request, { created: { webhook, secret } });

@@ -10,6 +10,7 @@ export const handler = dashboardPage(
     const id = webhookIdOf(request);
     const asked = confirmFirst(request, 'Rotate the signing secret of this webhook?', `/dashboard/webhooks/${encodeURIComponent(id)}`);
     if (asked) return asked;
+    await request.takeEffectOnce();
     const { secret, ...webhook } = await rotateWebhookSecret(request.tenant, id, undefined, dashboardWebhookDeps());
     return webhookPage(request, { webhook, secret });
   },

@@ -102,6 +102,7 @@ const KeyRow = ({ shell, item, nowMs, creator }: { shell: Shell; item: Credentia
               confirm={`Roll the key "${item.name}"? A new value replaces it; the old one stops working at the time you chose.`}
               label={`Roll ${item.name}`}
               className="roll-form"
+              once
             >
               <label for={`overlap-${item.id}`}>Old value stops working</label>
               <select id={`overlap-${item.id}`} name="overlap_hours">
@@ -187,6 +188,7 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
         )}
       </Card>
       <FormCard
+        once
         title="Create a key"
         headingId="create-key"
         intro={viewer && <Alert kind="info">As a viewer you can create keys that only read (read:* scopes).</Alert>}

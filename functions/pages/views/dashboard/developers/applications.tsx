@@ -124,6 +124,7 @@ export const ApplicationsPage = (props: ApplicationsPageProps) => {
                           csrfToken={shell.viewer.csrfToken}
                           confirm={`Rotate the client secret of ${app.name}? The old secret stops working at once.`}
                           label={`Rotate the secret of ${app.name}`}
+                          once
                         >
                           <Button variant="secondary">Rotate secret</Button>
                         </ConfirmForm>
@@ -146,6 +147,7 @@ export const ApplicationsPage = (props: ApplicationsPageProps) => {
       </Card>
       {admin && (
         <FormCard
+          once
           title="Register an application"
           action="/dashboard/developers/applications"
           csrfToken={shell.viewer.csrfToken}

@@ -151,6 +151,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
             action={`${base}/rotate-secret`}
             csrfToken={csrf}
             confirm="Rotate the signing secret? The new one is shown once; the old one signs beside it for 24 hours."
+            once
           >
             <Button variant="secondary">Rotate secret</Button>
           </ConfirmForm>

@@ -118,6 +118,7 @@ export const WebhooksPage = (props: WebhooksPageProps) => {
         <Pagination {...props} />
       </Card>
       <FormCard
+        once
         title="Add an endpoint"
         action="/dashboard/webhooks"
         csrfToken={shell.viewer.csrfToken}
