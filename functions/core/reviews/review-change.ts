@@ -49,18 +49,55 @@ const finished = (review: Review, nowIso: string) => ({
   duration_ms: review.started_at ? Math.max(0, Date.parse(nowIso) - Date.parse(review.started_at)) : 0,
 });
 
-/** A queued or running review that cannot finish: `failed` with the reason, announced by `review.completed`. */
-export const failReview = (
+/** Counts of the comments a review stored (a review that fails may have stored some first). */
+const storedCommentCounts = async (reviews: ReviewRepository, tenant: Tenant, id: string): Promise<ReviewCounts | null> => {
+  const comments: ReviewComment[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await reviews.listComments(tenant, id, { page: 1, perPage: 100, sort: 'created_at', order: 'asc', cursor }, {});
+    comments.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  if (comments.length === 0) return null;
+  const by_severity = zeroCounts();
+  for (const comment of comments) by_severity[comment.severity] += 1;
+  return {
+    comments: comments.length,
+    by_severity,
+    by_source: {
+      analysis: comments.filter((comment) => comment.source === 'analysis').length,
+      ai: comments.filter((comment) => comment.source === 'ai').length,
+    },
+    dropped: { outside_diff: 0, duplicate: 0, over_limit: 0 },
+    suggestions_dropped: 0,
+  };
+};
+
+/**
+ * A queued or running review that cannot finish: `failed` with the reason, announced by
+ * `review.completed`, whose counts are those of the comments it stored before it failed (they stay,
+ * and `review.comment.created` announced each). Counted just before the failure is written: a
+ * comment the job stores in between (still writing while the safety net fails it) is not counted.
+ */
+export const failReview = async (
   deps: Pick<ReviewChangeDeps, 'reviews' | 'clock'>,
   tenant: Tenant,
   id: string,
   reason: string,
-): Promise<Review | undefined> =>
-  changeReview(deps, tenant, id, (review, nowIso) => {
+): Promise<Review | undefined> => {
+  const stored = await storedCommentCounts(deps.reviews, tenant, id);
+  return changeReview(deps, tenant, id, (review, nowIso) => {
     if (review.status !== 'queued' && review.status !== 'running') return null;
-    const next: Review = { ...review, status: 'failed', error: reason.slice(0, 2_000), ...finished(review, nowIso) };
+    const next: Review = {
+      ...review,
+      status: 'failed',
+      error: reason.slice(0, 2_000),
+      ...(stored ? { counts: stored } : {}),
+      ...finished(review, nowIso),
+    };
     return { next, events: [{ type: 'review.completed', data: reviewCompletedData(next) }] };
   });
+};
 
 const verdictOrder: Record<ReviewVerdict, number> = { approve: 0, comment: 1, request_changes: 2 };
 

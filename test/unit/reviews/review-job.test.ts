@@ -191,6 +191,25 @@ describe('a review job on a real repository', () => {
     expect(store.comments).toEqual([]);
   });
 
+  it('fails after storing some comments: review.completed counts the comments it stored', async () => {
+    const { store, deps, ref } = setUp(() => answer());
+    const storeComment = store.repository.addComment.bind(store.repository);
+    let stored = 0;
+    store.repository.addComment = async (t, comment, event) => {
+      if (stored === 2) throw new Error('the table is unavailable');
+      stored += 1;
+      return storeComment(t, comment, event);
+    };
+    const review = await runReviewJob({ ...deps, reportFailure: () => {} }, ref);
+    expect(review).toMatchObject({ status: 'failed', error: 'the table is unavailable', counts: { comments: 2 } });
+    const severities = store.comments.map((comment) => comment.severity);
+    const completed = store.events.find((event) => event.type === 'review.completed');
+    expect(completed?.data).toMatchObject({ status: 'failed', comments: 2 });
+    const bySeverity = completed?.data.by_severity as Record<string, number>;
+    expect(Object.values(bySeverity).reduce((sum, n) => sum + n, 0)).toBe(2);
+    for (const severity of severities) expect(bySeverity[severity]).toBeGreaterThan(0);
+  });
+
   it('runs once: a second delivery of a finished job changes nothing; one that finds it running throws for the safety net', async () => {
     const { store, deps, ref } = setUp(() => answer());
     const first = await runReviewJob(deps, ref);
