@@ -59,6 +59,12 @@ export const describeError = (error: unknown): string => {
   // Duck-typed: an error made in another realm (a VM context) is not `instanceof Error` here.
   const ownMessage = typeof source === 'object' && source !== null ? (source as { message?: unknown }).message : undefined;
   const raw = typeof ownMessage === 'string' && ownMessage !== '' ? ownMessage : String(source);
+  // Node's HTTP parser (llhttp): `Parse Error: Expected HTTP/`, with the code apart.
+  const parserReason = (source as { reason?: unknown } | null)?.reason;
+  if (code?.startsWith('HPE_'))
+    return shorten(
+      `the answer is not HTTP: ${typeof parserReason === 'string' && parserReason !== '' ? parserReason : raw.replace(/^Parse Error:\s*/, '')} (${code})`,
+    );
   const message = withoutAddress(opensslReason.exec(raw)?.[1] ?? raw, source)
     .replace(/\s+/g, ' ')
     .trim();

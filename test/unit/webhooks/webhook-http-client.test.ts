@@ -249,6 +249,16 @@ describe('postWebhook: outcomes', () => {
     expect(await postWebhook({ url: server.url, headers, body, policy: local })).toMatchObject({ ok: false, error: 'connection' });
   });
 
+  it('an answer that is not HTTP is a connection failure that says so, in words', async () => {
+    const server = await start((req) => {
+      req.socket.end('SSH-2.0-OpenSSH_9.6\r\n');
+    });
+    const result = await postWebhook({ url: server.url, headers, body, policy: local });
+    expect(result).toMatchObject({ ok: false, statusCode: null, error: 'connection' });
+    expect(result.errorMessage).toMatch(/^the answer is not HTTP: .+ \(HPE_[A-Z_]+\)$/);
+    expect(result.errorMessage).not.toContain('Parse Error');
+  });
+
   it('a closed port is a connection failure', async () => {
     const server = await start(answer(200));
     const { url } = server;
