@@ -80,7 +80,11 @@ export const deliveryHeaders = (fields: DeliveryHeaderFields): Record<string, st
   'X-Service-Attempt': String(fields.attempt),
 });
 
-/** The signed request of one attempt of `delivery`, sending `payload`; signed afresh each time, with every live secret. */
+/**
+ * The signed request of one attempt of `delivery`, sending `payload`; signed afresh each time, with
+ * every live secret. A test delivery (`POST /webhooks/{id}/test`: an example event, never recorded)
+ * says so in `X-Service-Test`, so a receiver can answer it without acting on its made-up data.
+ */
 export const signedRequest = (
   webhook: Webhook,
   delivery: Delivery,
@@ -91,16 +95,19 @@ export const signedRequest = (
 ) => ({
   url: webhook.url,
   body: payload,
-  headers: deliveryHeaders({
-    payload,
-    secrets: signingSecrets(webhook, nowMs),
-    eventId: delivery.event_id,
-    eventType: delivery.event_type,
-    deliveryId: delivery.id,
-    attempt,
-    nowMs,
-    userAgent,
-  }),
+  headers: {
+    ...deliveryHeaders({
+      payload,
+      secrets: signingSecrets(webhook, nowMs),
+      eventId: delivery.event_id,
+      eventType: delivery.event_type,
+      deliveryId: delivery.id,
+      attempt,
+      nowMs,
+      userAgent,
+    }),
+    ...(delivery.test ? { 'X-Service-Test': 'true' } : {}),
+  },
 });
 
 /** What the delivery log keeps of one attempt. */

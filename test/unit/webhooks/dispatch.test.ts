@@ -87,6 +87,7 @@ describe('dispatchDelivery', () => {
       'X-Service-Attempt': '1',
       'User-Agent': 'test-agent',
     });
+    expect(request?.headers).not.toHaveProperty('X-Service-Test');
     const nowSeconds = Math.floor(clock.now() / 1000);
     expect(verifyWebhookSignature(request?.body ?? '', request?.headers['X-Service-Signature'], 'whsec_test_secret', { nowSeconds })).toBe(
       true,

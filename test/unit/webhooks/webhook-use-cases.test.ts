@@ -106,8 +106,16 @@ describe('test attempts', () => {
         responseExcerpt: '',
       };
     };
+    const headers: Record<string, string>[] = [];
+    const timingOut = deps.send;
+    deps.send = async (request) => {
+      headers.push(request.headers);
+      return timingOut(request);
+    };
     const delivery = await testWebhook(tenant, webhook.id, 'workflow.completed', deps);
     expect(bounds).toEqual([2_000]);
+    // The receiver can tell an example event from a real one.
+    expect(headers).toEqual([expect.objectContaining({ 'X-Service-Test': 'true', 'X-Service-Event-Type': 'workflow.completed' })]);
     expect(delivery).toMatchObject({ status: 'failed', test: true, next_attempt_at: null });
     expect(delivery.attempts).toEqual([expect.objectContaining({ number: 1, status_code: null, error: 'timeout' })]);
     expect(await deps.deliveries.get(tenant, webhook.id, delivery.id)).toMatchObject({ status: 'failed' });
