@@ -154,7 +154,8 @@ export const getDeliveryRoute = /* @__PURE__ */ defineRoute({
 export const redeliverRoute = /* @__PURE__ */ defineRoute({
   operationId: 'redeliverWebhookDelivery',
   summary: 'Deliver again',
-  description: 'A new sequence of attempts of the same event (same event id), the first one at once.',
+  description:
+    'A new sequence of attempts of the same event (same event id), the first one at once: of a delivery that succeeded or failed, or one waiting for its next retry (retry now: the scheduled retry is then dropped). A delivery whose attempt is on its way, or whose first attempt is still queued, answers 409.',
   tag,
   method: 'POST',
   path: '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',

@@ -245,6 +245,34 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     expect(await deliveries.restart(tenant, webhook.id, restarted as Delivery, at(31))).toBe('changed');
   });
 
+  it('restarts a pending delivery waiting for its retry, unless an attempt was claimed or recorded since it was read', async () => {
+    // Waiting: attempt 1 made and recorded, attempt 2 due at minute 6.
+    const waiting = delivery(0, { attempt_count: 1, attempt_claimed_at: at(1), attempts: [attempt(1, 1, 1)], next_attempt_at: at(6) });
+    await deliveries.create(tenant, waiting);
+    expect(await deliveries.restart(tenant, webhook.id, waiting, at(2))).toMatchObject({
+      status: 'pending',
+      sequence: 2,
+      attempt_count: 0,
+      next_attempt_at: at(2),
+      attempts: waiting.attempts,
+    });
+
+    // Read while waiting, then attempt 2 claimed before the restart: the restart loses.
+    const second = delivery(1, { attempt_count: 1, attempt_claimed_at: at(1), attempts: [attempt(1, 1, 1)], next_attempt_at: at(6) });
+    await deliveries.create(tenant, second);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, second.id, 1, 2, at(6))).toBe(true);
+    expect(await deliveries.restart(tenant, webhook.id, second, at(6))).toBe('changed');
+    // ...and once attempt 2 has its result, read again, it may be restarted.
+    await deliveries.recordAttempt(tenant, webhook.id, second.id, attempt(1, 2, 6), { status: 'pending', next_attempt_at: at(11) }, at(6));
+    const read = (await deliveries.get(tenant, webhook.id, second.id)) as Delivery;
+    expect(await deliveries.restart(tenant, webhook.id, read, at(7))).toMatchObject({ sequence: 2, attempt_count: 0 });
+
+    // Queued for its first attempt (none made yet): not restarted.
+    const queued = delivery(2);
+    await deliveries.create(tenant, queued);
+    expect(await deliveries.restart(tenant, webhook.id, queued, at(3))).toBe('changed');
+  });
+
   it('fails the delivery and its webhook together after the last attempt', async () => {
     const created = delivery(0, { attempt_count: 6 });
     await deliveries.create(tenant, created);

@@ -65,16 +65,16 @@ describe("a function's bundle carries the request schemas of its own route, not 
   });
 });
 
-// The JSON body checks (middy's parser and ours) load only where a body is read: a POST refuses one
+// The JSON body checks load only where a body is read: a POST refuses one
 // it does not take (`refusesBody`), while a GET or DELETE function starts without them.
 describe("the JSON body checks are in a write's bundle, never a read's", () => {
-  const bodyChecks = ['Invalid or malformed JSON was provided', 'Send the body as JSON with'];
+  const bodyChecks = ['The body is not valid JSON.', 'Send the body as JSON with'];
 
   it('GET and DELETE functions carry neither the body parser nor the body checks', async () => {
     for (const handler of ['projects/get', 'projects/delete', 'workflows/list', 'webhooks/get']) {
       expect([handler, await holds(handler, bodyChecks)]).toEqual([
         handler,
-        { 'Invalid or malformed JSON was provided': false, 'Send the body as JSON with': false },
+        { 'The body is not valid JSON.': false, 'Send the body as JSON with': false },
       ]);
     }
   });
@@ -83,7 +83,7 @@ describe("the JSON body checks are in a write's bundle, never a read's", () => {
     for (const handler of ['workflows/cancel', 'projects/create']) {
       expect([handler, await holds(handler, bodyChecks)]).toEqual([
         handler,
-        { 'Invalid or malformed JSON was provided': true, 'Send the body as JSON with': true },
+        { 'The body is not valid JSON.': true, 'Send the body as JSON with': true },
       ]);
     }
   });
@@ -103,6 +103,14 @@ describe('what a cold start loads', () => {
         true,
         true,
       ]);
+    }
+  });
+
+  it("node's http module is loaded by the first plain-http call, not at import, in a read and in a write alike", async () => {
+    for (const handler of ['projects/get', 'projects/create', 'workflows/create', 'deployments/create']) {
+      const { metafile } = await built(handler);
+      const loadedInputs = filesLoadedAtImport(metafile).flatMap((path) => Object.keys(metafile.outputs[path]?.inputs ?? {}));
+      expect([handler, loadedInputs.filter((input) => input.endsWith('/builtin-module-shims/http.cjs'))]).toEqual([handler, []]);
     }
   });
 

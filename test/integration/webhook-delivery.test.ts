@@ -281,6 +281,33 @@ describe('webhook delivery', () => {
     expect(request.arrivedAt - recordedAt).toBeLessThan(2_000);
   }, 40_000);
 
+  it('retries a delivery waiting for its next attempt now: a new sequence, sent at once; an attempt on its way is 409', async () => {
+    const { account, test } = await newAccount();
+    const api = as(test.key);
+    // Four failures: attempt 5 is then due 30 min × 0.01 = 18 s after the 4th, time enough to retry it now.
+    const hooks = await receiver((r) => (r.index <= 4 ? { status: 503, body: 'down' } : { status: 200 }));
+    const hook = await createWebhook(api, { url: hooks.url(), events: ['*'] });
+    await recordEvent(account.id, 'test', 'deployment.completed');
+    const [first] = (await hooks.waitFor(4, 20_000)) as [ReceivedRequest];
+    const deliveryId = header(first, 'x-service-delivery-id') as string;
+    const waiting = await waitForDelivery(api, hook.id, deliveryId, (d) => d.attempts.length === 4 && d.status === 'pending');
+
+    const retried = await api.post(`/webhooks/${hook.id}/deliveries/${deliveryId}/redeliver`);
+    expect(retried.status).toBe(202);
+    expect(retried.body.data).toMatchObject({ status: 'pending', sequence: 2, attempt_count: 0 });
+    const fifth = (await hooks.waitFor(5, 10_000))[4] as ReceivedRequest;
+    expect([header(fifth, 'x-service-delivery-id'), header(fifth, 'x-service-attempt')]).toEqual([deliveryId, '1']);
+    expect(fifth.arrivedAt).toBeLessThan(Date.parse(waiting.next_attempt_at));
+    const delivered = await waitForDelivery(api, hook.id, deliveryId, (d) => d.status === 'succeeded');
+    expect(delivered.attempts.map((a: { sequence: number; number: number }) => [a.sequence, a.number])).toEqual([
+      [1, 1],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [2, 1],
+    ]);
+  }, 60_000);
+
   it('POST /webhooks/{id}/test makes one signed attempt of an example event, never retried', async () => {
     const { test } = await newAccount();
     const api = as(test.key);

@@ -109,12 +109,17 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
             Key: keys.delivery(tenant, webhookId, from.id),
             UpdateExpression:
               'SET #status = :pending, #sequence = :next, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at, attempts = :kept',
-            // Attempts are appended only while pending: not pending in this sequence, `from.attempts` is all of them.
-            ConditionExpression: 'attribute_exists(pk) AND #sequence = :from AND #status <> :pending',
+            // Attempts are appended only while pending: not pending in this sequence, `from.attempts` is all
+            // of them. Pending and waiting for a retry: only while no attempt was claimed or recorded since.
+            ConditionExpression:
+              from.status === 'pending'
+                ? 'attribute_exists(pk) AND #sequence = :from AND #status = :pending AND attempt_count > :zero AND attempt_count = :claimed AND size(attempts) = :recorded'
+                : 'attribute_exists(pk) AND #sequence = :from AND #status <> :pending',
             ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
             ExpressionAttributeValues: {
               ':pending': 'pending',
               ':from': from.sequence,
+              ...(from.status === 'pending' ? { ':claimed': from.attempt_count, ':recorded': from.attempts.length } : {}),
               ':next': from.sequence + 1,
               ':zero': 0,
               ':null': null,

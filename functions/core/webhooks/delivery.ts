@@ -137,15 +137,27 @@ export interface DeliveryRepository {
     at: string,
   ): Promise<void>;
   /**
-   * Starts a new sequence of attempts after `from` (the delivery as read, not pending): pending,
-   * attempt count 0, only while it is still in `from`'s sequence and not pending (of two restarts at
-   * once, one wins: `changed` for the other). Keeps the latest `keptAttempts` of its attempts.
+   * Starts a new sequence of attempts after `from` (the delivery as read: finished, or pending and
+   * `waitingForRetry`): pending, attempt count 0, only while it is still as read (the same sequence;
+   * not pending, or still waiting with no attempt claimed since): of two restarts at once, or a
+   * restart and a claim, one wins and the restart is told `changed`. Keeps the latest
+   * `keptAttempts` of its attempts.
    */
   restart(tenant: Tenant, webhookId: string, from: Delivery, at: string): Promise<Delivery | 'changed' | 'not_found'>;
   /** The last attempt failed: the delivery fails and so does its webhook, in one transaction. */
   failWithWebhook(tenant: Tenant, webhookId: string, id: string, attempt: DeliveryAttempt, at: string): Promise<void>;
   setStatus(tenant: Tenant, webhookId: string, id: string, status: DeliveryStatus, at: string): Promise<void>;
 }
+
+/**
+ * A pending delivery between two attempts of its sequence: at least one made, each with its result,
+ * and the next one not claimed yet. Redelivering it is "retry now": the scheduled retry then belongs
+ * to the old sequence and is dropped when it comes.
+ */
+export const waitingForRetry = (delivery: Pick<Delivery, 'status' | 'sequence' | 'attempt_count' | 'attempts'>): boolean =>
+  delivery.status === 'pending' &&
+  delivery.attempt_count > 0 &&
+  delivery.attempts.filter((attempt) => attempt.sequence === delivery.sequence).length === delivery.attempt_count;
 
 /** What redelivering and recovering use of the deliveries. */
 export type DeliveryRestarts = Pick<DeliveryRepository, 'get' | 'findSince' | 'restart'>;

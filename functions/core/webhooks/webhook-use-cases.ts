@@ -13,6 +13,7 @@ import {
   type DeliveryRestarts,
   type DeliveryView,
   viewOfDelivery,
+  waitingForRetry,
 } from './delivery';
 import type { SendAttempt } from './dispatch';
 import { attemptRecord, signedRequest } from './dispatch';
@@ -235,14 +236,18 @@ export const getDelivery = async (
 const reEnableFirst = (): ApiError =>
   new ApiError('conflict', 'Re-enable the webhook first (PATCH it with {"active": true}); a failed or inactive webhook receives nothing.');
 
-/** A new sequence of attempts of the same event (same event id), starting now. */
+/**
+ * A new sequence of attempts of the same event (same event id), starting now: of a delivery that
+ * succeeded or failed, or one waiting for its next retry ("retry now", as Svix's resend).
+ */
 export const redeliver = async (tenant: Tenant, webhookId: string, id: string, deps: RedeliveryDeps): Promise<DeliveryView> => {
   const webhook = await existing(tenant, webhookId, deps);
   const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
   if (!delivery) throw notFound('Delivery');
   if (delivery.test) throw conflict('A test delivery is never retried; send another test instead.');
-  if (delivery.status === 'pending')
-    throw conflict('This delivery is still being attempted; redeliver it once it has succeeded or failed.');
+  // Waiting for a retry, it may be tried now; an attempt on its way (or a first one queued) is not repeated.
+  if (delivery.status === 'pending' && !waitingForRetry(delivery))
+    throw conflict('This delivery is being attempted right now; redeliver it once that attempt has its result.');
   // Queued for a failed or paused webhook, it would only be skipped: say so now instead.
   if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
   const nowMs = deps.clock.now();

@@ -131,7 +131,16 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
     async restart(t, webhookId, from, at) {
       const delivery = stored(t, webhookId, from.id);
       if (!delivery) return 'not_found';
-      if (delivery.sequence !== from.sequence || delivery.status === 'pending') return 'changed';
+      if (delivery.sequence !== from.sequence) return 'changed';
+      if (from.status === 'pending') {
+        if (
+          delivery.status !== 'pending' ||
+          delivery.attempt_count === 0 ||
+          delivery.attempt_count !== from.attempt_count ||
+          delivery.attempts.length !== from.attempts.length
+        )
+          return 'changed';
+      } else if (delivery.status === 'pending') return 'changed';
       Object.assign(delivery, {
         status: 'pending',
         sequence: delivery.sequence + 1,

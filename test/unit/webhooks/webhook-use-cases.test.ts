@@ -64,6 +64,40 @@ describe('redeliver', () => {
     expect((await deliveries.get(tenant, webhook.id, delivery.id))?.status).toBe('failed');
   });
 
+  it('tries a delivery waiting for its retry now; one whose attempt is on its way, or whose first is queued, is 409', async () => {
+    const { deps, queued, webhook, delivery, deliveries } = await setUp({});
+    const made = {
+      sequence: 1,
+      number: 1,
+      attempted_at: isoTime(deps.clock.now()),
+      status_code: 503,
+      duration_ms: 20,
+      error: 'http_status' as const,
+      error_message: 'HTTP 503',
+      response_excerpt: '',
+    };
+    const retryAt = isoTime(deps.clock.now() + 30 * 60_000);
+    const waiting = {
+      ...delivery,
+      id: newId('delivery', deps.clock.now() + 1),
+      status: 'pending' as const,
+      attempt_count: 1,
+      attempts: [made],
+      next_attempt_at: retryAt,
+    };
+    const inFlight = { ...waiting, id: newId('delivery', deps.clock.now() + 2), attempt_count: 2 };
+    const firstQueued = { ...waiting, id: newId('delivery', deps.clock.now() + 3), attempt_count: 0, attempts: [] };
+    for (const created of [waiting, inFlight, firstQueued]) await deliveries.create(tenant, created);
+
+    expect(await redeliver(tenant, webhook.id, waiting.id, deps)).toMatchObject({ status: 'pending', sequence: 2, attempt_count: 0 });
+    expect(queued).toEqual([expect.objectContaining({ delivery_id: waiting.id, sequence: 2, attempt: 1 })]);
+    for (const busy of [inFlight, firstQueued]) {
+      const error = await redeliver(tenant, webhook.id, busy.id, deps).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'conflict', message: expect.stringContaining('being attempted right now') });
+    }
+    expect(queued).toHaveLength(1);
+  });
+
   it('queues a new sequence for an enabled, active webhook', async () => {
     const { deps, queued, webhook, delivery } = await setUp({});
     expect(await redeliver(tenant, webhook.id, delivery.id, deps)).toMatchObject({ status: 'pending', sequence: 2 });

@@ -756,7 +756,7 @@ export interface paths {
     put?: never;
     /**
      * Deliver again
-     * @description A new sequence of attempts of the same event (same event id), the first one at once.
+     * @description A new sequence of attempts of the same event (same event id), the first one at once: of a delivery that succeeded or failed, or one waiting for its next retry (retry now: the scheduled retry is then dropped). A delivery whose attempt is on its way, or whose first attempt is still queued, answers 409.
      *
      *     Requires the scope `write:webhooks`.
      */

@@ -1,5 +1,5 @@
 import { eventTypes } from '../../../../core/events/event-types';
-import type { DeliveryStatus, DeliveryView } from '../../../../core/webhooks/delivery';
+import { type DeliveryStatus, type DeliveryView, waitingForRetry } from '../../../../core/webhooks/delivery';
 import type { WebhookView } from '../../../../core/webhooks/webhook';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
@@ -187,14 +187,14 @@ export const WebhookPage = (props: WebhookPageProps) => {
                     </span>
                   )}
                 </div>
-                {state === 'enabled' && !delivery.test && delivery.status !== 'pending' && (
+                {state === 'enabled' && !delivery.test && (delivery.status !== 'pending' || waitingForRetry(delivery)) && (
                   <PostForm
                     action={`${base}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`}
                     csrfToken={csrf}
                     className="inline-form"
-                    label={`Redeliver ${delivery.id}`}
+                    label={`${delivery.status === 'pending' ? 'Retry now' : 'Redeliver'} ${delivery.id}`}
                   >
-                    <Button variant="secondary">Redeliver</Button>
+                    <Button variant="secondary">{delivery.status === 'pending' ? 'Retry now' : 'Redeliver'}</Button>
                   </PostForm>
                 )}
                 <details open={delivery.status === 'failed'}>
