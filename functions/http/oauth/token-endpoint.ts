@@ -154,6 +154,11 @@ const libraryErrorProblem = (error: InstanceType<typeof OAuthError>, parameters:
   if (name === 'invalid_request' && /redirect_uri/.test(error.message) && !/not a valid URI/.test(error.message)) {
     return new OAuthProblem('invalid_grant', 'Invalid grant: redirect_uri does not match the authorization request');
   }
+  // Another client's refresh token is answered as an unknown one: the answer does not tell a client
+  // that a token it holds is valid elsewhere.
+  if (name === 'invalid_grant' && /issued to another client/.test(error.message)) {
+    return new OAuthProblem('invalid_grant', 'Invalid grant: refresh token is invalid');
+  }
   return new OAuthProblem(name as OAuthProblem['error'], error.message);
 };
 

@@ -329,6 +329,20 @@ describe('refresh tokens', () => {
     expect(await refresh(world, first.body.refresh_token, { scope: 'read:projects write:deployments' })).toMatchObject({ status: 400 });
   });
 
+  it("answer another client's refresh token as an unknown one, and leave it working for its own client", async () => {
+    const world = await oauthWorld();
+    const first = await exchange(world, (await world.authorize()).code!);
+    const unknown = await refresh(world, 'svc_refresh_000000000000000000000000000000000000', {
+      client_id: world.publicClient.id,
+      client_secret: '',
+    });
+    const foreign = await refresh(world, first.body.refresh_token, { client_id: world.publicClient.id, client_secret: '' });
+    expect(foreign).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(foreign.body.error_description).toBe('Invalid grant: refresh token is invalid');
+    expect(unknown.body).toEqual(foreign.body);
+    expect(await refresh(world, first.body.refresh_token)).toMatchObject({ status: 200 });
+  });
+
   it('a reused refresh token fails and revokes the whole grant: every token descended from it', async () => {
     const world = await oauthWorld();
     const first = await exchange(world, (await world.authorize()).code!);
