@@ -71,6 +71,20 @@ describe('the fallback function ($default route)', () => {
     expect(JSON.parse(response.body ?? '')).toMatchObject({ error: { code: 'method_not_allowed', request_id: 'req-405' } });
   });
 
+  it('answers a wrong method at /oauth/token and /oauth/revoke with an RFC 6749 error object, never cached', async () => {
+    for (const path of ['/oauth/token', '/oauth/revoke']) {
+      const response = await fallback(apiEvent({ method: 'GET', path, requestId: 'req-oauth' }));
+      expect([path, response.statusCode, response.headers.Allow, response.headers['Cache-Control']]).toEqual([
+        path,
+        405,
+        'POST',
+        'no-store',
+      ]);
+      expect(JSON.parse(response.body ?? '')).toEqual({ error: 'invalid_request', error_description: `Send POST to ${path}.` });
+      expect(response.headers['X-Request-Id']).toBe('req-oauth');
+    }
+  });
+
   it('answers 404 not_found in the error envelope for an unknown path', async () => {
     const response = await fallback(apiEvent({ method: 'GET', path: '/v1/nowhere', requestId: 'req-404' }));
     expect(response.statusCode).toBe(404);

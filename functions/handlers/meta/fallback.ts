@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors';
 import { dashboardNotFound, isDashboardPath } from '../../http/pages/not-found-page';
 import { withRequestId } from '../../http/pipeline';
 import { dashboardPageAbove } from '../../routes/dashboard-page-above';
-import { errorResponse, type HttpResponse } from '../../http/response';
+import { errorResponse, type HttpResponse, jsonResponse } from '../../http/response';
 import { matchRoute } from '../../routes';
 
 /**
@@ -13,6 +13,8 @@ import { matchRoute } from '../../routes';
  * the address of a dashboard action opened as a page (a mode switch on a confirmation the action
  * answered, `/dashboard/sign-out` typed in) goes to the page the action belongs to.
  */
+const oauthEndpoints = new Set(['/oauth/token', '/oauth/revoke']);
+
 export const handler = async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
   const { method, path } = event.requestContext.http;
   const { allowed } = matchRoute(method, path);
@@ -20,6 +22,17 @@ export const handler = async (event: APIGatewayProxyEventV2): Promise<HttpRespon
     if (allowed.length === 0) return dashboardNotFound(event, event.requestContext.requestId);
     return withRequestId(
       { statusCode: 303, headers: { Location: dashboardPageAbove(path), 'Cache-Control': 'no-store' }, body: '' },
+      event.requestContext.requestId,
+    );
+  }
+  // The authorization server's machine endpoints answer as RFC 6749 does, even to a wrong method.
+  if (allowed.length > 0 && oauthEndpoints.has(path)) {
+    return withRequestId(
+      jsonResponse(
+        405,
+        { error: 'invalid_request', error_description: `Send ${allowed.join(' or ')} to ${path}.` },
+        { Allow: allowed.join(', '), 'Cache-Control': 'no-store' },
+      ),
       event.requestContext.requestId,
     );
   }
