@@ -185,10 +185,7 @@ const noCommonHistory = (base: Side, head: Side) =>
   new NoCommonHistory(`${base.ref} and ${head.ref} share no history: there is no merge base to review the change from`);
 
 const readLocalSide = async (gitdir: string, cache: GitCache, name: string): Promise<Side> => {
-  if (fullCommitId.test(name)) {
-    await requireCommit(gitdir, name, cache);
-    return { ref: name, oid: name };
-  }
+  if (fullCommitId.test(name)) return { ref: name, oid: await requireCommit(gitdir, name, cache) };
   assertBranchName(name);
   try {
     return { ref: name, oid: await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` }) };
@@ -206,14 +203,24 @@ const remoteSide = (tips: Map<string, string>, name: string): Side => {
   return { ref: name, oid };
 };
 
-/** Fetches both sides, deeper each round, until their merge base is there (or `maxDepth`). */
-const fetchUntilMergeBase = async (remote: Remote, gitdir: string, cache: GitCache, base: Side, head: Side): Promise<string> => {
+/**
+ * Fetches both sides, deeper each round, until their merge base is there (or `maxDepth`); the merge
+ * base and the commit of each side (a side named by an annotated tag's id is its commit).
+ */
+const fetchUntilMergeBase = async (
+  remote: Remote,
+  gitdir: string,
+  cache: GitCache,
+  base: Side,
+  head: Side,
+): Promise<{ mergeBase: string; baseCommit: string; headCommit: string }> => {
   try {
     await git.init({ fs, gitdir, bare: true });
     await git.addRemote({ fs, gitdir, remote: 'origin', url: remote.url });
   } catch (error) {
     throw unavailable(error);
   }
+  const commits = new Map<Side, string>();
   const fetchSide = async (side: Side, depth: number): Promise<void> => {
     try {
       await git.fetch({
@@ -232,13 +239,14 @@ const fetchUntilMergeBase = async (remote: Remote, gitdir: string, cache: GitCac
     } catch (error) {
       throw unavailable(error);
     }
-    await requireCommit(gitdir, side.oid, cache);
+    commits.set(side, await requireCommit(gitdir, side.oid, cache));
   };
   for (let depth = firstDepth; ; depth = Math.min(depth * 4, maxDepth)) {
     await fetchSide(head, depth);
     await fetchSide(base, depth);
-    const found = await mergeBaseOf(gitdir, cache, base.oid, head.oid);
-    if (found) return found;
+    const [baseCommit, headCommit] = [commits.get(base) as string, commits.get(head) as string];
+    const found = await mergeBaseOf(gitdir, cache, baseCommit, headCommit);
+    if (found) return { mergeBase: found, baseCommit, headCommit };
     if (depth >= maxDepth) throw new NoCommonHistory(`${base.ref} and ${head.ref} share no history within ${maxDepth} commits`);
   }
 };
@@ -285,7 +293,10 @@ export const gitChangeReader = (options: ChangeReaderOptions = {}) => ({
       base = remoteSide(tips, baseName);
       head = remoteSide(tips, request.head);
       gitdir = join(request.dir, '.git');
-      mergeBase = await fetchUntilMergeBase(remote, gitdir, cache, base, head);
+      const fetched = await fetchUntilMergeBase(remote, gitdir, cache, base, head);
+      mergeBase = fetched.mergeBase;
+      base = { ...base, oid: fetched.baseCommit };
+      head = { ...head, oid: fetched.headCommit };
     }
     const files = await changedFiles(gitdir, cache, mergeBase, head.oid);
     await writeTreeAt(gitdir, head.oid, request.dir, cache);

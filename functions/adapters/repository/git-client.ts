@@ -14,10 +14,14 @@ export const gitErrorCode = (error: unknown): string | undefined => {
 /** The object cache isomorphic-git shares between calls on one repository (packfile indexes). */
 export type GitCache = Record<string, unknown>;
 
-/** The commit `oid` is in the repository at `gitdir`, or the caller's ref names nothing there. */
-export const requireCommit = async (gitdir: string, oid: string, cache: GitCache): Promise<void> => {
+/**
+ * The commit `oid` names in the repository at `gitdir`: itself, or the commit an annotated tag's
+ * object id points to (as git takes a tag wherever it wants a commit); else the caller's ref names
+ * nothing there.
+ */
+export const requireCommit = async (gitdir: string, oid: string, cache: GitCache): Promise<string> => {
   try {
-    await git.readCommit({ fs, gitdir, oid, cache });
+    return (await git.readCommit({ fs, gitdir, oid, cache })).oid;
   } catch {
     throw new RepositoryRefNotFound(`commit ${oid} was not found in the repository`);
   }

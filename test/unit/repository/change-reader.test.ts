@@ -18,6 +18,8 @@ let root: Awaited<ReturnType<typeof tempRoot>>;
 let repo: string;
 let forkPoint: string;
 let featureTip: string;
+/** The object id of an annotated tag of `featureTip` (a tag object, not the commit). */
+let featureTag: string;
 let counter = 0;
 
 /**
@@ -57,6 +59,8 @@ beforeAll(async () => {
   gitCli(repo, 'commit', '--quiet', '-m', 'feature work');
   for (let i = 0; i < 60; i += 1) gitCli(repo, 'commit', '--quiet', '--allow-empty', '-m', `feature step ${i}`);
   featureTip = gitCli(repo, 'rev-parse', 'HEAD');
+  gitCli(repo, 'tag', '--annotate', 'reviewed', '--message', 'the reviewed state', featureTip);
+  featureTag = gitCli(repo, 'rev-parse', 'reviewed');
 
   gitCli(repo, 'checkout', '--quiet', 'main');
   await write(repo, { 'README.md': '# Shop, moved on\n' });
@@ -109,6 +113,13 @@ describe('the change a pull request would show, from a file: repository', () => 
     expect(summary(read)).toEqual(expectedFiles);
   });
 
+  it('takes the id of an annotated tag as head, as git does: the commit it tags', async () => {
+    expect(featureTag).not.toBe(featureTip);
+    const read = await gitChangeReader({ fileRepositories: true }).read({ url: `file://${repo}`, head: featureTag, dir: await freshDir() });
+    expect(read).toMatchObject({ base_ref: 'main', merge_base: forkPoint, head_commit: featureTip });
+    expect(summary(read)).toEqual(expectedFiles);
+  });
+
   it('names what cannot be reviewed: an unknown branch, an unknown commit, two branches with no shared history', async () => {
     const reader = gitChangeReader({ fileRepositories: true });
     await expect(reader.read({ url: `file://${repo}`, head: 'nope', dir: await freshDir() })).rejects.toThrow(
@@ -145,5 +156,17 @@ describe('the change a pull request would show, over https', () => {
     expect(summary(read)).toEqual(expectedFiles);
     expect(await readFile(join(dir, 'src/app.ts'), 'utf8')).toContain('export const changed = 6;');
     expect(server.authorizations).toContain(`Basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`);
+  });
+
+  it('takes the id of an annotated tag as head there too', async () => {
+    const read = await gitChangeReader({ http: server.client }).read({
+      url: 'https://git.test/shop.git',
+      base: 'main',
+      head: featureTag,
+      dir: await freshDir(),
+      credentials: { token },
+    });
+    expect(read).toMatchObject({ base_ref: 'main', merge_base: forkPoint, head_commit: featureTip });
+    expect(summary(read)).toEqual(expectedFiles);
   });
 });
