@@ -187,6 +187,20 @@ const classify = (files: ChangedFile[], limits: ReviewLimits, recorded?: Readonl
 };
 
 /**
+ * A generated file the review sets aside (no type check, no sast, nothing sent to the AI) whose
+ * secrets are still scanned for: what a build writes (`dist/`, a minified bundle, a file marked
+ * `@generated`) can carry a key as well as its source. Not third-party code under `node_modules/`,
+ * and not a lockfile.
+ */
+const secretsScannedThoughSetAside = (file: ChangedFile, entry: ReviewFile | undefined): boolean =>
+  file.kind === 'text' &&
+  file.after !== null &&
+  entry?.status === 'skipped' &&
+  (entry.reason ?? '').startsWith('generated:') &&
+  entry.reason !== 'generated: a lockfile' &&
+  entry.reason !== 'generated: under node_modules/';
+
+/**
  * The head-side lines a secret found at `line` takes: that line, and for a PEM block (a private key
  * begins there) every line through its END line, so no line of the key body reaches the AI.
  */
@@ -222,13 +236,22 @@ export const reviewChange = async (
   tenant: Tenant,
   review: Review,
   change: ReviewedChange,
-  analyse: (files: ChangedFile[]) => Promise<AnalysisResults>,
+  analyse: (files: ChangedFile[], secretsOnly: ChangedFile[]) => Promise<AnalysisResults>,
 ): Promise<{ review: Review | undefined; comments: ReviewComment[] }> => {
   const limits = reviewLimitsOf(deps.limits);
   const { reviewable, entries } = classify(change.files, limits, change.diffs);
   const diffs = reviewable.map(({ diff }) => diff);
-  const results = await analyse(reviewable.map(({ file }) => file));
-  const analysed = analysisComments(diffs, results);
+  const generated = change.files.filter((file) => secretsScannedThoughSetAside(file, entries.get(file.path)));
+  const results = await analyse(
+    reviewable.map(({ file }) => file),
+    generated,
+  );
+  // A secret found in a generated file is placed on its diff, computed for such a file only.
+  const withSecrets = new Set(results.findings.filter((finding) => finding.type === 'secrets').map((finding) => finding.location.path));
+  const generatedDiffs = generated
+    .filter((file) => withSecrets.has(file.path))
+    .flatMap((file) => change.diffs?.get(file.path) ?? diffOfFile(file) ?? []);
+  const analysed = analysisComments([...diffs, ...generatedDiffs], results);
 
   const heads = new Map(reviewable.map(({ file }) => [file.path, file.after]));
   const secretLines = new Map<string, Set<number>>();

@@ -39,12 +39,14 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 /**
  * The analysis of the changed files that still exist on the head side: their checks in the
  * checked-out head tree (imports resolve there), and the scanners over a tree of those files only,
- * so a large repository costs no more than its change.
+ * so a large repository costs no more than its change. `secretsOnly` (generated files the review
+ * sets aside) get the secrets scanner alone, over a tree of their own.
  */
 export const analyseChange = async (
   deps: Pick<ReviewJobDeps, 'analyser' | 'scratch'>,
   headDir: string,
   files: ChangedFile[],
+  secretsOnly: ChangedFile[] = [],
 ): Promise<AnalysisResults> => {
   const present = files.filter((file) => file.after !== null);
   const checks = await deps.analyser.checkFiles(
@@ -52,15 +54,21 @@ export const analyseChange = async (
     present.map((file) => file.path),
   );
   const findings: RawFinding[] = [];
-  if (present.length > 0 && deps.analyser.scanners.length > 0) {
+  const scanTree = async (treeFiles: ChangedFile[], scanners: Scanner[]): Promise<void> => {
+    if (treeFiles.length === 0 || scanners.length === 0) return;
     const tree = await deps.scratch.create();
     try {
-      await tree.apply(present.map((file) => ({ path: file.path, content: file.after })));
-      for (const scanner of deps.analyser.scanners) findings.push(...(await scanner.scan(tree.dir)).findings);
+      await tree.apply(treeFiles.map((file) => ({ path: file.path, content: file.after })));
+      for (const scanner of scanners) findings.push(...(await scanner.scan(tree.dir)).findings);
     } finally {
       await tree.dispose();
     }
-  }
+  };
+  await scanTree(present, deps.analyser.scanners);
+  await scanTree(
+    secretsOnly.filter((file) => file.after !== null),
+    deps.analyser.scanners.filter((scanner) => scanner.type === 'secrets'),
+  );
   return { checks, findings };
 };
 
@@ -93,7 +101,9 @@ export const runReviewJob = async (deps: ReviewJobDeps, ref: ReviewJobRef): Prom
         head: started.head,
         dir: tree.dir,
       });
-      const { review } = await reviewChange(deps, tenant, started, change, (files) => analyseChange(deps, tree.dir, files));
+      const { review } = await reviewChange(deps, tenant, started, change, (files, secretsOnly) =>
+        analyseChange(deps, tree.dir, files, secretsOnly),
+      );
       return review;
     } finally {
       await tree.dispose();
