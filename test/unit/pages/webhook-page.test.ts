@@ -1,0 +1,81 @@
+import { renderToString } from 'preact-render-to-string';
+import type { DeliveryAttempt, DeliveryView } from '../../../functions/core/webhooks/delivery';
+import type { WebhookView } from '../../../functions/core/webhooks/webhook';
+import { WebhookPage } from '../../../functions/pages/views/dashboard/webhooks/webhook';
+
+const webhook = {
+  id: 'wh_01JD2Q7A0B1C2D3E4F5G6H7J8K',
+  url: 'https://hooks.example.com/in',
+  events: ['*'],
+  active: true,
+  status: 'enabled',
+  description: null,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-01T10:00:00.000Z',
+  failed_at: null,
+  previous_secret_expires_at: null,
+} as unknown as WebhookView;
+
+const attempt = (sequence: number, number: number): DeliveryAttempt => ({
+  sequence,
+  number,
+  attempted_at: '2026-11-01T10:01:00.000Z',
+  status_code: 503,
+  duration_ms: 20,
+  error: 'http_status',
+  error_message: 'HTTP 503',
+  response_excerpt: '',
+});
+
+const delivery = (id: string, changes: Partial<DeliveryView>): DeliveryView => ({
+  id,
+  webhook_id: webhook.id,
+  event_id: 'evt_01JD2Q7A0B1C2D3E4F5G6H7J8K',
+  event_type: 'workflow.completed',
+  status: 'pending',
+  test: false,
+  sequence: 1,
+  attempt_count: 0,
+  attempt_claimed_at: null,
+  attempts: [],
+  next_attempt_at: null,
+  created_at: '2026-11-01T10:00:00.000Z',
+  updated_at: '2026-11-01T10:00:00.000Z',
+  ...changes,
+});
+
+const page = (deliveries: DeliveryView[]) =>
+  renderToString(
+    WebhookPage({
+      shell: {
+        viewer: { email: 'admin@example.com', accountId: 'acct_1', csrfToken: 'csrf' },
+        accountId: 'acct_1',
+        role: 'admin',
+        mode: 'test',
+        path: `/dashboard/webhooks/${webhook.id}`,
+        here: `/dashboard/webhooks/${webhook.id}`,
+      },
+      webhook,
+      deliveries,
+      filters: {},
+      page: 1,
+      totalPages: 1,
+      total: deliveries.length,
+      hrefOf: () => '',
+    }),
+  );
+
+describe("a webhook's delivery log in the dashboard", () => {
+  it('offers Retry now for a delivery waiting for its next attempt, Redeliver for a finished one, nothing while an attempt is on its way', () => {
+    const html = page([
+      delivery('dlv_waiting', { attempt_count: 1, attempts: [attempt(1, 1)], next_attempt_at: '2026-11-01T10:31:00.000Z' }),
+      delivery('dlv_failed', { status: 'failed', attempt_count: 6, attempts: [attempt(1, 6)] }),
+      delivery('dlv_in_flight', { attempt_count: 2, attempts: [attempt(1, 1)], attempt_claimed_at: '2026-11-01T10:31:00.000Z' }),
+      delivery('dlv_queued', {}),
+    ]);
+    expect(html).toContain('aria-label="Retry now dlv_waiting"');
+    expect(html).toContain('aria-label="Redeliver dlv_failed"');
+    expect(html).not.toMatch(/aria-label="(Retry now|Redeliver) dlv_in_flight"/);
+    expect(html).not.toMatch(/aria-label="(Retry now|Redeliver) dlv_queued"/);
+  });
+});
