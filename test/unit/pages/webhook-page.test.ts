@@ -2,6 +2,7 @@ import { renderToString } from 'preact-render-to-string';
 import type { DeliveryAttempt, DeliveryView } from '../../../functions/core/webhooks/delivery';
 import type { WebhookView } from '../../../functions/core/webhooks/webhook';
 import { WebhookPage } from '../../../functions/pages/views/dashboard/webhooks/webhook';
+import { deliveryAt } from '../fakes/webhook-repositories';
 
 const webhook = {
   id: 'wh_01JD2Q7A0B1C2D3E4F5G6H7J8K',
@@ -28,19 +29,10 @@ const attempt = (sequence: number, number: number): DeliveryAttempt => ({
 });
 
 const delivery = (id: string, changes: Partial<DeliveryView>): DeliveryView => ({
+  ...deliveryAt(Date.parse('2026-11-01T10:00:00.000Z')),
   id,
   webhook_id: webhook.id,
-  event_id: 'evt_01JD2Q7A0B1C2D3E4F5G6H7J8K',
-  event_type: 'workflow.completed',
-  status: 'pending',
-  test: false,
-  sequence: 1,
-  attempt_count: 0,
-  attempt_claimed_at: null,
-  attempts: [],
   next_attempt_at: null,
-  created_at: '2026-11-01T10:00:00.000Z',
-  updated_at: '2026-11-01T10:00:00.000Z',
   ...changes,
 });
 
