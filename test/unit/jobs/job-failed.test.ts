@@ -37,6 +37,8 @@ const store = () => {
   const reviews = {
     get: (_t: unknown, id: string) => get<Review>(id),
     save: (_t: unknown, p: Review, n: Review, e: PendingEvent[]) => save(p, n, e),
+    // No comment stored: the failure counts none.
+    listComments: async () => ({ items: [], total: 0 }),
   } as unknown as ReviewRepository;
   return { records, events, deps: { scans, findings, tests, reviews, clock: controlledClock() } };
 };
