@@ -44,6 +44,15 @@ const looksMinified = (text: string): boolean => {
 };
 
 /**
+ * A lockfile, or third-party code installed under `node_modules/`: generated files whose contents
+ * the change's authors did not write, and which the review does not scan for secrets either.
+ */
+export const isDependencyRecord = (path: string): boolean => {
+  const segments = path.split('/');
+  return lockfiles.has(segments[segments.length - 1] ?? '') || segments.slice(0, -1).includes('node_modules');
+};
+
+/**
  * Why a file of the change is skipped (binary or generated), or null when it is reviewed. A
  * generated file is one a tool writes: a lockfile, anything under `dist/`, `node_modules/` or
  * `coverage/`, a minified file or source map, or a file whose first lines say it is generated.

@@ -13,7 +13,7 @@ import { analysisComments, type AnalysisResults } from './analysis';
 import type { ChangedFile } from './change-source';
 import { keptComments, type DraftComment } from './comment-drafts';
 import { diffOfFile, type DiffFile, maxDiffEdits, undiffedFile } from './diff-files';
-import { skipReason } from './file-filter';
+import { isDependencyRecord, skipReason } from './file-filter';
 import type { Review, ReviewComment, ReviewCounts, ReviewFile, ReviewRepository, ReviewUsage, ReviewVerdict } from './review';
 import { reviewLimitsOf, type ReviewLimits } from './review-limits';
 import { requestFileOf, splitIntoRequests } from './review-requests';
@@ -197,8 +197,7 @@ const secretsScannedThoughSetAside = (file: ChangedFile, entry: ReviewFile | und
   file.after !== null &&
   entry?.status === 'skipped' &&
   (entry.reason ?? '').startsWith('generated:') &&
-  entry.reason !== 'generated: a lockfile' &&
-  entry.reason !== 'generated: under node_modules/';
+  !isDependencyRecord(file.path);
 
 /**
  * The head-side lines a secret found at `line` takes: that line, and for a PEM block (a private key
