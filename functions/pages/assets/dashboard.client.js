@@ -64,6 +64,23 @@
     });
   }
 
+  // A form that makes a key or a secret (`data-once`) is sent once: a second click while the first
+  // sending is on its way would be refused by the server (409), and that answer would replace the
+  // one showing the secret. Listened to after the confirmation dialog's listener, so a sending the
+  // dialog holds back is not counted.
+  for (const form of document.querySelectorAll('form[data-once]')) {
+    form.addEventListener('submit', (event) => {
+      if (event.defaultPrevented) return;
+      if (form.dataset.sent === 'yes') event.preventDefault();
+      else form.dataset.sent = 'yes';
+    });
+  }
+  // A page brought back by the back button keeps its state: let its forms be sent, so the server
+  // says why it refuses one already sent rather than the button doing nothing.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) for (const form of document.querySelectorAll('form[data-once]')) delete form.dataset.sent;
+  });
+
   // Live parts: while an element carries `data-live`, the page is fetched again every few
   // seconds and each live part replaced by its new version (no reload, focus and scroll kept).
   const liveParts = () => [...document.querySelectorAll('[data-live]')];

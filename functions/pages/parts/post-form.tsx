@@ -27,7 +27,14 @@ export const PostForm = (props: {
   once?: boolean;
   children: ComponentChildren;
 }) => (
-  <form method="post" action={props.action} className={props.className} data-confirm={props.confirm} aria-label={props.label}>
+  <form
+    method="post"
+    action={props.action}
+    className={props.className}
+    data-confirm={props.confirm}
+    data-once={props.once ? '' : undefined}
+    aria-label={props.label}
+  >
     <CsrfField token={props.csrfToken} />
     {props.once ? <input type="hidden" name={formIdFieldName} value={randomBytes(16).toString('base64url')} /> : null}
     {props.children}
