@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
@@ -40,7 +41,9 @@ export const newRequestId = (): string => randomBytes(12).toString('base64url');
 
 /**
  * The HTTP API (payload 2.0) event API Gateway would hand the function for this request: headers
- * lower-cased and repeated values comma-joined, binary bodies base64-encoded.
+ * lower-cased and repeated values comma-joined, binary bodies base64-encoded. A body of a text type
+ * whose bytes are not UTF-8 is binary too ("a text payload is a UTF-8-encoded string"), so the
+ * function sees the bytes sent, not U+FFFD in their place.
  */
 export const toApiGatewayEvent = (
   request: IncomingMessage,
@@ -50,7 +53,7 @@ export const toApiGatewayEvent = (
   const { path, query } = requestTarget(request);
   const headers = joinedHeaders(request);
   const method = (request.method ?? 'GET').toUpperCase();
-  const isText = body.length === 0 || textTypes.test(headers['content-type'] ?? '');
+  const isText = body.length === 0 || (textTypes.test(headers['content-type'] ?? '') && isUtf8(body));
   const now = Date.now();
   const requestId = newRequestId();
   return {

@@ -27,6 +27,19 @@ describe('the error table', () => {
     expectError(answer, 400, 'invalid_json');
   });
 
+  it('400 invalid_json: a JSON body whose bytes are not UTF-8 is refused, not stored with U+FFFD', async () => {
+    const { live } = await newAccount();
+    const answer = await call('POST', '/projects', {
+      key: live.key,
+      raw: Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from(`","repository":"${repository}"}`)]),
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expectError(answer, 400, 'invalid_json');
+    expect(answer.body.error.message).toContain('UTF-8');
+    const list = await call('GET', '/projects', { key: live.key });
+    expect(list.body.data).toEqual([]);
+  });
+
   it('400 invalid_request: Authorization and X-API-Key name different credentials', async () => {
     const { live, test } = await newAccount();
     const answer = await call('GET', '/projects', { headers: { Authorization: `Bearer ${live.key}`, 'X-API-Key': test.key } });

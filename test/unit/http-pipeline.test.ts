@@ -356,6 +356,59 @@ describe('request bodies', () => {
     expect(answer.body.error.code).toBe('invalid_json');
   });
 
+  it('answers 400 invalid_json for a body whose bytes are not UTF-8, and stores nothing', async () => {
+    const { handlers, auth, calls } = await setUp();
+    const latin1 = Buffer.from(JSON.stringify({ ...validProject, name: 'Caf\u00e9' }), 'latin1');
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw: latin1.toString('base64'),
+      isBase64Encoded: true,
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('not valid UTF-8') });
+    expect(calls.create).toBe(0);
+
+    const utf8 = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw: Buffer.from(JSON.stringify({ ...validProject, name: 'Caf\u00e9' }), 'utf8').toString('base64'),
+      isBase64Encoded: true,
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
+    expect(utf8.status).toBe(201);
+    expect(utf8.body.data.name).toBe('Caf\u00e9');
+  });
+
+  it('answers 415 before reading the bytes of a body that is neither JSON nor UTF-8', async () => {
+    const { handlers, auth } = await setUp();
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw: Buffer.from([0xff, 0xfe, 0x00]).toString('base64'),
+      isBase64Encoded: true,
+      headers: { ...auth, 'content-type': 'application/octet-stream' },
+    });
+    expect(answer.status).toBe(415);
+  });
+
+  it.each([
+    ['a value', '{"name":"x\\ud800y","repository":"https://github.com/acme/app"}'],
+    ['a key', '{"name":"x","\\udc00":1}'],
+  ])('answers 400 invalid_json for an escaped unpaired surrogate in %s, which is not text', async (_where, raw) => {
+    const { handlers, auth, calls } = await setUp();
+    const answer = await send(handlers.create, {
+      method: 'POST',
+      path: '/v1/projects',
+      raw,
+      headers: { ...auth, 'content-type': 'application/json' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('unpaired') });
+    expect(calls.create).toBe(0);
+  });
+
   it('answers 400 invalid_json saying so for valid JSON nested too deeply to read', async () => {
     const { handlers, auth } = await setUp();
     const depth = 50_000;

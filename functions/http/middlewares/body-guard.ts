@@ -5,16 +5,33 @@ import type { HttpResponse } from '../response';
 
 export const maxBodyBytes = 1024 * 1024;
 
-const bodyBytes = (event: APIGatewayProxyEventV2): number => {
-  if (!event.body) return 0;
-  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').length : Buffer.byteLength(event.body);
-};
-
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse>;
 
-/** No body, or only whitespace: what a client sends when it sends nothing. */
-const isBlank = (event: APIGatewayProxyEventV2): boolean =>
-  !event.body || (event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body).trim() === '';
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
+ * The body decoded once: its size in bytes (what the 1 MiB limit counts) and its text, `undefined`
+ * when its bytes are not UTF-8. Those are refused rather than read with U+FFFD in their place, which
+ * would store something other than what was sent.
+ */
+const bodyOf = (event: APIGatewayProxyEventV2): { bytes: number; text: () => string | undefined } => {
+  if (!event.body) return { bytes: 0, text: () => '' };
+  if (!event.isBase64Encoded) {
+    const body = event.body;
+    return { bytes: Buffer.byteLength(body), text: () => body };
+  }
+  const raw = Buffer.from(event.body, 'base64');
+  return {
+    bytes: raw.length,
+    text: () => {
+      try {
+        return utf8.decode(raw);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+};
 
 /** The body of an operation that takes none may be `{}`, as clients often send; any field is unknown. */
 const refuseFields = (parsed: unknown): void => {
@@ -37,17 +54,20 @@ const isPrototypeKey = (key: string, value: unknown): boolean =>
  * loads node's HTTP stack at import for one table of status texts, a cost every writer's cold start
  * paid for nothing (`docs/performance.md`).
  */
-const parsedJson = (event: APIGatewayProxyEventV2): unknown => {
+const parsedJson = (event: APIGatewayProxyEventV2, text: string | undefined): unknown => {
   // API Gateway (and the local runtime) hand every header name over in lower case.
   const contentType = event.headers['content-type'];
   if (contentType === undefined || !jsonContentType.test(contentType))
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
-  const text = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString('utf8') : (event.body ?? '');
+  if (text === undefined) throw new ApiError('invalid_json', 'The body is not valid UTF-8; send JSON encoded as UTF-8.');
   let forbidden: string | undefined;
+  let unpaired = false;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text, (key, value: unknown) => {
       if (isPrototypeKey(key, value)) forbidden ??= key;
+      // An escaped lone surrogate ("\ud800") is valid JSON but no text: stored, it would turn into U+FFFD.
+      if (!key.isWellFormed() || (typeof value === 'string' && !value.isWellFormed())) unpaired = true;
       return value;
     });
   } catch (error) {
@@ -59,6 +79,7 @@ const parsedJson = (event: APIGatewayProxyEventV2): unknown => {
       );
     throw new ApiError('invalid_json', 'The body is not valid JSON.');
   }
+  if (unpaired) throw new ApiError('invalid_json', 'The body holds an unpaired UTF-16 surrogate (such as "\\ud800"), which is not text.');
   if (forbidden !== undefined) throw validationError([{ field: forbidden, issue: 'is not a known field' }]);
   return parsed;
 };
@@ -75,23 +96,23 @@ export const jsonBody = ({ optional = false, takesNone = false } = {}): Middlewa
   return [
     {
       before: (request) => {
-        if (bodyBytes(request.event) > maxBodyBytes) {
+        const body = bodyOf(request.event);
+        if (body.bytes > maxBodyBytes) {
           throw new ApiError('payload_too_large', `The body is larger than ${maxBodyBytes} bytes (1 MiB).`);
         }
-      },
-    },
-    {
-      before: (request) => {
+        const text = body.text();
+        // No body, or only whitespace: what a client sends when it sends nothing.
+        const blank = text?.trim() === '';
         if (takesNone) {
           // The event keeps the body as sent: the idempotency fingerprint reads it.
-          if (!isBlank(request.event)) refuseFields(parsedJson(request.event));
+          if (!blank) refuseFields(parsedJson(request.event, text));
           return;
         }
-        if (optional && isBlank(request.event)) {
+        if (optional && blank) {
           (request.event as { body: unknown }).body = {};
           return;
         }
-        (request.event as { body: unknown }).body = parsedJson(request.event);
+        (request.event as { body: unknown }).body = parsedJson(request.event, text);
       },
     },
   ];

@@ -13,7 +13,7 @@ import type { WebRouteDefinition } from '../../routes/route';
 import { statusOf } from '../error-status';
 import { readCookies, modeOfCookies } from './cookies';
 import type { PageReads, PageRequest, PageResult, SignedIn } from './page-handler';
-import { pageHandler } from './page-deps';
+import { pageDepsFromEnvironment, pageHandler } from './page-deps';
 
 /** A page of the dashboard, as its function sees the request: who, for which account, in which mode. */
 export interface DashboardRequest extends PageRequest {
@@ -87,7 +87,7 @@ export const dashboardPage = (
         const formId = request.form.get(formIdFieldName) ?? '';
         if (request.event.requestContext.http.method !== 'POST' || !isFormId(formId) || sentForm !== undefined) return;
         const key = `dashboard-form#${formId}`;
-        const claim = await sentForms().claim(tenant, key, request.event.rawPath, Date.now());
+        const claim = await sentForms().claim(tenant, key, request.event.rawPath, pageDepsFromEnvironment().clock.now());
         if (claim !== 'claimed') throw conflict(alreadySent);
         sentForm = key;
       };
@@ -95,7 +95,7 @@ export const dashboardPage = (
       const settleSentForm = async (status: number | undefined): Promise<void> => {
         if (sentForm === undefined) return;
         if (status !== undefined && status < 400)
-          await sentForms().complete(tenant, sentForm, { statusCode: status, headers: {}, body: '' }, Date.now());
+          await sentForms().complete(tenant, sentForm, { statusCode: status, headers: {}, body: '' }, pageDepsFromEnvironment().clock.now());
         else await sentForms().release(tenant, sentForm);
       };
       const act = async (): Promise<PageResult> => {
