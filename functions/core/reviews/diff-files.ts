@@ -173,6 +173,28 @@ export const diffOfFile = (file: ChangedFile, context = diffContextLines): DiffF
   });
 };
 
+/**
+ * For an edit too large to diff line by line (`diffOfFile` gives up): of the head-side `lines`,
+ * those the change added, each a hunk of its own. A line counts as added when its text is no line
+ * of the base, which is what a diff says of it; a line whose text the base has was there before
+ * (a secret the change kept is not its doing). Linear in the file's size.
+ */
+export const addedLinesOnly = (file: ChangedFile, lines: Iterable<number>): DiffFile => {
+  const base = new Set(linesOf(file.before));
+  const head = linesOf(file.after);
+  const hunks: DiffHunk[] = [...new Set(lines)]
+    .sort((a, b) => a - b)
+    .filter((line) => line >= 1 && line <= head.length && !base.has(head[line - 1] as string))
+    .map((line) => ({
+      old_start: 0,
+      old_lines: 0,
+      new_start: line,
+      new_lines: 1,
+      lines: [{ kind: 'added', text: head[line - 1] as string, old_line: null, new_line: line }],
+    }));
+  return { ...undiffedFile(file), hunks };
+};
+
 export interface HeadLine {
   kind: 'context' | 'added';
   /** Index of the hunk in the file: a comment's range stays within one hunk, as on GitHub. */

@@ -12,7 +12,7 @@ import { checkedAiComments, type ReviewedFile } from './ai-comments';
 import { analysisComments, type AnalysisResults } from './analysis';
 import type { ChangedFile } from './change-source';
 import { keptComments, type DraftComment } from './comment-drafts';
-import { diffOfFile, type DiffFile, maxDiffEdits, undiffedFile } from './diff-files';
+import { addedLinesOnly, diffOfFile, type DiffFile, maxDiffEdits, undiffedFile } from './diff-files';
 import { isDependencyRecord, skipReason } from './file-filter';
 import type { Review, ReviewComment, ReviewCounts, ReviewFile, ReviewRepository, ReviewUsage, ReviewVerdict } from './review';
 import { reviewLimitsOf, type ReviewLimits } from './review-limits';
@@ -245,11 +245,18 @@ export const reviewChange = async (
     reviewable.map(({ file }) => file),
     generated,
   );
-  // A secret found in a generated file is placed on its diff, computed for such a file only.
-  const withSecrets = new Set(results.findings.filter((finding) => finding.type === 'secrets').map((finding) => finding.location.path));
+  // A secret found in a generated file is placed on its diff, computed for such a file only; for a
+  // rebuild changing too many lines to diff, on the secrets' lines the change added.
+  const secretLinesFound = new Map<string, number[]>();
+  for (const finding of results.findings) {
+    if (finding.type !== 'secrets') continue;
+    const found = secretLinesFound.get(finding.location.path) ?? [];
+    if (finding.location.line !== null) found.push(finding.location.line);
+    secretLinesFound.set(finding.location.path, found);
+  }
   const generatedDiffs = generated
-    .filter((file) => withSecrets.has(file.path))
-    .flatMap((file) => change.diffs?.get(file.path) ?? diffOfFile(file) ?? []);
+    .filter((file) => secretLinesFound.has(file.path))
+    .map((file) => change.diffs?.get(file.path) ?? diffOfFile(file) ?? addedLinesOnly(file, secretLinesFound.get(file.path) ?? []));
   const analysed = analysisComments([...diffs, ...generatedDiffs], results);
 
   const heads = new Map(reviewable.map(({ file }) => [file.path, file.after]));

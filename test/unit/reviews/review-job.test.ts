@@ -74,6 +74,18 @@ beforeAll(async () => {
   });
   gitCli(repo, 'add', '-A', '--force');
   gitCli(repo, 'commit', '--quiet', '-m', 'build output');
+  // `regenerated`: a bundle on main (holding a token already) rebuilt with every line changed, more
+  // than a line-by-line diff is computed for, and a second token added.
+  gitCli(repo, 'checkout', '--quiet', 'main');
+  const oldToken = `export const token = '${githubToken}';`;
+  await write(repo, { 'dist/bundle.js': `${[...numbered(2_500, 'a'), oldToken].join('\n')}\n` });
+  gitCli(repo, 'add', '-A', '--force');
+  gitCli(repo, 'commit', '--quiet', '-m', 'bundle');
+  gitCli(repo, 'checkout', '--quiet', '-b', 'regenerated');
+  await write(repo, {
+    'dist/bundle.js': `${[...numbered(1_000, 'b'), `export const fresh = '${githubToken}';`, ...numbered(1_500, 'c'), oldToken].join('\n')}\n`,
+  });
+  gitCli(repo, 'commit', '--quiet', '-am', 'rebuilt bundle');
   gitCli(repo, 'checkout', '--quiet', 'main');
   url = `file://${repo}`;
 });
@@ -202,6 +214,19 @@ describe('a review job on a real repository', () => {
     expect(review?.verdict).toBe('request_changes');
     // Nothing of a generated file goes to the AI.
     expect(tasks.flatMap((task) => task.files.map((file) => file.path))).toEqual([]);
+  });
+
+  it('flags a token added to a generated file even when the rebuild changes more lines than a diff is computed for, not one it kept', async () => {
+    const { store, tasks, deps, ref } = setUp(() => answer(), 'regenerated');
+    const review = await runReviewJob(deps, ref);
+    expect(review?.status).toBe('completed');
+    expect(review?.files).toEqual([expect.objectContaining({ path: 'dist/bundle.js', status: 'skipped', reason: 'generated: under dist/' })]);
+    const secrets = store.comments.filter((comment) => comment.category === 'security');
+    // Line 1,001 is the added token; the one on line 2,502 was on main already.
+    expect(secrets.map((comment) => [comment.path, comment.line])).toEqual([['dist/bundle.js', 1_001]]);
+    expect(secrets[0]?.body).not.toContain(githubToken);
+    expect(review?.verdict).toBe('request_changes');
+    expect(tasks).toEqual([]);
   });
 
   it('fails with the reason when head does not exist, announced by review.completed', async () => {
