@@ -95,7 +95,12 @@ export const dashboardPage = (
       const settleSentForm = async (status: number | undefined): Promise<void> => {
         if (sentForm === undefined) return;
         if (status !== undefined && status < 400)
-          await sentForms().complete(tenant, sentForm, { statusCode: status, headers: {}, body: '' }, pageDepsFromEnvironment().clock.now());
+          await sentForms().complete(
+            tenant,
+            sentForm,
+            { statusCode: status, headers: {}, body: '' },
+            pageDepsFromEnvironment().clock.now(),
+          );
         else await sentForms().release(tenant, sentForm);
       };
       const act = async (): Promise<PageResult> => {

@@ -5,7 +5,12 @@ export const webhookSchema = v.object({
   id: v.pipe(v.string(), v.description('Prefix wh_')),
   url: v.string(),
   events: v.array(v.string()),
-  active: v.pipe(v.boolean(), v.description('Set by you; an inactive webhook receives nothing.')),
+  active: v.pipe(
+    v.boolean(),
+    v.description(
+      'Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`.',
+    ),
+  ),
   status: v.pipe(
     v.picklist(['enabled', 'failed']),
     v.description('`failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.'),

@@ -220,7 +220,9 @@ describe('a review job on a real repository', () => {
     const { store, tasks, deps, ref } = setUp(() => answer(), 'regenerated');
     const review = await runReviewJob(deps, ref);
     expect(review?.status).toBe('completed');
-    expect(review?.files).toEqual([expect.objectContaining({ path: 'dist/bundle.js', status: 'skipped', reason: 'generated: under dist/' })]);
+    expect(review?.files).toEqual([
+      expect.objectContaining({ path: 'dist/bundle.js', status: 'skipped', reason: 'generated: under dist/' }),
+    ]);
     const secrets = store.comments.filter((comment) => comment.category === 'security');
     // Line 1,001 is the added token; the one on line 2,502 was on main already.
     expect(secrets.map((comment) => [comment.path, comment.line])).toEqual([['dist/bundle.js', 1_001]]);

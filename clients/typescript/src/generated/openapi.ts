@@ -7114,7 +7114,7 @@ export interface operations {
               id: string;
               url: string;
               events: string[];
-              /** @description Set by you; an inactive webhook receives nothing. */
+              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
               active: boolean;
               /**
                * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
@@ -7279,7 +7279,7 @@ export interface operations {
               id: string;
               url: string;
               events: string[];
-              /** @description Set by you; an inactive webhook receives nothing. */
+              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
               active: boolean;
               /**
                * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
@@ -7447,7 +7447,7 @@ export interface operations {
               id: string;
               url: string;
               events: string[];
-              /** @description Set by you; an inactive webhook receives nothing. */
+              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
               active: boolean;
               /**
                * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
@@ -7727,7 +7727,7 @@ export interface operations {
               id: string;
               url: string;
               events: string[];
-              /** @description Set by you; an inactive webhook receives nothing. */
+              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
               active: boolean;
               /**
                * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
@@ -7900,7 +7900,7 @@ export interface operations {
               id: string;
               url: string;
               events: string[];
-              /** @description Set by you; an inactive webhook receives nothing. */
+              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
               active: boolean;
               /**
                * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
