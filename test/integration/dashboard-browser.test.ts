@@ -94,6 +94,37 @@ describe('the dashboard in a real browser', () => {
     // A dozen pages, each checked by axe: a loaded machine needs more than the default minute.
   }, 150_000);
 
+  it("keeps every list on a laptop's screen: a wide table scrolls inside its card, and a key's actions are in view at 1280 px", async () => {
+    const { person, page } = await signedIn();
+    await switchToTestMode(page);
+    const api = as(person.test.key);
+    // A scan, whose id names its row in Security's table; it is listed from the moment it is queued.
+    const repository = await fixtureRepository();
+    const project = (await api.post('/projects', { name: 'Layout', repository: repository.url })).body.data;
+    const scan = (await api.post('/security/scans', { project_id: project.id, scan_types: ['secrets'] })).body.data;
+    // A key with a long name and six scopes: the widest row the keys table has.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Name').fill('Nightly deploys of the checkout service');
+    for (const scope of ['read:projects', 'write:projects', 'read:workflows', 'write:workflows', 'read:deployments', 'write:deployments'])
+      await page.getByLabel(scope, { exact: true }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('#new-key-value').waitFor();
+    const row = page.getByRole('row', { name: /Nightly deploys/ });
+    const revoke = await row.getByRole('button', { name: 'Revoke' }).boundingBox();
+    const visible = await page.locator('.keys-table').locator('xpath=..').boundingBox();
+    expect(revoke && visible && revoke.x + revoke.width <= visible.x + visible.width).toBe(true);
+
+    await page.setViewportSize({ width: 1024, height: 800 });
+    for (const link of ['Projects', 'Workflows', 'Security', 'Webhooks', 'API keys', 'Requests', 'Audit log']) {
+      await nav(page).getByRole('link', { name: link, exact: true }).click();
+      await page.getByRole('heading', { name: link, level: 1, exact: true }).waitFor();
+      if (link === 'Security') await page.getByRole('link', { name: scan.id }).waitFor();
+      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect([link, sideways]).toEqual([link, 0]);
+    }
+  }, 120_000);
+
   it('creates a key with scopes as checkboxes, shows it once, the key works; revoked after a confirmation, it gets 401', async () => {
     const { page } = await signedIn();
     await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();

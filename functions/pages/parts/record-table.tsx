@@ -15,22 +15,27 @@ export interface RecordTableProps<T> {
   className?: string;
 }
 
-/** A table of records, one a row under column headings; or, with none, a line that says so (and what to do). */
+/**
+ * A table of records, one a row under column headings; or, with none, a line that says so (and what
+ * to do). A table wider than its card scrolls sideways inside it rather than spilling over the page.
+ */
 export const RecordTable = <T,>(props: RecordTableProps<T>) =>
   props.records.length === 0 && props.empty !== undefined ? (
     <Empty>{props.empty}</Empty>
   ) : (
-    <table className={props.className ?? 'table'}>
-      <caption className="visually-hidden">{props.caption}</caption>
-      <thead>
-        <tr>
-          {props.headings.map((heading) => (
-            <th scope="col" key={heading}>
-              {heading}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>{props.records.map(props.row)}</tbody>
-    </table>
+    <div className="table-scroll">
+      <table className={props.className ?? 'table'}>
+        <caption className="visually-hidden">{props.caption}</caption>
+        <thead>
+          <tr>
+            {props.headings.map((heading) => (
+              <th scope="col" key={heading}>
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{props.records.map(props.row)}</tbody>
+      </table>
+    </div>
   );

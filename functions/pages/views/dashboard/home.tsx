@@ -71,7 +71,7 @@ export const HomePage = (props: { shell: Shell; counts: HomeCounts; events: Serv
         caption="Latest events, newest first"
         headings={['Event', 'Object', 'When']}
         records={props.events}
-        empty={`No events yet in ${props.shell.mode} mode. They appear here as projects, workflows and deployments change.`}
+        empty={`No events yet in ${props.shell.mode} mode. They appear here as workflows, security scans, deployments and code reviews run (creating or editing a project sends none).`}
         row={(event) => {
           const href = pageOfEvent(event);
           const id = typeof event.data.id === 'string' ? event.data.id : '';

@@ -91,9 +91,6 @@ const KeyRow = ({ shell, item, nowMs, creator }: { shell: Shell; item: Credentia
         <Time iso={item.expires_at} empty="Never" />
       </td>
       <td>
-        <StatusBadge status={state} />
-      </td>
-      <td>
         {state === 'active' && canManage(shell.role, item) && (
           <div className="row-actions">
             <ConfirmForm
@@ -168,23 +165,22 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
         {active.length === 0 ? (
           <Empty>No active keys. Create one below.</Empty>
         ) : (
-          <div className="table-scroll">
-            <RecordTable
-              className="table keys-table"
-              caption="Active keys, newest first"
-              headings={['Name', 'Type', 'Scopes', 'Key', 'Created', 'Created by', 'Last used', 'Expires', 'Status', 'Actions']}
-              records={active}
-              row={(item) => (
-                <KeyRow
-                  key={item.id}
-                  shell={shell}
-                  item={item}
-                  nowMs={props.nowMs}
-                  creator={item.created_by_user_id ? props.creators?.get(item.created_by_user_id) : undefined}
-                />
-              )}
-            />
-          </div>
+          <RecordTable
+            className="table keys-table"
+            caption="Active keys, newest first"
+            // Every key here is active: no status column, so that the actions fit beside the rest.
+            headings={['Name', 'Type', 'Scopes', 'Key', 'Created', 'Created by', 'Last used', 'Expires', 'Actions']}
+            records={active}
+            row={(item) => (
+              <KeyRow
+                key={item.id}
+                shell={shell}
+                item={item}
+                nowMs={props.nowMs}
+                creator={item.created_by_user_id ? props.creators?.get(item.created_by_user_id) : undefined}
+              />
+            )}
+          />
         )}
       </Card>
       <FormCard
