@@ -7,7 +7,8 @@ export const maxBodyBytes = 1024 * 1024;
 
 type Middleware = middy.MiddlewareObj<APIGatewayProxyEventV2, HttpResponse>;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+// Built on the first base64 body, not at import: most bodies arrive as text.
+let utf8: TextDecoder | undefined;
 
 /**
  * The body decoded once: its size in bytes (what the 1 MiB limit counts) and its text, `undefined`
@@ -25,7 +26,7 @@ const bodyOf = (event: APIGatewayProxyEventV2): { bytes: number; text: () => str
     bytes: raw.length,
     text: () => {
       try {
-        return utf8.decode(raw);
+        return (utf8 ??= new TextDecoder('utf-8', { fatal: true })).decode(raw);
       } catch {
         return undefined;
       }
