@@ -159,6 +159,12 @@ const main = async (): Promise<void> => {
   console.log(
     `Project Automation Service bench: node ${startMachine.node}, ${startMachine.cpus} CPUs (${startMachine.cpuModel}), load average ${startMachine.loadAverage.join(' ')}${quick ? ' [--quick]' : ''}`,
   );
+  // The cold-init ratios differ by node line (instructions 1.10–1.14× on node 20 where node 22 counts
+  // ≤ 1.094×): said before anything is measured, not only under the bundles table.
+  if (!probeNode().lambda && wants('bundles'))
+    console.log(
+      `Cold-init probes: node ${probeNode().version}, this machine's, not Lambda's nodejs22.x line. Run \`npm run bench:node\` first (3 s, from the npm registry) to measure what Lambda runs.`,
+    );
 
   const bundles = await section('bundles', () => benchBundles(settings.bundles));
 
