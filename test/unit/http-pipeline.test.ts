@@ -393,22 +393,6 @@ describe('request bodies', () => {
     expect(answer.status).toBe(415);
   });
 
-  it.each([
-    ['a value', '{"name":"x\\ud800y","repository":"https://github.com/acme/app"}'],
-    ['a key', '{"name":"x","\\udc00":1}'],
-  ])('answers 400 invalid_json for an escaped unpaired surrogate in %s, which is not text', async (_where, raw) => {
-    const { handlers, auth, calls } = await setUp();
-    const answer = await send(handlers.create, {
-      method: 'POST',
-      path: '/v1/projects',
-      raw,
-      headers: { ...auth, 'content-type': 'application/json' },
-    });
-    expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ code: 'invalid_json', message: expect.stringContaining('unpaired') });
-    expect(calls.create).toBe(0);
-  });
-
   it('answers 400 invalid_json saying so for valid JSON nested too deeply to read', async () => {
     const { handlers, auth } = await setUp();
     const depth = 50_000;

@@ -62,13 +62,10 @@ const parsedJson = (event: APIGatewayProxyEventV2, text: string | undefined): un
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
   if (text === undefined) throw new ApiError('invalid_json', 'The body is not valid UTF-8; send JSON encoded as UTF-8.');
   let forbidden: string | undefined;
-  let unpaired = false;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text, (key, value: unknown) => {
       if (isPrototypeKey(key, value)) forbidden ??= key;
-      // An escaped lone surrogate ("\ud800") is valid JSON but no text: stored, it would turn into U+FFFD.
-      if (!key.isWellFormed() || (typeof value === 'string' && !value.isWellFormed())) unpaired = true;
       return value;
     });
   } catch (error) {
@@ -80,7 +77,6 @@ const parsedJson = (event: APIGatewayProxyEventV2, text: string | undefined): un
       );
     throw new ApiError('invalid_json', 'The body is not valid JSON.');
   }
-  if (unpaired) throw new ApiError('invalid_json', 'The body holds an unpaired UTF-16 surrogate (such as "\\ud800"), which is not text.');
   if (forbidden !== undefined) throw validationError([{ field: forbidden, issue: 'is not a known field' }]);
   return parsed;
 };
