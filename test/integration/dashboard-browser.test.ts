@@ -94,7 +94,7 @@ describe('the dashboard in a real browser', () => {
     // A dozen pages, each checked by axe: a loaded machine needs more than the default minute.
   }, 150_000);
 
-  it("keeps every list on a laptop's screen: a wide table scrolls inside its card, and a key's actions are in view at 1280 px", async () => {
+  it("keeps every list on a laptop's or a phone's screen: a wide table scrolls inside its card, and a key's actions are in view at 1280 px", async () => {
     const { person, page } = await signedIn();
     await switchToTestMode(page);
     const api = as(person.test.key);
@@ -115,13 +115,16 @@ describe('the dashboard in a real browser', () => {
     const visible = await page.locator('.keys-table').locator('xpath=..').boundingBox();
     expect(revoke && visible && revoke.x + revoke.width <= visible.x + visible.width).toBe(true);
 
-    await page.setViewportSize({ width: 1024, height: 800 });
-    for (const link of ['Projects', 'Workflows', 'Security', 'Webhooks', 'API keys', 'Requests', 'Audit log']) {
-      await nav(page).getByRole('link', { name: link, exact: true }).click();
-      await page.getByRole('heading', { name: link, level: 1, exact: true }).waitFor();
-      if (link === 'Security') await page.getByRole('link', { name: scan.id }).waitFor();
-      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      expect([link, sideways]).toEqual([link, 0]);
+    // A small laptop, and a phone, where the navigation stacks above the page.
+    for (const width of [1024, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const link of ['Home', 'Projects', 'Workflows', 'Security', 'Webhooks', 'API keys', 'Requests', 'Audit log']) {
+        await nav(page).getByRole('link', { name: link, exact: true }).click();
+        await page.getByRole('heading', { name: link, level: 1, exact: true }).waitFor();
+        if (link === 'Security') await page.getByRole('link', { name: scan.id }).waitFor();
+        const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect([width, link, sideways]).toEqual([width, link, 0]);
+      }
     }
   }, 120_000);
 

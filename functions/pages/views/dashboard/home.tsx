@@ -13,10 +13,15 @@ export interface HomeCounts {
   failedWebhooks: number;
 }
 
-/** Where an event's object is shown in the dashboard, when it has a page. */
-const pageOfEvent = (event: ServiceEvent): string | undefined => {
-  const id = typeof event.data.id === 'string' ? event.data.id : undefined;
-  if (!id) return undefined;
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+/**
+ * What an event is about (its `id`, or a review's `review_id`), and the dashboard page that shows
+ * it, when one does: a review and its comments are listed on their project's page.
+ */
+const objectOfEvent = (event: ServiceEvent): { id: string | undefined; href: string | undefined } => {
+  const id = text(event.data.id) ?? text(event.data.review_id);
+  if (!id) return { id, href: undefined };
   const prefix = id.slice(0, id.indexOf('_') + 1);
   const pages: Record<string, string> = {
     proj_: '/dashboard/projects/',
@@ -27,7 +32,9 @@ const pageOfEvent = (event: ServiceEvent): string | undefined => {
     test_: '/dashboard/tests/',
     run_: '/dashboard/tests/',
   };
-  return pages[prefix] ? `${pages[prefix]}${encodeURIComponent(id)}` : undefined;
+  const projectId = text(event.data.project_id);
+  if ((prefix === 'rev_' || prefix === 'rvc_') && projectId) return { id, href: `/dashboard/projects/${encodeURIComponent(projectId)}` };
+  return { id, href: pages[prefix] ? `${pages[prefix]}${encodeURIComponent(id)}` : undefined };
 };
 
 const Count = (props: { label: string; value: number; href: string; alarming?: boolean }) => (
@@ -73,14 +80,13 @@ export const HomePage = (props: { shell: Shell; counts: HomeCounts; events: Serv
         records={props.events}
         empty={`No events yet in ${props.shell.mode} mode. They appear here as workflows, security scans, deployments and code reviews run (creating or editing a project sends none).`}
         row={(event) => {
-          const href = pageOfEvent(event);
-          const id = typeof event.data.id === 'string' ? event.data.id : '';
+          const { id, href } = objectOfEvent(event);
           return (
             <tr key={event.id}>
               <td>
                 <code>{event.type}</code>
               </td>
-              <td>{href ? <a href={href}>{id}</a> : <span className="muted">{id || '—'}</span>}</td>
+              <td>{href ? <a href={href}>{id}</a> : <span className="muted">{id ?? '—'}</span>}</td>
               <td>
                 <Time iso={event.created_at} />
               </td>
