@@ -23,7 +23,8 @@ export const RecordTable = <T,>(props: RecordTableProps<T>) =>
   props.records.length === 0 && props.empty !== undefined ? (
     <Empty>{props.empty}</Empty>
   ) : (
-    <div className="table-scroll">
+    // Named and focusable, so that a keyboard can scroll a table wider than the screen (WCAG 2.1.1).
+    <div className="table-scroll" role="region" aria-label={props.caption} tabIndex={0}>
       <table className={props.className ?? 'table'}>
         <caption className="visually-hidden">{props.caption}</caption>
         <thead>

@@ -12,7 +12,7 @@ export const SessionsPage = (props: { viewer: Viewer; sessions: SessionView[]; n
       <h1>Your sessions</h1>
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
       <p>Every browser where you are signed in. A session ends after 12 hours without use, and after 7 days in any case.</p>
-      <div className="table-scroll">
+      <div className="table-scroll" role="region" aria-label="Signed-in sessions" tabIndex={0}>
         <table className="table">
           <caption className="muted">Signed-in sessions, most recently used first</caption>
           <thead>
