@@ -262,7 +262,8 @@ describe('the dashboard in a real browser', () => {
     await dialog.getByText('Roll back production to its previous deployment?').waitFor();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
     await page.getByText('Rollback requested').waitFor();
-    const rolledBack = await waitForDeployment(api, done.id);
+    // Until the rollback has run, the deployment is still `completed` with its rollback in progress.
+    const rolledBack = await waitForDeployment(api, done.id, (d) => d.rollback?.status !== 'in_progress');
     expect([rolledBack.status, rolledBack.rolled_back_to]).toEqual(['rolled_back', previous.id]);
     await page.reload();
     await page.getByRole('link', { name: previous.id }).waitFor();
