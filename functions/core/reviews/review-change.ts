@@ -245,8 +245,9 @@ export const reviewChange = async (
     reviewable.map(({ file }) => file),
     generated,
   );
-  // A secret found in a generated file is placed on its diff, computed for such a file only; for a
-  // rebuild changing too many lines to diff, on the secrets' lines the change added.
+  // The lines the secrets scanner named, by file. A secret found in a generated file is placed on
+  // its diff, computed for such a file only; for a rebuild changing too many lines to diff, on the
+  // secrets' lines the change added.
   const secretLinesFound = new Map<string, number[]>();
   for (const finding of results.findings) {
     if (finding.type !== 'secrets') continue;
@@ -260,13 +261,9 @@ export const reviewChange = async (
   const analysed = analysisComments([...diffs, ...generatedDiffs], results);
 
   const heads = new Map(reviewable.map(({ file }) => [file.path, file.after]));
-  const secretLines = new Map<string, Set<number>>();
-  for (const finding of results.findings) {
-    if (finding.type !== 'secrets' || finding.location.line === null) continue;
-    const lines = secretLines.get(finding.location.path) ?? new Set<number>();
-    for (const line of linesOfSecret(heads.get(finding.location.path) ?? null, finding.location.line)) lines.add(line);
-    secretLines.set(finding.location.path, lines);
-  }
+  const secretLines = new Map(
+    [...secretLinesFound].map(([path, found]) => [path, new Set(found.flatMap((line) => linesOfSecret(heads.get(path) ?? null, line)))]),
+  );
 
   const reviewed = new Map<string, ReviewedFile>(
     reviewable.map(({ file, diff }) => [file.path, { diff, content: file.after, secretLines: secretLines.get(file.path) ?? new Set() }]),

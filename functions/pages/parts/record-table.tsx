@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { Empty } from './empty';
+import { TableScroll } from './table-scroll';
 
 export interface RecordTableProps<T> {
   /** What the rows are and in which order, for screen readers (the card's heading says it to the eye). */
@@ -17,14 +18,13 @@ export interface RecordTableProps<T> {
 
 /**
  * A table of records, one a row under column headings; or, with none, a line that says so (and what
- * to do). A table wider than its card scrolls sideways inside it rather than spilling over the page.
+ * to do), in a box it scrolls inside when it is wider than its card.
  */
 export const RecordTable = <T,>(props: RecordTableProps<T>) =>
   props.records.length === 0 && props.empty !== undefined ? (
     <Empty>{props.empty}</Empty>
   ) : (
-    // Named and focusable, so that a keyboard can scroll a table wider than the screen (WCAG 2.1.1).
-    <div className="table-scroll" role="region" aria-label={props.caption} tabIndex={0}>
+    <TableScroll label={props.caption}>
       <table className={props.className ?? 'table'}>
         <caption className="visually-hidden">{props.caption}</caption>
         <thead>
@@ -38,5 +38,5 @@ export const RecordTable = <T,>(props: RecordTableProps<T>) =>
         </thead>
         <tbody>{props.records.map(props.row)}</tbody>
       </table>
-    </div>
+    </TableScroll>
   );

@@ -4,6 +4,7 @@ import { Alert } from '../parts/alert';
 import { Button } from '../parts/button';
 import { Card } from '../parts/card';
 import { PostForm } from '../parts/post-form';
+import { TableScroll } from '../parts/table-scroll';
 import { Time } from '../parts/time';
 
 export const SessionsPage = (props: { viewer: Viewer; sessions: SessionView[]; notice?: string }) => (
@@ -12,7 +13,7 @@ export const SessionsPage = (props: { viewer: Viewer; sessions: SessionView[]; n
       <h1>Your sessions</h1>
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
       <p>Every browser where you are signed in. A session ends after 12 hours without use, and after 7 days in any case.</p>
-      <div className="table-scroll" role="region" aria-label="Signed-in sessions" tabIndex={0}>
+      <TableScroll label="Signed-in sessions">
         <table className="table">
           <caption className="muted">Signed-in sessions, most recently used first</caption>
           <thead>
@@ -51,7 +52,7 @@ export const SessionsPage = (props: { viewer: Viewer; sessions: SessionView[]; n
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {props.sessions.some((s) => !s.current) && (
         <PostForm action="/dashboard/sessions/sign-out" csrfToken={props.viewer.csrfToken}>
           <input type="hidden" name="session_id" value="others" />

@@ -1,6 +1,7 @@
 import { renderToString } from 'preact-render-to-string';
 import { newEvent, type ServiceEvent } from '../../../functions/core/events/event';
 import { HomePage } from '../../../functions/pages/views/dashboard/home';
+import { adminShell } from '../fakes/dashboard-shell';
 
 const projectId = 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G';
 const at = Date.parse('2026-11-21T10:00:00.000Z');
@@ -8,14 +9,7 @@ const at = Date.parse('2026-11-21T10:00:00.000Z');
 const home = (events: ServiceEvent[]) =>
   renderToString(
     HomePage({
-      shell: {
-        viewer: { email: 'admin@example.com', accountId: 'acct_1', csrfToken: 'csrf' },
-        accountId: 'acct_1',
-        role: 'admin',
-        mode: 'test',
-        path: '/dashboard',
-        here: '/dashboard',
-      },
+      shell: adminShell('/dashboard'),
       counts: { runningWorkflows: 0, openCriticalFindings: 0, deploymentsInProgress: 0, failedWebhooks: 0 },
       events,
       accountEmail: 'admin@example.com',

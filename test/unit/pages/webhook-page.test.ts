@@ -3,6 +3,7 @@ import type { DeliveryAttempt, DeliveryView } from '../../../functions/core/webh
 import type { WebhookView } from '../../../functions/core/webhooks/webhook';
 import { WebhookPage } from '../../../functions/pages/views/dashboard/webhooks/webhook';
 import { deliveryAt } from '../fakes/webhook-repositories';
+import { adminShell } from '../fakes/dashboard-shell';
 
 const webhook = {
   id: 'wh_01JD2Q7A0B1C2D3E4F5G6H7J8K',
@@ -39,14 +40,7 @@ const delivery = (id: string, changes: Partial<DeliveryView>): DeliveryView => (
 const page = (deliveries: DeliveryView[]) =>
   renderToString(
     WebhookPage({
-      shell: {
-        viewer: { email: 'admin@example.com', accountId: 'acct_1', csrfToken: 'csrf' },
-        accountId: 'acct_1',
-        role: 'admin',
-        mode: 'test',
-        path: `/dashboard/webhooks/${webhook.id}`,
-        here: `/dashboard/webhooks/${webhook.id}`,
-      },
+      shell: adminShell(`/dashboard/webhooks/${webhook.id}`),
       webhook,
       deliveries,
       filters: {},
