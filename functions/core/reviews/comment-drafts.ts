@@ -21,20 +21,23 @@ const byPosition = (a: DraftComment, b: DraftComment): number =>
 const placeAndText = (comment: DraftComment): string =>
   JSON.stringify([comment.path, comment.start_line, comment.line, comment.body.trim().replace(/\s+/g, ' ').toLowerCase()]);
 
+/** Each place and text once, in the order given. */
+export const uniqueComments = (drafts: DraftComment[]): DraftComment[] => {
+  const seen = new Set<string>();
+  return drafts.filter((draft) => {
+    const key = placeAndText(draft);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
 /**
  * The comments a review keeps, in reading order: each place and text once (analysis first, so a
  * model repeating a finding adds nothing), at most `max`; past it the least severe are dropped.
  */
 export const keptComments = (drafts: DraftComment[], max: number): { comments: DraftComment[]; duplicate: number; overLimit: number } => {
-  const seen = new Set<string>();
-  const unique: DraftComment[] = [];
-  const ordered = [...drafts].sort(bySource);
-  for (const draft of ordered) {
-    const key = placeAndText(draft);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    unique.push(draft);
-  }
+  const unique = uniqueComments([...drafts].sort(bySource));
   const bySeverity = [...unique].sort((a, b) => severityRank[a.severity] - severityRank[b.severity] || byPosition(a, b));
   const kept = bySeverity.slice(0, max);
   return { comments: kept.sort(byPosition), duplicate: drafts.length - unique.length, overLimit: unique.length - kept.length };

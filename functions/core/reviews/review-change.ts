@@ -11,7 +11,7 @@ import type { PendingEvent } from '../workflows/workflow';
 import { checkedAiComments, type ReviewedFile } from './ai-comments';
 import { analysisComments, type AnalysisResults } from './analysis';
 import type { ChangedFile } from './change-source';
-import { keptComments, type DraftComment } from './comment-drafts';
+import { keptComments, uniqueComments, type DraftComment } from './comment-drafts';
 import { addedLinesOnly, diffOfFile, type DiffFile, maxDiffEdits, undiffedFile } from './diff-files';
 import { isDependencyRecord, skipReason } from './file-filter';
 import type { Review, ReviewComment, ReviewCounts, ReviewFile, ReviewRepository, ReviewUsage, ReviewVerdict } from './review';
@@ -268,11 +268,13 @@ export const reviewChange = async (
   const reviewed = new Map<string, ReviewedFile>(
     reviewable.map(({ file, diff }) => [file.path, { diff, content: file.after, secretLines: secretLines.get(file.path) ?? new Set() }]),
   );
+  // A finding reported twice at one place is sent once: the provider's summary counts what it is given.
+  const analysisOnce = uniqueComments(analysed.comments);
   const requestFiles = reviewable.map(({ file, diff }) =>
     requestFileOf(
       diff,
       file.after,
-      analysed.comments.filter((comment) => comment.path === file.path),
+      analysisOnce.filter((comment) => comment.path === file.path),
       secretLines.get(file.path) ?? new Set(),
       limits.surroundingLines,
     ),

@@ -396,6 +396,26 @@ describe("the AI provider's answer", () => {
   });
 });
 
+describe('a finding the analysis reports twice at one place', () => {
+  const twice: AnalysisResults = { ...analysis, findings: [...analysis.findings, finding('sast', 'no-eval', 'src/run.js', 2, 'high')] };
+
+  it('is one comment, sent to the provider once, so its summary counts what the review shows', async () => {
+    const { provider, tasks } = scriptedReviewProvider(() => answer());
+    const { store, run } = setUp(provider);
+    const review = await run(change, twice);
+    expect(tasks[0]?.analysis.filter((item) => item.path === 'src/run.js')).toHaveLength(1);
+    expect(store.comments.filter((comment) => comment.path === 'src/run.js')).toHaveLength(1);
+    expect(review?.counts?.dropped.duplicate).toBe(1);
+  });
+
+  it("is counted once in the local provider's summary", async () => {
+    const { store, run } = setUp(localProvider());
+    const review = await run(change, twice);
+    expect(store.comments).toHaveLength(3);
+    expect(review?.summary).toContain('The analysis found 3 issues on the changed lines');
+  });
+});
+
 describe('a large change', () => {
   const many = (count: number): ChangedFile[] =>
     Array.from({ length: count }, (_, i) => ({
