@@ -8,6 +8,7 @@ export const errorCodes = [
   'method_not_allowed',
   'conflict',
   'idempotency_key_in_use',
+  'precondition_failed',
   'payload_too_large',
   'uri_too_long',
   'unsupported_media_type',

@@ -5,7 +5,7 @@
 export const corsSettings = {
   allowOrigins: ['*'],
   allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-  allowHeaders: ['Authorization', 'X-API-Key', 'Idempotency-Key', 'Content-Type', 'If-None-Match'],
+  allowHeaders: ['Authorization', 'X-API-Key', 'Idempotency-Key', 'Content-Type', 'If-None-Match', 'If-Match'],
   exposeHeaders: [
     'X-Request-Id',
     'Link',

@@ -10,6 +10,7 @@ export const errorStatus = {
   method_not_allowed: 405,
   conflict: 409,
   idempotency_key_in_use: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,

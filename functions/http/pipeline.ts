@@ -31,7 +31,7 @@ export interface ApiRequest<R extends AnyRoute> {
 
 /** What a use-case adapter answers; the envelope, headers and status come from the route. */
 export type Reply =
-  | { data: unknown; location?: string }
+  | { data: unknown; location?: string; etag?: string }
   | { response: HttpResponse }
   | { list: unknown[]; meta: PageMeta; nextCursor?: string }
   | { empty: true };
@@ -44,6 +44,7 @@ const toResponse = (route: AnyRoute, event: APIGatewayProxyEventV2, reply: Reply
     return jsonResponse(status, { data: reply.list, meta: reply.meta }, { Link: paginationLinks(event, reply.meta, reply.nextCursor) });
   }
   const headers: Record<string, string> = reply.location ? { Location: `${baseUrl(event)}${reply.location}` } : {};
+  if (reply.etag) headers.ETag = reply.etag;
   return jsonResponse(status, { data: reply.data }, headers);
 };
 

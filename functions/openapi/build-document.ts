@@ -30,12 +30,19 @@ const statusDescriptions: Record<number, string> = {
   404: 'No such resource in this account and mode.',
   405: 'The path exists but not with this method.',
   409: 'The resource is in a state that forbids this, or the Idempotency-Key is still in flight.',
+  412: "`If-Match` names none of the resource's current `ETag` (`precondition_failed`): it changed since it was read, and nothing was written.",
   413: 'The body is larger than 1 MiB.',
   415: 'A body not sent as JSON: `application/json` or a `+json` type (RFC 6839), such as `application/merge-patch+json`.',
   422: 'A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request.',
   429: 'Too many requests; retry after `Retry-After` seconds.',
   500: 'Unexpected fault on our side; no internals are shown.',
 };
+
+const takesIfMatch = (route: AnyRoute): boolean => route.entityTag === true && (route.method === 'PATCH' || route.method === 'DELETE');
+
+/** A GET whose answer can be 304: a file (the finding's patch) or a resource with an entity tag. */
+const answersNotModified = (route: AnyRoute): boolean =>
+  route.method === 'GET' && (route.success.mediaType !== undefined || route.entityTag === true);
 
 const errorStatuses = (route: AnyRoute): number[] => {
   const statuses = new Set<number>(route.errors ?? []);
@@ -46,6 +53,7 @@ const errorStatuses = (route: AnyRoute): number[] => {
   // A POST that takes no body still refuses one that is not JSON or too large (`refusesBody`).
   if (route.body || refusesBody(route)) [413, 415].forEach((s) => statuses.add(s));
   if (route.method === 'POST' && route.scope !== null) [409, 422].forEach((s) => statuses.add(s));
+  if (takesIfMatch(route)) statuses.add(412);
   return [...statuses].sort();
 };
 
@@ -77,12 +85,22 @@ const parametersOf = (route: AnyRoute): Json[] => {
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
-  if (route.success.mediaType) {
+  if (answersNotModified(route)) {
     parameters.push({
       name: 'If-None-Match',
       in: 'header',
       required: false,
       description: 'The `ETag` of a copy the client holds: when it still matches, the answer is 304 with no body.',
+      schema: { type: 'string' },
+    });
+  }
+  if (takesIfMatch(route)) {
+    parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'The `ETag` the resource had when it was read (or `*`): the change is made only while it is still current, so a change made meanwhile by someone else is not overwritten; otherwise 412 `precondition_failed` and nothing is written. A weak tag (`W/`) never matches.',
       schema: { type: 'string' },
     });
   }
@@ -97,7 +115,11 @@ const sharedHeaders = {
     description: 'RFC 8288 links: on a list first, prev, next (with a cursor), last; on a deprecated operation a `rel="deprecation"` link.',
     schema: { type: 'string' },
   },
-  ETag: { description: 'The SHA-256 of the body (lowercase hex), quoted.', schema: { type: 'string' } },
+  ETag: {
+    description:
+      "The representation's entity tag, quoted: the SHA-256 (lowercase hex) of a file's body, or of a resource's `data` as JSON with its keys sorted. It changes whenever anything the resource shows changes.",
+    schema: { type: 'string' },
+  },
   ContentDisposition: {
     description: 'A representation that is a file names it: `inline; filename="fnd_….patch"`.',
     schema: { type: 'string' },
@@ -147,7 +169,9 @@ const headersOf = (route: AnyRoute, status: number): Json => {
   const headers: Json = { 'X-Request-Id': header('RequestId') };
   if (status === 201) headers.Location = header('Location');
   if (status === route.success.status && route.success.list) headers.Link = header('Link');
-  if (route.success.mediaType && (status === route.success.status || status === 304)) headers.ETag = header('ETag');
+  if ((route.success.mediaType || route.entityTag) && status !== 204 && (status === route.success.status || status === 304)) {
+    headers.ETag = header('ETag');
+  }
   if (route.success.mediaType && status === route.success.status) headers['Content-Disposition'] = header('ContentDisposition');
   if (route.scope !== null && status !== 401) {
     headers.RateLimit = header('RateLimit');
@@ -191,7 +215,7 @@ const successResponse = (route: AnyRoute, responses: ResponseSchemas): Json => {
 
 const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
   const responses: Json = { [String(route.success.status)]: successResponse(route, schemas) };
-  if (route.success.mediaType) {
+  if (answersNotModified(route)) {
     responses['304'] = {
       description: 'Not modified: `If-None-Match` names the current `ETag`; keep the copy held.',
       headers: headersOf(route, 304),

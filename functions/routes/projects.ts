@@ -29,6 +29,7 @@ export const createProjectRoute = /* @__PURE__ */ defineRoute({
   scope: 'write:projects',
   tableAccess: 'write',
   body: createProjectBody,
+  entityTag: true,
   success: { status: 201, description: 'The new project; `Location` names it.' },
 });
 
@@ -42,6 +43,7 @@ export const getProjectRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:projects',
   tableAccess: 'read',
   params: idParams,
+  entityTag: true,
   success: { status: 200, description: 'The project.' },
   errors: [404],
 });
@@ -58,6 +60,7 @@ export const updateProjectRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   params: idParams,
   body: updateProjectBody,
+  entityTag: true,
   success: { status: 200, description: 'The project as changed.' },
   errors: [404],
 });
@@ -72,6 +75,7 @@ export const deleteProjectRoute = /* @__PURE__ */ defineRoute({
   scope: 'write:projects',
   tableAccess: 'write',
   params: idParams,
+  entityTag: true,
   success: { status: 204, description: 'Deleted; no body.' },
   errors: [404, 409],
 });

@@ -90,6 +90,12 @@ export interface RouteDefinition<
   optionalBody?: boolean;
   /** Status of the success answer and what it carries. */
   success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;
+  /**
+   * The resource has an entity tag (`ETag`, the SHA-256 of its `data`): every success answer carries
+   * it; a GET takes `If-None-Match` (304 while it is current), a PATCH or DELETE `If-Match` (412 once
+   * the resource has changed, and nothing is written).
+   */
+  entityTag?: true;
   /** Error statuses this route can answer beyond the ones every authenticated route can. */
   errors?: number[];
   /**

@@ -26,6 +26,7 @@ export const createWebhookRoute = /* @__PURE__ */ defineRoute({
   scope: 'write:webhooks',
   tableAccess: 'write',
   body: createWebhookBody,
+  entityTag: true,
   success: { status: 201, description: 'The new webhook with its secret.' },
 });
 
@@ -52,6 +53,7 @@ export const getWebhookRoute = /* @__PURE__ */ defineRoute({
   scope: 'read:webhooks',
   tableAccess: 'read',
   params: idParams,
+  entityTag: true,
   success: { status: 200, description: 'The webhook (never its secret).' },
   errors: [404],
 });
@@ -68,6 +70,7 @@ export const updateWebhookRoute = /* @__PURE__ */ defineRoute({
   tableAccess: 'write',
   params: idParams,
   body: updateWebhookBody,
+  entityTag: true,
   success: { status: 200, description: 'The webhook as changed.' },
   errors: [404],
 });
@@ -82,6 +85,7 @@ export const deleteWebhookRoute = /* @__PURE__ */ defineRoute({
   scope: 'write:webhooks',
   tableAccess: 'write',
   params: idParams,
+  entityTag: true,
   success: { status: 204, description: 'Deleted; no body.' },
   errors: [404],
 });

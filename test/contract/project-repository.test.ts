@@ -143,11 +143,28 @@ describe.each(implementations)('ProjectRepository: %s', (_name, make) => {
     expect((await subject.projects.list(tenant, query('created_at'))).total).toBe(0);
   });
 
+  it('writes given the project as read only while it still is: changed, and nothing written, once another write came between', async () => {
+    const created = project('Checkout', 0);
+    await subject.projects.create(tenant, created);
+    const at = new Date(start + 3_600_000).toISOString();
+    const renamed = await subject.projects.update(tenant, created.id, { name: 'Shop' }, at, created);
+    expect(renamed).toEqual({ ...created, name: 'Shop', updated_at: at });
+    // `created` is stale now: neither a second update nor a delete given it goes through.
+    expect(await subject.projects.update(tenant, created.id, { description: 'Lost' }, at, created)).toBe('changed');
+    expect(await subject.projects.delete(tenant, created.id, created)).toBe('changed');
+    expect(await subject.projects.get(tenant, created.id, { consistent: true })).toEqual(renamed);
+    expect(await subject.projects.delete(tenant, created.id, renamed as Project)).toBe('deleted');
+    expect(await subject.projects.update(tenant, created.id, { name: 'Gone' }, at, created)).toBeUndefined();
+    expect(await subject.projects.delete(tenant, created.id, created)).toBe('not_found');
+  });
+
   it('answers busy, and deletes nothing, while work runs on the project', async () => {
     const created = project('Checkout', 0);
     await subject.projects.create(tenant, created);
     await subject.startWork(tenant, created.id);
     expect(await subject.projects.delete(tenant, created.id)).toBe('busy');
+    // Busy, not changed, when the project is still as read: the write refused it for its work.
+    expect(await subject.projects.delete(tenant, created.id, created)).toBe('busy');
     expect(await subject.projects.get(tenant, created.id)).toEqual(created);
   });
 });

@@ -131,6 +131,42 @@ describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
     expect(await webhooks.rotateSecret(otherMode, created.id, winner.secret, rotation('whsec_c'), at(2))).toBe('not_found');
   });
 
+  it('writes given the webhook as read only while it shows the same: changed, and nothing written, once another write came between', async () => {
+    const created = webhook(0, { description: 'Orders' });
+    await webhooks.create(tenant, created);
+    const paused = await webhooks.update(tenant, created.id, { active: false }, at(1), created);
+    expect(paused).toEqual({ ...created, active: false, updated_at: at(1) });
+    expect(await webhooks.update(tenant, created.id, { url: 'https://hooks.example.com/lost' }, at(2), created)).toBe('changed');
+    expect(await webhooks.delete(tenant, created.id, created)).toBe('changed');
+    // A rotation changes what the webhook shows too (the old secret's end), so a tag read before it is stale.
+    const rotated = await webhooks.rotateSecret(
+      tenant,
+      created.id,
+      created.secret,
+      { secret: 'whsec_new', previous_secret: created.secret, previous_secret_expires_at: at(60) },
+      at(3),
+    );
+    expect(await webhooks.update(tenant, created.id, { active: true }, at(4), paused as Webhook)).toBe('changed');
+    expect(await webhooks.get(tenant, created.id, { consistent: true })).toEqual(rotated);
+    expect(await webhooks.delete(tenant, created.id, rotated as Webhook)).toBe(true);
+    expect((await webhooks.list(tenant, byCreation(), {})).total).toBe(0);
+    expect(await webhooks.update(tenant, created.id, { active: true }, at(5), created)).toBeUndefined();
+    expect(await webhooks.delete(tenant, created.id, created)).toBe(false);
+  });
+
+  it('moves the failed count when a webhook read as failed is re-enabled or deleted given it', async () => {
+    const [failed, other] = [webhook(0, { status: 'failed', failed_at: at(0) }), webhook(1, { status: 'failed', failed_at: at(1) })];
+    for (const created of [failed, other]) await webhooks.create(tenant, created);
+    expect(await webhooks.failedCount(tenant)).toBe(2);
+    expect(await webhooks.update(tenant, failed.id, { status: 'enabled', failed_at: null, active: true }, at(2), failed)).toMatchObject({
+      status: 'enabled',
+      failed_at: null,
+    });
+    expect(await webhooks.failedCount(tenant)).toBe(1);
+    expect(await webhooks.delete(tenant, other.id, other)).toBe(true);
+    expect(await webhooks.failedCount(tenant)).toBe(0);
+  });
+
   it('deletes a webhook once, and it leaves the collection', async () => {
     const [a, b] = [webhook(0), webhook(1)];
     for (const created of [a!, b!]) await webhooks.create(tenant, created);

@@ -38,4 +38,45 @@ describe('projects', () => {
     expect((await api.delete(`/projects/${project.id}`)).status).toBe(404);
     expect((await api.get('/projects')).body.meta.total).toBe(0);
   });
+
+  it('carry an ETag: a change or deletion given a stale one in If-Match is 412 and writes nothing, a current one goes through', async () => {
+    const { live } = await newAccount();
+    const api = as(live.key);
+    const created = await api.post('/projects', { name: 'Shop', repository: 'https://github.com/acme/shop' });
+    const tag = created.headers.get('etag');
+    expect(tag).toMatch(/^"[0-9a-f]{64}"$/);
+    const path = `/projects/${created.body.data.id}`;
+
+    const read = await api.get(path);
+    expect(read.headers.get('etag')).toBe(tag);
+    const unchanged = await api.get(path, { headers: { 'If-None-Match': tag! } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.text).toBe('');
+    expect(unchanged.headers.get('etag')).toBe(tag);
+
+    // Two clients read the same project; the first to write wins, the second is told.
+    const first = await api.patch(path, { description: 'First' }, { headers: { 'If-Match': tag! } });
+    expect(first.status).toBe(200);
+    const newTag = first.headers.get('etag');
+    expect(newTag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(newTag).not.toBe(tag);
+    const second = await api.patch(path, { description: 'Second' }, { headers: { 'If-Match': tag! } });
+    expect(second.status).toBe(412);
+    expect(second.body.error.code).toBe('precondition_failed');
+    expect((await api.delete(path, { headers: { 'If-Match': tag! } })).status).toBe(412);
+    // A weak tag never matches If-Match (strong comparison).
+    expect((await api.patch(path, { description: 'Weak' }, { headers: { 'If-Match': `W/${newTag}` } })).status).toBe(412);
+    const now = await api.get(path);
+    expect(now.body.data.description).toBe('First');
+    expect(now.headers.get('etag')).toBe(newTag);
+    expect((await api.get(path, { headers: { 'If-None-Match': tag! } })).status).toBe(200);
+
+    expect((await api.patch(path, { name: 'Store' }, { headers: { 'If-Match': `"other", ${newTag}` } })).status).toBe(200);
+    expect((await api.patch(path, { name: 'Shop' }, { headers: { 'If-Match': '*' } })).status).toBe(200);
+    const last = (await api.get(path)).headers.get('etag')!;
+    expect((await api.delete(path, { headers: { 'If-Match': last } })).status).toBe(204);
+    // Gone: not found, whatever the condition says.
+    expect((await api.patch(path, { name: 'Ghost' }, { headers: { 'If-Match': '*' } })).status).toBe(404);
+    expect((await api.delete(path, { headers: { 'If-Match': last } })).status).toBe(404);
+  });
 });

@@ -107,6 +107,34 @@ describe('webhooks: registration', () => {
     expect((await api.get('/webhooks')).body.data).toEqual([]);
   });
 
+  it('carry an ETag that a secret rotation changes too: a change given a stale one in If-Match is 412 and writes nothing', async () => {
+    const { test } = await newAccount();
+    const api = as(test.key);
+    const created = await api.post('/webhooks', { url: localTarget, events: ['*'] });
+    const path = `/webhooks/${created.body.data.id}`;
+    const tag = created.headers.get('etag')!;
+    expect(tag).toMatch(/^"[0-9a-f]{64}"$/);
+    // The tag names what GET shows, which never holds the secret the creation answer shows once.
+    const read = await api.get(path);
+    expect(read.headers.get('etag')).toBe(tag);
+    expect((await api.get(path, { headers: { 'If-None-Match': tag } })).status).toBe(304);
+
+    expect((await api.post(`${path}/rotate-secret`, {})).status).toBe(200);
+    const stale = await api.patch(path, { active: false }, { headers: { 'If-Match': tag } });
+    expect(stale.status).toBe(412);
+    expect(stale.body.error.code).toBe('precondition_failed');
+    expect((await api.delete(path, { headers: { 'If-Match': tag } })).status).toBe(412);
+    expect((await api.get(path)).body.data.active).toBe(true);
+
+    const current = (await api.get(path)).headers.get('etag')!;
+    const paused = await api.patch(path, { active: false }, { headers: { 'If-Match': current } });
+    expect(paused.status).toBe(200);
+    expect(paused.body.data.active).toBe(false);
+    expect(paused.headers.get('etag')).toBe((await api.get(path)).headers.get('etag'));
+    expect((await api.delete(path, { headers: { 'If-Match': paused.headers.get('etag')! } })).status).toBe(204);
+    expect((await api.get(path)).status).toBe(404);
+  });
+
   it('lists filter by status', async () => {
     const { test } = await newAccount();
     const api = as(test.key);

@@ -20,6 +20,9 @@ import {
 import { activeDeploymentsAttribute, activeWorkflowsAttribute, entityTypes, projectNameKey, projectUpdatedKey, withoutKeys } from './keys';
 import * as keys from './table-keys';
 import { updateExisting } from './update-expression';
+import { unchangedCondition, withCondition } from './unchanged-condition';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { entityTagOf } from '../../core/preconditions';
 
 const byCreation = (tenant: Tenant, query: ListQuery): RangeSpec => {
   const { low, high } = createdKeyRange(keys.projectSortKeyPrefix, 'project', query);
@@ -67,8 +70,10 @@ const projectFrom = (item: Record<string, unknown>): Project => {
 
 /** One project by id, alone: what `GET /v1/projects/{id}` reads (no writes, no list paging). */
 export const dynamoProjectReader = ({ client, tableName }: TableRef): Pick<ProjectRepository, 'get'> => ({
-  async get(tenant, id) {
-    const result = await client.send(new GetCommand({ TableName: tableName, Key: keys.project(tenant, id) }));
+  async get(tenant, id, options) {
+    const result = await client.send(
+      new GetCommand({ TableName: tableName, Key: keys.project(tenant, id), ConsistentRead: options?.consistent === true }),
+    );
     return result.Item ? projectFrom(result.Item) : undefined;
   },
 });
@@ -94,32 +99,40 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
 
     ...dynamoProjectReader(table),
 
-    async update(tenant, id, changes: ProjectChanges, updatedAt) {
-      const updated = await updateExisting(table, keys.project(tenant, id), {
-        ...changes,
-        updated_at: updatedAt,
-        gsi2sk: projectUpdatedKey(updatedAt, id),
-        gsi1sk: changes.name === undefined ? undefined : projectNameKey(changes.name, id),
-      });
-      return updated ? projectFrom(updated) : undefined;
+    async update(tenant, id, changes: ProjectChanges, updatedAt, expected) {
+      const updated = await updateExisting(
+        table,
+        keys.project(tenant, id),
+        {
+          ...changes,
+          updated_at: updatedAt,
+          gsi2sk: projectUpdatedKey(updatedAt, id),
+          gsi1sk: changes.name === undefined ? undefined : projectNameKey(changes.name, id),
+        },
+        expected && unchangedCondition({ ...expected }),
+      );
+      return updated === 'changed' || updated === undefined ? updated : projectFrom(updated);
     },
 
-    async delete(tenant, id) {
+    async delete(tenant, id, expected) {
       try {
         await withConflictRetry(() =>
           client.send(
             new TransactWriteCommand({
               TransactItems: [
                 {
-                  Delete: {
-                    TableName: tableName,
-                    Key: keys.project(tenant, id),
-                    ConditionExpression:
-                      'attribute_exists(pk) AND (attribute_not_exists(#workflows) OR #workflows <= :none) AND (attribute_not_exists(#deployments) OR #deployments <= :none)',
-                    ExpressionAttributeNames: { '#workflows': activeWorkflowsAttribute, '#deployments': activeDeploymentsAttribute },
-                    ExpressionAttributeValues: { ':none': 0 },
-                    ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-                  },
+                  Delete: withCondition(
+                    {
+                      TableName: tableName,
+                      Key: keys.project(tenant, id),
+                      ConditionExpression:
+                        'attribute_exists(pk) AND (attribute_not_exists(#workflows) OR #workflows <= :none) AND (attribute_not_exists(#deployments) OR #deployments <= :none)',
+                      ExpressionAttributeNames: { '#workflows': activeWorkflowsAttribute, '#deployments': activeDeploymentsAttribute },
+                      ExpressionAttributeValues: { ':none': 0 },
+                      ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+                    },
+                    expected && unchangedCondition({ ...expected }),
+                  ),
                 },
                 counterUpdate(tableName, keys.projects(tenant), -1),
               ],
@@ -129,7 +142,9 @@ export const dynamoProjectRepository = (table: TableRef): ProjectRepository => {
         return 'deleted';
       } catch (error) {
         if (!conditionFailedAt(error, 0)) throw error;
-        return (error as TransactionCanceledException).CancellationReasons?.[0]?.Item ? 'busy' : 'not_found';
+        const item = (error as TransactionCanceledException).CancellationReasons?.[0]?.Item;
+        if (!item) return 'not_found';
+        return expected && entityTagOf(projectFrom(unmarshall(item))) !== entityTagOf(expected) ? 'changed' : 'busy';
       }
     },
 

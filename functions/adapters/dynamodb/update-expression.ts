@@ -1,6 +1,7 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { TableRef } from './client';
 import { isConditionFailure } from './transactions';
+import { type Condition, withCondition } from './unchanged-condition';
 
 /** `SET` of the given attributes (undefined ones are left alone), with its names and values. */
 export const setExpression = (
@@ -21,26 +22,29 @@ export const setExpression = (
 
 /**
  * Sets the given attributes of an existing item (undefined ones are left alone) and returns the
- * item as stored afterwards, or undefined when there is no such item.
+ * item as stored afterwards, or undefined when there is no such item. With `unchanged`, only while
+ * that condition holds too: `changed` when the item is there but no longer as it was read.
  */
 export const updateExisting = async (
   table: TableRef,
   key: { pk: string; sk: string },
   attributes: Record<string, unknown>,
-): Promise<Record<string, unknown> | undefined> => {
+  unchanged?: Condition,
+): Promise<Record<string, unknown> | undefined | 'changed'> => {
   try {
     const result = await table.client.send(
       new UpdateCommand({
         TableName: table.tableName,
         Key: key,
-        ...setExpression(attributes),
-        ConditionExpression: 'attribute_exists(pk)',
+        ...withCondition({ ...setExpression(attributes), ConditionExpression: 'attribute_exists(pk)' }, unchanged),
         ReturnValues: 'ALL_NEW',
       }),
     );
     return result.Attributes;
   } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
+    if (!isConditionFailure(error)) throw error;
+    if (!unchanged) return undefined;
+    const current = await table.client.send(new GetCommand({ TableName: table.tableName, Key: key, ConsistentRead: true }));
+    return current.Item ? 'changed' : undefined;
   }
 };

@@ -1,6 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
-import type { Webhook, WebhookRepository } from '../../core/webhooks/webhook';
+import { viewOfWebhook, type Webhook, type WebhookRepository } from '../../core/webhooks/webhook';
 import type { TableRef } from './client';
 import { failedWebhookCountKey, failedWebhookCountMove, failedWebhookCountOf } from './failed-webhook-count';
 import {
@@ -17,6 +17,7 @@ import { entityTypes } from './keys';
 import { queryAll } from './query-all';
 import * as keys from './table-keys';
 import { conditionFailedAt, isConditionFailure, type TransactItem, withConflictRetry } from './transactions';
+import { unchangedCondition, withCondition } from './unchanged-condition';
 import { setExpression, updateExisting } from './update-expression';
 
 /** Fields in the documented order. */
@@ -90,14 +91,33 @@ const transactWebhook = async ({ client }: TableRef, items: TransactItem[]): Pro
   }
 };
 
+/** Deletes the webhook only while it is as `expected` (an `If-Match`): its status as read says which counts move. */
+const deleteUnchanged = async (table: TableRef, tenant: Tenant, expected: Webhook): Promise<boolean | 'changed'> => {
+  const { tableName } = table;
+  const removal: TransactItem = {
+    Delete: {
+      TableName: tableName,
+      Key: keys.webhook(tenant, expected.id),
+      ...withCondition({ ConditionExpression: 'attribute_exists(pk)' }, unchangedCondition({ ...viewOfWebhook(expected) })),
+    },
+  };
+  const uncount = counterUpdate(tableName, keys.webhooks(tenant), -1);
+  const items = expected.status === 'failed' ? [removal, uncount, failedWebhookCountMove(tableName, tenant, -1)] : [removal, uncount];
+  const outcome = await transactWebhook(table, items);
+  if (outcome === 'done' || (outcome === 2 && (await transactWebhook(table, [removal, uncount])) === 'done')) return true;
+  return (await webhookReads(table).get(tenant, expected.id, { consistent: true })) ? 'changed' : false;
+};
+
 /** Deleting a webhook, alone (with the collection's and the failed count): what `DELETE /v1/webhooks/{id}` does. */
-export const dynamoWebhookDeletion = (table: TableRef): Pick<WebhookRepository, 'delete'> => {
+export const dynamoWebhookDeletion = (table: TableRef): Pick<WebhookRepository, 'get' | 'delete'> => {
   const { tableName } = table;
   const transact = (items: TransactItem[]) => transactWebhook(table, items);
   const { get } = webhookReads(table);
   return {
-    async delete(tenant, id) {
+    get,
+    async delete(tenant, id, expected) {
       const key = keys.webhook(tenant, id);
+      if (expected) return deleteUnchanged(table, tenant, expected);
       const removal = (condition: string, status: Webhook['status']): TransactItem => ({
         Delete: {
           TableName: tableName,
@@ -163,13 +183,29 @@ export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'c
       }
     },
 
-    async update(tenant, id, changes, updatedAt) {
+    async update(tenant, id, changes, updatedAt, expected) {
       const key = keys.webhook(tenant, id);
       const attributes = { ...changes, updated_at: updatedAt };
       const to = changes.status;
-      if (to === undefined) {
-        const updated = await updateExisting(table, key, attributes);
-        return updated ? webhookFrom(updated) : undefined;
+      if (to === undefined || expected) {
+        const unchanged = expected && unchangedCondition({ ...viewOfWebhook(expected) });
+        // An If-Match names the status as read, so whether the failed count moves is known.
+        const moves = expected?.status === 'failed' && to === 'enabled' ? -1 : expected?.status === 'enabled' && to === 'failed' ? 1 : 0;
+        if (moves === 0) {
+          const updated = await updateExisting(table, key, attributes, unchanged);
+          return updated === 'changed' || updated === undefined ? updated : webhookFrom(updated);
+        }
+        const write: TransactItem = {
+          Update: {
+            TableName: tableName,
+            Key: key,
+            ...withCondition({ ...setExpression(attributes), ConditionExpression: 'attribute_exists(pk)' }, unchanged),
+          },
+        };
+        const moved = await transact([write, failedWebhookCountMove(tableName, tenant, moves)]);
+        // Refused by the count (it would go below zero): the webhook failed before the count was kept.
+        if ((moved === 1 ? await transact([write]) : moved) === 'done') return get(tenant, id, { consistent: true });
+        return (await get(tenant, id, { consistent: true })) ? 'changed' : undefined;
       }
       const write = (condition: string): TransactItem => ({
         Update: { TableName: tableName, Key: key, ...withStatusCondition(setExpression(attributes), condition, to) },

@@ -1,6 +1,7 @@
 import { type Clock, isoTime } from '../clock';
 import { conflict, notFound, validationError } from '../errors';
 import { isId, newId } from '../ids';
+import { checkIfMatch, preconditionFailed } from '../preconditions';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from './project';
@@ -51,16 +52,48 @@ export const getProject = async (tenant: Tenant, id: string, deps: { projects: P
   return project;
 };
 
-export const updateProject = async (tenant: Tenant, id: string, changes: ProjectChanges, deps: ProjectDeps): Promise<Project> => {
+/**
+ * The project an `If-Match` is judged against, read consistently (undefined without one): 404 when
+ * there is none, 412 when the tag names another representation.
+ */
+const matchedProject = async (
+  tenant: Tenant,
+  id: string,
+  ifMatch: string | undefined,
+  deps: { projects: Pick<ProjectRepository, 'get'> },
+): Promise<Project | undefined> => {
+  if (ifMatch === undefined) return undefined;
+  const current = await deps.projects.get(tenant, id, { consistent: true });
+  if (!current) throw notFound('Project');
+  checkIfMatch(ifMatch, current);
+  return current;
+};
+
+export const updateProject = async (
+  tenant: Tenant,
+  id: string,
+  changes: ProjectChanges,
+  deps: ProjectDeps,
+  ifMatch?: string,
+): Promise<Project> => {
   checkRepository(changes.repository, deps);
-  const updated = await deps.projects.update(tenant, checkedId(id), changes, isoTime(deps.clock.now()));
+  const expected = await matchedProject(tenant, checkedId(id), ifMatch, deps);
+  const updated = await deps.projects.update(tenant, id, changes, isoTime(deps.clock.now()), expected);
+  if (updated === 'changed') throw preconditionFailed();
   if (!updated) throw notFound('Project');
   return updated;
 };
 
-export const deleteProject = async (tenant: Tenant, id: string, deps: { projects: Pick<ProjectRepository, 'delete'> }): Promise<void> => {
-  const outcome = await deps.projects.delete(tenant, checkedId(id));
+export const deleteProject = async (
+  tenant: Tenant,
+  id: string,
+  deps: { projects: Pick<ProjectRepository, 'get' | 'delete'> },
+  ifMatch?: string,
+): Promise<void> => {
+  const expected = await matchedProject(tenant, checkedId(id), ifMatch, deps);
+  const outcome = await deps.projects.delete(tenant, id, expected);
   if (outcome === 'not_found') throw notFound('Project');
+  if (outcome === 'changed') throw preconditionFailed();
   if (outcome === 'busy') throw conflict('The project has a workflow or deployment in progress; cancel it or wait for it to finish.');
 };
 

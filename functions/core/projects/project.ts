@@ -17,10 +17,23 @@ export type ProjectSort = (typeof projectSortFields)[number];
 
 export interface ProjectRepository {
   create(tenant: Tenant, project: Project): Promise<void>;
-  get(tenant: Tenant, id: string): Promise<Project | undefined>;
-  /** Undefined when there is no such project. */
-  update(tenant: Tenant, id: string, changes: ProjectChanges, updatedAt: string): Promise<Project | undefined>;
-  /** `busy` while a workflow of the project is queued or running (nothing is deleted then). */
-  delete(tenant: Tenant, id: string): Promise<'deleted' | 'not_found' | 'busy'>;
+  /** `consistent`: read what the last write stored (an `If-Match` is judged against it). */
+  get(tenant: Tenant, id: string, options?: { consistent?: boolean }): Promise<Project | undefined>;
+  /**
+   * Undefined when there is no such project. With `expected` (an `If-Match`), only while the project
+   * is still as it was read: `changed` otherwise, and nothing is written.
+   */
+  update(
+    tenant: Tenant,
+    id: string,
+    changes: ProjectChanges,
+    updatedAt: string,
+    expected?: Project,
+  ): Promise<Project | undefined | 'changed'>;
+  /**
+   * `busy` while a workflow of the project is queued or running (nothing is deleted then); with
+   * `expected`, `changed` when the project is no longer as it was read.
+   */
+  delete(tenant: Tenant, id: string, expected?: Project): Promise<'deleted' | 'not_found' | 'busy' | 'changed'>;
   list(tenant: Tenant, query: ListQuery<ProjectSort>): Promise<Page<Project>>;
 }

@@ -1,5 +1,6 @@
 import { type Clock, isoTime } from '../clock';
 import { ApiError, conflict, notFound, validationError } from '../errors';
+import { checkIfMatch, preconditionFailed } from '../preconditions';
 import { eventCatalogue, type EventType } from '../events/event-types';
 import { newEvent } from '../events/event';
 import { mapWithConcurrency } from '../concurrency';
@@ -135,8 +136,16 @@ export interface WebhookUpdate {
 }
 
 /** `active: true` on a failed webhook re-enables it: new events are delivered again. */
-export const updateWebhook = async (tenant: Tenant, id: string, changes: WebhookUpdate, deps: WebhookTargetDeps): Promise<WebhookView> => {
-  const webhook = await existing(tenant, id, deps);
+export const updateWebhook = async (
+  tenant: Tenant,
+  id: string,
+  changes: WebhookUpdate,
+  deps: WebhookTargetDeps,
+  ifMatch?: string,
+): Promise<WebhookView> => {
+  // Judged against what the last write stored, and written only while it still is.
+  const webhook = await existing(tenant, id, deps, { consistent: ifMatch !== undefined });
+  checkIfMatch(ifMatch, viewOfWebhook(webhook));
   if (changes.url !== undefined) await checkedTarget(changes.url, tenant, deps);
   const reEnable = changes.active === true && webhook.status === 'failed';
   const updated = await deps.webhooks.update(
@@ -148,13 +157,27 @@ export const updateWebhook = async (tenant: Tenant, id: string, changes: Webhook
       ...(reEnable ? { status: 'enabled', failed_at: null } : {}),
     },
     isoTime(deps.clock.now()),
+    ifMatch === undefined ? undefined : webhook,
   );
+  if (updated === 'changed') throw preconditionFailed();
   if (!updated) throw notFound('Webhook');
   return viewOfWebhook(updated);
 };
 
-export const deleteWebhook = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'delete'> }): Promise<void> => {
-  if (!isId('webhook', id) || !(await deps.webhooks.delete(tenant, id))) throw notFound('Webhook');
+export const deleteWebhook = async (
+  tenant: Tenant,
+  id: string,
+  deps: { webhooks: Pick<WebhookRepository, 'get' | 'delete'> },
+  ifMatch?: string,
+): Promise<void> => {
+  let expected: Webhook | undefined;
+  if (ifMatch !== undefined) {
+    expected = await existing(tenant, id, deps, { consistent: true });
+    checkIfMatch(ifMatch, viewOfWebhook(expected));
+  }
+  const deleted = isId('webhook', id) ? await deps.webhooks.delete(tenant, id, expected) : false;
+  if (deleted === 'changed') throw preconditionFailed();
+  if (!deleted) throw notFound('Webhook');
 };
 
 /** A new secret; the old one keeps signing beside it for `expiresInSeconds` (0 ends it at once). */

@@ -57,7 +57,14 @@ export interface WebhookRepository {
   /** Every webhook of the tenant (fan-out reads them all). */
   all(tenant: Tenant): Promise<Webhook[]>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;
-  update(tenant: Tenant, id: string, changes: WebhookChanges, updatedAt: string): Promise<Webhook | undefined>;
+  /** With `expected` (an `If-Match`), only while the webhook is still as it was read: `changed` otherwise. */
+  update(
+    tenant: Tenant,
+    id: string,
+    changes: WebhookChanges,
+    updatedAt: string,
+    expected?: Webhook,
+  ): Promise<Webhook | undefined | 'changed'>;
   /**
    * Replaces the secret only while it is still `from` (two rotations at once: one wins, the other is
    * told), keeping what `changes` says of the previous one.
@@ -69,7 +76,8 @@ export interface WebhookRepository {
     changes: Required<Pick<WebhookChanges, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>>,
     updatedAt: string,
   ): Promise<Webhook | 'not_found' | 'changed'>;
-  delete(tenant: Tenant, id: string): Promise<boolean>;
+  /** False when there is none; with `expected`, `changed` when it is no longer as it was read. */
+  delete(tenant: Tenant, id: string, expected?: Webhook): Promise<boolean | 'changed'>;
   /** How many of the tenant's webhooks are `failed` (the dashboard's badge), kept as they change. */
   failedCount(tenant: Tenant): Promise<number>;
 }

@@ -7,7 +7,7 @@ import { dynamoProjectRepository } from '../../adapters/dynamodb/project-reposit
 // No repository address rules: only create and update check an address.
 const deps = { projects: dynamoProjectRepository(tableFromEnvironment()) };
 
-export const handler = apiReadHandler(deleteProjectRoute, async ({ principal, params }) => {
-  await deleteProject(principal, params.id, deps);
+export const handler = apiReadHandler(deleteProjectRoute, async ({ principal, params, event }) => {
+  await deleteProject(principal, params.id, deps, event.headers['if-match']);
   return { empty: true };
 });

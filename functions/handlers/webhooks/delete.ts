@@ -7,7 +7,7 @@ import { dynamoWebhookDeletion } from '../../adapters/dynamodb/webhook-repositor
 // The deletion alone: no other webhook writes, no list paging.
 const deps = { webhooks: dynamoWebhookDeletion(tableFromEnvironment()) };
 
-export const handler = apiReadHandler(deleteWebhookRoute, async ({ principal, params }) => {
-  await deleteWebhook(principal, params.id, deps);
+export const handler = apiReadHandler(deleteWebhookRoute, async ({ principal, params, event }) => {
+  await deleteWebhook(principal, params.id, deps, event.headers['if-match']);
   return { empty: true };
 });

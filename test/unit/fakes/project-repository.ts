@@ -1,5 +1,6 @@
 import type { ListQuery, Page } from '../../../functions/core/pagination';
 import { fakeNextCursor } from './created-order';
+import { entityTagOf } from '../../../functions/core/preconditions';
 import type { Project, ProjectRepository, ProjectSort } from '../../../functions/core/projects/project';
 import type { Tenant } from '../../../functions/core/tenancy';
 
@@ -13,7 +14,7 @@ const sortKey = (project: Project, sort: ProjectSort): string =>
 /**
  * In-memory ProjectRepository with the DynamoDB adapter's rules (held to them by
  * test/contract/project-repository.test.ts): projects kept per account and mode, names sorted
- * case-insensitively, and `delete` answering `busy` while work runs on the project. `startWork` and
+ * case-insensitively, a write given `expected` refused as `changed` once the project is not as read, and `delete` answering `busy` while work runs on the project. `startWork` and
  * `endWork` stand for what creating and finishing a workflow or deployment does to the project.
  */
 export const inMemoryProjectRepository = () => {
@@ -29,15 +30,18 @@ export const inMemoryProjectRepository = () => {
       const project = projects.get(id(tenant, projectId));
       return project && { ...project };
     },
-    async update(tenant, projectId, changes, updatedAt) {
+    async update(tenant, projectId, changes, updatedAt, expected) {
       const project = projects.get(id(tenant, projectId));
       if (!project) return undefined;
+      if (expected && entityTagOf(project) !== entityTagOf(expected)) return 'changed';
       const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
       Object.assign(project, defined, { updated_at: updatedAt });
       return { ...project };
     },
-    async delete(tenant, projectId) {
-      if (!projects.has(id(tenant, projectId))) return 'not_found';
+    async delete(tenant, projectId, expected) {
+      const project = projects.get(id(tenant, projectId));
+      if (!project) return 'not_found';
+      if (expected && entityTagOf(project) !== entityTagOf(expected)) return 'changed';
       if ((activeWork.get(id(tenant, projectId)) ?? 0) > 0) return 'busy';
       projects.delete(id(tenant, projectId));
       return 'deleted';

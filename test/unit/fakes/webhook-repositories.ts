@@ -4,15 +4,19 @@ import type { Tenant } from '../../../functions/core/tenancy';
 import type { ServiceEvent } from '../../../functions/core/events/event';
 import type { DispatchReads, ReadTogether } from '../../../functions/core/webhooks/batch-reads';
 import { type Delivery, type DeliveryRepository, keptAttempts } from '../../../functions/core/webhooks/delivery';
-import type { Webhook, WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import { viewOfWebhook, type Webhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import { entityTagOf } from '../../../functions/core/preconditions';
 import { byId, createdOrderPage } from './created-order';
+
+const sameView = (a: Webhook, b: Webhook): boolean => entityTagOf(viewOfWebhook(a)) === entityTagOf(viewOfWebhook(b));
 
 const keyOf = (t: Tenant, webhookId: string, id = '') => `${t.accountId}/${t.mode}/${webhookId}/${id}`;
 
 /**
  * In-memory WebhookRepository with the DynamoDB adapter's rules (held to them by
  * test/contract/webhook-repository.test.ts): webhooks per account and mode, a second create of an
- * id fails, `all` and `list` go by id (creation) order, `update` leaves undefined fields alone, and
+ * id fails, `all` and `list` go by id (creation) order, `update` leaves undefined fields alone, a write given `expected` is refused as `changed` once the
+ * webhook shows something else, and
  * `failedCount` is the number of failed webhooks (the adapter keeps it in a counter item).
  */
 export const inMemoryWebhooks = (): WebhookRepository => {
@@ -40,9 +44,10 @@ export const inMemoryWebhooks = (): WebhookRepository => {
         (w) => structuredClone(w),
       );
     },
-    async update(t, id, changes, updatedAt) {
+    async update(t, id, changes, updatedAt, expected) {
       const webhook = webhooks.get(keyOf(t, id));
       if (!webhook) return undefined;
+      if (expected && !sameView(webhook, expected)) return 'changed';
       const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
       Object.assign(webhook, defined, { updated_at: updatedAt });
       return structuredClone(webhook);
@@ -54,7 +59,9 @@ export const inMemoryWebhooks = (): WebhookRepository => {
       Object.assign(webhook, changes, { updated_at: updatedAt });
       return structuredClone(webhook);
     },
-    async delete(t, id) {
+    async delete(t, id, expected) {
+      const webhook = webhooks.get(keyOf(t, id));
+      if (webhook && expected && !sameView(webhook, expected)) return 'changed';
       return webhooks.delete(keyOf(t, id));
     },
     async failedCount(t) {

@@ -811,6 +811,7 @@ export interface components {
           | 'method_not_allowed'
           | 'conflict'
           | 'idempotency_key_in_use'
+          | 'precondition_failed'
           | 'payload_too_large'
           | 'uri_too_long'
           | 'unsupported_media_type'
@@ -841,7 +842,7 @@ export interface components {
     Location: string;
     /** @description RFC 8288 links: on a list first, prev, next (with a cursor), last; on a deprecated operation a `rel="deprecation"` link. */
     Link: string;
-    /** @description The SHA-256 of the body (lowercase hex), quoted. */
+    /** @description The representation's entity tag, quoted: the SHA-256 (lowercase hex) of a file's body, or of a resource's `data` as JSON with its keys sorted. It changes whenever anything the resource shows changes. */
     ETag: string;
     /** @description A representation that is a file names it: `inline; filename="fnd_….patch"`. */
     ContentDisposition: string;
@@ -1068,6 +1069,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
@@ -1213,7 +1215,10 @@ export interface operations {
   getProject: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` of a copy the client holds: when it still matches, the answer is 304 with no body. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -1225,6 +1230,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
@@ -1250,6 +1256,17 @@ export interface operations {
             };
           };
         };
+      };
+      /** @description Not modified: `If-None-Match` names the current `ETag`; keep the copy held. */
+      304: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Invalid JSON body, or two different credentials sent. */
       400: {
@@ -1341,7 +1358,10 @@ export interface operations {
   deleteProject: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the resource had when it was read (or `*`): the change is made only while it is still current, so a change made meanwhile by someone else is not overwritten; otherwise 412 `precondition_failed` and nothing is written. A weak tag (`W/`) never matches. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -1419,6 +1439,18 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description `If-Match` names none of the resource's current `ETag` (`precondition_failed`): it changed since it was read, and nothing was written. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
       422: {
         headers: {
@@ -1461,7 +1493,10 @@ export interface operations {
   updateProject: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the resource had when it was read (or `*`): the change is made only while it is still current, so a change made meanwhile by someone else is not overwritten; otherwise 412 `precondition_failed` and nothing is written. A weak tag (`W/`) never matches. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -1484,6 +1519,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
@@ -1548,6 +1584,18 @@ export interface operations {
       };
       /** @description No such resource in this account and mode. */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `If-Match` names none of the resource's current `ETag` (`precondition_failed`): it changed since it was read, and nothing was written. */
+      412: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
@@ -7267,6 +7315,7 @@ export interface operations {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           Location: components['headers']['Location'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
@@ -7424,7 +7473,10 @@ export interface operations {
   getWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` of a copy the client holds: when it still matches, the answer is 304 with no body. */
+        'If-None-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -7436,6 +7488,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
@@ -7472,108 +7525,11 @@ export interface operations {
           };
         };
       };
-      /** @description Invalid JSON body, or two different credentials sent. */
-      400: {
+      /** @description Not modified: `If-None-Match` names the current `ETag`; keep the copy held. */
+      304: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Missing, malformed, unknown, revoked or expired credential. */
-      401: {
-        headers: {
-          'X-Request-Id': components['headers']['RequestId'];
-          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description The credential lacks the scope of this operation. */
-      403: {
-        headers: {
-          'X-Request-Id': components['headers']['RequestId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description No such resource in this account and mode. */
-      404: {
-        headers: {
-          'X-Request-Id': components['headers']['RequestId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
-      422: {
-        headers: {
-          'X-Request-Id': components['headers']['RequestId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Too many requests; retry after `Retry-After` seconds. */
-      429: {
-        headers: {
-          'X-Request-Id': components['headers']['RequestId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          'Retry-After': components['headers']['RetryAfter'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-      /** @description Unexpected fault on our side; no internals are shown. */
-      500: {
-        headers: {
-          'X-Request-Id': components['headers']['RequestId'];
-          RateLimit: components['headers']['RateLimit'];
-          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Error'];
-        };
-      };
-    };
-  };
-  deleteWebhook: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted; no body. */
-      204: {
-        headers: {
-          'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
@@ -7667,10 +7623,136 @@ export interface operations {
       };
     };
   };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The `ETag` the resource had when it was read (or `*`): the change is made only while it is still current, so a change made meanwhile by someone else is not overwritten; otherwise 412 `precondition_failed` and nothing is written. A weak tag (`W/`) never matches. */
+        'If-Match'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted; no body. */
+      204: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Invalid JSON body, or two different credentials sent. */
+      400: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Missing, malformed, unknown, revoked or expired credential. */
+      401: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The credential lacks the scope of this operation. */
+      403: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'WWW-Authenticate': components['headers']['WWWAuthenticate'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description No such resource in this account and mode. */
+      404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `If-Match` names none of the resource's current `ETag` (`precondition_failed`): it changed since it was read, and nothing was written. */
+      412: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A field or parameter is invalid (`validation_error`), or an Idempotency-Key was reused for another request. */
+      422: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; retry after `Retry-After` seconds. */
+      429: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Retry-After': components['headers']['RetryAfter'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Unexpected fault on our side; no internals are shown. */
+      500: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   updateWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the resource had when it was read (or `*`): the change is made only while it is still current, so a change made meanwhile by someone else is not overwritten; otherwise 412 `precondition_failed` and nothing is written. A weak tag (`W/`) never matches. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -7716,6 +7798,7 @@ export interface operations {
       200: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
+          ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
           [name: string]: unknown;
@@ -7790,6 +7873,18 @@ export interface operations {
       };
       /** @description No such resource in this account and mode. */
       404: {
+        headers: {
+          'X-Request-Id': components['headers']['RequestId'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description `If-Match` names none of the resource's current `ETag` (`precondition_failed`): it changed since it was read, and nothing was written. */
+      412: {
         headers: {
           'X-Request-Id': components['headers']['RequestId'];
           RateLimit: components['headers']['RateLimit'];
