@@ -210,6 +210,49 @@ describe('dashboard pages over HTTP', () => {
     });
   });
 
+  it("refuses an edit saved after someone else's (409), keeps the edits in the form, and saves them over it the second time", async () => {
+    const { person, client } = await signedInClient();
+    const api = as(person.live.key);
+    const project = (await api.post('/projects', { name: 'Shop', repository: 'https://github.com/acme/shop' })).body.data;
+    const path = `/dashboard/projects/${project.id}`;
+    // The hidden fields as a browser sends them (the page escapes the tag's quotes).
+    const hiddenFields = (html: string) =>
+      Object.fromEntries(Object.entries(formFieldsIn(html, path)).map(([name, value]) => [name, value.replaceAll('&quot;', '"')]));
+    const edit = { name: 'Shop', repository: 'https://github.com/acme/shop', description: 'Mine' };
+
+    const opened = hiddenFields((await client.get(path)).text);
+    expect(opened.etag).toMatch(/^"[0-9a-f]{64}"$/);
+    await api.patch(`/projects/${project.id}`, { description: 'Theirs' });
+    const refused = await client.post(path, { ...opened, ...edit });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('Someone else changed this after you opened the page');
+    expect(refused.text).toContain('value="Mine"');
+    expect((await api.get(`/projects/${project.id}`)).body.data.description).toBe('Theirs');
+
+    const saved = await client.post(path, { ...hiddenFields(refused.text), ...edit });
+    expect([saved.status, saved.location]).toEqual([303, `${path}?done=saved`]);
+    expect((await api.get(`/projects/${project.id}`)).body.data.description).toBe('Mine');
+  });
+
+  it("refuses a webhook's edit saved after a change made meanwhile (a rotation), changing nothing", async () => {
+    const { person, client } = await signedInClient();
+    const api = as(person.test.key);
+    await client.submit('/dashboard/webhooks', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/webhooks' });
+    const webhook = (await api.post('/webhooks', { url: 'http://127.0.0.1:9/edit', events: ['*'] })).body.data;
+    const path = `/dashboard/webhooks/${webhook.id}`;
+    // The edit form (the deliveries' filter form is sent to the same address, by GET).
+    const editForm = /<form\b[^>]*aria-label="Edit the webhook"[\s\S]*?<\/form>/.exec((await client.get(path)).text)![0];
+    const opened = Object.fromEntries(
+      Object.entries(formFieldsIn(editForm, path)).map(([name, value]) => [name, value.replaceAll('&quot;', '"')]),
+    );
+    expect(opened.etag).toMatch(/^"[0-9a-f]{64}"$/);
+    await api.post(`/webhooks/${webhook.id}/rotate-secret`, {});
+    const refused = await client.post(path, { ...opened, url: webhook.url, events: '*', description: 'Mine', active: 'true' });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('Someone else changed this after you opened the page');
+    expect((await api.get(`/webhooks/${webhook.id}`)).body.data.description).toBeNull();
+  });
+
   it('switches to test mode and back: each mode shows its own data', async () => {
     const { person, client } = await signedInClient();
     await as(person.test.key).post('/projects', { name: 'Only in test', repository: 'https://github.com/acme/test-only' });

@@ -1,10 +1,17 @@
 import { ApiError } from '../../core/errors';
 
+/** An edit form's save refused because someone else saved first (the form's `etag` was no longer current). */
+export const isChangedMeanwhile = (error: unknown): boolean => error instanceof ApiError && error.code === 'precondition_failed';
+
+const changedMeanwhileMessage =
+  'Someone else changed this after you opened the page, so nothing was saved. The page now shows their change; your edits are still in the form: save again to apply them over it.';
+
 /**
- * The messages of a validation error for a form's summary, each naming the field by its label;
+ * The messages of a validation error (or of a save someone else's came before) for a form's summary, each naming the field by its label;
  * any other error goes on up to the page pipeline (an error page with its status).
  */
 export const formErrors = (error: unknown, labels: Record<string, string> = {}): string[] => {
+  if (isChangedMeanwhile(error)) return [changedMeanwhileMessage];
   if (error instanceof ApiError && error.code === 'validation_error') {
     const issues = error.errors ?? [];
     return issues.length > 0 ? issues.map((i) => `${labels[i.field] ?? i.field}: ${i.issue}`) : [error.message];

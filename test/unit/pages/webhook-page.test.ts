@@ -48,6 +48,7 @@ const page = (deliveries: DeliveryView[]) =>
       totalPages: 1,
       total: deliveries.length,
       hrefOf: () => '',
+      etag: '"tag"',
     }),
   );
 

@@ -1,5 +1,6 @@
 import { type ProjectSort, projectSortFields } from '../../../core/projects/project';
 import { getProject, listProjects } from '../../../core/projects/project-use-cases';
+import { entityTagOf } from '../../../core/preconditions';
 import { listDeployments } from '../../../core/deployments/deployment-use-cases';
 import { listReviews } from '../../../core/reviews/review-use-cases';
 import type { TestRun } from '../../../core/testing/test-records';
@@ -85,6 +86,7 @@ export const projectPage = async (
       deployments: deployments.items.map(deploymentView),
       reviews: reviews.items,
       testRuns: testRuns.items.filter((item): item is TestRun => item.object === 'test_run'),
+      etag: entityTagOf(project),
       ...extra,
     }),
   };

@@ -1,5 +1,7 @@
 import { type EventType, eventTypes } from '../../../core/events/event-types';
 import { getWebhook, listDeliveries, listWebhooks } from '../../../core/webhooks/webhook-use-cases';
+import type { WebhookView } from '../../../core/webhooks/webhook';
+import { entityTagOf } from '../../../core/preconditions';
 import type { DashboardRequest } from '../../../http/pages/dashboard-page';
 import { filterValue, listHref, pageListQuery } from '../../../http/pages/list-params';
 import type { PageResult } from '../../../http/pages/page-handler';
@@ -37,6 +39,9 @@ export const webhooksPage = async (
   };
 };
 
+/** What `GET` shows of the webhook: a page shown right after a rotation holds the new secret too. */
+const shownByGet = ({ secret: _shownOnce, ...view }: WebhookView & { secret?: string }): WebhookView => view;
+
 export const webhookPage = async (
   request: Pick<DashboardRequest, 'shell' | 'tenant' | 'query' | 'event'>,
   extra: Partial<WebhookPageProps> = {},
@@ -63,6 +68,7 @@ export const webhookPage = async (
       totalPages: Math.ceil(deliveries.total / query.perPage),
       filters,
       hrefOf: (n) => listHref(path, request.query, { page: n }),
+      etag: entityTagOf(shownByGet(webhook)),
       ...extra,
     }),
   };

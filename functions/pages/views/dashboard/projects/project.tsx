@@ -31,6 +31,8 @@ export interface ProjectPageProps {
   notice?: string;
   errors?: string[];
   form?: ProjectForm;
+  /** The `ETag` of the project the edit form's fields were filled from: the save is made only while it is current. */
+  etag: string;
 }
 
 /** The project's latest records of one kind, one a line, with a link to all of them where there is a list. */
@@ -160,6 +162,7 @@ export const ProjectPage = (props: ProjectPageProps) => {
             submit="Save changes"
           >
             <ProjectFields form={props.form ?? { name: project.name, repository: project.repository, description: project.description }} />
+            <input type="hidden" name="etag" value={props.etag} />
           </FormCard>
           <Card>
             <h2>Delete</h2>

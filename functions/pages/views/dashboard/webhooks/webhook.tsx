@@ -32,6 +32,8 @@ export interface WebhookPageProps extends Paged {
   testDelivery?: DeliveryView;
   errors?: string[];
   form?: WebhookForm;
+  /** The `ETag` of the webhook the edit form was filled from: the save is made only while it is current. */
+  etag: string;
 }
 
 const Attempts = ({ delivery }: { delivery: DeliveryView }) =>
@@ -209,6 +211,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
       </Card>
       <FormCard title="Edit" label="Edit the webhook" action={base} csrfToken={csrf} errors={props.errors} submit="Save changes">
         <WebhookFields form={form} />
+        <input type="hidden" name="etag" value={props.etag} />
         <div className="checkbox">
           <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
           <label for="field-active">Active</label>
