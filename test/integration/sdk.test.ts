@@ -1,6 +1,7 @@
 import {
   createClient,
   isNotModified,
+  responseOf,
   ServiceApiError,
   webhooks,
   type RetryOptions,
@@ -38,6 +39,27 @@ describe('the SDK against the local runtime', () => {
       seen.push(project.name);
     }
     expect(seen).toEqual(names);
+  });
+
+  it('changes a project only while the ETag it read is current: a stale one throws 412 precondition_failed and changes nothing', async () => {
+    const { test: key } = await newAccount();
+    const api = clientFor(key.key);
+    const created = await api.post('/v1/projects', { body: { name: 'Shop', repository: 'https://github.com/acme/shop' } });
+    const path = { id: created.data.id };
+    const read = await api.get('/v1/projects/{id}', { params: { path } });
+    const etag = responseOf(read)?.etag as string;
+    expect(etag).toBe(responseOf(created)?.etag);
+    expect(isNotModified(await api.get('/v1/projects/{id}', { params: { path, header: { 'If-None-Match': etag } } }))).toBe(true);
+
+    const changed = await api.patch('/v1/projects/{id}', { params: { path, header: { 'If-Match': etag } }, body: { description: 'Mine' } });
+    expect(changed.data.description).toBe('Mine');
+    const stale = await api
+      .patch('/v1/projects/{id}', { params: { path, header: { 'If-Match': etag } }, body: { description: 'Lost' } })
+      .catch((error: unknown) => error);
+    expect(stale).toBeInstanceOf(ServiceApiError);
+    expect(stale).toMatchObject({ status: 412, code: 'precondition_failed' });
+    await api.delete('/v1/projects/{id}', { params: { path, header: { 'If-Match': responseOf(changed)?.etag as string } } });
+    expect(await api.get('/v1/projects/{id}', { params: { path } }).catch((error: ServiceApiError) => error.status)).toBe(404);
   });
 
   it('throws typed errors carrying the status, code, details and request id', async () => {

@@ -3,6 +3,7 @@ import type { HttpMethod, MediaType, PathsWithMethod } from 'openapi-typescript-
 import { authorizerOf, type OAuthOptions } from './auth.js';
 import { errorOf } from './errors.js';
 import { notModifiedOf, type NotModified } from './not-modified.js';
+import { rememberResponse } from './response-of.js';
 import type { paths } from './generated/openapi.js';
 import { nextLink, queryOf } from './pagination.js';
 import type { RetryOptions } from './retry.js';
@@ -78,7 +79,8 @@ export const apiRootOf = (baseUrl: string): string => baseUrl.replace(/\/+$/, ''
 
 /**
  * A typed client of the API. Each call resolves to the answer's body (`{ data }`, `{ data, meta }`),
- * or `NotModified` for a conditional GET whose copy is still current (304), and throws a
+ * or `NotModified` for a conditional GET whose copy is still current (304); `responseOf(result)`
+ * gives the answer's status and headers (its `ETag`). It throws a
  * `ServiceApiError` (status, code, message, details, request id) for an error answer.
  */
 export const createClient = (options: ClientOptions = {}): ServiceClient => {
@@ -111,8 +113,11 @@ export const createClient = (options: ClientOptions = {}): ServiceClient => {
   };
   const call =
     (method: Uppercase<Method>) =>
-    async (path: string, init?: unknown): Promise<never> =>
-      (await send(method, path, init)).data as never;
+    async (path: string, init?: unknown): Promise<never> => {
+      const { data, response } = await send(method, path, init);
+      rememberResponse(data, response);
+      return data as never;
+    };
 
   async function* paginate(path: string, init?: { params?: { query?: Record<string, unknown> } } & Record<string, unknown>) {
     let current = init ?? {};

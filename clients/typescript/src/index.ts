@@ -9,6 +9,7 @@ export {
   type ListItem,
 } from './client.js';
 export { isNotModified, type NotModified } from './not-modified.js';
+export { responseOf, type ResponseInfo } from './response-of.js';
 export type { OAuthOptions, OAuthTokens } from './auth.js';
 export type { RetryOptions } from './retry.js';
 export {

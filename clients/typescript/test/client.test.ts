@@ -1,4 +1,11 @@
-import { createClient, isNotModified, ServiceApiError, ServiceConnectionError, ServiceTimeoutError } from '@project-automation-service/sdk';
+import {
+  createClient,
+  isNotModified,
+  responseOf,
+  ServiceApiError,
+  ServiceConnectionError,
+  ServiceTimeoutError,
+} from '@project-automation-service/sdk';
 import { apiError, fakeFetch, hang, json } from './fake-fetch';
 
 const project = { id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', name: 'Shop', repository: 'https://github.com/acme/shop', description: '' };
@@ -61,6 +68,30 @@ describe('createClient', () => {
     const changed = await api.get('/v1/security/findings/{id}/patch', held);
     expect(isNotModified(changed)).toBe(false);
     expect(changed).toBe('diff --git a/x b/x\n');
+  });
+
+  it("gives a result's ETag by responseOf, for a change made only while it is current (If-Match; 412 is an error, not retried)", async () => {
+    const etag = '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"';
+    const { fetch, sent } = fakeFetch(
+      () => json(200, { data: project }, { ETag: etag, 'X-Request-Id': 'req_get' }),
+      () => apiError(412, 'precondition_failed'),
+    );
+    const api = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch, retry: fast });
+    const read = await api.get('/v1/projects/{id}', { params: { path: { id: project.id } } });
+    expect(read.data).toEqual(project);
+    expect(responseOf(read)).toMatchObject({ status: 200, etag, requestId: 'req_get' });
+    expect(JSON.stringify(read)).toBe(JSON.stringify({ data: project }));
+
+    const error = await api
+      .patch('/v1/projects/{id}', {
+        params: { path: { id: project.id }, header: { 'If-Match': responseOf(read)!.etag! } },
+        body: { name: 'Store' },
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 412, code: 'precondition_failed' });
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.headers.get('if-match')).toBe(etag);
+    expect(responseOf(undefined)).toBeUndefined();
   });
 
   it('gives an answer that is not the envelope a code from its status', async () => {
