@@ -26,7 +26,7 @@ export const ProjectFields = ({ form }: { form: ProjectForm }) => (
       value={form.repository}
       required
       maxLength={2048}
-      hint="An https:// URL, an ssh:// or git@host:path address, or a file:/// URL (local use)."
+      hint="An https:// URL (ssh:// and git@host:path addresses are refused: the service fetches over https), or a file:/// URL in the local runtime."
     />
     <TextField label="Description" name="description" value={form.description} maxLength={2000} />
   </>
