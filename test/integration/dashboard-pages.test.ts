@@ -215,9 +215,7 @@ describe('dashboard pages over HTTP', () => {
     const api = as(person.live.key);
     const project = (await api.post('/projects', { name: 'Shop', repository: 'https://github.com/acme/shop' })).body.data;
     const path = `/dashboard/projects/${project.id}`;
-    // The hidden fields as a browser sends them (the page escapes the tag's quotes).
-    const hiddenFields = (html: string) =>
-      Object.fromEntries(Object.entries(formFieldsIn(html, path)).map(([name, value]) => [name, value.replaceAll('&quot;', '"')]));
+    const hiddenFields = (html: string) => formFieldsIn(html, path, 'Edit the project');
     const edit = { name: 'Shop', repository: 'https://github.com/acme/shop', description: 'Mine' };
 
     const opened = hiddenFields((await client.get(path)).text);
@@ -241,10 +239,7 @@ describe('dashboard pages over HTTP', () => {
     const webhook = (await api.post('/webhooks', { url: 'http://127.0.0.1:9/edit', events: ['*'] })).body.data;
     const path = `/dashboard/webhooks/${webhook.id}`;
     // The edit form (the deliveries' filter form is sent to the same address, by GET).
-    const editForm = /<form\b[^>]*aria-label="Edit the webhook"[\s\S]*?<\/form>/.exec((await client.get(path)).text)![0];
-    const opened = Object.fromEntries(
-      Object.entries(formFieldsIn(editForm, path)).map(([name, value]) => [name, value.replaceAll('&quot;', '"')]),
-    );
+    const opened = formFieldsIn((await client.get(path)).text, path, 'Edit the webhook');
     expect(opened.etag).toMatch(/^"[0-9a-f]{64}"$/);
     await api.post(`/webhooks/${webhook.id}/rotate-secret`, {});
     const refused = await client.post(path, { ...opened, url: webhook.url, events: '*', description: 'Mine', active: 'true' });

@@ -25,14 +25,25 @@ export const csrfTokenIn = (html: string): string => {
   return token;
 };
 
-/** The hidden fields of the form posting to `action` (the first such form on the page). */
-export const formFieldsIn = (html: string, action: string): Record<string, string> => {
+const entities: Record<string, string> = { '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+
+/** An attribute's value as a browser reads it (the page escapes quotes, as in an entity tag). */
+const unescaped = (value: string): string => value.replace(/&(?:quot|#x27|#39|lt|gt|amp);/g, (entity) => entities[entity] ?? entity);
+
+/**
+ * The hidden fields of the form posting to `action` that carries `label` as its accessible name
+ * when given (the first such form on the page otherwise), their values as a browser sends them.
+ */
+export const formFieldsIn = (html: string, action: string, label?: string): Record<string, string> => {
   const form = [...html.matchAll(/<form\b[^>]*>[\s\S]*?<\/form>/g)]
     .map((match) => match[0])
-    .find((text) => text.includes(`action="${action}"`));
+    .find((text) => text.includes(`action="${action}"`) && (label === undefined || text.includes(`aria-label="${label}"`)));
   if (!form) throw new Error(`no form posting to ${action} on the page`);
   return Object.fromEntries(
-    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((field) => [field[1] as string, field[2] as string]),
+    [...form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((field) => [
+      field[1] as string,
+      unescaped(field[2] as string),
+    ]),
   );
 };
 
