@@ -1,4 +1,14 @@
-import { argument, type CommandGroup, integerOption, listOptions, optionalString, required } from './command';
+import { responseOf } from '@project-automation-service/sdk';
+import {
+  argument,
+  type CommandContext,
+  type CommandGroup,
+  integerOption,
+  listOptions,
+  optionalString,
+  required,
+  UsageError,
+} from './command';
 import { table } from './output';
 
 type Project = { id: string; name: string; repository: string; description: string; created_at: string };
@@ -9,9 +19,28 @@ const projectTable = (projects: Project[]) =>
     projects.map((p) => [p.id, p.name, p.repository, p.created_at]),
   );
 
+/** The project's entity tag, to pass back as `--if-match` (a change made only while it is current). */
+const etagLine = (result: object): string => {
+  const etag = responseOf(result)?.etag;
+  return etag ? `\nETag: ${etag}` : '';
+};
+
+const ifMatchOption = {
+  'if-match': {
+    type: 'string',
+    description: 'the ETag shown by get or update: only while the project still has it (else 412, nothing changed)',
+  },
+} as const;
+
+/** `If-Match` when --if-match is given. */
+const conditionOf = (context: CommandContext): { header?: { 'If-Match': string } } => {
+  const etag = optionalString(context, 'if-match');
+  return etag ? { header: { 'If-Match': etag } } : {};
+};
+
 export const projects: CommandGroup = {
   name: 'projects',
-  summary: 'list, create and read projects',
+  summary: 'list, create, read, change and delete projects',
   commands: {
     list: {
       summary: 'list projects',
@@ -57,8 +86,44 @@ export const projects: CommandGroup = {
       summary: 'show a project',
       args: '<project_id>',
       async run(context) {
-        const { data } = await context.api.get('/v1/projects/{id}', { params: { path: { id: argument(context, 0, 'the project id') } } });
-        context.out.result(data, () => projectTable([data]) + (data.description ? `\n\n${data.description}` : ''));
+        const read = await context.api.get('/v1/projects/{id}', { params: { path: { id: argument(context, 0, 'the project id') } } });
+        const { data } = read;
+        context.out.result(data, () => projectTable([data]) + (data.description ? `\n\n${data.description}` : '') + etagLine(read));
+        return 0;
+      },
+    },
+    update: {
+      summary: "change a project's name, repository or description",
+      args: '<project_id>',
+      options: {
+        name: { type: 'string', description: 'its new name' },
+        repository: { type: 'string', description: 'its new https:// (or, locally, file:///) repository URL' },
+        description: { type: 'string', description: 'its new description ("" for none)' },
+        ...ifMatchOption,
+      },
+      async run(context) {
+        const id = argument(context, 0, 'the project id');
+        const changes = {
+          name: optionalString(context, 'name'),
+          repository: optionalString(context, 'repository'),
+          description: optionalString(context, 'description'),
+        };
+        if (Object.values(changes).every((value) => value === undefined)) {
+          throw new UsageError('give at least one of --name, --repository and --description');
+        }
+        const changed = await context.api.patch('/v1/projects/{id}', { params: { path: { id }, ...conditionOf(context) }, body: changes });
+        context.out.result(changed.data, () => `Changed project ${id} (${changed.data.name}).${etagLine(changed)}`);
+        return 0;
+      },
+    },
+    delete: {
+      summary: 'delete a project (refused while a workflow or deployment of it runs)',
+      args: '<project_id>',
+      options: { ...ifMatchOption },
+      async run(context) {
+        const id = argument(context, 0, 'the project id');
+        await context.api.delete('/v1/projects/{id}', { params: { path: { id }, ...conditionOf(context) } });
+        context.out.result({ id, deleted: true }, () => `Deleted project ${id}.`);
         return 0;
       },
     },

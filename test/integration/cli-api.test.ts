@@ -36,6 +36,28 @@ describe('the CLI on the API', () => {
     expect((await runCli(key.key, ['projects', 'get', project.id, '--json'])).stdout).toContain(project.id);
   });
 
+  it('changes and deletes a project, with --if-match the ETag that get showed: a stale one exits 1 with 412 and changes nothing', async () => {
+    const { test: key } = await newAccount();
+    const project = (await as(key.key).post('/projects', { name: 'Greeter', repository: 'https://github.com/acme/greeter' })).body.data;
+    const etagIn = (stdout: string) => /^ETag: ("[0-9a-f]{64}")$/m.exec(stdout)?.[1] as string;
+    const shown = etagIn((await runCli(key.key, ['projects', 'get', project.id])).stdout);
+    expect(shown).toBeDefined();
+
+    const changed = await runCli(key.key, ['projects', 'update', project.id, '--description', 'Says hello', '--if-match', shown]);
+    expect(changed.code).toBe(0);
+    const current = etagIn(changed.stdout);
+    expect(current).not.toBe(shown);
+    const stale = await runCli(key.key, ['projects', 'update', project.id, '--name', 'Lost', '--if-match', shown]);
+    expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('412 precondition_failed')]);
+    expect((await runCli(key.key, ['projects', 'delete', project.id, '--if-match', shown])).code).toBe(1);
+    expect((await as(key.key).get(`/projects/${project.id}`)).body.data).toMatchObject({ name: 'Greeter', description: 'Says hello' });
+    expect((await runCli(key.key, ['projects', 'update', project.id])).code).toBe(2);
+
+    const deleted = await runCli(key.key, ['projects', 'delete', project.id, '--if-match', current, '--json']);
+    expect([deleted.code, json(deleted.stdout)]).toEqual([0, { id: project.id, deleted: true }]);
+    expect((await as(key.key).get(`/projects/${project.id}`)).status).toBe(404);
+  });
+
   it('exits 1 with the API error, 2 on a usage error, and asks for a key when it has none', async () => {
     const { test: key } = await newAccount();
     const missing = await runCli(key.key, ['projects', 'get', 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G']);
