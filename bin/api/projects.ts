@@ -1,14 +1,5 @@
-import { responseOf } from '@project-automation-service/sdk';
-import {
-  argument,
-  type CommandContext,
-  type CommandGroup,
-  integerOption,
-  listOptions,
-  optionalString,
-  required,
-  UsageError,
-} from './command';
+import { argument, type CommandGroup, integerOption, listOptions, optionalString, required, UsageError } from './command';
+import { conditionOf, etagLine, ifMatchOption } from './conditional';
 import { table } from './output';
 
 type Project = { id: string; name: string; repository: string; description: string; created_at: string };
@@ -18,25 +9,6 @@ const projectTable = (projects: Project[]) =>
     ['ID', 'NAME', 'REPOSITORY', 'CREATED'],
     projects.map((p) => [p.id, p.name, p.repository, p.created_at]),
   );
-
-/** The project's entity tag, to pass back as `--if-match` (a change made only while it is current). */
-const etagLine = (result: object): string => {
-  const etag = responseOf(result)?.etag;
-  return etag ? `\nETag: ${etag}` : '';
-};
-
-const ifMatchOption = {
-  'if-match': {
-    type: 'string',
-    description: 'the ETag shown by get or update: only while the project still has it (else 412, nothing changed)',
-  },
-} as const;
-
-/** `If-Match` when --if-match is given. */
-const conditionOf = (context: CommandContext): { header?: { 'If-Match': string } } => {
-  const etag = optionalString(context, 'if-match');
-  return etag ? { header: { 'If-Match': etag } } : {};
-};
 
 export const projects: CommandGroup = {
   name: 'projects',

@@ -1,7 +1,33 @@
-import { argument, type CommandGroup, integerOption, listOptions, optionalString } from './command';
+import type { EventType } from '@project-automation-service/sdk';
+import {
+  argument,
+  choiceOption,
+  type CommandGroup,
+  integerOption,
+  listOption,
+  listOptions,
+  optionalString,
+  required,
+  UsageError,
+} from './command';
+import { conditionOf, etagLine, ifMatchOption } from './conditional';
 import { table } from './output';
 
-type Webhook = { id: string; url: string; events: string[]; active: boolean; status: string };
+type Webhook = { id: string; url: string; events: string[]; active: boolean; status: string; description?: string | null };
+
+/** What a webhook subscribes to: event types, or `*`; the API refuses an unknown type with the list of known ones. */
+type Subscription = EventType | '*';
+const subscriptions = (list: string): Subscription[] =>
+  list
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean) as Subscription[];
+
+const webhookTable = (items: Webhook[]) =>
+  table(
+    ['ID', 'STATUS', 'ACTIVE', 'URL', 'EVENTS'],
+    items.map((w) => [w.id, w.status, w.active ? 'yes' : 'no', w.url, w.events.join(',')]),
+  );
 type Delivery = {
   id: string;
   event_id: string;
@@ -14,7 +40,7 @@ type Delivery = {
 
 export const webhooks: CommandGroup = {
   name: 'webhooks',
-  summary: 'inspect webhooks and their deliveries',
+  summary: 'register, inspect, change and delete webhooks; their deliveries',
   commands: {
     list: {
       summary: 'list webhooks',
@@ -25,12 +51,86 @@ export const webhooks: CommandGroup = {
         if (context.values.all)
           for await (const hook of context.api.paginate('/v1/webhooks', { params: { query } })) items.push(hook as Webhook);
         else items.push(...((await context.api.get('/v1/webhooks', { params: { query } })).data as Webhook[]));
-        context.out.result({ data: items }, () =>
-          table(
-            ['ID', 'STATUS', 'ACTIVE', 'URL', 'EVENTS'],
-            items.map((w) => [w.id, w.status, w.active ? 'yes' : 'no', w.url, w.events.join(',')]),
-          ),
+        context.out.result({ data: items }, () => webhookTable(items));
+        return 0;
+      },
+    },
+    create: {
+      summary: 'register a webhook (its signing secret is shown this once)',
+      options: {
+        url: { type: 'string', description: 'where events are POSTed: https in live mode (required)' },
+        events: { type: 'string', description: 'event types, comma-separated, or * for every type (required)' },
+        description: { type: 'string', description: 'what it is for' },
+      },
+      async run(context) {
+        const { data } = await context.api.post('/v1/webhooks', {
+          body: {
+            url: required(context, 'url'),
+            events: subscriptions(required(context, 'events')),
+            description: optionalString(context, 'description'),
+          },
+        });
+        const created = data as Webhook & { secret: string };
+        context.out.result(
+          created,
+          () => `Registered webhook ${created.id}.\nSigning secret (shown this once; store it now): ${created.secret}`,
         );
+        return 0;
+      },
+    },
+    get: {
+      summary: 'show a webhook',
+      args: '<webhook_id>',
+      async run(context) {
+        const read = await context.api.get('/v1/webhooks/{id}', { params: { path: { id: argument(context, 0, 'the webhook id') } } });
+        const hook = read.data as Webhook;
+        context.out.result(hook, () => webhookTable([hook]) + (hook.description ? `\n\n${hook.description}` : '') + etagLine(read));
+        return 0;
+      },
+    },
+    update: {
+      summary: "change a webhook's URL, events, description, or pause and resume it",
+      args: '<webhook_id>',
+      options: {
+        url: { type: 'string', description: 'its new URL' },
+        events: { type: 'string', description: 'its new event types, comma-separated, or *' },
+        description: { type: 'string', description: 'its new description' },
+        active: {
+          type: 'string',
+          description: 'false pauses it; true resumes it (and re-enables a failed one)',
+          values: ['true', 'false'],
+        },
+        ...ifMatchOption,
+      },
+      async run(context) {
+        const id = argument(context, 0, 'the webhook id');
+        const active = choiceOption(context, 'active', ['true', 'false']);
+        const changes = {
+          url: optionalString(context, 'url'),
+          events: listOption(context, 'events') as Subscription[] | undefined,
+          description: optionalString(context, 'description'),
+          active: active === undefined ? undefined : active === 'true',
+        };
+        if (Object.values(changes).every((value) => value === undefined)) {
+          throw new UsageError('give at least one of --url, --events, --description and --active');
+        }
+        const changed = await context.api.patch('/v1/webhooks/{id}', {
+          params: { path: { id }, ...conditionOf(context) },
+          body: changes,
+        });
+        const hook = changed.data as Webhook;
+        context.out.result(hook, () => webhookTable([hook]) + etagLine(changed));
+        return 0;
+      },
+    },
+    delete: {
+      summary: 'delete a webhook (it gets no more deliveries)',
+      args: '<webhook_id>',
+      options: { ...ifMatchOption },
+      async run(context) {
+        const id = argument(context, 0, 'the webhook id');
+        await context.api.delete('/v1/webhooks/{id}', { params: { path: { id }, ...conditionOf(context) } });
+        context.out.result({ id, deleted: true }, () => `Deleted webhook ${id}.`);
         return 0;
       },
     },

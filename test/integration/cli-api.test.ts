@@ -353,6 +353,38 @@ describe('the CLI on the API', () => {
     }
   });
 
+  it('registers a webhook (its secret shown once), reads, pauses and deletes it, with --if-match the ETag get showed', async () => {
+    const { test: key } = await newAccount();
+    // Test mode may target loopback locally; nothing listens there and nothing is sent.
+    const created = await runCli(key.key, [
+      'webhooks',
+      'create',
+      '--url',
+      'http://127.0.0.1:9/cli',
+      '--events',
+      'workflow.completed, review.completed',
+    ]);
+    expect(created.code).toBe(0);
+    const id = /Registered webhook (wh_[0-9A-Z]+)\./.exec(created.stdout)?.[1] as string;
+    const secret = /Signing secret .*: (whsec_\S+)/.exec(created.stdout)?.[1] as string;
+    expect(secret).toBeDefined();
+    const shown = await runCli(key.key, ['webhooks', 'get', id]);
+    expect(shown.stdout).toContain('workflow.completed,review.completed');
+    expect(shown.stdout).not.toContain(secret);
+    const etag = /^ETag: ("[0-9a-f]{64}")$/m.exec(shown.stdout)?.[1] as string;
+
+    const paused = await runCli(key.key, ['webhooks', 'update', id, '--active', 'false', '--if-match', etag, '--json']);
+    expect([paused.code, json(paused.stdout).active]).toEqual([0, false]);
+    const stale = await runCli(key.key, ['webhooks', 'update', id, '--description', 'Lost', '--if-match', etag]);
+    expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('412 precondition_failed')]);
+    expect((await runCli(key.key, ['webhooks', 'update', id, '--active', 'maybe'])).code).toBe(2);
+    expect((await runCli(key.key, ['webhooks', 'update', id])).code).toBe(2);
+    expect((await as(key.key).get(`/webhooks/${id}`)).body.data).toMatchObject({ active: false, description: null });
+
+    expect((await runCli(key.key, ['webhooks', 'delete', id])).code).toBe(0);
+    expect((await as(key.key).get(`/webhooks/${id}`)).status).toBe(404);
+  });
+
   it('prints bash and zsh completion scripts naming every group and command', async () => {
     const { test: key } = await newAccount();
     const bash = await runCli(key.key, ['completion', 'bash']);
