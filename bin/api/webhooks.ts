@@ -17,11 +17,6 @@ type Webhook = { id: string; url: string; events: string[]; active: boolean; sta
 
 /** What a webhook subscribes to: event types, or `*`; the API refuses an unknown type with the list of known ones. */
 type Subscription = EventType | '*';
-const subscriptions = (list: string): Subscription[] =>
-  list
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean) as Subscription[];
 
 const webhookTable = (items: Webhook[]) =>
   table(
@@ -63,10 +58,11 @@ export const webhooks: CommandGroup = {
         description: { type: 'string', description: 'what it is for' },
       },
       async run(context) {
+        required(context, 'events');
         const { data } = await context.api.post('/v1/webhooks', {
           body: {
             url: required(context, 'url'),
-            events: subscriptions(required(context, 'events')),
+            events: listOption(context, 'events') as Subscription[],
             description: optionalString(context, 'description'),
           },
         });
