@@ -7,8 +7,9 @@ const changedMeanwhileMessage =
   'Someone else changed this after you opened the page, so nothing was saved. The page now shows their change; your edits are still in the form: save again to apply them over it.';
 
 /**
- * The messages of a validation error (or of a save someone else's came before) for a form's summary, each naming the field by its label;
- * any other error goes on up to the page pipeline (an error page with its status).
+ * The messages of a validation error for a form's summary, each naming the field by its label (or
+ * the one message of a save that someone else's came before); any other error goes on up to the
+ * page pipeline (an error page with its status).
  */
 export const formErrors = (error: unknown, labels: Record<string, string> = {}): string[] => {
   if (isChangedMeanwhile(error)) return [changedMeanwhileMessage];
