@@ -13,6 +13,7 @@ import {
 import { recountAttentionCounts } from '../functions/adapters/dynamodb/migrations/attention-counts';
 import { recountFailedWebhooks } from '../functions/adapters/dynamodb/migrations/failed-webhook-count';
 import { backfillTestObjectIndexes } from '../functions/adapters/dynamodb/migrations/test-object-indexes';
+import { removeDeliveriesOfDeletedWebhooks } from '../functions/adapters/dynamodb/migrations/deleted-webhook-deliveries';
 import { TargetError, targetTable } from '../lib/cli/target-table';
 import { advisoriesCommand, advisoriesUsage, isAdvisoriesCommand } from './commands/advisories';
 import { isPeopleCommand, peopleCommand, peopleUsage } from './commands/people';
@@ -35,6 +36,7 @@ const usage = `npm run cli -- <command> [options]
   migrate test-indexes                  one-off, idempotent: lists suites and runs stored before GET /v1/tests
   migrate failed-webhooks               one-off, idempotent: counts webhooks failed before the dashboard's badge kept a count
   migrate attention-counts              one-off, idempotent: counts Home's running workflows, open critical findings and deployments in progress
+  migrate deleted-webhook-deliveries    one-off, idempotent: removes the deliveries of webhooks deleted before deletion took them along
 ${peopleUsage}
 ${advisoriesUsage}
 
@@ -180,6 +182,13 @@ const run = async (): Promise<void> => {
         report,
         `Counted ${runningWorkflows.counted} running workflows, ${openCriticalFindings.counted} open critical findings and ` +
           `${deploymentsInProgress.counted} deployments in progress.`,
+      );
+    }
+    case 'migrate deleted-webhook-deliveries': {
+      const report = await removeDeliveriesOfDeletedWebhooks(await targetTable(values.stack));
+      return print(
+        report,
+        `Removed ${report.removed} deliveries of ${report.deleted} deleted webhooks (${report.webhooks} webhooks had deliveries).`,
       );
     }
     case 'migrate test-indexes': {

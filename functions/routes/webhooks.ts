@@ -78,6 +78,8 @@ export const updateWebhookRoute = /* @__PURE__ */ defineRoute({
 export const deleteWebhookRoute = /* @__PURE__ */ defineRoute({
   operationId: 'deleteWebhook',
   summary: 'Delete a webhook',
+  description:
+    'Stops its deliveries at once (one still queued is dropped without an attempt). Its delivery log goes with it, within seconds: `GET …/deliveries` answers 404 from now on. The events stay.',
   tag,
   method: 'DELETE',
   path: '/v1/webhooks/{id}',

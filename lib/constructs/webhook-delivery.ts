@@ -14,9 +14,18 @@ export { deliveryMaxReceiveCount, deliveryVisibilityTimeout, dispatcherTimeout }
 
 export const dispatcherDescription = 'webhook dispatcher: one signed attempt per delivery queue message';
 export const fanOutDescription = 'webhook fan-out: new events from the table stream become deliveries';
+export const deletedWebhooksDescription = 'deleted webhooks: their deliveries and count removed, from the table stream';
 
 /** A batch of up to 100 events, each read against every webhook of its tenant. */
 export const fanOutTimeout = Duration.seconds(60);
+
+/**
+ * Deleted webhooks whose deliveries are removed in one invocation. A webhook with a million
+ * deliveries takes about ten thousand transactions; one cut short by the timeout is retried and
+ * resumes where it stopped (what it removed is gone).
+ */
+const deletedWebhooksBatchSize = 10;
+export const deletedWebhooksTimeout = Duration.minutes(5);
 
 export interface WebhookDeliveryProps {
   table: ITableV2;
@@ -33,21 +42,25 @@ const plainAddress = /^[^\s@<>"]+@[^\s@<>"]+$/;
  * The asynchronous half of webhooks (DESIGN.md, "Events and webhooks"):
  *
  *   table stream ─(INSERT of an event item)→ fan-out ─→ delivery queue ─→ dispatcher ─→ target
- *                                                          ↑                 │
- *                                                          └─ retries, and messages due later
- *                                                             than SQS's 15-minute delay limit
+ *        │                                                 ↑                 │
+ *        │                                                 └─ retries, and messages due later
+ *        │                                                    than SQS's 15-minute delay limit
+ *        └─(REMOVE of a webhook)→ deleted webhooks: the webhook's deliveries and their count go
  *
  * The queue's own failures (a dispatcher that threw 5 times) go to its DLQ; stream batches that
- * the fan-out could not process after its retries are recorded in a separate queue, since those
- * messages are stream-batch pointers, not delivery messages, and must never be redriven into the
- * delivery queue. Those pointers name stream records, which the stream keeps 24 h: whoever reads
- * that queue later still finds the events themselves in the table (event items have no TTL).
+ * the fan-out or the deleted-webhooks function could not process after their retries are recorded
+ * in a separate queue, since those messages are stream-batch pointers, not delivery messages, and
+ * must never be redriven into the delivery queue. Those pointers name stream records, which the
+ * stream keeps 24 h: whoever reads that queue later still finds the events themselves in the table
+ * (event items have no TTL), and `npm run cli -- migrate deleted-webhook-deliveries` removes what
+ * deleted webhooks left.
  */
 export class WebhookDelivery extends Construct {
   readonly queue: IQueue;
   readonly fanOutFailures: IQueue;
   readonly dispatcher: ServiceFunction;
   readonly fanOut: ServiceFunction;
+  readonly deletedWebhooks: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
@@ -108,6 +121,33 @@ export class WebhookDelivery extends Construct {
           FilterCriteria.filter({
             eventName: FilterRule.isEqual('INSERT'),
             dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(entityTypes.event) } } },
+          }),
+        ],
+      }),
+    );
+
+    // The stream's second reader (DynamoDB serves two per shard without throttling).
+    this.deletedWebhooks = new ServiceFunction(this, 'DeletedWebhooks', {
+      handler: 'workers/deleted-webhooks',
+      description: deletedWebhooksDescription,
+      serviceName,
+      timeout: deletedWebhooksTimeout,
+    });
+    // Reads a deleted webhook's delivery partition and deletes it, checking the webhook stays absent.
+    this.deletedWebhooks.bindTable(table, 'write');
+    this.deletedWebhooks.function.addEventSource(
+      new DynamoEventSource(table, {
+        startingPosition: StartingPosition.TRIM_HORIZON,
+        batchSize: deletedWebhooksBatchSize,
+        bisectBatchOnError: true,
+        reportBatchItemFailures: true,
+        retryAttempts: 10,
+        onFailure: new SqsDlq(this.fanOutFailures),
+        // Only removed webhooks: a webhook is removed once, when it is deleted.
+        filters: [
+          FilterCriteria.filter({
+            eventName: FilterRule.isEqual('REMOVE'),
+            dynamodb: { OldImage: { entity: { S: FilterRule.isEqual(entityTypes.webhook) } } },
           }),
         ],
       }),

@@ -15,8 +15,8 @@ import { startHttpServer } from './http-server';
 import { type LocalDeliveryQueue, localDeliveryQueue } from './local-delivery-queue';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller } from './stream-poller';
+import { oneReaderFor, type StreamRecordLike } from './stream-consumers';
 import { watchTableWrites } from './table-writes';
-import type { _Record } from '@aws-sdk/client-dynamodb-streams';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
 import { faultsFromFile } from './step-functions/fault-rules';
@@ -27,6 +27,7 @@ import { failOrphans } from './recover-orphans';
 import { recountAttentionCounts } from '../../functions/adapters/dynamodb/migrations/attention-counts';
 import { recountFailedWebhooks } from '../../functions/adapters/dynamodb/migrations/failed-webhook-count';
 import { backfillTestObjectIndexes } from '../../functions/adapters/dynamodb/migrations/test-object-indexes';
+import { removeDeliveriesOfDeletedWebhooks } from '../../functions/adapters/dynamodb/migrations/deleted-webhook-deliveries';
 
 export interface LocalRuntimeOptions {
   port: number;
@@ -55,17 +56,22 @@ export interface LocalRuntime {
  * The stream records the fan-out is given: the stack's filter (INSERTs of event items), and locally
  * also every write of a webhook, which tells the fan-out to read its account's webhooks again.
  */
-const fanOutRecords = (record: _Record): boolean => {
+const fanOutRecords = (record: StreamRecordLike): boolean => {
   const entity = (record.dynamodb?.NewImage ?? record.dynamodb?.OldImage)?.entity?.S;
   return (record.eventName === 'INSERT' && entity === entityTypes.event) || entity === entityTypes.webhook;
 };
 
+/** The stream records the deleted-webhooks function is given: the stack's filter (REMOVEs of webhooks). */
+const deletedWebhookRecords = (record: StreamRecordLike): boolean =>
+  record.eventName === 'REMOVE' && record.dynamodb?.OldImage?.entity?.S === entityTypes.webhook;
+
 /**
- * The two event-driven functions, driven as AWS drives them: the fan-out by the table's stream,
- * the dispatcher by the delivery queue.
+ * The event-driven functions, driven as AWS drives them: the fan-out and the removal of deleted
+ * webhooks' deliveries by the table's stream, the dispatcher by the delivery queue.
  */
 const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tableName: string, deliveries: LocalDeliveryQueue) => {
   const fanOut = (await import('../../functions/handlers/workers/fan-out')).handler;
+  const deletedWebhooks = (await import('../../functions/handlers/workers/deleted-webhooks')).handler;
   const dispatch = (await import('../../functions/handlers/workers/dispatch')).handler;
   const checkpointFile = join(options.dataDir, 'stream-checkpoint.json');
   // An in-memory table starts with a new stream: an old position would point nowhere.
@@ -75,8 +81,10 @@ const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tabl
     region: localRegion,
     tableName,
     checkpointFile,
-    handler: fanOut,
-    filter: fanOutRecords,
+    ...oneReaderFor([
+      { filter: fanOutRecords, handler: fanOut },
+      { filter: deletedWebhookRecords, handler: deletedWebhooks },
+    ]),
     // The runtime's own writes (the API's, the workers') wake it; others are read within 250 ms.
     wake: (listener) => watchTableWrites(endpoint, listener),
   });
@@ -171,6 +179,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   if (!options.inMemory) await recountFailedWebhooks(table);
   // So are Home's running workflows, open critical findings and deployments in progress (idempotent).
   if (!options.inMemory) await recountAttentionCounts(table);
+  // Deliveries of webhooks deleted before deletion took them along are removed (idempotent).
+  if (!options.inMemory) await removeDeliveriesOfDeletedWebhooks(table);
   const firstStart = await bootstrapDefaultAccount(options.defaultAccountEmail ?? 'owner@example.com', adminDeps(table));
   // The default account's first admin: a user with no password yet and a one-time link to set one.
   const admin = firstStart ? await bootstrapAdmin(firstStart.account, table) : undefined;

@@ -3,7 +3,14 @@ import { keys } from '../../functions/adapters/dynamodb/keys';
 import { tableSchema } from '../../functions/adapters/dynamodb/table-schema';
 import { corsSettings } from '../../functions/http/cors';
 import { routeTable } from '../../functions/routes/index';
-import { dispatcherDescription, dispatcherTimeout, fanOutDescription, fanOutTimeout } from '../../lib/constructs/webhook-delivery';
+import {
+  deletedWebhooksDescription,
+  deletedWebhooksTimeout,
+  dispatcherDescription,
+  dispatcherTimeout,
+  fanOutDescription,
+  fanOutTimeout,
+} from '../../lib/constructs/webhook-delivery';
 import { stageFunctionDescriptions } from '../../lib/constructs/workflow-orchestration';
 import { deploymentFunctionDescriptions } from '../../lib/constructs/deployment-orchestration';
 import { executionEndedDescription, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
@@ -32,7 +39,7 @@ describe('the service app', () => {
   const statementsOf = (description: string) => lookups.statementsOf(description);
 
   describe('functions', () => {
-    it('has exactly one function per route, the fallback, the two webhook workers, the workflow and deployment step functions, the two safety net functions, the security, tests and review functions, and nothing else', () => {
+    it('has exactly one function per route, the fallback, the three webhook workers, the workflow and deployment step functions, the two safety net functions, the security, tests and review functions, and nothing else', () => {
       const functions = Object.values(template.findResources('AWS::Lambda::Function'));
       const stageFunctions = [
         ...Object.values(stageFunctionDescriptions),
@@ -44,18 +51,26 @@ describe('the service app', () => {
         reviewFunctionDescription,
       ];
       expect(new Set(stageFunctions).size).toBe(stageFunctions.length);
-      expect(functions).toHaveLength(routeTable.length + 3 + stageFunctions.length);
+      expect(functions).toHaveLength(routeTable.length + 4 + stageFunctions.length);
       expect(functions.map((fn) => fn.Properties.Description).sort()).toEqual(
-        [...routeTable.map(routeDescription), fallbackDescription, dispatcherDescription, fanOutDescription, ...stageFunctions].sort(),
+        [
+          ...routeTable.map(routeDescription),
+          fallbackDescription,
+          dispatcherDescription,
+          fanOutDescription,
+          deletedWebhooksDescription,
+          ...stageFunctions,
+        ].sort(),
       );
     });
 
-    it('gives every route the timeout its route table row asks for (10 s by default), the dispatcher 30 s and the fan-out 60 s', () => {
+    it('gives every route the timeout its route table row asks for (10 s by default), the dispatcher 30 s, the fan-out 60 s and the deleted-webhooks function 5 minutes', () => {
       const expected = new Map<string, number>([
         ...routeTable.map((route): [string, number] => [routeDescription(route), route.timeoutSeconds ?? 10]),
         [fallbackDescription, 10],
         [dispatcherDescription, dispatcherTimeout.toSeconds()],
         [fanOutDescription, fanOutTimeout.toSeconds()],
+        [deletedWebhooksDescription, deletedWebhooksTimeout.toSeconds()],
       ]);
       for (const [description, seconds] of expected)
         expect([description, functionWithDescription(description).Properties.Timeout]).toEqual([description, seconds]);

@@ -10,7 +10,7 @@ import { securityFunctionDescription } from '../../lib/constructs/security-scann
 import { ServiceFunction } from '../../lib/constructs/service-function';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
-import { dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
+import { deletedWebhooksDescription, dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
 import { buildApp, defaultNotificationSender } from '../../lib/app';
 import { synthesized } from './synthesized';
 import {
@@ -49,8 +49,10 @@ describe('webhook delivery', () => {
     );
     deadLetterQueueId = queues[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
     const mapping = only(
-      Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { StartingPosition: 'TRIM_HORIZON' } })),
-      'stream mapping',
+      Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { StartingPosition: 'TRIM_HORIZON' } })).filter(
+        (candidate) => candidate.Properties.FunctionName.Ref === lookups.functionIdWithDescription(fanOutDescription),
+      ),
+      "fan-out's stream mapping",
     );
     fanOutFailuresId = mapping.Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
   });
@@ -135,8 +137,8 @@ describe('webhook delivery', () => {
   });
 
   describe('event sources', () => {
-    it("has exactly five mappings: the delivery queue (dispatcher), the table stream (fan-out), and the security, tests and review functions' failure queues (job safety net)", () => {
-      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 5);
+    it("has exactly six mappings: the delivery queue (dispatcher), the table stream (fan-out, deleted webhooks), and the security, tests and review functions' failure queues (job safety net)", () => {
+      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 6);
       const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
       const sources = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((mapping) => [
         mapping.Properties.FunctionName.Ref,
@@ -147,6 +149,7 @@ describe('webhook delivery', () => {
         [
           [byFunction(dispatcherDescription), JSON.stringify(arnOf(queueId))],
           [byFunction(fanOutDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
+          [byFunction(deletedWebhooksDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(securityFunctionDescription)))],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(testsFunctionDescription)))],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(reviewFunctionDescription)))],
@@ -169,16 +172,24 @@ describe('webhook delivery', () => {
       expect(mapping.Properties.Enabled).not.toBe(false);
     });
 
-    it('feeds the fan-out from the start of the table stream, INSERTs of event items only, bisecting and retrying, with a failure destination', () => {
+    /** The mapping of the table's stream to the function of this description. */
+    const streamMappingOf = (description: string) => {
       const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
-      const mapping = only(
+      return only(
         Object.values(
           template.findResources('AWS::Lambda::EventSourceMapping', {
-            Properties: { EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] } },
+            Properties: {
+              EventSourceArn: { 'Fn::GetAtt': [tableId, 'StreamArn'] },
+              FunctionName: { Ref: lookups.functionIdWithDescription(description) },
+            },
           }),
         ),
-        'stream mapping',
+        `stream mapping of ${description}`,
       );
+    };
+
+    it('feeds the fan-out from the start of the table stream, INSERTs of event items only, bisecting and retrying, with a failure destination', () => {
+      const mapping = streamMappingOf(fanOutDescription);
       expect(mapping.Properties).toMatchObject({
         FunctionName: { Ref: lookups.functionIdWithDescription(fanOutDescription) },
         StartingPosition: 'TRIM_HORIZON',
@@ -193,6 +204,23 @@ describe('webhook delivery', () => {
         { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [entityTypes.event] } } } },
       ]);
       expect(entityTypes.event).toBe('event');
+    });
+
+    it('feeds the deleted-webhooks function from the same stream, REMOVEs of webhooks only, bisecting and retrying into the same failure destination', () => {
+      const mapping = streamMappingOf(deletedWebhooksDescription);
+      expect(mapping.Properties).toMatchObject({
+        StartingPosition: 'TRIM_HORIZON',
+        BatchSize: 10,
+        BisectBatchOnFunctionError: true,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        MaximumRetryAttempts: 10,
+        DestinationConfig: { OnFailure: { Destination: arnOf(fanOutFailuresId) } },
+      });
+      const filters = mapping.Properties.FilterCriteria.Filters as { Pattern: string }[];
+      expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
+        { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [entityTypes.webhook] } } } },
+      ]);
+      expect(entityTypes.webhook).toBe('webhook');
     });
   });
 
@@ -268,6 +296,22 @@ describe('webhook delivery', () => {
       expect(asArray(only(stream, 'stream statement').Resource)).toEqual([{ 'Fn::GetAtt': [expect.any(String), 'StreamArn'] }]);
       expect(statements.flatMap(actionsOf)).toEqual(expect.arrayContaining(['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem']));
       expect(lookups.statementsOf(fanOutDescription).filter(isSesStatement)).toEqual([]);
+    });
+  });
+
+  describe('deleted webhooks', () => {
+    it('reads the table stream, queries and deletes in the table, and has no queue URL, no SES and no queue but its failure destination', () => {
+      const statements = lookups.statementsOf(deletedWebhooksDescription).filter(isDynamoStatement);
+      const stream = statements.filter((s) => actionsOf(s).includes('dynamodb:GetRecords'));
+      expect(asArray(only(stream, 'stream statement').Resource)).toEqual([{ 'Fn::GetAtt': [expect.any(String), 'StreamArn'] }]);
+      expect(statements.flatMap(actionsOf)).toEqual(
+        expect.arrayContaining(['dynamodb:Query', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']),
+      );
+      expect(lookups.environmentOf(deletedWebhooksDescription).DELIVERY_QUEUE_URL).toBeUndefined();
+      expect(lookups.statementsOf(deletedWebhooksDescription).filter(isSesStatement)).toEqual([]);
+      for (const statement of sqsStatementsOf(deletedWebhooksDescription))
+        expect(asArray(statement.Resource)).toEqual([arnOf(fanOutFailuresId)]);
+      expect(lookups.functionWithDescription(deletedWebhooksDescription).Properties.Timeout).toBe(300);
     });
   });
 

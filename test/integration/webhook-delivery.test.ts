@@ -1,9 +1,19 @@
 import { createHmac } from 'node:crypto';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import Stripe from 'stripe';
+import * as keys from '../../functions/adapters/dynamodb/table-keys';
 import { verifyWebhookSignature } from '../../functions/core/webhooks/signature';
 import { as, call } from './support/http';
-import { parseSignature, startReceiver, type Answer, type ReceivedRequest, type Receiver, type Responder } from './support/receiver';
-import { newAccount } from './support/runtime';
+import {
+  eventually,
+  parseSignature,
+  startReceiver,
+  type Answer,
+  type ReceivedRequest,
+  type Receiver,
+  type Responder,
+} from './support/receiver';
+import { newAccount, runtimeTable } from './support/runtime';
 import { createWebhook, recordEvent, sleep, waitForDelivery } from './support/webhooks';
 
 /**
@@ -181,6 +191,45 @@ describe('webhook delivery', () => {
     await sleep(300);
     expect(subscribed.requests.map((r) => JSON.parse(r.body).id)).toEqual([event.id, afterResume.id]);
     expect(wildcard.requests.map((r) => JSON.parse(r.body).id)).toEqual([event.id, whilePaused.id, afterResume.id]);
+  });
+
+  it('takes the delivery log of a deleted webhook with it, and nothing of another webhook', async () => {
+    const { account, test } = await newAccount();
+    const api = as(test.key);
+    const hooks = await receiver();
+    const deleted = await createWebhook(api, { url: hooks.url('/deleted'), events: ['workflow.completed'] });
+    const kept = await createWebhook(api, { url: hooks.url('/kept'), events: ['workflow.completed'] });
+    for (let i = 0; i < 3; i += 1) await recordEvent(account.id, 'test', 'workflow.completed');
+    await hooks.waitFor(6);
+    const logOf = async (id: string) => (await api.get(`/webhooks/${id}/deliveries`)).body.meta.total as number;
+    await eventually(
+      async () => (await logOf(deleted.id)) === 3 && (await logOf(kept.id)) === 3,
+      15_000,
+      () => 'deliveries not logged',
+    );
+
+    expect((await api.delete(`/webhooks/${deleted.id}`)).status).toBe(204);
+    // The deletion reaches the table's stream; the deleted-webhooks function removes the rest.
+    const table = await runtimeTable();
+    const leftOf = async (id: string) =>
+      (
+        await table.client.send(
+          new QueryCommand({
+            TableName: table.tableName,
+            KeyConditionExpression: 'pk = :pk',
+            ExpressionAttributeValues: { ':pk': keys.deliveries({ accountId: account.id, mode: 'test' }, id) },
+            ConsistentRead: true,
+          }),
+        )
+      ).Count;
+    await eventually(
+      async () => (await leftOf(deleted.id)) === 0,
+      15_000,
+      () => 'the deleted webhook kept its deliveries',
+    );
+    // Its delivery count went too: only the kept webhook's three deliveries and its count remain.
+    expect(await leftOf(kept.id)).toBe(4);
+    expect(await logOf(kept.id)).toBe(3);
   });
 
   describe('retries a failed attempt with the same event, signed afresh', () => {

@@ -69,10 +69,12 @@ export const readsPerBatch = (
   const wantedEvents = distinct(refs.events);
   if (wantedWebhooks.length + wantedEvents.length > 0) {
     const read = together({ webhooks: wantedWebhooks.map(([, ref]) => ref), events: wantedEvents.map(([, ref]) => ref) });
-    wantedWebhooks.forEach(([key], i) =>
+    // A webhook not found together was deleted, or created a moment ago: before its message is
+    // taken for one of a deleted webhook, the read alone looks again, strongly consistent.
+    wantedWebhooks.forEach(([key, ref], i) =>
       webhooks.keep(
         key,
-        read.then((found) => found.webhooks[i]),
+        read.then((found) => found.webhooks[i] ?? alone.webhooks.get(ref.tenant, ref.id, { consistent: true })),
       ),
     );
     // An event not found together was written a moment ago (the batch read is eventually

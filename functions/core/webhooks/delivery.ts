@@ -150,6 +150,19 @@ export interface DeliveryRepository {
 }
 
 /**
+ * What deleting a webhook leaves behind: its deliveries and their count, which nothing can read
+ * once the webhook is gone (its delivery log answers 404).
+ */
+export interface DeletedWebhookDeliveries {
+  /**
+   * Deletes every delivery of the webhook, and their count, while the webhook does not exist: each
+   * write checks that it is still absent, so nothing of a webhook that exists is ever deleted.
+   * Answers how many deliveries went, or `webhook_exists`.
+   */
+  removeAll(tenant: Tenant, webhookId: string): Promise<number | 'webhook_exists'>;
+}
+
+/**
  * A pending delivery between two attempts of its sequence: at least one made, each with its result,
  * and the next one not claimed yet. Redelivering it is "retry now": the scheduled retry then belongs
  * to the old sequence and is dropped when it comes.

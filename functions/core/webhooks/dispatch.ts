@@ -3,6 +3,7 @@ import type { Tenant } from '../tenancy';
 import type { AccountRepository } from '../credentials/credential';
 import type { ServiceEvent } from '../events/event';
 import {
+  type DeletedWebhookDeliveries,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryMessage,
@@ -37,6 +38,8 @@ export type SendAttempt = (request: {
 
 export interface DispatchDeps extends DispatchReads {
   deliveries: DeliveryRepository;
+  /** A message of a deleted webhook takes the webhook's remaining deliveries with it. */
+  deletedWebhookDeliveries: DeletedWebhookDeliveries;
   accounts: AccountRepository;
   queue: DeliveryQueue;
   mailer: Mailer;
@@ -234,14 +237,22 @@ const storedEvent = async (tenant: Tenant, delivery: Delivery, deps: DispatchDep
 };
 
 /**
- * The message's webhook is gone (the delivery fails) or paused or failed meanwhile (it is skipped,
- * recoverable later with /recover), if the delivery still waits for this sequence.
+ * The message's webhook is paused or failed meanwhile: the delivery is skipped (recoverable later
+ * with /recover), if it still waits for this sequence. Or the webhook is gone: so are its
+ * deliveries, this one and any the fan-out created after the webhook's own removal had run (it
+ * read the webhook before the deletion).
  */
 const closeWithoutAttempt = async (message: DeliveryMessage, webhook: Webhook | undefined, deps: DispatchDeps): Promise<void> => {
   const tenant = tenantOf(message);
+  if (!webhook) {
+    const removed = await deps.deletedWebhookDeliveries.removeAll(tenant, message.webhook_id);
+    // The webhook was read as missing a moment after it was created: the message comes back.
+    if (removed === 'webhook_exists') throw new Error(`webhook ${message.webhook_id} exists but was not read`);
+    return;
+  }
   const delivery = await deps.deliveries.get(tenant, message.webhook_id, message.delivery_id);
   if (!delivery || delivery.status !== 'pending' || delivery.sequence !== message.sequence) return;
-  await deps.deliveries.setStatus(tenant, message.webhook_id, delivery.id, webhook ? 'skipped' : 'failed', isoTime(deps.clock.now()));
+  await deps.deliveries.setStatus(tenant, message.webhook_id, delivery.id, 'skipped', isoTime(deps.clock.now()));
 };
 
 /**

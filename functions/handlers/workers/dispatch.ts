@@ -7,6 +7,7 @@ import type { WebhookRef } from '../../core/webhooks/webhook';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
 import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
+import { dynamoDeletedWebhookDeliveries } from '../../adapters/dynamodb/deleted-webhook-deliveries';
 import { dynamoDeliveryRepository } from '../../adapters/dynamodb/delivery-repository';
 import { dynamoReadTogether } from '../../adapters/dynamodb/dispatch-reads';
 import { dynamoEventReader } from '../../adapters/dynamodb/event-repository';
@@ -25,6 +26,7 @@ const deps: DispatchDeps = {
   webhooks: dynamoWebhookRepository(table),
   events: dynamoEventReader(table, { consistent: true }),
   deliveries: dynamoDeliveryRepository(table),
+  deletedWebhookDeliveries: dynamoDeletedWebhookDeliveries(table),
   accounts: dynamoAccountRepository(table),
   queue: deliveryQueueFromEnvironment(table),
   mailer: mailerFromEnvironment(),

@@ -3,7 +3,12 @@ import { lowestIdAt } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { ServiceEvent } from '../../../functions/core/events/event';
 import type { DispatchReads, ReadTogether } from '../../../functions/core/webhooks/batch-reads';
-import { type Delivery, type DeliveryRepository, keptAttempts } from '../../../functions/core/webhooks/delivery';
+import {
+  type DeletedWebhookDeliveries,
+  type Delivery,
+  type DeliveryRepository,
+  keptAttempts,
+} from '../../../functions/core/webhooks/delivery';
 import { viewOfWebhook, type Webhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
 import { entityTagOf } from '../../../functions/core/preconditions';
 import { byId, createdOrderPage } from './created-order';
@@ -76,7 +81,7 @@ export const inMemoryWebhooks = (): WebhookRepository => {
  * records an attempt only in its own sequence; `failWithWebhook` (one transaction there) and
  * `setStatus` refuse, changing nothing, what the adapter's conditions refuse.
  */
-export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryRepository => {
+export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryRepository & DeletedWebhookDeliveries => {
   const deliveries = new Map<string, Delivery>();
   const stored = (t: Tenant, webhookId: string, id: string): Delivery | undefined => deliveries.get(keyOf(t, webhookId, id));
   const ofWebhook = (t: Tenant, webhookId: string): Delivery[] =>
@@ -173,6 +178,12 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
       const delivery = stored(t, webhookId, id);
       if (!delivery) throw new Error(`condition failed: delivery ${id} does not exist`);
       Object.assign(delivery, { status, next_attempt_at: null, updated_at: at });
+    },
+    async removeAll(t, webhookId) {
+      if (await webhooks.get(t, webhookId)) return 'webhook_exists';
+      const removed = [...deliveries.keys()].filter((key) => key.startsWith(keyOf(t, webhookId)));
+      for (const key of removed) deliveries.delete(key);
+      return removed.length;
     },
   };
 };

@@ -14,8 +14,8 @@ const setUp = () => {
   const reads: string[] = [];
   const alone: DispatchReads = {
     webhooks: {
-      async get(t, id) {
-        reads.push(`webhook ${t.accountId}/${id}`);
+      async get(t, id, options) {
+        reads.push(`webhook ${t.accountId}/${id}${options?.consistent ? ' (consistent)' : ''}`);
         return webhooks.get(t, id);
       },
     },
@@ -101,6 +101,29 @@ describe('readsPerBatch', () => {
     expect(await batch.events.get(tenant, event.id)).toEqual(event);
     expect(await batch.events.get(tenant, event.id)).toEqual(event);
     expect(reads).toEqual([`event acct_1/${event.id}`]);
+  });
+
+  it('a webhook the batch read did not find is read again alone and consistent before it is taken for deleted', async () => {
+    const { webhooks, reads, alone } = setUp();
+    const created = webhookAt(nowMs);
+    await webhooks.create(tenant, created);
+    // Created a moment ago: the batch read, eventually consistent, sees neither it nor the deleted one.
+    const lagging: ReadTogether = async (refs) => ({
+      webhooks: refs.webhooks.map(() => undefined),
+      events: refs.events.map(() => undefined),
+    });
+    const batch = readsPerBatch(alone, lagging, {
+      webhooks: [
+        { tenant, id: created.id },
+        { tenant, id: 'wh_deleted' },
+      ],
+      events: [],
+    });
+
+    expect(await batch.webhooks.get(tenant, created.id)).toEqual(created);
+    expect(await batch.webhooks.get(tenant, 'wh_deleted')).toBeUndefined();
+    expect(await batch.webhooks.get(tenant, created.id)).toEqual(created);
+    expect(reads).toEqual([`webhook acct_1/${created.id} (consistent)`, 'webhook acct_1/wh_deleted (consistent)']);
   });
 
   it('a batch read that fails is not kept: each message then reads alone', async () => {

@@ -31,6 +31,7 @@ const setUp = (answer: { ok: boolean; statusCode: number | null } = { ok: true, 
     webhooks,
     events,
     deliveries,
+    deletedWebhookDeliveries: deliveries,
     accounts: inMemoryAccountRepository(),
     queue: { send: async (message) => void queued.push(message) },
     mailer: { send: async (mail) => void mails.push(mail) },
@@ -133,6 +134,25 @@ describe('dispatchDelivery', () => {
     await dispatchDelivery(firstMessage(clock.now()), deps);
     expect(requests).toHaveLength(0);
     expect((await deliveries.get(tenant, 'wh_1', 'dlv_1'))?.status).toBe('skipped');
+  });
+
+  it("takes a deleted webhook's deliveries with it, those created after its deletion too, and makes no attempt", async () => {
+    const { clock, webhooks, deliveries, requests, deps } = await withDelivery();
+    await webhooks.delete(tenant, 'wh_1');
+    // The fan-out read the webhook before it was deleted, and wrote a second delivery after.
+    await deliveries.create(tenant, { ...deliveryAt(clock.now()), id: 'dlv_2' });
+    await dispatchDelivery(firstMessage(clock.now()), deps);
+    expect(requests).toHaveLength(0);
+    expect(await deliveries.get(tenant, 'wh_1', 'dlv_1')).toBeUndefined();
+    expect(await deliveries.get(tenant, 'wh_1', 'dlv_2')).toBeUndefined();
+  });
+
+  it('keeps the deliveries of a webhook that exists though the batch did not see it: the message comes back', async () => {
+    const { clock, deliveries, requests, deps } = await withDelivery();
+    const missed = { ...deps, webhooks: { get: async () => undefined } };
+    await expect(dispatchDelivery(firstMessage(clock.now()), missed)).rejects.toThrow('exists but was not read');
+    expect(requests).toHaveLength(0);
+    expect(await deliveries.get(tenant, 'wh_1', 'dlv_1')).toMatchObject({ status: 'pending', attempt_count: 0 });
   });
 
   it('sends the event as stored, the same bytes on every attempt', async () => {

@@ -138,6 +138,7 @@ const runFailingDelivery = async ({ attemptMs, receiveLatencyMs }: Scenario) => 
     webhooks,
     events,
     deliveries,
+    deletedWebhookDeliveries: deliveries,
     accounts,
     queue,
     mailer: { send: async (mail) => void mails.push(mail) },

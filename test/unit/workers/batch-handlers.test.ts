@@ -54,4 +54,18 @@ describe('partial batch responses (Powertools Batch)', () => {
     } as DynamoDBStreamEvent;
     expect(await handler(event)).toEqual({ batchItemFailures: [] });
   });
+
+  it('deleted-webhooks: records that are not removals of webhooks are passed over without a call or a failure', async () => {
+    const { handler } = await import('../../../functions/handlers/workers/deleted-webhooks');
+    const webhookImage = { pk: { S: 'ACCOUNT#acct_1#MODE#test#WEBHOOKS' }, entity: { S: 'webhook' }, id: { S: 'wh_1' } };
+    const event = {
+      Records: [
+        { eventName: 'MODIFY', dynamodb: { SequenceNumber: '1', NewImage: webhookImage, OldImage: webhookImage } },
+        { eventName: 'REMOVE', dynamodb: { SequenceNumber: '2', OldImage: { ...webhookImage, entity: { S: 'project' } } } },
+        { eventName: 'REMOVE', dynamodb: { SequenceNumber: '3', OldImage: { ...webhookImage, pk: { S: 'SOMETHING#ELSE' } } } },
+        { eventName: 'REMOVE', dynamodb: { SequenceNumber: '4' } },
+      ],
+    } as DynamoDBStreamEvent;
+    expect(await handler(event)).toEqual({ batchItemFailures: [] });
+  });
 });

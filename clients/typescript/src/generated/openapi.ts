@@ -647,7 +647,9 @@ export interface paths {
     post?: never;
     /**
      * Delete a webhook
-     * @description Requires the scope `write:webhooks`.
+     * @description Stops its deliveries at once (one still queued is dropped without an attempt). Its delivery log goes with it, within seconds: `GET …/deliveries` answers 404 from now on. The events stay.
+     *
+     *     Requires the scope `write:webhooks`.
      */
     delete: operations['deleteWebhook'];
     options?: never;

@@ -5,7 +5,7 @@ import type { TableRef } from '../client';
 import { entityTypes } from '../keys';
 import { queryAll } from '../query-all';
 import type { TransactItem } from '../transactions';
-import { tenantOfKey } from './tenant-of-key';
+import { tenantOfKey } from '../tenant-of-key';
 
 /** A count kept in a counter item: which records, where they live, which of them count and where the count is kept. */
 export interface CountedCollection {

@@ -3,7 +3,7 @@ import type { TableRef } from '../client';
 import { entityTypes } from '../keys';
 import * as keys from '../table-keys';
 import { isConditionFailure } from '../transactions';
-import { tenantOfKey } from './tenant-of-key';
+import { tenantOfKey } from '../tenant-of-key';
 
 export interface BackfillReport {
   /** Suites and runs seen. */

@@ -1,4 +1,4 @@
-import type { Tenant } from '../../../core/tenancy';
+import type { Tenant } from '../../core/tenancy';
 
 /** `ACCOUNT#<id>#MODE#<mode>#…`: the tenant of an item, from its partition key. */
 export const tenantOfKey = (pk: string): Tenant | undefined => {
