@@ -129,7 +129,8 @@ const run = async (): Promise<void> => {
   if (values.help || !group) return console.log(usage);
   // Checked before reaching any table, so a mistyped value is told at once.
   const expires = values['expires-in-days'] === undefined ? undefined : expiresInDays(values['expires-in-days']);
-  const deps = adminDeps(await targetTable(values.stack));
+  const table = await targetTable(values.stack);
+  const deps = adminDeps(table);
 
   switch (`${group} ${command}`) {
     case 'accounts create': {
@@ -172,11 +173,11 @@ const run = async (): Promise<void> => {
       return print(revoked, `Revoked ${revoked.id} at ${revoked.revoked_at}.`);
     }
     case 'migrate failed-webhooks': {
-      const report = await recountFailedWebhooks(await targetTable(values.stack));
+      const report = await recountFailedWebhooks(table);
       return print(report, `Counted ${report.failed} failed webhooks in ${report.tenants} account modes with webhooks.`);
     }
     case 'migrate attention-counts': {
-      const report = await recountAttentionCounts(await targetTable(values.stack));
+      const report = await recountAttentionCounts(table);
       const { runningWorkflows, openCriticalFindings, deploymentsInProgress } = report;
       return print(
         report,
@@ -185,14 +186,14 @@ const run = async (): Promise<void> => {
       );
     }
     case 'migrate deleted-webhook-deliveries': {
-      const report = await removeDeliveriesOfDeletedWebhooks(await targetTable(values.stack));
+      const report = await removeDeliveriesOfDeletedWebhooks(table);
       return print(
         report,
         `Removed ${report.removed} deliveries of ${report.deleted} deleted webhooks (${report.webhooks} webhooks had deliveries).`,
       );
     }
     case 'migrate test-indexes': {
-      const report = await backfillTestObjectIndexes(await targetTable(values.stack));
+      const report = await backfillTestObjectIndexes(table);
       return print(report, `Gave ${report.updated} of ${report.scanned} test suites and runs the keys GET /v1/tests lists by.`);
     }
     default:
