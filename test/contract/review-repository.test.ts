@@ -150,6 +150,24 @@ describe.each(implementations)('ReviewRepository: %s', (_name, make) => {
     expect(await subject.events(tenant)).toEqual([completed]);
   });
 
+  it('saves under a comment count only while the review has that many comments; a refused save writes none', async () => {
+    const created = review(0);
+    await reviews.create(tenant, created);
+    const running: Review = { ...created, status: 'running', started_at: created.created_at, revision: 2 };
+    await reviews.save(tenant, created, running, []);
+    const failed: Review = { ...running, status: 'failed', error: 'timed out', revision: 3 };
+    // None stored: a count of 0 holds (there is no counter yet), 1 does not.
+    expect(await reviews.save(tenant, running, failed, [completed], { commentCount: 1 })).toBe(false);
+    const first = comment(running, 1);
+    expect(await reviews.addComment(tenant, first, commented(first))).toBe(true);
+    // Counted before the comment was stored: refused.
+    expect(await reviews.save(tenant, running, failed, [completed], { commentCount: 0 })).toBe(false);
+    expect(await reviews.get(tenant, created.id)).toEqual(running);
+    expect(await subject.events(tenant)).toEqual([commented(first)]);
+    expect(await reviews.save(tenant, running, failed, [completed], { commentCount: 1 })).toBe(true);
+    expect(await reviews.get(tenant, created.id)).toEqual(failed);
+  });
+
   it('lists newest first, filtered by project and status, paged, with the total', async () => {
     const records = [review(0), review(1, { project_id: otherProjectId }), review(2), review(3)];
     for (const record of records) expect(await reviews.create(tenant, record)).toBe(true);

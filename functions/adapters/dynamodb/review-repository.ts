@@ -1,3 +1,4 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Review, ReviewComment, ReviewRepository } from '../../core/reviews/review';
 import type { Tenant } from '../../core/tenancy';
 import { listOfAccountOrProject } from './account-or-project-list';
@@ -18,7 +19,7 @@ import { entityTypes, ownedRecord } from './keys';
 import { ownedRecordById } from './owned-record-reader';
 import { projectExistsCheck } from './project-guards';
 import * as keys from './table-keys';
-import { revisionPut, type TransactItem } from './transactions';
+import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
 /** One review by id, alone: what `GET /v1/reviews/{id}` reads. */
 export const dynamoReviewReader = (table: TableRef): Pick<ReviewRepository, 'get'> => ({
@@ -48,6 +49,17 @@ export const dynamoReviewCommentList = (table: TableRef): Pick<ReviewRepository,
       path: filters.path ?? null,
     });
     return { ...page, items: page.items.map((item) => ownedRecord<ReviewComment>(item)) };
+  },
+});
+
+/** The review's comment counter holds `count` (no counter item: none stored yet). */
+const commentCountCheck = (tableName: string, tenant: Tenant, reviewId: string, count: number): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: keys.counter(keys.reviewComments(tenant, reviewId)),
+    ConditionExpression: count === 0 ? 'attribute_not_exists(#count) OR #count = :count' : '#count = :count',
+    ExpressionAttributeNames: { '#count': 'count' },
+    ExpressionAttributeValues: { ':count': count },
   },
 });
 
@@ -84,11 +96,25 @@ export const dynamoReviewRepository = (table: TableRef, now: () => number = Date
 
     ...dynamoReviewList(table),
 
-    save: (tenant, previous, next, events) =>
-      transact([
-        revisionPut(tableName, reviewItem(tenant, next), previous.revision),
-        ...(pendingEventItems(tableName, tenant, events, now()) as TransactItem[]),
-      ]),
+    async save(tenant, previous, next, events, options) {
+      const eventItems = pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
+      const put = revisionPut(tableName, reviewItem(tenant, next), previous.revision);
+      if (options?.commentCount === undefined) return transact([put, ...eventItems]);
+      try {
+        await withConflictRetry(() =>
+          client.send(
+            new TransactWriteCommand({
+              TransactItems: [put, commentCountCheck(tableName, tenant, previous.id, options.commentCount as number), ...eventItems],
+            }),
+          ),
+        );
+        return true;
+      } catch (error) {
+        // Changed meanwhile, or a comment stored since they were counted.
+        if (conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+        throw error;
+      }
+    },
 
     addComment: (tenant, comment, event) =>
       transact([

@@ -76,8 +76,9 @@ const storedCommentCounts = async (reviews: ReviewRepository, tenant: Tenant, id
 /**
  * A queued or running review that cannot finish: `failed` with the reason, announced by
  * `review.completed`, whose counts are those of the comments it stored before it failed (they stay,
- * and `review.comment.created` announced each). Counted just before the failure is written: a
- * comment the job stores in between (still writing while the safety net fails it) is not counted.
+ * and `review.comment.created` announced each). The failure is stored only while the review has the
+ * comments counted: one the job stores in between (still writing while the safety net fails it)
+ * makes it count again, and once the review is failed no comment can be stored.
  */
 export const failReview = async (
   deps: Pick<ReviewChangeDeps, 'reviews' | 'clock'>,
@@ -85,18 +86,31 @@ export const failReview = async (
   id: string,
   reason: string,
 ): Promise<Review | undefined> => {
-  const stored = await storedCommentCounts(deps.reviews, tenant, id);
-  return changeReview(deps, tenant, id, (review, nowIso) => {
-    if (review.status !== 'queued' && review.status !== 'running') return null;
-    const next: Review = {
-      ...review,
-      status: 'failed',
-      error: reason.slice(0, 2_000),
-      ...(stored ? { counts: stored } : {}),
-      ...finished(review, nowIso),
-    };
-    return { next, events: [{ type: 'review.completed', data: reviewCompletedData(next) }] };
-  });
+  const unfinished = (review: Review) => review.status === 'queued' || review.status === 'running';
+  const failed = await changeOptimistically(
+    `review ${id}`,
+    async () => {
+      const review = await deps.reviews.get(tenant, id);
+      return review && { review, stored: unfinished(review) ? await storedCommentCounts(deps.reviews, tenant, id) : null };
+    },
+    ({ review, stored }) => {
+      if (!unfinished(review)) return null;
+      const nowIso = isoTime(deps.clock.now());
+      const next: Review = {
+        ...review,
+        status: 'failed',
+        error: reason.slice(0, 2_000),
+        ...(stored ? { counts: stored } : {}),
+        ...finished(review, nowIso),
+        updated_at: nowIso,
+        revision: review.revision + 1,
+      };
+      return { next, events: [{ type: 'review.completed' as const, data: reviewCompletedData(next) }] };
+    },
+    async ({ review, stored }, { next, events }) =>
+      (await deps.reviews.save(tenant, review, next, events, { commentCount: stored?.comments ?? 0 })) ? { review: next, stored } : null,
+  );
+  return failed?.review;
 };
 
 const verdictOrder: Record<ReviewVerdict, number> = { approve: 0, comment: 1, request_changes: 2 };

@@ -137,8 +137,12 @@ export interface ReviewRepository {
   create(tenant: Tenant, review: Review): Promise<boolean>;
   get(tenant: Tenant, id: string): Promise<Review | undefined>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: ReviewFilters): Promise<Page<Review>>;
-  /** Replaces the review if still at `previous.revision`, with its events, in one transaction. */
-  save(tenant: Tenant, previous: Review, next: Review, events: PendingEvent[]): Promise<boolean>;
+  /**
+   * Replaces the review if still at `previous.revision`, with its events, in one transaction; with
+   * `commentCount`, only while the review has exactly that many comments (a comment stored since
+   * they were counted refuses it).
+   */
+  save(tenant: Tenant, previous: Review, next: Review, events: PendingEvent[], options?: { commentCount?: number }): Promise<boolean>;
   /**
    * Stores one comment with its `review.comment.created` event in one transaction, only while the
    * review is `running`: false when it is not (it failed or finished meanwhile; nothing written).

@@ -44,9 +44,11 @@ export const inMemoryReviewRepository = () => {
         nextCursor: fakeNextCursor(query, items.length),
       };
     },
-    async save(tenant, previous, next, saved) {
+    async save(tenant, previous, next, saved, options) {
       const key = keyOf(tenant, previous.id);
       if (reviews.get(key)?.revision !== previous.revision) return false;
+      const stored = comments.filter((comment) => comment.review_id === previous.id).length;
+      if (options?.commentCount !== undefined && stored !== options.commentCount) return false;
       reviews.set(key, structuredClone(next));
       events.push(...structuredClone(saved));
       return true;
