@@ -108,21 +108,11 @@ export class WebhookDelivery extends Construct {
     // Creates deliveries and their collection counters.
     this.fanOut.bindTable(table, 'write');
     this.fanOut.bindDeliveryQueue(this.queue);
+    // Only new event items: every other write to the table never invokes the function.
     this.fanOut.function.addEventSource(
-      new DynamoEventSource(table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: 100,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        retryAttempts: 10,
-        onFailure: new SqsDlq(this.fanOutFailures),
-        // Only new event items: every other write to the table never invokes the function.
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual('INSERT'),
-            dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(entityTypes.event) } } },
-          }),
-        ],
+      this.streamSource(table, 100, {
+        eventName: FilterRule.isEqual('INSERT'),
+        dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(entityTypes.event) } } },
       }),
     );
 
@@ -135,22 +125,29 @@ export class WebhookDelivery extends Construct {
     });
     // Reads a deleted webhook's delivery partition and deletes it, checking the webhook stays absent.
     this.deletedWebhooks.bindTable(table, 'write');
+    // Only removed webhooks: a webhook is removed once, when it is deleted.
     this.deletedWebhooks.function.addEventSource(
-      new DynamoEventSource(table, {
-        startingPosition: StartingPosition.TRIM_HORIZON,
-        batchSize: deletedWebhooksBatchSize,
-        bisectBatchOnError: true,
-        reportBatchItemFailures: true,
-        retryAttempts: 10,
-        onFailure: new SqsDlq(this.fanOutFailures),
-        // Only removed webhooks: a webhook is removed once, when it is deleted.
-        filters: [
-          FilterCriteria.filter({
-            eventName: FilterRule.isEqual('REMOVE'),
-            dynamodb: { OldImage: { entity: { S: FilterRule.isEqual(entityTypes.webhook) } } },
-          }),
-        ],
+      this.streamSource(table, deletedWebhooksBatchSize, {
+        eventName: FilterRule.isEqual('REMOVE'),
+        dynamodb: { OldImage: { entity: { S: FilterRule.isEqual(entityTypes.webhook) } } },
       }),
     );
+  }
+
+  /**
+   * A mapping of the table's stream from its oldest record, for the records `filter` takes: a
+   * failing batch is halved to find its record and retried from it, and after its retries is
+   * recorded in the stream-failure queue.
+   */
+  private streamSource(table: ITableV2, batchSize: number, filter: Record<string, unknown>): DynamoEventSource {
+    return new DynamoEventSource(table, {
+      startingPosition: StartingPosition.TRIM_HORIZON,
+      batchSize,
+      bisectBatchOnError: true,
+      reportBatchItemFailures: true,
+      retryAttempts: 10,
+      onFailure: new SqsDlq(this.fanOutFailures),
+      filters: [FilterCriteria.filter(filter)],
+    });
   }
 }

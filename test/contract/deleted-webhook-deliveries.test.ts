@@ -8,7 +8,7 @@ import { newId } from '../../functions/core/ids';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { DeletedWebhookDeliveries, Delivery, DeliveryRepository } from '../../functions/core/webhooks/delivery';
 import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
-import { inMemoryDeliveries, inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
+import { inMemoryDeliveries, inMemoryWebhooks, webhookAt } from '../unit/fakes/webhook-repositories';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
@@ -60,20 +60,7 @@ const tenant: Tenant = { accountId: 'acct_contract', mode: 'live' };
 const start = Date.parse('2026-03-01T10:00:00.000Z');
 const at = (second: number): string => new Date(start + second * 1_000).toISOString();
 
-const webhookOf = (id: string): Webhook => ({
-  id,
-  url: 'https://hooks.example.com/in',
-  events: ['*'],
-  active: true,
-  status: 'enabled',
-  description: null,
-  created_at: at(-60),
-  updated_at: at(-60),
-  failed_at: null,
-  secret: 'whsec_contract',
-  previous_secret: null,
-  previous_secret_expires_at: null,
-});
+const webhookOf = (id: string): Webhook => ({ ...webhookAt(start - 60_000), id });
 
 const deliveriesOf = (webhookId: string, count: number): Delivery[] =>
   Array.from({ length: count }, (_, i) => ({

@@ -1,9 +1,9 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../../core/tenancy';
 import type { TableRef } from '../client';
 import { dynamoDeletedWebhookDeliveries } from '../deleted-webhook-deliveries';
 import * as keys from '../table-keys';
 import { tenantOfKey } from '../tenant-of-key';
+import { partitionsWhere } from './scan-partitions';
 
 export interface DeletedWebhookDeliveriesReport {
   /** Webhooks with deliveries (or a count of them) in the table. */
@@ -28,21 +28,10 @@ const webhookOfPartition = (partition: string): { tenant: Tenant; webhookId: str
  * is safe.
  */
 export const removeDeliveriesOfDeletedWebhooks = async (table: TableRef): Promise<DeletedWebhookDeliveriesReport> => {
-  const partitions = new Set<string>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(
-      new ScanCommand({
-        TableName: table.tableName,
-        FilterExpression: 'begins_with(sk, :delivery) OR sk = :count',
-        ExpressionAttributeValues: { ':delivery': keys.deliverySortKeyPrefix, ':count': keys.counter('').sk },
-        ProjectionExpression: 'pk',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) partitions.add(String(item.pk));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const partitions = await partitionsWhere(table, {
+    FilterExpression: 'begins_with(sk, :delivery) OR sk = :count',
+    ExpressionAttributeValues: { ':delivery': keys.deliverySortKeyPrefix, ':count': keys.counter('').sk },
+  });
 
   const removal = dynamoDeletedWebhookDeliveries(table);
   const report: DeletedWebhookDeliveriesReport = { webhooks: 0, deleted: 0, removed: 0 };

@@ -1,11 +1,12 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../../core/tenancy';
 import type { TableRef } from '../client';
 import { entityTypes } from '../keys';
 import { queryAll } from '../query-all';
 import type { TransactItem } from '../transactions';
 import { tenantOfKey } from '../tenant-of-key';
+import { partitionsWhere } from './scan-partitions';
 
 /** A count kept in a counter item: which records, where they live, which of them count and where the count is kept. */
 export interface CountedCollection {
@@ -65,21 +66,10 @@ const recountTenant = async (table: TableRef, collection: CountedCollection, ten
 };
 
 const tenantsWith = async (table: TableRef, collection: CountedCollection): Promise<Tenant[]> => {
-  const partitions = new Set<string>();
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await table.client.send(
-      new ScanCommand({
-        TableName: table.tableName,
-        FilterExpression: 'entity = :entity',
-        ExpressionAttributeValues: { ':entity': collection.entity },
-        ProjectionExpression: 'pk',
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of page.Items ?? []) partitions.add(String(item.pk));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
+  const partitions = await partitionsWhere(table, {
+    FilterExpression: 'entity = :entity',
+    ExpressionAttributeValues: { ':entity': collection.entity },
+  });
   return [...partitions].flatMap((partition) => {
     const tenant = tenantOfKey(partition);
     return tenant && partition === collection.partition(tenant) ? [tenant] : [];
