@@ -125,6 +125,24 @@ describe('the error table', () => {
     expectError(await api.get('/projects?per_page=101'), 422, 'validation_error');
   });
 
+  it.each(['/workflows', '/security/scans', '/security/findings', '/deployments', '/tests', '/reviews'])(
+    '422 validation_error: %s?project_id= that is not a project id; a well-formed id of no project lists nothing',
+    async (list) => {
+      const api = as((await newAccount()).live.key);
+      for (const malformed of ['proj_typo', 'wf_01JD2Q8X4B6V3C1N0M9K8J7H6G', 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G0']) {
+        const refused = await api.get(`${list}?project_id=${malformed}`);
+        expectError(refused, 422, 'validation_error');
+        expect(refused.body.error.details).toEqual({
+          field: 'project_id',
+          issue: 'must be a project id (proj_ followed by 26 characters)',
+        });
+      }
+      const none = await api.get(`${list}?project_id=proj_01JD2Q8X4B6V3C1N0M9K8J7H6G`);
+      expect(none.status).toBe(200);
+      expect(none.body.meta.total).toBe(0);
+    },
+  );
+
   it("429 rate_limited with Retry-After and RateLimit once the key's shared bucket is spent", async () => {
     const { live } = await newAccount();
     // Another function instance spent this key's whole bucket (the test runtime: 20/s, burst 100),
