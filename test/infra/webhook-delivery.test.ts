@@ -309,8 +309,9 @@ describe('webhook delivery', () => {
       );
       expect(lookups.environmentOf(deletedWebhooksDescription).DELIVERY_QUEUE_URL).toBeUndefined();
       expect(lookups.statementsOf(deletedWebhooksDescription).filter(isSesStatement)).toEqual([]);
-      for (const statement of sqsStatementsOf(deletedWebhooksDescription))
-        expect(asArray(statement.Resource)).toEqual([arnOf(fanOutFailuresId)]);
+      const queueStatements = sqsStatementsOf(deletedWebhooksDescription);
+      expect(queueStatements.flatMap(actionsOf)).toContain('sqs:SendMessage');
+      for (const statement of queueStatements) expect(asArray(statement.Resource)).toEqual([arnOf(fanOutFailuresId)]);
       expect(lookups.functionWithDescription(deletedWebhooksDescription).Properties.Timeout).toBe(300);
     });
   });
