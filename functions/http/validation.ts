@@ -3,7 +3,12 @@ import { type FieldIssue, validationError } from '../core/errors';
 
 type Where = 'body' | 'query' | 'params';
 
-type SchemaShape = { entries?: Record<string, v.GenericSchema>; wrapped?: v.GenericSchema; pipe?: readonly v.GenericSchema[] };
+type SchemaShape = {
+  type?: string;
+  entries?: Record<string, v.GenericSchema>;
+  wrapped?: v.GenericSchema;
+  pipe?: readonly v.GenericSchema[];
+};
 
 /** The object schema `schema` is, or starts with, under optional, nullable and pipe; undefined for any other. */
 const objectSchemaOf = (schema: v.GenericSchema | undefined): SchemaShape | undefined => {
@@ -55,7 +60,23 @@ const arraysForObjects = (schema: SchemaShape, input: Record<string, unknown>, p
       : arraysForObjects(inner, value as Record<string, unknown>, field);
   });
 
-/** Parses `input` with `schema`, or throws a 422 naming every problem. */
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Every key a strict object schema (at any depth) does not declare: valibot reports the first
+ * unknown key of an object only, and a caller fixing them one request at a time deserves the list.
+ */
+const unknownKeys = (schema: SchemaShape, input: Record<string, unknown>, path: string): string[] =>
+  Object.keys(input).flatMap((key) => {
+    const field = path ? `${path}.${key}` : key;
+    const entry = schema.entries?.[key];
+    if (!entry) return schema.type === 'strict_object' ? [field] : [];
+    const inner = objectSchemaOf(entry);
+    const value = input[key];
+    return inner && isPlainObject(value) ? unknownKeys(inner, value, field) : [];
+  });
+
 /**
  * Refuses a query parameter given twice (`per_page=5&per_page=6`): API Gateway joins the values
  * with a comma, which would be checked as one value and refused for the wrong reason.
@@ -71,6 +92,7 @@ export const refuseRepeatedParameters = (rawQuery: string | undefined): void => 
   if (repeated.size > 0) throw validationError([...repeated].map((field) => ({ field, issue: 'is given more than once; give it once' })));
 };
 
+/** Parses `input` with `schema`, or throws a 422 naming every problem (each field's first). */
 export const parseWith = <S extends v.GenericSchema>(schema: S, input: unknown, where: Where): v.InferOutput<S> => {
   // Every body is a JSON object; valibot would take an array for one with numbered keys.
   if (where === 'body' && (typeof input !== 'object' || input === null || Array.isArray(input))) {
@@ -81,5 +103,15 @@ export const parseWith = <S extends v.GenericSchema>(schema: S, input: unknown, 
   if (arrays.length > 0) throw validationError(arrays);
   const result = v.safeParse(schema, input);
   if (result.success) return result.output;
-  throw validationError(oncePerField(toFieldIssues(result.issues, where, where === 'query' ? declaredKeys(schema) : [])));
+  const known = where === 'query' ? declaredKeys(schema) : [];
+  const issues = toFieldIssues(result.issues, where, known);
+  const shape = objectSchemaOf(schema);
+  const unknown =
+    shape && isPlainObject(input) && result.issues.some((issue) => issue.expected === 'never')
+      ? unknownKeys(shape, input, '').map((field) => ({
+          field,
+          issue: where === 'query' ? unknownParameter(known) : 'is not a known field',
+        }))
+      : [];
+  throw validationError(oncePerField([...issues, ...unknown]));
 };

@@ -41,6 +41,29 @@ describe('an unknown query parameter', () => {
     expect(error?.message).toBe('Invalid expand: is not a known parameter; this operation takes none');
   });
 
+  it('names every unknown parameter, not only the first valibot reports', () => {
+    const route = withQuery.find((r) => r.operationId === 'listProjects');
+    const error = refusal(route?.query as v.GenericSchema, { limit: '5', page: '0', expand: 'x' });
+    expect(error?.errors?.map((issue) => issue.field).sort()).toEqual(['expand', 'limit', 'page']);
+  });
+
+  it('names every unknown body field, at any depth, beside the other problems', () => {
+    const schema = v.strictObject({ name: v.string(), config: v.optional(v.strictObject({ branch: v.string() })) });
+    let error: ApiError | undefined;
+    try {
+      parseWith(schema, { colour: 'red', size: 3, config: { branch: 'main', depth: 1, shallow: true } }, 'body');
+    } catch (thrown) {
+      error = thrown as ApiError;
+    }
+    expect([...(error?.errors ?? [])].sort((a, b) => a.field.localeCompare(b.field))).toEqual([
+      { field: 'colour', issue: 'is not a known field' },
+      { field: 'config.depth', issue: 'is not a known field' },
+      { field: 'config.shallow', issue: 'is not a known field' },
+      { field: 'name', issue: 'is required' },
+      { field: 'size', issue: 'is not a known field' },
+    ]);
+  });
+
   it('keeps a body field\'s wording: "is not a known field", with no list', () => {
     expect(() => parseWith(v.strictObject({ name: v.string() }), { name: 'a', colour: 'red' }, 'body')).toThrow(
       'Invalid colour: is not a known field',
