@@ -143,6 +143,14 @@ describe('the error table', () => {
     },
   );
 
+  it('422 validation_error: /security/findings?scan_id= that is not a scan id', async () => {
+    const api = as((await newAccount()).live.key);
+    const refused = await api.get('/security/findings?scan_id=scan_typo');
+    expectError(refused, 422, 'validation_error');
+    expect(refused.body.error.details).toEqual({ field: 'scan_id', issue: 'must be a scan id (scan_ followed by 26 characters)' });
+    expect((await api.get('/security/findings?scan_id=scan_01JD2Q8X4B6V3C1N0M9K8J7H6G')).body.meta.total).toBe(0);
+  });
+
   it("429 rate_limited with Retry-After and RateLimit once the key's shared bucket is spent", async () => {
     const { live } = await newAccount();
     // Another function instance spent this key's whole bucket (the test runtime: 20/s, burst 100),

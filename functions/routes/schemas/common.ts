@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { idPattern } from '../../core/ids';
+import { idPattern, idPrefixes } from '../../core/ids';
 
 // Schemas here and in the domains' body and query files are built in one call marked pure, so a
 // bundle keeps only those its handler uses (see webhooks-bodies.ts).
@@ -155,11 +155,16 @@ export const dateParam = (description: string) => {
 };
 
 /**
- * A list's `project_id` filter: a project id, else 422 (an invalid value, as for any parameter).
- * An id of no project (one deleted, whose scans and reviews stay) is a valid filter of what is left.
+ * A list's filter by the id of another resource (`project_id`, `scan_id`): an id of that kind, else
+ * 422 (an invalid value, as for any parameter). An id of nothing (a project deleted, whose scans and
+ * reviews stay) is a valid filter of what is left.
  */
-export const projectFilterParam = (description: string) =>
-  v.pipe(v.string(), v.regex(idPattern('project'), 'must be a project id (proj_ followed by 26 characters)'), v.description(description));
+export const idFilterParam = (kind: 'project' | 'scan', description: string) =>
+  v.pipe(
+    v.string(),
+    v.regex(idPattern(kind), `must be a ${kind} id (${idPrefixes[kind]} followed by 26 characters)`),
+    v.description(description),
+  );
 
 export const picklistParam = <const T extends readonly [string, ...string[]]>(options: T, description: string) =>
   v.pipe(v.picklist(options, `must be one of ${options.join(', ')}`), v.description(description));

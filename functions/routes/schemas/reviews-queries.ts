@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { reviewStatuses } from '../../core/reviews/review';
 import { severities } from '../../core/security/scanner';
-import { listQuery, picklistParam, projectFilterParam } from './common';
+import { listQuery, picklistParam, idFilterParam } from './common';
 
 export const listReviewsQuery = /* @__PURE__ */ (() =>
   listQuery(['created_at'] as const, {
-    project_id: v.optional(projectFilterParam("Only this project's reviews.")),
+    project_id: v.optional(idFilterParam('project', "Only this project's reviews.")),
     status: v.optional(picklistParam(reviewStatuses, 'Only reviews in this status.')),
   }))();
 

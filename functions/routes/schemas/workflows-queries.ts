@@ -1,11 +1,11 @@
 import * as v from 'valibot';
 import { stageNames } from '../../core/workflows/stage-data';
 import { logLevels, workflowSortFields, workflowStatuses } from '../../core/workflows/workflow';
-import { listQuery, picklistParam, projectFilterParam } from './common';
+import { listQuery, picklistParam, idFilterParam } from './common';
 
 export const listWorkflowsQuery = /* @__PURE__ */ (() =>
   listQuery(workflowSortFields, {
-    project_id: v.optional(projectFilterParam("Only this project's workflows.")),
+    project_id: v.optional(idFilterParam('project', "Only this project's workflows.")),
     status: v.optional(picklistParam(workflowStatuses, 'Only workflows in this status.')),
   }))();
 
