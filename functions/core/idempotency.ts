@@ -28,6 +28,11 @@ export interface IdempotencyStore {
 }
 
 export const checkIdempotencyKey = (key: string): string => {
+  // A header given twice reaches the function as one value joined by commas (API Gateway, node's
+  // HTTP server): refused as such, never taken as a third key neither of the two named.
+  if (key.includes(',')) {
+    throw validationError([{ field: 'Idempotency-Key', issue: 'is given more than once, or holds a comma; give one key, once' }]);
+  }
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     throw validationError([{ field: 'Idempotency-Key', issue: 'must be 1 to 255 visible ASCII characters' }]);
   }

@@ -1,8 +1,9 @@
+import { request as httpRequest } from 'node:http';
 import { dynamoIdempotencyStore } from '../../functions/adapters/dynamodb/idempotency-store';
 import { idempotencyLockMs, requestFingerprint } from '../../functions/core/idempotency';
 import type { Tenant } from '../../functions/core/tenancy';
 import { type ApiAnswer, as } from './support/http';
-import { newAccount, runtimeTable, type TestAccount } from './support/runtime';
+import { apiUrl, newAccount, runtimeTable, type TestAccount } from './support/runtime';
 
 /** `Idempotency-Key` on POST /projects (DESIGN.md): replay, reuse, scope, in-flight, validation answers. */
 
@@ -269,6 +270,36 @@ describe('Idempotency-Key on POST /projects', () => {
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(replayed.body.data.id).toBe(accepted.body.data.id);
     expect(await total(api)).toBe(1);
+  });
+
+  it('an Idempotency-Key header given twice is refused with 422, and creates nothing', async () => {
+    const { live } = await newAccount();
+    const url = new URL(`${apiUrl()}/projects`);
+    // Two header lines, as `curl -H … -H …` sends them (fetch would join them itself).
+    const answer = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+      const request = httpRequest(
+        url,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${live.key}`,
+            'content-type': 'application/json',
+            'idempotency-key': [newIdempotencyKey(), newIdempotencyKey()],
+          },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify(project('shop')));
+    });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error).toMatchObject({ code: 'validation_error', details: { field: 'Idempotency-Key' } });
+    expect(await total(as(live.key))).toBe(0);
   });
 
   it('without the header every POST creates a new project', async () => {

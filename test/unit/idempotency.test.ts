@@ -98,7 +98,7 @@ describe('checkIdempotencyKey', () => {
     expect(checkIdempotencyKey('k'.repeat(255))).toBe('k'.repeat(255));
   });
 
-  it.each(['', 'k'.repeat(256), 'has space', 'tab\there', 'clé', 'line\nbreak'])(
+  it.each(['', 'k'.repeat(256), 'has space', 'tab\there', 'clé', 'line\nbreak', 'first,second', 'first, second'])(
     'refuses %p with validation_error on Idempotency-Key',
     (key) => {
       let error: unknown;
