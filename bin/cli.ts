@@ -124,9 +124,41 @@ const print = (value: object, human: string): void => {
   console.log(values.json ? JSON.stringify(value, null, 2) : human);
 };
 
+/** The admin commands and how many arguments each takes. */
+const adminCommands: Record<string, number> = {
+  'accounts create': 0,
+  'keys create': 0,
+  'keys list': 0,
+  'keys revoke': 1,
+  'migrate test-indexes': 0,
+  'migrate failed-webhooks': 0,
+  'migrate attention-counts': 0,
+  'migrate deleted-webhook-deliveries': 0,
+};
+
+/** A command line that names no admin command, or gives one more arguments than it takes: told before reaching any table. */
+const checkCommand = (group: string, command: string | undefined): void => {
+  const name = `${group} ${command ?? ''}`.trim();
+  const takes = adminCommands[name];
+  if (takes === undefined) {
+    const ofGroup = usage.split('\n').filter((line) => line.startsWith(`  ${group} `));
+    fail(
+      ofGroup.length > 0
+        ? `"${name}" is not a command. ${group} has:\n${ofGroup.join('\n')}`
+        : `Unknown command "${positionals.join(' ')}".\n\n${usage}`,
+    );
+  }
+  const extra = positionals.slice(2 + (takes ?? 0));
+  if (extra.length > 0) fail(`"${name}" takes ${takes === 0 ? 'no argument' : 'one argument'}; remove "${extra.join(' ')}".`);
+};
+
+/** `1 thing`, `n things`. */
+const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
 const run = async (): Promise<void> => {
   const [group, command, argument] = positionals;
   if (values.help || !group) return console.log(usage);
+  checkCommand(group, command);
   // Checked before reaching any table, so a mistyped value is told at once.
   const expires = values['expires-in-days'] === undefined ? undefined : expiresInDays(values['expires-in-days']);
   const table = await targetTable(values.stack);
@@ -174,27 +206,30 @@ const run = async (): Promise<void> => {
     }
     case 'migrate failed-webhooks': {
       const report = await recountFailedWebhooks(table);
-      return print(report, `Counted ${report.failed} failed webhooks in ${report.tenants} account modes with webhooks.`);
+      return print(report, `Counted ${count(report.failed, 'failed webhook')} in ${count(report.tenants, 'account mode')} with webhooks.`);
     }
     case 'migrate attention-counts': {
       const report = await recountAttentionCounts(table);
       const { runningWorkflows, openCriticalFindings, deploymentsInProgress } = report;
       return print(
         report,
-        `Counted ${runningWorkflows.counted} running workflows, ${openCriticalFindings.counted} open critical findings and ` +
-          `${deploymentsInProgress.counted} deployments in progress.`,
+        `Counted ${count(runningWorkflows.counted, 'running workflow')}, ${count(openCriticalFindings.counted, 'open critical finding')} and ` +
+          `${count(deploymentsInProgress.counted, 'deployment')} in progress.`,
       );
     }
     case 'migrate deleted-webhook-deliveries': {
       const report = await removeDeliveriesOfDeletedWebhooks(table);
       return print(
         report,
-        `Removed ${report.removed} deliveries of ${report.deleted} deleted webhooks (${report.webhooks} webhooks had deliveries).`,
+        `Removed ${count(report.removed, 'delivery', 'deliveries')} of ${count(report.deleted, 'deleted webhook')} (${count(report.webhooks, 'webhook')} had deliveries).`,
       );
     }
     case 'migrate test-indexes': {
       const report = await backfillTestObjectIndexes(table);
-      return print(report, `Gave ${report.updated} of ${report.scanned} test suites and runs the keys GET /v1/tests lists by.`);
+      return print(
+        report,
+        `Indexed ${report.updated} of ${count(report.scanned, 'test suite or run', 'test suites and runs')} for GET /v1/tests (the others had their keys already).`,
+      );
     }
     default:
       fail(`Unknown command "${positionals.join(' ')}".\n\n${usage}`);

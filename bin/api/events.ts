@@ -1,6 +1,7 @@
 import { eventTypes, type ServiceEvent } from '@project-automation-service/sdk';
 import { type CommandContext, type CommandGroup, integerOption, listOption, listOptions, optionalString, UsageError } from './command';
 import { followEvents, newestEventId } from './event-follower';
+import { type PageMeta, printList } from './list-result';
 import { table } from './output';
 import { interrupted } from './watch';
 
@@ -33,10 +34,15 @@ export const events: CommandGroup = {
           starting_after: optionalString(context, 'starting-after'),
         } as Record<string, unknown>;
         const items: ServiceEvent[] = [];
+        let meta: PageMeta | undefined;
         if (context.values.all)
           for await (const e of context.api.paginate('/v1/events', { params: { query } })) items.push(e as ServiceEvent);
-        else items.push(...((await context.api.get('/v1/events', { params: { query } })).data as ServiceEvent[]));
-        context.out.result({ data: items }, () =>
+        else {
+          const page = await context.api.get('/v1/events', { params: { query } });
+          items.push(...(page.data as ServiceEvent[]));
+          meta = page.meta;
+        }
+        printList(context, items, meta, () =>
           table(
             ['CREATED', 'TYPE', 'ID'],
             items.map((e) => [e.created_at, e.type, e.id]),

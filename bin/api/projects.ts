@@ -1,5 +1,6 @@
 import { argument, type CommandGroup, integerOption, listOptions, optionalString, required, UsageError } from './command';
 import { conditionOf, etagLine, ifMatchOption } from './conditional';
+import { type PageMeta, printList } from './list-result';
 import { table } from './output';
 
 type Project = { id: string; name: string; repository: string; description: string; created_at: string };
@@ -28,10 +29,15 @@ export const projects: CommandGroup = {
           order: optionalString(context, 'order') as 'asc' | 'desc' | undefined,
         };
         const items: Project[] = [];
+        let meta: PageMeta | undefined;
         if (context.values.all)
           for await (const project of context.api.paginate('/v1/projects', { params: { query } })) items.push(project);
-        else items.push(...(await context.api.get('/v1/projects', { params: { query } })).data);
-        context.out.result({ data: items }, () => projectTable(items));
+        else {
+          const page = await context.api.get('/v1/projects', { params: { query } });
+          items.push(...page.data);
+          meta = page.meta;
+        }
+        printList(context, items, meta, () => projectTable(items));
         return 0;
       },
     },

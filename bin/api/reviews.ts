@@ -1,5 +1,6 @@
 import type { ListItem, SuccessBody } from '@project-automation-service/sdk';
 import { argument, type CommandContext, type CommandGroup, integerOption, listOptions, optionalString, required } from './command';
+import { type PageMeta, printList } from './list-result';
 import { jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -136,9 +137,14 @@ export const reviews: CommandGroup = {
           status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
         };
         const items: ReviewView[] = [];
+        let meta: PageMeta | undefined;
         if (context.values.all) for await (const review of context.api.paginate('/v1/reviews', { params: { query } })) items.push(review);
-        else items.push(...(await context.api.get('/v1/reviews', { params: { query } })).data);
-        context.out.result({ data: items }, () =>
+        else {
+          const page = await context.api.get('/v1/reviews', { params: { query } });
+          items.push(...page.data);
+          meta = page.meta;
+        }
+        printList(context, items, meta, () =>
           table(
             ['ID', 'STATUS', 'VERDICT', 'HEAD', 'COMMENTS', 'CREATED'],
             items.map((r) => [
@@ -180,11 +186,16 @@ export const reviews: CommandGroup = {
           path: optionalString(context, 'path'),
         };
         const items: ReviewCommentView[] = [];
+        let meta: PageMeta | undefined;
         if (context.values.all)
           for await (const comment of context.api.paginate('/v1/reviews/{id}/comments', { params: { path: { id }, query } }))
             items.push(comment);
-        else items.push(...(await context.api.get('/v1/reviews/{id}/comments', { params: { path: { id }, query } })).data);
-        context.out.result({ data: items }, () =>
+        else {
+          const page = await context.api.get('/v1/reviews/{id}/comments', { params: { path: { id }, query } });
+          items.push(...page.data);
+          meta = page.meta;
+        }
+        printList(context, items, meta, () =>
           table(
             ['ID', 'WHERE', 'SEVERITY', 'CATEGORY', 'RULE', 'COMMENT'],
             items.map((c) => [c.id, `${c.path}:${lineOf(c)}`, c.severity, c.category, c.rule, c.body.split('\n')[0]]),

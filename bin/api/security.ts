@@ -9,6 +9,7 @@ import {
   required,
 } from './command';
 import { severities } from '../../functions/core/security/scanner';
+import { type PageMeta, printList } from './list-result';
 import { type JobTimes, jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -131,12 +132,15 @@ export const findings: CommandGroup = {
           order: optionalString(context, 'order') ?? (sort === 'severity' ? 'asc' : undefined),
         } as Record<string, unknown>;
         const items: Finding[] = [];
+        let meta: PageMeta | undefined;
         if (context.values.all) {
           for await (const finding of context.api.paginate('/v1/security/findings', { params: { query } })) items.push(finding as Finding);
         } else {
-          items.push(...((await context.api.get('/v1/security/findings', { params: { query } })).data as Finding[]));
+          const page = await context.api.get('/v1/security/findings', { params: { query } });
+          items.push(...(page.data as Finding[]));
+          meta = page.meta;
         }
-        context.out.result({ data: items }, () =>
+        printList(context, items, meta, () =>
           table(
             ['ID', 'SEVERITY', 'STATUS', 'TYPE', 'WHERE', 'TITLE'],
             items.map((f) => [

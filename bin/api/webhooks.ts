@@ -11,6 +11,7 @@ import {
   UsageError,
 } from './command';
 import { conditionOf, etagLine, ifMatchOption } from './conditional';
+import { type PageMeta, printList } from './list-result';
 import { table } from './output';
 
 type Webhook = { id: string; url: string; events: string[]; active: boolean; status: string; description?: string | null };
@@ -43,10 +44,15 @@ export const webhooks: CommandGroup = {
       async run(context) {
         const query = { per_page: integerOption(context, 'per-page') };
         const items: Webhook[] = [];
+        let meta: PageMeta | undefined;
         if (context.values.all)
           for await (const hook of context.api.paginate('/v1/webhooks', { params: { query } })) items.push(hook as Webhook);
-        else items.push(...((await context.api.get('/v1/webhooks', { params: { query } })).data as Webhook[]));
-        context.out.result({ data: items }, () => webhookTable(items));
+        else {
+          const page = await context.api.get('/v1/webhooks', { params: { query } });
+          items.push(...(page.data as Webhook[]));
+          meta = page.meta;
+        }
+        printList(context, items, meta, () => webhookTable(items));
         return 0;
       },
     },
@@ -151,9 +157,14 @@ export const webhooks: CommandGroup = {
         } as Record<string, unknown>;
         const init = { params: { path: { id }, query } };
         const items: Delivery[] = [];
+        let meta: PageMeta | undefined;
         if (context.values.all) for await (const d of context.api.paginate('/v1/webhooks/{id}/deliveries', init)) items.push(d as Delivery);
-        else items.push(...((await context.api.get('/v1/webhooks/{id}/deliveries', init)).data as Delivery[]));
-        context.out.result({ data: items }, () =>
+        else {
+          const page = await context.api.get('/v1/webhooks/{id}/deliveries', init);
+          items.push(...(page.data as Delivery[]));
+          meta = page.meta;
+        }
+        printList(context, items, meta, () =>
           table(
             ['ID', 'STATUS', 'EVENT', 'EVENT ID', 'CREATED'],
             items.map((d) => [d.id, d.status, d.event_type, d.event_id, d.created_at]),

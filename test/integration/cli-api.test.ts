@@ -33,6 +33,14 @@ describe('the CLI on the API', () => {
 
     const listed = await runCli(key.key, ['projects', 'list', '--all', '--json']);
     expect(json(listed.stdout).data.map((p: { id: string }) => p.id)).toEqual([project.id]);
+
+    // One page of more: --json carries its meta, the table says what it leaves out.
+    await runCli(key.key, ['projects', 'create', '--name', 'Second', '--repository', repository.url]);
+    const page = await runCli(key.key, ['projects', 'list', '--per-page', '1', '--json']);
+    expect(json(page.stdout)).toMatchObject({ data: [expect.any(Object)], meta: { page: 1, per_page: 1, total: 2, total_pages: 2 } });
+    const firstPage = await runCli(key.key, ['projects', 'list', '--per-page', '1']);
+    expect(firstPage.stderr).toContain('Showing 1 of 2 (page 1 of 2): --all for every one.');
+    expect((await runCli(key.key, ['projects', 'list', '--per-page', '1', '--all'])).stderr).not.toContain('Showing');
     expect((await runCli(key.key, ['projects', 'get', project.id, '--json'])).stdout).toContain(project.id);
   });
 

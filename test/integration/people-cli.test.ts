@@ -164,4 +164,18 @@ describe('the admin CLI for people and applications', () => {
     expect(unknown.json.error).toMatchObject({ code: 'not_found', status: 404 });
     expect(await cli(['keys', 'revoke'])).toMatchObject({ code: 2, stderr: expect.stringContaining('keys revoke needs the key id') });
   });
+
+  it("a command of a known group that is not one names the group's commands; an extra argument is a usage error (2)", async () => {
+    const bare = await cli(['migrate']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^"migrate" is not a command\. migrate has:\n {2}migrate test-indexes/);
+    expect(bare.stderr).toContain('migrate deleted-webhook-deliveries');
+    expect(bare.stderr).not.toContain('accounts create');
+    expect((await cli(['migrate', 'bogus'])).stderr).toContain('"migrate bogus" is not a command');
+    expect(await cli(['migrate', 'failed-webhooks', 'extra'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('"migrate failed-webhooks" takes no argument; remove "extra"'),
+    });
+    expect(await cli(['keys', 'revoke', 'key_1', 'key_2'])).toMatchObject({ code: 2, stderr: expect.stringContaining('remove "key_2"') });
+  });
 });
