@@ -77,6 +77,12 @@ const apiUrlOf = async (given: string | undefined): Promise<string> => {
 };
 
 /** Runs `npm run cli -- <argv…>` for an API command; resolves to the exit status. */
+/** node's parser explains an unknown option at length, with quotes of its own: the option is what matters. */
+const readableParseError = (error: Error): string => {
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  return unknown ? `Unknown option ${unknown[1]}.` : error.message;
+};
+
 export const runApiCommand = async (argv: string[]): Promise<number> => {
   const [first, second] = argv;
   const group = apiGroups.find((g) => g.name === first);
@@ -108,7 +114,7 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
       strict: true,
     });
   } catch (error) {
-    out.error(`${(error as Error).message}\n\n${usageOf(path, command)}`);
+    out.error(`${readableParseError(error as Error)}\n\n${usageOf(path, command)}`);
     return 2;
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;

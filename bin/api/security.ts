@@ -43,7 +43,7 @@ const describeScan = (scan: Scan) =>
   [
     `Scan ${scan.id} ${scan.status} (${scan.scan_types.join(', ')}).`,
     scan.summary
-      ? `  ${scan.summary.total} finding(s)${scan.summary.by_severity ? `: ${severityCounts(scan.summary.by_severity)}` : ''}`
+      ? `  ${scan.summary.total} finding${scan.summary.total === 1 ? '' : 's'}${scan.summary.total > 0 && scan.summary.by_severity ? `: ${severityCounts(scan.summary.by_severity)}` : ''}`
       : '',
   ]
     .filter(Boolean)

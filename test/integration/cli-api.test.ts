@@ -79,6 +79,7 @@ describe('the CLI on the API', () => {
     expect(usage.stderr).toContain('--repository is required');
     const unknownOption = await runCli(key.key, ['projects', 'list', '--colour']);
     expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr.split('\n')[0]).toBe('Unknown option --colour.');
     const noKey = await runCli('', ['projects', 'list']);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain('SERVICE_API_KEY');
