@@ -1,7 +1,7 @@
 import { eventTypes, type ServiceEvent } from '@project-automation-service/sdk';
 import { type CommandContext, type CommandGroup, integerOption, listOption, listOptions, optionalString, UsageError } from './command';
 import { followEvents, newestEventId } from './event-follower';
-import { type PageMeta, printList } from './list-result';
+import { printList, readList } from './list-result';
 import { table } from './output';
 import { interrupted } from './watch';
 
@@ -33,15 +33,11 @@ export const events: CommandGroup = {
           type: optionalString(context, 'type'),
           starting_after: optionalString(context, 'starting-after'),
         } as Record<string, unknown>;
-        const items: ServiceEvent[] = [];
-        let meta: PageMeta | undefined;
-        if (context.values.all)
-          for await (const e of context.api.paginate('/v1/events', { params: { query } })) items.push(e as ServiceEvent);
-        else {
-          const page = await context.api.get('/v1/events', { params: { query } });
-          items.push(...(page.data as ServiceEvent[]));
-          meta = page.meta;
-        }
+        const { items, meta } = await readList<ServiceEvent>(
+          context,
+          () => context.api.paginate('/v1/events', { params: { query } }),
+          () => context.api.get('/v1/events', { params: { query } }),
+        );
         printList(context, items, meta, () =>
           table(
             ['CREATED', 'TYPE', 'ID'],

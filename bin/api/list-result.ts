@@ -19,3 +19,18 @@ export const printList = <T>(context: CommandContext, items: T[], meta: PageMeta
     context.out.error(`Showing ${items.length} of ${meta.total} (page ${meta.page} of ${meta.total_pages}): --all for every one.`);
   }
 };
+
+/** A list command's items: every one with `--all` (the pages followed), else one page with its `meta`. */
+export const readList = async <T>(
+  context: CommandContext,
+  every: () => AsyncIterable<unknown>,
+  onePage: () => Promise<{ data: readonly unknown[]; meta: PageMeta }>,
+): Promise<{ items: T[]; meta?: PageMeta }> => {
+  if (!context.values.all) {
+    const page = await onePage();
+    return { items: page.data as T[], meta: page.meta };
+  }
+  const items: T[] = [];
+  for await (const item of every()) items.push(item as T);
+  return { items };
+};

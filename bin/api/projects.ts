@@ -1,6 +1,6 @@
 import { argument, type CommandGroup, integerOption, listOptions, optionalString, required, UsageError } from './command';
 import { conditionOf, etagLine, ifMatchOption } from './conditional';
-import { type PageMeta, printList } from './list-result';
+import { printList, readList } from './list-result';
 import { table } from './output';
 
 type Project = { id: string; name: string; repository: string; description: string; created_at: string };
@@ -28,15 +28,11 @@ export const projects: CommandGroup = {
           sort: optionalString(context, 'sort') as 'created_at' | 'name' | 'updated_at' | undefined,
           order: optionalString(context, 'order') as 'asc' | 'desc' | undefined,
         };
-        const items: Project[] = [];
-        let meta: PageMeta | undefined;
-        if (context.values.all)
-          for await (const project of context.api.paginate('/v1/projects', { params: { query } })) items.push(project);
-        else {
-          const page = await context.api.get('/v1/projects', { params: { query } });
-          items.push(...page.data);
-          meta = page.meta;
-        }
+        const { items, meta } = await readList<Project>(
+          context,
+          () => context.api.paginate('/v1/projects', { params: { query } }),
+          () => context.api.get('/v1/projects', { params: { query } }),
+        );
         printList(context, items, meta, () => projectTable(items));
         return 0;
       },

@@ -1,6 +1,6 @@
 import type { ListItem, SuccessBody } from '@project-automation-service/sdk';
 import { argument, type CommandContext, type CommandGroup, integerOption, listOptions, optionalString, required } from './command';
-import { type PageMeta, printList } from './list-result';
+import { printList, readList } from './list-result';
 import { jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -136,14 +136,11 @@ export const reviews: CommandGroup = {
           project_id: optionalString(context, 'project'),
           status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
         };
-        const items: ReviewView[] = [];
-        let meta: PageMeta | undefined;
-        if (context.values.all) for await (const review of context.api.paginate('/v1/reviews', { params: { query } })) items.push(review);
-        else {
-          const page = await context.api.get('/v1/reviews', { params: { query } });
-          items.push(...page.data);
-          meta = page.meta;
-        }
+        const { items, meta } = await readList<ReviewView>(
+          context,
+          () => context.api.paginate('/v1/reviews', { params: { query } }),
+          () => context.api.get('/v1/reviews', { params: { query } }),
+        );
         printList(context, items, meta, () =>
           table(
             ['ID', 'STATUS', 'VERDICT', 'HEAD', 'COMMENTS', 'CREATED'],
@@ -185,16 +182,11 @@ export const reviews: CommandGroup = {
           severity: optionalString(context, 'severity') as (typeof severities)[number] | undefined,
           path: optionalString(context, 'path'),
         };
-        const items: ReviewCommentView[] = [];
-        let meta: PageMeta | undefined;
-        if (context.values.all)
-          for await (const comment of context.api.paginate('/v1/reviews/{id}/comments', { params: { path: { id }, query } }))
-            items.push(comment);
-        else {
-          const page = await context.api.get('/v1/reviews/{id}/comments', { params: { path: { id }, query } });
-          items.push(...page.data);
-          meta = page.meta;
-        }
+        const { items, meta } = await readList<ReviewCommentView>(
+          context,
+          () => context.api.paginate('/v1/reviews/{id}/comments', { params: { path: { id }, query } }),
+          () => context.api.get('/v1/reviews/{id}/comments', { params: { path: { id }, query } }),
+        );
         printList(context, items, meta, () =>
           table(
             ['ID', 'WHERE', 'SEVERITY', 'CATEGORY', 'RULE', 'COMMENT'],

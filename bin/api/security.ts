@@ -9,7 +9,7 @@ import {
   required,
 } from './command';
 import { severities } from '../../functions/core/security/scanner';
-import { type PageMeta, printList } from './list-result';
+import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
@@ -131,15 +131,11 @@ export const findings: CommandGroup = {
           // The API's `asc` puts the most severe first: the order a severity sort is read in.
           order: optionalString(context, 'order') ?? (sort === 'severity' ? 'asc' : undefined),
         } as Record<string, unknown>;
-        const items: Finding[] = [];
-        let meta: PageMeta | undefined;
-        if (context.values.all) {
-          for await (const finding of context.api.paginate('/v1/security/findings', { params: { query } })) items.push(finding as Finding);
-        } else {
-          const page = await context.api.get('/v1/security/findings', { params: { query } });
-          items.push(...(page.data as Finding[]));
-          meta = page.meta;
-        }
+        const { items, meta } = await readList<Finding>(
+          context,
+          () => context.api.paginate('/v1/security/findings', { params: { query } }),
+          () => context.api.get('/v1/security/findings', { params: { query } }),
+        );
         printList(context, items, meta, () =>
           table(
             ['ID', 'SEVERITY', 'STATUS', 'TYPE', 'WHERE', 'TITLE'],

@@ -11,7 +11,7 @@ import {
   UsageError,
 } from './command';
 import { conditionOf, etagLine, ifMatchOption } from './conditional';
-import { type PageMeta, printList } from './list-result';
+import { printList, readList } from './list-result';
 import { table } from './output';
 
 type Webhook = { id: string; url: string; events: string[]; active: boolean; status: string; description?: string | null };
@@ -43,15 +43,11 @@ export const webhooks: CommandGroup = {
       options: listOptions,
       async run(context) {
         const query = { per_page: integerOption(context, 'per-page') };
-        const items: Webhook[] = [];
-        let meta: PageMeta | undefined;
-        if (context.values.all)
-          for await (const hook of context.api.paginate('/v1/webhooks', { params: { query } })) items.push(hook as Webhook);
-        else {
-          const page = await context.api.get('/v1/webhooks', { params: { query } });
-          items.push(...(page.data as Webhook[]));
-          meta = page.meta;
-        }
+        const { items, meta } = await readList<Webhook>(
+          context,
+          () => context.api.paginate('/v1/webhooks', { params: { query } }),
+          () => context.api.get('/v1/webhooks', { params: { query } }),
+        );
         printList(context, items, meta, () => webhookTable(items));
         return 0;
       },
@@ -156,14 +152,11 @@ export const webhooks: CommandGroup = {
           event_type: optionalString(context, 'event-type'),
         } as Record<string, unknown>;
         const init = { params: { path: { id }, query } };
-        const items: Delivery[] = [];
-        let meta: PageMeta | undefined;
-        if (context.values.all) for await (const d of context.api.paginate('/v1/webhooks/{id}/deliveries', init)) items.push(d as Delivery);
-        else {
-          const page = await context.api.get('/v1/webhooks/{id}/deliveries', init);
-          items.push(...(page.data as Delivery[]));
-          meta = page.meta;
-        }
+        const { items, meta } = await readList<Delivery>(
+          context,
+          () => context.api.paginate('/v1/webhooks/{id}/deliveries', init),
+          () => context.api.get('/v1/webhooks/{id}/deliveries', init),
+        );
         printList(context, items, meta, () =>
           table(
             ['ID', 'STATUS', 'EVENT', 'EVENT ID', 'CREATED'],
