@@ -225,6 +225,9 @@ describe.each(implementations)('ReviewRepository: %s', (_name, make) => {
     ]);
     const paged = await reviews.listComments(tenant, created.id, byCreation('asc', { page: 2, perPage: 2 }), {});
     expect(paged).toEqual({ items: [written[2]], total: 3 });
+    // Every one at once, in the order they were made: what a failing review counts.
+    expect(await reviews.allComments(tenant, created.id)).toEqual(written);
+    expect(await reviews.allComments(tenant, other.id)).toEqual([elsewhere]);
 
     await reviews.save(tenant, running, { ...running, status: 'completed', revision: 3 }, []);
     const late = comment(created, 7);

@@ -1,4 +1,4 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Review, ReviewComment, ReviewRepository } from '../../core/reviews/review';
 import type { Tenant } from '../../core/tenancy';
 import { listOfAccountOrProject } from './account-or-project-list';
@@ -133,5 +133,24 @@ export const dynamoReviewRepository = (table: TableRef, now: () => number = Date
       ]),
 
     ...dynamoReviewCommentList(table),
+
+    async allComments(tenant, reviewId) {
+      const comments: ReviewComment[] = [];
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const page = await client.send(
+          new QueryCommand({
+            TableName: tableName,
+            KeyConditionExpression: 'pk = :pk AND begins_with(sk, :comment)',
+            ExpressionAttributeValues: { ':pk': keys.reviewComments(tenant, reviewId), ':comment': keys.reviewCommentSortKeyPrefix },
+            ConsistentRead: true,
+            ExclusiveStartKey: startKey,
+          }),
+        );
+        comments.push(...(page.Items ?? []).map((item) => ownedRecord<ReviewComment>(item)));
+        startKey = page.LastEvaluatedKey;
+      } while (startKey);
+      return comments;
+    },
   };
 };

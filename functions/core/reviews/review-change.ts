@@ -49,15 +49,13 @@ const finished = (review: Review, nowIso: string) => ({
   duration_ms: review.started_at ? Math.max(0, Date.parse(nowIso) - Date.parse(review.started_at)) : 0,
 });
 
-/** Counts of the comments a review stored (a review that fails may have stored some first). */
+/**
+ * Counts of the comments a review stored (a review that fails may have stored some first), read
+ * strongly consistent: the count the failure is stored under must include a comment stored a moment
+ * ago, or the save's check would refuse it every time until the read catches up.
+ */
 const storedCommentCounts = async (reviews: ReviewRepository, tenant: Tenant, id: string): Promise<ReviewCounts | null> => {
-  const comments: ReviewComment[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await reviews.listComments(tenant, id, { page: 1, perPage: 100, sort: 'created_at', order: 'asc', cursor }, {});
-    comments.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor !== undefined);
+  const comments = await reviews.allComments(tenant, id);
   if (comments.length === 0) return null;
   const by_severity = zeroCounts();
   for (const comment of comments) by_severity[comment.severity] += 1;

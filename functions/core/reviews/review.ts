@@ -149,4 +149,6 @@ export interface ReviewRepository {
    */
   addComment(tenant: Tenant, comment: ReviewComment, event: PendingEvent): Promise<boolean>;
   listComments(tenant: Tenant, reviewId: string, query: ListQuery<'created_at'>, filters: CommentFilters): Promise<Page<ReviewComment>>;
+  /** Every comment of the review in the order they were made, read strongly consistent: one stored a moment ago is among them. */
+  allComments(tenant: Tenant, reviewId: string): Promise<ReviewComment[]>;
 }

@@ -59,6 +59,9 @@ export const inMemoryReviewRepository = () => {
       events.push(structuredClone(event));
       return true;
     },
+    async allComments(_tenant, reviewId) {
+      return structuredClone(comments.filter((comment) => comment.review_id === reviewId));
+    },
     async listComments(_tenant, reviewId, query, filters) {
       const items = comments
         .filter((comment) => comment.review_id === reviewId)

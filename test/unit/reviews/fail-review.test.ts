@@ -71,6 +71,29 @@ describe('failReview', () => {
     expect(await store.repository.addComment(tenant, comment(3, 'low'), completedEvent)).toBe(false);
   });
 
+  it('counts a comment stored a moment ago at the first try, though a list of the comments does not show it yet', async () => {
+    const store = running();
+    await store.repository.addComment(tenant, comment(1, 'high'), completedEvent);
+    await store.repository.addComment(tenant, comment(2, 'low'), completedEvent);
+    // DynamoDB's lists are eventually consistent: the newest comment is not listed yet.
+    const list = store.repository.listComments.bind(store.repository);
+    store.repository.listComments = async (...args) => {
+      const page = await list(...args);
+      return { ...page, items: page.items.filter((item) => item.id !== 'rcm_2'), total: page.total - 1 };
+    };
+    const save = store.repository.save.bind(store.repository);
+    let saves = 0;
+    store.repository.save = async (...args) => {
+      saves += 1;
+      return save(...args);
+    };
+
+    const failed = await failReview({ reviews: store.repository, clock: controlledClock() }, tenant, reviewId, 'the job timed out');
+
+    expect(failed).toMatchObject({ status: 'failed', counts: { comments: 2, by_severity: { high: 1, low: 1 } } });
+    expect(saves).toBe(1);
+  });
+
   it('leaves a finished review as it is', async () => {
     const store = running();
     const review = await store.repository.get(tenant, reviewId);
