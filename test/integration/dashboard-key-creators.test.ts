@@ -57,6 +57,36 @@ describe('keys and the people who made them', () => {
     expect(creatorOf('member dashboards')).toBe(memberEmail);
     expect(creatorOf('live key')).toBe('—');
 
+    // What each may do: a personal access token is rolled by its maker alone; a viewer manages only their own keys.
+    const adminsReader = await adminClient.submit('/dashboard/developers/api-keys', '/dashboard/developers/api-keys', {
+      name: 'admin dashboards',
+      type: 'ro',
+      scopes: 'read:projects',
+    });
+    expect(adminsReader.status).toBe(200);
+    const actionsOf = (html: string, name: string) => {
+      const table = keyRows(html);
+      return table.find((cells) => cells[0]?.startsWith(name))?.[table[0]!.indexOf('Actions')] ?? '';
+    };
+    const adminsPage = (await adminClient.get('/dashboard/developers/api-keys')).text;
+    expect(actionsOf(adminsPage, 'member laptop')).toContain('Revoke');
+    expect(actionsOf(adminsPage, 'member laptop')).not.toContain('Roll key');
+    expect(actionsOf(adminsPage, 'member dashboards')).toContain('Roll key');
+    const membersPage = (await memberClient.get('/dashboard/developers/api-keys')).text;
+    expect(actionsOf(membersPage, 'member laptop')).toContain('Roll key');
+    expect(actionsOf(membersPage, 'admin dashboards')).toBe('');
+    const adminsReaderId = keyRows(membersPage)
+      .find((cells) => cells[0]?.startsWith('admin dashboards'))?.[0]
+      ?.split(' ')
+      .at(-1);
+    const refusedRoll = await memberClient.post(`/dashboard/developers/api-keys/${adminsReaderId}/roll`, {
+      csrf_token: csrfTokenIn(membersPage),
+      confirmed: 'yes',
+      overlap_hours: '0',
+    });
+    expect(refusedRoll.status).toBe(403);
+    expect(refusedRoll.text).toContain('A viewer can manage only the keys they made with read:* scopes');
+
     // A revoked token, for the answer to compare with.
     const spareKeyId = rows
       .find((cells) => cells[0]?.startsWith('member spare'))?.[0]

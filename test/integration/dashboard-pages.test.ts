@@ -149,7 +149,7 @@ describe('dashboard pages over HTTP', () => {
     for (const action of ['revoke', 'roll']) {
       const answer = await viewer.client.post(`/dashboard/developers/api-keys/${viewer.person.live.id}/${action}`, { csrf_token: token });
       expect([action, answer.status]).toEqual([action, 403]);
-      expect(answer.text).toContain('A viewer can manage only keys with read:* scopes');
+      expect(answer.text).toContain('A viewer can manage only the keys they made with read:* scopes');
     }
     expect((await as(viewer.person.live.key).get('/projects')).status).toBe(200);
   });

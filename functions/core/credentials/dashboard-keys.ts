@@ -11,8 +11,10 @@ import { isReadScope, isScope } from './scopes';
 
 /**
  * API keys and personal access tokens as people manage them in the dashboard: an admin manages
- * every key of the account; a viewer only keys that can read and nothing more, so that no viewer
- * ever holds, or takes away, the power to write.
+ * every key of the account; a viewer only the keys they made that can read and nothing more, so
+ * that no viewer ever holds, or takes away, the power to write, nor a key someone else relies on.
+ * A personal access token acts as the person who made it, so only they roll it (a roll hands over
+ * a new value): an admin may revoke it, not take it over.
  */
 export interface KeyManagementDeps {
   accounts: AccountRepository;
@@ -45,11 +47,38 @@ export const isDueForRotation = (credential: Pick<CredentialView, 'created_at'>,
   nowMs - Date.parse(credential.created_at) > keyRotationDays * 86_400_000;
 
 const viewerRefusal = (): ApiError =>
-  new ApiError('insufficient_scope', 'A viewer can manage only keys with read:* scopes; ask an admin of the account.', {
+  new ApiError('insufficient_scope', 'A viewer can manage only the keys they made with read:* scopes; ask an admin of the account.', {
     required_role: 'admin',
   });
 
+const tokenRollRefusal = (): ApiError =>
+  new ApiError(
+    'insufficient_scope',
+    'A personal access token acts as the person who made it, and only they can roll it; revoke it instead.',
+  );
+
 const readOnlyScopes = (scopes: readonly string[]): boolean => scopes.every((s) => isScope(s) && isReadScope(s));
+
+export type KeyAction = 'revoke' | 'roll';
+
+/** Why this person may not do that to the key, or null when they may (the page shows only what is allowed). */
+const refusalOf = (
+  actor: Pick<KeyActor, 'userId' | 'role'>,
+  key: Pick<CredentialView, 'type' | 'scopes' | 'created_by_user_id'>,
+  action: KeyAction,
+): ApiError | null => {
+  const theirs = key.created_by_user_id === actor.userId;
+  if (actor.role !== 'admin' && !(theirs && readOnlyScopes(key.scopes))) return viewerRefusal();
+  // A token nobody is recorded for (made before creators were) stays the admins' to roll.
+  if (action === 'roll' && key.type === 'pat' && !theirs && key.created_by_user_id !== null) return tokenRollRefusal();
+  return null;
+};
+
+export const mayManageKey = (
+  actor: Pick<KeyActor, 'userId' | 'role'>,
+  key: Pick<CredentialView, 'type' | 'scopes' | 'created_by_user_id'>,
+  action: KeyAction,
+): boolean => refusalOf(actor, key, action) === null;
 
 const audit = async (
   deps: KeyManagementDeps,
@@ -117,19 +146,29 @@ export const createKey = async (
   return created;
 };
 
-/** The key, when this person may revoke or roll it: 404 for another account's, 403 for a viewer on a key that can write. */
-export const keyToManage = async (actor: KeyActor, id: string, deps: Pick<KeyManagementDeps, 'credentials'>): Promise<Credential> => {
+/**
+ * The key, when this person may revoke or roll it: 404 for another account's, 403 for what
+ * `mayManageKey` refuses (a viewer on a key they did not make or that can write; anyone but its
+ * maker rolling a personal access token).
+ */
+export const keyToManage = async (
+  actor: KeyActor,
+  id: string,
+  action: KeyAction,
+  deps: Pick<KeyManagementDeps, 'credentials'>,
+): Promise<Credential> => {
   const found = await deps.credentials.findById(id);
   if (!found || found.account_id !== actor.accountId || !(mintableCredentialTypes as readonly string[]).includes(found.type)) {
     throw notFound('Key');
   }
-  if (actor.role !== 'admin' && !readOnlyScopes(found.scopes)) throw viewerRefusal();
+  const refusal = refusalOf(actor, found, action);
+  if (refusal) throw refusal;
   return found;
 };
 
 /** Revoked at once: the next request with the key is refused (401). */
 export const revokeKey = async (actor: KeyActor, id: string, deps: KeyManagementDeps): Promise<CredentialView> => {
-  const found = await keyToManage(actor, id, deps);
+  const found = await keyToManage(actor, id, 'revoke', deps);
   const revoked = await deps.credentials.revoke(found.id, isoTime(deps.clock.now()));
   if (!revoked) throw notFound('Key');
   const view = viewOfCredential(revoked);
@@ -150,7 +189,7 @@ export const rollKey = async (
   if (!rollOverlaps.some((o) => o.hours === overlapHours)) {
     throw validationError([{ field: 'overlap_hours', issue: `must be one of ${rollOverlaps.map((o) => o.hours).join(', ')}` }]);
   }
-  const old = await keyToManage(actor, id, deps);
+  const old = await keyToManage(actor, id, 'roll', deps);
   const now = deps.clock.now();
   if (old.revoked_at) throw conflict('This key is revoked; create a new one instead.');
   if (old.expires_at && Date.parse(old.expires_at) <= now) throw conflict('This key has expired; create a new one instead.');

@@ -1,9 +1,10 @@
-import { createAccount } from '../../../functions/core/credentials/manage-credentials';
+import { createAccount, createCredential } from '../../../functions/core/credentials/manage-credentials';
 import {
   createKey,
   isDueForRotation,
   type KeyActor,
   listKeys,
+  mayManageKey,
   revokeKey,
   rollKey,
 } from '../../../functions/core/credentials/dashboard-keys';
@@ -62,6 +63,48 @@ describe('keys in the dashboard', () => {
     await expect(rollKey(viewer, writer.id, 24, deps)).rejects.toMatchObject({ code: 'insufficient_scope' });
     const other = await createAccount({ email: 'other@example.com' }, deps);
     await expect(revokeKey({ ...admin, accountId: other.id }, writer.id, deps)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a viewer manages only the read-only keys they made: not an admin’s, not another viewer’s', async () => {
+    const { deps, admin, viewer, works } = await setUp();
+    const adminsReader = await createKey(admin, { type: 'ro', name: 'dashboards', scopes: ['read:projects'] }, deps);
+    const othersToken = await createKey(
+      { ...viewer, userId: 'usr_other' },
+      { type: 'pat', name: 'laptop', scopes: ['read:projects'] },
+      deps,
+    );
+    for (const key of [adminsReader, othersToken]) {
+      expect(mayManageKey(viewer, key, 'revoke')).toBe(false);
+      await expect(rollKey(viewer, key.id, 0, deps)).rejects.toMatchObject({ code: 'insufficient_scope' });
+      await expect(revokeKey(viewer, key.id, deps)).rejects.toMatchObject({ code: 'insufficient_scope' });
+    }
+    expect((await listKeys(viewer.accountId, deps)).every((key) => key.revoked_at === null)).toBe(true);
+    expect(await works(adminsReader.key)).toBe(true);
+    const own = await createKey(viewer, { type: 'pat', name: 'mine', scopes: ['read:projects'] }, deps);
+    expect(mayManageKey(viewer, own, 'roll')).toBe(true);
+    const rolled = await rollKey(viewer, own.id, 0, deps);
+    expect(rolled.created_by_user_id).toBe('usr_viewer');
+    await revokeKey(viewer, rolled.id, deps);
+    expect(await works(rolled.key)).toBe(false);
+  });
+
+  it('only the person who made a personal access token rolls it; an admin revokes it, and rolls the account’s keys and tokens nobody is recorded for', async () => {
+    const { deps, account, admin } = await setUp();
+    const member: KeyActor = { accountId: account.id, userId: 'usr_member', role: 'admin' };
+    const token = await createKey(member, { type: 'pat', name: 'laptop', scopes: ['read:projects', 'write:projects'] }, deps);
+    expect(mayManageKey(admin, token, 'roll')).toBe(false);
+    expect(mayManageKey(admin, token, 'revoke')).toBe(true);
+    await expect(rollKey(admin, token.id, 0, deps)).rejects.toMatchObject({ code: 'insufficient_scope' });
+    expect(await listKeys(admin.accountId, deps)).toHaveLength(1);
+    expect((await rollKey(member, token.id, 24, deps)).created_by_user_id).toBe('usr_member');
+
+    // An API key stays the account's: any admin rolls it, and it stays its maker's.
+    const apiKey = await createKey(member, { type: 'live', name: 'CI', scopes: ['write:projects'] }, deps);
+    expect((await rollKey(admin, apiKey.id, 0, deps)).created_by_user_id).toBe('usr_member');
+    // A token made before creators were recorded has nobody to roll it but an admin.
+    const unowned = await createCredential({ accountId: account.id, type: 'pat', name: 'old', scopes: ['read:projects'] }, deps);
+    expect((await rollKey(admin, unowned.id, 0, deps)).created_by_user_id).toBeNull();
+    await revokeKey(admin, token.id, deps);
   });
 
   it('revoking ends the key at once; revoking again changes nothing and records nothing more', async () => {

@@ -7,8 +7,8 @@ import { memberEmails } from '../settings/member-emails';
 
 /** The API keys page with the account's keys as they are now, and whatever the action adds. */
 export const apiKeysPage = async (
-  request: Pick<DashboardRequest, 'shell' | 'tenant'>,
-  extra: Omit<ApiKeysPageProps, 'shell' | 'keys' | 'nowMs' | 'creators'> = {},
+  request: Pick<DashboardRequest, 'shell' | 'tenant' | 'actor'>,
+  extra: Omit<ApiKeysPageProps, 'shell' | 'userId' | 'keys' | 'nowMs' | 'creators'> = {},
   status = 200,
 ): Promise<PageResult> => {
   const deps = pageDepsFromEnvironment();
@@ -18,5 +18,8 @@ export const apiKeysPage = async (
     keys.flatMap((k) => (k.created_by_user_id ? [k.created_by_user_id] : [])),
     deps,
   );
-  return { status, page: ApiKeysPage({ shell: request.shell, keys, creators, nowMs: deps.clock.now(), ...extra }) };
+  return {
+    status,
+    page: ApiKeysPage({ shell: request.shell, userId: request.actor.userId, keys, creators, nowMs: deps.clock.now(), ...extra }),
+  };
 };

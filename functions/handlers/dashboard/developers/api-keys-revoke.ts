@@ -6,7 +6,7 @@ import { revokeApiKeyRoute } from '../../../routes/dashboard-resources';
 export const handler = dashboardPage(revokeApiKeyRoute, async (request) => {
   const id = request.event.pathParameters?.id ?? '';
   // Refused before asking: nobody is asked to confirm what they may not do.
-  if (!isConfirmed(request.form)) await keyToManage(request.actor, id, pageDepsFromEnvironment());
+  if (!isConfirmed(request.form)) await keyToManage(request.actor, id, 'revoke', pageDepsFromEnvironment());
   const asked = confirmFirst(request, 'Revoke this key? Every request with it is refused from now on.', '/dashboard/developers/api-keys');
   if (asked) return asked;
   await revokeKey(request.actor, id, pageDepsFromEnvironment());

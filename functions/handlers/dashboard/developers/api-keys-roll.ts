@@ -8,7 +8,7 @@ import { apiKeysPage } from './api-keys-page';
 export const handler = dashboardPage(rollApiKeyRoute, async (request) => {
   const id = request.event.pathParameters?.id ?? '';
   // Refused before asking: nobody is asked to confirm what they may not do.
-  if (!isConfirmed(request.form)) await keyToManage(request.actor, id, pageDepsFromEnvironment());
+  if (!isConfirmed(request.form)) await keyToManage(request.actor, id, 'roll', pageDepsFromEnvironment());
   const asked = confirmFirst(
     request,
     'Roll this key? A new value replaces it; the old one stops working at the time you chose.',

@@ -1,7 +1,6 @@
 import type { CredentialView } from '../../../../core/credentials/credential';
-import { isDueForRotation, keyRotationDays, rollOverlaps } from '../../../../core/credentials/dashboard-keys';
+import { isDueForRotation, keyRotationDays, mayManageKey, rollOverlaps } from '../../../../core/credentials/dashboard-keys';
 import { allScopes, isReadScope, scopeDescriptions } from '../../../../core/credentials/scopes';
-import type { Role } from '../../../../core/users/user';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 import { Alert } from '../../../parts/alert';
@@ -46,6 +45,8 @@ export interface NewKeyForm {
 
 export interface ApiKeysPageProps {
   shell: Shell;
+  /** The person looking: what they may do to each key depends on whether they made it. */
+  userId: string;
   keys: CredentialView[];
   /** E-mails of the people who made keys, by user id; a key without one shows "—". */
   creators?: ReadonlyMap<string, string>;
@@ -57,10 +58,21 @@ export interface ApiKeysPageProps {
   form?: NewKeyForm;
 }
 
-const canManage = (role: Role, key: CredentialView): boolean => role === 'admin' || key.scopes.every(isReadScope);
-
-const KeyRow = ({ shell, item, nowMs, creator }: { shell: Shell; item: CredentialView; nowMs: number; creator?: string }) => {
+const KeyRow = ({
+  shell,
+  userId,
+  item,
+  nowMs,
+  creator,
+}: {
+  shell: Shell;
+  userId: string;
+  item: CredentialView;
+  nowMs: number;
+  creator?: string;
+}) => {
   const state = standing(item, nowMs);
+  const actor = { userId, role: shell.role };
   const base = `/dashboard/developers/api-keys/${encodeURIComponent(item.id)}`;
   return (
     <tr>
@@ -91,34 +103,39 @@ const KeyRow = ({ shell, item, nowMs, creator }: { shell: Shell; item: Credentia
         <Time iso={item.expires_at} empty="Never" />
       </td>
       <td>
-        {state === 'active' && canManage(shell.role, item) && (
+        {/* Whoever may roll a key may revoke it. */}
+        {state === 'active' && mayManageKey(actor, item, 'revoke') && (
           <div className="row-actions">
-            <ConfirmForm
-              action={`${base}/roll`}
-              csrfToken={shell.viewer.csrfToken}
-              confirm={`Roll the key "${item.name}"? A new value replaces it; the old one stops working at the time you chose.`}
-              label={`Roll ${item.name}`}
-              className="roll-form"
-              once
-            >
-              <label for={`overlap-${item.id}`}>Old value stops working</label>
-              <select id={`overlap-${item.id}`} name="overlap_hours">
-                {rollOverlaps.map((o) => (
-                  <option key={o.hours} value={String(o.hours)} selected={o.hours === 24}>
-                    {o.label}
-                  </option>
-                ))}
-              </select>
-              <Button variant="secondary">Roll key</Button>
-            </ConfirmForm>
-            <ConfirmForm
-              action={`${base}/revoke`}
-              csrfToken={shell.viewer.csrfToken}
-              confirm={`Revoke the key "${item.name}"? Every request with it is refused from now on.`}
-              label={`Revoke ${item.name}`}
-            >
-              <Button variant="danger">Revoke</Button>
-            </ConfirmForm>
+            {mayManageKey(actor, item, 'roll') && (
+              <ConfirmForm
+                action={`${base}/roll`}
+                csrfToken={shell.viewer.csrfToken}
+                confirm={`Roll the key "${item.name}"? A new value replaces it; the old one stops working at the time you chose.`}
+                label={`Roll ${item.name}`}
+                className="roll-form"
+                once
+              >
+                <label for={`overlap-${item.id}`}>Old value stops working</label>
+                <select id={`overlap-${item.id}`} name="overlap_hours">
+                  {rollOverlaps.map((o) => (
+                    <option key={o.hours} value={String(o.hours)} selected={o.hours === 24}>
+                      {o.label}
+                    </option>
+                  ))}
+                </select>
+                <Button variant="secondary">Roll key</Button>
+              </ConfirmForm>
+            )}
+            {mayManageKey(actor, item, 'revoke') && (
+              <ConfirmForm
+                action={`${base}/revoke`}
+                csrfToken={shell.viewer.csrfToken}
+                confirm={`Revoke the key "${item.name}"? Every request with it is refused from now on.`}
+                label={`Revoke ${item.name}`}
+              >
+                <Button variant="danger">Revoke</Button>
+              </ConfirmForm>
+            )}
           </div>
         )}
       </td>
@@ -175,6 +192,7 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
               <KeyRow
                 key={item.id}
                 shell={shell}
+                userId={props.userId}
                 item={item}
                 nowMs={props.nowMs}
                 creator={item.created_by_user_id ? props.creators?.get(item.created_by_user_id) : undefined}
