@@ -192,14 +192,16 @@ export const createPageHandler = (
       }
       form = body.form;
       const sent = form.get(csrfFieldName) ?? '';
-      const expected = [signedIn?.session.csrf_token, anonymousToken].filter((t): t is string => Boolean(t));
+      // Signed in, only the session's token: the anonymous cookie is one a page of another port or
+      // subdomain could have planted beside the token it sends.
+      const expected = signedIn ? signedIn.session.csrf_token : anonymousToken;
       // Defence in depth beside the token: a browser names a foreign sender here. (With
       // Referrer-Policy no-referrer a browser sends `Origin: null` for its own forms, so null passes.)
       const sentFrom = event.headers.origin;
       const ownOrigin = publicOrigin(event);
       const sameOrigin =
         event.headers['sec-fetch-site'] !== 'cross-site' && (sentFrom === undefined || sentFrom === 'null' || sentFrom === ownOrigin);
-      if (!sameOrigin || !expected.some((token) => sameText(token, sent))) {
+      if (!sameOrigin || expected === undefined || !sameText(expected, sent)) {
         return {
           response: problemPage(
             403,

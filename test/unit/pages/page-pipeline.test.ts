@@ -153,6 +153,11 @@ describe('every page', () => {
     // Referrer-Policy no-referrer makes browsers send `Origin: null` for the page's own forms.
     expect((await post(`csrf_token=${token}`, { origin: 'null' })).statusCode).toBe(303);
     expect((await post(`csrf_token=${token}`, { 'content-type': 'text/plain' })).statusCode).toBe(415);
+    // Signed in, a token of the anonymous cookie is not the session's, whoever planted the cookie.
+    const planted = 'p'.repeat(43);
+    const withPlanted = { cookie: `__Host-session=${cookieOf(env)}; __Host-csrf=${planted}` };
+    expect((await post(`csrf_token=${planted}`, withPlanted)).statusCode).toBe(403);
+    expect((await post(`csrf_token=${token}`, withPlanted)).statusCode).toBe(303);
   });
 
   it('shows an error page with the request id, never a stack, when a page fails', async () => {
