@@ -51,7 +51,6 @@ const buildClasses = (): [Exclude<AddressClass, 'public'>, BlockList][] => [
       v6: [
         ['fc00::', 7], // unique local addresses (RFC 4193)
         ['fec0::', 10], // deprecated site-local
-        ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215): may embed any private IPv4 address
       ],
     }),
   ],
@@ -71,6 +70,9 @@ const buildClasses = (): [Exclude<AddressClass, 'public'>, BlockList][] => [
       v6: [
         ['::', 128], // unspecified
         ['100::', 64], // discard-only
+        // Local-use NAT64 (RFC 8215). The IPv4 address it embeds, the cloud metadata one included,
+        // sits where the network's own prefix length puts it (RFC 6052), so it cannot be told: refused.
+        ['64:ff9b:1::', 48],
         ['2001:db8::', 32], // documentation
         ['ff00::', 8], // multicast
       ],
