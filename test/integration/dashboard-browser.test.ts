@@ -213,7 +213,7 @@ describe('the dashboard in a real browser', () => {
       return { status: response.status, text: await response.text() };
     });
     expect(answer.status).toBe(403);
-    expect(answer.text).toContain('A viewer can manage only keys with read:* scopes');
+    expect(answer.text).toContain('A viewer can manage only the keys they made with read:* scopes');
 
     await page.getByLabel('Name').fill('Reader');
     await page.getByLabel('read:projects', { exact: true }).check();

@@ -99,7 +99,7 @@ describe('dashboard pages over HTTP', () => {
     expect(confirmed).toMatchObject({ form_id: rotate.form_id, confirmed: 'yes' });
     const rotated = await client.post(`${webhookPath}/rotate-secret`, confirmed);
     expect(rotated.status).toBe(200);
-    expect(rotated.text).toMatch(/whsec_[0-9A-Za-z]+/);
+    expect(rotated.text).toMatch(/whsec_[A-Za-z0-9_-]{43}/);
     const resent = await client.post(`${webhookPath}/rotate-secret`, confirmed);
     expect(resent.status).toBe(409);
     expect(resent.text).not.toMatch(/whsec_/);
