@@ -1,4 +1,4 @@
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDeploymentRepository } from '../../functions/adapters/dynamodb/deployment-repository';
 import { activeDeploymentsAttribute, keys } from '../../functions/adapters/dynamodb/keys';
 import type { Deployment, DeploymentRepository, Environment } from '../../functions/core/deployments/deployment';
@@ -20,6 +20,8 @@ interface Subject {
   deployments: DeploymentRepository;
   addProject(tenant: Tenant, projectId: string): Promise<void>;
   activeOn(tenant: Tenant, projectId: string): Promise<number>;
+  /** A workflow with this status (its auto_deploy is refused unless it is running). */
+  setWorkflowStatus(tenant: Tenant, workflowId: string, status: 'running' | 'cancelled'): Promise<void>;
   events(tenant: Tenant): Promise<PendingEvent[]>;
 }
 
@@ -35,6 +37,9 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
         },
         async activeOn(tenant, id) {
           return deployments.activeCount(tenant, id);
+        },
+        async setWorkflowStatus(tenant, id, status) {
+          if (status !== 'running') deployments.stopWorkflow(tenant, id);
         },
         async events(tenant) {
           return sortedEvents(deployments.eventsOf(tenant));
@@ -54,6 +59,9 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
             new GetCommand({ TableName: table.tableName, Key: keys.project(tenant, id), ConsistentRead: true }),
           );
           return Number(Item?.[activeDeploymentsAttribute] ?? 0);
+        },
+        async setWorkflowStatus(tenant, id, status) {
+          await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...keys.workflow(tenant, id), id, status } }));
         },
         events: (tenant) => storedEvents(table, tenant),
       };
@@ -118,6 +126,20 @@ describe.each(implementations)('DeploymentRepository: %s', (_name, make) => {
     expect(await deployments.create(tenant, orphan)).toBe('project_missing');
     expect(await deployments.get(tenant, orphan.id)).toBeUndefined();
     expect(await subject.activeOn(tenant, projectId)).toBe(2);
+  });
+
+  it("creates a workflow's auto_deploy only while the workflow runs: a cancelled one's writes nothing", async () => {
+    const running = newId('workflow', start);
+    const cancelled = newId('workflow', start + 1);
+    await subject.setWorkflowStatus(tenant, running, 'running');
+    await subject.setWorkflowStatus(tenant, cancelled, 'cancelled');
+    const refused = deployment(0);
+    expect(await deployments.create(tenant, refused, { whileWorkflowRuns: cancelled })).toBe('workflow_stopped');
+    expect(await deployments.get(tenant, refused.id)).toBeUndefined();
+    expect(await subject.activeOn(tenant, projectId)).toBe(0);
+    const made = deployment(1);
+    expect(await deployments.create(tenant, made, { whileWorkflowRuns: running })).toBe('created');
+    expect(await deployments.get(tenant, made.id)).toEqual(made);
   });
 
   it('saves only over the revision read, with its events, releasing the lock, setting the current one and ending its activity', async () => {

@@ -4,6 +4,8 @@ import {
   dynamoReviewReader,
   dynamoReviewRepository,
 } from '../../functions/adapters/dynamodb/review-repository';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { workflow as workflowKey } from '../../functions/adapters/dynamodb/table-keys';
 import { newId } from '../../functions/core/ids';
 import type { Review, ReviewComment, ReviewRepository } from '../../functions/core/reviews/review';
 import type { Tenant } from '../../functions/core/tenancy';
@@ -18,6 +20,8 @@ const dynamodb = useDynamoDbLocal();
 interface Subject {
   reviews: ReviewRepository;
   addProject(tenant: Tenant, projectId: string): Promise<void>;
+  /** A workflow with this status (its own review is refused unless it is running). */
+  setWorkflowStatus(tenant: Tenant, workflowId: string, status: 'running' | 'cancelled'): Promise<void>;
   events(tenant: Tenant): Promise<PendingEvent[]>;
 }
 
@@ -26,6 +30,9 @@ const onTable = (reviewsOf: (table: Awaited<ReturnType<typeof dynamodb.freshTabl
   return {
     reviews: reviewsOf(table),
     addProject: (tenant, id) => storeProject(table, tenant, id, new Date(start - 86_400_000).toISOString()),
+    async setWorkflowStatus(tenant, id, status) {
+      await table.client.send(new PutCommand({ TableName: table.tableName, Item: { ...workflowKey(tenant, id), id, status } }));
+    },
     events: (tenant) => storedEvents(table, tenant),
   };
 };
@@ -39,6 +46,9 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
         reviews: fake.repository,
         async addProject(tenant, id) {
           fake.addProject(tenant, id);
+        },
+        async setWorkflowStatus(tenant, id, status) {
+          if (status !== 'running') fake.stopWorkflow(tenant, id);
         },
         // The fake keeps one account's events (every test here writes to one).
         events: async () => sortedEvents(fake.events),
@@ -136,6 +146,20 @@ describe.each(implementations)('ReviewRepository: %s', (_name, make) => {
     expect(await reviews.get(tenant, orphan.id)).toBeUndefined();
     await expect(reviews.create(tenant, { ...created, head: 'other' })).rejects.toThrow();
     expect(await reviews.get(tenant, created.id)).toEqual(created);
+  });
+
+  it('creates a workflow’s own review only while the workflow runs: none after a cancel', async () => {
+    const running = newId('workflow', minutes(1));
+    const cancelled = newId('workflow', minutes(2));
+    await subject.setWorkflowStatus(tenant, running, 'running');
+    await subject.setWorkflowStatus(tenant, cancelled, 'cancelled');
+    const ofRunning = review(3, { workflow_id: running });
+    const ofCancelled = review(4, { workflow_id: cancelled });
+    expect(await reviews.create(tenant, ofRunning)).toBe(true);
+    expect(await reviews.create(tenant, ofCancelled)).toBe(false);
+    expect(await reviews.get(tenant, ofRunning.id)).toEqual(ofRunning);
+    expect(await reviews.get(tenant, ofCancelled.id)).toBeUndefined();
+    expect((await reviews.list(tenant, byCreation('desc'), {})).total).toBe(1);
   });
 
   it('saves only over the revision it was read at, with its events; a refused save writes none', async () => {

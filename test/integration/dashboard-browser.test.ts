@@ -176,6 +176,26 @@ describe('the dashboard in a real browser', () => {
     await expect(page.getByRole('row', { name: /Double clicked/ }).count()).resolves.toBe(1);
   });
 
+  it('the back button after a key is made shows the form empty: pressing Create again sends nothing', async () => {
+    const { page } = await signedIn();
+    await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
+    await page.getByLabel('Name').fill('Backed into');
+    await page.getByLabel('read:projects', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.locator('#new-key-value').waitFor();
+    await page.goBack();
+    await expect(page.getByLabel('Name').inputValue()).resolves.toBe('');
+    await expect(page.getByLabel('read:projects', { exact: true }).isChecked()).resolves.toBe(false);
+    const posts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.url());
+    });
+    await page.getByRole('button', { name: 'Create' }).click();
+    // The browser refuses an empty required field before sending: the name asks for a value.
+    await expect(page.getByLabel('Name').evaluate((input: HTMLInputElement) => input.validity.valueMissing)).resolves.toBe(true);
+    expect(posts).toEqual([]);
+  });
+
   it('rolls a key: a new value with the same name and scopes; the old one ends when chosen', async () => {
     const { page } = await signedIn();
     await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();

@@ -73,27 +73,35 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
     pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
 
   return {
-    async create(tenant, deployment) {
+    async create(tenant, deployment, options = {}) {
+      const items: TransactItem[] = [
+        projectActivity(tenant, deployment.project_id, 1),
+        lockPut(tenant, deployment),
+        { Put: { TableName: tableName, Item: itemOf(tenant, deployment), ConditionExpression: 'attribute_not_exists(pk)' } },
+        counterUpdate(tableName, keys.deployments(tenant), 1),
+        counterUpdate(tableName, keys.deploymentsOfProject(tenant, deployment.project_id), 1),
+        counterUpdate(tableName, keys.deploymentsOfEnvironment(tenant, deployment.project_id, deployment.environment), 1),
+        ...inProgressMoves(tenant, [moveOf(isDeploymentInProgress, undefined, deployment)]),
+      ];
+      const workflowCheckAt = options.whileWorkflowRuns === undefined ? -1 : items.length;
+      if (options.whileWorkflowRuns !== undefined) {
+        items.push({
+          ConditionCheck: {
+            TableName: tableName,
+            Key: keys.workflow(tenant, options.whileWorkflowRuns),
+            ConditionExpression: '#status = :running',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':running': 'running' },
+          },
+        });
+      }
       try {
-        await withConflictRetry(() =>
-          client.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                projectActivity(tenant, deployment.project_id, 1),
-                lockPut(tenant, deployment),
-                { Put: { TableName: tableName, Item: itemOf(tenant, deployment), ConditionExpression: 'attribute_not_exists(pk)' } },
-                counterUpdate(tableName, keys.deployments(tenant), 1),
-                counterUpdate(tableName, keys.deploymentsOfProject(tenant, deployment.project_id), 1),
-                counterUpdate(tableName, keys.deploymentsOfEnvironment(tenant, deployment.project_id, deployment.environment), 1),
-                ...inProgressMoves(tenant, [moveOf(isDeploymentInProgress, undefined, deployment)]),
-              ],
-            }),
-          ),
-        );
+        await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
         return 'created';
       } catch (error) {
         if (conditionFailedAt(error, 0)) return 'project_missing';
         if (conditionFailedAt(error, 1)) return 'busy';
+        if (workflowCheckAt >= 0 && conditionFailedAt(error, workflowCheckAt)) return 'workflow_stopped';
         throw error;
       }
     },

@@ -52,6 +52,16 @@ export const dynamoReviewCommentList = (table: TableRef): Pick<ReviewRepository,
   },
 });
 
+const workflowRunningCheck = (tableName: string, tenant: Tenant, workflowId: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: keys.workflow(tenant, workflowId),
+    ConditionExpression: '#status = :running',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':running': 'running' },
+  },
+});
+
 /** The review's comment counter holds `count` (no counter item: none stored yet). */
 const commentCountCheck = (tableName: string, tenant: Tenant, reviewId: string, count: number): TransactItem => ({
   ConditionCheck: {
@@ -86,6 +96,8 @@ export const dynamoReviewRepository = (table: TableRef, now: () => number = Date
   return {
     create: (tenant, review) =>
       transact([
+        // A workflow's own review only while the workflow runs: none is started after a cancel.
+        ...(review.workflow_id === null ? [] : [workflowRunningCheck(tableName, tenant, review.workflow_id)]),
         projectExistsCheck(tableName, tenant, review.project_id),
         { Put: { TableName: tableName, Item: reviewItem(tenant, review), ConditionExpression: 'attribute_not_exists(pk)' } },
         counterUpdate(tableName, keys.reviews(tenant), 1),

@@ -98,8 +98,14 @@ export const createDeployment = async (
     revision: 1,
   };
   // The catalogue has no `deployment.created`: the first event is `deployment.started`.
-  const created = await deps.deployments.create(tenant, deployment);
+  // A workflow's auto_deploy only while the workflow runs: a cancelled one deploys nothing.
+  const created = await deps.deployments.create(
+    tenant,
+    deployment,
+    resolvedArtifact && { whileWorkflowRuns: resolvedArtifact.workflow_id },
+  );
   if (created === 'project_missing') throw validationError([unknownProject()]);
+  if (created === 'workflow_stopped') throw conflict('The workflow is no longer running; nothing was deployed.');
   if (created === 'busy')
     throw conflict(`Another deployment of this project to ${input.environment} is in progress; wait for it to finish.`);
   const ref = { account_id: tenant.accountId, mode: tenant.mode, id: deployment.id };

@@ -80,9 +80,15 @@ export interface SaveEffects {
 export interface DeploymentRepository {
   /**
    * Stores a new deployment, taking the project/environment's in-progress lock and counting it as
-   * active on its project. `project_missing` / `busy` (another one in progress) write nothing.
+   * active on its project. `project_missing` / `busy` (another one in progress) write nothing, and
+   * so does `workflow_stopped`: with `whileWorkflowRuns`, the workflow (whose auto_deploy this is)
+   * is no longer running, cancelled meanwhile.
    */
-  create(tenant: Tenant, deployment: Deployment): Promise<'created' | 'project_missing' | 'busy'>;
+  create(
+    tenant: Tenant,
+    deployment: Deployment,
+    options?: { whileWorkflowRuns?: string },
+  ): Promise<'created' | 'project_missing' | 'busy' | 'workflow_stopped'>;
   get(tenant: Tenant, id: string): Promise<Deployment | undefined>;
   list(
     tenant: Tenant,

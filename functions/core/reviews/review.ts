@@ -133,7 +133,10 @@ export interface CommentFilters {
 }
 
 export interface ReviewRepository {
-  /** False when the project does not exist (nothing written). */
+  /**
+   * False when the project does not exist, or for a workflow's review (`workflow_id`) when the
+   * workflow is no longer running (cancelled meanwhile): nothing written.
+   */
   create(tenant: Tenant, review: Review): Promise<boolean>;
   get(tenant: Tenant, id: string): Promise<Review | undefined>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: ReviewFilters): Promise<Page<Review>>;

@@ -33,6 +33,9 @@ export const PostForm = (props: {
     className={props.className}
     data-confirm={props.confirm}
     data-once={props.once ? '' : undefined}
+    // The back button shows such a form again with a new id: the browser must not fill in what was
+    // typed, or one more press makes a second key. Typed again, it is a second key asked for.
+    autocomplete={props.once ? 'off' : undefined}
     aria-label={props.label}
   >
     <CsrfField token={props.csrfToken} />

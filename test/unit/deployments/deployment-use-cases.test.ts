@@ -93,6 +93,18 @@ describe('createDeployment', () => {
     ]);
   });
 
+  it("deploys a workflow's package (its auto_deploy) only while the workflow runs: once cancelled, a 409 and nothing stored or started", async () => {
+    const { deps, deployments, executor } = setup();
+    const workflowId = newId('workflow', Date.parse('2026-03-01T09:00:00.000Z'));
+    deployments.stopWorkflow(tenant, workflowId);
+    const error = await apiErrorOf(createDeployment(tenant, input(), deps, { workflow_id: workflowId, bundle }));
+    expect(error.code).toBe('conflict');
+    expect(error.message).toBe('The workflow is no longer running; nothing was deployed.');
+    expect(deployments.calls.create).toBe(1);
+    expect(await deployments.activeCount(tenant, projectId)).toBe(0);
+    expect(executor.started).toEqual([]);
+  });
+
   it('keeps auto_rollback false and the branch given', async () => {
     const { deps } = setup();
     const deployment = await createDeployment(tenant, input({ config: { branch: 'release/2.0', auto_rollback: false } }), deps);

@@ -48,18 +48,22 @@ export const inMemoryDeploymentRepository = () => {
   const events: StoredDeploymentEvent[] = [];
   const tenantEvents = new Map<string, PendingEvent[]>();
   const saves: SaveCall[] = [];
+  /** Workflows no longer running: their auto_deploy is refused. Any other counts as running. */
+  const stoppedWorkflows = new Set<string>();
   const calls = { create: 0, save: 0, savesRejected: 0, beginRollback: 0, previousCompleted: 0 };
   let beforeSave: ((tenant: Tenant, id: string) => void) | undefined;
 
   const copy = <T>(value: T): T => structuredClone(value);
 
   const repository: DeploymentRepository = {
-    async create(tenant, deployment) {
+    async create(tenant, deployment, options = {}) {
       calls.create += 1;
       const projectKey = keyOf(tenant, deployment.project_id);
       if (!projects.has(projectKey)) return 'project_missing';
       const place = placeOf(tenant, deployment.project_id, deployment.environment);
       if (locks.has(place)) return 'busy';
+      if (options.whileWorkflowRuns !== undefined && stoppedWorkflows.has(keyOf(tenant, options.whileWorkflowRuns)))
+        return 'workflow_stopped';
       if (deployments.has(keyOf(tenant, deployment.id))) throw new Error(`deployment ${deployment.id} exists`);
       deployments.set(keyOf(tenant, deployment.id), copy(deployment));
       locks.set(place, deployment.id);
@@ -156,6 +160,9 @@ export const inMemoryDeploymentRepository = () => {
     saves,
     addProject(tenant: Tenant, projectId: string) {
       projects.add(keyOf(tenant, projectId));
+    },
+    stopWorkflow(tenant: Tenant, workflowId: string) {
+      stoppedWorkflows.add(keyOf(tenant, workflowId));
     },
     /** Stores a record as is: no lock, no event, no activity. */
     put(tenant: Tenant, deployment: Deployment) {

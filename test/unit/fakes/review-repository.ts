@@ -14,12 +14,15 @@ const keyOf = (tenant: Tenant, id: string) => `${tenant.accountId}|${tenant.mode
  */
 export const inMemoryReviewRepository = () => {
   const projects = new Set<string>();
+  /** Workflows no longer running (cancelled, finished): their reviews are refused. Any other counts as running. */
+  const stoppedWorkflows = new Set<string>();
   const reviews = new Map<string, Review>();
   const comments: ReviewComment[] = [];
   const events: PendingEvent[] = [];
 
   const repository: ReviewRepository = {
     async create(tenant, review) {
+      if (review.workflow_id !== null && stoppedWorkflows.has(keyOf(tenant, review.workflow_id))) return false;
       if (!projects.has(keyOf(tenant, review.project_id))) return false;
       if (reviews.has(keyOf(tenant, review.id))) throw new Error(`review ${review.id} exists`);
       reviews.set(keyOf(tenant, review.id), structuredClone(review));
@@ -83,6 +86,7 @@ export const inMemoryReviewRepository = () => {
     events,
     comments,
     addProject: (tenant: Tenant, id: string) => projects.add(keyOf(tenant, id)),
+    stopWorkflow: (tenant: Tenant, id: string) => stoppedWorkflows.add(keyOf(tenant, id)),
     stored: (tenant: Tenant, id: string) => structuredClone(reviews.get(keyOf(tenant, id))),
     put: (tenant: Tenant, review: Review) => reviews.set(keyOf(tenant, review.id), structuredClone(review)),
   };

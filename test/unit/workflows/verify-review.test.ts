@@ -118,6 +118,15 @@ describe("verify's review of the build's change", () => {
     expect(report.checks).toContainEqual({ name: 'review', path: 'src/farewell.js', status: 'failed', message: 'AI review comments' });
   });
 
+  it('starts no review once the workflow was cancelled: nothing stored, no event, no AI call', async () => {
+    const { store, tasks, run } = setUp(() => answer());
+    store.stopWorkflow(tenant, ref.id);
+    expect(await run()).toBeNull();
+    expect((await store.repository.list(tenant, { page: 1, perPage: 10, sort: 'created_at', order: 'desc' }, {})).total).toBe(0);
+    expect(store.events).toEqual([]);
+    expect(tasks).toEqual([]);
+  });
+
   it('leaves the report as it is when nothing blocks', async () => {
     const { run } = setUp(() => answer());
     const result = await run();

@@ -85,7 +85,9 @@ export const reviewBuildChange = async (
     instructions: instructionsFor(workflow),
     now: isoTime(now),
   });
-  if (!(await deps.reviews.create(tenant, queued))) throw new Error(`project ${workflow.project_id} no longer exists`);
+  // Refused once the workflow is no longer running: a cancelled workflow starts no review (its
+  // project cannot be deleted while it runs). Verify's own end then finds it cancelled too.
+  if (!(await deps.reviews.create(tenant, queued))) return null;
   const running = await changeReview(deps, tenant, queued.id, (review, nowIso) =>
     review.status === 'queued' ? { next: { ...review, status: 'running', started_at: nowIso }, events: [] } : null,
   );
