@@ -113,6 +113,17 @@ describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
     expect(await webhooks.get(tenant, webhook(1).id)).toBeUndefined();
   });
 
+  it('keeps the past subscriptions a change gives it, for every reader, given the webhook as read', async () => {
+    const created = webhook(0);
+    await webhooks.create(tenant, created);
+    const past_subscriptions = [{ until: at(9), active: true, events: created.events }];
+    const paused = await webhooks.update(tenant, created.id, { active: false, past_subscriptions }, at(9), created);
+    expect(paused).toEqual({ ...created, active: false, updated_at: at(9), past_subscriptions });
+    expect(await webhooks.get(tenant, created.id)).toEqual(paused);
+    expect(await webhooks.all(tenant)).toEqual([paused]);
+    expect(await webhooks.update(tenant, created.id, { active: true, past_subscriptions: [] }, at(10), created)).toBe('changed');
+  });
+
   it('rotates the secret only while it is still the one read: of two rotations at once, one is stored and the other told', async () => {
     const created = webhook(0);
     await webhooks.create(tenant, created);

@@ -34,6 +34,7 @@ export const webhookFrom = (item: Record<string, unknown>): Webhook => ({
   secret: item.secret as string,
   previous_secret: (item.previous_secret as string | null | undefined) ?? null,
   previous_secret_expires_at: (item.previous_secret_expires_at as string | null | undefined) ?? null,
+  ...(Array.isArray(item.past_subscriptions) ? { past_subscriptions: item.past_subscriptions as Webhook['past_subscriptions'] } : {}),
 });
 
 const withStatusCondition = (

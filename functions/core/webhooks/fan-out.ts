@@ -5,7 +5,7 @@ import { mapWithConcurrency } from '../concurrency';
 import type { Tenant } from '../tenancy';
 import { carriedPayload, type Delivery, type DeliveryMessage, type DeliveryQueue, type DeliveryRepository, sendAll } from './delivery';
 import { eventPayload } from './event-payload';
-import { isSubscribed, type Webhook, type WebhookRepository } from './webhook';
+import { isSubscribed, subscriptionAt, type Webhook, type WebhookRepository } from './webhook';
 import type { WebhookListCache } from './webhook-list-cache';
 
 export interface FanOutDeps {
@@ -89,16 +89,21 @@ const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[
   const messageOf = (delivery: Delivery) => firstAttemptMessage(tenant, delivery, nowMs, carried.get(delivery.event_id));
   for (const event of events) {
     // A webhook receives the events created after it (a stream read again, e.g. by a new stream
-    // mapping after an upgrade, never sends a newer webhook older events).
-    const subscribed = webhooks.filter(
-      (webhook) => webhook.active && isSubscribed(webhook, event.type) && webhook.created_at <= event.created_at,
-    );
+    // mapping after an upgrade, never sends a newer webhook older events), by what it subscribed
+    // to when the event was recorded: a pause or a new subscription after it, however soon, changes
+    // nothing of that event's delivery.
+    const subscribed = webhooks.filter((webhook) => {
+      const then = subscriptionAt(webhook, event.created_at);
+      return then.active && isSubscribed(then, event.type) && webhook.created_at <= event.created_at;
+    });
     counts.push(subscribed.length);
     // The same event twice in one batch: its deliveries once.
     if (seen.has(event.id)) continue;
     seen.add(event.id);
+    // Failed since, or paused since: recorded as skipped (what `recover` queues again), as a pause
+    // closes a delivery already queued.
     for (const webhook of subscribed)
-      deliveries.push(newDelivery(webhook, event, webhook.status === 'failed' ? 'skipped' : 'pending', nowMs));
+      deliveries.push(newDelivery(webhook, event, webhook.status === 'failed' || !webhook.active ? 'skipped' : 'pending', nowMs));
   }
   // Each pending delivery is queued once written, while the others are still being written: a
   // large batch's first attempts do not wait for its last writes.

@@ -5,6 +5,7 @@ import { eventCatalogue, type EventType } from '../events/event-types';
 import { newEvent } from '../events/event';
 import { mapWithConcurrency } from '../concurrency';
 import { isId, newId } from '../ids';
+import { maxChangeAttempts } from '../optimistic-update';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import {
@@ -22,7 +23,14 @@ import { eventPayload } from './event-payload';
 import { firstAttemptMessage, newDelivery } from './fan-out';
 import { generateWebhookSecret } from './signature';
 import type { TargetPolicy } from './target-policy';
-import { type Subscription, viewOfWebhook, type Webhook, type WebhookRepository, type WebhookView } from './webhook';
+import {
+  pastSubscriptionsAfter,
+  type Subscription,
+  viewOfWebhook,
+  type Webhook,
+  type WebhookRepository,
+  type WebhookView,
+} from './webhook';
 
 export interface WebhookDeps {
   webhooks: WebhookRepository;
@@ -135,7 +143,12 @@ export interface WebhookUpdate {
   description?: string | null;
 }
 
-/** `active: true` on a failed webhook re-enables it: new events are delivered again. */
+/**
+ * `active: true` on a failed webhook re-enables it: new events are delivered again. A change of
+ * `active` or `events` keeps what it ends (`past_subscriptions`) and is stored only over the
+ * webhook as read (read again and retried when something else changed it meanwhile), so the
+ * fan-out judges every event by the subscription of the moment it was recorded.
+ */
 export const updateWebhook = async (
   tenant: Tenant,
   id: string,
@@ -143,25 +156,40 @@ export const updateWebhook = async (
   deps: WebhookTargetDeps,
   ifMatch?: string,
 ): Promise<WebhookView> => {
-  // Judged against what the last write stored, and written only while it still is.
-  const webhook = await existing(tenant, id, deps, { consistent: ifMatch !== undefined });
-  checkIfMatch(ifMatch, viewOfWebhook(webhook));
-  if (changes.url !== undefined) await checkedTarget(changes.url, tenant, deps);
-  const reEnable = changes.active === true && webhook.status === 'failed';
-  const updated = await deps.webhooks.update(
-    tenant,
-    id,
-    {
-      ...changes,
-      ...(changes.events ? { events: uniqueEvents(changes.events) } : {}),
-      ...(reEnable ? { status: 'enabled', failed_at: null } : {}),
-    },
-    isoTime(deps.clock.now()),
-    ifMatch === undefined ? undefined : webhook,
-  );
-  if (updated === 'changed') throw preconditionFailed();
-  if (!updated) throw notFound('Webhook');
-  return viewOfWebhook(updated);
+  const events = changes.events ? uniqueEvents(changes.events) : undefined;
+  const subscription = changes.active !== undefined || events !== undefined;
+  let targetChecked = false;
+  for (let attempt = 1; attempt <= maxChangeAttempts; attempt += 1) {
+    // Judged against what the last write stored, and written only while it still is.
+    const webhook = await existing(tenant, id, deps, { consistent: ifMatch !== undefined || subscription });
+    checkIfMatch(ifMatch, viewOfWebhook(webhook));
+    if (changes.url !== undefined && !targetChecked) {
+      await checkedTarget(changes.url, tenant, deps);
+      targetChecked = true;
+    }
+    const nowIso = isoTime(deps.clock.now());
+    const past = pastSubscriptionsAfter(webhook, { active: changes.active, events }, nowIso);
+    const reEnable = changes.active === true && webhook.status === 'failed';
+    const updated = await deps.webhooks.update(
+      tenant,
+      id,
+      {
+        ...changes,
+        ...(events ? { events } : {}),
+        ...(reEnable ? { status: 'enabled', failed_at: null } : {}),
+        ...(past ? { past_subscriptions: past } : {}),
+      },
+      nowIso,
+      ifMatch !== undefined || past ? webhook : undefined,
+    );
+    if (updated === 'changed') {
+      if (ifMatch !== undefined) throw preconditionFailed();
+      continue;
+    }
+    if (!updated) throw notFound('Webhook');
+    return viewOfWebhook(updated);
+  }
+  throw new Error(`webhook ${id} kept changing; gave up after ${maxChangeAttempts} attempts`);
 };
 
 export const deleteWebhook = async (

@@ -22,15 +22,58 @@ export interface Webhook {
   /** During a rotation the old secret signs too, until `previous_secret_expires_at`. */
   previous_secret: string | null;
   previous_secret_expires_at: string | null;
+  /**
+   * What it subscribed to before its recent changes of `active` or `events`, oldest first (never
+   * shown): the fan-out judges an event by the subscription of the moment it was recorded, however
+   * late the stream hands it over.
+   */
+  past_subscriptions?: PastSubscription[];
+}
+
+/** `active` and `events` as they were until a change at `until`. */
+export interface PastSubscription {
+  until: string;
+  active: boolean;
+  events: Subscription[];
 }
 
 /** What the API shows of a webhook after its creation: never a secret. */
-export type WebhookView = Omit<Webhook, 'secret' | 'previous_secret'>;
+export type WebhookView = Omit<Webhook, 'secret' | 'previous_secret' | 'past_subscriptions'>;
 
-export const viewOfWebhook = ({ secret: _s, previous_secret: _p, ...view }: Webhook): WebhookView => view;
+export const viewOfWebhook = ({ secret: _s, previous_secret: _p, past_subscriptions: _h, ...view }: Webhook): WebhookView => view;
 
 export const isSubscribed = (webhook: Pick<Webhook, 'events'>, type: EventType): boolean =>
   webhook.events.includes('*') || webhook.events.includes(type);
+
+/**
+ * How long a past subscription is kept: a stream keeps its records 24 hours, so no event older
+ * than that is fanned out any more (an hour more for the clocks of the functions that write).
+ */
+export const pastSubscriptionKeptMs = 25 * 3_600_000;
+
+/** `active` and `events` as they were when `atIso` was (the current ones when nothing changed since). */
+export const subscriptionAt = (webhook: Webhook, atIso: string): Pick<Webhook, 'active' | 'events'> =>
+  webhook.past_subscriptions?.find((past) => atIso < past.until) ?? webhook;
+
+/**
+ * The past subscriptions after a change of `active` or `events` at `nowIso`: the ones kept, and
+ * the one the change ends. Undefined when the change leaves the subscription as it was.
+ */
+export const pastSubscriptionsAfter = (
+  webhook: Webhook,
+  changes: { active?: boolean; events?: Subscription[] },
+  nowIso: string,
+): PastSubscription[] | undefined => {
+  const sameEvents =
+    changes.events === undefined ||
+    (changes.events.length === webhook.events.length && changes.events.every((type) => webhook.events.includes(type)));
+  if ((changes.active === undefined || changes.active === webhook.active) && sameEvents) return undefined;
+  const keptFrom = new Date(Date.parse(nowIso) - pastSubscriptionKeptMs).toISOString();
+  return [
+    ...(webhook.past_subscriptions ?? []).filter((past) => past.until > keptFrom),
+    { until: nowIso, active: webhook.active, events: webhook.events },
+  ];
+};
 
 /** The secrets that sign an attempt made at `nowMs`. */
 export const signingSecrets = (webhook: Webhook, nowMs: number): string[] =>
@@ -41,7 +84,16 @@ export const signingSecrets = (webhook: Webhook, nowMs: number): string[] =>
 export type WebhookChanges = Partial<
   Pick<
     Webhook,
-    'url' | 'events' | 'active' | 'description' | 'status' | 'failed_at' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'
+    | 'url'
+    | 'events'
+    | 'active'
+    | 'description'
+    | 'status'
+    | 'failed_at'
+    | 'secret'
+    | 'previous_secret'
+    | 'previous_secret_expires_at'
+    | 'past_subscriptions'
   >
 >;
 
