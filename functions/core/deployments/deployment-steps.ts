@@ -229,7 +229,10 @@ export const runRollback = async (deps: StepDeps, ref: DeploymentRef): Promise<D
   });
 };
 
-/** The rollback failed: say why on the deployment and release the lock. */
+/**
+ * The rollback failed: say why on the deployment, announce it (`deployment.rollback` with
+ * `rollback.status: failed`, as a completed one is announced with `completed`) and release the lock.
+ */
 export const recordRollbackFailure = (
   deps: { deployments: Pick<DeploymentRepository, 'get' | 'save'>; clock: Clock },
   ref: DeploymentRef,
@@ -242,7 +245,11 @@ export const recordRollbackFailure = (
       rollback: { ...deployment.rollback, status: 'failed', completed_at: nowIso, error: message },
     };
     // Automatic or requested, the rollback counted as active on the project until now.
-    return { next, effects: { releaseLock: true, finished: true } };
+    return {
+      next,
+      events: [{ type: 'deployment.rollback', data: deploymentSnapshot(next) }],
+      effects: { releaseLock: true, finished: true },
+    };
   });
 
 /** What a Catch hands over, as for workflows. */

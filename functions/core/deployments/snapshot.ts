@@ -50,6 +50,8 @@ export const deploymentSnapshot = (deployment: Deployment): Record<string, unkno
   artifact: deployment.artifact ? { workflow_id: deployment.artifact.workflow_id } : null,
   rolled_back_from: deployment.rolled_back_from,
   rolled_back_to: deployment.rolled_back_to,
+  // How a rollback went: what `deployment.rollback` announces, completed or failed.
+  rollback: deployment.rollback,
   error: deployment.error,
   created_at: deployment.created_at,
   started_at: deployment.started_at,

@@ -70,9 +70,12 @@ describe('a personal access token belongs to the person who made it', () => {
     expect(live.created_by_user_id).toBe(admin.id);
     expect((await people.credentials.findById(pat.id))?.created_by_user_id).toBe(viewer.id);
 
-    const rolled = await rollKey(actor(admin, 'admin'), pat.id, 0, people);
+    // A token is rolled by the person who made it; an API key by any admin, and stays its maker's.
+    const rolled = await rollKey(actor(viewer, 'viewer'), pat.id, 0, people);
     expect(rolled.created_by_user_id).toBe(viewer.id);
     expect((await people.credentials.findById(rolled.id))?.created_by_user_id).toBe(viewer.id);
+    const otherAdmin = { ...admin, id: 'usr_other_admin' };
+    expect((await rollKey(actor(otherAdmin, 'admin'), live.id, 0, people)).created_by_user_id).toBe(admin.id);
 
     const system = await createCredential({ accountId: account.id, type: 'live', name: 'default live key', scopes: readScopes }, people);
     expect(system.created_by_user_id).toBeNull();

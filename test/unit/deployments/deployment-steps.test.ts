@@ -645,7 +645,7 @@ describe('runRollback', () => {
 });
 
 describe('recordRollbackFailure', () => {
-  it('automatic: records the rollback as failed, releases the lock and stops counting as active; no event', async () => {
+  it('automatic: records the rollback as failed, announces it, releases the lock and stops counting as active', async () => {
     const { deps, deployments, placed, clock } = setup();
     const p = completedRecord(3_600_000, { provider: 'fake' });
     deployments.put(tenant, p);
@@ -666,10 +666,14 @@ describe('recordRollbackFailure', () => {
     });
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
     expect(deployments.activeCount(tenant, projectId)).toBe(0);
-    expect(deployments.events.map((e) => e.type)).toEqual(['deployment.failed']);
+    expect(deployments.events.map((e) => e.type)).toEqual(['deployment.failed', 'deployment.rollback']);
+    expect(deployments.events.at(-1)?.data).toMatchObject({
+      id: f.id,
+      rollback: { status: 'failed', error: 'the alias could not be moved' },
+    });
   });
 
-  it('requested: the deployment stays completed and current; the lock is released', async () => {
+  it('requested: the deployment stays completed and current, the failure is announced; the lock is released', async () => {
     const { deps, deployments } = setup();
     const b = completedRecord(0, {
       rollback: {
@@ -687,6 +691,9 @@ describe('recordRollbackFailure', () => {
     const answered = await recordRollbackFailure(deps, refOf(b), 'no');
     expect(answered).toMatchObject({ status: 'completed', rollback: { status: 'failed', error: 'no' } });
     expect(deployments.saves.at(-1)?.effects).toEqual({ releaseLock: true, finished: true });
+    expect(deployments.events.map((e) => [e.type, (e.data as { rollback?: { status?: string } }).rollback?.status])).toEqual([
+      ['deployment.rollback', 'failed'],
+    ]);
     expect(deployments.lockHolder(tenant, projectId, 'production')).toBeUndefined();
     expect(deployments.current(tenant, projectId, 'production')).toBe(b.id);
   });

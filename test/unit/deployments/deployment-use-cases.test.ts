@@ -531,7 +531,10 @@ describe('requestRollback', () => {
     expect(deployments.current(tenant, projectId, 'production')).toBe(b.id);
     // A requested rollback never counted as active on the project.
     expect(deployments.activeCount(tenant, projectId)).toBe(0);
-    expect(deployments.events).toEqual([]);
+    // Asked for and failed: announced, as a rollback that ends is.
+    expect(deployments.events.map((e) => [e.type, (e.data as { rollback?: { status?: string } }).rollback?.status])).toEqual([
+      ['deployment.rollback', 'failed'],
+    ]);
   });
 
   it('answers 404 for an unknown, malformed or other-mode id', async () => {

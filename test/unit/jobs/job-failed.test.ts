@@ -38,7 +38,7 @@ const store = () => {
     get: (_t: unknown, id: string) => get<Review>(id),
     save: (_t: unknown, p: Review, n: Review, e: PendingEvent[]) => save(p, n, e),
     // No comment stored: the failure counts none.
-    listComments: async () => ({ items: [], total: 0 }),
+    allComments: async () => [],
   } as unknown as ReviewRepository;
   return { records, events, deps: { scans, findings, tests, reviews, clock: controlledClock() } };
 };
