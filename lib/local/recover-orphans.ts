@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDeploymentRepository } from '../../functions/adapters/dynamodb/deployment-repository';
-import { recordFailure, recordRollbackFailure } from '../../functions/core/deployments/deployment-steps';
+import { recordFailure, recordRollbackFailure, stepReached } from '../../functions/core/deployments/deployment-steps';
 import type { TableRef } from '../../functions/adapters/dynamodb/client';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { dynamoWorkflowRepository } from '../../functions/adapters/dynamodb/workflow-repository';
@@ -55,7 +55,13 @@ export const failOrphans = async (table: TableRef): Promise<number> => {
     { '#status': 'status' },
     { ':queued': 'queued', ':running': 'in_progress' },
   )) {
-    await recordFailure(deps, ref, { step: 'start', message: 'The local runtime stopped while this deployment ran; create it again.' });
+    const orphan = await deployments.get({ accountId: ref.account_id, mode: ref.mode }, ref.id);
+    if (!orphan) continue;
+    // Nothing is left to run an automatic rollback: none is recorded as under way.
+    const message = orphan.deployed
+      ? 'The local runtime stopped while this deployment ran, after it was deployed: nothing was rolled back, so its code may be live; create it again.'
+      : 'The local runtime stopped while this deployment ran; create it again.';
+    await recordFailure(deps, ref, { step: stepReached(orphan), message }, { rollBack: false });
     failed += 1;
   }
   for await (const ref of scanFor(

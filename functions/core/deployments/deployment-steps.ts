@@ -143,17 +143,19 @@ export const completeDeployment = (deps: StepDeps, ref: DeploymentRef): Promise<
 /**
  * Records the failure (event `deployment.failed`). With auto_rollback, when something was deployed
  * and an earlier completed deployment of the same provider exists, the lock stays held and the
- * answer says to roll back to it; otherwise the lock is released.
+ * answer says to roll back to it; otherwise (or with `rollBack: false`, where nothing would run
+ * the rollback) the lock is released.
  */
 export const recordFailure = async (
   deps: { deployments: Pick<DeploymentRepository, 'get' | 'save' | 'previousCompleted'>; clock: Clock },
   ref: DeploymentRef,
   error: { step: string; message: string },
+  options: { rollBack?: boolean } = {},
 ): Promise<Deployment> => {
   const tenant = deploymentTenantOf(ref);
   const before = await deps.deployments.get(tenant, ref.id);
   const previous =
-    before?.auto_rollback && before.deployed
+    options.rollBack !== false && before?.auto_rollback && before.deployed
       ? await deps.deployments.previousCompleted(tenant, before.project_id, before.environment, before.id)
       : undefined;
   const rollbackTo = previous && previous.provider === before?.provider ? previous : undefined;
@@ -258,11 +260,14 @@ export interface CaughtDeploymentError {
   Cause?: string;
 }
 
+/** The step a deployment was at, from how far it got: where a failure now belongs. */
+export const stepReached = (deployment: Pick<Deployment, 'status' | 'deployed'>): 'start' | 'deploy' | 'health_check' =>
+  deployment.status === 'queued' ? 'start' : deployment.deployed ? 'health_check' : 'deploy';
+
 /** The step a failure belongs to follows from how far the deployment got. */
 export const failFromCatch = async (deps: StepDeps, ref: DeploymentRef, caught: CaughtDeploymentError): Promise<{ rollback: boolean }> => {
   const deployment = await deps.deployments.get(deploymentTenantOf(ref), ref.id);
   if (!deployment) throw new DeploymentStateError(`deployment ${ref.id} not found`);
-  const step = deployment.status === 'queued' ? 'start' : deployment.deployed ? 'health_check' : 'deploy';
-  const failed = await recordFailure(deps, ref, { step, message: failureMessage(caught) });
+  const failed = await recordFailure(deps, ref, { step: stepReached(deployment), message: failureMessage(caught) });
   return { rollback: failed.status === 'failed' && failed.rollback?.status === 'in_progress' && failed.rollback.trigger === 'automatic' };
 };
