@@ -232,6 +232,24 @@ describe('dashboard pages over HTTP', () => {
     expect((await api.get(`/projects/${project.id}`)).body.data.description).toBe('Mine');
   });
 
+  it('after a conflict, the form shows the other change in the fields this person left: saving again keeps both', async () => {
+    const { person, client } = await signedInClient();
+    const api = as(person.live.key);
+    const project = (await api.post('/projects', { name: 'Shop', repository: 'https://github.com/acme/shop' })).body.data;
+    const path = `/dashboard/projects/${project.id}`;
+    const opened = formFieldsIn((await client.get(path)).text, path, 'Edit the project');
+    await api.patch(`/projects/${project.id}`, { description: 'set by a colleague' });
+    // This person renamed it and left the description as the form showed it (empty).
+    const refused = await client.post(path, { ...opened, name: 'Shop 2', repository: project.repository, description: '' });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain('value="Shop 2"');
+    expect(refused.text).toContain('value="set by a colleague"');
+    const again = formFieldsIn(refused.text, path, 'Edit the project');
+    const saved = await client.post(path, { ...again, name: 'Shop 2', repository: project.repository, description: 'set by a colleague' });
+    expect(saved.status).toBe(303);
+    expect((await api.get(`/projects/${project.id}`)).body.data).toMatchObject({ name: 'Shop 2', description: 'set by a colleague' });
+  });
+
   it("refuses a webhook's edit saved after a change made meanwhile (a rotation), changing nothing", async () => {
     const { person, client } = await signedInClient();
     const api = as(person.test.key);

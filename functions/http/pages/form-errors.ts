@@ -4,7 +4,7 @@ import { ApiError } from '../../core/errors';
 export const isChangedMeanwhile = (error: unknown): boolean => error instanceof ApiError && error.code === 'precondition_failed';
 
 const changedMeanwhileMessage =
-  'Someone else changed this after you opened the page, so nothing was saved. The page now shows their change; your edits are still in the form: save again to apply them over it.';
+  'Someone else changed this after you opened the page, so nothing was saved. The form now shows their change, with the fields you changed as you left them: check it, then save again.';
 
 /**
  * The messages of a validation error for a form's summary, each naming the field by its label (or

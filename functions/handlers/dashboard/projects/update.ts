@@ -1,4 +1,5 @@
-import { updateProject } from '../../../core/projects/project-use-cases';
+import { getProject, updateProject } from '../../../core/projects/project-use-cases';
+import { mergedAfterConflict, originalValuesOf } from '../../../http/pages/edit-conflict';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { updateProjectPageRoute } from '../../../routes/dashboard-resources';
 import { projectDeps } from '../../projects/deps';
@@ -16,9 +17,13 @@ export const handler = dashboardPage(
       await updateProject(request.tenant, id, projectChangesOf(fields), projectDeps(), etag);
       return { redirect: `/dashboard/projects/${encodeURIComponent(id)}?done=saved` };
     } catch (error) {
-      // Shown again against the project as it is now when someone else saved first; else as it was.
-      const changed = isChangedMeanwhile(error);
-      return projectPage(request, { errors: formErrors(error), form: fields, ...(changed || !etag ? {} : { etag }) }, changed ? 409 : 422);
+      const original = originalValuesOf(request.form);
+      if (!isChangedMeanwhile(error))
+        return projectPage(request, { errors: formErrors(error), form: fields, original, ...(etag ? { etag } : {}) }, 422);
+      // Someone else saved first: the project as it is now, with this person's own edits on top.
+      const project = await getProject(request.tenant, id, projectDeps());
+      const current = { name: project.name, repository: project.repository, description: project.description };
+      return projectPage(request, { errors: formErrors(error), form: mergedAfterConflict(fields, original, current) }, 409);
     }
   },
   { adminOnly: true },

@@ -1,4 +1,5 @@
-import { updateWebhook } from '../../../core/webhooks/webhook-use-cases';
+import { getWebhook, updateWebhook } from '../../../core/webhooks/webhook-use-cases';
+import { mergedAfterConflict, originalValuesOf } from '../../../http/pages/edit-conflict';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { updateWebhookPageRoute } from '../../../routes/dashboard-resources';
 import { formErrors, isChangedMeanwhile } from '../../../http/pages/form-errors';
@@ -21,13 +22,13 @@ export const handler = dashboardPage(
       );
       return { redirect: `/dashboard/webhooks/${encodeURIComponent(id)}?done=saved` };
     } catch (error) {
-      // Shown again against the webhook as it is now when someone else saved first; else as it was.
-      const changed = isChangedMeanwhile(error);
-      return webhookPage(
-        request,
-        { errors: formErrors(error, { url: 'Endpoint URL' }), form: fields, ...(changed || !etag ? {} : { etag }) },
-        changed ? 409 : 422,
-      );
+      const errors = formErrors(error, { url: 'Endpoint URL' });
+      const original = originalValuesOf(request.form);
+      if (!isChangedMeanwhile(error)) return webhookPage(request, { errors, form: fields, original, ...(etag ? { etag } : {}) }, 422);
+      // Someone else saved first: the webhook as it is now, with this person's own edits on top.
+      const webhook = await getWebhook(request.tenant, id, dashboardWebhookDeps());
+      const current = { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };
+      return webhookPage(request, { errors, form: mergedAfterConflict(fields, original, current) }, 409);
     }
   },
   { adminOnly: true },

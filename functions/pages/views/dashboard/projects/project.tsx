@@ -15,6 +15,7 @@ import { ConfirmForm } from '../../../parts/confirm-form';
 import { Empty } from '../../../parts/empty';
 import { FormCard } from '../../../parts/form-card';
 import { StatusBadge } from '../../../parts/status-badge';
+import { OriginalValues } from '../../../parts/original-values';
 import { Time } from '../../../parts/time';
 import { totalsText } from '../tests/tests';
 import { type ProjectForm, ProjectFields } from './projects';
@@ -31,6 +32,8 @@ export interface ProjectPageProps {
   notice?: string;
   errors?: string[];
   form?: ProjectForm;
+  /** What the edit form was first filled from (sent back by it), when it is shown again; else the project's values. */
+  original?: object;
   /** The `ETag` of the project the edit form's fields were filled from: the save is made only while it is current. */
   etag: string;
 }
@@ -55,6 +58,7 @@ const Section = <T,>(props: {
 export const ProjectPage = (props: ProjectPageProps) => {
   const { shell, project } = props;
   const base = `/dashboard/projects/${encodeURIComponent(project.id)}`;
+  const stored: ProjectForm = { name: project.name, repository: project.repository, description: project.description };
   const filter = `project_id=${encodeURIComponent(project.id)}`;
   return (
     <Layout title={project.name} shell={shell}>
@@ -161,8 +165,9 @@ export const ProjectPage = (props: ProjectPageProps) => {
             errors={props.errors}
             submit="Save changes"
           >
-            <ProjectFields form={props.form ?? { name: project.name, repository: project.repository, description: project.description }} />
+            <ProjectFields form={props.form ?? stored} />
             <input type="hidden" name="etag" value={props.etag} />
+            <OriginalValues values={props.original ?? stored} />
           </FormCard>
           <Card>
             <h2>Delete</h2>

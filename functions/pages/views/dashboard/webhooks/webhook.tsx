@@ -19,6 +19,7 @@ import { StatusBadge } from '../../../parts/status-badge';
 import { Duration, Time } from '../../../parts/time';
 import { type WebhookForm, WebhookFields, webhookState } from './webhooks';
 import { Excerpt } from '../../../parts/excerpt';
+import { OriginalValues } from '../../../parts/original-values';
 
 export const deliveryStatuses: DeliveryStatus[] = ['pending', 'succeeded', 'failed', 'skipped'];
 
@@ -32,6 +33,8 @@ export interface WebhookPageProps extends Paged {
   testDelivery?: DeliveryView;
   errors?: string[];
   form?: WebhookForm;
+  /** What the edit form was first filled from (sent back by it), when it is shown again; else the webhook's values. */
+  original?: object;
   /** The `ETag` of the webhook the edit form was filled from: the save is made only while it is current. */
   etag: string;
 }
@@ -85,7 +88,8 @@ export const WebhookPage = (props: WebhookPageProps) => {
   const state = webhookState(webhook);
   const base = `/dashboard/webhooks/${encodeURIComponent(webhook.id)}`;
   const csrf = shell.viewer.csrfToken;
-  const form = props.form ?? { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };
+  const stored: WebhookForm = { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };
+  const form = props.form ?? stored;
   return (
     <Layout title={`Webhook ${webhook.url}`} shell={shell}>
       <p>
@@ -212,6 +216,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
       <FormCard title="Edit" label="Edit the webhook" action={base} csrfToken={csrf} errors={props.errors} submit="Save changes">
         <WebhookFields form={form} />
         <input type="hidden" name="etag" value={props.etag} />
+        <OriginalValues values={props.original ?? stored} />
         <div className="checkbox">
           <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
           <label for="field-active">Active</label>
