@@ -1,7 +1,7 @@
 import { as } from './support/http';
 import { eventually } from './support/receiver';
 import { fixtureRepository } from './support/workflows';
-import { csrfTokenIn, formFieldsIn, newPerson, webClient } from './support/web-client';
+import { csrfTokenIn, formFieldsIn, newPerson, outboxOf, waitForMail, webClient } from './support/web-client';
 
 /**
  * The dashboard's pages over HTTP, as a browser without a browser: the rules that hold whatever
@@ -205,8 +205,8 @@ describe('dashboard pages over HTTP', () => {
       }
       expect((await client.post(recover!, { csrf_token: token, since: 'yesterday' })).status).toBe(422);
       const nothing = await client.post(recover!, { csrf_token: token, since: '2026-01-01T00:00' });
-      expect(nothing.status).toBe(200);
-      expect(nothing.text).toContain('Nothing to recover');
+      expect(nothing.status).toBe(303);
+      expect((await client.get(nothing.location!)).text).toContain('Nothing to recover');
     });
   });
 
@@ -264,6 +264,36 @@ describe('dashboard pages over HTTP', () => {
     expect(refused.status).toBe(409);
     expect(refused.text).toContain('Someone else changed this after you opened the page');
     expect((await api.get(`/webhooks/${webhook.id}`)).body.data.description).toBeNull();
+  });
+
+  it('answers a POST that acts (an invitation, a test event, Recover) with a redirect: a reload of the answer acts no more', async () => {
+    const { person, client } = await signedInClient();
+    const email = `invited-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const invited = await client.submit('/dashboard/team', '/dashboard/team', { email, role: 'viewer' });
+    expect([invited.status, invited.location]).toEqual([303, '/dashboard/team?done=invited']);
+    const team = await client.get(invited.location!);
+    expect(team.text).toContain('The invitation is sent');
+    expect(team.text).toContain(email);
+    await waitForMail(email);
+    await client.get(invited.location!);
+    expect(await outboxOf(email)).toHaveLength(1);
+
+    const api = as(person.test.key);
+    await client.submit('/dashboard/webhooks', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/webhooks' });
+    const webhook = (await api.post('/webhooks', { url: 'http://127.0.0.1:9/tested', events: ['*'] })).body.data;
+    const path = `/dashboard/webhooks/${webhook.id}`;
+    const tested = await client.submit(path, `${path}/test`, { type: 'workflow.completed' });
+    expect(tested.status).toBe(303);
+    expect(tested.location).toMatch(new RegExp(`^${path}\\?done=tested&delivery=dlv_`));
+    const shown = await client.get(tested.location!);
+    expect(shown.text).toContain('Test event failed');
+    await client.get(tested.location!);
+    const deliveries = (await api.get(`/webhooks/${webhook.id}/deliveries`)).body;
+    expect(deliveries.meta.total).toBe(1);
+
+    const recovered = await client.submit(path, `${path}/recover`, { since: '2026-01-01T00:00' });
+    expect([recovered.status, recovered.location]).toEqual([303, `${path}?done=recovered&requeued=0`]);
+    expect((await client.get(recovered.location!)).text).toContain('Nothing to recover');
   });
 
   it('switches to test mode and back: each mode shows its own data', async () => {

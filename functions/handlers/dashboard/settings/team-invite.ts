@@ -12,7 +12,7 @@ export const handler = dashboardPage(
   inviteMemberRoute,
   async (request) => {
     try {
-      const created = await inviteMember(
+      await inviteMember(
         {
           accountId: request.tenant.accountId,
           email: request.form.get('email') ?? '',
@@ -23,7 +23,8 @@ export const handler = dashboardPage(
         },
         { ...pageDepsFromEnvironment(), mailer: mailerFromEnvironment() },
       );
-      return teamPage(request, { notice: `${created.user.email} is invited as ${created.membership.role}: an e-mail is on its way.` });
+      // Told by the page the answer redirects to: a reload shows the team, and invites no one again.
+      return { redirect: '/dashboard/team?done=invited' };
     } catch (error) {
       if (error instanceof ApiError && error.code === 'conflict') return teamPage(request, { errors: [error.message] }, 409);
       return teamPage(request, { errors: formErrors(error, { email: 'Email', role: 'Role' }) }, 422);

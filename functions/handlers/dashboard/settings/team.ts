@@ -3,6 +3,7 @@ import { teamRoute } from '../../../routes/dashboard-resources';
 import { teamPage } from './team-page';
 
 const notices: Record<string, string> = {
+  invited: 'The invitation is sent: an e-mail with a one-time sign-in link is on its way.',
   removed: 'The member is removed from the account. Their personal access tokens stop working; the API keys they created keep working.',
 };
 

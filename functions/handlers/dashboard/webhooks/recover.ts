@@ -4,7 +4,7 @@ import { deliveryQueueFromEnvironment } from '../../../adapters/runtime/delivery
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { recoverWebhookPageRoute } from '../../../routes/dashboard-resources';
 import { redeliveryDeps } from '../../webhooks/deps';
-import { webhookIdOf, webhookPage } from './webhook-pages';
+import { webhookIdOf } from './webhook-pages';
 
 const deps = redeliveryDeps(deliveryQueueFromEnvironment);
 
@@ -20,14 +20,11 @@ const sinceOf = (form: URLSearchParams): number => {
 export const handler = dashboardPage(
   recoverWebhookPageRoute,
   async (request) => {
-    const result = await recoverDeliveries(request.tenant, webhookIdOf(request), sinceOf(request.form), deps);
-    return webhookPage(request, {
-      notice:
-        result.requeued === 0
-          ? 'Nothing to recover: no failed or skipped delivery since then.'
-          : `${result.requeued === 1 ? '1 delivery is' : `${result.requeued} deliveries are`} queued again.` +
-            (result.has_more ? ' More wait: press Recover again to queue the next ones.' : ''),
-    });
+    const id = webhookIdOf(request);
+    const result = await recoverDeliveries(request.tenant, id, sinceOf(request.form), deps);
+    // Told by the page the answer redirects to: a reload shows it again and queues nothing more.
+    const told = new URLSearchParams({ done: 'recovered', requeued: String(result.requeued), ...(result.has_more ? { more: '1' } : {}) });
+    return { redirect: `/dashboard/webhooks/${encodeURIComponent(id)}?${told.toString()}` };
   },
   { adminOnly: true },
 );
