@@ -176,6 +176,22 @@ describe('the dashboard in a real browser', () => {
     await expect(page.getByRole('row', { name: /Double clicked/ }).count()).resolves.toBe(1);
   });
 
+  it('without JavaScript, a new key is shown with no Copy button (the script is what copies)', async () => {
+    const person = await newPerson();
+    const context: BrowserContext = await browser.newContext({ javaScriptEnabled: false });
+    closers.push(() => context.close());
+    const page = await context.newPage();
+    await signInThroughPage(page, origin(), person);
+    await page.goto(`${origin()}/dashboard/developers/api-keys`);
+    await page.getByLabel('Name').fill('No script');
+    await page.getByLabel('read:projects', { exact: true }).check();
+    await page.getByRole('button', { name: 'Create' }).click();
+    await expect(page.locator('#new-key-value').isVisible()).resolves.toBe(true);
+    const copy = page.locator('button[data-copy="new-key-value"]');
+    await expect(copy.count()).resolves.toBe(1);
+    await expect(copy.isVisible()).resolves.toBe(false);
+  });
+
   it('the back button after a key is made shows the form empty: pressing Create again sends nothing', async () => {
     const { page } = await signedIn();
     await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();

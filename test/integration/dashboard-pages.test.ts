@@ -188,6 +188,14 @@ describe('dashboard pages over HTTP', () => {
       expect(await backOf(remediate!)).toBe('/dashboard/security/findings/fnd_00000000000000000000000000');
       expect(await backOf(rollback!)).toBe('/dashboard/deployments/dep_00000000000000000000000000');
       expect(await backOf(redeliver!)).toBe(recover!.replace(/\/recover$/, ''));
+      // And the pages offer a viewer none of those forms.
+      await viewer.client.submit('/dashboard/webhooks', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/webhooks' });
+      const webhookPage = (await viewer.client.get(recover!.replace(/\/recover$/, ''))).text;
+      expect(webhookPage).toContain('Delivery log');
+      for (const form of ['Send test event', 'Recover missed deliveries', 'Rotate secret', 'Edit the webhook', '/delete']) {
+        expect([form, webhookPage.includes(form)]).toEqual([form, false]);
+      }
+      expect((await viewer.client.get('/dashboard/webhooks')).text).not.toContain('Add an endpoint');
     });
 
     it('ask before cancelling or rolling back, then reach the same use cases as the API', async () => {

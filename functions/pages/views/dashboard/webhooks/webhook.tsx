@@ -88,6 +88,8 @@ export const WebhookPage = (props: WebhookPageProps) => {
   const state = webhookState(webhook);
   const base = `/dashboard/webhooks/${encodeURIComponent(webhook.id)}`;
   const csrf = shell.viewer.csrfToken;
+  // Viewers read; the server refuses them every action (403), so the page offers none.
+  const admin = shell.role === 'admin';
   const stored: WebhookForm = { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };
   const form = props.form ?? stored;
   return (
@@ -108,9 +110,13 @@ export const WebhookPage = (props: WebhookPageProps) => {
             A delivery exhausted all six attempts <Time iso={webhook.failed_at} />, so new events are not sent until you re-enable it.
             Events meanwhile are kept as skipped deliveries: re-enable, then recover them.
           </p>
-          <PostForm action={`${base}/re-enable`} csrfToken={csrf} className="inline-form">
-            <Button>Re-enable</Button>
-          </PostForm>
+          {admin ? (
+            <PostForm action={`${base}/re-enable`} csrfToken={csrf} className="inline-form">
+              <Button>Re-enable</Button>
+            </PostForm>
+          ) : (
+            <p>An admin of the account can re-enable it.</p>
+          )}
         </Alert>
       )}
       {props.secret && (
@@ -129,47 +135,49 @@ export const WebhookPage = (props: WebhookPageProps) => {
           <Attempts delivery={props.testDelivery} />
         </Alert>
       )}
-      <div className="grid-2">
-        <Card>
-          <h2>Send a test event</h2>
-          <PostForm action={`${base}/test`} csrfToken={csrf} label="Send a test event">
-            <SelectField label="Event type" name="type" options={eventTypes.map((t) => ({ value: t, label: t }))} />
-            <Button variant="secondary">Send test event</Button>
-          </PostForm>
-        </Card>
-        {state === 'enabled' && (
+      {admin && (
+        <div className="grid-2">
           <Card>
-            <h2>Recover</h2>
-            <p className="muted">Queues again every failed and skipped delivery created since then, oldest first.</p>
-            <PostForm action={`${base}/recover`} csrfToken={csrf} label="Recover missed deliveries">
-              <div className="field">
-                <label for="field-since">Since (UTC)</label>
-                <input type="datetime-local" id="field-since" name="since" required step="1" />
-              </div>
-              <Button variant="secondary">Recover</Button>
+            <h2>Send a test event</h2>
+            <PostForm action={`${base}/test`} csrfToken={csrf} label="Send a test event">
+              <SelectField label="Event type" name="type" options={eventTypes.map((t) => ({ value: t, label: t }))} />
+              <Button variant="secondary">Send test event</Button>
             </PostForm>
           </Card>
-        )}
-        <Card>
-          <h2>Signing secret</h2>
-          <p className="muted">A new secret; the old one keeps signing beside it for 24 hours, so receivers can move over.</p>
-          <ConfirmForm
-            action={`${base}/rotate-secret`}
-            csrfToken={csrf}
-            confirm="Rotate the signing secret? The new one is shown once; the old one signs beside it for 24 hours."
-            once
-          >
-            <Button variant="secondary">Rotate secret</Button>
-          </ConfirmForm>
-        </Card>
-        <Card>
-          <h2>Delete</h2>
-          <p className="muted">The endpoint receives nothing more; its delivery log goes with it.</p>
-          <ConfirmForm action={`${base}/delete`} csrfToken={csrf} confirm={`Delete the webhook ${webhook.url}?`}>
-            <Button variant="danger">Delete</Button>
-          </ConfirmForm>
-        </Card>
-      </div>
+          {state === 'enabled' && (
+            <Card>
+              <h2>Recover</h2>
+              <p className="muted">Queues again every failed and skipped delivery created since then, oldest first.</p>
+              <PostForm action={`${base}/recover`} csrfToken={csrf} label="Recover missed deliveries">
+                <div className="field">
+                  <label for="field-since">Since (UTC)</label>
+                  <input type="datetime-local" id="field-since" name="since" required step="1" />
+                </div>
+                <Button variant="secondary">Recover</Button>
+              </PostForm>
+            </Card>
+          )}
+          <Card>
+            <h2>Signing secret</h2>
+            <p className="muted">A new secret; the old one keeps signing beside it for 24 hours, so receivers can move over.</p>
+            <ConfirmForm
+              action={`${base}/rotate-secret`}
+              csrfToken={csrf}
+              confirm="Rotate the signing secret? The new one is shown once; the old one signs beside it for 24 hours."
+              once
+            >
+              <Button variant="secondary">Rotate secret</Button>
+            </ConfirmForm>
+          </Card>
+          <Card>
+            <h2>Delete</h2>
+            <p className="muted">The endpoint receives nothing more; its delivery log goes with it.</p>
+            <ConfirmForm action={`${base}/delete`} csrfToken={csrf} confirm={`Delete the webhook ${webhook.url}?`}>
+              <Button variant="danger">Delete</Button>
+            </ConfirmForm>
+          </Card>
+        </div>
+      )}
       <Card>
         <h2>Delivery log</h2>
         <FilterForm action={base} label="Filter deliveries">
@@ -193,7 +201,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
                     </span>
                   )}
                 </div>
-                {state === 'enabled' && !delivery.test && (delivery.status !== 'pending' || waitingForRetry(delivery)) && (
+                {admin && state === 'enabled' && !delivery.test && (delivery.status !== 'pending' || waitingForRetry(delivery)) && (
                   <PostForm
                     action={`${base}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`}
                     csrfToken={csrf}
@@ -213,15 +221,17 @@ export const WebhookPage = (props: WebhookPageProps) => {
         )}
         <Pagination {...props} />
       </Card>
-      <FormCard title="Edit" label="Edit the webhook" action={base} csrfToken={csrf} errors={props.errors} submit="Save changes">
-        <WebhookFields form={form} />
-        <input type="hidden" name="etag" value={props.etag} />
-        <OriginalValues values={props.original ?? stored} />
-        <div className="checkbox">
-          <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
-          <label for="field-active">Active</label>
-        </div>
-      </FormCard>
+      {admin && (
+        <FormCard title="Edit" label="Edit the webhook" action={base} csrfToken={csrf} errors={props.errors} submit="Save changes">
+          <WebhookFields form={form} />
+          <input type="hidden" name="etag" value={props.etag} />
+          <OriginalValues values={props.original ?? stored} />
+          <div className="checkbox">
+            <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
+            <label for="field-active">Active</label>
+          </div>
+        </FormCard>
+      )}
     </Layout>
   );
 };

@@ -117,16 +117,18 @@ export const WebhooksPage = (props: WebhooksPageProps) => {
         />
         <Pagination {...props} />
       </Card>
-      <FormCard
-        once
-        title="Add an endpoint"
-        action="/dashboard/webhooks"
-        csrfToken={shell.viewer.csrfToken}
-        errors={props.errors}
-        submit="Create"
-      >
-        <WebhookFields form={form} />
-      </FormCard>
+      {shell.role === 'admin' && (
+        <FormCard
+          once
+          title="Add an endpoint"
+          action="/dashboard/webhooks"
+          csrfToken={shell.viewer.csrfToken}
+          errors={props.errors}
+          submit="Create"
+        >
+          <WebhookFields form={form} />
+        </FormCard>
+      )}
     </Layout>
   );
 };
