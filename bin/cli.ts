@@ -59,6 +59,32 @@ const options = {
   help: { type: 'boolean', default: false },
 } as const;
 
+/** Lines of the usage that start with `start`, each with the indented lines that continue it. */
+const usageLines = (start: (line: string) => boolean): string[] => {
+  const lines: string[] = [];
+  let continuing = false;
+  for (const line of usage.split('\n')) {
+    continuing = start(line) || (continuing && /^ {3,}\S/.test(line));
+    if (continuing) lines.push(line);
+  }
+  return lines;
+};
+
+/** What a group's commands are: its lines of the usage, with the options every command takes. */
+const groupUsage = (group: string): string | undefined => {
+  const lines = usageLines((line) => line.startsWith(`  ${group} `));
+  if (lines.length === 0) return undefined;
+  const common = usageLines((line) => /^ {2}--(json|stack) /.test(line));
+  return [`npm run cli -- ${group} <command> [options]`, '', ...lines, '', 'Options for every command:', ...common].join('\n');
+};
+
+// `--help` (or `-h`) anywhere in an admin command line: the group's commands, or every command.
+if (process.argv.slice(2).some((arg) => arg === '--help' || arg === '-h')) {
+  const group = process.argv.slice(2).find((arg) => !arg.startsWith('-'));
+  console.log((group && groupUsage(group)) ?? usage);
+  process.exit(0);
+}
+
 // `provenance …` has its own options: hand it the rest of the command line before the strict parse.
 if (process.argv[2] === 'provenance') {
   const { provenanceCommand } = await import('./commands/verify-provenance');
@@ -152,6 +178,10 @@ const checkCommand = (group: string, command: string | undefined): void => {
   if (extra.length > 0) fail(`"${name}" takes ${takes === 0 ? 'no argument' : 'one argument'}; remove "${extra.join(' ')}".`);
 };
 
+/** Whether a key still works: revoked, expired (a rolled key's old value ends so), or active. */
+const standingOf = (key: { revoked_at: string | null; expires_at: string | null }): 'revoked' | 'expired' | 'active' =>
+  key.revoked_at ? 'revoked' : key.expires_at !== null && Date.parse(key.expires_at) <= Date.now() ? 'expired' : 'active';
+
 /** `1 thing`, `n things`. */
 const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -193,10 +223,7 @@ const run = async (): Promise<void> => {
       return print(
         { data: keys },
         keys
-          .map(
-            (k) =>
-              `${k.id}  ${k.type.padEnd(5)} ${k.hint.padEnd(16)} ${k.revoked_at ? 'revoked ' : 'active  '} ${k.name}  [${k.scopes.join(' ')}]`,
-          )
+          .map((k) => `${k.id}  ${k.type.padEnd(5)} ${k.hint.padEnd(16)} ${standingOf(k).padEnd(8)} ${k.name}  [${k.scopes.join(' ')}]`)
           .join('\n') || 'No keys.',
       );
     }

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { as } from './support/http';
-import { newAccount } from './support/runtime';
+import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
+import { dynamoAuditLog } from '../../functions/adapters/dynamodb/audit-log';
+import { rollKey } from '../../functions/core/credentials/dashboard-keys';
+import { newAccount, runtimeTable } from './support/runtime';
 import { csrfTokenIn, origin, webClient } from './support/web-client';
 
 const run = promisify(execFile);
@@ -177,5 +180,43 @@ describe('the admin CLI for people and applications', () => {
       stderr: expect.stringContaining('"migrate failed-webhooks" takes no argument; remove "extra"'),
     });
     expect(await cli(['keys', 'revoke', 'key_1', 'key_2'])).toMatchObject({ code: 2, stderr: expect.stringContaining('remove "key_2"') });
+  });
+
+  it('--help after any group or command prints that group’s commands and exits 0', async () => {
+    const help = async (args: string[]) =>
+      run(process.execPath, ['--conditions=source', '--import', 'tsx', 'bin/cli.ts', ...args], {
+        env: { ...process.env, DATA_DIR: process.env.IT_DATA_DIR },
+      });
+    for (const [args, line] of [
+      [['users', '--help'], '  users create --email'],
+      [['users', 'create', '--help'], '  users list'],
+      [['oauth-clients', '-h'], '  oauth-clients rotate-secret'],
+      [['provenance', '--help'], '  provenance verify'],
+      [['keys', 'create', '--help'], '  keys revoke <key_id>'],
+      [['migrate', '--help'], '  migrate deleted-webhook-deliveries'],
+      [['advisories', '--help'], '  advisories import'],
+    ] as const) {
+      const { stdout } = await help([...args]);
+      expect([args, stdout.includes(line), stdout.includes('accounts create')]).toEqual([args, true, false]);
+    }
+  });
+
+  it('keys list says a key whose value has ended is expired, not active', async () => {
+    const { account, live } = await newAccount();
+    const table = await runtimeTable();
+    // Rolled with no overlap: the old value ends now.
+    const rolled = await rollKey({ accountId: account.id, userId: 'usr_it', role: 'admin' }, live.id, 0, {
+      ...adminDeps(table),
+      audit: dynamoAuditLog(table),
+    });
+    const { stdout } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', 'bin/cli.ts', 'keys', 'list', '--account', account.id],
+      {
+        env: { ...process.env, DATA_DIR: process.env.IT_DATA_DIR },
+      },
+    );
+    expect(stdout).toMatch(new RegExp(`${live.id} +live +\\S+ +expired +live key`));
+    expect(stdout).toMatch(new RegExp(`${rolled.id} +live +\\S+ +active +live key`));
   });
 });
