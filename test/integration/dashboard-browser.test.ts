@@ -115,8 +115,8 @@ describe('the dashboard in a real browser', () => {
     const visible = await page.locator('.keys-table').locator('xpath=..').boundingBox();
     expect(revoke && visible && revoke.x + revoke.width <= visible.x + visible.width).toBe(true);
 
-    // A small laptop, and a phone, where the navigation stacks above the page.
-    for (const width of [1024, 390]) {
+    // A small laptop, and phones, where the navigation stacks above the page (320 px: WCAG 1.4.10's reflow width).
+    for (const width of [1024, 390, 320]) {
       await page.setViewportSize({ width, height: 800 });
       for (const link of ['Home', 'Projects', 'Workflows', 'Security', 'Webhooks', 'API keys', 'Requests', 'Audit log']) {
         await nav(page).getByRole('link', { name: link, exact: true }).click();
@@ -128,7 +128,19 @@ describe('the dashboard in a real browser', () => {
         if (width === 390) await checked(page, `${link.toLowerCase().replace(/ /g, '-')}-phone`);
       }
     }
-  }, 120_000);
+    // Record pages, whose ids, commits and e-mails are long words: they wrap at 320 px too.
+    for (const path of [
+      `/dashboard/projects/${project.id}`,
+      `/dashboard/security/scans/${scan.id}`,
+      '/dashboard/sessions',
+      '/dashboard/two-factor',
+      '/dashboard/accounts',
+    ]) {
+      await page.goto(`${origin()}${path}`);
+      const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect([path, sideways]).toEqual([path, 0]);
+    }
+  }, 180_000);
 
   it('creates a key with scopes as checkboxes, shows it once, the key works; revoked after a confirmation, it gets 401', async () => {
     const { page } = await signedIn();
