@@ -304,6 +304,36 @@ describe('dashboard pages over HTTP', () => {
     expect((await client.get(recovered.location!)).text).toContain('Nothing to recover');
   });
 
+  it('shows what is wrong beside each field it is about, and names the field by its label in the summary', async () => {
+    const { client } = await signedInClient();
+    const project = await client.submit('/dashboard/projects', '/dashboard/projects', {
+      name: 'Fine',
+      repository: 'ssh://git@example.com/acme/shop.git',
+      description: '',
+    });
+    expect(project.status).toBe(422);
+    expect(project.text).toMatch(
+      /<input id="field-repository"[^>]*aria-invalid="true"[^>]*aria-describedby="field-repository-hint field-repository-error"/,
+    );
+    expect(project.text).toContain('<div class="field__error" id="field-repository-error">');
+    expect(project.text).toContain('Repository: ');
+    expect(project.text).not.toMatch(/<input id="field-name"[^>]*aria-invalid/);
+
+    const key = await client.submit('/dashboard/developers/api-keys', '/dashboard/developers/api-keys', {
+      name: '   ',
+      type: 'live',
+      scopes: 'read:projects',
+    });
+    expect(key.status).toBe(422);
+    expect(key.text).toContain('Name: must not be blank');
+    expect(key.text).toMatch(/<input id="field-name"[^>]*aria-invalid="true"/);
+
+    const webhook = await client.submit('/dashboard/webhooks', '/dashboard/webhooks', { url: 'not a url', events: '*' });
+    expect(webhook.status).toBe(422);
+    expect(webhook.text).toContain('Endpoint URL: ');
+    expect(webhook.text).toMatch(/<input id="field-url"[^>]*aria-invalid="true"/);
+  });
+
   it('switches to test mode and back: each mode shows its own data', async () => {
     const { person, client } = await signedInClient();
     await as(person.test.key).post('/projects', { name: 'Only in test', repository: 'https://github.com/acme/test-only' });

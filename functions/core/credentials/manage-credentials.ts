@@ -61,7 +61,8 @@ export const createCredential = async (input: CreateCredentialInput, deps: Admin
   const type = mintableCredentialTypes.find((t) => t === input.type);
   if (!type) throw validationError([{ field: 'type', issue: `must be one of ${mintableCredentialTypes.join(', ')}` }]);
   const name = input.name.trim();
-  if (name.length < 1 || name.length > 100) throw validationError([{ field: 'name', issue: 'must be 1 to 100 characters' }]);
+  if (name.length < 1) throw validationError([{ field: 'name', issue: 'must not be blank: say what uses the key' }]);
+  if (name.length > 100) throw validationError([{ field: 'name', issue: 'must be at most 100 characters' }]);
   const scopes = checkedScopes(type, input.scopes);
   if (
     input.expiresInDays !== undefined &&

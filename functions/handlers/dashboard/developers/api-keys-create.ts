@@ -1,5 +1,6 @@
 import { createKey } from '../../../core/credentials/dashboard-keys';
 import { ApiError } from '../../../core/errors';
+import { fieldErrors, formErrors } from '../../../http/pages/form-errors';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
 import { createApiKeyRoute } from '../../../routes/dashboard-resources';
@@ -33,10 +34,8 @@ export const handler = dashboardPage(createApiKeyRoute, async (request) => {
     return apiKeysPage(request, { created: { key, view } });
   } catch (error) {
     if (error instanceof ApiError && error.code === 'validation_error') {
-      const messages = (error.errors ?? []).map(
-        (issue) => `${issue.field === 'expires_in_days' ? 'Expires' : issue.field}: ${issue.issue}`,
-      );
-      return apiKeysPage(request, { errors: messages.length > 0 ? messages : [error.message], form: input }, 422);
+      const errors = formErrors(error, { name: 'Name', type: 'Type', scopes: 'Scopes', expires_in_days: 'Expires' });
+      return apiKeysPage(request, { errors, fieldErrors: fieldErrors(error), form: input }, 422);
     }
     throw error;
   }

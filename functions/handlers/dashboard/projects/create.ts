@@ -2,7 +2,8 @@ import { createProject } from '../../../core/projects/project-use-cases';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { createProjectPageRoute } from '../../../routes/dashboard-resources';
 import { projectDeps } from '../../projects/deps';
-import { formErrors } from '../../../http/pages/form-errors';
+import { fieldErrors, formErrors } from '../../../http/pages/form-errors';
+import { projectFieldLabels } from '../../../pages/views/dashboard/projects/projects';
 import { newProjectOf, projectFields, projectsPage } from './project-pages';
 
 export const handler = dashboardPage(
@@ -13,7 +14,8 @@ export const handler = dashboardPage(
       const project = await createProject(request.tenant, newProjectOf(fields), projectDeps());
       return { redirect: `/dashboard/projects/${encodeURIComponent(project.id)}?done=created` };
     } catch (error) {
-      return projectsPage(request, { errors: formErrors(error), form: fields }, 422);
+      const errors = formErrors(error, projectFieldLabels);
+      return projectsPage(request, { errors, fieldErrors: fieldErrors(error), form: fields }, 422);
     }
   },
   { adminOnly: true },

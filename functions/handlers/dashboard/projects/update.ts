@@ -3,7 +3,8 @@ import { mergedAfterConflict, originalValuesOf } from '../../../http/pages/edit-
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { updateProjectPageRoute } from '../../../routes/dashboard-resources';
 import { projectDeps } from '../../projects/deps';
-import { formErrors, isChangedMeanwhile } from '../../../http/pages/form-errors';
+import { fieldErrors, formErrors, isChangedMeanwhile } from '../../../http/pages/form-errors';
+import { projectFieldLabels } from '../../../pages/views/dashboard/projects/projects';
 import { projectChangesOf, projectFields, projectIdOf, projectPage } from './project-pages';
 
 export const handler = dashboardPage(
@@ -18,8 +19,10 @@ export const handler = dashboardPage(
       return { redirect: `/dashboard/projects/${encodeURIComponent(id)}?done=saved` };
     } catch (error) {
       const original = originalValuesOf(request.form);
-      if (!isChangedMeanwhile(error))
-        return projectPage(request, { errors: formErrors(error), form: fields, original, ...(etag ? { etag } : {}) }, 422);
+      if (!isChangedMeanwhile(error)) {
+        const errors = formErrors(error, projectFieldLabels);
+        return projectPage(request, { errors, fieldErrors: fieldErrors(error), form: fields, original, ...(etag ? { etag } : {}) }, 422);
+      }
       // Someone else saved first: the project as it is now, with this person's own edits on top.
       const project = await getProject(request.tenant, id, projectDeps());
       const current = { name: project.name, repository: project.repository, description: project.description };

@@ -1,7 +1,8 @@
 import { createWebhook } from '../../../core/webhooks/webhook-use-cases';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { createWebhookPageRoute } from '../../../routes/dashboard-resources';
-import { formErrors } from '../../../http/pages/form-errors';
+import { fieldErrors, formErrors } from '../../../http/pages/form-errors';
+import { webhookFieldLabels } from '../../../pages/views/dashboard/webhooks/webhooks';
 import { dashboardWebhookDeps, newWebhookOf, webhookFields, webhooksPage } from './webhook-pages';
 
 /** Creates an endpoint and shows its signing secret this once, in the answer to the form. */
@@ -14,7 +15,8 @@ export const handler = dashboardPage(
       const { secret, ...webhook } = await createWebhook(request.tenant, newWebhookOf(fields), dashboardWebhookDeps());
       return webhooksPage(request, { created: { webhook, secret } });
     } catch (error) {
-      return webhooksPage(request, { errors: formErrors(error, { url: 'Endpoint URL' }), form: fields }, 422);
+      const errors = formErrors(error, webhookFieldLabels);
+      return webhooksPage(request, { errors, fieldErrors: fieldErrors(error), form: fields }, 422);
     }
   },
   { adminOnly: true },

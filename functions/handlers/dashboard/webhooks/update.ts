@@ -2,7 +2,8 @@ import { getWebhook, updateWebhook } from '../../../core/webhooks/webhook-use-ca
 import { mergedAfterConflict, originalValuesOf } from '../../../http/pages/edit-conflict';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { updateWebhookPageRoute } from '../../../routes/dashboard-resources';
-import { formErrors, isChangedMeanwhile } from '../../../http/pages/form-errors';
+import { fieldErrors, formErrors, isChangedMeanwhile } from '../../../http/pages/form-errors';
+import { webhookFieldLabels } from '../../../pages/views/dashboard/webhooks/webhooks';
 import { dashboardWebhookDeps, webhookChangesOf, webhookFields, webhookIdOf, webhookPage } from './webhook-pages';
 
 export const handler = dashboardPage(
@@ -22,9 +23,11 @@ export const handler = dashboardPage(
       );
       return { redirect: `/dashboard/webhooks/${encodeURIComponent(id)}?done=saved` };
     } catch (error) {
-      const errors = formErrors(error, { url: 'Endpoint URL' });
+      const errors = formErrors(error, webhookFieldLabels);
       const original = originalValuesOf(request.form);
-      if (!isChangedMeanwhile(error)) return webhookPage(request, { errors, form: fields, original, ...(etag ? { etag } : {}) }, 422);
+      if (!isChangedMeanwhile(error)) {
+        return webhookPage(request, { errors, fieldErrors: fieldErrors(error), form: fields, original, ...(etag ? { etag } : {}) }, 422);
+      }
       // Someone else saved first: the webhook as it is now, with this person's own edits on top.
       const webhook = await getWebhook(request.tenant, id, dashboardWebhookDeps());
       const current = { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };

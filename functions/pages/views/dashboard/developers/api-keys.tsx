@@ -55,6 +55,7 @@ export interface ApiKeysPageProps {
   created?: { key: string; view: CredentialView; rolledFrom?: CredentialView };
   notice?: string;
   errors?: string[];
+  fieldErrors?: Record<string, string>;
   form?: NewKeyForm;
 }
 
@@ -211,7 +212,15 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
         errors={props.errors}
         submit="Create"
       >
-        <TextField label="Name" name="name" value={form.name} required maxLength={100} hint="What uses it, e.g. “CI deploys”." />
+        <TextField
+          label="Name"
+          name="name"
+          value={form.name}
+          required
+          maxLength={100}
+          hint="What uses it, e.g. “CI deploys”."
+          error={props.fieldErrors?.name}
+        />
         <SelectField
           label="Type"
           name="type"

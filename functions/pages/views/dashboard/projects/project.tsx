@@ -31,6 +31,7 @@ export interface ProjectPageProps {
   testRuns: TestRun[];
   notice?: string;
   errors?: string[];
+  fieldErrors?: Record<string, string>;
   form?: ProjectForm;
   /** What the edit form was first filled from (sent back by it), when it is shown again; else the project's values. */
   original?: object;
@@ -165,7 +166,7 @@ export const ProjectPage = (props: ProjectPageProps) => {
             errors={props.errors}
             submit="Save changes"
           >
-            <ProjectFields form={props.form ?? stored} />
+            <ProjectFields form={props.form ?? stored} errors={props.fieldErrors} />
             <input type="hidden" name="etag" value={props.etag} />
             <OriginalValues values={props.original ?? stored} />
           </FormCard>

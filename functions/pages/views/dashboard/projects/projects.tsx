@@ -17,9 +17,10 @@ export interface ProjectForm {
   description: string;
 }
 
-export const ProjectFields = ({ form }: { form: ProjectForm }) => (
+/** The project's fields; `errors`, what is wrong with each, shown beside it. */
+export const ProjectFields = ({ form, errors = {} }: { form: ProjectForm; errors?: Record<string, string> }) => (
   <>
-    <TextField label="Name" name="name" value={form.name} required maxLength={100} />
+    <TextField label="Name" name="name" value={form.name} required maxLength={100} error={errors.name} />
     <TextField
       label="Repository"
       name="repository"
@@ -27,10 +28,14 @@ export const ProjectFields = ({ form }: { form: ProjectForm }) => (
       required
       maxLength={2048}
       hint="An https:// URL (ssh:// and git@host:path addresses are refused: the service fetches over https), or a file:/// URL in the local runtime."
+      error={errors.repository}
     />
-    <TextField label="Description" name="description" value={form.description} maxLength={2000} />
+    <TextField label="Description" name="description" value={form.description} maxLength={2000} error={errors.description} />
   </>
 );
+
+/** How the project form's fields are named in a summary of its errors. */
+export const projectFieldLabels = { name: 'Name', repository: 'Repository', description: 'Description' };
 
 export interface ProjectsPageProps extends Paged {
   shell: Shell;
@@ -38,6 +43,7 @@ export interface ProjectsPageProps extends Paged {
   filters: { sort: string; order: string; created_after: string; created_before: string };
   notice?: string;
   errors?: string[];
+  fieldErrors?: Record<string, string>;
   form?: ProjectForm;
 }
 
@@ -103,7 +109,7 @@ export const ProjectsPage = (props: ProjectsPageProps) => {
           errors={props.errors}
           submit="Create"
         >
-          <ProjectFields form={props.form ?? { name: '', repository: '', description: '' }} />
+          <ProjectFields errors={props.fieldErrors} form={props.form ?? { name: '', repository: '', description: '' }} />
         </FormCard>
       )}
     </Layout>

@@ -33,6 +33,7 @@ export interface WebhookPageProps extends Paged {
   testDelivery?: DeliveryView;
   errors?: string[];
   form?: WebhookForm;
+  fieldErrors?: Record<string, string>;
   /** What the edit form was first filled from (sent back by it), when it is shown again; else the webhook's values. */
   original?: object;
   /** The `ETag` of the webhook the edit form was filled from: the save is made only while it is current. */
@@ -223,7 +224,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
       </Card>
       {admin && (
         <FormCard title="Edit" label="Edit the webhook" action={base} csrfToken={csrf} errors={props.errors} submit="Save changes">
-          <WebhookFields form={form} />
+          <WebhookFields form={form} errors={props.fieldErrors} />
           <input type="hidden" name="etag" value={props.etag} />
           <OriginalValues values={props.original ?? stored} />
           <div className="checkbox">

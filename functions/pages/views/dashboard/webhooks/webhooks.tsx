@@ -25,7 +25,8 @@ export const eventOptions = [
 ];
 
 /** The fields of a webhook, for creating and editing alike. */
-export const WebhookFields = ({ form }: { form: WebhookForm }) => (
+/** The webhook's fields; `errors`, what is wrong with each, shown beside it. */
+export const WebhookFields = ({ form, errors = {} }: { form: WebhookForm; errors?: Record<string, string> }) => (
   <>
     <TextField
       label="Endpoint URL"
@@ -35,8 +36,9 @@ export const WebhookFields = ({ form }: { form: WebhookForm }) => (
       required
       maxLength={2048}
       hint="Where events are POSTed: https in live mode."
+      error={errors.url}
     />
-    <TextField label="Description" name="description" value={form.description} maxLength={500} />
+    <TextField label="Description" name="description" value={form.description} maxLength={500} error={errors.description} />
     <CheckboxGroup legend="Events" name="events" options={eventOptions} checked={form.events} columns />
   </>
 );
@@ -51,8 +53,12 @@ export interface WebhooksPageProps extends Paged {
   created?: { webhook: WebhookView; secret: string };
   notice?: string;
   errors?: string[];
+  fieldErrors?: Record<string, string>;
   form?: WebhookForm;
 }
+
+/** How the webhook form's fields are named in a summary of its errors. */
+export const webhookFieldLabels = { url: 'Endpoint URL', description: 'Description', events: 'Events' };
 
 export const WebhooksPage = (props: WebhooksPageProps) => {
   const { shell } = props;
@@ -126,7 +132,7 @@ export const WebhooksPage = (props: WebhooksPageProps) => {
           errors={props.errors}
           submit="Create"
         >
-          <WebhookFields form={form} />
+          <WebhookFields form={form} errors={props.fieldErrors} />
         </FormCard>
       )}
     </Layout>
