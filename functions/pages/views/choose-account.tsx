@@ -18,7 +18,11 @@ export const ChooseAccountPage = (props: { viewer: Viewer; accounts: AccountChoi
         <p>You are not a member of any account yet. Ask an admin of your team to add you.</p>
       ) : (
         <>
-          <p>You belong to several accounts. Which one do you want to act for?</p>
+          <p>
+            {props.accounts.length === 1
+              ? 'You belong to this one account; another account’s admin can add you to theirs.'
+              : 'You belong to several accounts. Which one do you want to act for?'}
+          </p>
           <PostForm action="/dashboard/accounts" csrfToken={props.viewer.csrfToken}>
             {props.returnTo && <input type="hidden" name="return_to" value={props.returnTo} />}
             <ul className="scope-list">
