@@ -14,9 +14,16 @@ export interface AuthorizedApplicationDeps {
   clock: Clock;
 }
 
-/** A live grant of the account as its people see it: the application, who granted what, and last use. */
+/**
+ * An application as one person of the account authorized it, as its people see it: what it may
+ * do and its last use. Authorizing it again (another sign-in through the application) makes a
+ * grant more; they are one row here, and revoked together, as GitHub's authorized apps are.
+ */
 export interface AuthorizedApplication {
+  /** The newest of its grants: what the revoke form names. */
   grant_id: string;
+  /** How many live grants (authorizations) it holds. */
+  grants: number;
   client_id: string;
   /** The application's name. */
   application: string;
@@ -43,29 +50,46 @@ export const listAuthorizedApplications = async (accountId: string, deps: Author
     const client = await deps.clients.get(clientId);
     if (client) names.set(clientId, client.name);
   }
-  return live
-    .flatMap((g) => {
-      const application = names.get(g.client_id);
-      if (application === undefined) return [];
-      return [
-        {
-          grant_id: g.id,
-          client_id: g.client_id,
-          application,
-          user_id: g.user_id,
-          scopes: g.scopes,
-          created_at: g.created_at,
-          last_used_at: g.last_used_at,
-          expires_at: g.expires_at,
-        },
-      ];
-    })
-    .sort((a, b) => (b.last_used_at ?? b.created_at).localeCompare(a.last_used_at ?? a.created_at));
+  const byApplication = new Map<string, AuthorizedApplication>();
+  for (const g of [...live].sort((a, b) => a.created_at.localeCompare(b.created_at))) {
+    const application = names.get(g.client_id);
+    if (application === undefined) continue;
+    const key = `${g.client_id}|${g.user_id}`;
+    const seen = byApplication.get(key);
+    byApplication.set(
+      key,
+      seen
+        ? {
+            ...seen,
+            grant_id: g.id,
+            grants: seen.grants + 1,
+            scopes: [...new Set([...seen.scopes, ...g.scopes])],
+            last_used_at: laterOf(seen.last_used_at, g.last_used_at),
+            expires_at: laterOf(seen.expires_at, g.expires_at) as string,
+          }
+        : {
+            grant_id: g.id,
+            grants: 1,
+            client_id: g.client_id,
+            application,
+            user_id: g.user_id,
+            scopes: g.scopes,
+            created_at: g.created_at,
+            last_used_at: g.last_used_at,
+            expires_at: g.expires_at,
+          },
+    );
+  }
+  return [...byApplication.values()].sort((a, b) => (b.last_used_at ?? b.created_at).localeCompare(a.last_used_at ?? a.created_at));
 };
 
+const laterOf = (a: string | null, b: string | null): string | null => (a === null ? b : b === null ? a : a > b ? a : b);
+
 /**
- * Revokes a grant of the account: every access and refresh token it issued is refused from the
- * next request on. An admin may revoke any grant of the account; a viewer only the ones they gave.
+ * Revokes an application as the person who gave `grantId` authorized it: that grant and every other
+ * live one of the same application and person, so that every access and refresh token they issued
+ * is refused from the next request on. An admin may revoke any of the account's; a viewer only
+ * the ones they gave.
  */
 export const revokeAuthorizedApplication = async (
   actor: { accountId: string; userId: string; role: Role; origin?: RequestOrigin },
@@ -80,21 +104,26 @@ export const revokeAuthorizedApplication = async (
     });
   }
   const now = deps.clock.now();
-  await deps.grants.revokeGrant(
-    grant.id,
-    'revoked_by_user',
-    isoTime(now),
-    auditRecordOf(
-      {
-        accountId: actor.accountId,
-        action: 'oauth.grant_revoked',
-        actor: { type: 'user', id: actor.userId },
-        targetId: grant.id,
-        details: { client_id: grant.client_id, reason: 'revoked_by_user' },
-        origin: actor.origin,
-      },
-      newId('auditRecord', now),
-      isoTime(now),
-    ),
+  const together = (await deps.grants.grantsOfAccount(actor.accountId)).filter(
+    (g) => g.id !== grant.id && g.client_id === grant.client_id && g.user_id === grant.user_id && isLive(g, now),
   );
+  for (const each of [grant, ...together]) {
+    await deps.grants.revokeGrant(
+      each.id,
+      'revoked_by_user',
+      isoTime(now),
+      auditRecordOf(
+        {
+          accountId: actor.accountId,
+          action: 'oauth.grant_revoked',
+          actor: { type: 'user', id: actor.userId },
+          targetId: each.id,
+          details: { client_id: each.client_id, reason: 'revoked_by_user' },
+          origin: actor.origin,
+        },
+        newId('auditRecord', deps.clock.now()),
+        isoTime(now),
+      ),
+    );
+  }
 };

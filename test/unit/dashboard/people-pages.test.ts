@@ -59,6 +59,35 @@ describe('authorized applications', () => {
     });
   });
 
+  it('one application authorized twice by one person is one row, revoked together; another person’s stays', async () => {
+    const { deps, account, admin, viewer } = await setUp();
+    const first = await grantOf(deps, account.id, viewer.id);
+    deps.clock.advance(60_000);
+    const again = {
+      ...first.grant,
+      id: newId('oauthGrant', deps.clock.now()),
+      created_at: new Date(deps.clock.now()).toISOString(),
+      scopes: ['read:workflows' as const],
+    };
+    deps.grants.grants.set(again.id, again);
+    const byAdmin = { ...first.grant, id: newId('oauthGrant', deps.clock.now() + 1), user_id: admin.id };
+    deps.grants.grants.set(byAdmin.id, byAdmin);
+    const listed = await listAuthorizedApplications(account.id, deps);
+    expect(listed.filter((a) => a.user_id === viewer.id)).toEqual([
+      expect.objectContaining({
+        grant_id: again.id,
+        grants: 2,
+        scopes: ['read:projects', 'read:workflows'],
+        created_at: first.grant.created_at,
+      }),
+    ]);
+    await revokeAuthorizedApplication({ accountId: account.id, userId: viewer.id, role: 'viewer' }, again.id, deps);
+    expect(deps.grants.grants.get(first.grant.id)?.revoked_reason).toBe('revoked_by_user');
+    expect(deps.grants.grants.get(again.id)?.revoked_reason).toBe('revoked_by_user');
+    expect(deps.grants.grants.get(byAdmin.id)?.revoked_at).toBeNull();
+    expect((await listAuthorizedApplications(account.id, deps)).map((a) => a.user_id)).toEqual([admin.id]);
+  });
+
   it('a viewer revokes only what they granted; nobody revokes another account’s grant', async () => {
     const { deps, account, admin, viewer } = await setUp();
     const byAdmin = await grantOf(deps, account.id, admin.id);

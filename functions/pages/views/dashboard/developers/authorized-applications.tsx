@@ -40,6 +40,7 @@ export const AuthorizedApplicationsPage = (props: {
             <td>{props.emails.get(a.user_id) ?? a.user_id}</td>
             <td>
               <Time iso={a.created_at} />
+              {a.grants > 1 && <div className="muted small">{`and ${a.grants - 1} more time${a.grants > 2 ? 's' : ''} since`}</div>}
             </td>
             <td>
               <Time iso={a.last_used_at} empty="Never" />
