@@ -165,8 +165,12 @@ describe('webhooks: registration', () => {
     const star = await api.post('/webhooks', { url: publicTarget, events: ['*'] });
     expect(star.status).toBe(201);
     expect(star.body.data.events).toEqual(['*']);
-    const cancelled = await api.post('/webhooks', { url: publicTarget, events: ['workflow.cancelled'] });
+    const cancelled = await api.post('/webhooks', { url: publicTarget, events: ['workflow.cancelled', 'workflow.cancelled'] });
     expect(cancelled.status).toBe(201);
+    expect(cancelled.body.data.events).toEqual(['workflow.cancelled']);
+    // `*` with other types means every type: stored alone, on a change too.
+    const everything = await api.patch(`/webhooks/${cancelled.body.data.id}`, { events: ['workflow.failed', '*'] });
+    expect(everything.body.data.events).toEqual(['*']);
     // Nothing refused was stored.
     expect((await api.get('/webhooks')).body.meta.total).toBe(2);
   });

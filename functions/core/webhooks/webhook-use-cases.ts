@@ -93,7 +93,8 @@ const existing = async (
   return webhook;
 };
 
-const uniqueEvents = (events: Subscription[]): Subscription[] => [...new Set(events)];
+/** Each type once; `*` (every type) stands alone, as a list with it means nothing more. */
+const uniqueEvents = (events: Subscription[]): Subscription[] => (events.includes('*') ? ['*'] : [...new Set(events)]);
 
 export interface NewWebhook {
   url: string;

@@ -29,7 +29,9 @@ const events = /* @__PURE__ */ (() =>
     v.array(v.picklist(subscribable, `must name known event types (${eventTypes.join(', ')}) or *`), 'must be an array of event types'),
     v.minLength(1, 'must name at least one event type, or *'),
     v.maxLength(100, 'must name at most 100 event types'),
-    v.description('Event types to receive; `*` receives every type. A type named twice counts once.'),
+    v.description(
+      'Event types to receive; `*` receives every type, and with it the list is stored as `["*"]`. A type named twice counts once.',
+    ),
   ))();
 
 const description = /* @__PURE__ */ (() =>

@@ -7283,7 +7283,7 @@ export interface operations {
            * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
            */
           url: string;
-          /** @description Event types to receive; `*` receives every type. A type named twice counts once. */
+          /** @description Event types to receive; `*` receives every type, and with it the list is stored as `["*"]`. A type named twice counts once. */
           events: (
             | 'workflow.created'
             | 'workflow.started'
@@ -7768,7 +7768,7 @@ export interface operations {
            * @description Where events are POSTed: an absolute http or https URL, https only in live mode (test mode takes http too). Targets with a user name or password, and hosts that are or resolve to private, loopback, link-local or cloud-metadata addresses are refused (422); the local runtime lets test-mode webhooks reach loopback and private addresses.
            */
           url?: string;
-          /** @description Event types to receive; `*` receives every type. A type named twice counts once. */
+          /** @description Event types to receive; `*` receives every type, and with it the list is stored as `["*"]`. A type named twice counts once. */
           events?: (
             | 'workflow.created'
             | 'workflow.started'
