@@ -72,8 +72,14 @@ export const pastSubscriptionsAfter = (
   return [
     ...(webhook.past_subscriptions ?? []).filter((past) => past.until > keptFrom),
     { until: nowIso, active: webhook.active, events: webhook.events },
-  ];
+  ].slice(-maxPastSubscriptions);
 };
+
+/**
+ * The most kept, however many changes a day brings: the webhook's item stays far below
+ * DynamoDB's 400 KB (each is at most ~1 KB). An event older than the oldest kept is judged by it.
+ */
+export const maxPastSubscriptions = 100;
 
 /** The secrets that sign an attempt made at `nowMs`. */
 export const signingSecrets = (webhook: Webhook, nowMs: number): string[] =>

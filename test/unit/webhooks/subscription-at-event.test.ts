@@ -3,7 +3,12 @@ import { newId } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { DeliveryMessage } from '../../../functions/core/webhooks/delivery';
 import { fanOutEvents, type FanOutDeps } from '../../../functions/core/webhooks/fan-out';
-import { pastSubscriptionKeptMs, type Webhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import {
+  maxPastSubscriptions,
+  pastSubscriptionKeptMs,
+  type Webhook,
+  type WebhookRepository,
+} from '../../../functions/core/webhooks/webhook';
 import { updateWebhook, type WebhookTargetDeps } from '../../../functions/core/webhooks/webhook-use-cases';
 import { controlledClock } from '../fakes/clock';
 import { inMemoryDeliveries, inMemoryWebhooks, webhookAt } from '../fakes/webhook-repositories';
@@ -101,6 +106,17 @@ describe('the subscription an event is fanned out by', () => {
     expect(await stored()).toEqual([
       { until: new Date(clock.now()).toISOString(), active: false, events: ['workflow.failed', 'workflow.created'] },
     ]);
+  });
+
+  it('keeps at most the last 100 past subscriptions, however often it changes', async () => {
+    const { clock, change, webhooks, webhook } = await setUp();
+    for (let n = 0; n < 105; n += 1) {
+      clock.advance(1_000);
+      await change({ active: n % 2 === 1 });
+    }
+    const kept = (await webhooks.get(tenant, webhook.id))?.past_subscriptions ?? [];
+    expect(kept).toHaveLength(maxPastSubscriptions);
+    expect(kept.at(-1)?.until).toBe(new Date(clock.now()).toISOString());
   });
 
   it('a change made without If-Match is read again and stored over what another write changed meanwhile, keeping both', async () => {
