@@ -328,6 +328,11 @@ describe('dashboard pages over HTTP', () => {
     expect(key.text).toContain('Name: must not be blank');
     expect(key.text).toMatch(/<input id="field-name"[^>]*aria-invalid="true"/);
 
+    const invite = await client.submit('/dashboard/team', '/dashboard/team', { email: 'not-an-address', role: 'admin' });
+    expect(invite.status).toBe(422);
+    expect(invite.text).toMatch(/<input id="field-email"[^>]*value="not-an-address"[^>]*aria-invalid="true"/);
+    expect(invite.text).toMatch(/<option value="admin" selected/);
+
     const webhook = await client.submit('/dashboard/webhooks', '/dashboard/webhooks', { url: 'not a url', events: '*' });
     expect(webhook.status).toBe(422);
     expect(webhook.text).toContain('Endpoint URL: ');

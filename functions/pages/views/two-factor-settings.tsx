@@ -45,7 +45,14 @@ export const TwoFactorSettingsPage = (props: TwoFactorSettingsProps) => (
           </PostForm>
           <h2>Turn it off</h2>
           <PostForm action="/dashboard/two-factor/disable" csrfToken={props.viewer.csrfToken}>
-            <TextField label="Current password" name="password" type="password" autoComplete="current-password" required />
+            <TextField
+              label="Current password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              error={props.error}
+            />
             <div className="actions">
               <Button variant="danger">Turn off two-factor sign-in</Button>
             </div>
@@ -64,7 +71,15 @@ export const TwoFactorSettingsPage = (props: TwoFactorSettingsProps) => (
             </p>
             <PostForm action="/dashboard/two-factor/enable" csrfToken={props.viewer.csrfToken}>
               <input type="hidden" name="secret" value={props.proposal.secret} />
-              <TextField label="Code" name="code" autoComplete="one-time-code" inputMode="numeric" required maxLength={6} />
+              <TextField
+                label="Code"
+                name="code"
+                autoComplete="one-time-code"
+                inputMode="numeric"
+                required
+                maxLength={6}
+                error={props.error}
+              />
               <div className="actions">
                 <Button>Turn on two-factor sign-in</Button>
               </div>

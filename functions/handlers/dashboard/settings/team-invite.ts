@@ -2,7 +2,7 @@ import { mailerFromEnvironment } from '../../../adapters/runtime/mailer';
 import { ApiError } from '../../../core/errors';
 import { inviteMember } from '../../../core/users/invitations';
 import { dashboardPage } from '../../../http/pages/dashboard-page';
-import { formErrors } from '../../../http/pages/form-errors';
+import { fieldErrors, formErrors } from '../../../http/pages/form-errors';
 import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
 import { inviteMemberRoute } from '../../../routes/dashboard-resources';
 import { teamPage } from './team-page';
@@ -11,12 +11,13 @@ import { teamPage } from './team-page';
 export const handler = dashboardPage(
   inviteMemberRoute,
   async (request) => {
+    const form = { email: request.form.get('email') ?? '', role: request.form.get('role') ?? 'viewer' };
     try {
       await inviteMember(
         {
           accountId: request.tenant.accountId,
-          email: request.form.get('email') ?? '',
-          role: request.form.get('role') ?? 'viewer',
+          email: form.email,
+          role: form.role,
           actorId: request.actor.userId,
           origin: request.from,
           serviceOrigin: request.origin,
@@ -26,8 +27,9 @@ export const handler = dashboardPage(
       // Told by the page the answer redirects to: a reload shows the team, and invites no one again.
       return { redirect: '/dashboard/team?done=invited' };
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'conflict') return teamPage(request, { errors: [error.message] }, 409);
-      return teamPage(request, { errors: formErrors(error, { email: 'Email', role: 'Role' }) }, 422);
+      if (error instanceof ApiError && error.code === 'conflict') return teamPage(request, { errors: [error.message], form }, 409);
+      const errors = formErrors(error, { email: 'Email', role: 'Role' });
+      return teamPage(request, { errors, fieldErrors: fieldErrors(error), form }, 422);
     }
   },
   { adminOnly: true },

@@ -7,7 +7,7 @@ import { TeamPage } from '../../../pages/views/dashboard/settings/team';
 
 export const teamPage = async (
   request: Pick<DashboardRequest, 'shell' | 'tenant' | 'actor'>,
-  extra: { notice?: string; errors?: string[] } = {},
+  extra: { notice?: string; errors?: string[]; form?: { email: string; role: string }; fieldErrors?: Record<string, string> } = {},
   status = 200,
 ): Promise<PageResult> => {
   const deps = pageDepsFromEnvironment();

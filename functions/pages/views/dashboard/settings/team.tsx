@@ -27,6 +27,9 @@ export const TeamPage = (props: {
   keysCreated?: ReadonlyMap<string, KeysCreated>;
   notice?: string;
   errors?: string[];
+  /** What was sent, shown again beside its errors. */
+  form?: { email: string; role: string };
+  fieldErrors?: Record<string, string>;
 }) => {
   const { shell } = props;
   const admin = shell.role === 'admin';
@@ -77,11 +80,19 @@ export const TeamPage = (props: {
           errors={props.errors}
           submit="Invite"
         >
-          <TextField label="Email" name="email" type="email" autoComplete="off" required />
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="off"
+            required
+            value={props.form?.email}
+            error={props.fieldErrors?.email}
+          />
           <SelectField
             label="Role"
             name="role"
-            value="viewer"
+            value={props.form?.role ?? 'viewer'}
             options={[
               { value: 'viewer', label: 'Viewer: reads; can create read-only keys' },
               { value: 'admin', label: 'Admin: everything' },
