@@ -22,6 +22,7 @@ import { ownedRecordById } from './owned-record-reader';
 import { projectActivityUpdate } from './project-guards';
 import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+import { workflowRunningCheck } from './workflow-guards';
 
 /** The narrowest range for the filters: project + environment, project, or the whole collection. */
 const rangeFor = (tenant: Tenant, query: ListQuery, projectId: string | undefined, environment: Environment | undefined): RangeSpec => {
@@ -84,17 +85,7 @@ export const dynamoDeploymentRecords = (table: TableRef, now: () => number = Dat
         ...inProgressMoves(tenant, [moveOf(isDeploymentInProgress, undefined, deployment)]),
       ];
       const workflowCheckAt = options.whileWorkflowRuns === undefined ? -1 : items.length;
-      if (options.whileWorkflowRuns !== undefined) {
-        items.push({
-          ConditionCheck: {
-            TableName: tableName,
-            Key: keys.workflow(tenant, options.whileWorkflowRuns),
-            ConditionExpression: '#status = :running',
-            ExpressionAttributeNames: { '#status': 'status' },
-            ExpressionAttributeValues: { ':running': 'running' },
-          },
-        });
-      }
+      if (options.whileWorkflowRuns !== undefined) items.push(workflowRunningCheck(tableName, tenant, options.whileWorkflowRuns));
       try {
         await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
         return 'created';

@@ -18,6 +18,7 @@ import {
 import { entityTypes, ownedRecord } from './keys';
 import { ownedRecordById } from './owned-record-reader';
 import { projectExistsCheck } from './project-guards';
+import { workflowRunningCheck } from './workflow-guards';
 import * as keys from './table-keys';
 import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
@@ -49,16 +50,6 @@ export const dynamoReviewCommentList = (table: TableRef): Pick<ReviewRepository,
       path: filters.path ?? null,
     });
     return { ...page, items: page.items.map((item) => ownedRecord<ReviewComment>(item)) };
-  },
-});
-
-const workflowRunningCheck = (tableName: string, tenant: Tenant, workflowId: string): TransactItem => ({
-  ConditionCheck: {
-    TableName: tableName,
-    Key: keys.workflow(tenant, workflowId),
-    ConditionExpression: '#status = :running',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':running': 'running' },
   },
 });
 
