@@ -41,7 +41,8 @@ export type SuccessBody<P extends PathsWithMethod<Paths, M>, M extends Method> =
  */
 type Revalidates<Init> = Init extends { params: { header: { 'If-None-Match'?: unknown } } } | { headers: unknown } ? true : false;
 export type Answer<P extends PathsWithMethod<Paths, M>, M extends Method, Init> =
-  | SuccessBody<P, M>
+  // An answer with no body (204: a DELETE) resolves to undefined.
+  | ([SuccessBody<P, M>] extends [never] ? undefined : SuccessBody<P, M>)
   | (Paths[P][M] extends { responses: { 304: unknown } } ? (true extends Revalidates<Init> ? NotModified : never) : never);
 
 type Call<M extends Method> = <P extends PathsWithMethod<Paths, M>, Init extends MaybeOptionalInit<Paths[P], M>>(

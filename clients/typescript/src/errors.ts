@@ -36,7 +36,8 @@ export class ServiceApiError extends ServiceError {
     this.code = body.code;
     this.details = body.details;
     this.errors = body.errors;
-    this.requestId = body.request_id ?? headers.get('x-request-id') ?? undefined;
+    // This answer's own id: a replayed answer's body names the request that first made it.
+    this.requestId = headers.get('x-request-id') ?? body.request_id ?? undefined;
     this.headers = headers;
   }
 }

@@ -20,6 +20,14 @@ export {
   WebhookSignatureError,
   type ErrorBody,
 } from './errors.js';
-export { webhooks, constructEvent, verifySignature, signPayload, signatureHeaderName, type ConstructEventOptions } from './webhooks.js';
+export {
+  webhooks,
+  constructEvent,
+  verifySignature,
+  signPayload,
+  signatureHeaderName,
+  type ConstructEventOptions,
+  type SignatureHeader,
+} from './webhooks.js';
 export { eventTypes, type EventType, type ServiceEvent, type EventOf } from './generated/events.js';
 export type { paths, operations, components } from './generated/openapi.js';

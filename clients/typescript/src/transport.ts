@@ -20,15 +20,32 @@ export const newIdempotencyKey = (): string => {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 };
 
+/**
+ * Whether a request whose answer was lost (a timeout, a dropped connection: it may have been
+ * applied) can be sent again and mean the same: a read, or a POST under its `Idempotency-Key`. A
+ * DELETE sent again would answer 404 for a deletion that worked, a change under `If-Match` 412 for
+ * one that was stored, so those are not sent again: the error says it may have been applied.
+ */
+const repeatableAfterLostAnswer = (method: string, headers: Headers): boolean =>
+  method === 'GET' || method === 'HEAD' || method === 'POST' || (method === 'PATCH' && !headers.has('If-Match'));
+
+/** The answer with its body read within the attempt's time: a body that stalls is a timeout of the attempt, not of the caller's read. */
+const buffered = async (response: Response): Promise<Response> => {
+  const bytes = response.status === 204 || response.status === 304 ? null : await response.arrayBuffer();
+  return new Response(bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
+
 /** 409 `idempotency_key_in_use`: the first attempt of this POST is still running; its answer will be replayed. */
 const isKeyInUse = async (response: Response): Promise<boolean> =>
   response.status === 409 && (await errorOf(response)).code === 'idempotency_key_in_use';
 
 /**
  * The fetch every SDK request goes through: the credential, an `Idempotency-Key` generated once per
- * POST and sent on each of its attempts, a timeout per attempt, and retries with exponential backoff
- * and full jitter on 429, 5xx, a POST still in flight, timeouts and connection failures, waiting
- * `Retry-After` when the answer gives one. A rejected OAuth token is refreshed once.
+ * POST and sent on each of its attempts, a timeout per attempt (the answer's body read within it),
+ * and retries with exponential backoff and full jitter on 429, 5xx, a POST still in flight, and
+ * timeouts and connection failures of a request that means the same sent again
+ * (`repeatableAfterLostAnswer`), waiting `Retry-After` when the answer gives one. A rejected OAuth
+ * token is refreshed once.
  */
 export const createTransport = (options: TransportOptions) => {
   const retry = { ...retryDefaults, ...options.retry };
@@ -49,23 +66,29 @@ export const createTransport = (options: TransportOptions) => {
       const timeout = AbortSignal.timeout(options.timeoutMs);
       let response: Response;
       try {
-        response = await fetchImpl(request.url, {
-          method: request.method,
-          headers,
-          body,
-          signal: AbortSignal.any([caller, timeout]),
-          redirect: request.redirect,
-        });
+        response = await buffered(
+          await fetchImpl(request.url, {
+            method: request.method,
+            headers,
+            body,
+            signal: AbortSignal.any([caller, timeout]),
+            redirect: request.redirect,
+          }),
+        );
       } catch (error) {
         if (caller.aborted) throw caller.reason ?? error;
-        if (attempt < retry.maxRetries) {
+        const repeatable = repeatableAfterLostAnswer(request.method, headers);
+        if (attempt < retry.maxRetries && repeatable) {
           await sleep(backoffDelay(attempt, retry), caller);
           continue;
         }
         const what = `${request.method} ${new URL(request.url).pathname}`;
+        const unsure = repeatable ? '' : ' It may have been applied: read the resource to see, rather than send it again.';
         throw timeout.aborted
-          ? new ServiceTimeoutError(`${what} got no answer within ${options.timeoutMs} ms (${attempt + 1} attempts).`, { cause: error })
-          : new ServiceConnectionError(`${what} could not reach the API (${attempt + 1} attempts): ${(error as Error).message}`, {
+          ? new ServiceTimeoutError(`${what} got no answer within ${options.timeoutMs} ms (${attempt + 1} attempts).${unsure}`, {
+              cause: error,
+            })
+          : new ServiceConnectionError(`${what} could not reach the API (${attempt + 1} attempts): ${(error as Error).message}.${unsure}`, {
               cause: error,
             });
       }

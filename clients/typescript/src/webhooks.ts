@@ -61,15 +61,25 @@ const signedPayload = (timestamp: number, body: Uint8Array): Uint8Array<ArrayBuf
 };
 
 /**
+ * The `X-Service-Signature` header as a server hands it over: a string, or (node's
+ * `IncomingHttpHeaders`) a list of its lines, read as one list of values.
+ */
+export type SignatureHeader = string | readonly string[] | null | undefined;
+
+const headerText = (header: SignatureHeader): string | undefined =>
+  typeof header === 'string' ? header : Array.isArray(header) ? header.join(',') : undefined;
+
+/**
  * True when `header` is well formed, its time is within the tolerance of now and one of its `v1`
  * values is this body's signature under `secret`. `crypto.subtle.verify` compares in constant time.
  */
 export const verifySignature = async (
   rawBody: string | Uint8Array,
-  header: string | null | undefined,
+  signatureHeader: SignatureHeader,
   secret: string,
   options: ConstructEventOptions = {},
 ): Promise<boolean> => {
+  const header = headerText(signatureHeader);
   if (typeof header !== 'string' || header.length > maxHeaderLength || typeof secret !== 'string' || secret.length === 0) return false;
   const parsed = parseHeader(header);
   const tolerance = options.tolerance ?? defaultToleranceSeconds;
@@ -105,7 +115,7 @@ export const signPayload = async (rawBody: string | Uint8Array, secrets: string[
  */
 export const constructEvent = async (
   rawBody: string | Uint8Array,
-  signatureHeader: string | null | undefined,
+  signatureHeader: SignatureHeader,
   secret: string,
   options: ConstructEventOptions = {},
 ): Promise<ServiceEvent> => {

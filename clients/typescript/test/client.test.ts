@@ -38,7 +38,8 @@ describe('createClient', () => {
       code: 'validation_error',
       message: 'validation_error happened',
       details: { field: 'name', issue: 'is required' },
-      requestId: 'req_1',
+      // This answer's X-Request-Id: a replayed answer's body names the request that first made it (req_1).
+      requestId: 'req_fake',
     });
   });
 
@@ -217,6 +218,71 @@ describe('retries', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceTimeoutError);
     expect(slow.sent).toHaveLength(2);
+  });
+
+  it('a body that stalls after the headers is a timeout of the attempt: retried, then a ServiceTimeoutError', async () => {
+    const stalled = fakeFetch(
+      (request) =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"data":'));
+              request.signal?.addEventListener('abort', () => controller.error(request.signal?.reason));
+            },
+          }),
+          { status: 200, headers: { 'Content-Type': 'application/json' } },
+        ),
+    );
+    const error = await createClient({
+      baseUrl: 'http://api.test',
+      apiKey: 'k',
+      fetch: stalled.fetch,
+      timeoutMs: 50,
+      retry: { ...fast, maxRetries: 1 },
+    })
+      .get('/v1/projects')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceTimeoutError);
+    expect(stalled.sent).toHaveLength(2);
+  });
+
+  it('sends a DELETE or a change under If-Match once when its answer is lost: it may have been applied, and a repeat would answer 404 or 412', async () => {
+    for (const call of [
+      (api: ReturnType<typeof createClient>) => api.delete('/v1/projects/{id}', { params: { path: { id: project.id } } }),
+      (api: ReturnType<typeof createClient>) =>
+        api.patch('/v1/projects/{id}', {
+          params: { path: { id: project.id }, header: { 'If-Match': '"abc"' } },
+          body: { description: 'x' },
+        }),
+    ]) {
+      const lost = fakeFetch(() => Promise.reject(new TypeError('socket hang up')));
+      const error = await call(createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: lost.fetch, retry: fast })).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(ServiceConnectionError);
+      expect((error as Error).message).toContain('It may have been applied');
+      expect(lost.sent).toHaveLength(1);
+    }
+    // A change without If-Match sets the same values again: it is retried.
+    const lost = fakeFetch(
+      () => Promise.reject(new TypeError('socket hang up')),
+      () => json(200, { data: project }),
+    );
+    await createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch: lost.fetch, retry: fast }).patch('/v1/projects/{id}', {
+      params: { path: { id: project.id } },
+      body: { description: 'x' },
+    });
+    expect(lost.sent).toHaveLength(2);
+  });
+
+  it('resolves a DELETE (204, no body) to undefined, and types it so', async () => {
+    const { fetch } = fakeFetch(() => new Response(null, { status: 204, headers: { 'X-Request-Id': 'req_fake' } }));
+    const api = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch });
+    const deleted: undefined = await api.delete('/v1/projects/{id}', { params: { path: { id: project.id } } });
+    expect(deleted).toBeUndefined();
+    // @ts-expect-error: a DELETE answers no body, so its result is not a number (or anything else).
+    const wrong: number = await api.delete('/v1/projects/{id}', { params: { path: { id: project.id } } });
+    expect(wrong).toBeUndefined();
   });
 
   it("stops at once when the caller's signal aborts", async () => {

@@ -19,6 +19,16 @@ const body = JSON.stringify(event);
 const now = 1_800_000_000;
 
 describe('webhooks.constructEvent', () => {
+  it("takes the header as node's IncomingHttpHeaders gives it: a string, or a list of its lines", async () => {
+    const body = '{"id":"evt_1","type":"workflow.completed","created_at":"2026-01-01T00:00:00.000Z","data":{}}';
+    const now = 1_800_000_000;
+    const header = await signPayload(body, ['whsec_one'], now);
+    const [time, signature] = header.split(',') as [string, string];
+    expect(await verifySignature(body, [time, signature], 'whsec_one', { nowSeconds: now })).toBe(true);
+    expect(await verifySignature(body, [time], 'whsec_one', { nowSeconds: now })).toBe(false);
+    expect(await verifySignature(body, undefined, 'whsec_one', { nowSeconds: now })).toBe(false);
+  });
+
   it("verifies the service's own signature and answers the typed event", async () => {
     const header = signatureHeader(body, [secret], now);
     const verified: ServiceEvent = await constructEvent(body, header, secret, { nowSeconds: now + 10 });
