@@ -3,6 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, LogGroupLogDestination, type ThrottleSettings } from 'aws-cdk-lib/aws-apigatewayv2';
 import { Repository, RepositoryEncryption, TagStatus } from 'aws-cdk-lib/aws-ecr';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { corsSettings } from '../functions/http/cors';
@@ -10,7 +11,7 @@ import { AlarmTopic } from './operations/alarm-topic';
 import { CoreAlarms } from './operations/core-alarms';
 import { ServiceDashboard } from './operations/service-dashboard';
 import { ArtifactStore } from './stateful/artifact-store';
-import { DeliveryQueues, failureQueue } from './stateful/delivery-queues';
+import { DeliveryQueues, deadLetterQueue, failureQueue } from './stateful/delivery-queues';
 import { ServiceTable } from './constructs/service-table';
 
 export interface CoreStackProps extends StackProps {
@@ -55,6 +56,7 @@ export class CoreStack extends Stack {
   readonly securityFailures: Queue;
   readonly testFailures: Queue;
   readonly reviewFailures: Queue;
+  readonly jobFailureDeadLetters: Queue;
   readonly executionFailures: Queue;
   readonly api: HttpApi;
   /**
@@ -81,29 +83,34 @@ export class CoreStack extends Stack {
       removalPolicy: RemovalPolicy.RETAIN,
     });
     this.deliveryQueues = new DeliveryQueues(this, 'Webhooks');
+    // What the job safety net's function failed on five times: set aside (and alarmed) rather than
+    // received again every 3 minutes for 14 days while its job stays under way.
+    this.jobFailureDeadLetters = deadLetterQueue(this, 'JobFailureDeadLetters', 'the security, tests and reviews failure queues');
     // Read by the job safety net's function (30 s): six times that as visibility timeout.
-    this.securityFailures = failureQueue(
-      this,
-      'Security',
-      'This queue is the on-failure destination of the security function (invocations that failed after their retries); it needs no DLQ of its own.',
-      Duration.minutes(3),
-    );
-    this.testFailures = failureQueue(
-      this,
-      'Tests',
-      'On-failure destination of the tests function; it needs no DLQ of its own.',
-      Duration.minutes(3),
-    );
-    this.reviewFailures = failureQueue(
-      this,
-      'Reviews',
-      'On-failure destination of the review function; it needs no DLQ of its own.',
-      Duration.minutes(3),
-    );
-    this.executionFailures = failureQueue(
+    const jobFailures = {
+      visibilityTimeout: Duration.minutes(3),
+      deadLetterQueue: { queue: this.jobFailureDeadLetters, maxReceiveCount: 5 },
+    };
+    this.securityFailures = failureQueue(this, 'Security', jobFailures);
+    this.testFailures = failureQueue(this, 'Tests', jobFailures);
+    this.reviewFailures = failureQueue(this, 'Reviews', jobFailures);
+    this.executionFailures = deadLetterQueue(
       this,
       'ExecutionSafetyNet',
-      'This queue is the dead-letter target of the EventBridge rule (events the function could not take after its retries); it needs no DLQ of its own.',
+      "the EventBridge rule's target and its function's asynchronous invocations (events it could not take, or failed on, after their retries)",
+    );
+    // The rule that writes here is in another stack, where CDK cannot add this to an imported queue.
+    this.executionFailures.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'EventBridgeDeadLetters',
+        principals: [new ServicePrincipal('events.amazonaws.com')],
+        actions: ['sqs:SendMessage'],
+        resources: [this.executionFailures.queueArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': this.account },
+          ArnLike: { 'aws:SourceArn': this.formatArn({ service: 'events', resource: 'rule', resourceName: '*' }) },
+        },
+      }),
     );
 
     this.api = new HttpApi(this, 'Api', {

@@ -4,6 +4,7 @@ import { Rule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import { SqsDestination } from 'aws-cdk-lib/aws-lambda-destinations';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
 import { ServiceFunction } from './service-function';
@@ -43,6 +44,9 @@ export class ExecutionSafetyNet extends Construct {
     this.function.bindTable(props.table, 'write');
 
     const failures = props.executionFailures;
+    // The rule's retries and dead-letter queue cover handing an event over; the function failing on
+    // one is Lambda's asynchronous retries', after which the event goes to the same queue.
+    this.function.function.configureAsyncInvoke({ retryAttempts: 2, onFailure: new SqsDestination(failures) });
     new Rule(this, 'ExecutionEnded', {
       description: 'Executions of the workflow and deployment state machines that ended without succeeding',
       eventPattern: {

@@ -1,7 +1,7 @@
-import { Token } from 'aws-cdk-lib';
+import { ArnFormat, Stack, Token } from 'aws-cdk-lib';
 import type { IAlarmAction } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -26,6 +26,28 @@ export class AlarmTopic extends Construct {
     const key = new Key(this, 'Key', { enableKeyRotation: true, description: 'Encrypts the alarm topic' });
     key.grant(new ServicePrincipal('cloudwatch.amazonaws.com'), 'kms:Decrypt', 'kms:GenerateDataKey*');
     this.topic = new Topic(this, 'Topic', { displayName: 'Project automation service alarms', masterKey: key, enforceSSL: true });
+    // enforceSSL writes the topic's policy, which replaces SNS's default one: CloudWatch must be let
+    // in by name, or every alarm fails to publish ("no resource-based policy allows").
+    const stack = Stack.of(this);
+    this.topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
     if (props.email) this.topic.addSubscription(new EmailSubscription(props.email));
     this.action = new SnsAction(this.topic);
   }

@@ -38,6 +38,13 @@ export class CoreAlarms extends Construct {
     queueReceivedAlarm(this, 'SecurityJobFailures', action, core.securityFailures, 'Security job failures');
     queueReceivedAlarm(this, 'TestJobFailures', action, core.testFailures, 'Test job failures');
     queueReceivedAlarm(this, 'ReviewJobFailures', action, core.reviewFailures, 'Review job failures');
+    queueNotEmptyAlarm(
+      this,
+      'JobFailureDeadLetters',
+      action,
+      core.jobFailureDeadLetters,
+      'Job safety net dead-letter queue (its function failed on a failed job 5 times; the job may still show under way)',
+    );
     notifyingAlarm(this, 'ApiServerErrors', action, {
       description: 'HTTP API: more than 1 % of requests (at least 5) answered 5xx in 5 minutes',
       metric: apiServerErrorsMetric(core.api.apiId),

@@ -39,11 +39,21 @@ export class DeliveryQueues extends Construct {
 
 /**
  * A queue that receives what failed for good (an asynchronous invocation after its retries, an
- * EventBridge target's undeliverable event). Retained, 14 days.
+ * EventBridge target's undeliverable event), for a function to read: retained, 14 days, and set
+ * aside in `deadLetterQueue` when that function fails on a message again and again.
  */
-export const failureQueue = (scope: Construct, id: string, reason: string, visibilityTimeout?: Duration): Queue => {
-  const holder = new Construct(scope, id);
-  const queue = new Queue(holder, 'Failures', { ...queueDefaults, retentionPeriod: Duration.days(14), visibilityTimeout });
-  Validations.of(queue).acknowledge({ id: 'AwsSolutions-SQS3', reason });
+export const failureQueue = (
+  scope: Construct,
+  id: string,
+  options: { visibilityTimeout: Duration; deadLetterQueue: { queue: Queue; maxReceiveCount: number } },
+): Queue => new Queue(new Construct(scope, id), 'Failures', { ...queueDefaults, retentionPeriod: Duration.days(14), ...options });
+
+/** A queue where what failed for good waits for a person (an alarm watches it): `of`, what sends it there. */
+export const deadLetterQueue = (scope: Construct, id: string, of: string): Queue => {
+  const queue = new Queue(new Construct(scope, id), 'Failures', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+  Validations.of(queue).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: `This queue is a dead-letter queue itself, of ${of}: cdk-nag recognises only redrive policies and function DLQs as such.`,
+  });
   return queue;
 };

@@ -34,14 +34,51 @@ describe('execution safety net', () => {
     });
   });
 
-  it('its function may write the table and nothing else of AWS (no Step Functions, no Lambda, no S3)', () => {
-    const actions = lookups
-      .statementsOf(executionEndedDescription)
-      .flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]));
-    expect(actions.every((action) => action.startsWith('dynamodb:') || action.startsWith('logs:') || action.startsWith('xray:'))).toBe(
-      true,
+  it('the events its rule cannot hand over, and those its function fails on after its retries, both reach the dead-letter queue', () => {
+    const core = app.stack(app.coreStackName);
+    const queuePolicies = Object.values(core.findResources('AWS::SQS::QueuePolicy')).filter(
+      (policy) => JSON.stringify(policy.Properties.Queues) === JSON.stringify([{ Ref: ids.executionFailures }]),
     );
+    const statements = queuePolicies.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Record<string, any>[]);
+    expect(statements.find((statement) => statement.Effect === 'Allow')).toMatchObject({
+      Principal: { Service: 'events.amazonaws.com' },
+      Action: 'sqs:SendMessage',
+      Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+    });
+    const invokeConfig = only(
+      Object.values(
+        template.findResources('AWS::Lambda::EventInvokeConfig', { Properties: { FunctionName: { Ref: ids.executionEnded } } }),
+      ),
+      'event invoke config of the execution safety net',
+    );
+    expect(invokeConfig.Properties.MaximumRetryAttempts).toBe(2);
+    expect(invokeConfig.Properties.DestinationConfig.OnFailure.Destination).toEqual({ 'Fn::GetAtt': [ids.executionFailures, 'Arn'] });
+  });
+
+  it('its function may write the table, and send to its dead-letter queue, and nothing else of AWS (no Step Functions, no Lambda, no S3)', () => {
+    const statements = lookups.statementsOf(executionEndedDescription);
+    const actions = statements.flatMap((statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]));
+    expect(
+      actions.every(
+        (action) => action.startsWith('dynamodb:') || action.startsWith('logs:') || action.startsWith('xray:') || action.startsWith('sqs:'),
+      ),
+    ).toBe(true);
+    expect(
+      statements.filter((statement) => JSON.stringify(statement.Action).includes('sqs:')).map((statement) => statement.Resource),
+    ).toEqual([{ 'Fn::GetAtt': [ids.executionFailures, 'Arn'] }]);
+    expect(actions).toContain('sqs:SendMessage');
+    expect(actions).not.toContain('sqs:ReceiveMessage');
     expect(actions).toEqual(expect.arrayContaining(['dynamodb:PutItem', 'dynamodb:ConditionCheckItem']));
+  });
+
+  it('the failure queues it reads set aside, in a dead-letter queue of their own, what its function fails on five times', () => {
+    const deadLetters = app.idAt(`${app.coreStackName}/JobFailureDeadLetters/Failures/Resource`);
+    for (const queue of [ids.securityFailures, ids.testFailures, ids.reviewFailures]) {
+      expect([queue, lookups.resources()[queue]!.Properties.RedrivePolicy]).toEqual([
+        queue,
+        { deadLetterTargetArn: { 'Fn::GetAtt': [deadLetters, 'Arn'] }, maxReceiveCount: 5 },
+      ]);
+    }
   });
 
   describe('job safety net', () => {

@@ -184,8 +184,23 @@ describe('stacks', () => {
           [s.idAt(`${s.coreStackName}/Security/Failures/Resource`), 'NumberOfMessagesSent'],
           [s.idAt(`${s.coreStackName}/Tests/Failures/Resource`), 'NumberOfMessagesSent'],
           [s.idAt(`${s.coreStackName}/Reviews/Failures/Resource`), 'NumberOfMessagesSent'],
+          [s.idAt(`${s.coreStackName}/JobFailureDeadLetters/Failures/Resource`), 'ApproximateNumberOfMessagesVisible'],
         ].sort(),
       );
+    });
+
+    it('can reach someone: the topic lets CloudWatch alarms of this account publish (enforceSSL replaced its default policy)', () => {
+      const policies = Object.values(s.stack(s.coreStackName).findResources('AWS::SNS::TopicPolicy'));
+      const ofTopic = policies.filter((policy) => JSON.stringify(policy.Properties.Topics) === JSON.stringify([{ Ref: topicId() }]));
+      const statements = ofTopic.flatMap((policy) => policy.Properties.PolicyDocument.Statement as Record<string, any>[]);
+      const publish = statements.find(
+        (statement) => statement.Effect === 'Allow' && statement.Principal?.Service === 'cloudwatch.amazonaws.com',
+      );
+      expect(publish).toMatchObject({
+        Action: 'sns:Publish',
+        Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } }, ArnLike: { 'aws:SourceArn': expect.anything() } },
+      });
+      expect(JSON.stringify(publish?.Condition.ArnLike)).toContain(':alarm:*');
     });
 
     it('watch the dispatcher and fan-out errors, both state machines, the API and the table', () => {
