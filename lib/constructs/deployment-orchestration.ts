@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Stack } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
@@ -27,8 +27,26 @@ const substitutionNames: Record<StepKey, string> = {
   rollback: 'RollbackFunctionArn',
 };
 
-/** The steps that talk to a provider: they reach the configured Lambda targets and nothing else. */
-const reachesTargets: StepKey[] = ['deploy', 'health', 'rollback'];
+/**
+ * The steps that talk to a provider, and what each asks of the configured Lambda targets (and
+ * nothing else): deploy updates the code from a package and points the alias at a new version;
+ * health invokes the alias; rollback points it back. Only deploy reads the code packages.
+ */
+const targetActions: Partial<Record<StepKey, string[]>> = {
+  deploy: [
+    'lambda:GetAlias',
+    'lambda:CreateAlias',
+    'lambda:UpdateAlias',
+    'lambda:UpdateFunctionCode',
+    'lambda:GetFunctionConfiguration',
+    'lambda:PublishVersion',
+  ],
+  health: ['lambda:InvokeFunction'],
+  rollback: ['lambda:UpdateAlias'],
+};
+
+/** An unqualified Lambda function ARN: what an IAM policy names (a bare name would match nothing). */
+const functionArn = /^arn:[\w-]+:lambda:[a-z0-9-]+:\d{12}:function:[\w-]{1,64}$/;
 
 export interface DeploymentOrchestrationProps {
   table: ITableV2;
@@ -59,6 +77,17 @@ export class DeploymentOrchestration extends Construct {
 
   constructor(scope: Construct, id: string, props: DeploymentOrchestrationProps) {
     super(scope, id);
+    for (const [name, list] of [
+      ['deployLambdaTargets', props.lambdaTargets],
+      ['deployLambdaTestTargets', props.lambdaTestTargets],
+    ] as const) {
+      const wrong = list.filter((target) => !functionArn.test(target));
+      if (wrong.length > 0) {
+        throw new Error(
+          `${name} takes unqualified function ARNs (arn:aws:lambda:<region>:<account>:function:<name>), not ${wrong.join(', ')}`,
+        );
+      }
+    }
     this.targetEnvironment = {
       DEPLOY_LAMBDA_TARGETS: props.lambdaTargets.join(','),
       DEPLOY_LAMBDA_TEST_TARGETS: props.lambdaTestTargets.join(','),
@@ -73,7 +102,8 @@ export class DeploymentOrchestration extends Construct {
         timeout: Duration.seconds(step === 'deploy' || step === 'rollback' ? 300 : 60),
       });
       fn.bindTable(props.table, 'write');
-      if (reachesTargets.includes(step)) this.bindTargets(fn, props);
+      const actions = targetActions[step];
+      if (actions) this.bindTargets(fn, actions, step === 'deploy' ? props.codeBuckets : []);
       return fn;
     };
     this.functions = {
@@ -90,20 +120,12 @@ export class DeploymentOrchestration extends Construct {
     });
   }
 
-  private bindTargets(fn: ServiceFunction, props: DeploymentOrchestrationProps): void {
+  private bindTargets(fn: ServiceFunction, actions: string[], codeBuckets: string[]): void {
     this.bindTargetLists(fn);
     if (this.allTargets.length > 0) {
       fn.allow(
         new PolicyStatement({
-          actions: [
-            'lambda:GetAlias',
-            'lambda:CreateAlias',
-            'lambda:UpdateAlias',
-            'lambda:UpdateFunctionCode',
-            'lambda:GetFunctionConfiguration',
-            'lambda:PublishVersion',
-            'lambda:InvokeFunction',
-          ],
+          actions,
           // Aliases and versions are qualified ARNs of the same functions.
           resources: this.allTargets.flatMap((arn) => [arn, `${arn}:*`]),
         }),
@@ -115,16 +137,12 @@ export class DeploymentOrchestration extends Construct {
         });
       }
     }
-    if (props.codeBuckets.length > 0) {
-      fn.allow(
-        new PolicyStatement({
-          actions: ['s3:GetObject', 's3:GetObjectVersion'],
-          resources: props.codeBuckets.map((bucket) => `arn:aws:s3:::${bucket}/*`),
-        }),
-      );
-      for (const bucket of props.codeBuckets) {
+    if (codeBuckets.length > 0) {
+      const objectsOf = (bucket: string) => `arn:${Stack.of(this).partition}:s3:::${bucket}/*`;
+      fn.allow(new PolicyStatement({ actions: ['s3:GetObject', 's3:GetObjectVersion'], resources: codeBuckets.map(objectsOf) }));
+      for (const bucket of codeBuckets) {
         fn.acknowledge({
-          id: `AwsSolutions-IAM5[Resource::arn:aws:s3:::${bucket}/*]`,
+          id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:s3:::${bucket}/*]`,
           reason: "Code packages of aws-lambda deployments, read by Lambda on the caller's behalf.",
         });
       }

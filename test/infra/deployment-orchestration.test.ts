@@ -66,15 +66,21 @@ const bothModesContext = {
   deployLambdaTestTargets: ` ${testTarget}, ${sharedTarget} ,`,
   deployCodeBuckets: 'my-code',
 };
-const lambdaActions = [
-  'lambda:CreateAlias',
-  'lambda:GetAlias',
-  'lambda:GetFunctionConfiguration',
-  'lambda:InvokeFunction',
-  'lambda:PublishVersion',
-  'lambda:UpdateAlias',
-  'lambda:UpdateFunctionCode',
-];
+/** What each provider step calls on a target, and no more. */
+const lambdaActions: Partial<Record<(typeof targetSteps)[number], string[]>> = {
+  deploy: [
+    'lambda:CreateAlias',
+    'lambda:GetAlias',
+    'lambda:GetFunctionConfiguration',
+    'lambda:PublishVersion',
+    'lambda:UpdateAlias',
+    'lambda:UpdateFunctionCode',
+  ],
+  health: ['lambda:InvokeFunction'],
+  rollback: ['lambda:UpdateAlias'],
+};
+/** A code package's ARN in the stack's partition. */
+const objectsOf = (bucket: string) => ({ 'Fn::Join': ['', ['arn:', { Ref: 'AWS::Partition' }, `:s3:::${bucket}/*`]] });
 
 const aslText = readFileSync(deploymentDefinitionFile, 'utf8');
 const asl = JSON.parse(aslText) as {
@@ -294,13 +300,13 @@ describe('deployment orchestration', () => {
     });
 
     it.each(targetSteps.map((step) => [step]))(
-      '%s gets exactly the seven Lambda actions on the target and its qualified ARNs, the target in DEPLOY_LAMBDA_TARGETS and none in DEPLOY_LAMBDA_TEST_TARGETS',
+      '%s gets exactly the Lambda actions it calls on the target and its qualified ARNs, the target in DEPLOY_LAMBDA_TARGETS and none in DEPLOY_LAMBDA_TEST_TARGETS',
       (step) => {
         const description = deploymentFunctionDescriptions[step];
         const lambda = only(targets.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), `${step} Lambda statement`);
         expect(lambda.Effect).toBe('Allow');
         expect(lambda.Condition).toBeUndefined();
-        expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions);
+        expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions[step]);
         expect([...asArray(lambda.Resource)].sort()).toEqual([lambdaTarget, `${lambdaTarget}:*`]);
         expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(lambdaTarget);
         expect(targets.lookups.environmentOf(description).DEPLOY_LAMBDA_TEST_TARGETS).toBe('');
@@ -327,22 +333,24 @@ describe('deployment orchestration', () => {
       );
     });
 
-    it.each(targetSteps.map((step) => [step]))('%s may read code packages from the configured bucket only', (step) => {
+    it('deploy may read code packages from the configured bucket only', () => {
       const s3 = only(
-        targets.lookups.statementsOf(deploymentFunctionDescriptions[step]).filter(hasActionWithPrefix('s3:')),
-        `${step} S3 statement`,
+        targets.lookups.statementsOf(deploymentFunctionDescriptions.deploy).filter(hasActionWithPrefix('s3:')),
+        'deploy S3 statement',
       );
       expect(s3.Effect).toBe('Allow');
       expect([...actionsOf(s3)].sort()).toEqual(['s3:GetObject', 's3:GetObjectVersion']);
-      expect(asArray(s3.Resource)).toEqual(['arn:aws:s3:::my-code/*']);
+      expect(asArray(s3.Resource)).toEqual([objectsOf('my-code')]);
     });
 
-    it('the code bucket is readable by the three provider steps only', () => {
+    it('the code bucket is readable by deploy only', () => {
       const onBucket = targets.policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes('my-code'));
-      expect(new Set(onBucket.flatMap(({ roles }) => roles))).toEqual(
-        new Set(targetSteps.map((step) => targets.roleOf(deploymentFunctionDescriptions[step]))),
-      );
-      expect(targets.lookups.statementsOf(deploymentFunctionDescriptions.control).filter(hasActionWithPrefix('s3:'))).toEqual([]);
+      expect(new Set(onBucket.flatMap(({ roles }) => roles))).toEqual(new Set([targets.roleOf(deploymentFunctionDescriptions.deploy)]));
+    });
+
+    it('refuses a target that is not a function ARN at synth, naming it (an IAM policy of a bare name matches nothing)', () => {
+      expect(() => synthesize({ deployLambdaTargets: 'shop' })).toThrow(/deployLambdaTargets takes unqualified function ARNs .*not shop/);
+      expect(() => synthesize({ deployLambdaTestTargets: `${lambdaTarget}:live` })).toThrow(/deployLambdaTestTargets/);
     });
 
     it('the starters still may only start the machine', () => {
@@ -361,8 +369,10 @@ describe('deployment orchestration', () => {
         const description = deploymentFunctionDescriptions[step];
         const lambda = only(several.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), 'Lambda statement');
         expect([...asArray(lambda.Resource)].sort()).toEqual([lambdaTarget, `${lambdaTarget}:*`, other, `${other}:*`].sort());
-        const s3 = only(several.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:')), 'S3 statement');
-        expect([...asArray(s3.Resource)].sort()).toEqual(['arn:aws:s3:::more-code/*', 'arn:aws:s3:::my-code/*']);
+        if (step === 'deploy') {
+          const s3 = only(several.lookups.statementsOf(description).filter(hasActionWithPrefix('s3:')), 'S3 statement');
+          expect(asArray(s3.Resource)).toEqual([objectsOf('more-code'), objectsOf('my-code')]);
+        }
         expect(several.lookups.environmentOf(description).DEPLOY_LAMBDA_TARGETS).toBe(`${lambdaTarget},${other}`);
       }
     });
@@ -376,13 +386,13 @@ describe('deployment orchestration', () => {
     });
 
     it.each(targetSteps.map((step) => [step]))(
-      '%s gets the seven Lambda actions on every target of both lists (a shared one once) and their qualified ARNs, and each list in its variable',
+      '%s gets the Lambda actions it calls on every target of both lists (a shared one once) and their qualified ARNs, and each list in its variable',
       (step) => {
         const description = deploymentFunctionDescriptions[step];
         const lambda = only(modes.lookups.statementsOf(description).filter(hasActionWithPrefix('lambda:')), `${step} Lambda statement`);
         expect(lambda.Effect).toBe('Allow');
         expect(lambda.Condition).toBeUndefined();
-        expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions);
+        expect([...actionsOf(lambda)].sort()).toEqual(lambdaActions[step]);
         expect([...asArray(lambda.Resource)].sort()).toEqual(
           [lambdaTarget, `${lambdaTarget}:*`, sharedTarget, `${sharedTarget}:*`, testTarget, `${testTarget}:*`].sort(),
         );
