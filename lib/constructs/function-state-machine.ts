@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Duration, Validations } from 'aws-cdk-lib';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -33,7 +34,8 @@ export const functionStateMachine = <Key extends string>(
     definitionSubstitutions: Object.fromEntries(
       (Object.keys(substitutionNames) as Key[]).map((key) => [substitutionNames[key], functions[key].function.functionArn]),
     ),
-    timeout: Duration.hours(2),
+    // The file's own limit, as the local runtime reads it: one figure, set where the states are.
+    timeout: Duration.seconds((JSON.parse(readFileSync(definitionFile, 'utf8')) as { TimeoutSeconds: number }).TimeoutSeconds),
     tracingEnabled: true,
     logs: { destination: logGroup, level: LogLevel.ALL, includeExecutionData: false },
   });

@@ -124,6 +124,21 @@ describe('workflow orchestration', () => {
       noun: 'stage',
     });
 
+    it('gives an execution time for its longest run: every stage at its limit, five fix rounds, and the hour auto_deploy may wait', () => {
+      const definition = JSON.parse(resolvedDefinitionOf(s, aslText)) as {
+        TimeoutSeconds: number;
+        States: Record<string, { TimeoutSeconds?: number }>;
+      };
+      const limit = (name: string) => definition.States[name]?.TimeoutSeconds ?? 0;
+      const maxFixRounds = 5; // max_iterations' upper bound (workflows-bodies.ts)
+      const autoDeployWaitSeconds = 3_600; // auto-deployer.ts's maxWaitMs
+      const longest =
+        ['StartWorkflow', 'Intake', 'Build', 'Verify', 'Prove', 'Package', 'CompleteWorkflow'].reduce((sum, name) => sum + limit(name), 0) +
+        maxFixRounds * (limit('Iterate') + limit('Verify') + limit('Prove')) +
+        autoDeployWaitSeconds;
+      expect(definition.TimeoutSeconds).toBeGreaterThanOrEqual(longest);
+    });
+
     it('keeps the states of the file, in its order, and sends every Task to one of the seven stage functions', () => {
       const definition = JSON.parse(resolvedDefinitionOf(s, aslText)) as typeof asl;
       expect(definition.StartAt).toBe(asl.StartAt);
