@@ -7,8 +7,11 @@
 export const dispatcherBatchSize = 10;
 
 /**
- * Batches the local poller runs at once. In AWS the event source (no MaximumConcurrency set) starts
- * with five concurrent batches and adds pollers while messages wait, up to 1,000; the local runtime,
- * one process, stops at this bound instead.
+ * Batches the event source runs at once in AWS, at most (its MaximumConcurrency: it starts with five
+ * and adds pollers while messages wait): a burst of events may not take the account's concurrency
+ * from the API's functions. Each batch runs its attempts side by side.
  */
+export const dispatcherMaxConcurrency = 50;
+
+/** Batches the local poller runs at once: the local runtime, one process, stops at this bound. */
 export const localDispatcherConcurrentBatches = 10;

@@ -6,7 +6,7 @@ import { DynamoEventSource, SqsDlq, SqsEventSource } from 'aws-cdk-lib/aws-lambd
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
-import { dispatcherBatchSize } from './dispatcher-event-source';
+import { dispatcherBatchSize, dispatcherMaxConcurrency } from './dispatcher-event-source';
 import { ServiceFunction } from './service-function';
 import { dispatcherTimeout } from '../stateful/delivery-queues';
 
@@ -93,6 +93,7 @@ export class WebhookDelivery extends Construct {
     this.dispatcher.function.addEventSource(
       new SqsEventSource(this.queue, {
         batchSize: dispatcherBatchSize,
+        maxConcurrency: dispatcherMaxConcurrency,
         // No batching window: a message is handed over as soon as it is polled, so a lone event's first
         // attempt is not held back (the first-attempt latency is what a receiver sees; README, Webhooks).
         reportBatchItemFailures: true,

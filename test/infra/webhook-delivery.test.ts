@@ -5,7 +5,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { routeTable as routes } from '../../functions/routes/index';
-import { jobFailedDescription } from '../../lib/constructs/execution-safety-net';
+import { executionEndedDescription, jobFailedDescription } from '../../lib/constructs/execution-safety-net';
 import { securityFunctionDescription } from '../../lib/constructs/security-scanning';
 import { ServiceFunction } from '../../lib/constructs/service-function';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
@@ -43,9 +43,12 @@ describe('webhook delivery', () => {
     template = synthesized().template;
     lookups = templateLookups(template);
     const queues = template.findResources('AWS::SQS::Queue');
+    // The queue the dispatcher reads (the job failure queues have a redrive policy too).
     queueId = only(
-      Object.keys(template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: {} } })),
-      'queue with a redrive policy',
+      Object.values(template.findResources('AWS::Lambda::EventSourceMapping'))
+        .filter((mapping) => mapping.Properties.FunctionName.Ref === lookups.functionIdWithDescription(dispatcherDescription))
+        .map((mapping) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] as string),
+      "dispatcher's queue",
     );
     deadLetterQueueId = queues[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
     const mapping = only(
@@ -72,8 +75,8 @@ describe('webhook delivery', () => {
     ).Properties.DestinationConfig.OnFailure.Destination['Fn::GetAtt'][0];
 
   describe('queues', () => {
-    it("has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has four more: the execution safety net's, and the security, tests and review functions' failure queues)", () => {
-      template.resourceCountIs('AWS::SQS::Queue', 7);
+    it("has the delivery queue, its DLQ and the fan-out failure queue, three different queues (the stack has five more: the execution safety net's, the security, tests and review functions' failure queues, and their dead-letter queue)", () => {
+      template.resourceCountIs('AWS::SQS::Queue', 8);
       expect(new Set([queueId, deadLetterQueueId, fanOutFailuresId]).size).toBe(3);
       // The three others, told by what uses them: the safety net's rule target DLQ, the security and tests functions' on-failure destinations.
       const safetyNetRule = only(Object.values(template.findResources('AWS::Events::Rule')), 'execution safety net rule');
@@ -92,13 +95,24 @@ describe('webhook delivery', () => {
           lookups.functionIdWithDescription(securityFunctionDescription),
           lookups.functionIdWithDescription(testsFunctionDescription),
           lookups.functionIdWithDescription(reviewFunctionDescription),
+          lookups.functionIdWithDescription(executionEndedDescription),
         ].sort(),
       );
       const securityFailuresId = onFailureQueueOf(securityFunctionDescription);
       const testsFailuresId = onFailureQueueOf(testsFunctionDescription);
       const reviewFailuresId = onFailureQueueOf(reviewFunctionDescription);
-      const all = [queueId, deadLetterQueueId, fanOutFailuresId, safetyNetQueueId, securityFailuresId, testsFailuresId, reviewFailuresId];
-      expect(new Set(all).size).toBe(7);
+      const jobDeadLetters = queueProperties(securityFailuresId).RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
+      const all = [
+        queueId,
+        deadLetterQueueId,
+        fanOutFailuresId,
+        safetyNetQueueId,
+        securityFailuresId,
+        testsFailuresId,
+        reviewFailuresId,
+        jobDeadLetters,
+      ];
+      expect(new Set(all).size).toBe(8);
       expect(new Set(Object.keys(template.findResources('AWS::SQS::Queue')))).toEqual(new Set(all));
     });
 
@@ -157,7 +171,7 @@ describe('webhook delivery', () => {
       );
     });
 
-    it('hands the dispatcher batches of 10 from the delivery queue and lets it fail single messages', () => {
+    it('hands the dispatcher batches of 10 from the delivery queue, at most 50 at once, and lets it fail single messages', () => {
       const mapping = only(
         Object.values(template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(queueId) } })),
         'queue mapping',
@@ -166,6 +180,8 @@ describe('webhook delivery', () => {
         FunctionName: { Ref: lookups.functionIdWithDescription(dispatcherDescription) },
         BatchSize: 10,
         FunctionResponseTypes: ['ReportBatchItemFailures'],
+        // Bounded, so a burst of events leaves the API its concurrency.
+        ScalingConfig: { MaximumConcurrency: 50 },
       });
       // No batching window: a lone message is not held back before its first attempt.
       expect(mapping.Properties.MaximumBatchingWindowInSeconds ?? 0).toBe(0);
