@@ -114,7 +114,12 @@ export class ImageBuilds extends Construct {
   bindStarter(fn: ServiceFunction): void {
     fn.function.addEnvironment('IMAGE_BUILD_PROJECT', this.project.projectName);
     fn.function.addEnvironment('IMAGE_REPOSITORY_URI', this.repository.repositoryUri);
-    fn.allow(new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }));
+    fn.allow(
+      new PolicyStatement({
+        actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds', 'codebuild:StopBuild'],
+        resources: [this.project.projectArn],
+      }),
+    );
     fn.allow(new PolicyStatement({ actions: ['s3:PutObject'], resources: [this.props.artifacts.arnForObjects(`${imageSourcePrefix}*`)] }));
     fn.allow(new PolicyStatement({ actions: ['kms:GenerateDataKey'], resources: [this.props.artifactKey.keyArn] }));
     fn.acknowledge({

@@ -124,7 +124,10 @@ export class TestRunning extends Construct {
     });
     bindAsyncWorker(this.function, props, 0);
     this.function.allow(
-      new PolicyStatement({ actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds'], resources: [this.project.projectArn] }),
+      new PolicyStatement({
+        actions: ['codebuild:StartBuild', 'codebuild:BatchGetBuilds', 'codebuild:StopBuild'],
+        resources: [this.project.projectArn],
+      }),
     );
     this.function.allow(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [objects] }));
     this.function.allow(new PolicyStatement({ actions: ['kms:Decrypt', 'kms:GenerateDataKey'], resources: [props.artifactKey.keyArn] }));

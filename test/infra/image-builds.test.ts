@@ -148,7 +148,7 @@ describe('ImageBuilds', () => {
     it('may start and watch builds of the image project only, put zips under images/ and encrypt them with the artifact key', () => {
       const statements = lookups.statementsOf(packageDescription);
       const codebuild = only(statements.filter(hasActionWithPrefix('codebuild:')), 'codebuild statement');
-      expect(actionsOf(codebuild).sort()).toEqual(['codebuild:BatchGetBuilds', 'codebuild:StartBuild']);
+      expect(actionsOf(codebuild).sort()).toEqual(['codebuild:BatchGetBuilds', 'codebuild:StartBuild', 'codebuild:StopBuild']);
       expect(asArray(codebuild.Resource)).toEqual([arnOf(projectId)]);
       const images = only(
         statements.filter((s) => asArray(s.Resource).map(joined).includes(imageObjects)),
@@ -189,7 +189,7 @@ describe('ImageBuilds', () => {
       expect(runnerRoleId).not.toBe(projectRoleId);
     });
 
-    it('only the package stage may start or watch image builds, with StartBuild and BatchGetBuilds only', () => {
+    it('only the package stage may start, watch or stop image builds, with StartBuild, BatchGetBuilds and StopBuild only', () => {
       const codebuild = policyStatements().filter(({ statement }) => hasActionWithPrefix('codebuild:')(statement));
       // No CodeBuild grant on every project; the tests function's are on the test runner (test/infra/test-running.test.ts).
       for (const { statement } of codebuild) expect(asArray(statement.Resource)).not.toContain('*');
@@ -198,6 +198,7 @@ describe('ImageBuilds', () => {
       expect(onProject.flatMap(({ statement }) => actionsOf(statement)).sort()).toEqual([
         'codebuild:BatchGetBuilds',
         'codebuild:StartBuild',
+        'codebuild:StopBuild',
       ]);
       // Besides its own log groups (CodeBuild's default one included), its project is named by no other role's statement.
       const naming = policyStatements().filter(({ statement }) => JSON.stringify(statement.Resource).includes(`"${projectId}"`));

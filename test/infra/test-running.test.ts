@@ -44,6 +44,7 @@ const baseGrantsOf = (s: Synthesized): string[] =>
     `bedrock:InvokeModel ${foundationModel(defaultBedrockModelId)}`,
     `codebuild:BatchGetBuilds \${${s.projectId}.Arn}`,
     `codebuild:StartBuild \${${s.projectId}.Arn}`,
+    `codebuild:StopBuild \${${s.projectId}.Arn}`,
     ...artifactObjectGrants(s, 'tests/'),
   ].sort();
 
@@ -77,6 +78,7 @@ describe('test running', () => {
       expect(grantsOf(s.statements().filter(hasActionWithPrefix('codebuild:')))).toEqual([
         `codebuild:BatchGetBuilds \${${s.projectId}.Arn}`,
         `codebuild:StartBuild \${${s.projectId}.Arn}`,
+        `codebuild:StopBuild \${${s.projectId}.Arn}`,
       ]);
       expect(grantsOf(s.statements().filter(hasActionWithPrefix('s3:')))).toEqual([
         `s3:GetObject \${${s.bucketId}.Arn}/tests/*`,

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
+import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { zipSync, type Zippable } from 'fflate';
 import type { ImageBuilder } from '../../core/workflows/stages/image-build';
@@ -117,7 +117,11 @@ export const codeBuildImageBuilder = (options: CodeBuildImageBuilderOptions): Im
           phase = build.currentPhase;
           await log(`Image build ${id}: ${phase}`);
         }
-        if (now() >= deadline) return { failed: `image build still running after ${Math.round(maxWaitMs / 60_000)} minutes (build ${id})` };
+        if (now() >= deadline) {
+          // Nothing waits for its image any more: stopped, so it bills and pushes no longer.
+          await options.codebuild.send(new StopBuildCommand({ id }));
+          return { failed: `image build still running after ${Math.round(maxWaitMs / 60_000)} minutes, stopped (build ${id})` };
+        }
       }
     },
   };

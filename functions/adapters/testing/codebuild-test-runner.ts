@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { BatchGetBuildsCommand, type Build, type CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
+import { BatchGetBuildsCommand, type Build, type CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { parseJestJson, parseJUnitXml } from './reports';
 import type { RunResults, TestRunner } from '../../core/testing/results';
@@ -73,9 +73,11 @@ export const codeBuildTestRunner = (options: CodeBuildTestRunnerOptions): TestRu
       let finished: Build | undefined;
       while (!finished) {
         if (now() > deadline) {
+          // Nobody reads its results any more: stopped, so it bills no longer (its logs stay).
+          await options.codebuild.send(new StopBuildCommand({ id }));
           return {
             status: 'failed',
-            reason: `CodeBuild build ${id} did not finish while the tests function could wait; see its logs`,
+            reason: `CodeBuild build ${id} did not finish while the tests function could wait, and was stopped; see its logs`,
             totals: { passed: 0, failed: 0, skipped: 0, errored: 0 },
             duration_ms: now() - started,
             cases: [],

@@ -1,6 +1,6 @@
 import { chmod, mkdir, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BatchGetBuildsCommand, type Build, CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
+import { BatchGetBuildsCommand, StopBuildCommand, type Build, CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unzipSync } from 'fflate';
@@ -195,9 +195,11 @@ describe('codeBuildImageBuilder', () => {
 
     const outcome = await builder.build({ ref, workflowId: ref.id, tree: await tree(), log: async () => {} });
 
-    expect(outcome).toEqual({ failed: 'image build still running after 12 minutes (build images:b-1)' });
+    expect(outcome).toEqual({ failed: 'image build still running after 12 minutes, stopped (build images:b-1)' });
     expect(clock.now() - start).toBe(12 * 60_000);
     expect(codebuild.commandCalls(BatchGetBuildsCommand)).toHaveLength(72);
+    // Nothing waits for it any more: stopped, so it bills no longer.
+    expect(codebuild.commandCalls(StopBuildCommand).map((call) => call.args[0].input)).toEqual([{ id: 'images:b-1' }]);
   });
 
   it('fails when CodeBuild starts no build', async () => {

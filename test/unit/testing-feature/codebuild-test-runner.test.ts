@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { BatchGetBuildsCommand, CodeBuildClient, StartBuildCommand } from '@aws-sdk/client-codebuild';
+import { BatchGetBuildsCommand, CodeBuildClient, StartBuildCommand, StopBuildCommand } from '@aws-sdk/client-codebuild';
 import { GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
 import { unzipSync } from 'fflate';
@@ -164,6 +164,26 @@ describe('codeBuildTestRunner', () => {
     codebuild.on(BatchGetBuildsCommand).resolves({ builds: [{ id: `${projectName}:b-1`, buildStatus: 'SUCCEEDED' }] });
     await defaults.runner.run({ dir: await tree(), framework: 'jest', timeoutSeconds: 300 });
     expect(defaults.sleeps).toEqual([5000]);
+  });
+
+  it('stops a build still running when the function can wait no longer, and answers it failed, timed out', async () => {
+    codebuild.on(BatchGetBuildsCommand).resolves({ builds: [{ id: `${projectName}:b-1`, buildStatus: 'IN_PROGRESS' }] });
+    codebuild.on(StopBuildCommand).resolves({});
+    let clock = 0;
+    const runner = codeBuildTestRunner({
+      codebuild: new CodeBuildClient({}),
+      s3: new S3Client({}),
+      projectName,
+      bucket,
+      maxWaitMs: 60_000,
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+    });
+    const result = await runner.run({ dir: await tree(), framework: 'jest', timeoutSeconds: 300 });
+    expect(result).toMatchObject({ status: 'failed', timed_out: true, reason: expect.stringContaining('was stopped') });
+    expect(codebuild.commandCalls(StopBuildCommand).map((call) => call.args[0].input)).toEqual([{ id: `${projectName}:b-1` }]);
   });
 
   it("reads jest's report.json from the run's out/ and parses it into the results, with the exit code and the log's tail", async () => {
