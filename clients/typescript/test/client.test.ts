@@ -51,6 +51,15 @@ describe('createClient', () => {
     expect(patch).toBe(diff);
   });
 
+  it("gives a text answer's ETag through the raw client, as the README shows", async () => {
+    const etag = '"5d41402abc4b2a76b9719d911017c592"';
+    const { fetch } = fakeFetch(() => new Response('diff', { status: 200, headers: { 'Content-Type': 'text/x-diff', ETag: etag } }));
+    const api = createClient({ baseUrl: 'http://api.test', apiKey: 'k', fetch });
+    const answer = await api.raw.GET('/v1/security/findings/{id}/patch', { params: { path: { id: 'fnd_1' } }, parseAs: 'text' });
+    expect(answer.response.headers.get('ETag')).toBe(etag);
+    expect(answer.data).toBe('diff');
+  });
+
   it('answers a conditional GET whose copy is current (304) as NotModified with the ETag, not as an error', async () => {
     const etag = '"5d41402abc4b2a76b9719d911017c592"';
     const { fetch, sent } = fakeFetch(
