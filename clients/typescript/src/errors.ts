@@ -1,3 +1,5 @@
+import { retryAfterMs } from './retry.js';
+
 /**
  * Everything the SDK throws is a `ServiceError`, but for a call the caller's own `signal` aborted:
  * that one rejects with the signal's reason, as `fetch` does.
@@ -28,6 +30,8 @@ export class ServiceApiError extends ServiceError {
   readonly errors: { field?: string; issue?: string }[] | undefined;
   /** The request id to quote to support (`X-Request-Id`). */
   readonly requestId: string | undefined;
+  /** How long the API asked to wait before trying again (`Retry-After` of a 429 or 503), in ms. */
+  readonly retryAfterMs: number | undefined;
   readonly headers: Headers;
 
   constructor(status: number, body: ErrorBody, headers: Headers) {
@@ -38,6 +42,7 @@ export class ServiceApiError extends ServiceError {
     this.errors = body.errors;
     // This answer's own id: a replayed answer's body names the request that first made it.
     this.requestId = headers.get('x-request-id') ?? body.request_id ?? undefined;
+    this.retryAfterMs = retryAfterMs(headers.get('retry-after'));
     this.headers = headers;
   }
 }

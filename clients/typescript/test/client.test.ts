@@ -167,6 +167,8 @@ describe('retries', () => {
       {
         status: 429,
         code: 'rate_limited',
+        // What it asked to wait, for the caller to schedule its own retry.
+        retryAfterMs: 3_600_000,
       },
     );
     expect(tooLong.sent).toHaveLength(1);
