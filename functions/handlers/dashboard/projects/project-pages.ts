@@ -64,7 +64,7 @@ export const projectPage = async (
   status = 200,
 ): Promise<PageResult> => {
   const { tenant } = request;
-  const project = await getProject(tenant, projectIdOf(request), projectDeps());
+  const project = extra.project ?? (await getProject(tenant, projectIdOf(request), projectDeps()));
   const filter = { project_id: project.id };
   const [workflows, scans, findings, deployments, reviews, testRuns] = await Promise.all([
     listWorkflows(tenant, recent, filter, workflowReadDeps()),

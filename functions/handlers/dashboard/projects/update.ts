@@ -4,7 +4,7 @@ import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { updateProjectPageRoute } from '../../../routes/dashboard-resources';
 import { projectDeps } from '../../projects/deps';
 import { fieldErrors, formErrors, isChangedMeanwhile } from '../../../http/pages/form-errors';
-import { projectFieldLabels } from '../../../pages/views/dashboard/projects/projects';
+import { projectFieldLabels, projectFormOf } from '../../../pages/views/dashboard/projects/projects';
 import { projectChangesOf, projectFields, projectIdOf, projectPage } from './project-pages';
 
 export const handler = dashboardPage(
@@ -25,8 +25,11 @@ export const handler = dashboardPage(
       }
       // Someone else saved first: the project as it is now, with this person's own edits on top.
       const project = await getProject(request.tenant, id, projectDeps());
-      const current = { name: project.name, repository: project.repository, description: project.description };
-      return projectPage(request, { errors: formErrors(error), form: mergedAfterConflict(fields, original, current) }, 409);
+      return projectPage(
+        request,
+        { project, errors: formErrors(error), form: mergedAfterConflict(fields, original, projectFormOf(project)) },
+        409,
+      );
     }
   },
   { adminOnly: true },

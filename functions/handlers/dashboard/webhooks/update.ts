@@ -3,7 +3,7 @@ import { mergedAfterConflict, originalValuesOf } from '../../../http/pages/edit-
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { updateWebhookPageRoute } from '../../../routes/dashboard-resources';
 import { fieldErrors, formErrors, isChangedMeanwhile } from '../../../http/pages/form-errors';
-import { webhookFieldLabels } from '../../../pages/views/dashboard/webhooks/webhooks';
+import { webhookFieldLabels, webhookFormOf } from '../../../pages/views/dashboard/webhooks/webhooks';
 import { dashboardWebhookDeps, webhookChangesOf, webhookFields, webhookIdOf, webhookPage } from './webhook-pages';
 
 export const handler = dashboardPage(
@@ -30,8 +30,7 @@ export const handler = dashboardPage(
       }
       // Someone else saved first: the webhook as it is now, with this person's own edits on top.
       const webhook = await getWebhook(request.tenant, id, dashboardWebhookDeps());
-      const current = { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };
-      return webhookPage(request, { errors, form: mergedAfterConflict(fields, original, current) }, 409);
+      return webhookPage(request, { webhook, errors, form: mergedAfterConflict(fields, original, webhookFormOf(webhook)) }, 409);
     }
   },
   { adminOnly: true },

@@ -18,7 +18,7 @@ import { StatusBadge } from '../../../parts/status-badge';
 import { OriginalValues } from '../../../parts/original-values';
 import { Time } from '../../../parts/time';
 import { totalsText } from '../tests/tests';
-import { type ProjectForm, ProjectFields } from './projects';
+import { type ProjectForm, ProjectFields, projectFormOf } from './projects';
 
 export interface ProjectPageProps {
   shell: Shell;
@@ -59,7 +59,7 @@ const Section = <T,>(props: {
 export const ProjectPage = (props: ProjectPageProps) => {
   const { shell, project } = props;
   const base = `/dashboard/projects/${encodeURIComponent(project.id)}`;
-  const stored: ProjectForm = { name: project.name, repository: project.repository, description: project.description };
+  const stored = projectFormOf(project);
   const filter = `project_id=${encodeURIComponent(project.id)}`;
   return (
     <Layout title={project.name} shell={shell}>

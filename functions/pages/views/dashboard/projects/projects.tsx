@@ -34,6 +34,13 @@ export const ProjectFields = ({ form, errors = {} }: { form: ProjectForm; errors
   </>
 );
 
+/** The form's fields filled from a project as it is stored. */
+export const projectFormOf = (project: Pick<Project, 'name' | 'repository' | 'description'>): ProjectForm => ({
+  name: project.name,
+  repository: project.repository,
+  description: project.description,
+});
+
 /** How the project form's fields are named in a summary of its errors. */
 export const projectFieldLabels = { name: 'Name', repository: 'Repository', description: 'Description' };
 

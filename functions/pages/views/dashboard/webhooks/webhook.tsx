@@ -17,7 +17,7 @@ import { PostForm } from '../../../parts/post-form';
 import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
 import { Duration, Time } from '../../../parts/time';
-import { type WebhookForm, WebhookFields, webhookState } from './webhooks';
+import { type WebhookForm, WebhookFields, webhookFormOf, webhookState } from './webhooks';
 import { Excerpt } from '../../../parts/excerpt';
 import { OriginalValues } from '../../../parts/original-values';
 
@@ -91,7 +91,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
   const csrf = shell.viewer.csrfToken;
   // Viewers read; the server refuses them every action (403), so the page offers none.
   const admin = shell.role === 'admin';
-  const stored: WebhookForm = { url: webhook.url, events: webhook.events, description: webhook.description ?? '' };
+  const stored = webhookFormOf(webhook);
   const form = props.form ?? stored;
   return (
     <Layout title={`Webhook ${webhook.url}`} shell={shell}>

@@ -57,6 +57,13 @@ export interface WebhooksPageProps extends Paged {
   form?: WebhookForm;
 }
 
+/** The form's fields filled from a webhook as it is stored. */
+export const webhookFormOf = (webhook: Pick<WebhookView, 'url' | 'events' | 'description'>): WebhookForm => ({
+  url: webhook.url,
+  events: webhook.events,
+  description: webhook.description ?? '',
+});
+
 /** How the webhook form's fields are named in a summary of its errors. */
 export const webhookFieldLabels = { url: 'Endpoint URL', description: 'Description', events: 'Events' };
 
