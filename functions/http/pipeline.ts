@@ -97,7 +97,7 @@ export const createApiHandler = <R extends AnyRoute>(
     const pipeline = middy<APIGatewayProxyEventV2, HttpResponse, Error, Context & ApiContext>().use(authenticate(route, deps));
     if (route.body || refusesBody(route)) {
       if (!steps.jsonBody) throw new Error(`${route.operationId} checks a JSON body: build its function with apiHandler`);
-      for (const step of steps.jsonBody(route.body ? { optional: route.optionalBody } : { takesNone: true })) pipeline.use(step);
+      for (const step of steps.jsonBody({ takesNone: !route.body })) pipeline.use(step);
     }
     if (takesIdempotencyKey(route)) {
       if (!steps.idempotency) throw new Error(`${route.operationId} takes Idempotency-Key: build its function with apiHandler`);

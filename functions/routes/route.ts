@@ -86,7 +86,7 @@ export interface RouteDefinition<
   params?: TParams;
   query?: TQuery;
   body?: TBody;
-  /** The body may be left out entirely (then it reads as `{}`). */
+  /** Every field is optional, so the body may be left out: OpenAPI marks it not required. (A blank body reads as `{}` for every operation.) */
   optionalBody?: boolean;
   /** Status of the success answer and what it carries. */
   success: { status: 200 | 201 | 202 | 204 } & ResponseSpec;

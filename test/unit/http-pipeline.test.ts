@@ -344,7 +344,7 @@ describe('request bodies', () => {
     expect((await postProject(validProject, { 'content-type': 'application/json; charset=utf-8' })).status).toBe(201);
   });
 
-  it.each(['{"name":', 'not json', ''])('answers 400 invalid_json for the body %p', async (raw) => {
+  it.each(['{"name":', 'not json'])('answers 400 invalid_json for the body %p', async (raw) => {
     const { handlers, auth } = await setUp();
     const answer = await send(handlers.create, {
       method: 'POST',
@@ -354,6 +354,21 @@ describe('request bodies', () => {
     });
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('invalid_json');
+  });
+
+  it.each([
+    ['no body', undefined, 'application/json'],
+    ['a blank body', ' \n', 'application/json'],
+    ['no body and no content type', undefined, undefined],
+  ])('reads %s as {}: 422 naming every required field, not malformed JSON, and stores nothing', async (_, raw, contentType) => {
+    const { handlers, auth, calls } = await setUp();
+    const headers: Record<string, string> = { ...auth };
+    if (contentType) headers['content-type'] = contentType;
+    const answer = await send(handlers.create, { method: 'POST', path: '/v1/projects', raw, headers });
+    expect(answer.status).toBe(422);
+    expect(answer.body.error.code).toBe('validation_error');
+    expect(answer.body.error.errors.map((error: { field: string }) => error.field).sort()).toEqual(['name', 'repository']);
+    expect(calls.create).toBe(0);
   });
 
   it('answers 400 invalid_json for a body whose bytes are not UTF-8, and stores nothing', async () => {

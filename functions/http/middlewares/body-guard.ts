@@ -83,13 +83,14 @@ const parsedJson = (event: APIGatewayProxyEventV2, text: string | undefined): un
 
 /**
  * 413 over 1 MiB, 415 without a JSON content type, 400 when the JSON does not parse.
- * - `optional`: a blank body reads as `{}`.
+ * - A blank body (none, or only whitespace, whatever its content type) reads as `{}`, so an operation
+ *   that needs fields answers 422 naming each one missing rather than calling nothing malformed JSON.
  * - `takesNone` (a POST whose route declares no body, an action such as cancel): a blank body or
  *   `{}` passes and the body is left as sent; any other body is refused as any write's would be
  *   (413, 415, 400), and a JSON value that is not `{}` with 422 naming each of its fields. These
  *   checks come before idempotency, as a malformed body's do: a refused request is not kept.
  */
-export const jsonBody = ({ optional = false, takesNone = false } = {}): Middleware[] => {
+export const jsonBody = ({ takesNone = false } = {}): Middleware[] => {
   return [
     {
       before: (request) => {
@@ -105,7 +106,7 @@ export const jsonBody = ({ optional = false, takesNone = false } = {}): Middlewa
           if (!blank) refuseFields(parsedJson(request.event, text));
           return;
         }
-        if (optional && blank) {
+        if (blank) {
           (request.event as { body: unknown }).body = {};
           return;
         }
