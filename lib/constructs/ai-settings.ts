@@ -55,23 +55,46 @@ export const secretArn = (scope: Construct, name: string): string =>
     arnFormat: ArnFormat.COLON_RESOURCE_NAME,
   });
 
+/**
+ * A system-defined cross-Region inference profile is a model id behind a geography's prefix
+ * (`us.anthropic.claude-sonnet-4-…`, `global.…`). Newer models are offered only through one.
+ */
+const inferenceProfilePrefix = /^(us|us-gov|eu|apac|ca|jp|au|global)\.(?=[a-z0-9-]+\.)/;
+
+/**
+ * What invoking `modelId` needs, and no more: a model in this Region; or a profile of this account
+ * and Region with its one model in whichever Region the profile routes to (and, for a global
+ * profile, the model's Region-less ARN, which Bedrock also checks).
+ */
+export const bedrockModelArns = (scope: Construct, modelId: string): string[] => {
+  if (modelId.startsWith('arn:'))
+    throw new Error(
+      `bedrockModelId takes a model or inference profile id (anthropic.claude-…, us.anthropic.claude-…), not an ARN: "${modelId}"`,
+    );
+  const stack = Stack.of(scope);
+  const model = (region: string | undefined, id: string) =>
+    stack.formatArn({
+      service: 'bedrock',
+      region,
+      account: '',
+      resource: 'foundation-model',
+      resourceName: id,
+      arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+    });
+  const profile = inferenceProfilePrefix.exec(modelId);
+  if (!profile) return [model(undefined, modelId)];
+  const underlying = modelId.slice(profile[0].length);
+  return [
+    stack.formatArn({ service: 'bedrock', resource: 'inference-profile', resourceName: modelId, arnFormat: ArnFormat.SLASH_RESOURCE_NAME }),
+    model('*', underlying),
+    ...(profile[1] === 'global' ? [model('', underlying)] : []),
+  ];
+};
+
 /** Only the configured model and the configured secrets. */
 export const grantAi = (fn: ServiceFunction, ai: AiSettings): void => {
   if (ai.providers.includes('bedrock') && ai.bedrockModelId) {
-    fn.allow(
-      new PolicyStatement({
-        actions: ['bedrock:InvokeModel'],
-        resources: [
-          Stack.of(fn).formatArn({
-            service: 'bedrock',
-            account: '',
-            resource: 'foundation-model',
-            resourceName: ai.bedrockModelId,
-            arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
-          }),
-        ],
-      }),
-    );
+    fn.allow(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: bedrockModelArns(fn, ai.bedrockModelId) }));
   }
   const secrets = [
     ai.providers.includes('openai') ? ai.openaiApiKeySecret : undefined,
