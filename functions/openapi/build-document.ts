@@ -6,6 +6,7 @@ import { corsSettings } from '../http/cors';
 import { responseSchemas } from '../routes/index';
 import { type AnyRoute, refusesBody, type ResponseSchemas } from '../routes/route';
 import { documentedAsSent, documentedKeywords } from '../routes/schemas/common';
+import { requestExamples, responseExamples } from './examples';
 
 type Json = Record<string, unknown>;
 
@@ -198,7 +199,11 @@ const successResponse = (route: AnyRoute, responses: ResponseSchemas): Json => {
   if (success.status === 204 || !schema) return { description: success.description, headers };
   const data = convert(schema, 'output');
   if (success.mediaType) {
-    return { description: success.description, headers, content: { [success.mediaType]: { schema: data } } };
+    return {
+      description: success.description,
+      headers,
+      content: { [success.mediaType]: withExample({ schema: data }, responseExamples, route) },
+    };
   }
   const body =
     route.scope === null
@@ -210,8 +215,16 @@ const successResponse = (route: AnyRoute, responses: ResponseSchemas): Json => {
             properties: { data: { type: 'array', items: data }, meta: { $ref: '#/components/schemas/PageMeta' } },
           }
         : { type: 'object', required: ['data'], properties: { data } };
-  return { description: success.description, headers, content: { 'application/json': { schema: body } } };
+  return {
+    description: success.description,
+    headers,
+    content: { 'application/json': withExample({ schema: body }, responseExamples, route) },
+  };
 };
+
+/** A media type object with the operation's example, when it has one. */
+const withExample = (media: Json, examples: Readonly<Record<string, unknown>>, route: AnyRoute): Json =>
+  examples[route.operationId] === undefined ? media : { ...media, example: examples[route.operationId] };
 
 const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
   const responses: Json = { [String(route.success.status)]: successResponse(route, schemas) };
@@ -241,7 +254,10 @@ const operationOf = (route: AnyRoute, schemas: ResponseSchemas): Json => {
     // An optional body may be left out entirely (it then reads as `{}`): the document says so.
     ...(route.body
       ? {
-          requestBody: { required: route.optionalBody !== true, content: { 'application/json': { schema: convert(route.body, 'input') } } },
+          requestBody: {
+            required: route.optionalBody !== true,
+            content: { 'application/json': withExample({ schema: convert(route.body, 'input') }, requestExamples, route) },
+          },
         }
       : {}),
     responses,

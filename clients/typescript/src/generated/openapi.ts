@@ -885,6 +885,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "openapi": "3.1.0",
+           *       "info": {
+           *         "title": "Project Automation Service",
+           *         "version": "1.0.0"
+           *       },
+           *       "paths": {
+           *         "/v1/projects": {}
+           *       }
+           *     }
+           */
           'application/json': {
             [key: string]: unknown;
           };
@@ -946,6 +958,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "name": "Shop",
+           *           "repository": "https://github.com/acme/shop",
+           *           "description": "Storefront and checkout",
+           *           "created_at": "2026-11-29T14:30:17.649Z",
+           *           "updated_at": "2026-11-29T14:30:17.649Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix proj_ */
@@ -1055,6 +1087,13 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Shop",
+         *       "repository": "https://github.com/acme/shop",
+         *       "description": "Storefront and checkout"
+         *     }
+         */
         'application/json': {
           /** @description 1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters. */
           name: string;
@@ -1078,6 +1117,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "name": "Shop",
+           *         "repository": "https://github.com/acme/shop",
+           *         "description": "Storefront and checkout",
+           *         "created_at": "2026-11-29T14:30:17.649Z",
+           *         "updated_at": "2026-11-29T14:30:17.649Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix proj_ */
@@ -1238,6 +1289,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "name": "Shop",
+           *         "repository": "https://github.com/acme/shop",
+           *         "description": "Storefront and checkout",
+           *         "created_at": "2026-11-29T14:30:17.649Z",
+           *         "updated_at": "2026-11-29T14:30:17.649Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix proj_ */
@@ -1506,6 +1569,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "description": "Storefront, cart and checkout"
+         *     }
+         */
         'application/json': {
           /** @description 1 to 100 characters (Unicode code points), not blank; no control or bidirectional control characters. */
           name?: string;
@@ -1527,6 +1595,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "name": "Shop",
+           *         "repository": "https://github.com/acme/shop",
+           *         "description": "Storefront, cart and checkout",
+           *         "created_at": "2026-11-29T14:30:17.649Z",
+           *         "updated_at": "2026-11-29T14:35:02.118Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix proj_ */
@@ -1709,6 +1789,151 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "wf_01M8KVDP303YTXH8VYGEGJNB4T",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "name": "Add a discount helper to the cart",
+           *           "status": "completed",
+           *           "stages": [
+           *             "intake",
+           *             "build",
+           *             "verify",
+           *             "prove",
+           *             "iterate",
+           *             "package"
+           *           ],
+           *           "prompt": "Add a discount helper to the cart",
+           *           "config": {
+           *             "ai_provider": "bedrock",
+           *             "auto_deploy": false,
+           *             "branch": null,
+           *             "max_iterations": 2,
+           *             "review": true
+           *           },
+           *           "stage_statuses": {
+           *             "intake": "completed",
+           *             "build": "completed",
+           *             "verify": "completed",
+           *             "prove": "completed",
+           *             "iterate": "skipped",
+           *             "package": "completed"
+           *           },
+           *           "stage_timings": {
+           *             "intake": {
+           *               "started_at": "2026-11-29T14:30:24.516Z",
+           *               "completed_at": "2026-11-29T14:30:25.712Z",
+           *               "duration_ms": 1196,
+           *               "runs": 1
+           *             },
+           *             "build": {
+           *               "started_at": "2026-11-29T14:30:26.021Z",
+           *               "completed_at": "2026-11-29T14:30:26.473Z",
+           *               "duration_ms": 452,
+           *               "runs": 1
+           *             },
+           *             "verify": {
+           *               "started_at": "2026-11-29T14:30:26.650Z",
+           *               "completed_at": "2026-11-29T14:30:27.002Z",
+           *               "duration_ms": 352,
+           *               "runs": 1
+           *             },
+           *             "prove": {
+           *               "started_at": "2026-11-29T14:30:27.062Z",
+           *               "completed_at": "2026-11-29T14:30:27.125Z",
+           *               "duration_ms": 63,
+           *               "runs": 1
+           *             },
+           *             "iterate": {
+           *               "started_at": null,
+           *               "completed_at": null,
+           *               "duration_ms": null,
+           *               "runs": 0
+           *             },
+           *             "package": {
+           *               "started_at": "2026-11-29T14:30:27.315Z",
+           *               "completed_at": "2026-11-29T14:30:27.350Z",
+           *               "duration_ms": 35,
+           *               "runs": 1
+           *             }
+           *           },
+           *           "outputs": {
+           *             "docker_image": null,
+           *             "deployment_url": null,
+           *             "commit": "b13e82bd3e0bd6f989333c82d05c65324ba9f7a8",
+           *             "branch": "main",
+           *             "plan": {
+           *               "summary": "Add a discount helper to the cart",
+           *               "steps": [
+           *                 "Read package.json",
+           *                 "Apply the requested change to AUTOMATION.md",
+           *                 "Verify changed files"
+           *               ]
+           *             },
+           *             "diff": {
+           *               "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/change.patch",
+           *               "sha256": "9c5c10876e97cd4068883780218bbc801541162a1abc814b1e4a7bb039bd7c7e",
+           *               "size": 283,
+           *               "files_changed": 1,
+           *               "additions": 9,
+           *               "deletions": 0
+           *             },
+           *             "verification": {
+           *               "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/verification.json",
+           *               "sha256": "e72805db44561f324896abcdc19a9e64adc3ec6d76da3188c8b8c06b16503afd",
+           *               "size": 386,
+           *               "passed": true,
+           *               "problems": 0
+           *             },
+           *             "provenance": {
+           *               "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/provenance.dsse.json",
+           *               "sha256": "d3decc8e3afc6742042714e3583ef032051597f751a9f4aa714c2d9222f2f012",
+           *               "size": 1773,
+           *               "key_id": "alias/ProjectAutomationService-provenance",
+           *               "predicate_type": "https://slsa.dev/provenance/v1"
+           *             },
+           *             "bundle": {
+           *               "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz",
+           *               "sha256": "bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d",
+           *               "size": 1516
+           *             },
+           *             "pushed_branch": null,
+           *             "iterations": 0,
+           *             "deployment_id": null,
+           *             "review": {
+           *               "id": "rev_01M8KVDRS6Z042RSG3X6N3GJ5M",
+           *               "status": "completed",
+           *               "verdict": "approve",
+           *               "comments": 0,
+           *               "blocking": 0
+           *             }
+           *           },
+           *           "ai_usage": {
+           *             "input_tokens": 1258,
+           *             "output_tokens": 164,
+           *             "total_tokens": 1422,
+           *             "provider": "bedrock",
+           *             "model": "anthropic.claude-3-5-haiku-20241022-v1:0",
+           *             "calls": 3
+           *           },
+           *           "error": null,
+           *           "created_at": "2026-11-29T14:30:24.096Z",
+           *           "updated_at": "2026-11-29T14:30:27.375Z",
+           *           "started_at": "2026-11-29T14:30:24.178Z",
+           *           "completed_at": "2026-11-29T14:30:27.375Z",
+           *           "duration_ms": 3197
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wf_ */
@@ -1910,6 +2135,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+         *       "prompt": "Add a discount helper to the cart",
+         *       "config": {
+         *         "ai_provider": "bedrock",
+         *         "max_iterations": 2,
+         *         "review": true
+         *       }
+         *     }
+         */
         'application/json': {
           /** @description A project of your account and mode (proj_…). */
           project_id: string;
@@ -1947,6 +2183,107 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wf_01M8KVDP303YTXH8VYGEGJNB4T",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "name": "Add a discount helper to the cart",
+           *         "status": "queued",
+           *         "stages": [
+           *           "intake",
+           *           "build",
+           *           "verify",
+           *           "prove",
+           *           "iterate",
+           *           "package"
+           *         ],
+           *         "prompt": "Add a discount helper to the cart",
+           *         "config": {
+           *           "ai_provider": "bedrock",
+           *           "auto_deploy": false,
+           *           "branch": null,
+           *           "max_iterations": 2,
+           *           "review": true
+           *         },
+           *         "stage_statuses": {
+           *           "intake": "pending",
+           *           "build": "pending",
+           *           "verify": "pending",
+           *           "prove": "pending",
+           *           "iterate": "pending",
+           *           "package": "pending"
+           *         },
+           *         "stage_timings": {
+           *           "intake": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "build": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "verify": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "prove": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "iterate": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "package": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           }
+           *         },
+           *         "outputs": {
+           *           "docker_image": null,
+           *           "deployment_url": null,
+           *           "commit": null,
+           *           "branch": null,
+           *           "plan": null,
+           *           "diff": null,
+           *           "verification": null,
+           *           "provenance": null,
+           *           "bundle": null,
+           *           "pushed_branch": null,
+           *           "iterations": 0,
+           *           "deployment_id": null,
+           *           "review": null
+           *         },
+           *         "ai_usage": {
+           *           "input_tokens": 0,
+           *           "output_tokens": 0,
+           *           "total_tokens": 0,
+           *           "provider": null,
+           *           "model": null,
+           *           "calls": 0
+           *         },
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:30:24.096Z",
+           *         "updated_at": "2026-11-29T14:30:24.096Z",
+           *         "started_at": null,
+           *         "completed_at": null,
+           *         "duration_ms": null
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wf_ */
@@ -2195,6 +2532,143 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wf_01M8KVDP303YTXH8VYGEGJNB4T",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "name": "Add a discount helper to the cart",
+           *         "status": "completed",
+           *         "stages": [
+           *           "intake",
+           *           "build",
+           *           "verify",
+           *           "prove",
+           *           "iterate",
+           *           "package"
+           *         ],
+           *         "prompt": "Add a discount helper to the cart",
+           *         "config": {
+           *           "ai_provider": "bedrock",
+           *           "auto_deploy": false,
+           *           "branch": null,
+           *           "max_iterations": 2,
+           *           "review": true
+           *         },
+           *         "stage_statuses": {
+           *           "intake": "completed",
+           *           "build": "completed",
+           *           "verify": "completed",
+           *           "prove": "completed",
+           *           "iterate": "skipped",
+           *           "package": "completed"
+           *         },
+           *         "stage_timings": {
+           *           "intake": {
+           *             "started_at": "2026-11-29T14:30:24.516Z",
+           *             "completed_at": "2026-11-29T14:30:25.712Z",
+           *             "duration_ms": 1196,
+           *             "runs": 1
+           *           },
+           *           "build": {
+           *             "started_at": "2026-11-29T14:30:26.021Z",
+           *             "completed_at": "2026-11-29T14:30:26.473Z",
+           *             "duration_ms": 452,
+           *             "runs": 1
+           *           },
+           *           "verify": {
+           *             "started_at": "2026-11-29T14:30:26.650Z",
+           *             "completed_at": "2026-11-29T14:30:27.002Z",
+           *             "duration_ms": 352,
+           *             "runs": 1
+           *           },
+           *           "prove": {
+           *             "started_at": "2026-11-29T14:30:27.062Z",
+           *             "completed_at": "2026-11-29T14:30:27.125Z",
+           *             "duration_ms": 63,
+           *             "runs": 1
+           *           },
+           *           "iterate": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "package": {
+           *             "started_at": "2026-11-29T14:30:27.315Z",
+           *             "completed_at": "2026-11-29T14:30:27.350Z",
+           *             "duration_ms": 35,
+           *             "runs": 1
+           *           }
+           *         },
+           *         "outputs": {
+           *           "docker_image": null,
+           *           "deployment_url": null,
+           *           "commit": "b13e82bd3e0bd6f989333c82d05c65324ba9f7a8",
+           *           "branch": "main",
+           *           "plan": {
+           *             "summary": "Add a discount helper to the cart",
+           *             "steps": [
+           *               "Read package.json",
+           *               "Apply the requested change to AUTOMATION.md",
+           *               "Verify changed files"
+           *             ]
+           *           },
+           *           "diff": {
+           *             "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/change.patch",
+           *             "sha256": "9c5c10876e97cd4068883780218bbc801541162a1abc814b1e4a7bb039bd7c7e",
+           *             "size": 283,
+           *             "files_changed": 1,
+           *             "additions": 9,
+           *             "deletions": 0
+           *           },
+           *           "verification": {
+           *             "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/verification.json",
+           *             "sha256": "e72805db44561f324896abcdc19a9e64adc3ec6d76da3188c8b8c06b16503afd",
+           *             "size": 386,
+           *             "passed": true,
+           *             "problems": 0
+           *           },
+           *           "provenance": {
+           *             "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/provenance.dsse.json",
+           *             "sha256": "d3decc8e3afc6742042714e3583ef032051597f751a9f4aa714c2d9222f2f012",
+           *             "size": 1773,
+           *             "key_id": "alias/ProjectAutomationService-provenance",
+           *             "predicate_type": "https://slsa.dev/provenance/v1"
+           *           },
+           *           "bundle": {
+           *             "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz",
+           *             "sha256": "bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d",
+           *             "size": 1516
+           *           },
+           *           "pushed_branch": null,
+           *           "iterations": 0,
+           *           "deployment_id": null,
+           *           "review": {
+           *             "id": "rev_01M8KVDRS6Z042RSG3X6N3GJ5M",
+           *             "status": "completed",
+           *             "verdict": "approve",
+           *             "comments": 0,
+           *             "blocking": 0
+           *           }
+           *         },
+           *         "ai_usage": {
+           *           "input_tokens": 1258,
+           *           "output_tokens": 164,
+           *           "total_tokens": 1422,
+           *           "provider": "bedrock",
+           *           "model": "anthropic.claude-3-5-haiku-20241022-v1:0",
+           *           "calls": 3
+           *         },
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:30:24.096Z",
+           *         "updated_at": "2026-11-29T14:30:27.375Z",
+           *         "started_at": "2026-11-29T14:30:24.178Z",
+           *         "completed_at": "2026-11-29T14:30:27.375Z",
+           *         "duration_ms": 3197
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wf_ */
@@ -2435,6 +2909,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "timestamp": "2026-11-29T14:30:24.206Z",
+           *           "stage": null,
+           *           "level": "info",
+           *           "message": "Workflow started"
+           *         },
+           *         {
+           *           "timestamp": "2026-11-29T14:30:24.587Z",
+           *           "stage": "intake",
+           *           "level": "info",
+           *           "message": "intake started"
+           *         },
+           *         {
+           *           "timestamp": "2026-11-29T14:30:25.239Z",
+           *           "stage": "intake",
+           *           "level": "info",
+           *           "message": "Fetching https://github.com/acme/shop at its default branch"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 3,
+           *         "total": 30,
+           *         "total_pages": 10
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /**
@@ -2562,6 +3066,107 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wf_01M8KVHY5BHQR9GWAKW0Q9Z90A",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "name": "Refactor the report renderer",
+           *         "status": "cancelled",
+           *         "stages": [
+           *           "intake",
+           *           "build",
+           *           "verify",
+           *           "prove",
+           *           "iterate",
+           *           "package"
+           *         ],
+           *         "prompt": "Refactor the report renderer",
+           *         "config": {
+           *           "ai_provider": "bedrock",
+           *           "auto_deploy": false,
+           *           "branch": null,
+           *           "max_iterations": 2,
+           *           "review": true
+           *         },
+           *         "stage_statuses": {
+           *           "intake": "cancelled",
+           *           "build": "cancelled",
+           *           "verify": "cancelled",
+           *           "prove": "cancelled",
+           *           "iterate": "cancelled",
+           *           "package": "cancelled"
+           *         },
+           *         "stage_timings": {
+           *           "intake": {
+           *             "started_at": "2026-11-29T14:32:43.543Z",
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 1
+           *           },
+           *           "build": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "verify": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "prove": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "iterate": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           },
+           *           "package": {
+           *             "started_at": null,
+           *             "completed_at": null,
+           *             "duration_ms": null,
+           *             "runs": 0
+           *           }
+           *         },
+           *         "outputs": {
+           *           "docker_image": null,
+           *           "deployment_url": null,
+           *           "commit": null,
+           *           "branch": null,
+           *           "plan": null,
+           *           "diff": null,
+           *           "verification": null,
+           *           "provenance": null,
+           *           "bundle": null,
+           *           "pushed_branch": null,
+           *           "iterations": 0,
+           *           "deployment_id": null,
+           *           "review": null
+           *         },
+           *         "ai_usage": {
+           *           "input_tokens": 0,
+           *           "output_tokens": 0,
+           *           "total_tokens": 0,
+           *           "provider": null,
+           *           "model": null,
+           *           "calls": 0
+           *         },
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:32:43.435Z",
+           *         "updated_at": "2026-11-29T14:32:43.642Z",
+           *         "started_at": "2026-11-29T14:32:43.476Z",
+           *         "completed_at": "2026-11-29T14:32:43.642Z",
+           *         "duration_ms": 166
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wf_ */
@@ -2841,6 +3446,101 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "scan_01M8KVFJ8ECHY2YF9P39D7Y9A7",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "branch": null,
+           *           "branch_scanned": "main",
+           *           "commit": "e735065544a7210234cf655c960354a349cc587f",
+           *           "scan_types": [
+           *             "sast",
+           *             "secrets",
+           *             "dependencies"
+           *           ],
+           *           "status": "completed",
+           *           "summary": {
+           *             "total": 2,
+           *             "by_severity": {
+           *               "critical": 1,
+           *               "high": 1,
+           *               "medium": 0,
+           *               "low": 0,
+           *               "info": 0
+           *             },
+           *             "by_type": {
+           *               "secrets": {
+           *                 "critical": 1,
+           *                 "high": 0,
+           *                 "medium": 0,
+           *                 "low": 0,
+           *                 "info": 0
+           *               },
+           *               "sast": {
+           *                 "critical": 0,
+           *                 "high": 1,
+           *                 "medium": 0,
+           *                 "low": 0,
+           *                 "info": 0
+           *               },
+           *               "dependencies": {
+           *                 "critical": 0,
+           *                 "high": 0,
+           *                 "medium": 0,
+           *                 "low": 0,
+           *                 "info": 0
+           *               }
+           *             },
+           *             "new_findings": 2,
+           *             "resolved_findings": 0
+           *           },
+           *           "coverage": {
+           *             "secrets": {
+           *               "files_scanned": 6,
+           *               "covered": [
+           *                 "all text files"
+           *               ],
+           *               "not_covered": []
+           *             },
+           *             "sast": {
+           *               "files_scanned": 4,
+           *               "covered": [
+           *                 "JavaScript"
+           *               ],
+           *               "not_covered": []
+           *             },
+           *             "dependencies": {
+           *               "files_scanned": 1,
+           *               "covered": [],
+           *               "not_covered": [
+           *                 {
+           *                   "kind": "package-lock.json",
+           *                   "files": 1,
+           *                   "reason": "no npm advisories are loaded (OSV_ADVISORY_DIR holds none)"
+           *                 }
+           *               ]
+           *             }
+           *           },
+           *           "errors": [
+           *             "dependencies: package-lock.json: not checked, the advisory source holds no npm advisories"
+           *           ],
+           *           "created_at": "2026-11-29T14:31:25.710Z",
+           *           "updated_at": "2026-11-29T14:31:25.890Z",
+           *           "started_at": "2026-11-29T14:31:25.730Z",
+           *           "completed_at": "2026-11-29T14:31:25.890Z",
+           *           "duration_ms": 160
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix scan_ */
@@ -2993,6 +3693,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+         *       "scan_types": [
+         *         "sast",
+         *         "secrets",
+         *         "dependencies"
+         *       ]
+         *     }
+         */
         'application/json': {
           /** @description A project of your account and mode (proj_…). */
           project_id: string;
@@ -3015,6 +3725,31 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "scan_01M8KVFJ8ECHY2YF9P39D7Y9A7",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "branch": null,
+           *         "branch_scanned": null,
+           *         "commit": null,
+           *         "scan_types": [
+           *           "sast",
+           *           "secrets",
+           *           "dependencies"
+           *         ],
+           *         "status": "queued",
+           *         "summary": null,
+           *         "coverage": {},
+           *         "errors": [],
+           *         "created_at": "2026-11-29T14:31:25.710Z",
+           *         "updated_at": "2026-11-29T14:31:25.710Z",
+           *         "started_at": null,
+           *         "completed_at": null,
+           *         "duration_ms": null
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix scan_ */
@@ -3214,6 +3949,93 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "scan_01M8KVFJ8ECHY2YF9P39D7Y9A7",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "branch": null,
+           *         "branch_scanned": "main",
+           *         "commit": "e735065544a7210234cf655c960354a349cc587f",
+           *         "scan_types": [
+           *           "sast",
+           *           "secrets",
+           *           "dependencies"
+           *         ],
+           *         "status": "completed",
+           *         "summary": {
+           *           "total": 2,
+           *           "by_severity": {
+           *             "critical": 1,
+           *             "high": 1,
+           *             "medium": 0,
+           *             "low": 0,
+           *             "info": 0
+           *           },
+           *           "by_type": {
+           *             "secrets": {
+           *               "critical": 1,
+           *               "high": 0,
+           *               "medium": 0,
+           *               "low": 0,
+           *               "info": 0
+           *             },
+           *             "sast": {
+           *               "critical": 0,
+           *               "high": 1,
+           *               "medium": 0,
+           *               "low": 0,
+           *               "info": 0
+           *             },
+           *             "dependencies": {
+           *               "critical": 0,
+           *               "high": 0,
+           *               "medium": 0,
+           *               "low": 0,
+           *               "info": 0
+           *             }
+           *           },
+           *           "new_findings": 2,
+           *           "resolved_findings": 0
+           *         },
+           *         "coverage": {
+           *           "secrets": {
+           *             "files_scanned": 6,
+           *             "covered": [
+           *               "all text files"
+           *             ],
+           *             "not_covered": []
+           *           },
+           *           "sast": {
+           *             "files_scanned": 4,
+           *             "covered": [
+           *               "JavaScript"
+           *             ],
+           *             "not_covered": []
+           *           },
+           *           "dependencies": {
+           *             "files_scanned": 1,
+           *             "covered": [],
+           *             "not_covered": [
+           *               {
+           *                 "kind": "package-lock.json",
+           *                 "files": 1,
+           *                 "reason": "no npm advisories are loaded (OSV_ADVISORY_DIR holds none)"
+           *               }
+           *             ]
+           *           }
+           *         },
+           *         "errors": [
+           *           "dependencies: package-lock.json: not checked, the advisory source holds no npm advisories"
+           *         ],
+           *         "created_at": "2026-11-29T14:31:25.710Z",
+           *         "updated_at": "2026-11-29T14:31:25.890Z",
+           *         "started_at": "2026-11-29T14:31:25.730Z",
+           *         "completed_at": "2026-11-29T14:31:25.890Z",
+           *         "duration_ms": 160
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix scan_ */
@@ -3409,6 +4231,84 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "fnd_01M8KVFJCVWDP0YJT6ZW86YB86",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "branch": "main",
+           *           "scan_id": "scan_01M8KVFJ8ECHY2YF9P39D7Y9A7",
+           *           "type": "secrets",
+           *           "rule_id": "secretlint/github/GITHUB_TOKEN",
+           *           "severity": "critical",
+           *           "title": "GitHub token in source",
+           *           "description": "GitHub token found in src/report.js at line 11. Treat it as compromised: revoke or rotate it with its issuer, then remove it from the code — it also stays in every earlier commit.",
+           *           "location": {
+           *             "path": "src/report.js",
+           *             "line": 11
+           *           },
+           *           "excerpt": "const githubToken = '***';",
+           *           "details": {
+           *             "column": 22,
+           *             "docs_url": "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-github/README.md#GITHUB_TOKEN",
+           *             "message_id": "GITHUB_TOKEN",
+           *             "secretlint_rule": "@secretlint/secretlint-rule-github",
+           *             "detector": "secretlint",
+           *             "kind": "GitHub token"
+           *           },
+           *           "fingerprint": "4e78b532496bee8307e73093d417bf81",
+           *           "first_seen_at": "2026-11-29T14:31:25.851Z",
+           *           "last_seen_at": "2026-11-29T14:31:25.851Z",
+           *           "status": "open",
+           *           "resolution": null,
+           *           "resolved_at": null,
+           *           "remediation": null,
+           *           "reopened_at": null,
+           *           "reopen_reason": null,
+           *           "created_at": "2026-11-29T14:31:25.851Z",
+           *           "updated_at": "2026-11-29T14:31:25.851Z"
+           *         },
+           *         {
+           *           "id": "fnd_01M8KVFJC827KMDK2VZKM3K1A8",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "branch": "main",
+           *           "scan_id": "scan_01M8KVFJ8ECHY2YF9P39D7Y9A7",
+           *           "type": "sast",
+           *           "rule_id": "no-eval",
+           *           "severity": "high",
+           *           "title": "Code is evaluated with eval()",
+           *           "description": "`eval` can be harmful.",
+           *           "location": {
+           *             "path": "src/report.js",
+           *             "line": 4
+           *           },
+           *           "excerpt": "return eval('`' + template + '`');",
+           *           "details": {
+           *             "column": 10,
+           *             "language": "JavaScript"
+           *           },
+           *           "fingerprint": "3679b244fc9e38cef89eefa9b48d50fa",
+           *           "first_seen_at": "2026-11-29T14:31:25.832Z",
+           *           "last_seen_at": "2026-11-29T14:31:25.832Z",
+           *           "status": "open",
+           *           "resolution": null,
+           *           "resolved_at": null,
+           *           "remediation": null,
+           *           "reopened_at": null,
+           *           "reopen_reason": null,
+           *           "created_at": "2026-11-29T14:31:25.832Z",
+           *           "updated_at": "2026-11-29T14:31:25.832Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 2,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix fnd_ */
@@ -3581,6 +4481,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "fnd_01M8KVFJCVWDP0YJT6ZW86YB86",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "branch": "main",
+           *         "scan_id": "scan_01M8KVFJ8ECHY2YF9P39D7Y9A7",
+           *         "type": "secrets",
+           *         "rule_id": "secretlint/github/GITHUB_TOKEN",
+           *         "severity": "critical",
+           *         "title": "GitHub token in source",
+           *         "description": "GitHub token found in src/report.js at line 11. Treat it as compromised: revoke or rotate it with its issuer, then remove it from the code — it also stays in every earlier commit.",
+           *         "location": {
+           *           "path": "src/report.js",
+           *           "line": 11
+           *         },
+           *         "excerpt": "const githubToken = '***';",
+           *         "details": {
+           *           "column": 22,
+           *           "docs_url": "https://github.com/secretlint/secretlint/blob/master/packages/%40secretlint/secretlint-rule-github/README.md#GITHUB_TOKEN",
+           *           "message_id": "GITHUB_TOKEN",
+           *           "secretlint_rule": "@secretlint/secretlint-rule-github",
+           *           "detector": "secretlint",
+           *           "kind": "GitHub token"
+           *         },
+           *         "fingerprint": "4e78b532496bee8307e73093d417bf81",
+           *         "first_seen_at": "2026-11-29T14:31:25.851Z",
+           *         "last_seen_at": "2026-11-29T14:31:25.851Z",
+           *         "status": "open",
+           *         "resolution": null,
+           *         "resolved_at": null,
+           *         "remediation": null,
+           *         "reopened_at": null,
+           *         "reopen_reason": null,
+           *         "created_at": "2026-11-29T14:31:25.851Z",
+           *         "updated_at": "2026-11-29T14:31:25.851Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix fnd_ */
@@ -3769,6 +4708,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example diff --git a/src/report.js b/src/report.js
+           *     --- a/src/report.js
+           *     +++ b/src/report.js
+           *     @@ -1,7 +1,7 @@
+           *      const fs = require('fs');
+           *
+           *      function render(template, data) {
+           *     -  return eval('`' + template + '`');
+           *     +  return template.replace(/\$\{(\w+)\}/g, (_, key) => String(data[key] ?? ''));
+           *      }
+           *
+           *      function read(name) {
+           */
           'text/x-diff': string;
         };
       };
@@ -3906,6 +4859,49 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "fnd_01M8KVFJC827KMDK2VZKM3K1A8",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "branch": "main",
+           *         "scan_id": "scan_01M8KVFJ8ECHY2YF9P39D7Y9A7",
+           *         "type": "sast",
+           *         "rule_id": "no-eval",
+           *         "severity": "high",
+           *         "title": "Code is evaluated with eval()",
+           *         "description": "`eval` can be harmful.",
+           *         "location": {
+           *           "path": "src/report.js",
+           *           "line": 4
+           *         },
+           *         "excerpt": "return eval('`' + template + '`');",
+           *         "details": {
+           *           "column": 10,
+           *           "language": "JavaScript"
+           *         },
+           *         "fingerprint": "3679b244fc9e38cef89eefa9b48d50fa",
+           *         "first_seen_at": "2026-11-29T14:31:25.832Z",
+           *         "last_seen_at": "2026-11-29T14:31:25.832Z",
+           *         "status": "remediating",
+           *         "resolution": null,
+           *         "resolved_at": null,
+           *         "remediation": {
+           *           "status": "in_progress",
+           *           "method": null,
+           *           "requested_at": "2026-11-29T14:31:38.823Z",
+           *           "completed_at": null,
+           *           "error": null,
+           *           "patch": null,
+           *           "pushed_branch": null
+           *         },
+           *         "reopened_at": null,
+           *         "reopen_reason": null,
+           *         "created_at": "2026-11-29T14:31:25.832Z",
+           *         "updated_at": "2026-11-29T14:31:38.823Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix fnd_ */
@@ -4150,6 +5146,66 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "environment": "staging",
+           *           "provider": "deploy-hook",
+           *           "branch": "main",
+           *           "auto_rollback": true,
+           *           "config": {
+           *             "branch": "main",
+           *             "auto_rollback": true,
+           *             "health_interval_seconds": 5,
+           *             "hook_url": "https://deploy.acme.example/hooks/staging",
+           *             "health_url": "https://staging.shop.acme.example/health",
+           *             "expected_status": null,
+           *             "health_timeout_seconds": 120,
+           *             "secret": "set"
+           *           },
+           *           "artifact": {
+           *             "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T",
+           *             "bundle": {
+           *               "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz",
+           *               "sha256": "bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d",
+           *               "size": 1516
+           *             }
+           *           },
+           *           "status": "completed",
+           *           "url": "https://staging.shop.acme.example",
+           *           "version": "v42",
+           *           "health_checks": [
+           *             {
+           *               "healthy": true,
+           *               "checked_at": "2026-11-29T14:31:43.943Z",
+           *               "status_code": 200,
+           *               "latency_ms": 2,
+           *               "message": "health check answered 200"
+           *             }
+           *           ],
+           *           "health_deadline_at": "2026-11-29T14:33:38.928Z",
+           *           "rolled_back_from": null,
+           *           "rolled_back_to": null,
+           *           "rollback": null,
+           *           "error": null,
+           *           "created_at": "2026-11-29T14:31:38.845Z",
+           *           "updated_at": "2026-11-29T14:31:43.954Z",
+           *           "started_at": "2026-11-29T14:31:38.895Z",
+           *           "completed_at": "2026-11-29T14:31:43.954Z",
+           *           "duration_ms": 5059
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dep_ */
@@ -4316,6 +5372,20 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+         *       "environment": "staging",
+         *       "provider": "deploy-hook",
+         *       "config": {
+         *         "branch": "main",
+         *         "hook_url": "https://deploy.acme.example/hooks/staging",
+         *         "health_url": "https://staging.shop.acme.example/health",
+         *         "secret": "dh_4f9c2e7a1b8d6e3f0a5c9b2d7e1f4a8c"
+         *       },
+         *       "artifact": "wf_01M8KVDP303YTXH8VYGEGJNB4T"
+         *     }
+         */
         'application/json': {
           /** @description A project of your account and mode (proj_…). */
           project_id: string;
@@ -4348,6 +5418,50 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "environment": "staging",
+           *         "provider": "deploy-hook",
+           *         "branch": "main",
+           *         "auto_rollback": true,
+           *         "config": {
+           *           "branch": "main",
+           *           "auto_rollback": true,
+           *           "hook_url": "https://deploy.acme.example/hooks/staging",
+           *           "health_url": "https://staging.shop.acme.example/health",
+           *           "expected_status": null,
+           *           "health_timeout_seconds": 120,
+           *           "health_interval_seconds": 5,
+           *           "secret": "set"
+           *         },
+           *         "artifact": {
+           *           "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T",
+           *           "bundle": {
+           *             "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz",
+           *             "sha256": "bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d",
+           *             "size": 1516
+           *           }
+           *         },
+           *         "status": "queued",
+           *         "url": null,
+           *         "version": null,
+           *         "health_checks": [],
+           *         "health_deadline_at": null,
+           *         "rolled_back_from": null,
+           *         "rolled_back_to": null,
+           *         "rollback": null,
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:31:38.845Z",
+           *         "updated_at": "2026-11-29T14:31:38.845Z",
+           *         "started_at": null,
+           *         "completed_at": null,
+           *         "duration_ms": null
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dep_ */
@@ -4561,6 +5675,58 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "environment": "staging",
+           *         "provider": "deploy-hook",
+           *         "branch": "main",
+           *         "auto_rollback": true,
+           *         "config": {
+           *           "branch": "main",
+           *           "auto_rollback": true,
+           *           "health_interval_seconds": 5,
+           *           "hook_url": "https://deploy.acme.example/hooks/staging",
+           *           "health_url": "https://staging.shop.acme.example/health",
+           *           "expected_status": null,
+           *           "health_timeout_seconds": 120,
+           *           "secret": "set"
+           *         },
+           *         "artifact": {
+           *           "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T",
+           *           "bundle": {
+           *             "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz",
+           *             "sha256": "bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d",
+           *             "size": 1516
+           *           }
+           *         },
+           *         "status": "completed",
+           *         "url": "https://staging.shop.acme.example",
+           *         "version": "v42",
+           *         "health_checks": [
+           *           {
+           *             "healthy": true,
+           *             "checked_at": "2026-11-29T14:31:43.943Z",
+           *             "status_code": 200,
+           *             "latency_ms": 2,
+           *             "message": "health check answered 200"
+           *           }
+           *         ],
+           *         "health_deadline_at": "2026-11-29T14:33:38.928Z",
+           *         "rolled_back_from": null,
+           *         "rolled_back_to": null,
+           *         "rollback": null,
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:31:38.845Z",
+           *         "updated_at": "2026-11-29T14:31:43.954Z",
+           *         "started_at": "2026-11-29T14:31:38.895Z",
+           *         "completed_at": "2026-11-29T14:31:43.954Z",
+           *         "duration_ms": 5059
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dep_ */
@@ -4750,6 +5916,65 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "dep_01M8KVGAVPAFT6R2VMJCZD2KQB",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "environment": "staging",
+           *         "provider": "deploy-hook",
+           *         "branch": "main",
+           *         "auto_rollback": true,
+           *         "config": {
+           *           "branch": "main",
+           *           "auto_rollback": true,
+           *           "health_interval_seconds": 5,
+           *           "hook_url": "https://deploy.acme.example/hooks/staging",
+           *           "health_url": "https://staging.shop.acme.example/health",
+           *           "expected_status": null,
+           *           "health_timeout_seconds": 120,
+           *           "secret": "set"
+           *         },
+           *         "artifact": {
+           *           "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T",
+           *           "bundle": {
+           *             "location": "s3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz",
+           *             "sha256": "bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d",
+           *             "size": 1516
+           *           }
+           *         },
+           *         "status": "completed",
+           *         "url": "https://staging.shop.acme.example",
+           *         "version": "v42",
+           *         "health_checks": [
+           *           {
+           *             "healthy": true,
+           *             "checked_at": "2026-11-29T14:31:55.961Z",
+           *             "status_code": 200,
+           *             "latency_ms": 1,
+           *             "message": "health check answered 200"
+           *           }
+           *         ],
+           *         "health_deadline_at": "2026-11-29T14:33:50.946Z",
+           *         "rolled_back_from": null,
+           *         "rolled_back_to": null,
+           *         "rollback": {
+           *           "status": "in_progress",
+           *           "to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *           "requested_at": "2026-11-29T14:32:03.287Z",
+           *           "completed_at": null,
+           *           "error": null,
+           *           "trigger": "requested"
+           *         },
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:31:50.902Z",
+           *         "updated_at": "2026-11-29T14:32:03.287Z",
+           *         "started_at": "2026-11-29T14:31:50.920Z",
+           *         "completed_at": "2026-11-29T14:31:55.974Z",
+           *         "duration_ms": 5054
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dep_ */
@@ -4968,6 +6193,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC"
+         *     }
+         */
         'application/json': {
           project_id: string;
           /** @description The repository's default branch when absent. */
@@ -5000,6 +6230,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "test_01M8KVDRD8KQ5BSA0MHC030E6X",
+           *         "object": "test_suite",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "branch": null,
+           *         "branch_used": null,
+           *         "commit": null,
+           *         "paths": null,
+           *         "framework": null,
+           *         "framework_detected": false,
+           *         "ai_provider": "bedrock",
+           *         "instructions": null,
+           *         "status": "queued",
+           *         "summary": null,
+           *         "files": [],
+           *         "ai_usage": null,
+           *         "latest_run_id": null,
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:30:26.472Z",
+           *         "updated_at": "2026-11-29T14:30:26.472Z",
+           *         "started_at": null,
+           *         "completed_at": null
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix test_ */
@@ -5174,6 +6431,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC"
+         *     }
+         */
         'application/json': {
           /** @description A completed generated suite (test_…); or give project_id. */
           test_id?: string;
@@ -5198,6 +6460,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "run_01M8KVDRHQM1ZXEQEV3PXGGQE5",
+           *         "object": "test_run",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "suite_id": null,
+           *         "branch": null,
+           *         "commit": null,
+           *         "framework": null,
+           *         "timeout_seconds": 300,
+           *         "status": "queued",
+           *         "results": null,
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:30:26.615Z",
+           *         "updated_at": "2026-11-29T14:30:26.615Z",
+           *         "started_at": null,
+           *         "completed_at": null
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix run_ */
@@ -5405,6 +6688,58 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "test_01M8KVDRD8KQ5BSA0MHC030E6X",
+           *           "object": "test_suite",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "branch": null,
+           *           "branch_used": "main",
+           *           "commit": "b13e82bd3e0bd6f989333c82d05c65324ba9f7a8",
+           *           "paths": null,
+           *           "framework": "node:test",
+           *           "framework_detected": true,
+           *           "ai_provider": "bedrock",
+           *           "instructions": null,
+           *           "status": "completed",
+           *           "summary": "Wrote 1 node:test test file with 5 cases for src/cart.js",
+           *           "files": [
+           *             {
+           *               "path": "src/cart.generated.test.js",
+           *               "content": "// Smoke tests for src/cart.js, written by the test generator: the module loads and its exports exist; functions can be called.\nconst assert = require(\"node:assert/strict\");\nconst { test } = require(\"node:test\");\nconst mod = require(\"./cart.js\");\n\nfunction callWithoutArguments(fn, self) {\n  try {\n    const result = Reflect.apply(fn, self, []);\n    if (result !== null && (typeof result === \"object\" || typeof result === \"function\") && typeof result.then === \"function\") {\n      result.then(undefined, () => undefined);\n    }\n  } catch {\n    // A function that throws when given no arguments was still called.\n  }\n  return true;\n}\n\ntest(\"loads src/cart.js\", () => {\n  assert.notEqual(mod, undefined);\n});\n\ntest(\"archive is a function\", () => {\n  assert.equal(typeof mod.archive, \"function\");\n});\n\ntest(\"archive can be called\", () => {\n  assert.equal(typeof mod.archive, \"function\");\n  assert.equal(callWithoutArguments(mod.archive, mod), true);\n});\n\ntest(\"total is a function\", () => {\n  assert.equal(typeof mod.total, \"function\");\n});\n\ntest(\"total can be called\", () => {\n  assert.equal(typeof mod.total, \"function\");\n  assert.equal(callWithoutArguments(mod.total, mod), true);\n});\n",
+           *               "cases": [
+           *                 "loads src/cart.js",
+           *                 "archive is a function",
+           *                 "archive can be called",
+           *                 "total is a function",
+           *                 "total can be called"
+           *               ]
+           *             }
+           *           ],
+           *           "ai_usage": {
+           *             "output_tokens": 605,
+           *             "model": "anthropic.claude-3-5-haiku-20241022-v1:0",
+           *             "input_tokens": 496,
+           *             "provider": "bedrock"
+           *           },
+           *           "latest_run_id": null,
+           *           "error": null,
+           *           "created_at": "2026-11-29T14:30:26.472Z",
+           *           "updated_at": "2026-11-29T14:30:26.824Z",
+           *           "started_at": "2026-11-29T14:30:26.563Z",
+           *           "completed_at": "2026-11-29T14:30:26.824Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: (
               | {
@@ -5598,6 +6933,50 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "test_01M8KVDRD8KQ5BSA0MHC030E6X",
+           *         "object": "test_suite",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "branch": null,
+           *         "branch_used": "main",
+           *         "commit": "b13e82bd3e0bd6f989333c82d05c65324ba9f7a8",
+           *         "paths": null,
+           *         "framework": "node:test",
+           *         "framework_detected": true,
+           *         "ai_provider": "bedrock",
+           *         "instructions": null,
+           *         "status": "completed",
+           *         "summary": "Wrote 1 node:test test file with 5 cases for src/cart.js",
+           *         "files": [
+           *           {
+           *             "path": "src/cart.generated.test.js",
+           *             "content": "// Smoke tests for src/cart.js, written by the test generator: the module loads and its exports exist; functions can be called.\nconst assert = require(\"node:assert/strict\");\nconst { test } = require(\"node:test\");\nconst mod = require(\"./cart.js\");\n\nfunction callWithoutArguments(fn, self) {\n  try {\n    const result = Reflect.apply(fn, self, []);\n    if (result !== null && (typeof result === \"object\" || typeof result === \"function\") && typeof result.then === \"function\") {\n      result.then(undefined, () => undefined);\n    }\n  } catch {\n    // A function that throws when given no arguments was still called.\n  }\n  return true;\n}\n\ntest(\"loads src/cart.js\", () => {\n  assert.notEqual(mod, undefined);\n});\n\ntest(\"archive is a function\", () => {\n  assert.equal(typeof mod.archive, \"function\");\n});\n\ntest(\"archive can be called\", () => {\n  assert.equal(typeof mod.archive, \"function\");\n  assert.equal(callWithoutArguments(mod.archive, mod), true);\n});\n\ntest(\"total is a function\", () => {\n  assert.equal(typeof mod.total, \"function\");\n});\n\ntest(\"total can be called\", () => {\n  assert.equal(typeof mod.total, \"function\");\n  assert.equal(callWithoutArguments(mod.total, mod), true);\n});\n",
+           *             "cases": [
+           *               "loads src/cart.js",
+           *               "archive is a function",
+           *               "archive can be called",
+           *               "total is a function",
+           *               "total can be called"
+           *             ]
+           *           }
+           *         ],
+           *         "ai_usage": {
+           *           "output_tokens": 605,
+           *           "model": "anthropic.claude-3-5-haiku-20241022-v1:0",
+           *           "input_tokens": 496,
+           *           "provider": "bedrock"
+           *         },
+           *         "latest_run_id": null,
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:30:26.472Z",
+           *         "updated_at": "2026-11-29T14:30:26.824Z",
+           *         "started_at": "2026-11-29T14:30:26.563Z",
+           *         "completed_at": "2026-11-29T14:30:26.824Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data:
               | {
@@ -5814,6 +7193,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "run_01M8KVDRHQM1ZXEQEV3PXGGQE5",
+           *         "object": "test_run",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "suite_id": null,
+           *         "branch": "main",
+           *         "commit": "b13e82bd3e0bd6f989333c82d05c65324ba9f7a8",
+           *         "framework": "node:test",
+           *         "timeout_seconds": 300,
+           *         "status": "completed",
+           *         "results": {
+           *           "totals": {
+           *             "passed": 1,
+           *             "failed": 0,
+           *             "skipped": 0,
+           *             "errored": 0
+           *           },
+           *           "duration_ms": 150,
+           *           "cases": [
+           *             {
+           *               "name": "total",
+           *               "file": null,
+           *               "status": "passed",
+           *               "duration_ms": 1,
+           *               "failure_message": null
+           *             }
+           *           ],
+           *           "log_excerpt": "✔ total (1.298035ms)\nℹ tests 1\nℹ suites 0\nℹ pass 1\nℹ fail 0\nℹ cancelled 0\nℹ skipped 0\nℹ todo 0\nℹ duration_ms 74.596538\n",
+           *           "exit_code": 0,
+           *           "timed_out": false
+           *         },
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:30:26.615Z",
+           *         "updated_at": "2026-11-29T14:30:27.099Z",
+           *         "started_at": "2026-11-29T14:30:26.664Z",
+           *         "completed_at": "2026-11-29T14:30:27.099Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix run_ */
@@ -5991,6 +7411,78 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "rev_01M8KVH67X6PCEMN5Q78WKHNE2",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "workflow_id": null,
+           *           "base": "main",
+           *           "head": "discount",
+           *           "base_ref": "main",
+           *           "merge_base": "e735065544a7210234cf655c960354a349cc587f",
+           *           "head_commit": "2a164a8ee19cf001fcb90bb789d83d7dcd53ba29",
+           *           "ai_provider": "bedrock",
+           *           "instructions": "Focus on security",
+           *           "status": "completed",
+           *           "summary": "1 file reviewed. The analysis found 1 issue on the changed lines (1 high): no-eval.",
+           *           "verdict": "request_changes",
+           *           "counts": {
+           *             "comments": 1,
+           *             "by_severity": {
+           *               "critical": 0,
+           *               "high": 1,
+           *               "medium": 0,
+           *               "low": 0,
+           *               "info": 0
+           *             },
+           *             "by_source": {
+           *               "analysis": 1,
+           *               "ai": 0
+           *             },
+           *             "dropped": {
+           *               "outside_diff": 0,
+           *               "duplicate": 0,
+           *               "over_limit": 0
+           *             },
+           *             "suggestions_dropped": 0
+           *           },
+           *           "files": [
+           *             {
+           *               "path": "src/cart.js",
+           *               "previous_path": null,
+           *               "change": "modified",
+           *               "additions": 7,
+           *               "deletions": 0,
+           *               "status": "reviewed",
+           *               "reason": null
+           *             }
+           *           ],
+           *           "files_total": 1,
+           *           "ai_usage": {
+           *             "input_tokens": 736,
+           *             "output_tokens": 54,
+           *             "provider": "bedrock",
+           *             "model": "anthropic.claude-3-5-haiku-20241022-v1:0",
+           *             "requests": 1
+           *           },
+           *           "error": null,
+           *           "created_at": "2026-11-29T14:32:18.941Z",
+           *           "updated_at": "2026-11-29T14:32:19.099Z",
+           *           "started_at": "2026-11-29T14:32:18.964Z",
+           *           "completed_at": "2026-11-29T14:32:19.099Z",
+           *           "duration_ms": 135
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix rev_ */
@@ -6162,6 +7654,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+         *       "head": "discount",
+         *       "base": "main",
+         *       "instructions": "Focus on security"
+         *     }
+         */
         'application/json': {
           /** @description A project of your account and mode (proj_…). */
           project_id: string;
@@ -6188,6 +7688,35 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "rev_01M8KVH67X6PCEMN5Q78WKHNE2",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "workflow_id": null,
+           *         "base": "main",
+           *         "head": "discount",
+           *         "base_ref": null,
+           *         "merge_base": null,
+           *         "head_commit": null,
+           *         "ai_provider": "bedrock",
+           *         "instructions": "Focus on security",
+           *         "status": "queued",
+           *         "summary": null,
+           *         "verdict": null,
+           *         "counts": null,
+           *         "files": [],
+           *         "files_total": 0,
+           *         "ai_usage": null,
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:32:18.941Z",
+           *         "updated_at": "2026-11-29T14:32:18.941Z",
+           *         "started_at": null,
+           *         "completed_at": null,
+           *         "duration_ms": null
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix rev_ */
@@ -6406,6 +7935,70 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "rev_01M8KVH67X6PCEMN5Q78WKHNE2",
+           *         "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *         "workflow_id": null,
+           *         "base": "main",
+           *         "head": "discount",
+           *         "base_ref": "main",
+           *         "merge_base": "e735065544a7210234cf655c960354a349cc587f",
+           *         "head_commit": "2a164a8ee19cf001fcb90bb789d83d7dcd53ba29",
+           *         "ai_provider": "bedrock",
+           *         "instructions": "Focus on security",
+           *         "status": "completed",
+           *         "summary": "1 file reviewed. The analysis found 1 issue on the changed lines (1 high): no-eval.",
+           *         "verdict": "request_changes",
+           *         "counts": {
+           *           "comments": 1,
+           *           "by_severity": {
+           *             "critical": 0,
+           *             "high": 1,
+           *             "medium": 0,
+           *             "low": 0,
+           *             "info": 0
+           *           },
+           *           "by_source": {
+           *             "analysis": 1,
+           *             "ai": 0
+           *           },
+           *           "dropped": {
+           *             "outside_diff": 0,
+           *             "duplicate": 0,
+           *             "over_limit": 0
+           *           },
+           *           "suggestions_dropped": 0
+           *         },
+           *         "files": [
+           *           {
+           *             "path": "src/cart.js",
+           *             "previous_path": null,
+           *             "change": "modified",
+           *             "additions": 7,
+           *             "deletions": 0,
+           *             "status": "reviewed",
+           *             "reason": null
+           *           }
+           *         ],
+           *         "files_total": 1,
+           *         "ai_usage": {
+           *           "input_tokens": 736,
+           *           "output_tokens": 54,
+           *           "provider": "bedrock",
+           *           "model": "anthropic.claude-3-5-haiku-20241022-v1:0",
+           *           "requests": 1
+           *         },
+           *         "error": null,
+           *         "created_at": "2026-11-29T14:32:18.941Z",
+           *         "updated_at": "2026-11-29T14:32:19.099Z",
+           *         "started_at": "2026-11-29T14:32:18.964Z",
+           *         "completed_at": "2026-11-29T14:32:19.099Z",
+           *         "duration_ms": 135
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix rev_ */
@@ -6616,6 +8209,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "rvc_01M8KVH6BXQRYQC5RNR2PA7VWN",
+           *           "review_id": "rev_01M8KVH67X6PCEMN5Q78WKHNE2",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "path": "src/cart.js",
+           *           "start_line": null,
+           *           "line": 14,
+           *           "severity": "high",
+           *           "category": "security",
+           *           "source": "analysis",
+           *           "rule": "no-eval",
+           *           "body": "**Code is evaluated with eval()** (sast rule no-eval)\n\n`eval` can be harmful.",
+           *           "suggestion": null,
+           *           "created_at": "2026-11-29T14:32:19.069Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix rvc_ */
@@ -6757,6 +8377,47 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "type": "workflow.completed",
+           *           "description": "A workflow finished all its stages.",
+           *           "example": {
+           *             "workflow_id": "wf_01JD2Q9R7W3T0N8M4K6H5G2F1E",
+           *             "project_id": "proj_01JD2Q8X4B6V3C1N0M9K8J7H6G",
+           *             "status": "completed",
+           *             "duration_ms": 183004,
+           *             "stages": {
+           *               "intake": "completed",
+           *               "build": "completed",
+           *               "verify": "completed",
+           *               "prove": "completed",
+           *               "iterate": "skipped",
+           *               "package": "completed"
+           *             },
+           *             "outputs": {
+           *               "docker_image": null,
+           *               "deployment_url": null
+           *             }
+           *           }
+           *         },
+           *         {
+           *           "type": "deployment.completed",
+           *           "description": "A deployment finished and passed its health check.",
+           *           "example": {
+           *             "id": "dep_01JD2QC3H7J9K1M3N5P7R9S1T3",
+           *             "project_id": "proj_01JD2Q8X4B6V3C1N0M9K8J7H6G",
+           *             "environment": "production",
+           *             "provider": "deploy-hook",
+           *             "status": "completed",
+           *             "url": "https://shop.example.com",
+           *             "created_at": "2026-11-21T10:00:00.000Z"
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': {
             data: {
               /** @enum {string} */
@@ -6865,6 +8526,77 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "evt_01M8KVGQ052DKV6A85SWV6QMW8",
+           *           "type": "deployment.rollback",
+           *           "created_at": "2026-11-29T14:32:03.333Z",
+           *           "data": {
+           *             "id": "dep_01M8KVGAVPAFT6R2VMJCZD2KQB",
+           *             "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *             "environment": "staging",
+           *             "provider": "deploy-hook",
+           *             "status": "rolled_back",
+           *             "url": "https://staging.shop.acme.example",
+           *             "created_at": "2026-11-29T14:31:50.902Z",
+           *             "artifact": {
+           *               "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T"
+           *             },
+           *             "branch": "main",
+           *             "completed_at": "2026-11-29T14:31:55.974Z",
+           *             "duration_ms": 5054,
+           *             "error": null,
+           *             "rollback": {
+           *               "completed_at": "2026-11-29T14:32:03.333Z",
+           *               "error": null,
+           *               "requested_at": "2026-11-29T14:32:03.287Z",
+           *               "status": "completed",
+           *               "to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *               "trigger": "requested"
+           *             },
+           *             "rolled_back_from": null,
+           *             "rolled_back_to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *             "started_at": "2026-11-29T14:31:50.920Z",
+           *             "version": "v42"
+           *           }
+           *         },
+           *         {
+           *           "id": "evt_01M8KVGFT743CTTC0C0C7PAHSA",
+           *           "type": "deployment.completed",
+           *           "created_at": "2026-11-29T14:31:55.975Z",
+           *           "data": {
+           *             "id": "dep_01M8KVGAVPAFT6R2VMJCZD2KQB",
+           *             "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *             "environment": "staging",
+           *             "provider": "deploy-hook",
+           *             "status": "completed",
+           *             "url": "https://staging.shop.acme.example",
+           *             "created_at": "2026-11-29T14:31:50.902Z",
+           *             "artifact": {
+           *               "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T"
+           *             },
+           *             "branch": "main",
+           *             "completed_at": "2026-11-29T14:31:55.974Z",
+           *             "duration_ms": 5054,
+           *             "error": null,
+           *             "rollback": null,
+           *             "rolled_back_from": null,
+           *             "rolled_back_to": null,
+           *             "started_at": "2026-11-29T14:31:50.920Z",
+           *             "version": "v42"
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 2,
+           *         "total": 14,
+           *         "total_pages": 7
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix evt_; use it to ignore duplicate deliveries */
@@ -6998,6 +8730,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "evt_01M8KVGQ052DKV6A85SWV6QMW8",
+           *         "type": "deployment.rollback",
+           *         "created_at": "2026-11-29T14:32:03.333Z",
+           *         "data": {
+           *           "id": "dep_01M8KVGAVPAFT6R2VMJCZD2KQB",
+           *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
+           *           "environment": "staging",
+           *           "provider": "deploy-hook",
+           *           "status": "rolled_back",
+           *           "url": "https://staging.shop.acme.example",
+           *           "created_at": "2026-11-29T14:31:50.902Z",
+           *           "artifact": {
+           *             "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T"
+           *           },
+           *           "branch": "main",
+           *           "completed_at": "2026-11-29T14:31:55.974Z",
+           *           "duration_ms": 5054,
+           *           "error": null,
+           *           "rollback": {
+           *             "completed_at": "2026-11-29T14:32:03.333Z",
+           *             "error": null,
+           *             "requested_at": "2026-11-29T14:32:03.287Z",
+           *             "status": "completed",
+           *             "to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *             "trigger": "requested"
+           *           },
+           *           "rolled_back_from": null,
+           *           "rolled_back_to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *           "started_at": "2026-11-29T14:31:50.920Z",
+           *           "version": "v42"
+           *         }
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix evt_; use it to ignore duplicate deliveries */
@@ -7158,6 +8927,34 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *           "url": "https://hooks.acme.example/service",
+           *           "events": [
+           *             "workflow.completed",
+           *             "security.scan.completed",
+           *             "deployment.completed"
+           *           ],
+           *           "active": true,
+           *           "status": "enabled",
+           *           "description": "Build notifications",
+           *           "created_at": "2026-11-29T14:30:24.051Z",
+           *           "updated_at": "2026-11-29T14:32:13.223Z",
+           *           "failed_at": null,
+           *           "previous_secret_expires_at": "2026-11-30T14:32:13.223Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 20,
+           *         "total": 1,
+           *         "total_pages": 1
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wh_ */
@@ -7277,6 +9074,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://hooks.acme.example/service",
+         *       "events": [
+         *         "workflow.completed",
+         *         "security.scan.completed",
+         *         "deployment.completed"
+         *       ],
+         *       "description": "Build notifications"
+         *     }
+         */
         'application/json': {
           /**
            * Format: uri
@@ -7324,6 +9132,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "url": "https://hooks.acme.example/service",
+           *         "events": [
+           *           "workflow.completed",
+           *           "security.scan.completed",
+           *           "deployment.completed"
+           *         ],
+           *         "active": true,
+           *         "status": "enabled",
+           *         "description": "Build notifications",
+           *         "created_at": "2026-11-29T14:30:24.051Z",
+           *         "updated_at": "2026-11-29T14:30:24.051Z",
+           *         "failed_at": null,
+           *         "previous_secret_expires_at": null,
+           *         "secret": "whsec_9Nq3vT7kLr2XbW5cYh8JdF0mPs4GzA6eUo1iKx3RtVw"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wh_ */
@@ -7496,6 +9325,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "url": "https://hooks.acme.example/service",
+           *         "events": [
+           *           "workflow.completed",
+           *           "security.scan.completed",
+           *           "deployment.completed"
+           *         ],
+           *         "active": true,
+           *         "status": "enabled",
+           *         "description": "Build notifications",
+           *         "created_at": "2026-11-29T14:30:24.051Z",
+           *         "updated_at": "2026-11-29T14:32:13.223Z",
+           *         "failed_at": null,
+           *         "previous_secret_expires_at": "2026-11-30T14:32:13.223Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wh_ */
@@ -7762,6 +9611,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "active": false
+         *     }
+         */
         'application/json': {
           /**
            * Format: uri
@@ -7806,6 +9660,26 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "url": "https://hooks.acme.example/service",
+           *         "events": [
+           *           "workflow.completed",
+           *           "security.scan.completed",
+           *           "deployment.completed"
+           *         ],
+           *         "active": false,
+           *         "status": "enabled",
+           *         "description": "Build notifications",
+           *         "created_at": "2026-11-29T14:30:24.051Z",
+           *         "updated_at": "2026-11-29T14:36:40.502Z",
+           *         "failed_at": null,
+           *         "previous_secret_expires_at": "2026-11-30T14:32:13.223Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wh_ */
@@ -7974,6 +9848,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "expires_in": 86400
+         *     }
+         */
         'application/json': {
           /** @description Seconds the previous secret keeps signing beside the new one; default 86400 (24 h), 0 ends it at once. */
           expires_in?: number;
@@ -7991,6 +9870,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "url": "https://hooks.acme.example/service",
+           *         "events": [
+           *           "workflow.completed",
+           *           "security.scan.completed",
+           *           "deployment.completed"
+           *         ],
+           *         "active": true,
+           *         "status": "enabled",
+           *         "description": "Build notifications",
+           *         "created_at": "2026-11-29T14:30:24.051Z",
+           *         "updated_at": "2026-11-29T14:32:13.223Z",
+           *         "failed_at": null,
+           *         "previous_secret_expires_at": "2026-11-30T14:32:13.223Z",
+           *         "secret": "whsec_Hc4Rk8Wz1Lp6Ty3Nq9Bv5Xm2Df7Gs0Ja4Ue8Yi1Ko6Mt"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix wh_ */
@@ -8166,6 +10066,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "event_type": "workflow.completed"
+         *     }
+         */
         'application/json': {
           /** @enum {string} */
           event_type:
@@ -8201,6 +10106,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "dlv_01M8KVH0HKPZGYW09SVGPPSBBM",
+           *         "webhook_id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "event_id": "evt_01M8KVH0HK6BECN5ZE6DVBQHWS",
+           *         "event_type": "workflow.completed",
+           *         "status": "succeeded",
+           *         "test": true,
+           *         "sequence": 1,
+           *         "attempt_count": 1,
+           *         "attempt_claimed_at": "2026-11-29T14:32:13.107Z",
+           *         "attempts": [
+           *           {
+           *             "sequence": 1,
+           *             "number": 1,
+           *             "attempted_at": "2026-11-29T14:32:13.107Z",
+           *             "status_code": 200,
+           *             "duration_ms": 1,
+           *             "error": null,
+           *             "error_message": null,
+           *             "response_excerpt": "{\"received\":true}"
+           *           }
+           *         ],
+           *         "next_attempt_at": null,
+           *         "created_at": "2026-11-29T14:32:13.107Z",
+           *         "updated_at": "2026-11-29T14:32:13.109Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dlv_; sent as X-Service-Delivery-Id */
@@ -8432,6 +10367,70 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "dlv_01M8KVGFT7Z54TB6D0SWRPXATD",
+           *           "webhook_id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *           "event_id": "evt_01M8KVGFT743CTTC0C0C7PAHSA",
+           *           "event_type": "deployment.completed",
+           *           "status": "succeeded",
+           *           "test": false,
+           *           "sequence": 1,
+           *           "attempt_count": 1,
+           *           "attempt_claimed_at": "2026-11-29T14:31:56.014Z",
+           *           "attempts": [
+           *             {
+           *               "sequence": 1,
+           *               "number": 1,
+           *               "attempted_at": "2026-11-29T14:31:56.014Z",
+           *               "status_code": 200,
+           *               "duration_ms": 9,
+           *               "error": null,
+           *               "error_message": null,
+           *               "response_excerpt": "{\"received\":true}"
+           *             }
+           *           ],
+           *           "next_attempt_at": null,
+           *           "created_at": "2026-11-29T14:31:55.992Z",
+           *           "updated_at": "2026-11-29T14:31:56.039Z"
+           *         },
+           *         {
+           *           "id": "dlv_01M8KVG42KB3J5JSC5EZS0YSS1",
+           *           "webhook_id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *           "event_id": "evt_01M8KVG42KG2Q49CEP4JT6410E",
+           *           "event_type": "deployment.completed",
+           *           "status": "succeeded",
+           *           "test": false,
+           *           "sequence": 1,
+           *           "attempt_count": 1,
+           *           "attempt_claimed_at": "2026-11-29T14:31:43.987Z",
+           *           "attempts": [
+           *             {
+           *               "sequence": 1,
+           *               "number": 1,
+           *               "attempted_at": "2026-11-29T14:31:43.987Z",
+           *               "status_code": 200,
+           *               "duration_ms": 12,
+           *               "error": null,
+           *               "error_message": null,
+           *               "response_excerpt": "{\"received\":true}"
+           *             }
+           *           ],
+           *           "next_attempt_at": null,
+           *           "created_at": "2026-11-29T14:31:43.972Z",
+           *           "updated_at": "2026-11-29T14:31:44.028Z"
+           *         }
+           *       ],
+           *       "meta": {
+           *         "page": 1,
+           *         "per_page": 2,
+           *         "total": 3,
+           *         "total_pages": 2
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dlv_; sent as X-Service-Delivery-Id */
@@ -8586,6 +10585,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "dlv_01M8KVGFT7Z54TB6D0SWRPXATD",
+           *         "webhook_id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "event_id": "evt_01M8KVGFT743CTTC0C0C7PAHSA",
+           *         "event_type": "deployment.completed",
+           *         "status": "succeeded",
+           *         "test": false,
+           *         "sequence": 1,
+           *         "attempt_count": 1,
+           *         "attempt_claimed_at": "2026-11-29T14:31:56.014Z",
+           *         "attempts": [
+           *           {
+           *             "sequence": 1,
+           *             "number": 1,
+           *             "attempted_at": "2026-11-29T14:31:56.014Z",
+           *             "status_code": 200,
+           *             "duration_ms": 9,
+           *             "error": null,
+           *             "error_message": null,
+           *             "response_excerpt": "{\"received\":true}"
+           *           }
+           *         ],
+           *         "next_attempt_at": null,
+           *         "created_at": "2026-11-29T14:31:55.992Z",
+           *         "updated_at": "2026-11-29T14:31:56.039Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dlv_; sent as X-Service-Delivery-Id */
@@ -8743,6 +10772,36 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "dlv_01M8KVGFT7Z54TB6D0SWRPXATD",
+           *         "webhook_id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "event_id": "evt_01M8KVGFT743CTTC0C0C7PAHSA",
+           *         "event_type": "deployment.completed",
+           *         "status": "pending",
+           *         "test": false,
+           *         "sequence": 2,
+           *         "attempt_count": 0,
+           *         "attempt_claimed_at": null,
+           *         "attempts": [
+           *           {
+           *             "sequence": 1,
+           *             "number": 1,
+           *             "attempted_at": "2026-11-29T14:31:56.014Z",
+           *             "status_code": 200,
+           *             "duration_ms": 9,
+           *             "error": null,
+           *             "error_message": null,
+           *             "response_excerpt": "{\"received\":true}"
+           *           }
+           *         ],
+           *         "next_attempt_at": "2026-11-29T14:32:13.142Z",
+           *         "created_at": "2026-11-29T14:31:55.992Z",
+           *         "updated_at": "2026-11-29T14:32:13.142Z"
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               /** @description Prefix dlv_; sent as X-Service-Delivery-Id */
@@ -8930,6 +10989,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "since": "2026-11-29T00:00:00Z"
+         *     }
+         */
         'application/json': {
           /**
            * Format: date-time
@@ -8950,6 +11014,16 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "webhook_id": "wh_01M8KVDP1KVB8Q80Y35V4HQ263",
+           *         "since": "2026-11-29T00:00:00.000Z",
+           *         "requeued": 0,
+           *         "has_more": false
+           *       }
+           *     }
+           */
           'application/json': {
             data: {
               webhook_id: string;
