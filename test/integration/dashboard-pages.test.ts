@@ -305,7 +305,7 @@ describe('dashboard pages over HTTP', () => {
   });
 
   it('shows what is wrong beside each field it is about, and names the field by its label in the summary', async () => {
-    const { client } = await signedInClient();
+    const { client, person } = await signedInClient();
     const project = await client.submit('/dashboard/projects', '/dashboard/projects', {
       name: 'Fine',
       repository: 'ssh://git@example.com/acme/shop.git',
@@ -337,6 +337,17 @@ describe('dashboard pages over HTTP', () => {
     expect(webhook.status).toBe(422);
     expect(webhook.text).toContain('Endpoint URL: ');
     expect(webhook.text).toMatch(/<input id="field-url"[^>]*aria-invalid="true"/);
+
+    // Recover's time, on the webhook's own page, with what was typed kept.
+    await client.submit('/dashboard/webhooks', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/webhooks' });
+    const hook = (await as(person.test.key).post('/webhooks', { url: 'http://127.0.0.1:9/recovered', events: ['*'] })).body.data;
+    const path = `/dashboard/webhooks/${hook.id}`;
+    const recover = await client.submit(path, `${path}/recover`, { since: 'yesterday' });
+    expect(recover.status).toBe(422);
+    expect(recover.text).toMatch(
+      /<input id="field-since"[^>]*value="yesterday"[^>]*aria-invalid="true" aria-describedby="field-since-error"/,
+    );
+    expect(recover.text).toContain('<div class="field__error" id="field-since-error">must be a date and time (UTC)</div>');
   });
 
   it('switches to test mode and back: each mode shows its own data', async () => {

@@ -2,7 +2,7 @@ export interface FieldProps {
   /** The accessible name: tests and screen readers find the field by it. */
   label: string;
   name: string;
-  type?: 'text' | 'email' | 'password' | 'url';
+  type?: 'text' | 'email' | 'password' | 'url' | 'datetime-local';
   value?: string;
   autoComplete?: string;
   inputMode?: 'numeric' | 'text' | 'email';
@@ -11,6 +11,8 @@ export interface FieldProps {
   required?: boolean;
   autoFocus?: boolean;
   maxLength?: number;
+  /** For `datetime-local`: `1` takes seconds too. */
+  step?: string;
 }
 
 /** A labelled text input, with its hint and its error (the input names both, `aria-describedby`). */
@@ -23,7 +25,7 @@ export const TextField = (props: FieldProps) => {
       <input
         id={id}
         name={props.name}
-        // preact types each input type apart; these four share every attribute used here.
+        // preact types each input type apart; these share every attribute used here.
         type={(props.type ?? 'text') as 'text'}
         value={props.value}
         autoComplete={props.autoComplete}
@@ -31,6 +33,7 @@ export const TextField = (props: FieldProps) => {
         required={props.required}
         autoFocus={props.autoFocus}
         maxLength={props.maxLength}
+        step={props.step}
         aria-invalid={props.error ? 'true' : undefined}
         aria-describedby={described || undefined}
       />

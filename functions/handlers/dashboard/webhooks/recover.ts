@@ -4,7 +4,8 @@ import { deliveryQueueFromEnvironment } from '../../../adapters/runtime/delivery
 import { dashboardPage } from '../../../http/pages/dashboard-page';
 import { recoverWebhookPageRoute } from '../../../routes/dashboard-resources';
 import { redeliveryDeps } from '../../webhooks/deps';
-import { webhookIdOf } from './webhook-pages';
+import { fieldErrors } from '../../../http/pages/form-errors';
+import { webhookIdOf, webhookPage } from './webhook-pages';
 
 const deps = redeliveryDeps(deliveryQueueFromEnvironment);
 
@@ -21,7 +22,14 @@ export const handler = dashboardPage(
   recoverWebhookPageRoute,
   async (request) => {
     const id = webhookIdOf(request);
-    const result = await recoverDeliveries(request.tenant, id, sinceOf(request.form), deps);
+    let sinceMs: number;
+    try {
+      sinceMs = sinceOf(request.form);
+    } catch (error) {
+      // Shown beside the field, with what was typed, on the webhook's page.
+      return webhookPage(request, { recover: { since: request.form.get('since') ?? '', error: fieldErrors(error).since ?? '' } }, 422);
+    }
+    const result = await recoverDeliveries(request.tenant, id, sinceMs, deps);
     // Told by the page the answer redirects to: a reload shows it again and queues nothing more.
     const told = new URLSearchParams({ done: 'recovered', requeued: String(result.requeued), ...(result.has_more ? { more: '1' } : {}) });
     return { redirect: `/dashboard/webhooks/${encodeURIComponent(id)}?${told.toString()}` };

@@ -16,6 +16,7 @@ import { type Paged, Pagination } from '../../../parts/pagination';
 import { PostForm } from '../../../parts/post-form';
 import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
+import { TextField } from '../../../parts/text-field';
 import { Duration, Time } from '../../../parts/time';
 import { type WebhookForm, WebhookFields, webhookFormOf, webhookState } from './webhooks';
 import { Excerpt } from '../../../parts/excerpt';
@@ -38,6 +39,8 @@ export interface WebhookPageProps extends Paged {
   original?: object;
   /** The `ETag` of the webhook the edit form was filled from: the save is made only while it is current. */
   etag: string;
+  /** A Recover refused: the time as typed and why, shown beside its field. */
+  recover?: { since: string; error: string };
 }
 
 const Attempts = ({ delivery }: { delivery: DeliveryView }) =>
@@ -150,10 +153,15 @@ export const WebhookPage = (props: WebhookPageProps) => {
               <h2>Recover</h2>
               <p className="muted">Queues again every failed and skipped delivery created since then, oldest first.</p>
               <PostForm action={`${base}/recover`} csrfToken={csrf} label="Recover missed deliveries">
-                <div className="field">
-                  <label for="field-since">Since (UTC)</label>
-                  <input type="datetime-local" id="field-since" name="since" required step="1" />
-                </div>
+                <TextField
+                  label="Since (UTC)"
+                  name="since"
+                  type="datetime-local"
+                  step="1"
+                  required
+                  value={props.recover?.since}
+                  error={props.recover?.error}
+                />
                 <Button variant="secondary">Recover</Button>
               </PostForm>
             </Card>
