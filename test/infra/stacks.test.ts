@@ -6,7 +6,7 @@ import { type Synthesized, synthesized, syntheticRoutes } from './synthesized';
 
 /** CloudFormation's limit is 500 resources a stack; the service keeps every stack under 60 % of it. */
 const resourceCeiling = 300;
-const extraRoutes = 30;
+const extraRoutes = 25;
 
 const resourceCounts = (s: Synthesized): Record<string, number> =>
   Object.fromEntries(Object.entries(s.templates).map(([name, template]) => [name, Object.keys(template.Resources ?? {}).length]));
