@@ -4,12 +4,13 @@ import { testRouteTimeoutSeconds } from './webhooks';
 /**
  * The dashboard's resource pages (kind `page`): the account's projects, workflows, findings,
  * deployments, tests, webhooks, keys and people, through the same use cases as the API. Every
- * page touches its session (last use), so every one writes to the table.
+ * page touches its session (last use): a page read (GET) writes nothing else, so it gets
+ * `session`; an action (POST) gets `write`.
  */
 const pagesOf =
   (domain: string) =>
   (route: Omit<WebRouteDefinition, 'kind' | 'domain' | 'tableAccess'> & Partial<Pick<WebRouteDefinition, 'tableAccess'>>) =>
-    defineWebRoute({ kind: 'page', domain, tableAccess: 'write', ...route });
+    defineWebRoute({ kind: 'page', domain, tableAccess: route.method === 'GET' ? 'session' : 'write', ...route });
 
 /** Three stacks of pages beside `Dashboard` (sign-in and account security), each well inside 300 resources. */
 const settingsRow = pagesOf('DashboardSettings');

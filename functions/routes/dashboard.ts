@@ -4,8 +4,8 @@ import { defineWebRoute, type WebRouteDefinition } from './route';
 export const dashboardDomain = 'Dashboard';
 
 /**
- * The dashboard's pages (kind `page`): server-rendered HTML behind a session cookie. Pages that
- * read or touch a session write to the table (the session's last use), so they get `write`.
+ * The dashboard's pages (kind `page`): server-rendered HTML behind a session cookie. A page read
+ * (GET) writes only its session's last use, so it gets `session`; an action (POST) gets `write`.
  */
 const page = (route: Omit<WebRouteDefinition, 'kind' | 'domain'>): WebRouteDefinition =>
   defineWebRoute({ kind: 'page', domain: dashboardDomain, ...route });
@@ -16,7 +16,7 @@ export const dashboardHomeRoute = page({
   method: 'GET',
   path: '/dashboard',
   handler: 'dashboard/home',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const signInFormRoute = page({
@@ -25,7 +25,7 @@ export const signInFormRoute = page({
   method: 'GET',
   path: '/dashboard/sign-in',
   handler: 'dashboard/sign-in-form',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const signInRoute = page({
@@ -43,7 +43,7 @@ export const twoFactorFormRoute = page({
   method: 'GET',
   path: '/dashboard/sign-in/two-factor',
   handler: 'dashboard/two-factor-form',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const twoFactorRoute = page({
@@ -70,7 +70,7 @@ export const accountsFormRoute = page({
   method: 'GET',
   path: '/dashboard/accounts',
   handler: 'dashboard/accounts-form',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const chooseAccountRoute = page({
@@ -88,7 +88,7 @@ export const forgotPasswordFormRoute = page({
   method: 'GET',
   path: '/dashboard/forgot-password',
   handler: 'dashboard/forgot-password-form',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const forgotPasswordRoute = page({
@@ -107,7 +107,7 @@ export const setPasswordFormRoute = page({
   method: 'GET',
   path: '/dashboard/set-password',
   handler: 'dashboard/set-password-form',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const setPasswordRoute = page({
@@ -125,7 +125,7 @@ export const sessionsRoute = page({
   method: 'GET',
   path: '/dashboard/sessions',
   handler: 'dashboard/sessions',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const sessionsSignOutRoute = page({
@@ -143,7 +143,7 @@ export const twoFactorSettingsRoute = page({
   method: 'GET',
   path: '/dashboard/two-factor',
   handler: 'dashboard/two-factor-settings',
-  tableAccess: 'write',
+  tableAccess: 'session',
 });
 
 export const enableTwoFactorRoute = page({

@@ -38,8 +38,11 @@ export interface RouteBindings {
    * unless given. A route of a new domain lands in a stack of its own, with no change to `lib/`.
    */
   domain?: string;
-  /** What the function may do to the table (least privilege in the stack). */
-  tableAccess: 'none' | 'read' | 'write';
+  /**
+   * What the function may do to the table (least privilege in the stack): `read`; `session`, a
+   * page read, which may also update its session item (last use) and nothing else; `write`.
+   */
+  tableAccess: 'none' | 'read' | 'session' | 'write';
   /** Function timeout when the default (`defaultRouteTimeoutSeconds`) is too short. */
   timeoutSeconds?: number;
   /** Queues webhook delivery attempts (needs the delivery queue in AWS). */

@@ -16,7 +16,12 @@ import { functionCode, sourceMapNodeOptions, sourceMapsFromContext } from './fun
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-export type TableAccess = 'read' | 'write';
+/**
+ * What a function may do to the table: `read` (reads, and the updates every bound function may
+ * make, see `bindTable`), `session` (that, and updating session items: a page read records its
+ * session's last use) or `write` (anything to the table's items).
+ */
+export type TableAccess = 'read' | 'session' | 'write';
 
 export interface ServiceFunctionProps {
   /**
@@ -155,7 +160,9 @@ export class ServiceFunction extends Construct {
   /**
    * Least privilege on the table. Every bound function reads, may refresh the `last_used_at` of a
    * credential or of an OAuth token's grant, and leases tokens from its rate-limit bucket
-   * (UpdateItem limited to those items); only `write` may change anything else.
+   * (UpdateItem limited to those items); `session` may also update session items (a page read
+   * moves its session's `last_seen_at`, UpdateItem limited to `SESSION#…`); only `write` may change
+   * anything else.
    */
   bindTable(table: ITableV2, access: TableAccess): void {
     this.allow(
@@ -175,6 +182,15 @@ export class ServiceFunction extends Construct {
         },
       }),
     );
+    if (access === 'session') {
+      this.allow(
+        new PolicyStatement({
+          actions: ['dynamodb:UpdateItem'],
+          resources: [table.tableArn],
+          conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.sessionLeadingKeyPattern] } },
+        }),
+      );
+    }
     if (access === 'write') {
       this.allow(
         new PolicyStatement({

@@ -6,6 +6,7 @@ import { oauthDomain, oauthRoutes } from '../../functions/routes/oauth';
 import { defaultNotificationSender } from '../../lib/app';
 import { actionsOf, asArray, isDynamoStatement, isSesStatement, joined, only, templateLookups } from './template-helpers';
 import { synthesized } from './synthesized';
+import { grantsOf } from './worker-grants';
 
 const description = (route: { method: string; path: string }) => `${route.method} ${route.path}`;
 
@@ -127,6 +128,76 @@ describe('the dashboard and the OAuth authorization server', () => {
         'dynamodb:LeadingKeys': [keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern],
       },
     });
+  });
+
+  describe("the dashboard's pages on the table", () => {
+    const pages = [...dashboardRoutes, ...dashboardResourceRoutes];
+    const reads = pages.filter((route) => route.method === 'GET' && route.tableAccess !== 'none');
+    const actions = pages.filter((route) => route.method !== 'GET');
+    const tableWrites = [
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+      'dynamodb:ConditionCheckItem',
+      'dynamodb:BatchWriteItem',
+    ];
+    /** The statements of a function's role that allow any write to the table. */
+    const writesOf = (page: string) =>
+      lookups
+        .statementsOf(page)
+        .filter(isDynamoStatement)
+        .filter((statement) => actionsOf(statement).some((action) => tableWrites.includes(action) || action.includes('*')));
+
+    it('bind every page read (GET) with session access and every action (POST) with write access', () => {
+      expect(reads.length).toBeGreaterThanOrEqual(29);
+      expect(reads.filter((route) => route.tableAccess !== 'session').map(description)).toEqual([]);
+      expect(actions.filter((route) => route.tableAccess !== 'write').map(description)).toEqual([]);
+      // The pattern names the partition of every session item: the key a page read updates.
+      const sessionKey = keys.session('0'.repeat(64)).pk;
+      expect(sessionKey.startsWith(keys.sessionLeadingKeyPattern.slice(0, -1))).toBe(true);
+      expect(keys.sessionLeadingKeyPattern.endsWith('#*')).toBe(true);
+    });
+
+    it.each(reads.map((route) => [description(route)]))(
+      '%s may read the table and update its session (last use), and write nothing table-wide',
+      (page) => {
+        // Every write the role holds is limited to items of known partition-key prefixes.
+        const writes = writesOf(page);
+        expect(writes.length).toBeGreaterThan(0);
+        for (const statement of writes) {
+          expect(actionsOf(statement)).toEqual(['dynamodb:UpdateItem']);
+          expect(Object.keys(statement.Condition ?? {})).toEqual(['ForAllValues:StringLike']);
+          expect(statement.Condition?.['ForAllValues:StringLike']).toEqual({ 'dynamodb:LeadingKeys': expect.any(Array) });
+        }
+        const table = `\${${s.idAt(`${s.coreStackName}/Table/Resource`)}.Arn}`;
+        const limitedTo = (patterns: string[]) =>
+          ` if ${JSON.stringify({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': patterns } })}`;
+        const dynamoStatements = lookups.statementsOf(page).filter(isDynamoStatement);
+        expect(grantsOf(dynamoStatements)).toEqual(
+          [
+            ...['dynamodb:BatchGetItem', 'dynamodb:GetItem', 'dynamodb:Query'].flatMap((action) => [
+              `${action} ${table}`,
+              `${action} ${table}/index/*`,
+            ]),
+            `dynamodb:UpdateItem ${table}${limitedTo([keys.credentialLeadingKeyPattern, keys.oauthGrantLeadingKeyPattern, keys.rateLimitLeadingKeyPattern])}`,
+            `dynamodb:UpdateItem ${table}${limitedTo([keys.sessionLeadingKeyPattern])}`,
+          ].sort(),
+        );
+      },
+    );
+
+    it.each(actions.filter((route) => route.tableAccess === 'write').map((route) => [description(route)]))(
+      '%s keeps its table-wide write',
+      (action) => {
+        const unconditioned = lookups
+          .statementsOf(action)
+          .filter(isDynamoStatement)
+          .filter((statement) => !statement.Condition && actionsOf(statement).includes('dynamodb:PutItem'));
+        expect(actionsOf(only(unconditioned, 'write statement')).sort()).toEqual(
+          ['dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'].sort(),
+        );
+      },
+    );
   });
 
   it('output the authorization server (AuthUrl, the issuer) and the dashboard (DashboardUrl) beside ApiUrl in the core stack', () => {

@@ -242,6 +242,24 @@ describe('the service app', () => {
       },
     );
 
+    it.each(routeTable.filter((route) => route.tableAccess === 'session').map((route) => [routeDescription(route)]))(
+      '%s reads, and updates only session items (last use) besides what every reader updates',
+      (description) => {
+        const statements = statementsOf(description).filter(isDynamoStatement);
+        const actions = statements.flatMap(actionsOf);
+        expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+        for (const action of writeOnlyActions) expect(actions).not.toContain(action);
+        const updates = statements.filter((s) => actionsOf(s).includes('dynamodb:UpdateItem'));
+        expect(updates.map((s) => s.Condition)).toEqual(
+          expect.arrayContaining([
+            credentialCondition,
+            { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [keys.sessionLeadingKeyPattern] } },
+          ]),
+        );
+        expect(updates).toHaveLength(2);
+      },
+    );
+
     it.each(routeTable.filter((route) => route.tableAccess === 'write').map((route) => [routeDescription(route)]))(
       '%s may write items of the table, not of its indexes',
       (description) => {

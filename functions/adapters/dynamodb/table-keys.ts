@@ -211,6 +211,8 @@ export const oauthConsent = (userId: string, accountId: string, clientId: string
 
 /** Looked up by the hash of the cookie; listed per user for "sign out everywhere else". */
 export const session = (hash: string) => ({ pk: join('SESSION', hash), sk: 'SESSION' });
+/** Leading-key pattern of session items: a page read records the session's last use there. */
+export const sessionLeadingKeyPattern = 'SESSION#*';
 export const sessionIndexes = (userId: string, id: string) => ({ gsi1pk: join('USER', userId, 'SESSIONS'), gsi1sk: join('SESSION', id) });
 export const sessionsOfUser = (userId: string) => join('USER', userId, 'SESSIONS');
 export const oneTimeLink = (hash: string) => ({ pk: join('LINK', hash), sk: 'LINK' });
