@@ -3,32 +3,42 @@ import { dynamoWebhookRepository, webhookReads } from '../../functions/adapters/
 import { newId } from '../../functions/core/ids';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { Delivery, DeliveryAttempt, DeliveryRepository } from '../../functions/core/webhooks/delivery';
-import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
+import { viewOfWebhook, type Webhook, type WebhookRepository } from '../../functions/core/webhooks/webhook';
+import type { PendingEvent } from '../../functions/core/workflows/workflow';
+import type { TableRef } from '../../functions/adapters/dynamodb/client';
+import { dynamoEventRepository } from '../../functions/adapters/dynamodb/event-repository';
 import { inMemoryDeliveries, inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
 import { byCreation } from './support/records';
 import { useDynamoDbLocal } from './support/table';
 
 const dynamodb = useDynamoDbLocal();
 
-/** A DeliveryRepository and the webhooks it fails with. */
+/** A DeliveryRepository, the webhooks it fails with, and the events those writes recorded (type and data). */
 interface Subject {
   deliveries: DeliveryRepository;
   webhooks: WebhookRepository;
+  events: () => Promise<PendingEvent[]>;
 }
+
+const recordedIn = (table: TableRef) => async (): Promise<PendingEvent[]> =>
+  (await dynamoEventRepository(table).list(tenant, { page: 1, perPage: 100, sort: 'created_at', order: 'asc' }, {})).items.map(
+    ({ type, data }) => ({ type, data }),
+  );
 
 const implementations: Array<[string, () => Promise<Subject>]> = [
   [
     'the in-memory fake',
     async () => {
-      const webhooks = inMemoryWebhooks();
-      return { webhooks, deliveries: inMemoryDeliveries(webhooks) };
+      const recorded: PendingEvent[] = [];
+      const webhooks = inMemoryWebhooks(recorded);
+      return { webhooks, deliveries: inMemoryDeliveries(webhooks, recorded), events: async () => recorded };
     },
   ],
   [
     'the DynamoDB adapter on DynamoDB Local',
     async () => {
       const table = await dynamodb.freshTable();
-      return { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table) };
+      return { webhooks: dynamoWebhookRepository(table), deliveries: dynamoDeliveryRepository(table), events: recordedIn(table) };
     },
   ],
   [
@@ -39,6 +49,7 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
       return {
         webhooks: { ...dynamoWebhookRepository(table), ...webhookReads(table) },
         deliveries: { ...dynamoDeliveryRepository(table), ...dynamoDeliveryReader(table), ...dynamoDeliveryList(table) },
+        events: recordedIn(table),
       };
     },
   ],
@@ -62,6 +73,12 @@ const webhook: Webhook = {
   previous_secret: null,
   previous_secret_expires_at: null,
 };
+
+/** The `webhook.failed` event the dispatcher hands over with the last failed attempt. */
+const failedEvent = (minute: number): PendingEvent => ({
+  type: 'webhook.failed',
+  data: { ...viewOfWebhook(webhook), status: 'failed', failed_at: at(minute), updated_at: at(minute) },
+});
 const otherWebhookId = newId('webhook', start - 1_800_000);
 
 const delivery = (minute: number, overrides: Partial<Delivery> = {}): Delivery => ({
@@ -277,7 +294,7 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     const created = delivery(0, { attempt_count: 6 });
     await deliveries.create(tenant, created);
     const last = attempt(1, 6, 7, null);
-    await deliveries.failWithWebhook(tenant, webhook.id, created.id, last, at(8));
+    await deliveries.failWithWebhook(tenant, webhook.id, created.id, last, at(8), failedEvent(8));
     expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual({
       ...created,
       status: 'failed',
@@ -287,31 +304,35 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     });
     expect(await subject.webhooks.get(tenant, webhook.id)).toEqual({ ...webhook, status: 'failed', failed_at: at(8), updated_at: at(8) });
     expect(await subject.webhooks.failedCount(tenant)).toBe(1);
+    // Its event, in the same transaction.
+    expect(await subject.events()).toEqual([failedEvent(8)]);
   });
 
-  it('counts the webhook failed once when a second delivery gives up after the first', async () => {
+  it('counts the webhook failed once, and tells it once, when a second delivery gives up after the first', async () => {
     const [first, second] = [delivery(0, { attempt_count: 6 }), delivery(1, { attempt_count: 6 })];
     for (const created of [first!, second!]) await deliveries.create(tenant, created);
-    await deliveries.failWithWebhook(tenant, webhook.id, first!.id, attempt(1, 6, 7, null), at(8));
-    await deliveries.failWithWebhook(tenant, webhook.id, second!.id, attempt(1, 6, 9, null), at(10));
+    await deliveries.failWithWebhook(tenant, webhook.id, first!.id, attempt(1, 6, 7, null), at(8), failedEvent(8));
+    await deliveries.failWithWebhook(tenant, webhook.id, second!.id, attempt(1, 6, 9, null), at(10), failedEvent(10));
     expect(await deliveries.get(tenant, webhook.id, second!.id)).toMatchObject({ status: 'failed', updated_at: at(10) });
     expect(await subject.webhooks.get(tenant, webhook.id)).toMatchObject({ status: 'failed', failed_at: at(10) });
     expect(await subject.webhooks.failedCount(tenant)).toBe(1);
+    expect(await subject.events()).toEqual([failedEvent(8)]);
   });
 
   it('refuses to fail a delivery that moved to another sequence, or whose webhook is gone, and changes nothing', async () => {
     const created = delivery(0, { sequence: 2 });
     await deliveries.create(tenant, created);
-    await expect(deliveries.failWithWebhook(tenant, webhook.id, created.id, attempt(1, 6, 7), at(8))).rejects.toThrow();
+    await expect(deliveries.failWithWebhook(tenant, webhook.id, created.id, attempt(1, 6, 7), at(8), failedEvent(8))).rejects.toThrow();
     expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(created);
     expect(await subject.webhooks.get(tenant, webhook.id)).toEqual(webhook);
 
     const orphan = delivery(1, { webhook_id: otherWebhookId });
     await deliveries.create(tenant, orphan);
-    await expect(deliveries.failWithWebhook(tenant, otherWebhookId, orphan.id, attempt(1, 6, 7), at(8))).rejects.toThrow();
+    await expect(deliveries.failWithWebhook(tenant, otherWebhookId, orphan.id, attempt(1, 6, 7), at(8), failedEvent(8))).rejects.toThrow();
     expect(await deliveries.get(tenant, otherWebhookId, orphan.id)).toEqual(orphan);
     expect(await subject.webhooks.get(tenant, otherWebhookId)).toBeUndefined();
     expect(await subject.webhooks.failedCount(tenant)).toBe(0);
+    expect(await subject.events()).toEqual([]);
   });
 
   it('sets a status, ending the schedule; refuses an unknown delivery', async () => {

@@ -7,7 +7,9 @@ import {
 } from '../../functions/adapters/dynamodb/webhook-repository';
 import { newId } from '../../functions/core/ids';
 import type { Tenant } from '../../functions/core/tenancy';
-import type { Webhook, WebhookRepository } from '../../functions/core/webhooks/webhook';
+import { viewOfWebhook, type Webhook, type WebhookRepository } from '../../functions/core/webhooks/webhook';
+import type { PendingEvent } from '../../functions/core/workflows/workflow';
+import { dynamoEventRepository } from '../../functions/adapters/dynamodb/event-repository';
 import { inMemoryWebhooks } from '../unit/fakes/webhook-repositories';
 import { byCreation } from './support/records';
 import { useDynamoDbLocal } from './support/table';
@@ -217,5 +219,53 @@ describe.each(implementations)('WebhookRepository: %s', (_name, make) => {
     await webhooks.create(otherMode, webhook(3, { status: 'failed', failed_at: at(3) }));
     expect(await webhooks.failedCount(tenant)).toBe(0);
     expect(await webhooks.failedCount(otherMode)).toBe(1);
+  });
+});
+
+/** The same repositories, with the events their writes recorded (type and data). */
+const withEvents: Array<[string, () => Promise<{ webhooks: WebhookRepository; events: () => Promise<PendingEvent[]> }>]> = [
+  [
+    'the in-memory fake',
+    async () => {
+      const recorded: PendingEvent[] = [];
+      return { webhooks: inMemoryWebhooks(recorded), events: async () => recorded };
+    },
+  ],
+  [
+    'the DynamoDB adapter on DynamoDB Local',
+    async () => {
+      const table = await dynamodb.freshTable();
+      const events = async () =>
+        (await dynamoEventRepository(table).list(tenant, { page: 1, perPage: 100, sort: 'created_at', order: 'asc' }, {})).items.map(
+          ({ type, data }) => ({ type, data }),
+        );
+      return { webhooks: dynamoWebhookRepository(table), events };
+    },
+  ],
+];
+
+describe.each(withEvents)('WebhookRepository: %s, the event of a move of status', (_name, make) => {
+  const enabledEvent = (from: Webhook, minute: number): PendingEvent => ({
+    type: 'webhook.enabled',
+    data: { ...viewOfWebhook(from), status: 'enabled', failed_at: null, updated_at: at(minute) },
+  });
+
+  it('is written with the move, once: not when the status was already there, nor when the webhook changed meanwhile', async () => {
+    const { webhooks, events } = await make();
+    const [a, b, c] = [0, 1, 2].map((m) => webhook(m, { status: 'failed', failed_at: at(m) })) as [Webhook, Webhook, Webhook];
+    for (const created of [a, b, c]) await webhooks.create(tenant, created);
+    const enable = { status: 'enabled', failed_at: null, active: true } as const;
+
+    // Moved without the webhook as read, then again (already enabled: no move, no event).
+    await webhooks.update(tenant, a.id, enable, at(3), undefined, enabledEvent(a, 3));
+    await webhooks.update(tenant, a.id, enable, at(4), undefined, enabledEvent(a, 4));
+    // Moved given the webhook as read (an If-Match).
+    await webhooks.update(tenant, b.id, enable, at(5), b, enabledEvent(b, 5));
+    // Given the webhook as read, but changed since: nothing written, no event.
+    await webhooks.update(tenant, c.id, { description: 'renamed' }, at(6));
+    expect(await webhooks.update(tenant, c.id, enable, at(7), c, enabledEvent(c, 7))).toBe('changed');
+
+    expect(await events()).toEqual([enabledEvent(a, 3), enabledEvent(b, 5)]);
+    expect(await webhooks.failedCount(tenant)).toBe(1);
   });
 });

@@ -28,9 +28,11 @@ const header = (request: ReceivedRequest, name: string) => request.headers[name]
 
 let hooks: Receiver | undefined;
 let otherHooks: Receiver | undefined;
+let monitorHooks: Receiver | undefined;
 afterAll(async () => {
   await hooks?.close();
   await otherHooks?.close();
+  await monitorHooks?.close();
 });
 
 describe('webhook retry schedule', () => {
@@ -70,7 +72,15 @@ describe('webhook retry schedule', () => {
     const answerDelayMs = 250;
     hooks = await startReceiver({ status: 500, body: 'always failing', delayMs: answerDelayMs });
     const receiver = hooks;
-    const hook = await createWebhook(api, { url: receiver.url(), events: ['*'] });
+    // The types this test records (a webhook subscribed to `*` would also get the webhook.* events below).
+    const hook = await createWebhook(api, {
+      url: receiver.url(),
+      events: ['deployment.failed', 'deployment.started', 'workflow.cancelled'],
+    });
+    // A third webhook watches the others: it is told when one fails and when it is enabled again.
+    monitorHooks = await startReceiver({ status: 200 });
+    const monitor = monitorHooks;
+    await createWebhook(api, { url: monitor.url(), events: ['webhook.failed', 'webhook.enabled'] });
     // A second webhook fails on the first event only (its own receiver), to be deleted while failed.
     otherHooks = await startReceiver({ status: 500, body: 'down too' });
     const other = otherHooks;
@@ -204,6 +214,22 @@ describe('webhook retry schedule', () => {
       expect([id, mails.filter((m) => `${m.subject}\n${m.text}`.includes(id)).length]).toEqual([id, 1]);
     }
 
+    // Each move into `failed` is an event (one for each webhook), delivered to the webhook watching
+    // for it: the webhook as it was once failed, without its secret.
+    const bodyOf = (request: ReceivedRequest) => JSON.parse(request.body) as { id: string; type: string; data: Record<string, unknown> };
+    const failures = (await monitor.waitFor(2)).map(bodyOf);
+    expect(failures.map((e) => [e.type, e.data.id]).sort()).toEqual(
+      [
+        ['webhook.failed', hook.id],
+        ['webhook.failed', otherHook.id],
+      ].sort(),
+    );
+    const hookFailure = failures.find((e) => e.data.id === hook.id) as { id: string; data: Record<string, unknown> };
+    expect(hookFailure.data).toEqual({ ...webhook, status: 'failed' });
+    expect(hookFailure.data).not.toHaveProperty('secret');
+    const listed = (await api.get('/events?type=webhook.failed')).body.data as { id: string }[];
+    expect(listed.map((e) => e.id)).toContain(hookFailure.id);
+
     // Events that occur while the webhook is failed are recorded as skipped deliveries, not sent.
     const missed = [
       await recordEvent(account.id, 'test', 'deployment.started', { id: 'dep_2', status: 'in_progress' }),
@@ -229,6 +255,11 @@ describe('webhook retry schedule', () => {
     expect(reEnabled.status).toBe(200);
     expect(reEnabled.body.data).toMatchObject({ status: 'enabled', failed_at: null, active: true });
     expect(await badge()).toBeUndefined();
+    // ...and the move back into `enabled` is one too, with the webhook as the answer shows it.
+    const [enabled] = (await monitor.waitFor(3)).slice(2).map(bodyOf);
+    expect(enabled).toMatchObject({ type: 'webhook.enabled', data: reEnabled.body.data });
+    // Re-enabling a webhook that is enabled already moves nothing and tells nothing.
+    expect((await api.patch(`/webhooks/${hook.id}`, { active: true })).status).toBe(200);
     await sleep(300);
     expect(receiver.requests).toHaveLength(6); // re-enabling alone replays nothing
 
@@ -266,5 +297,6 @@ describe('webhook retry schedule', () => {
     expect((await api.post(`/webhooks/${hook.id}/recover`, { since })).body.data.requeued).toBe(0);
     await sleep(300);
     expect(receiver.requests).toHaveLength(9);
+    expect(monitor.requests).toHaveLength(3);
   }, 180_000);
 });

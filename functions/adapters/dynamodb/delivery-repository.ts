@@ -24,6 +24,7 @@ import {
 import { entityTypes, withoutKeys } from './keys';
 import { queryAll } from './query-all';
 import * as keys from './table-keys';
+import { pendingEventItems } from './event-repository';
 import { failedWebhookCountMove } from './failed-webhook-count';
 import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
 
@@ -247,9 +248,9 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
       }
     },
 
-    async failWithWebhook(tenant, webhookId, id, attempt: DeliveryAttempt, at) {
-      // The webhook's move into `failed` adds one to the failed count; when it is failed already
-      // (another delivery gave up first) the same writes go without the count, on that condition.
+    async failWithWebhook(tenant, webhookId, id, attempt: DeliveryAttempt, at, failed) {
+      // The webhook's move into `failed` adds one to the failed count and writes its event; when it
+      // is failed already (another delivery gave up first) the same writes go without them, on that condition.
       const write = (counted: boolean) =>
         client.send(
           new TransactWriteCommand({
@@ -281,7 +282,9 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
                   ExpressionAttributeValues: { ':failed': 'failed', ':at': at },
                 },
               },
-              ...(counted ? [failedWebhookCountMove(tableName, tenant, 1)] : []),
+              ...(counted
+                ? [failedWebhookCountMove(tableName, tenant, 1), ...pendingEventItems(tableName, tenant, [failed], Date.parse(at))]
+                : []),
             ],
           }),
         );

@@ -13,6 +13,7 @@ import {
   listPage,
   type RangeSpec,
 } from './list-page';
+import { pendingEventItems } from './event-repository';
 import { entityTypes } from './keys';
 import { queryAll } from './query-all';
 import * as keys from './table-keys';
@@ -184,8 +185,12 @@ export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'c
       }
     },
 
-    async update(tenant, id, changes, updatedAt, expected) {
+    async update(tenant, id, changes, updatedAt, expected, moved) {
       const key = keys.webhook(tenant, id);
+      // Written with a move of the status only, in its transaction.
+      const movedEvent: TransactItem[] = moved
+        ? (pendingEventItems(tableName, tenant, [moved], Date.parse(updatedAt)) as TransactItem[])
+        : [];
       const attributes = { ...changes, updated_at: updatedAt };
       const to = changes.status;
       if (to === undefined || expected) {
@@ -203,9 +208,9 @@ export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'c
             ...withCondition({ ...setExpression(attributes), ConditionExpression: 'attribute_exists(pk)' }, unchanged),
           },
         };
-        const moved = await transact([write, failedWebhookCountMove(tableName, tenant, moves)]);
+        const counted = await transact([write, failedWebhookCountMove(tableName, tenant, moves), ...movedEvent]);
         // Refused by the count (it would go below zero): the webhook failed before the count was kept.
-        if ((moved === 1 ? await transact([write]) : moved) === 'done') return get(tenant, id, { consistent: true });
+        if ((counted === 1 ? await transact([write, ...movedEvent]) : counted) === 'done') return get(tenant, id, { consistent: true });
         return (await get(tenant, id, { consistent: true })) ? 'changed' : undefined;
       }
       const write = (condition: string): TransactItem => ({
@@ -214,12 +219,13 @@ export const dynamoWebhookWrites = (table: TableRef): Pick<WebhookRepository, 'c
       // A move into or out of `failed` moves the failed count in the same transaction; a write that
       // leaves the status as it was moves nothing, on the condition that it still is.
       for (let round = 0; round < 4; round += 1) {
-        const moved = await transact([
+        const counted = await transact([
           write('attribute_exists(pk) AND #status <> :to'),
           failedWebhookCountMove(tableName, tenant, to === 'failed' ? 1 : -1),
+          ...movedEvent,
         ]);
         // Refused by the count (it would go below zero): the webhook failed before the count was kept.
-        const unmoved = moved === 1 ? await transact([write('attribute_exists(pk) AND #status <> :to')]) : moved;
+        const unmoved = counted === 1 ? await transact([write('attribute_exists(pk) AND #status <> :to'), ...movedEvent]) : counted;
         if (unmoved === 'done') return get(tenant, id, { consistent: true });
         if ((await transact([write('#status = :to')])) === 'done') return get(tenant, id, { consistent: true });
         if (!(await get(tenant, id, { consistent: true }))) return undefined;

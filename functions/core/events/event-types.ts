@@ -18,13 +18,16 @@ export const eventTypes = [
   'test.run.completed',
   'review.comment.created',
   'review.completed',
+  'webhook.failed',
+  'webhook.enabled',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
 
 /**
  * The event catalogue: the spec's types plus `workflow.cancelled`, `security.finding.reopened` (no
- * state change without its event) and `test.run.completed`, and the code review group. Each type's
+ * state change without its event) and `test.run.completed`, the code review group, and a webhook's
+ * moves out of and back into `enabled` (what Svix's operational webhooks tell). Each type's
  * `data` is a snapshot of the resource after the change; `workflow.completed` has exactly the
  * spec's shape.
  *
@@ -71,6 +74,19 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
     status: 'completed',
     url: 'https://shop.example.com',
     created_at: '2026-11-21T10:00:00.000Z',
+  };
+
+  const webhookSnapshot = {
+    id: 'wh_01JD2QG7N1P3R5S7T9V1W3X5Y7',
+    url: 'https://hooks.example.com/service',
+    events: ['workflow.completed', 'deployment.failed'],
+    active: true,
+    status: 'failed',
+    description: 'Build notifications',
+    created_at: '2026-11-20T09:00:00.000Z',
+    updated_at: '2026-11-21T12:41:07.000Z',
+    failed_at: '2026-11-21T12:41:07.000Z',
+    previous_secret_expires_at: null,
   };
 
   return {
@@ -173,6 +189,15 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
         error: null,
         duration_ms: 8412,
       },
+    },
+    'webhook.failed': {
+      description:
+        'A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled.',
+      example: webhookSnapshot,
+    },
+    'webhook.enabled': {
+      description: 'A failed webhook was re-enabled (`active: true`): new events are delivered to it again.',
+      example: { ...webhookSnapshot, status: 'enabled', updated_at: '2026-11-21T13:05:22.000Z', failed_at: null },
     },
   } as const satisfies Record<EventType, { description: string; example: Record<string, unknown> }>;
 })();

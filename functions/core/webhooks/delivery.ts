@@ -1,6 +1,7 @@
 import type { EventType } from '../events/event-types';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
+import type { PendingEvent } from '../workflows/workflow';
 
 export type AttemptErrorClass = 'timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status';
 
@@ -144,8 +145,12 @@ export interface DeliveryRepository {
    * `keptAttempts` of its attempts.
    */
   restart(tenant: Tenant, webhookId: string, from: Delivery, at: string): Promise<Delivery | 'changed' | 'not_found'>;
-  /** The last attempt failed: the delivery fails and so does its webhook, in one transaction. */
-  failWithWebhook(tenant: Tenant, webhookId: string, id: string, attempt: DeliveryAttempt, at: string): Promise<void>;
+  /**
+   * The last attempt failed: the delivery fails and so does its webhook, in one transaction, with
+   * `failed` (the webhook's `webhook.failed` event) when the webhook moves into `failed` (not when
+   * another delivery failed it first).
+   */
+  failWithWebhook(tenant: Tenant, webhookId: string, id: string, attempt: DeliveryAttempt, at: string, failed: PendingEvent): Promise<void>;
   setStatus(tenant: Tenant, webhookId: string, id: string, status: DeliveryStatus, at: string): Promise<void>;
 }
 

@@ -17,7 +17,7 @@ import type { DispatchReads } from './batch-reads';
 import { eventPayload } from './event-payload';
 import { signatureHeader } from './signature';
 import type { TargetPolicy } from './target-policy';
-import { signingSecrets, type Webhook } from './webhook';
+import { signingSecrets, viewOfWebhook, type Webhook } from './webhook';
 
 /** One attempt over the network (the HTTP adapter); never throws. */
 export type SendAttempt = (request: {
@@ -168,7 +168,8 @@ const settle = async (
     return;
   }
   if (message.attempt >= maxAttempts) {
-    await deps.deliveries.failWithWebhook(tenant, webhook.id, delivery.id, attempt, at);
+    const failed = viewOfWebhook({ ...webhook, status: 'failed', failed_at: at, updated_at: at });
+    await deps.deliveries.failWithWebhook(tenant, webhook.id, delivery.id, attempt, at, { type: 'webhook.failed', data: { ...failed } });
     await notifyFailure(tenant, webhook, delivery, deps);
     return;
   }

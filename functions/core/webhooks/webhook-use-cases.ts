@@ -28,6 +28,7 @@ import {
   type Subscription,
   viewOfWebhook,
   type Webhook,
+  type WebhookChanges,
   type WebhookRepository,
   type WebhookView,
 } from './webhook';
@@ -171,17 +172,20 @@ export const updateWebhook = async (
     const nowIso = isoTime(deps.clock.now());
     const past = pastSubscriptionsAfter(webhook, { active: changes.active, events }, nowIso);
     const reEnable = changes.active === true && webhook.status === 'failed';
+    const stored: WebhookChanges = {
+      ...changes,
+      ...(events ? { events } : {}),
+      ...(reEnable ? { status: 'enabled', failed_at: null } : {}),
+      ...(past ? { past_subscriptions: past } : {}),
+    };
+    const enabled = reEnable ? viewOfWebhook({ ...webhook, ...stored, updated_at: nowIso } as Webhook) : undefined;
     const updated = await deps.webhooks.update(
       tenant,
       id,
-      {
-        ...changes,
-        ...(events ? { events } : {}),
-        ...(reEnable ? { status: 'enabled', failed_at: null } : {}),
-        ...(past ? { past_subscriptions: past } : {}),
-      },
+      stored,
       nowIso,
       ifMatch !== undefined || past ? webhook : undefined,
+      enabled && { type: 'webhook.enabled', data: { ...enabled } },
     );
     if (updated === 'changed') {
       if (ifMatch !== undefined) throw preconditionFailed();

@@ -1,6 +1,7 @@
 import type { EventType } from '../events/event-types';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
+import type { PendingEvent } from '../workflows/workflow';
 
 /** `*` subscribes to every type, present and future. */
 export type Subscription = EventType | '*';
@@ -115,13 +116,18 @@ export interface WebhookRepository {
   /** Every webhook of the tenant (fan-out reads them all). */
   all(tenant: Tenant): Promise<Webhook[]>;
   list(tenant: Tenant, query: ListQuery<'created_at'>, filters: { status?: Webhook['status'] }): Promise<Page<Webhook>>;
-  /** With `expected` (an `If-Match`), only while the webhook is still as it was read: `changed` otherwise. */
+  /**
+   * With `expected` (an `If-Match`), only while the webhook is still as it was read: `changed`
+   * otherwise. `moved`: the event of a change of `status`, written in the same transaction when the
+   * status does move (not when it was already there).
+   */
   update(
     tenant: Tenant,
     id: string,
     changes: WebhookChanges,
     updatedAt: string,
     expected?: Webhook,
+    moved?: PendingEvent,
   ): Promise<Webhook | undefined | 'changed'>;
   /**
    * Replaces the secret only while it is still `from` (two rotations at once: one wins, the other is

@@ -10,6 +10,7 @@ import {
   keptAttempts,
 } from '../../../functions/core/webhooks/delivery';
 import { viewOfWebhook, type Webhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 import { entityTagOf } from '../../../functions/core/preconditions';
 import { byId, createdOrderPage } from './created-order';
 
@@ -24,7 +25,7 @@ const keyOf = (t: Tenant, webhookId: string, id = '') => `${t.accountId}/${t.mod
  * webhook shows something else, and
  * `failedCount` is the number of failed webhooks (the adapter keeps it in a counter item).
  */
-export const inMemoryWebhooks = (): WebhookRepository => {
+export const inMemoryWebhooks = (recorded: PendingEvent[] = []): WebhookRepository => {
   const webhooks = new Map<string, Webhook>();
   const ofTenant = (t: Tenant): Webhook[] =>
     [...webhooks.entries()].filter(([key]) => key.startsWith(`${t.accountId}/${t.mode}/`)).map(([, w]) => w);
@@ -49,10 +50,11 @@ export const inMemoryWebhooks = (): WebhookRepository => {
         (w) => structuredClone(w),
       );
     },
-    async update(t, id, changes, updatedAt, expected) {
+    async update(t, id, changes, updatedAt, expected, moved) {
       const webhook = webhooks.get(keyOf(t, id));
       if (!webhook) return undefined;
       if (expected && !sameView(webhook, expected)) return 'changed';
+      if (moved && changes.status !== undefined && changes.status !== webhook.status) recorded.push(structuredClone(moved));
       const defined = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
       Object.assign(webhook, defined, { updated_at: updatedAt });
       return structuredClone(webhook);
@@ -81,7 +83,10 @@ export const inMemoryWebhooks = (): WebhookRepository => {
  * records an attempt only in its own sequence; `failWithWebhook` (one transaction there) and
  * `setStatus` refuse, changing nothing, what the adapter's conditions refuse.
  */
-export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryRepository & DeletedWebhookDeliveries => {
+export const inMemoryDeliveries = (
+  webhooks: WebhookRepository,
+  recorded: PendingEvent[] = [],
+): DeliveryRepository & DeletedWebhookDeliveries => {
   const deliveries = new Map<string, Delivery>();
   const stored = (t: Tenant, webhookId: string, id: string): Delivery | undefined => deliveries.get(keyOf(t, webhookId, id));
   const ofWebhook = (t: Tenant, webhookId: string): Delivery[] =>
@@ -164,12 +169,15 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
       });
       return structuredClone(delivery);
     },
-    async failWithWebhook(t, webhookId, id, attempt, at) {
+    async failWithWebhook(t, webhookId, id, attempt, at, failed) {
       const delivery = stored(t, webhookId, id);
       // The adapter's transaction is cancelled, and changes nothing, unless both conditions hold.
       if (!delivery || delivery.sequence !== attempt.sequence)
         throw new Error(`transaction cancelled: delivery ${id} is not in sequence ${attempt.sequence}`);
-      if (!(await webhooks.get(t, webhookId))) throw new Error(`transaction cancelled: webhook ${webhookId} does not exist`);
+      const webhook = await webhooks.get(t, webhookId);
+      if (!webhook) throw new Error(`transaction cancelled: webhook ${webhookId} does not exist`);
+      // Its event goes with the move into `failed` only.
+      if (webhook.status !== 'failed') recorded.push(structuredClone(failed));
       delivery.attempts.push(attempt);
       Object.assign(delivery, { status: 'failed', next_attempt_at: null, updated_at: at });
       await webhooks.update(t, webhookId, { status: 'failed', failed_at: at }, at);

@@ -19,6 +19,8 @@ export const eventTypes = [
   'test.run.completed',
   'review.comment.created',
   'review.completed',
+  'webhook.failed',
+  'webhook.enabled',
 ] as const;
 
 export type EventType = (typeof eventTypes)[number];
@@ -425,6 +427,50 @@ export interface ReviewCompletedEvent {
   };
 }
 
+/** A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled. */
+export interface WebhookFailedEvent {
+  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
+  id: string;
+  type: 'webhook.failed';
+  created_at: string;
+  /** A snapshot of the resource after the change (the catalogue's example shows its usual fields). */
+  data: {
+    id: string;
+    url: string;
+    events: string[];
+    active: boolean;
+    status: string;
+    description: string;
+    created_at: string;
+    updated_at: string;
+    failed_at: string;
+    previous_secret_expires_at: unknown;
+    [key: string]: unknown;
+  };
+}
+
+/** A failed webhook was re-enabled (`active: true`): new events are delivered to it again. */
+export interface WebhookEnabledEvent {
+  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
+  id: string;
+  type: 'webhook.enabled';
+  created_at: string;
+  /** A snapshot of the resource after the change (the catalogue's example shows its usual fields). */
+  data: {
+    id: string;
+    url: string;
+    events: string[];
+    active: boolean;
+    status: string;
+    description: string;
+    created_at: string;
+    updated_at: string;
+    failed_at: unknown;
+    previous_secret_expires_at: unknown;
+    [key: string]: unknown;
+  };
+}
+
 /** Every event the service sends, discriminated by `type`. */
 export type ServiceEvent =
   | WorkflowCreatedEvent
@@ -444,7 +490,9 @@ export type ServiceEvent =
   | DeploymentRollbackEvent
   | TestRunCompletedEvent
   | ReviewCommentCreatedEvent
-  | ReviewCompletedEvent;
+  | ReviewCompletedEvent
+  | WebhookFailedEvent
+  | WebhookEnabledEvent;
 
 /** The event of one type. */
 export type EventOf<T extends EventType> = Extract<ServiceEvent, { type: T }>;

@@ -8439,7 +8439,9 @@ export interface operations {
                 | 'deployment.rollback'
                 | 'test.run.completed'
                 | 'review.comment.created'
-                | 'review.completed';
+                | 'review.completed'
+                | 'webhook.failed'
+                | 'webhook.enabled';
               description: string;
               example: {
                 [key: string]: unknown;
@@ -8506,7 +8508,9 @@ export interface operations {
           | 'deployment.rollback'
           | 'test.run.completed'
           | 'review.comment.created'
-          | 'review.completed';
+          | 'review.completed'
+          | 'webhook.failed'
+          | 'webhook.enabled';
         /** @description Only events after this one (an event of this account and mode), oldest first: store the last id you read and pass it again to follow the event stream with no gaps and no duplicates. An event is listed this way once it is 5 s old, when every event created before it has been stored. Takes order=asc only (its default). */
         starting_after?: string;
       };
@@ -8620,7 +8624,9 @@ export interface operations {
                 | 'deployment.rollback'
                 | 'test.run.completed'
                 | 'review.comment.created'
-                | 'review.completed';
+                | 'review.completed'
+                | 'webhook.failed'
+                | 'webhook.enabled';
               /**
                * Format: date-time
                * @description ISO 8601 UTC timestamp with milliseconds
@@ -8790,7 +8796,9 @@ export interface operations {
                 | 'deployment.rollback'
                 | 'test.run.completed'
                 | 'review.comment.created'
-                | 'review.completed';
+                | 'review.completed'
+                | 'webhook.failed'
+                | 'webhook.enabled';
               /**
                * Format: date-time
                * @description ISO 8601 UTC timestamp with milliseconds
@@ -9111,6 +9119,8 @@ export interface operations {
             | 'test.run.completed'
             | 'review.comment.created'
             | 'review.completed'
+            | 'webhook.failed'
+            | 'webhook.enabled'
             | '*'
           )[];
           active?: boolean;
@@ -9642,6 +9652,8 @@ export interface operations {
             | 'test.run.completed'
             | 'review.comment.created'
             | 'review.completed'
+            | 'webhook.failed'
+            | 'webhook.enabled'
             | '*'
           )[];
           active?: boolean;
@@ -10091,7 +10103,9 @@ export interface operations {
             | 'deployment.rollback'
             | 'test.run.completed'
             | 'review.comment.created'
-            | 'review.completed';
+            | 'review.completed'
+            | 'webhook.failed'
+            | 'webhook.enabled';
         };
       };
     };
@@ -10347,7 +10361,9 @@ export interface operations {
           | 'deployment.rollback'
           | 'test.run.completed'
           | 'review.comment.created'
-          | 'review.completed';
+          | 'review.completed'
+          | 'webhook.failed'
+          | 'webhook.enabled';
       };
       header?: never;
       path: {

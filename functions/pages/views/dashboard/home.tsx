@@ -31,6 +31,7 @@ const objectOfEvent = (event: ServiceEvent): { id: string | undefined; href: str
     scan_: '/dashboard/security/scans/',
     test_: '/dashboard/tests/',
     run_: '/dashboard/tests/',
+    wh_: '/dashboard/webhooks/',
   };
   const projectId = text(event.data.project_id);
   if ((prefix === 'rev_' || prefix === 'rvc_') && projectId) return { id, href: `/dashboard/projects/${encodeURIComponent(projectId)}` };
@@ -78,7 +79,7 @@ export const HomePage = (props: { shell: Shell; counts: HomeCounts; events: Serv
         caption="Latest events, newest first"
         headings={['Event', 'Object', 'When']}
         records={props.events}
-        empty={`No events yet in ${props.shell.mode} mode. They appear here as workflows, security scans, deployments and code reviews run (creating or editing a project sends none).`}
+        empty={`No events yet in ${props.shell.mode} mode. They appear here as workflows, security scans, deployments and code reviews run, and as a webhook fails or is re-enabled (creating or editing a project sends none).`}
         row={(event) => {
           const { id, href } = objectOfEvent(event);
           return (
