@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { apiRootOf, createClient, ServiceApiError, ServiceConnectionError } from '@project-automation-service/sdk';
-import { dataDirFromEnvironment, readRuntimeInfo } from '../../lib/local/runtime-file';
+import { locateRuntime } from '../../lib/local/runtime-file';
 import { type Command, type CommandGroup, type OptionSpec, UsageError } from './command';
 import { bashCompletion, zshCompletion } from './completion';
 import { deployments } from './deployments';
@@ -63,13 +63,18 @@ export const apiUsage = (): string =>
     '  (`npm run cli -- <group> <command> --help` shows the options)',
   ].join('\n');
 
+/** The running local runtime's /v1 URL, found as the admin commands find it (DATA_DIR, the default folder, or the only one running). */
+const localApiUrl = async (): Promise<string | undefined> => {
+  const lookup = await locateRuntime();
+  return lookup.kind === 'found' ? lookup.info.apiUrl : undefined;
+};
+
 /**
  * The API's /v1 URL: --api-url, $SERVICE_API_URL, the running local runtime's, or the default port's.
  * One spelling per API (`…/v1`, no trailing slash), so that `listen` keeps one state per API.
  */
-const apiUrlOf = async (given: string | undefined): Promise<string> => {
-  const url =
-    given ?? process.env.SERVICE_API_URL ?? (await readRuntimeInfo(dataDirFromEnvironment()))?.apiUrl ?? 'http://localhost:3000/v1';
+export const apiUrlOf = async (given: string | undefined): Promise<string> => {
+  const url = given ?? process.env.SERVICE_API_URL ?? (await localApiUrl()) ?? 'http://localhost:3000/v1';
   const parsed = URL.canParse(url) ? new URL(url) : undefined;
   if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.search || parsed.hash)
     throw new UsageError(`the API URL must be http(s)://host[:port]/v1, not "${url}" (--api-url or SERVICE_API_URL)`);

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { apiUrlOf } from '../../../bin/api/index';
 import {
   locateRuntime,
   removeRuntimeInfo,
@@ -40,6 +41,26 @@ describe('how the CLI finds the local runtime', () => {
     expect(lookup).toMatchObject({ kind: 'found', dataDir: custom, foundBy: 'registry', info: { apiUrl: 'http://localhost:4321/v1' } });
     await removeRuntimeInfo(custom, registry);
     expect(await readdir(registry)).toEqual([]);
+  });
+
+  it("gives the API commands that runtime's URL too, as it gives the admin commands its table", async () => {
+    const custom = join(root, 'custom-data');
+    await (await import('node:fs/promises')).mkdir(custom);
+    await writeRuntimeInfo(custom, infoOf(4321), registry);
+    if ((await locateRuntime({}, registry)).kind !== 'found') throw new Error('the runtime should be found');
+    const saved = { ...process.env };
+    try {
+      delete process.env.DATA_DIR;
+      delete process.env.SERVICE_API_URL;
+      process.env.LOCAL_RUNTIME_REGISTRY = registry;
+      const lookup = await locateRuntime();
+      if (lookup.kind === 'found' && lookup.foundBy === 'default') return;
+      expect(await apiUrlOf(undefined)).toBe('http://localhost:4321/v1');
+      expect(await apiUrlOf('http://127.0.0.1:9/v1/')).toBe('http://127.0.0.1:9/v1');
+    } finally {
+      process.env = saved;
+      await removeRuntimeInfo(custom, registry);
+    }
   });
 
   it('asks for DATA_DIR when several run, and says how when none runs there', async () => {
