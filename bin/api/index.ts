@@ -18,7 +18,7 @@ import { workflows } from './workflows';
 export const apiGroups: CommandGroup[] = [projects, workflows, scans, findings, reviews, deployments, tests, webhooks, events];
 
 /** The admin commands of bin/cli.ts, named here for completion only. */
-const adminWords = ['accounts', 'keys', 'provenance', 'users', 'oauth-clients', 'advisories'];
+const adminWords = ['accounts', 'keys', 'provenance', 'migrate', 'users', 'oauth-clients', 'advisories'];
 
 const completion: Command = {
   summary: 'print a shell completion script: completion bash|zsh',
