@@ -154,7 +154,7 @@ export const findings: CommandGroup = {
     },
     patch: {
       summary:
-        "print a finding's verified remediation patch (a unified diff: pipe it into git apply; a secrets finding's has the secret masked and does not apply: use its remediation/<finding id> branch)",
+        "print a finding's verified remediation patch (a unified diff: pipe it into git apply; one that shows a secret, even on a context line, has it masked and does not apply: use its remediation/<finding id> branch)",
       args: '<finding_id>',
       async run(context) {
         const id = argument(context, 0, 'the finding id');
