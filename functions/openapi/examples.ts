@@ -7,6 +7,8 @@
  * own check, so an example cannot drift from the service. Only the document's builder imports them.
  */
 
+import { eventCatalogue } from '../core/events/event-types';
+
 const page = <T>(data: T[], meta: { page: number; per_page: number; total: number; total_pages: number }) => ({ data, meta });
 
 const project = {
@@ -391,13 +393,8 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   updateProject: { data: { ...project, description: 'Storefront, cart and checkout', updated_at: '2026-11-29T14:35:02.118Z' } },
   createWorkflow: {
     data: {
-      id: 'wf_01M8KVDP303YTXH8VYGEGJNB4T',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      name: 'Add a discount helper to the cart',
+      ...workflow,
       status: 'queued',
-      stages: ['intake', 'build', 'verify', 'prove', 'iterate', 'package'],
-      prompt: 'Add a discount helper to the cart',
-      config: { ai_provider: 'bedrock', auto_deploy: false, branch: null, max_iterations: 2, review: true },
       stage_statuses: { intake: 'pending', build: 'pending', verify: 'pending', prove: 'pending', iterate: 'pending', package: 'pending' },
       stage_timings: {
         intake: { started_at: null, completed_at: null, duration_ms: null, runs: 0 },
@@ -423,8 +420,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
         review: null,
       },
       ai_usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0, provider: null, model: null, calls: 0 },
-      error: null,
-      created_at: '2026-11-29T14:30:24.096Z',
       updated_at: '2026-11-29T14:30:24.096Z',
       started_at: null,
       completed_at: null,
@@ -435,13 +430,11 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   getWorkflow: { data: workflow },
   cancelWorkflow: {
     data: {
+      ...workflow,
       id: 'wf_01M8KVHY5BHQR9GWAKW0Q9Z90A',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
       name: 'Refactor the report renderer',
       status: 'cancelled',
-      stages: ['intake', 'build', 'verify', 'prove', 'iterate', 'package'],
       prompt: 'Refactor the report renderer',
-      config: { ai_provider: 'bedrock', auto_deploy: false, branch: null, max_iterations: 2, review: true },
       stage_statuses: {
         intake: 'cancelled',
         build: 'cancelled',
@@ -474,7 +467,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
         review: null,
       },
       ai_usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0, provider: null, model: null, calls: 0 },
-      error: null,
       created_at: '2026-11-29T14:32:43.435Z',
       updated_at: '2026-11-29T14:32:43.642Z',
       started_at: '2026-11-29T14:32:43.476Z',
@@ -497,17 +489,13 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   ),
   createScan: {
     data: {
-      id: 'scan_01M8KVFJ8ECHY2YF9P39D7Y9A7',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      branch: null,
+      ...scan,
       branch_scanned: null,
       commit: null,
-      scan_types: ['sast', 'secrets', 'dependencies'],
       status: 'queued',
       summary: null,
       coverage: {},
       errors: [],
-      created_at: '2026-11-29T14:31:25.710Z',
       updated_at: '2026-11-29T14:31:25.710Z',
       started_at: null,
       completed_at: null,
@@ -520,10 +508,8 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
     [
       finding,
       {
+        ...finding,
         id: 'fnd_01M8KVFJC827KMDK2VZKM3K1A8',
-        project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-        branch: 'main',
-        scan_id: 'scan_01M8KVFJ8ECHY2YF9P39D7Y9A7',
         type: 'sast',
         rule_id: 'no-eval',
         severity: 'high',
@@ -535,12 +521,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
         fingerprint: '3679b244fc9e38cef89eefa9b48d50fa',
         first_seen_at: '2026-11-29T14:31:25.832Z',
         last_seen_at: '2026-11-29T14:31:25.832Z',
-        status: 'open',
-        resolution: null,
-        resolved_at: null,
-        remediation: null,
-        reopened_at: null,
-        reopen_reason: null,
         created_at: '2026-11-29T14:31:25.832Z',
         updated_at: '2026-11-29T14:31:25.832Z',
       },
@@ -551,10 +531,8 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   getFindingPatch: findingPatch,
   remediateFinding: {
     data: {
+      ...finding,
       id: 'fnd_01M8KVFJC827KMDK2VZKM3K1A8',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      branch: 'main',
-      scan_id: 'scan_01M8KVFJ8ECHY2YF9P39D7Y9A7',
       type: 'sast',
       rule_id: 'no-eval',
       severity: 'high',
@@ -567,8 +545,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
       first_seen_at: '2026-11-29T14:31:25.832Z',
       last_seen_at: '2026-11-29T14:31:25.832Z',
       status: 'remediating',
-      resolution: null,
-      resolved_at: null,
       remediation: {
         status: 'in_progress',
         method: null,
@@ -578,49 +554,18 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
         patch: null,
         pushed_branch: null,
       },
-      reopened_at: null,
-      reopen_reason: null,
       created_at: '2026-11-29T14:31:25.832Z',
       updated_at: '2026-11-29T14:31:38.823Z',
     },
   },
   createDeployment: {
     data: {
-      id: 'dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      environment: 'staging',
-      provider: 'deploy-hook',
-      branch: 'main',
-      auto_rollback: true,
-      config: {
-        branch: 'main',
-        auto_rollback: true,
-        hook_url: 'https://deploy.acme.example/hooks/staging',
-        health_url: 'https://staging.shop.acme.example/health',
-        expected_status: null,
-        health_timeout_seconds: 120,
-        health_interval_seconds: 5,
-        secret: 'set',
-      },
-      artifact: {
-        workflow_id: 'wf_01M8KVDP303YTXH8VYGEGJNB4T',
-        bundle: {
-          location:
-            's3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz',
-          sha256: 'bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d',
-          size: 1516,
-        },
-      },
+      ...deployment,
       status: 'queued',
       url: null,
       version: null,
       health_checks: [],
       health_deadline_at: null,
-      rolled_back_from: null,
-      rolled_back_to: null,
-      rollback: null,
-      error: null,
-      created_at: '2026-11-29T14:31:38.845Z',
       updated_at: '2026-11-29T14:31:38.845Z',
       started_at: null,
       completed_at: null,
@@ -631,40 +576,12 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   getDeployment: { data: deployment },
   rollbackDeployment: {
     data: {
+      ...deployment,
       id: 'dep_01M8KVGAVPAFT6R2VMJCZD2KQB',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      environment: 'staging',
-      provider: 'deploy-hook',
-      branch: 'main',
-      auto_rollback: true,
-      config: {
-        branch: 'main',
-        auto_rollback: true,
-        health_interval_seconds: 5,
-        hook_url: 'https://deploy.acme.example/hooks/staging',
-        health_url: 'https://staging.shop.acme.example/health',
-        expected_status: null,
-        health_timeout_seconds: 120,
-        secret: 'set',
-      },
-      artifact: {
-        workflow_id: 'wf_01M8KVDP303YTXH8VYGEGJNB4T',
-        bundle: {
-          location:
-            's3://projectautomationservice-artifacts-1x2y3z4w5v6u/workflows/acct_01M8KTY8ZZ714AKAWN34N28MHR/live/wf_01M8KVDP303YTXH8VYGEGJNB4T/bundle.tar.gz',
-          sha256: 'bb059882e2ca328874e0a8f10a62797183dc900cb992cb11811f7d68eb80475d',
-          size: 1516,
-        },
-      },
-      status: 'completed',
-      url: 'https://staging.shop.acme.example',
-      version: 'v42',
       health_checks: [
         { healthy: true, checked_at: '2026-11-29T14:31:55.961Z', status_code: 200, latency_ms: 1, message: 'health check answered 200' },
       ],
       health_deadline_at: '2026-11-29T14:33:50.946Z',
-      rolled_back_from: null,
-      rolled_back_to: null,
       rollback: {
         status: 'in_progress',
         to: 'dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP',
@@ -673,7 +590,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
         error: null,
         trigger: 'requested',
       },
-      error: null,
       created_at: '2026-11-29T14:31:50.902Z',
       updated_at: '2026-11-29T14:32:03.287Z',
       started_at: '2026-11-29T14:31:50.920Z',
@@ -683,24 +599,15 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   },
   generateTests: {
     data: {
-      id: 'test_01M8KVDRD8KQ5BSA0MHC030E6X',
-      object: 'test_suite',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      branch: null,
+      ...testSuite,
       branch_used: null,
       commit: null,
-      paths: null,
       framework: null,
       framework_detected: false,
-      ai_provider: 'bedrock',
-      instructions: null,
       status: 'queued',
       summary: null,
       files: [],
       ai_usage: null,
-      latest_run_id: null,
-      error: null,
-      created_at: '2026-11-29T14:30:26.472Z',
       updated_at: '2026-11-29T14:30:26.472Z',
       started_at: null,
       completed_at: null,
@@ -708,18 +615,12 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   },
   runTests: {
     data: {
-      id: 'run_01M8KVDRHQM1ZXEQEV3PXGGQE5',
-      object: 'test_run',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      suite_id: null,
+      ...testRun,
       branch: null,
       commit: null,
       framework: null,
-      timeout_seconds: 300,
       status: 'queued',
       results: null,
-      error: null,
-      created_at: '2026-11-29T14:30:26.615Z',
       updated_at: '2026-11-29T14:30:26.615Z',
       started_at: null,
       completed_at: null,
@@ -730,16 +631,10 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   getTest: { data: testSuite },
   createReview: {
     data: {
-      id: 'rev_01M8KVH67X6PCEMN5Q78WKHNE2',
-      project_id: 'proj_01M8KVDFSHTB4SBSYJEAJ6SHJC',
-      workflow_id: null,
-      base: 'main',
-      head: 'discount',
+      ...review,
       base_ref: null,
       merge_base: null,
       head_commit: null,
-      ai_provider: 'bedrock',
-      instructions: 'Focus on security',
       status: 'queued',
       summary: null,
       verdict: null,
@@ -747,8 +642,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
       files: [],
       files_total: 0,
       ai_usage: null,
-      error: null,
-      created_at: '2026-11-29T14:32:18.941Z',
       updated_at: '2026-11-29T14:32:18.941Z',
       started_at: null,
       completed_at: null,
@@ -777,46 +670,14 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
     ],
     { page: 1, per_page: 20, total: 1, total_pages: 1 },
   ),
-  listEventTypes: {
-    data: [
-      {
-        type: 'workflow.completed',
-        description: 'A workflow finished all its stages.',
-        example: {
-          workflow_id: 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1E',
-          project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
-          status: 'completed',
-          duration_ms: 183004,
-          stages: {
-            intake: 'completed',
-            build: 'completed',
-            verify: 'completed',
-            prove: 'completed',
-            iterate: 'skipped',
-            package: 'completed',
-          },
-          outputs: { docker_image: null, deployment_url: null },
-        },
-      },
-      {
-        type: 'deployment.completed',
-        description: 'A deployment finished and passed its health check.',
-        example: {
-          id: 'dep_01JD2QC3H7J9K1M3N5P7R9S1T3',
-          project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
-          environment: 'production',
-          provider: 'deploy-hook',
-          status: 'completed',
-          url: 'https://shop.example.com',
-          created_at: '2026-11-21T10:00:00.000Z',
-        },
-      },
-    ],
-  },
+  // Two of the catalogue's entries, as the operation answers each.
+  listEventTypes: { data: (['workflow.completed', 'deployment.completed'] as const).map((type) => ({ type, ...eventCatalogue[type] })) },
+
   listEvents: page(
     [
       event,
       {
+        ...event,
         id: 'evt_01M8KVGFT743CTTC0C0C7PAHSA',
         type: 'deployment.completed',
         created_at: '2026-11-29T14:31:55.975Z',
@@ -879,14 +740,11 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   updateWebhook: { data: { ...webhook, active: false, updated_at: '2026-11-29T14:36:40.502Z' } },
   testWebhook: {
     data: {
+      ...delivery,
       id: 'dlv_01M8KVH0HKPZGYW09SVGPPSBBM',
-      webhook_id: 'wh_01M8KVDP1KVB8Q80Y35V4HQ263',
       event_id: 'evt_01M8KVH0HK6BECN5ZE6DVBQHWS',
       event_type: 'workflow.completed',
-      status: 'succeeded',
       test: true,
-      sequence: 1,
-      attempt_count: 1,
       attempt_claimed_at: '2026-11-29T14:32:13.107Z',
       attempts: [
         {
@@ -900,7 +758,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
           response_excerpt: '{"received":true}',
         },
       ],
-      next_attempt_at: null,
       created_at: '2026-11-29T14:32:13.107Z',
       updated_at: '2026-11-29T14:32:13.109Z',
     },
@@ -909,14 +766,9 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
     [
       delivery,
       {
+        ...delivery,
         id: 'dlv_01M8KVG42KB3J5JSC5EZS0YSS1',
-        webhook_id: 'wh_01M8KVDP1KVB8Q80Y35V4HQ263',
         event_id: 'evt_01M8KVG42KG2Q49CEP4JT6410E',
-        event_type: 'deployment.completed',
-        status: 'succeeded',
-        test: false,
-        sequence: 1,
-        attempt_count: 1,
         attempt_claimed_at: '2026-11-29T14:31:43.987Z',
         attempts: [
           {
@@ -930,7 +782,6 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
             response_excerpt: '{"received":true}',
           },
         ],
-        next_attempt_at: null,
         created_at: '2026-11-29T14:31:43.972Z',
         updated_at: '2026-11-29T14:31:44.028Z',
       },
@@ -940,29 +791,12 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
   getWebhookDelivery: { data: delivery },
   redeliverWebhookDelivery: {
     data: {
-      id: 'dlv_01M8KVGFT7Z54TB6D0SWRPXATD',
-      webhook_id: 'wh_01M8KVDP1KVB8Q80Y35V4HQ263',
-      event_id: 'evt_01M8KVGFT743CTTC0C0C7PAHSA',
-      event_type: 'deployment.completed',
+      ...delivery,
       status: 'pending',
-      test: false,
       sequence: 2,
       attempt_count: 0,
       attempt_claimed_at: null,
-      attempts: [
-        {
-          sequence: 1,
-          number: 1,
-          attempted_at: '2026-11-29T14:31:56.014Z',
-          status_code: 200,
-          duration_ms: 9,
-          error: null,
-          error_message: null,
-          response_excerpt: '{"received":true}',
-        },
-      ],
       next_attempt_at: '2026-11-29T14:32:13.142Z',
-      created_at: '2026-11-29T14:31:55.992Z',
       updated_at: '2026-11-29T14:32:13.142Z',
     },
   },

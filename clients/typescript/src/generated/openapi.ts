@@ -5430,11 +5430,11 @@ export interface operations {
            *         "config": {
            *           "branch": "main",
            *           "auto_rollback": true,
+           *           "health_interval_seconds": 5,
            *           "hook_url": "https://deploy.acme.example/hooks/staging",
            *           "health_url": "https://staging.shop.acme.example/health",
            *           "expected_status": null,
            *           "health_timeout_seconds": 120,
-           *           "health_interval_seconds": 5,
            *           "secret": "set"
            *         },
            *         "artifact": {
