@@ -315,6 +315,8 @@ describe('events', () => {
     'test.run.completed',
     'review.completed',
     'review.comment.created',
+    'webhook.failed',
+    'webhook.enabled',
   ];
 
   it('GET /event-types lists every type with a description and an example, without credentials', async () => {
