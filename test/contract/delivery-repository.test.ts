@@ -31,7 +31,7 @@ const implementations: Array<[string, () => Promise<Subject>]> = [
     async () => {
       const recorded: PendingEvent[] = [];
       const webhooks = inMemoryWebhooks(recorded);
-      return { webhooks, deliveries: inMemoryDeliveries(webhooks, recorded), events: async () => recorded };
+      return { webhooks, deliveries: inMemoryDeliveries(webhooks), events: async () => recorded };
     },
   ],
   [
@@ -74,11 +74,12 @@ const webhook: Webhook = {
   previous_secret_expires_at: null,
 };
 
-/** The `webhook.failed` event the dispatcher hands over with the last failed attempt. */
-const failedEvent = (minute: number): PendingEvent => ({
-  type: 'webhook.failed',
-  data: { ...viewOfWebhook(webhook), status: 'failed', failed_at: at(minute), updated_at: at(minute) },
-});
+/** How the dispatcher makes the `webhook.failed` event of the webhook as the move stores it. */
+const failedEventOf = (moved: Webhook): PendingEvent => ({ type: 'webhook.failed', data: { ...viewOfWebhook(moved) } });
+
+/** The event of `webhook`'s move into failed at `minute`. */
+const failedEvent = (minute: number, from: Webhook = webhook): PendingEvent =>
+  failedEventOf({ ...from, status: 'failed', failed_at: at(minute), updated_at: at(minute) });
 const otherWebhookId = newId('webhook', start - 1_800_000);
 
 const delivery = (minute: number, overrides: Partial<Delivery> = {}): Delivery => ({
@@ -294,7 +295,7 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     const created = delivery(0, { attempt_count: 6 });
     await deliveries.create(tenant, created);
     const last = attempt(1, 6, 7, null);
-    await deliveries.failWithWebhook(tenant, webhook.id, created.id, last, at(8), failedEvent(8));
+    expect(await deliveries.failWithWebhook(tenant, webhook.id, created.id, last, at(8), failedEventOf)).toBe(true);
     expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual({
       ...created,
       status: 'failed',
@@ -308,27 +309,39 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     expect(await subject.events()).toEqual([failedEvent(8)]);
   });
 
-  it('counts the webhook failed once, and tells it once, when a second delivery gives up after the first', async () => {
+  it('counts the webhook failed once, and tells it once, when a second delivery gives up after the first, which leaves the webhook as it is', async () => {
     const [first, second] = [delivery(0, { attempt_count: 6 }), delivery(1, { attempt_count: 6 })];
     for (const created of [first!, second!]) await deliveries.create(tenant, created);
-    await deliveries.failWithWebhook(tenant, webhook.id, first!.id, attempt(1, 6, 7, null), at(8), failedEvent(8));
-    await deliveries.failWithWebhook(tenant, webhook.id, second!.id, attempt(1, 6, 9, null), at(10), failedEvent(10));
+    expect(await deliveries.failWithWebhook(tenant, webhook.id, first!.id, attempt(1, 6, 7, null), at(8), failedEventOf)).toBe(true);
+    expect(await deliveries.failWithWebhook(tenant, webhook.id, second!.id, attempt(1, 6, 9, null), at(10), failedEventOf)).toBe(false);
     expect(await deliveries.get(tenant, webhook.id, second!.id)).toMatchObject({ status: 'failed', updated_at: at(10) });
-    expect(await subject.webhooks.get(tenant, webhook.id)).toMatchObject({ status: 'failed', failed_at: at(10) });
+    // Failed at the move, as its event tells: what GET shows is what the event said.
+    expect(await subject.webhooks.get(tenant, webhook.id)).toEqual({ ...webhook, status: 'failed', failed_at: at(8), updated_at: at(8) });
     expect(await subject.webhooks.failedCount(tenant)).toBe(1);
     expect(await subject.events()).toEqual([failedEvent(8)]);
+  });
+
+  it('tells the webhook as the move stores it, though it changed since the dispatcher read it', async () => {
+    const created = delivery(0, { attempt_count: 6 });
+    await deliveries.create(tenant, created);
+    // A new URL while the last attempt was on its way to the old one.
+    await subject.webhooks.update(tenant, webhook.id, { url: 'https://hooks.example.com/fixed', description: 'mended' }, at(7));
+    expect(await deliveries.failWithWebhook(tenant, webhook.id, created.id, attempt(1, 6, 7, null), at(8), failedEventOf)).toBe(true);
+    const stored = await subject.webhooks.get(tenant, webhook.id);
+    expect(stored).toMatchObject({ status: 'failed', url: 'https://hooks.example.com/fixed', description: 'mended', failed_at: at(8) });
+    expect(await subject.events()).toEqual([{ type: 'webhook.failed', data: { ...viewOfWebhook(stored!) } }]);
   });
 
   it('refuses to fail a delivery that moved to another sequence, or whose webhook is gone, and changes nothing', async () => {
     const created = delivery(0, { sequence: 2 });
     await deliveries.create(tenant, created);
-    await expect(deliveries.failWithWebhook(tenant, webhook.id, created.id, attempt(1, 6, 7), at(8), failedEvent(8))).rejects.toThrow();
+    await expect(deliveries.failWithWebhook(tenant, webhook.id, created.id, attempt(1, 6, 7), at(8), failedEventOf)).rejects.toThrow();
     expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(created);
     expect(await subject.webhooks.get(tenant, webhook.id)).toEqual(webhook);
 
     const orphan = delivery(1, { webhook_id: otherWebhookId });
     await deliveries.create(tenant, orphan);
-    await expect(deliveries.failWithWebhook(tenant, otherWebhookId, orphan.id, attempt(1, 6, 7), at(8), failedEvent(8))).rejects.toThrow();
+    await expect(deliveries.failWithWebhook(tenant, otherWebhookId, orphan.id, attempt(1, 6, 7), at(8), failedEventOf)).rejects.toThrow();
     expect(await deliveries.get(tenant, otherWebhookId, orphan.id)).toEqual(orphan);
     expect(await subject.webhooks.get(tenant, otherWebhookId)).toBeUndefined();
     expect(await subject.webhooks.failedCount(tenant)).toBe(0);

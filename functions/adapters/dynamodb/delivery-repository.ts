@@ -1,5 +1,6 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Tenant } from '../../core/tenancy';
+import { viewOfWebhook, type Webhook } from '../../core/webhooks/webhook';
 import {
   type Delivery,
   type DeliveryAttempt,
@@ -26,7 +27,9 @@ import { queryAll } from './query-all';
 import * as keys from './table-keys';
 import { pendingEventItems } from './event-repository';
 import { failedWebhookCountMove } from './failed-webhook-count';
-import { conditionFailedAt, isConditionFailure, withConflictRetry } from './transactions';
+import { conditionFailedAt, isConditionFailure, type TransactItem, withConflictRetry } from './transactions';
+import { unchangedCondition, withCondition } from './unchanged-condition';
+import { webhookReads } from './webhook-repository';
 
 const deliveryFrom = (item: Record<string, unknown>): Delivery => {
   const d = withoutKeys<Delivery>(item);
@@ -249,54 +252,74 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
     },
 
     async failWithWebhook(tenant, webhookId, id, attempt: DeliveryAttempt, at, failed) {
-      // The webhook's move into `failed` adds one to the failed count and writes its event; when it
-      // is failed already (another delivery gave up first) the same writes go without them, on that condition.
-      const write = (counted: boolean) =>
-        client.send(
-          new TransactWriteCommand({
-            TransactItems: [
+      const failure: TransactItem = {
+        Update: {
+          TableName: tableName,
+          Key: keys.delivery(tenant, webhookId, id),
+          UpdateExpression: 'SET attempts = list_append(attempts, :attempt), #status = :failed, next_attempt_at = :null, updated_at = :at',
+          ConditionExpression: '#sequence = :sequence',
+          ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+          ExpressionAttributeValues: {
+            ':attempt': [attempt],
+            ':failed': 'failed',
+            ':null': null,
+            ':at': at,
+            ':sequence': attempt.sequence,
+          },
+        },
+      };
+      const key = keys.webhook(tenant, webhookId);
+      for (let round = 0; round < 4; round += 1) {
+        // Read as it is now: the move's event tells the webhook as the move stores it, so the move is
+        // made only over the webhook as read (a change meanwhile, a new URL say, is read again).
+        const webhook = await webhookReads(table).get(tenant, webhookId, { consistent: true });
+        if (!webhook) throw new Error(`webhook ${webhookId} of delivery ${id} does not exist`);
+        const moves = webhook.status !== 'failed';
+        const moved: Webhook = { ...webhook, status: 'failed', failed_at: at, updated_at: at };
+        const items: TransactItem[] = moves
+          ? [
+              failure,
               {
                 Update: {
                   TableName: tableName,
-                  Key: keys.delivery(tenant, webhookId, id),
-                  UpdateExpression:
-                    'SET attempts = list_append(attempts, :attempt), #status = :failed, next_attempt_at = :null, updated_at = :at',
-                  ConditionExpression: '#sequence = :sequence',
-                  ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
-                  ExpressionAttributeValues: {
-                    ':attempt': [attempt],
-                    ':failed': 'failed',
-                    ':null': null,
-                    ':at': at,
-                    ':sequence': attempt.sequence,
-                  },
+                  Key: key,
+                  ...withCondition(
+                    {
+                      UpdateExpression: 'SET #status = :failed, failed_at = :at, updated_at = :at',
+                      ConditionExpression: 'attribute_exists(pk)',
+                      ExpressionAttributeNames: { '#status': 'status' },
+                      ExpressionAttributeValues: { ':failed': 'failed', ':at': at },
+                    },
+                    unchangedCondition({ ...viewOfWebhook(webhook) }),
+                  ),
                 },
               },
+              // The move adds one to the failed count and writes its event.
+              failedWebhookCountMove(tableName, tenant, 1),
+              ...(pendingEventItems(tableName, tenant, [failed(moved)], Date.parse(at)) as TransactItem[]),
+            ]
+          : [
+              failure,
+              // Failed already (another delivery gave up first): left as it is, on that condition.
               {
-                Update: {
+                ConditionCheck: {
                   TableName: tableName,
-                  Key: keys.webhook(tenant, webhookId),
-                  UpdateExpression: 'SET #status = :failed, failed_at = :at, updated_at = :at',
-                  ConditionExpression: counted ? 'attribute_exists(pk) AND #status <> :failed' : '#status = :failed',
+                  Key: key,
+                  ConditionExpression: '#status = :failed',
                   ExpressionAttributeNames: { '#status': 'status' },
-                  ExpressionAttributeValues: { ':failed': 'failed', ':at': at },
+                  ExpressionAttributeValues: { ':failed': 'failed' },
                 },
               },
-              ...(counted
-                ? [failedWebhookCountMove(tableName, tenant, 1), ...pendingEventItems(tableName, tenant, [failed], Date.parse(at))]
-                : []),
-            ],
-          }),
-        );
-      for (let round = 0; ; round += 1) {
+            ];
         try {
-          await withConflictRetry(() => write(round % 2 === 0));
-          return;
+          await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));
+          return moves;
         } catch (error) {
-          // Gone (neither condition holds), or re-enabled or failed meanwhile: try the other write, a few times.
-          if (!conditionFailedAt(error, 1) || round >= 3) throw error;
+          // Changed, re-enabled, failed or gone meanwhile: read it again, a few times.
+          if (!conditionFailedAt(error, 1)) throw error;
         }
       }
+      throw new Error(`webhook ${webhookId} kept changing while delivery ${id} failed it`);
     },
 
     async setStatus(tenant, webhookId, id, status, at) {

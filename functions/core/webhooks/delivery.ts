@@ -2,6 +2,7 @@ import type { EventType } from '../events/event-types';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { PendingEvent } from '../workflows/workflow';
+import type { Webhook } from './webhook';
 
 export type AttemptErrorClass = 'timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status';
 
@@ -146,11 +147,21 @@ export interface DeliveryRepository {
    */
   restart(tenant: Tenant, webhookId: string, from: Delivery, at: string): Promise<Delivery | 'changed' | 'not_found'>;
   /**
-   * The last attempt failed: the delivery fails and so does its webhook, in one transaction, with
-   * `failed` (the webhook's `webhook.failed` event) when the webhook moves into `failed` (not when
-   * another delivery failed it first).
+   * The last attempt failed: the delivery fails and so does its webhook, in one transaction. When
+   * the webhook moves into `failed` the transaction also writes `failed(webhook)`, its
+   * `webhook.failed` event, of the webhook as stored by that move (whatever changed since the
+   * dispatcher read it), and the answer is true. When another delivery failed it first, the
+   * delivery fails on the condition that the webhook still is failed, which it leaves as it is
+   * (its `failed_at` stays the time of its move), and the answer is false.
    */
-  failWithWebhook(tenant: Tenant, webhookId: string, id: string, attempt: DeliveryAttempt, at: string, failed: PendingEvent): Promise<void>;
+  failWithWebhook(
+    tenant: Tenant,
+    webhookId: string,
+    id: string,
+    attempt: DeliveryAttempt,
+    at: string,
+    failed: (webhook: Webhook) => PendingEvent,
+  ): Promise<boolean>;
   setStatus(tenant: Tenant, webhookId: string, id: string, status: DeliveryStatus, at: string): Promise<void>;
 }
 

@@ -168,9 +168,13 @@ const settle = async (
     return;
   }
   if (message.attempt >= maxAttempts) {
-    const failed = viewOfWebhook({ ...webhook, status: 'failed', failed_at: at, updated_at: at });
-    await deps.deliveries.failWithWebhook(tenant, webhook.id, delivery.id, attempt, at, { type: 'webhook.failed', data: { ...failed } });
-    await notifyFailure(tenant, webhook, delivery, deps);
+    // The event tells the webhook as the move stores it (not as read before the attempt: it may
+    // have been changed meanwhile); the e-mail goes with the move too, once, whichever delivery made it.
+    const moved = await deps.deliveries.failWithWebhook(tenant, webhook.id, delivery.id, attempt, at, (failed) => ({
+      type: 'webhook.failed',
+      data: { ...viewOfWebhook(failed) },
+    }));
+    if (moved) await notifyFailure(tenant, webhook, delivery, deps);
     return;
   }
   const next = nextMessage(message, nowMs, deps.delayScale);

@@ -82,11 +82,9 @@ export const inMemoryWebhooks = (recorded: PendingEvent[] = []): WebhookReposito
  * test/contract/delivery-repository.test.ts): claims only the next attempt of the current sequence;
  * records an attempt only in its own sequence; `failWithWebhook` (one transaction there) and
  * `setStatus` refuse, changing nothing, what the adapter's conditions refuse.
+ * A move of a webhook into `failed` records its event among those `webhooks` records.
  */
-export const inMemoryDeliveries = (
-  webhooks: WebhookRepository,
-  recorded: PendingEvent[] = [],
-): DeliveryRepository & DeletedWebhookDeliveries => {
+export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryRepository & DeletedWebhookDeliveries => {
   const deliveries = new Map<string, Delivery>();
   const stored = (t: Tenant, webhookId: string, id: string): Delivery | undefined => deliveries.get(keyOf(t, webhookId, id));
   const ofWebhook = (t: Tenant, webhookId: string): Delivery[] =>
@@ -174,13 +172,28 @@ export const inMemoryDeliveries = (
       // The adapter's transaction is cancelled, and changes nothing, unless both conditions hold.
       if (!delivery || delivery.sequence !== attempt.sequence)
         throw new Error(`transaction cancelled: delivery ${id} is not in sequence ${attempt.sequence}`);
-      const webhook = await webhooks.get(t, webhookId);
-      if (!webhook) throw new Error(`transaction cancelled: webhook ${webhookId} does not exist`);
-      // Its event goes with the move into `failed` only.
-      if (webhook.status !== 'failed') recorded.push(structuredClone(failed));
-      delivery.attempts.push(attempt);
-      Object.assign(delivery, { status: 'failed', next_attempt_at: null, updated_at: at });
-      await webhooks.update(t, webhookId, { status: 'failed', failed_at: at }, at);
+      for (;;) {
+        const webhook = await webhooks.get(t, webhookId);
+        if (!webhook) throw new Error(`transaction cancelled: webhook ${webhookId} does not exist`);
+        const moves = webhook.status !== 'failed';
+        // The move, only over the webhook as read (else read again), with its event of the webhook
+        // as moved; a webhook failed already is left as it is.
+        if (moves) {
+          const moved = await webhooks.update(
+            t,
+            webhookId,
+            { status: 'failed', failed_at: at },
+            at,
+            webhook,
+            failed({ ...webhook, status: 'failed', failed_at: at, updated_at: at }),
+          );
+          if (moved === 'changed') continue;
+          if (!moved) throw new Error(`transaction cancelled: webhook ${webhookId} does not exist`);
+        }
+        delivery.attempts.push(attempt);
+        Object.assign(delivery, { status: 'failed', next_attempt_at: null, updated_at: at });
+        return moves;
+      }
     },
     async setStatus(t, webhookId, id, status, at) {
       const delivery = stored(t, webhookId, id);

@@ -5,6 +5,8 @@ import { type DeliveryMessage, type Mailer, maxCarriedPayloadBytes } from '../..
 import { attemptLeaseMs, dispatchDelivery, type DispatchDeps, type SendAttempt } from '../../../functions/core/webhooks/dispatch';
 import { fanOutEvent, fanOutEvents, newDelivery } from '../../../functions/core/webhooks/fan-out';
 import { verifyWebhookSignature } from '../../../functions/core/webhooks/signature';
+import { viewOfWebhook } from '../../../functions/core/webhooks/webhook';
+import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 import { inMemoryAccountRepository } from '../fakes/account-repository';
 import { controlledClock } from '../fakes/clock';
 import { eventPayload } from '../../../functions/core/webhooks/event-payload';
@@ -21,7 +23,9 @@ const tenant: Tenant = { accountId: 'acct_1', mode: 'live' };
 
 const setUp = (answer: { ok: boolean; statusCode: number | null } = { ok: true, statusCode: 200 }) => {
   const clock = controlledClock();
-  const webhooks = inMemoryWebhooks();
+  // The events the repositories' transactions record (a webhook's move into `failed`).
+  const recorded: PendingEvent[] = [];
+  const webhooks = inMemoryWebhooks(recorded);
   const deliveries = inMemoryDeliveries(webhooks);
   const events = inMemoryEvents();
   const queued: DeliveryMessage[] = [];
@@ -50,7 +54,7 @@ const setUp = (answer: { ok: boolean; statusCode: number | null } = { ok: true, 
     userAgent: 'test-agent',
     delayScale: 1,
   };
-  return { clock, webhooks, deliveries, events, queued, requests, mails, deps };
+  return { clock, webhooks, deliveries, events, queued, requests, mails, recorded, deps };
 };
 
 /** `setUp` with the webhook, the event and its delivery of `deliveryAt` stored. */
@@ -216,6 +220,41 @@ describe('dispatchDelivery', () => {
     expect(requests).toHaveLength(0);
     expect(queued).toHaveLength(0);
     expect(await deliveries.get(tenant, 'wh_1', 'dlv_1')).toMatchObject({ status: 'pending', attempt_count: 0, attempts: [] });
+  });
+
+  it("tells a webhook's move into failed once, with the webhook as stored then, and mails once, however many deliveries give up together", async () => {
+    const { clock, webhooks, deliveries, events, requests, mails, recorded, deps } = setUp({ ok: false, statusCode: 500 });
+    await deps.accounts.create({ id: tenant.accountId, email: 'owner@example.com', created_at: isoTime(clock.now()) });
+    await webhooks.create(tenant, webhookAt(clock.now()));
+    await events.record(tenant, eventOfDeliveryAt(clock.now()));
+    // Two deliveries, each on its last attempt.
+    for (const id of ['dlv_1', 'dlv_2']) await deliveries.create(tenant, { ...deliveryAt(clock.now()), id, attempt_count: 5 });
+    // Both attempts are on their way at once (each read the webhook as enabled), and while they
+    // are, someone gives the webhook a new URL: the move into failed tells that one.
+    let release!: () => void;
+    const together = new Promise<void>((resolve) => (release = resolve));
+    const send = deps.send;
+    deps.send = async (request) => {
+      if (requests.length === 1) {
+        await webhooks.update(tenant, 'wh_1', { url: 'https://hooks.example.com/fixed' }, isoTime(clock.now()));
+        release();
+      }
+      const answer = send(request);
+      await together;
+      return answer;
+    };
+    const last = (id: string): DeliveryMessage => ({ ...firstMessage(clock.now()), delivery_id: id, attempt: 6 });
+    clock.advance(1_000);
+    await Promise.all([dispatchDelivery(last('dlv_1'), deps), dispatchDelivery(last('dlv_2'), deps)]);
+
+    expect(requests).toHaveLength(2);
+    for (const id of ['dlv_1', 'dlv_2'])
+      expect(await deliveries.get(tenant, 'wh_1', id)).toMatchObject({ status: 'failed', attempt_count: 6 });
+    const webhook = await webhooks.get(tenant, 'wh_1');
+    expect(webhook).toMatchObject({ status: 'failed', url: 'https://hooks.example.com/fixed', failed_at: isoTime(clock.now()) });
+    // One event, whose data is the webhook as GET shows it; one e-mail.
+    expect(recorded).toEqual([{ type: 'webhook.failed', data: { ...viewOfWebhook(webhook!) } }]);
+    expect(mails).toHaveLength(1);
   });
 
   it('signs with both secrets during a rotation, and with one after it', async () => {
