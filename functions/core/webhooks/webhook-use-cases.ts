@@ -149,7 +149,8 @@ export interface WebhookUpdate {
  * `active: true` on a failed webhook re-enables it: new events are delivered again. A change of
  * `active` or `events` keeps what it ends (`past_subscriptions`) and is stored only over the
  * webhook as read (read again and retried when something else changed it meanwhile), so the
- * fan-out judges every event by the subscription of the moment it was recorded.
+ * fan-out judges every event by the subscription of the moment it was recorded; so is a re-enable,
+ * whose `webhook.enabled` tells the webhook as it stores it.
  */
 export const updateWebhook = async (
   tenant: Tenant,
@@ -184,7 +185,8 @@ export const updateWebhook = async (
       id,
       stored,
       nowIso,
-      ifMatch !== undefined || past ? webhook : undefined,
+      // A re-enable too: its event tells the webhook as read with these changes, so that is what must be stored.
+      ifMatch !== undefined || past || reEnable ? webhook : undefined,
       enabled && { type: 'webhook.enabled', data: { ...enabled } },
     );
     if (updated === 'changed') {

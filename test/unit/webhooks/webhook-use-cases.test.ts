@@ -8,8 +8,11 @@ import {
   redeliver,
   testAttemptTimeoutMs,
   testWebhook,
+  updateWebhook,
   type WebhookDeps,
 } from '../../../functions/core/webhooks/webhook-use-cases';
+import { viewOfWebhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 import { testAttemptTimeoutFromEnvironment } from '../../../functions/adapters/runtime/webhook-runtime';
 import { routeTable } from '../../../functions/routes';
 import { statusOf } from '../../../functions/http/error-status';
@@ -169,5 +172,46 @@ describe('test attempts', () => {
     ['soon', 10_000],
   ])('LOCAL_WEBHOOK_TEST_TIMEOUT_MS=%s gives %d ms (only shorter than 10 s is honoured)', (value, expected) => {
     expect(testAttemptTimeoutFromEnvironment(value === undefined ? {} : { LOCAL_WEBHOOK_TEST_TIMEOUT_MS: value })).toBe(expected);
+  });
+});
+
+describe('updateWebhook: re-enabling', () => {
+  it('tells the webhook as the move stores it, though another write landed between the read and the move', async () => {
+    const clock = controlledClock();
+    const recorded: PendingEvent[] = [];
+    const webhooks = inMemoryWebhooks(recorded);
+    const failed = {
+      ...webhookAt(clock.now()),
+      id: newId('webhook', clock.now()),
+      status: 'failed' as const,
+      failed_at: isoTime(clock.now()),
+    };
+    await webhooks.create(tenant, failed);
+    // Someone renames the webhook just after the re-enable read it.
+    let meanwhile = true;
+    const racing: WebhookRepository = {
+      ...webhooks,
+      async get(t, id, options) {
+        const read = await webhooks.get(t, id, options);
+        if (meanwhile) {
+          meanwhile = false;
+          await webhooks.update(t, id, { description: 'renamed meanwhile' }, isoTime(clock.now()));
+        }
+        return read;
+      },
+    };
+    clock.advance(1_000);
+    const deps = {
+      webhooks: racing,
+      clock,
+      policyFor: () => ({ requireHttps: true, allowPrivate: false }),
+      assessTarget: async () => ({ ok: true as const }),
+    };
+    const answered = await updateWebhook(tenant, failed.id, { active: true }, deps);
+
+    const stored = (await webhooks.get(tenant, failed.id))!;
+    expect(stored).toMatchObject({ status: 'enabled', failed_at: null, description: 'renamed meanwhile' });
+    expect(answered).toEqual(viewOfWebhook(stored));
+    expect(recorded).toEqual([{ type: 'webhook.enabled', data: { ...viewOfWebhook(stored) } }]);
   });
 });
