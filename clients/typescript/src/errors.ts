@@ -1,11 +1,34 @@
 import { retryAfterMs } from './retry.js';
 
 /**
+ * The kinds an error of the SDK is, kept on it under a key shared by the ES module and CommonJS
+ * builds: a process may load both (an ES module app whose CommonJS library requires the SDK), and
+ * an error thrown by one build's classes is still `instanceof` the other's.
+ */
+const kinds = Symbol.for('@project-automation-service/sdk:error-kinds');
+
+/**
  * Everything the SDK throws is a `ServiceError`, but for a call the caller's own `signal` aborted:
  * that one rejects with the signal's reason, as `fetch` does.
  */
 export class ServiceError extends Error {
   override name = 'ServiceError';
+  /** What `instanceof` this class looks for on an error of the other build. */
+  static readonly kind: string = 'ServiceError';
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    const marked = typeof value === 'object' && value !== null ? (value as { [kinds]?: unknown })[kinds] : undefined;
+    return Array.isArray(marked) && marked.includes(this.kind);
+  }
+
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    const marks: string[] = [];
+    for (let type: { kind?: unknown } | null = new.target; type && type !== Error; type = Object.getPrototypeOf(type))
+      if (typeof type.kind === 'string' && !marks.includes(type.kind)) marks.push(type.kind);
+    Object.defineProperty(this, kinds, { value: marks });
+  }
 }
 
 /** The body of every error answer: `{ error: { code, message, details?, errors?, request_id } }`. */
@@ -20,6 +43,7 @@ export interface ErrorBody {
 /** The API answered with an error status; carries its code, message, details and request id. */
 export class ServiceApiError extends ServiceError {
   override name = 'ServiceApiError';
+  static override readonly kind: string = 'ServiceApiError';
   /** HTTP status of the answer. */
   readonly status: number;
   /** The envelope's `error.code`: `validation_error`, `not_found`, `rate_limited`, … */
@@ -50,6 +74,7 @@ export class ServiceApiError extends ServiceError {
 /** No answer came: the connection failed on every attempt. */
 export class ServiceConnectionError extends ServiceError {
   override name = 'ServiceConnectionError';
+  static override readonly kind: string = 'ServiceConnectionError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -58,11 +83,13 @@ export class ServiceConnectionError extends ServiceError {
 /** No answer came within the timeout, on every attempt. */
 export class ServiceTimeoutError extends ServiceConnectionError {
   override name = 'ServiceTimeoutError';
+  static override readonly kind: string = 'ServiceTimeoutError';
 }
 
 /** A webhook's signature did not verify (wrong secret, altered body, stale or malformed header). */
 export class WebhookSignatureError extends ServiceError {
   override name = 'WebhookSignatureError';
+  static override readonly kind: string = 'WebhookSignatureError';
 }
 
 const isErrorBody = (value: unknown): value is { error: ErrorBody } => {

@@ -9,12 +9,16 @@ export interface ResponseInfo {
   readonly requestId: string | undefined;
 }
 
-// Kept beside the results rather than on them: a body stays exactly the JSON the API sent.
-const responses = new WeakMap<object, ResponseInfo>();
+// Kept beside the results rather than on them: a body stays exactly the JSON the API sent. One map
+// for the ES module and CommonJS builds, which a process may load both of: either build's
+// `responseOf` tells the answer of a call made with the other.
+const registry = Symbol.for('@project-automation-service/sdk:responses');
+const shared = globalThis as { [registry]?: WeakMap<object, ResponseInfo> };
+const responsesMap = (): WeakMap<object, ResponseInfo> => (shared[registry] ??= new WeakMap());
 
 export const rememberResponse = (result: unknown, response: Response): void => {
   if (typeof result !== 'object' || result === null) return;
-  responses.set(result, {
+  responsesMap().set(result, {
     status: response.status,
     headers: response.headers,
     etag: response.headers.get('etag') ?? undefined,
@@ -27,4 +31,4 @@ export const rememberResponse = (result: unknown, response: Response): void => {
  * status and headers), or undefined for what has no object to hold it (a 204, a text body).
  */
 export const responseOf = (result: unknown): ResponseInfo | undefined =>
-  typeof result === 'object' && result !== null ? responses.get(result) : undefined;
+  typeof result === 'object' && result !== null ? responsesMap().get(result) : undefined;

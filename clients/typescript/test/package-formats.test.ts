@@ -37,6 +37,33 @@ const now = 1_800_000_000;
 })();
 `;
 
+/**
+ * One process with both builds: an ES module app whose CommonJS library requires the SDK. What one
+ * build answers or throws is told by the other's `responseOf` and `instanceof`.
+ */
+const bothBuildsCode = `import { createRequire } from 'node:module';
+import * as esm from '@project-automation-service/sdk';
+const cjs = createRequire(import.meta.url)('@project-automation-service/sdk');
+const answer = (status, body) => async () =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } });
+const found = cjs.createClient({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'svc_test_x', fetch: answer(200, { data: [] }) });
+const missing = cjs.createClient({
+  baseUrl: 'http://127.0.0.1:1/v1',
+  apiKey: 'svc_test_x',
+  fetch: answer(404, { error: { code: 'not_found', message: 'Webhook not found.' } }),
+});
+const page = await found.get('/v1/webhooks', {});
+const error = await missing.get('/v1/webhooks', {}).catch((e) => e);
+const forged = await esm.constructEvent('{}', 't=1,v1=00', 'whsec_one').catch((e) => e);
+console.log(JSON.stringify({
+  separate: esm.createClient !== cjs.createClient,
+  status: esm.responseOf(page)?.status,
+  apiError: [error instanceof esm.ServiceApiError, error instanceof esm.ServiceError, error instanceof esm.ServiceConnectionError],
+  signature: [forged instanceof cjs.WebhookSignatureError, forged instanceof cjs.ServiceError, forged instanceof cjs.ServiceApiError],
+  plain: [new Error('x') instanceof esm.ServiceError, null instanceof esm.ServiceError, 'x' instanceof esm.ServiceError],
+}));
+`;
+
 /** What a TypeScript project writes; it must type-check against the installed package alone. */
 const typedCode = (load: string) => `${load}
 export const check = async (): Promise<string> => {
@@ -81,6 +108,7 @@ beforeAll(async () => {
     symlinkSync(join(repository, 'node_modules', dependency), join(consumer, 'node_modules', dependency), 'dir');
   writeFileSync(join(consumer, 'receiver.cjs'), receiverCode("const sdk = require('@project-automation-service/sdk');"));
   writeFileSync(join(consumer, 'receiver.mjs'), receiverCode("import * as sdk from '@project-automation-service/sdk';"));
+  writeFileSync(join(consumer, 'both.mjs'), bothBuildsCode);
   writeFileSync(join(consumer, 'node10.ts'), typedCode("import * as sdk from '@project-automation-service/sdk';"));
   writeFileSync(join(consumer, 'node16.cts'), typedCode("import sdk = require('@project-automation-service/sdk');"));
   writeFileSync(join(consumer, 'nodenext.mts'), typedCode("import * as sdk from '@project-automation-service/sdk';"));
@@ -102,6 +130,17 @@ describe('the packed SDK', () => {
   it('works from an ES module (import)', async () => {
     const { stdout } = await run(process.execPath, ['receiver.mjs'], { cwd: consumer });
     expect(JSON.parse(stdout)).toEqual(expected);
+  });
+
+  it("tells what one build answered or threw to the other's responseOf and instanceof, in a process that loads both", async () => {
+    const { stdout } = await run(process.execPath, ['both.mjs'], { cwd: consumer });
+    expect(JSON.parse(stdout)).toEqual({
+      separate: true,
+      status: 200,
+      apiError: [true, true, false],
+      signature: [true, true, false],
+      plain: [false, false, false],
+    });
   });
 
   it('type-checks in a project on "module": "commonjs" (node10 resolution, which reads only main and types)', async () => {
