@@ -66,3 +66,31 @@ describe("a webhook's delivery log in the dashboard", () => {
     expect(html).not.toMatch(/aria-label="(Retry now|Redeliver) dlv_queued"/);
   });
 });
+
+describe("a webhook's Recover form in the dashboard", () => {
+  const recoverRefused = (changes: Partial<WebhookView>) =>
+    renderToString(
+      WebhookPage({
+        shell: adminShell(`/dashboard/webhooks/${webhook.id}`),
+        webhook: { ...webhook, ...changes },
+        deliveries: [],
+        filters: {},
+        page: 1,
+        totalPages: 1,
+        total: 0,
+        hrefOf: () => '',
+        etag: '"tag"',
+        recover: { since: 'yesterday', error: 'must be a date and time (UTC)' },
+      }),
+    );
+
+  it.each([
+    ['enabled', {}],
+    ['paused', { active: false }],
+    ['failed', { status: 'failed', failed_at: '2026-11-01T10:05:00.000Z' }],
+  ] as const)('shows a refused time beside its field, with what was typed, on a webhook %s meanwhile too', (_, changes) => {
+    const html = recoverRefused(changes as Partial<WebhookView>);
+    expect(html).toMatch(/<input id="field-since"[^>]*value="yesterday"[^>]*aria-invalid="true"/);
+    expect(html).toContain('<div class="field__error" id="field-since-error">must be a date and time (UTC)</div>');
+  });
+});

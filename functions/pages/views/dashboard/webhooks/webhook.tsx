@@ -148,7 +148,8 @@ export const WebhookPage = (props: WebhookPageProps) => {
               <Button variant="secondary">Send test event</Button>
             </PostForm>
           </Card>
-          {state === 'enabled' && (
+          {/* Offered while enabled; and shown with its refused time when the webhook was paused or failed meanwhile, so the error is seen. */}
+          {(state === 'enabled' || props.recover) && (
             <Card>
               <h2>Recover</h2>
               <p className="muted">Queues again every failed and skipped delivery created since then, oldest first.</p>
