@@ -1,4 +1,6 @@
+import { dynamoWebhookRepository } from '../../functions/adapters/dynamodb/webhook-repository';
 import { as } from './support/http';
+import { runtimeTable } from './support/runtime';
 import { eventually } from './support/receiver';
 import { fixtureRepository } from './support/workflows';
 import { csrfTokenIn, formFieldsIn, newPerson, outboxOf, waitForMail, webClient } from './support/web-client';
@@ -103,6 +105,34 @@ describe('dashboard pages over HTTP', () => {
     const resent = await client.post(`${webhookPath}/rotate-secret`, confirmed);
     expect(resent.status).toBe(409);
     expect(resent.text).not.toMatch(/whsec_/);
+  });
+
+  it('saving an edit of a failed webhook keeps it failed: Re-enable, or ticking Active on a paused one, re-enables it', async () => {
+    const { person, client } = await signedInClient();
+    await client.submit('/dashboard/webhooks', '/dashboard/mode', { mode: 'test', return_to: '/dashboard/webhooks' });
+    const api = as(person.test.key);
+    const hook = (await api.post('/webhooks', { url: 'http://127.0.0.1:9/down', events: ['*'] })).body.data;
+    // Failed, as the dispatcher fails a webhook after a delivery's last attempt.
+    const now = new Date().toISOString();
+    const tenant = { accountId: person.account.id, mode: 'test' as const };
+    await dynamoWebhookRepository(await runtimeTable()).update(tenant, hook.id, { status: 'failed', failed_at: now }, now);
+    const path = `/dashboard/webhooks/${hook.id}`;
+    const edit = { url: 'http://127.0.0.1:9/mended', events: '*', description: 'mended' };
+
+    // Active stays ticked as the form showed it: the edit is saved, and the webhook stays failed.
+    const opened = formFieldsIn((await client.get(path)).text, path, 'Edit the webhook');
+    const saved = await client.post(path, { ...opened, ...edit, active: 'true' });
+    expect([saved.status, saved.location]).toEqual([303, `${path}?done=saved`]);
+    expect((await api.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ ...edit, events: ['*'], active: true, status: 'failed' });
+    expect((await api.get('/events?type=webhook.enabled')).body.data).toEqual([]);
+
+    // Paused meanwhile; ticking Active again is the person's own change: it re-enables the webhook.
+    expect((await api.patch(`/webhooks/${hook.id}`, { active: false })).status).toBe(200);
+    const paused = formFieldsIn((await client.get(path)).text, path, 'Edit the webhook');
+    const resumed = await client.post(path, { ...paused, ...edit, active: 'true' });
+    expect(resumed.status).toBe(303);
+    expect((await api.get(`/webhooks/${hook.id}`)).body.data).toMatchObject({ active: true, status: 'enabled', failed_at: null });
+    expect((await api.get('/events?type=webhook.enabled')).body.data).toHaveLength(1);
   });
 
   it("Home's counts are the API's: open critical findings after a scan, each a link to the filtered list", async () => {

@@ -14,13 +14,7 @@ export const handler = dashboardPage(
     const etag = request.form.get('etag') || undefined;
     const fields = webhookFields(request.form);
     try {
-      await updateWebhook(
-        request.tenant,
-        id,
-        webhookChangesOf(fields, request.form.get('active') === 'true'),
-        dashboardWebhookDeps(),
-        etag,
-      );
+      await updateWebhook(request.tenant, id, webhookChangesOf(fields, request.form), dashboardWebhookDeps(), etag);
       return { redirect: `/dashboard/webhooks/${encodeURIComponent(id)}?done=saved` };
     } catch (error) {
       const errors = formErrors(error, webhookFieldLabels);

@@ -89,6 +89,18 @@ export const newWebhookOf = (fields: WebhookForm) =>
     'body',
   );
 
-/** …and of `PATCH /v1/webhooks/{id}` (the form always sends every field; `active` is its checkbox). */
-export const webhookChangesOf = (fields: WebhookForm, active: boolean) =>
-  parseWith(updateWebhookBody, { url: fields.url, events: fields.events, description: fields.description || null, active }, 'body');
+/**
+ * …and of `PATCH /v1/webhooks/{id}` (the form always sends every field). `active` is its checkbox,
+ * sent only when the person changed it from what the form showed (`active_shown`): `active: true`
+ * re-enables a failed webhook, which saving an edit of one must not do unasked (Re-enable does).
+ */
+export const webhookChangesOf = (fields: WebhookForm, form: URLSearchParams) => {
+  const active = form.get('active') === 'true';
+  const shown = form.get('active_shown');
+  const changed = shown === null || active !== (shown === 'true');
+  return parseWith(
+    updateWebhookBody,
+    { url: fields.url, events: fields.events, description: fields.description || null, ...(changed ? { active } : {}) },
+    'body',
+  );
+};

@@ -236,6 +236,8 @@ export const WebhookPage = (props: WebhookPageProps) => {
           <WebhookFields form={form} errors={props.fieldErrors} />
           <input type="hidden" name="etag" value={props.etag} />
           <OriginalValues values={props.original ?? stored} />
+          {/* What Active showed: only a change of it is sent, so saving an edit of a failed webhook does not re-enable it. */}
+          <input type="hidden" name="active_shown" value={String(webhook.active)} />
           <div className="checkbox">
             <input type="checkbox" id="field-active" name="active" value="true" checked={webhook.active} />
             <label for="field-active">Active</label>
