@@ -89,9 +89,8 @@ export interface RunRequest {
 
 export const runTests = async (tenant: Tenant, input: RunRequest, deps: TestJobDeps): Promise<TestRun> => {
   if ((input.test_id === undefined) === (input.project_id === undefined)) {
-    throw validationError([
-      { field: 'test_id', issue: 'give either test_id (a generated suite) or project_id (the repository’s own tests), not both' },
-    ]);
+    const choice = 'give test_id (a generated suite) or project_id (the repository’s own tests)';
+    throw validationError([{ field: 'test_id', issue: input.test_id === undefined ? choice : `${choice}, not both` }]);
   }
   let suite: TestSuite | undefined;
   if (input.test_id !== undefined) {

@@ -146,13 +146,13 @@ describe('generateTests', () => {
 
 describe('runTests', () => {
   it.each([
-    ['neither test_id nor project_id', {}],
-    ['both test_id and project_id', { test_id: 'test_01JD2Q8X4B6V3C1N0M9K8J7H6G', project_id: projectId }],
-  ])('answers 422 test_id for %s; nothing stored or started', async (_, input) => {
+    ['neither test_id nor project_id', {}, /^give test_id \(a generated suite\) or project_id \(the repository’s own tests\)$/],
+    ['both test_id and project_id', { test_id: 'test_01JD2Q8X4B6V3C1N0M9K8J7H6G', project_id: projectId }, /, not both$/],
+  ])('answers 422 test_id for %s, saying which; nothing stored or started', async (_, input, issue) => {
     const { deps, tests, jobs } = setup();
     const error = await apiErrorOf(runTests(tenant, input, deps));
     expect(statusOf(error)).toBe(422);
-    expect(error.details).toMatchObject({ field: 'test_id' });
+    expect(error.details).toMatchObject({ field: 'test_id', issue: expect.stringMatching(issue) });
     expect(tests.calls.createRun).toBe(0);
     expect(jobs.started).toEqual([]);
   });
