@@ -736,6 +736,18 @@ describe('an operation that takes no body (POST /v1/workflows/{id}/cancel)', () 
     expect([again.status, again.headers['Idempotent-Replayed']]).toEqual([202, 'true']);
     expect(runs.count).toBe(1);
   });
+
+  it('replays a request whose blank body or {} came base64-encoded (as API Gateway hands a body it takes for binary) under the same key as one without a body', async () => {
+    const { cancel, runs } = await setUpCancel();
+    const first = await cancel({ headers: { 'idempotency-key': 'cancel-2' } });
+    expect(first.status).toBe(202);
+    const encoded = (text: string) => ({ raw: Buffer.from(text).toString('base64'), isBase64Encoded: true });
+    const blank = await cancel({ ...encoded(' \n'), headers: { 'idempotency-key': 'cancel-2' } });
+    const empty = await cancel({ ...encoded('{}'), headers: { 'idempotency-key': 'cancel-2', 'content-type': 'application/json' } });
+    expect([blank.status, blank.headers['Idempotent-Replayed']]).toEqual([202, 'true']);
+    expect([empty.status, empty.headers['Idempotent-Replayed']]).toEqual([202, 'true']);
+    expect(runs.count).toBe(1);
+  });
 });
 
 describe('steps a route takes', () => {

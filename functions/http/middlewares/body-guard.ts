@@ -102,8 +102,10 @@ export const jsonBody = ({ takesNone = false } = {}): Middleware[] => {
         // No body, or only whitespace: what a client sends when it sends nothing.
         const blank = text?.trim() === '';
         if (takesNone) {
-          // The event keeps the body as sent: the idempotency fingerprint reads it.
           if (!blank) refuseFields(parsedJson(request.event, text));
+          // The body stays text (decoded if it came base64-encoded): the idempotency fingerprint
+          // reads it, and takes a blank one or `{}` for no body only as text.
+          if (request.event.isBase64Encoded) Object.assign(request.event, { body: text, isBase64Encoded: false });
           return;
         }
         if (blank) {
