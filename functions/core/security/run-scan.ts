@@ -1,7 +1,7 @@
 import { isoTime } from '../clock';
 import type { Tenant } from '../tenancy';
 import type { PendingEvent } from '../workflows/workflow';
-import { type Finding, fingerprintOf } from './finding';
+import { type Finding, fingerprintOf, type Remediation } from './finding';
 import { findingSnapshot, scanSnapshot } from './snapshots';
 import type { SecurityJobDeps } from './job-deps';
 import { type Scan, type ScanSummary, zeroCounts } from './scan';
@@ -70,6 +70,19 @@ const reopenReason = (finding: Finding, scan: Scan, at: { branch: string; commit
   const branch = finding.remediation?.pushed_branch;
   return `${where}: the remediation was never applied to ${at.branch}${branch ? ` (merge ${branch})` : ' (apply the patch of the remediation)'}`;
 };
+
+/**
+ * A remediation still at work when a scan finds its finding gone: the code no longer holds the
+ * issue, so the finding is resolved as fixed and the remediation ends here, never left in progress
+ * (its job, finding the finding no longer being remediated, then changes nothing).
+ */
+const stoppedRemediation = (finding: Finding, scan: Scan, at: { branch: string; commit: string }, nowIso: string): Remediation | null =>
+  finding.remediation && {
+    ...finding.remediation,
+    status: 'failed',
+    completed_at: nowIso,
+    error: `stopped: scan ${scan.id} of ${at.branch} at ${at.commit.slice(0, 12)} no longer finds the finding, so it is resolved as fixed`,
+  };
 
 /**
  * Compares one scan type's results with what earlier scans of the same project and branch
@@ -150,17 +163,35 @@ const reconcile = async (
   const reported = new Set(current.map(({ fingerprint }) => fingerprint));
   const gone = [...existing.values()].filter((finding) => !reported.has(finding.fingerprint) && finding.status !== 'resolved');
   await mapLimit(gone, 8, async (finding) => {
-    const at = isoTime(deps.clock.now());
-    const next: Finding = {
-      ...finding,
-      status: 'resolved',
-      resolution: 'fixed',
-      resolved_at: at,
-      updated_at: at,
-      revision: finding.revision + 1,
-    };
-    if (await deps.findings.save(tenant, finding, next, [{ type: 'security.finding.resolved', data: findingSnapshot(next) }]))
-      resolved += 1;
+    // Changed meanwhile (a remediation starting, say): read again and resolve that, unless another
+    // scan saw it since this one read it.
+    let read: Finding | undefined = finding;
+    let resolvedHere = false;
+    await changeOptimistically(
+      `finding ${finding.id}`,
+      async () => read ?? (await deps.findings.get(tenant, finding.id)),
+      (current) => {
+        read = undefined;
+        if (current.status === 'resolved' || current.last_seen_at !== finding.last_seen_at) return null;
+        const at = isoTime(deps.clock.now());
+        const next: Finding = {
+          ...current,
+          status: 'resolved',
+          resolution: 'fixed',
+          resolved_at: at,
+          remediation: current.status === 'remediating' ? stoppedRemediation(current, scan, checkedOut, at) : current.remediation,
+          updated_at: at,
+          revision: current.revision + 1,
+        };
+        return { next, events: [{ type: 'security.finding.resolved' as const, data: findingSnapshot(next) }] };
+      },
+      async (current, { next, events }) => {
+        if (!(await deps.findings.save(tenant, current, next, events))) return null;
+        resolvedHere = true;
+        return next;
+      },
+    );
+    if (resolvedHere) resolved += 1;
   });
   return { created, resolved };
 };

@@ -1,4 +1,5 @@
-import type { FindingRepository } from '../../../functions/core/security/finding';
+import type { Finding, FindingRepository } from '../../../functions/core/security/finding';
+import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 import type { SecurityJobDeps } from '../../../functions/core/security/job-deps';
 import { runScan } from '../../../functions/core/security/run-scan';
 import type { Scan, ScanRepository } from '../../../functions/core/security/scan';
@@ -29,7 +30,11 @@ const queuedScan = (scanTypes: ScanType[]): Scan => ({
 });
 
 /** A job's dependencies around one queued scan; `log` records the order of checkout, prepare and scan. */
-const job = (scanners: Record<string, Omit<Scanner, 'type'>>, log: string[]) => {
+const job = (
+  scanners: Record<string, Omit<Scanner, 'type'>>,
+  log: string[],
+  findings = { ofScope: async () => [] } as unknown as FindingRepository,
+) => {
   let scan = queuedScan(Object.keys(scanners) as ScanType[]);
   const scans = {
     get: async () => structuredClone(scan),
@@ -39,7 +44,6 @@ const job = (scanners: Record<string, Omit<Scanner, 'type'>>, log: string[]) => 
       return true;
     },
   } as unknown as ScanRepository;
-  const findings = { ofScope: async () => [] } as unknown as FindingRepository;
   const deps = {
     scans,
     findings,
@@ -85,5 +89,107 @@ describe('a scan job', () => {
 
     expect(log).toEqual(['checkout', 'scan secrets']);
     expect(scan().status).toBe('completed');
+  });
+});
+
+const openFinding = (): Finding => ({
+  id: 'fnd_1',
+  project_id: 'prj_1',
+  branch: 'main',
+  scan_id: 'scan_0',
+  type: 'secrets',
+  rule_id: 'secretlint/database-connection-string',
+  severity: 'high',
+  title: 'A database URL with a password',
+  description: 'A password in a connection string.',
+  location: { path: 'config.js', line: 1 },
+  excerpt: 'postgres://admin:***@db',
+  details: {},
+  fingerprint: 'f'.repeat(32),
+  first_seen_at: at,
+  last_seen_at: at,
+  status: 'open',
+  resolution: null,
+  resolved_at: null,
+  remediation: null,
+  reopened_at: null,
+  reopen_reason: null,
+  created_at: at,
+  updated_at: at,
+  revision: 1,
+});
+
+const remediating = (finding: Finding): Finding => ({
+  ...finding,
+  status: 'remediating',
+  remediation: {
+    status: 'in_progress',
+    method: null,
+    requested_at: at,
+    completed_at: null,
+    error: null,
+    patch: null,
+    pushed_branch: null,
+  },
+  revision: finding.revision + 1,
+});
+
+/** One stored finding, written only on the revision read (as the table's condition does); `scoped` is what the scan reads first. */
+const oneFinding = (stored: Finding, scoped: Finding = stored) => {
+  let finding = structuredClone(stored);
+  const events: PendingEvent[] = [];
+  const repository = {
+    ofScope: async () => [structuredClone(scoped)],
+    get: async () => structuredClone(finding),
+    save: async (_tenant: unknown, previous: Finding, next: Finding, written: PendingEvent[]) => {
+      if (previous.revision !== finding.revision) return false;
+      finding = structuredClone(next);
+      events.push(...written);
+      return true;
+    },
+  } as unknown as FindingRepository;
+  return { repository, finding: () => finding, events };
+};
+
+describe('a scan that no longer finds a finding', () => {
+  const scanningNothing = { secrets: { scan: async () => emptyResult } };
+
+  it('resolves one being remediated as fixed and ends its remediation, so nothing is left in progress', async () => {
+    const findings = oneFinding(remediating(openFinding()));
+    const { deps, scan } = job(scanningNothing, [], findings.repository);
+
+    await runScan(deps, ref);
+
+    expect(findings.finding()).toMatchObject({
+      status: 'resolved',
+      resolution: 'fixed',
+      remediation: { status: 'failed', error: expect.stringContaining('scan scan_1 of main') },
+    });
+    expect(findings.finding().remediation?.completed_at).not.toBeNull();
+    expect(findings.events).toEqual([{ type: 'security.finding.resolved', data: expect.objectContaining({ status: 'resolved' }) }]);
+    expect(scan().summary?.resolved_findings).toBe(1);
+  });
+
+  it('resolves one that changed after the scan read it (a remediation starting), with its event', async () => {
+    const findings = oneFinding(remediating(openFinding()), openFinding());
+    const { deps, scan } = job(scanningNothing, [], findings.repository);
+
+    await runScan(deps, ref);
+
+    expect(findings.finding()).toMatchObject({ status: 'resolved', resolution: 'fixed', remediation: { status: 'failed' } });
+    expect(findings.events.map((event) => event.type)).toEqual(['security.finding.resolved']);
+    expect(scan().summary?.resolved_findings).toBe(1);
+  });
+
+  it('leaves open one that another scan saw after this one read it', async () => {
+    const seenAgain = { ...openFinding(), last_seen_at: '2026-11-21T10:05:00.000Z', revision: 2 };
+    const findings = oneFinding(seenAgain, openFinding());
+    const { deps, scan } = job(scanningNothing, [], findings.repository);
+
+    await runScan(deps, ref);
+
+    expect(findings.finding()).toEqual(seenAgain);
+    expect(findings.events).toEqual([]);
+    expect(scan().summary?.resolved_findings).toBe(0);
   });
 });
