@@ -6,6 +6,7 @@ import { scanSnapshot } from '../security/snapshots';
 import type { ReviewRepository } from '../reviews/review';
 import { failReview } from '../reviews/review-change';
 import type { Tenant } from '../tenancy';
+import { runSnapshot } from '../testing/snapshots';
 import type { TestRepository } from '../testing/test-records';
 
 export interface FailedJob {
@@ -24,7 +25,8 @@ export interface JobFailedDeps {
 /**
  * The safety net of the asynchronous workers: a job whose invocations all failed (a timeout, a
  * crash, memory) reaches the worker's failure destination, and its record is failed here instead
- * of staying `running` / `remediating` forever (a failed review with its `review.completed`). Records that already finished are left alone.
+ * of staying `running` / `remediating` forever (a failed review with its `review.completed`, a failed
+ * test run with its `test.run.completed`). Records that already finished are left alone.
  */
 export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reason: string): Promise<void> => {
   const tenant: Tenant = { accountId: job.ref.account_id, mode: job.ref.mode };
@@ -67,12 +69,8 @@ export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reaso
     case 'run': {
       const run = await deps.tests.getRun(tenant, job.ref.id);
       if (!run || (run.status !== 'queued' && run.status !== 'running')) return;
-      await deps.tests.saveRun(
-        tenant,
-        run,
-        { ...run, status: 'failed', error: message, completed_at: now, updated_at: now, revision: run.revision + 1 },
-        [],
-      );
+      const failed = { ...run, status: 'failed' as const, error: message, completed_at: now, updated_at: now, revision: run.revision + 1 };
+      await deps.tests.saveRun(tenant, run, failed, [{ type: 'test.run.completed', data: runSnapshot(failed) }]);
       return;
     }
   }

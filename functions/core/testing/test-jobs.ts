@@ -7,6 +7,7 @@ import { changeOptimistically } from '../optimistic-update';
 import type { Scratch, WorkingTree } from '../workspace/working-tree';
 import type { Framework, TestRunner } from './results';
 import type { SourceInspector } from './source-inspector';
+import { runSnapshot } from './snapshots';
 import type { TestJobRef, TestRepository, TestRun, TestSuite } from './test-records';
 
 export interface TestJobDeps {
@@ -113,18 +114,6 @@ export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise
     );
   }
 };
-
-const runSnapshot = (run: TestRun): Record<string, unknown> => ({
-  id: run.id,
-  project_id: run.project_id,
-  suite_id: run.suite_id,
-  status: run.status,
-  framework: run.framework,
-  totals: run.results?.totals ?? null,
-  duration_ms: run.results?.duration_ms ?? null,
-  error: run.error,
-  completed_at: run.completed_at,
-});
 
 /**
  * Runs a suite (its files written into the tree it was generated from) or the repository's own

@@ -4,6 +4,7 @@ import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Framework } from './results';
+import { runSnapshot } from './snapshots';
 import type { TestJob, TestListFilters, TestRepository, TestRun, TestSuite, TestWrites } from './test-records';
 
 export interface TestDeps {
@@ -128,7 +129,7 @@ export const runTests = async (tenant: Tenant, input: RunRequest, deps: TestJobD
     await deps.jobs.start({ action: 'run', ref: { account_id: tenant.accountId, mode: tenant.mode, id: run.id } });
   } catch {
     const failed = { ...run, status: 'failed' as const, error: 'The run could not be started; ask again.', completed_at: at, revision: 2 };
-    if (await deps.tests.saveRun(tenant, run, failed, [])) return failed;
+    if (await deps.tests.saveRun(tenant, run, failed, [{ type: 'test.run.completed', data: runSnapshot(failed) }])) return failed;
   }
   return run;
 };

@@ -71,8 +71,8 @@ describe('a job whose invocations all failed', () => {
     });
   });
 
-  it('fails a test suite or run still under way, and leaves finished ones alone', async () => {
-    const { records, deps } = store();
+  it('fails a test suite or run still under way (a run with its test.run.completed), and leaves finished ones alone', async () => {
+    const { records, events, deps } = store();
     records.set('test_1', { id: 'test_1', status: 'running', revision: 2 } as unknown as TestSuite);
     records.set('run_1', { id: 'run_1', status: 'queued', revision: 1 } as unknown as TestRun);
     records.set('run_2', { id: 'run_2', status: 'completed', revision: 5 } as unknown as TestRun);
@@ -82,6 +82,9 @@ describe('a job whose invocations all failed', () => {
     expect(records.get('test_1')).toMatchObject({ status: 'failed', error: 'The generate stopped: timeout.' });
     expect(records.get('run_1')).toMatchObject({ status: 'failed', error: 'The run stopped: timeout.' });
     expect(records.get('run_2')).toMatchObject({ status: 'completed', revision: 5 });
+    expect(events).toEqual([
+      { type: 'test.run.completed', data: expect.objectContaining({ id: 'run_1', status: 'failed', error: 'The run stopped: timeout.' }) },
+    ]);
   });
 
   it('fails a review still under way with review.completed saying failed, and leaves a completed one alone', async () => {

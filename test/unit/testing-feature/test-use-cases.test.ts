@@ -263,14 +263,25 @@ describe('runTests', () => {
     expect(jobs.started).toEqual([]);
   });
 
-  it('marks the run failed (revision 2, no event) when the job cannot be started', async () => {
+  it('marks the run failed (revision 2) with its test.run.completed when the job cannot be started', async () => {
     const { deps, tests, jobs } = setup();
     jobs.behaviour.failStart = true;
     const run = await runTests(tenant, { project_id: projectId }, deps);
     expect(jobs.started).toHaveLength(1);
     expect(run).toMatchObject({ status: 'failed', error: 'The run could not be started; ask again.', completed_at: now, revision: 2 });
     expect(tests.storedRun(tenant, run.id)).toEqual(run);
-    expect(tests.events).toEqual([]);
+    expect(tests.events).toEqual([
+      {
+        type: 'test.run.completed',
+        data: expect.objectContaining({
+          id: run.id,
+          status: 'failed',
+          error: 'The run could not be started; ask again.',
+          completed_at: now,
+        }),
+        runId: run.id,
+      },
+    ]);
   });
 
   it('answers the queued run when the job failed to start and the run changed meanwhile', async () => {
