@@ -8,6 +8,7 @@ import { systemClock } from '../../functions/core/clock';
 import { applyTransition } from '../../functions/core/workflows/apply-transition';
 import { failRun } from '../../functions/core/workflows/transitions';
 import type { Mode } from '../../functions/core/tenancy';
+import { failOrphanedJobs } from './recover-jobs';
 import { failOrphanedReviews } from './recover-reviews';
 
 /** Id, account and mode of every item of an entity that matches `filter`. */
@@ -38,8 +39,8 @@ export const scanFor = async function* (
 
 /**
  * The local Step Functions endpoint keeps executions in memory: after a restart, the workflows and
- * deployments that were under way have no execution left (and reviews, which run in the
- * runtime's process, no process). Rather than leave them running forever
+ * deployments that were under way have no execution left (and reviews, scans, remediations and
+ * test jobs, which run in the runtime's process, no process). Rather than leave them running forever
  * (and a deployment's lock held), they fail with their event, saying why. In AWS, Standard
  * executions survive restarts of anything and this never runs.
  */
@@ -48,6 +49,7 @@ export const failOrphans = async (table: TableRef): Promise<number> => {
   const deps = { deployments, clock: systemClock };
   let failed = await failOrphanedWorkflows(table);
   failed += await failOrphanedReviews(table, scanFor);
+  failed += await failOrphanedJobs(table, scanFor);
   for await (const ref of scanFor(
     table,
     entityTypes.deployment,
