@@ -8,6 +8,7 @@ import type { Scan, ScanRepository, ScanStatus } from './scan';
 import type { ScanType } from './scanner';
 import type { SecurityJobs } from './security-jobs';
 import { remediationFailed } from './remediate';
+import { scanSnapshot } from './snapshots';
 
 export interface SecurityDeps {
   scans: ScanRepository;
@@ -56,7 +57,7 @@ export const createScan = async (
       updated_at: at,
       revision: 2,
     };
-    if (await deps.scans.save(tenant, scan, failed, [])) return failed;
+    if (await deps.scans.save(tenant, scan, failed, [{ type: 'security.scan.completed', data: scanSnapshot(failed) }])) return failed;
   }
   return scan;
 };
