@@ -1,7 +1,13 @@
 import { dynamoFindingList, dynamoFindingReader, dynamoFindingRepository } from '../../functions/adapters/dynamodb/finding-repository';
 import { newId } from '../../functions/core/ids';
 import type { ListQuery } from '../../functions/core/pagination';
-import type { Finding, FindingRepository, FindingSort } from '../../functions/core/security/finding';
+import {
+  type Finding,
+  type FindingRepository,
+  type FindingSort,
+  type ScopeClaim,
+  ScopeSupersededError,
+} from '../../functions/core/security/finding';
 import type { Tenant } from '../../functions/core/tenancy';
 import type { PendingEvent } from '../../functions/core/workflows/workflow';
 import { byCreation, findingRecord, sortedEvents, storedEvents, storeProject } from './support/records';
@@ -96,6 +102,37 @@ describe.each(implementations)('FindingRepository: %s', (_name, make) => {
     expect(await findings.create(otherMode, again, [])).toBe(true);
     expect(await subject.events(tenant)).toEqual(sortedEvents([first, ...elsewhere].map(found)));
     expect((await findings.list(tenant, byCreation(), {})).total).toBe(4);
+  });
+
+  it("gives a scope's findings to the scan whose checkout began last: another scan's claimed writes are refused and write nothing", async () => {
+    const earlier: ScopeClaim = { scanId, checkoutStartedAt: new Date(minutes(0)).toISOString() };
+    const later: ScopeClaim = { scanId: laterScanId, checkoutStartedAt: new Date(minutes(5)).toISOString() };
+    expect(await findings.claimScope(tenant, projectId, 'main', 'secrets', earlier)).toBe(true);
+    const first = finding(0);
+    expect(await findings.create(tenant, first, [found(first)], earlier)).toBe(true);
+
+    expect(await findings.claimScope(tenant, projectId, 'main', 'secrets', later)).toBe(true);
+    expect(await findings.claimScope(tenant, projectId, 'main', 'secrets', earlier)).toBe(false);
+    expect(await findings.claimScope(tenant, projectId, 'main', 'secrets', later)).toBe(true);
+    const second = finding(1);
+    await expect(findings.create(tenant, second, [found(second)], earlier)).rejects.toBeInstanceOf(ScopeSupersededError);
+    const resolved: Finding = { ...first, status: 'resolved', resolution: 'fixed', revision: 2 };
+    const resolvedEvent: PendingEvent = { type: 'security.finding.resolved', data: { id: first.id } };
+    await expect(findings.save(tenant, first, resolved, [resolvedEvent], earlier)).rejects.toBeInstanceOf(ScopeSupersededError);
+    expect(await findings.get(tenant, second.id)).toBeUndefined();
+    expect(await findings.get(tenant, first.id)).toEqual(first);
+    expect(await subject.events(tenant)).toEqual([found(first)]);
+
+    // The holder writes; a stale revision is still refused (false), not taken for a lost claim.
+    expect(await findings.save(tenant, first, resolved, [resolvedEvent], later)).toBe(true);
+    expect(await findings.save(tenant, first, { ...resolved, revision: 2 }, [], later)).toBe(false);
+    // Claims are per project, branch and scan type, and per account and mode.
+    expect(await findings.claimScope(tenant, projectId, 'release', 'secrets', earlier)).toBe(true);
+    expect(await findings.claimScope(tenant, projectId, 'main', 'sast', earlier)).toBe(true);
+    expect(await findings.claimScope(otherMode, projectId, 'main', 'secrets', earlier)).toBe(true);
+    // Unclaimed writes (a remediation's) are not held back by any claim.
+    const remediating: Finding = { ...resolved, status: 'open', resolution: null, revision: 3 };
+    expect(await findings.save(tenant, resolved, remediating, [])).toBe(true);
   });
 
   it('gives every finding of a project, branch and scan type, whatever its status: what a scan is compared with', async () => {

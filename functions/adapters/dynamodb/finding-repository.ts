@@ -1,6 +1,6 @@
-import { BatchGetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListQuery } from '../../core/pagination';
-import { type Finding, type FindingRepository, severityRank } from '../../core/security/finding';
+import { type Finding, type FindingRepository, type ScopeClaim, ScopeSupersededError, severityRank } from '../../core/security/finding';
 import type { Tenant } from '../../core/tenancy';
 import type { PendingEvent } from '../../core/workflows/workflow';
 import { countMoves, isOpenCriticalFinding, moveOf, openCriticalFindingsCountKey } from './attention-counts';
@@ -24,7 +24,7 @@ import { ownedRecordById } from './owned-record-reader';
 import { projectExistsCheck } from './project-guards';
 import { queryAll } from './query-all';
 import * as keys from './table-keys';
-import { conditionFailedAt, revisionPut, type TransactItem, withConflictRetry } from './transactions';
+import { conditionFailedAt, isConditionFailure, revisionPut, type TransactItem, withConflictRetry } from './transactions';
 
 /** created_at bounds as a filter, for a range not ordered by creation. */
 const withCreatedAt = (spec: RangeSpec, query: ListQuery | undefined): RangeSpec => {
@@ -59,6 +59,9 @@ const rangeFor = (tenant: Tenant, query: ListQuery<'created_at' | 'severity'>, p
     projectId,
   );
 };
+
+/** Claims compare as strings: the checkout's start (ISO 8601 sorts as time), then the scan id. */
+const claimValue = (claim: ScopeClaim): string => `${claim.checkoutStartedAt} ${claim.scanId}`;
 
 /** One finding by id, alone: what `GET /v1/security/findings/{id}` and its patch read. */
 export const dynamoFindingReader = (table: TableRef): Pick<FindingRepository, 'get'> => ({
@@ -108,6 +111,27 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
     ...finding,
   });
   const eventItems = (tenant: Tenant, events: PendingEvent[]) => pendingEventItems(tableName, tenant, events, now()) as TransactItem[];
+  /** The writes, and with a claim the check that its scan still holds the finding's scope, last. */
+  const transactClaimed = async (tenant: Tenant, finding: Finding, claim: ScopeClaim | undefined, items: TransactItem[]) => {
+    if (!claim) return transactUnlessFirstConditionFails(client, items);
+    const held: TransactItem = {
+      ConditionCheck: {
+        TableName: tableName,
+        Key: keys.findingScopeClaim(tenant, finding.project_id, finding.branch, finding.type),
+        ConditionExpression: '#claim = :mine',
+        ExpressionAttributeNames: { '#claim': 'claim' },
+        ExpressionAttributeValues: { ':mine': claimValue(claim) },
+      },
+    };
+    try {
+      await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: [...items, held] })));
+      return true;
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return false;
+      if (conditionFailedAt(error, items.length)) throw new ScopeSupersededError();
+      throw error;
+    }
+  };
 
   return {
     ...dynamoFindingReader(table),
@@ -135,8 +159,27 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
       return findings;
     },
 
-    create: async (tenant, finding, events) =>
-      transactUnlessFirstConditionFails(client, [
+    async claimScope(tenant, projectId, branch, type, claim) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.findingScopeClaim(tenant, projectId, branch, type),
+            UpdateExpression: 'SET #claim = :mine, entity = :entity',
+            ConditionExpression: 'attribute_not_exists(#claim) OR #claim <= :mine',
+            ExpressionAttributeNames: { '#claim': 'claim' },
+            ExpressionAttributeValues: { ':mine': claimValue(claim), ':entity': entityTypes.findingScopeClaim },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
+    create: async (tenant, finding, events, claim) =>
+      transactClaimed(tenant, finding, claim, [
         {
           Put: {
             TableName: tableName,
@@ -155,8 +198,8 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
         ...eventItems(tenant, events),
       ]),
 
-    save: async (tenant, previous, next, events) =>
-      transactUnlessFirstConditionFails(client, [
+    save: async (tenant, previous, next, events, claim) =>
+      transactClaimed(tenant, next, claim, [
         revisionPut(tableName, itemOf(tenant, next), previous.revision),
         ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, previous, next)]),
         ...eventItems(tenant, events),

@@ -27,6 +27,7 @@ export const entityTypes = {
   scan: 'scan',
   finding: 'finding',
   findingPointer: 'finding_pointer',
+  findingScopeClaim: 'finding_scope_claim',
   testSuite: 'test_suite',
   testRun: 'test_run',
   review: 'review',

@@ -146,6 +146,11 @@ export const findingIndexes = (tenant: Tenant, projectId: string, id: string, se
 /** One per fingerprint in a project, branch and scan type: a re-scan finds the finding it reported before. */
 export const findingScope = (tenant: Tenant, projectId: string, branch: string, type: string) =>
   join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDING_SCOPE', encodeURIComponent(branch), type);
+/** Which scan may change a scope's findings (`ScopeClaim`): one item per project, branch and scan type. */
+export const findingScopeClaim = (tenant: Tenant, projectId: string, branch: string, type: string) => ({
+  pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDING_SCOPE_CLAIM', encodeURIComponent(branch), type),
+  sk: 'CLAIM',
+});
 export const findingPointer = (tenant: Tenant, projectId: string, branch: string, type: string, fingerprint: string) => ({
   pk: join(tenantPrefix(tenant), 'PROJECT', projectId, 'FINDING_SCOPE', encodeURIComponent(branch), type),
   sk: join('FP', fingerprint),

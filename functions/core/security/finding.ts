@@ -66,17 +66,41 @@ export interface FindingFilters {
   scan_id?: string;
 }
 
+/**
+ * Which scan may change the findings of a project, branch and scan type: the one whose checkout
+ * began last (then the greater scan id), so a scan of an older view of the branch that finishes
+ * after a newer one never undoes what the newer one found.
+ */
+export interface ScopeClaim {
+  scanId: string;
+  checkoutStartedAt: string;
+}
+
+/** Thrown by a claimed write once a scan whose checkout began later holds the scope. */
+export class ScopeSupersededError extends Error {
+  constructor() {
+    super('a scan whose checkout began later holds these findings');
+    this.name = 'ScopeSupersededError';
+  }
+}
+
 export interface FindingRepository {
   get(tenant: Tenant, id: string): Promise<Finding | undefined>;
   list(tenant: Tenant, query: ListQuery<FindingSort>, filters: FindingFilters): Promise<Page<Finding>>;
   /** Every finding (any status) of a project, branch and scan type: what a scan is compared with. */
   ofScope(tenant: Tenant, projectId: string, branch: string, type: ScanType): Promise<Finding[]>;
   /**
-   * Stores one finding change with its events in one transaction: a new finding (false when its
-   * fingerprint exists already in the scope), or a change conditional on the revision read.
+   * Takes the finding's scope for a scan, unless a scan whose checkout began later holds it
+   * (false). A scan's claimed writes go through only while it still holds the scope.
    */
-  create(tenant: Tenant, finding: Finding, events: PendingEvent[]): Promise<boolean>;
-  save(tenant: Tenant, previous: Finding, next: Finding, events: PendingEvent[]): Promise<boolean>;
+  claimScope(tenant: Tenant, projectId: string, branch: string, type: ScanType, claim: ScopeClaim): Promise<boolean>;
+  /**
+   * Stores one finding change with its events in one transaction: a new finding (false when its
+   * fingerprint exists already in the scope), or a change conditional on the revision read. With
+   * a `claim`, only while that scan holds the finding's scope: else `ScopeSupersededError`.
+   */
+  create(tenant: Tenant, finding: Finding, events: PendingEvent[], claim?: ScopeClaim): Promise<boolean>;
+  save(tenant: Tenant, previous: Finding, next: Finding, events: PendingEvent[], claim?: ScopeClaim): Promise<boolean>;
   /** `save` for the start of a remediation, which also needs the finding's project to exist still. */
   startRemediation(tenant: Tenant, previous: Finding, next: Finding): Promise<'started' | 'changed' | 'project_gone'>;
 }

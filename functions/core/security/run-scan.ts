@@ -1,7 +1,7 @@
 import { isoTime } from '../clock';
 import type { Tenant } from '../tenancy';
 import type { PendingEvent } from '../workflows/workflow';
-import { type Finding, fingerprintOf, type Remediation } from './finding';
+import { type Finding, fingerprintOf, type Remediation, type ScopeClaim, ScopeSupersededError } from './finding';
 import { findingSnapshot, scanSnapshot } from './snapshots';
 import type { SecurityJobDeps } from './job-deps';
 import { type Scan, type ScanSummary, zeroCounts } from './scan';
@@ -84,6 +84,10 @@ const stoppedRemediation = (finding: Finding, scan: Scan, at: { branch: string; 
     error: `stopped: scan ${scan.id} of ${at.branch} at ${at.commit.slice(0, 12)} no longer finds the finding, so it is resolved as fixed`,
   };
 
+/** Why a scan's results changed no finding of a scan type: a scan of a newer view of the branch decides them. */
+const supersededNote = (branch: string): string =>
+  `findings not updated: a scan whose checkout of ${branch} began after this one's decides them`;
+
 /**
  * Compares one scan type's results with what earlier scans of the same project and branch
  * reported: new fingerprints become findings (`security.finding.created`), known ones are seen
@@ -95,11 +99,25 @@ const reconcile = async (
   deps: SecurityJobDeps,
   tenant: Tenant,
   scan: Scan,
-  checkedOut: { branch: string; commit: string },
+  checkedOut: { branch: string; commit: string; startedAt: string },
   type: ScanType,
   result: ScanResult,
-): Promise<{ created: number; resolved: number }> => {
+): Promise<{ created: number; resolved: number; superseded: boolean }> => {
   const { branch } = checkedOut;
+  const claim: ScopeClaim = { scanId: scan.id, checkoutStartedAt: checkedOut.startedAt };
+  // Taken before the findings are read, so a scan that takes the scope after this one reads what it wrote.
+  if (!(await deps.findings.claimScope(tenant, scan.project_id, branch, type, claim))) return { created: 0, resolved: 0, superseded: true };
+  let superseded = false;
+  /** A claimed write refused: a scan whose checkout began later holds the scope, so this one changes nothing more. */
+  const whileClaimed = async (work: () => Promise<void>): Promise<void> => {
+    if (superseded) return;
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof ScopeSupersededError)) throw error;
+      superseded = true;
+    }
+  };
   const existing = new Map(
     (await deps.findings.ofScope(tenant, scan.project_id, branch, type)).map((finding) => [finding.fingerprint, finding]),
   );
@@ -107,93 +125,98 @@ const reconcile = async (
   let created = 0;
   let resolved = 0;
 
-  await mapLimit(current, 8, async ({ raw, fingerprint }) => {
-    const at = isoTime(deps.clock.now());
-    const known = existing.get(fingerprint);
-    if (!known) {
-      const finding: Finding = {
-        id: newId('finding', deps.clock.now()),
-        project_id: scan.project_id,
-        branch,
-        scan_id: scan.id,
-        type,
-        rule_id: raw.rule_id,
-        ...reportedFields(raw),
-        fingerprint,
-        first_seen_at: at,
-        last_seen_at: at,
-        status: 'open',
-        resolution: null,
-        resolved_at: null,
-        remediation: null,
-        reopened_at: null,
-        reopen_reason: null,
-        created_at: at,
-        updated_at: at,
-        revision: 1,
-      };
-      if (await deps.findings.create(tenant, finding, [{ type: 'security.finding.created', data: findingSnapshot(finding) }])) created += 1;
-      return;
-    }
-    // Seen again: the scan's view of it; a resolved one is open again (`security.finding.reopened`).
-    // Changed meanwhile (a remediation starting, say): read again and apply the scan to that.
-    let read: Finding | undefined = known;
-    await changeOptimistically(
-      `finding ${known.id}`,
-      async () => read ?? (await deps.findings.get(tenant, known.id)),
-      (current) => {
-        read = undefined;
-        const reopened = current.status === 'resolved' ? reopenReason(current, scan, checkedOut) : null;
-        const next: Finding = {
-          ...current,
+  await mapLimit(current, 8, ({ raw, fingerprint }) =>
+    whileClaimed(async () => {
+      const at = isoTime(deps.clock.now());
+      const known = existing.get(fingerprint);
+      if (!known) {
+        const finding: Finding = {
+          id: newId('finding', deps.clock.now()),
+          project_id: scan.project_id,
+          branch,
           scan_id: scan.id,
+          type,
+          rule_id: raw.rule_id,
           ...reportedFields(raw),
+          fingerprint,
+          first_seen_at: at,
           last_seen_at: at,
-          ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null, reopened_at: at, reopen_reason: reopened } : {}),
+          status: 'open',
+          resolution: null,
+          resolved_at: null,
+          remediation: null,
+          reopened_at: null,
+          reopen_reason: null,
+          created_at: at,
           updated_at: at,
-          revision: current.revision + 1,
+          revision: 1,
         };
-        const events: PendingEvent[] = reopened ? [{ type: 'security.finding.reopened', data: findingSnapshot(next) }] : [];
-        return { next, events };
-      },
-      async (current, { next, events }) => ((await deps.findings.save(tenant, current, next, events)) ? next : null),
-    );
-  });
+        if (await deps.findings.create(tenant, finding, [{ type: 'security.finding.created', data: findingSnapshot(finding) }], claim))
+          created += 1;
+        return;
+      }
+      // Seen again: the scan's view of it; a resolved one is open again (`security.finding.reopened`).
+      // Changed meanwhile (a remediation starting, say): read again and apply the scan to that.
+      let read: Finding | undefined = known;
+      await changeOptimistically(
+        `finding ${known.id}`,
+        async () => read ?? (await deps.findings.get(tenant, known.id)),
+        (current) => {
+          read = undefined;
+          const reopened = current.status === 'resolved' ? reopenReason(current, scan, checkedOut) : null;
+          const next: Finding = {
+            ...current,
+            scan_id: scan.id,
+            ...reportedFields(raw),
+            last_seen_at: at,
+            ...(reopened ? { status: 'open' as const, resolution: null, resolved_at: null, reopened_at: at, reopen_reason: reopened } : {}),
+            updated_at: at,
+            revision: current.revision + 1,
+          };
+          const events: PendingEvent[] = reopened ? [{ type: 'security.finding.reopened', data: findingSnapshot(next) }] : [];
+          return { next, events };
+        },
+        async (current, { next, events }) => ((await deps.findings.save(tenant, current, next, events, claim)) ? next : null),
+      );
+    }),
+  );
 
   const reported = new Set(current.map(({ fingerprint }) => fingerprint));
   const gone = [...existing.values()].filter((finding) => !reported.has(finding.fingerprint) && finding.status !== 'resolved');
-  await mapLimit(gone, 8, async (finding) => {
-    // Changed meanwhile (a remediation starting, say): read again and resolve that, unless another
-    // scan saw it since this one read it.
-    let read: Finding | undefined = finding;
-    let resolvedHere = false;
-    await changeOptimistically(
-      `finding ${finding.id}`,
-      async () => read ?? (await deps.findings.get(tenant, finding.id)),
-      (current) => {
-        read = undefined;
-        if (current.status === 'resolved' || current.last_seen_at !== finding.last_seen_at) return null;
-        const at = isoTime(deps.clock.now());
-        const next: Finding = {
-          ...current,
-          status: 'resolved',
-          resolution: 'fixed',
-          resolved_at: at,
-          remediation: current.status === 'remediating' ? stoppedRemediation(current, scan, checkedOut, at) : current.remediation,
-          updated_at: at,
-          revision: current.revision + 1,
-        };
-        return { next, events: [{ type: 'security.finding.resolved' as const, data: findingSnapshot(next) }] };
-      },
-      async (current, { next, events }) => {
-        if (!(await deps.findings.save(tenant, current, next, events))) return null;
-        resolvedHere = true;
-        return next;
-      },
-    );
-    if (resolvedHere) resolved += 1;
-  });
-  return { created, resolved };
+  await mapLimit(gone, 8, (finding) =>
+    whileClaimed(async () => {
+      // Changed meanwhile (a remediation starting, say): read again and resolve that, unless another
+      // scan saw it since this one read it.
+      let read: Finding | undefined = finding;
+      let resolvedHere = false;
+      await changeOptimistically(
+        `finding ${finding.id}`,
+        async () => read ?? (await deps.findings.get(tenant, finding.id)),
+        (current) => {
+          read = undefined;
+          if (current.status === 'resolved' || current.last_seen_at !== finding.last_seen_at) return null;
+          const at = isoTime(deps.clock.now());
+          const next: Finding = {
+            ...current,
+            status: 'resolved',
+            resolution: 'fixed',
+            resolved_at: at,
+            remediation: current.status === 'remediating' ? stoppedRemediation(current, scan, checkedOut, at) : current.remediation,
+            updated_at: at,
+            revision: current.revision + 1,
+          };
+          return { next, events: [{ type: 'security.finding.resolved' as const, data: findingSnapshot(next) }] };
+        },
+        async (current, { next, events }) => {
+          if (!(await deps.findings.save(tenant, current, next, events, claim))) return null;
+          resolvedHere = true;
+          return next;
+        },
+      );
+      if (resolvedHere) resolved += 1;
+    }),
+  );
+  return { created, resolved, superseded };
 };
 
 const summaryOf = (results: Array<[ScanType, ScanResult]>, created: number, resolved: number): ScanSummary => {
@@ -239,20 +262,28 @@ export const runScan = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promi
     // A cold container's scanners (sast: worker threads loading ESLint) get ready during the checkout.
     for (const type of started.scan_types) deps.scanner(type).prepare?.();
     const tree = await deps.scratch.create();
-    let checkedOut: { commit: string; branch: string };
+    let checkedOut: { commit: string; branch: string; startedAt: string };
     const results: Array<[ScanType, ScanResult]> = [];
     try {
-      checkedOut = await deps.repository.checkout({ url: project.repository, branch: started.branch ?? undefined, dir: tree.dir });
+      const startedAt = isoTime(deps.clock.now());
+      const { commit, branch } = await deps.repository.checkout({
+        url: project.repository,
+        branch: started.branch ?? undefined,
+        dir: tree.dir,
+      });
+      checkedOut = { commit, branch, startedAt };
       for (const type of started.scan_types) results.push([type, await deps.scanner(type).scan(tree.dir)]);
     } finally {
       await tree.dispose();
     }
     let created = 0;
     let resolved = 0;
+    const superseded: ScanType[] = [];
     for (const [type, result] of results) {
       const counts = await reconcile(deps, tenant, started, checkedOut, type, result);
       created += counts.created;
       resolved += counts.resolved;
+      if (counts.superseded) superseded.push(type);
     }
     return await finish((scan) => ({
       ...scan,
@@ -261,7 +292,10 @@ export const runScan = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promi
       commit: checkedOut.commit,
       summary: summaryOf(results, created, resolved),
       coverage: Object.fromEntries(results.map(([type, result]) => [type, result.coverage])),
-      errors: results.flatMap(([type, result]) => result.errors.map((error) => `${type}: ${error}`)).slice(0, 100),
+      errors: [
+        ...superseded.map((type) => `${type}: ${supersededNote(checkedOut.branch)}`),
+        ...results.flatMap(([type, result]) => result.errors.map((error) => `${type}: ${error}`)),
+      ].slice(0, 100),
     }));
   } catch (error) {
     return finish((scan) => ({

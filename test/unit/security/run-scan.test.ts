@@ -1,4 +1,4 @@
-import type { Finding, FindingRepository } from '../../../functions/core/security/finding';
+import { type Finding, type FindingRepository, type ScopeClaim, ScopeSupersededError } from '../../../functions/core/security/finding';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 import type { SecurityJobDeps } from '../../../functions/core/security/job-deps';
 import { runScan } from '../../../functions/core/security/run-scan';
@@ -33,7 +33,7 @@ const queuedScan = (scanTypes: ScanType[]): Scan => ({
 const job = (
   scanners: Record<string, Omit<Scanner, 'type'>>,
   log: string[],
-  findings = { ofScope: async () => [] } as unknown as FindingRepository,
+  findings = { ofScope: async () => [], claimScope: async () => true } as unknown as FindingRepository,
 ) => {
   let scan = queuedScan(Object.keys(scanners) as ScanType[]);
   const scans = {
@@ -135,20 +135,32 @@ const remediating = (finding: Finding): Finding => ({
 });
 
 /** One stored finding, written only on the revision read (as the table's condition does); `scoped` is what the scan reads first. */
-const oneFinding = (stored: Finding, scoped: Finding = stored) => {
+const oneFinding = (stored: Finding, scoped: Finding = stored, holder: { claim: string | null } = { claim: null }) => {
   let finding = structuredClone(stored);
   const events: PendingEvent[] = [];
+  const claims: string[] = [];
+  const held = (claim?: ScopeClaim) => {
+    if (claim && holder.claim !== `${claim.checkoutStartedAt} ${claim.scanId}`) throw new ScopeSupersededError();
+  };
   const repository = {
+    claimScope: async (_tenant: unknown, _project: string, _branch: string, _type: string, claim: ScopeClaim) => {
+      const mine = `${claim.checkoutStartedAt} ${claim.scanId}`;
+      claims.push(mine);
+      if (holder.claim !== null && holder.claim > mine) return false;
+      holder.claim = mine;
+      return true;
+    },
     ofScope: async () => [structuredClone(scoped)],
     get: async () => structuredClone(finding),
-    save: async (_tenant: unknown, previous: Finding, next: Finding, written: PendingEvent[]) => {
+    save: async (_tenant: unknown, previous: Finding, next: Finding, written: PendingEvent[], claim?: ScopeClaim) => {
+      held(claim);
       if (previous.revision !== finding.revision) return false;
       finding = structuredClone(next);
       events.push(...written);
       return true;
     },
   } as unknown as FindingRepository;
-  return { repository, finding: () => finding, events };
+  return { repository, finding: () => finding, events, claims };
 };
 
 describe('a scan that no longer finds a finding', () => {
@@ -191,5 +203,53 @@ describe('a scan that no longer finds a finding', () => {
     expect(findings.finding()).toEqual(seenAgain);
     expect(findings.events).toEqual([]);
     expect(scan().summary?.resolved_findings).toBe(0);
+  });
+});
+
+describe('a scan of an older view of the branch', () => {
+  const scanningNothing = { secrets: { scan: async () => emptyResult } };
+
+  it('changes no finding once a scan whose checkout began later holds them, and says so', async () => {
+    // A later checkout (10:05) took the scope first; this scan checked out at 10:00 (the clock of the job).
+    const findings = oneFinding(openFinding(), openFinding(), { claim: '2026-11-21T10:05:00.000Z scan_2' });
+    const { deps, scan } = job(scanningNothing, [], findings.repository);
+
+    await runScan(deps, ref);
+
+    expect(findings.finding()).toEqual(openFinding());
+    expect(findings.events).toEqual([]);
+    expect(scan()).toMatchObject({ status: 'completed', summary: { resolved_findings: 0 } });
+    expect(scan().errors).toEqual([expect.stringMatching(/^secrets: findings not updated: a scan whose checkout of main began after/)]);
+  });
+
+  it('stops when a scan whose checkout began later takes the scope while it works', async () => {
+    const holder = { claim: null as string | null };
+    const findings = oneFinding(openFinding(), openFinding(), holder);
+    const repository = findings.repository;
+    // The later scan claims between this one's read of the findings and its write.
+    repository.ofScope = async () => {
+      const scoped = [openFinding()];
+      holder.claim = '2026-11-21T10:05:00.000Z scan_2';
+      return scoped;
+    };
+    const { deps, scan } = job(scanningNothing, [], repository);
+
+    await runScan(deps, ref);
+
+    expect(findings.claims).toHaveLength(1);
+    expect(findings.finding()).toEqual(openFinding());
+    expect(findings.events).toEqual([]);
+    expect(scan().status).toBe('completed');
+    expect(scan().errors).toEqual([expect.stringContaining('findings not updated')]);
+  });
+
+  it('takes the scope with the time its checkout began, before it reads the findings', async () => {
+    const findings = oneFinding(openFinding());
+    const { deps } = job(scanningNothing, [], findings.repository);
+
+    await runScan(deps, ref);
+
+    expect(findings.claims).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z scan_1$/)]);
+    expect(findings.finding().status).toBe('resolved');
   });
 });
