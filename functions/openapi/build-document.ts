@@ -1,28 +1,40 @@
-import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { allScopes, scopeDescriptions } from '../core/credentials/scopes';
 import { errorStatus } from '../http/error-status';
 import { corsSettings } from '../http/cors';
-import { responseSchemas } from '../routes/index';
+import { componentSchemas, responseSchemas } from '../routes/index';
 import { type AnyRoute, refusesBody, type ResponseSchemas } from '../routes/route';
 import { documentedAsSent, documentedKeywords } from '../routes/schemas/common';
 import { requestExamples, responseExamples } from './examples';
 
 type Json = Record<string, unknown>;
 
+const conversion = (typeMode: ConversionConfig['typeMode'], definitions?: Record<string, v.GenericSchema>): ConversionConfig => ({
+  target: 'draft-2020-12',
+  typeMode,
+  errorMode: 'ignore',
+  // Checks the server makes by code (lengths in code points…) with the keywords that say the same.
+  overrideAction: ({ valibotAction, jsonSchema }) => {
+    const keywords = documentedKeywords.get(valibotAction);
+    return keywords ? { ...jsonSchema, ...keywords } : undefined;
+  },
+  // A named schema is referred to where the document keeps it, not in a `$defs` of each use.
+  ...(definitions ? { definitions, overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}` } : {}),
+});
+
+/**
+ * `schema` in JSON Schema; an answer refers to each of `componentSchemas` it holds by name
+ * (`#/components/schemas/…`), so a resource an event carries is described once.
+ */
 const convert = (schema: v.GenericSchema, typeMode: ConversionConfig['typeMode']): Json => {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, {
-    target: 'draft-2020-12',
-    typeMode,
-    errorMode: 'ignore',
-    // Checks the server makes by code (lengths in code points…) with the keywords that say the same.
-    overrideAction: ({ valibotAction, jsonSchema }) => {
-      const keywords = documentedKeywords.get(valibotAction);
-      return keywords ? { ...jsonSchema, ...keywords } : undefined;
-    },
-  }) as Json;
+  const definitions = typeMode === 'output' ? componentSchemas : undefined;
+  const { $schema: _ignored, $defs: _named, ...rest } = toJsonSchema(schema, conversion(typeMode, definitions)) as Json;
   return rest;
 };
+
+/** `componentSchemas` in JSON Schema, for `components/schemas`. */
+const namedSchemas = (): Json => toJsonSchemaDefs(componentSchemas, conversion('output', componentSchemas)) as Json;
 
 const statusDescriptions: Record<number, string> = {
   400: 'Invalid JSON body, or two different credentials sent.',
@@ -314,6 +326,7 @@ export const buildOpenApiDocument = (table: readonly AnyRoute[], schemas: Respon
       },
       headers: sharedHeaders,
       schemas: {
+        ...namedSchemas(),
         PageMeta: {
           type: 'object',
           required: ['page', 'per_page', 'total', 'total_pages'],

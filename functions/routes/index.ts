@@ -1,6 +1,8 @@
+import type * as v from 'valibot';
 import { deploymentResponses, deploymentRoutes } from './deployments';
 import { docsRoutes } from './docs';
 import { eventResponses, eventRoutes } from './events';
+import { eventComponents } from './schemas/events';
 import { securityResponses, securityRoutes } from './security';
 import { testingResponses, testingRoutes } from './testing';
 import { metaResponses, openApiRoute } from './meta';
@@ -42,6 +44,12 @@ export const responseSchemas: ResponseSchemas = {
   ...eventResponses,
   ...webhookResponses,
 };
+
+/**
+ * The schemas the OpenAPI document names under `components/schemas`: each answer that holds one
+ * refers to it there. Every event type's data, and the event.
+ */
+export const componentSchemas: Record<string, v.GenericSchema> = eventComponents;
 
 /**
  * The whole route table: the API's rows, the dashboard's pages and the OAuth authorization

@@ -1,6 +1,7 @@
 import { checkedFetch } from './support/contract';
 import { dynamoEventRepository } from '../../functions/adapters/dynamodb/event-repository';
 import type { ServiceEvent } from '../../functions/core/events/event';
+import { eventCatalogue } from '../../functions/core/events/event-types';
 import { followSettleMs } from '../../functions/core/events/list-events';
 import { derivedId } from '../../functions/core/ids';
 import type { Tenant } from '../../functions/core/tenancy';
@@ -10,11 +11,17 @@ import { newAccount, runtimeTable } from './support/runtime';
 
 /** GET /v1/events?starting_after=…: a forward read a follower (the CLI's `listen`) resumes from. */
 
-const event = (id: string, createdAtMs: number, n: number): ServiceEvent => ({
+/** An event of `type` with its catalogue example as data (the answers are checked against its schema), told apart by `n`. */
+const event = (
+  id: string,
+  createdAtMs: number,
+  n: number,
+  type: 'workflow.started' | 'workflow.completed' = 'workflow.started',
+): ServiceEvent => ({
   id,
-  type: 'workflow.started',
+  type,
   created_at: new Date(createdAtMs).toISOString(),
-  data: { n },
+  data: { ...eventCatalogue[type].example, duration_ms: n },
 });
 
 /** Events written straight into the table with chosen ids, in the order given (not id order). */
@@ -113,10 +120,9 @@ describe('following events with starting_after', () => {
     const tenant: Tenant = { accountId: account.account.id, mode: 'live' };
     const api = as(account.live.key);
     const base = Date.now() - 60_000;
-    const events = Array.from({ length: 4 }, (_, i) => ({
-      ...event(derivedId('event', base + i, `t${i}`), base + i, i),
-      type: i % 2 === 0 ? ('workflow.started' as const) : ('workflow.completed' as const),
-    }));
+    const events = Array.from({ length: 4 }, (_, i) =>
+      event(derivedId('event', base + i, `t${i}`), base + i, i, i % 2 === 0 ? 'workflow.started' : 'workflow.completed'),
+    );
     await store(tenant, events);
     const answer = await api.get(`/events?starting_after=${events[0]?.id}&type=workflow.completed`);
     expect(answer.body.data.map((e: ServiceEvent) => e.id)).toEqual([events[1]?.id, events[3]?.id]);

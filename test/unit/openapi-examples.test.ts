@@ -3,24 +3,11 @@ import addFormats from 'ajv-formats';
 import * as v from 'valibot';
 import { buildOpenApiDocument } from '../../functions/openapi/build-document';
 import { routes } from '../../functions/routes';
+import { closed } from '../support/closed-schema';
 
 type Json = Record<string, any>;
 
 const document = buildOpenApiDocument(routes) as Json;
-
-/**
- * The schema as the examples are held to it: an object declares every field it may have, so an
- * example with a field the service never sends (a typo, a renamed field) fails, not only one that
- * lacks a required field. Maps (`additionalProperties` given) keep theirs.
- */
-const closed = (schema: unknown): unknown => {
-  if (Array.isArray(schema)) return schema.map(closed);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const entries = Object.entries(schema as Json).map(([key, value]) => [key, key === 'example' ? value : closed(value)]);
-  const result = Object.fromEntries(entries) as Json;
-  if (result.type === 'object' && result.properties && result.additionalProperties === undefined) result.additionalProperties = false;
-  return result;
-};
 
 /** Answers against the closed schemas; request bodies against the document as it is (a body's schema says itself which objects are open). */
 const compiled = (schemaDocument: unknown) => {

@@ -35,45 +35,113 @@ export type EventType = (typeof eventTypes)[number];
  * keep the catalogue in every bundle that imports this file, though most use only the type names.
  */
 export const eventCatalogue = /* @__PURE__ */ (() => {
+  const projectId = 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G';
+  const stages = ['intake', 'build', 'verify', 'prove', 'iterate', 'package'];
+  const noOutputs = {
+    docker_image: null,
+    deployment_url: null,
+    commit: null,
+    branch: null,
+    plan: null,
+    diff: null,
+    verification: null,
+    provenance: null,
+    bundle: null,
+    pushed_branch: null,
+    iterations: 0,
+    deployment_id: null,
+    review: null,
+  };
+
+  // Fields in the order the service builds them (workflowSnapshot and the others), which is the
+  // order an event's data reads back in.
   const workflowSnapshot = {
     id: 'wf_01JD2Q9R7W3T0N8M4K6H5G2F1E',
-    project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
+    project_id: projectId,
     name: 'Add rate limiting',
     status: 'running',
-    stages: ['intake', 'build', 'verify', 'prove', 'iterate', 'package'],
+    stages,
+    stage_statuses: { intake: 'running', build: 'pending', verify: 'pending', prove: 'pending', iterate: 'pending', package: 'pending' },
+    config: { ai_provider: 'bedrock', auto_deploy: false, branch: null, max_iterations: 2, review: true },
+    outputs: noOutputs,
+    error: null,
     created_at: '2026-11-21T10:00:00.000Z',
+    started_at: '2026-11-21T10:00:01.204Z',
+    completed_at: null,
+    duration_ms: null,
   };
 
   const scanSnapshot = {
     id: 'scan_01JD2QA1F5G7H9J1K3M5N7P9Q1',
-    project_id: 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G',
+    project_id: projectId,
     status: 'completed',
     scan_types: ['sast', 'secrets', 'dependencies'],
     branch: 'main',
+    commit: '3f9a1c2e7b4d5a6f8e9d0c1b2a3f4e5d6c7b8a9f',
+    summary: {
+      total: 1,
+      by_severity: { critical: 1, high: 0, medium: 0, low: 0, info: 0 },
+      by_type: {
+        sast: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
+        secrets: { critical: 1, high: 0, medium: 0, low: 0, info: 0 },
+        dependencies: { critical: 0, high: 0, medium: 0, low: 0, info: 0 },
+      },
+      new_findings: 1,
+      resolved_findings: 0,
+    },
+    errors: [],
     created_at: '2026-11-21T10:00:00.000Z',
+    started_at: '2026-11-21T10:00:00.120Z',
+    completed_at: '2026-11-21T10:00:02.480Z',
+    duration_ms: 2360,
   };
 
   const findingSnapshot = {
     id: 'fnd_01JD2QB2G6H8J0K2M4N6P8R0S2',
     scan_id: scanSnapshot.id,
-    project_id: scanSnapshot.project_id,
+    project_id: projectId,
+    branch: 'main',
     type: 'secrets',
     rule_id: 'secretlint/aws',
     severity: 'critical',
     status: 'open',
+    resolution: null,
     title: 'AWS secret access key in source',
     location: { path: 'config/deploy.js', line: 12 },
-    created_at: '2026-11-21T10:00:00.000Z',
+    fingerprint: '8d1f0c6b2e4a9f3d7c5b1a0e9f8d7c6b',
+    first_seen_at: '2026-11-21T10:00:02.310Z',
+    last_seen_at: '2026-11-21T10:00:02.310Z',
+    reopened_at: null,
+    reopen_reason: null,
+    created_at: '2026-11-21T10:00:02.310Z',
   };
 
   const deploymentSnapshot = {
     id: 'dep_01JD2QC3H7J9K1M3N5P7R9S1T3',
-    project_id: scanSnapshot.project_id,
+    project_id: projectId,
     environment: 'production',
     provider: 'deploy-hook',
+    branch: 'main',
     status: 'completed',
     url: 'https://shop.example.com',
+    version: 'v42',
+    artifact: { workflow_id: workflowSnapshot.id },
+    rolled_back_from: null,
+    rolled_back_to: null,
+    rollback: null,
+    error: null,
     created_at: '2026-11-21T10:00:00.000Z',
+    started_at: '2026-11-21T10:00:00.410Z',
+    completed_at: '2026-11-21T10:00:07.950Z',
+    duration_ms: 7540,
+  };
+  const deploymentStarted = {
+    ...deploymentSnapshot,
+    status: 'in_progress',
+    url: null,
+    version: null,
+    completed_at: null,
+    duration_ms: null,
   };
 
   const webhookSnapshot = {
@@ -90,7 +158,22 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
   };
 
   return {
-    'workflow.created': { description: 'A workflow was created and queued.', example: { ...workflowSnapshot, status: 'queued' } },
+    'workflow.created': {
+      description: 'A workflow was created and queued.',
+      example: {
+        ...workflowSnapshot,
+        status: 'queued',
+        stage_statuses: {
+          intake: 'pending',
+          build: 'pending',
+          verify: 'pending',
+          prove: 'pending',
+          iterate: 'pending',
+          package: 'pending',
+        },
+        started_at: null,
+      },
+    },
     'workflow.started': { description: 'A workflow began its first stage.', example: workflowSnapshot },
     'workflow.stage.completed': {
       description: 'A stage of a workflow finished.',
@@ -100,7 +183,7 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
       description: 'A workflow finished all its stages.',
       example: {
         workflow_id: workflowSnapshot.id,
-        project_id: workflowSnapshot.project_id,
+        project_id: projectId,
         status: 'completed',
         duration_ms: 183_004,
         stages: {
@@ -116,15 +199,50 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
     },
     'workflow.failed': {
       description: 'A workflow stopped at a failed stage; later stages were skipped.',
-      example: { ...workflowSnapshot, status: 'failed', error: { stage: 'verify', message: 'type check failed' } },
+      example: {
+        ...workflowSnapshot,
+        status: 'failed',
+        stage_statuses: {
+          intake: 'completed',
+          build: 'completed',
+          verify: 'failed',
+          prove: 'skipped',
+          iterate: 'skipped',
+          package: 'skipped',
+        },
+        outputs: { ...noOutputs, commit: '3f9a1c2e7b4d5a6f8e9d0c1b2a3f4e5d6c7b8a9f', branch: 'main' },
+        error: { stage: 'verify', message: 'type check failed' },
+        completed_at: '2026-11-21T10:02:13.400Z',
+        duration_ms: 132_196,
+      },
     },
-    'workflow.cancelled': { description: 'A workflow was cancelled by a caller.', example: { ...workflowSnapshot, status: 'cancelled' } },
-    'security.scan.started': { description: 'A security scan began.', example: { ...scanSnapshot, status: 'running' } },
+    'workflow.cancelled': {
+      description: 'A workflow was cancelled by a caller.',
+      example: {
+        ...workflowSnapshot,
+        status: 'cancelled',
+        stage_statuses: {
+          intake: 'completed',
+          build: 'cancelled',
+          verify: 'cancelled',
+          prove: 'cancelled',
+          iterate: 'cancelled',
+          package: 'cancelled',
+        },
+        outputs: { ...noOutputs, commit: '3f9a1c2e7b4d5a6f8e9d0c1b2a3f4e5d6c7b8a9f', branch: 'main' },
+        completed_at: '2026-11-21T10:00:41.020Z',
+        duration_ms: 39_816,
+      },
+    },
+    'security.scan.started': {
+      description: 'A security scan began.',
+      example: { ...scanSnapshot, status: 'running', commit: null, summary: null, completed_at: null, duration_ms: null },
+    },
     'security.scan.completed': { description: 'A security scan finished.', example: scanSnapshot },
     'security.finding.created': { description: 'A scan reported a new finding.', example: findingSnapshot },
     'security.finding.resolved': {
       description: 'A finding was fixed or remediated.',
-      example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed' },
+      example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed', last_seen_at: '2026-11-21T10:00:02.310Z' },
     },
     'security.finding.reopened': {
       description:
@@ -132,27 +250,51 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
       example: {
         ...findingSnapshot,
         status: 'open',
-        reopened_at: '2026-11-20T10:15:00.000Z',
+        last_seen_at: '2026-11-22T10:15:00.000Z',
+        reopened_at: '2026-11-22T10:15:00.000Z',
         reopen_reason: `scan ${scanSnapshot.id} of main at 3f9a1c2e7b4d still finds it: it came back after it was fixed`,
       },
     },
-    'deployment.started': { description: 'A deployment began.', example: { ...deploymentSnapshot, status: 'in_progress' } },
+    'deployment.started': { description: 'A deployment began.', example: deploymentStarted },
     'deployment.completed': { description: 'A deployment finished and passed its health check.', example: deploymentSnapshot },
-    'deployment.failed': { description: 'A deployment failed.', example: { ...deploymentSnapshot, status: 'failed' } },
+    'deployment.failed': {
+      description: 'A deployment failed.',
+      example: {
+        ...deploymentSnapshot,
+        status: 'failed',
+        error: { step: 'health_check', message: 'no healthy answer from https://shop.example.com/health within 120 s' },
+        completed_at: '2026-11-21T10:02:00.520Z',
+        duration_ms: 120_110,
+      },
+    },
     'deployment.rollback': {
       description: 'A deployment was rolled back to the previous one.',
-      example: { ...deploymentSnapshot, status: 'rolled_back' },
+      example: {
+        ...deploymentSnapshot,
+        status: 'rolled_back',
+        rolled_back_to: 'dep_01JD2Q7B2F6H8K0M2P4R6T8V0X',
+        rollback: {
+          status: 'completed',
+          to: 'dep_01JD2Q7B2F6H8K0M2P4R6T8V0X',
+          requested_at: '2026-11-21T11:30:00.000Z',
+          completed_at: '2026-11-21T11:30:04.310Z',
+          error: null,
+          trigger: 'requested',
+        },
+      },
     },
     'test.run.completed': {
       description: 'A test run finished (added: the spec has no test events).',
       example: {
         id: 'run_01JD2QE5K9M1N3P5R7S9T1V3W5',
-        project_id: scanSnapshot.project_id,
+        project_id: projectId,
         suite_id: 'test_01JD2QE4J8K0M2N4P6R8S0T2V4',
         status: 'completed',
         framework: 'jest',
         totals: { passed: 12, failed: 1, skipped: 2, errored: 0 },
         duration_ms: 4120,
+        error: null,
+        completed_at: '2026-11-21T10:00:05.300Z',
       },
     },
     'review.comment.created': {
@@ -160,7 +302,7 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
       example: {
         id: 'rvc_01JD2QF6M0N2P4R6S8T0V2W4X6',
         review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4',
-        project_id: scanSnapshot.project_id,
+        project_id: projectId,
         path: 'src/app.ts',
         start_line: null,
         line: 42,
@@ -177,7 +319,7 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
       description: 'A code review finished (`status` says whether it completed or failed).',
       example: {
         review_id: 'rev_01JD2QD4J8K0M2N4P6R8S0T2V4',
-        project_id: scanSnapshot.project_id,
+        project_id: projectId,
         workflow_id: null,
         status: 'completed',
         verdict: 'request_changes',

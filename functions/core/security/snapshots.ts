@@ -1,5 +1,6 @@
 import type { Finding } from './finding';
 import type { Scan } from './scan';
+import { viewOfFinding } from './views';
 
 /** Event data: the scan after the change. */
 export const scanSnapshot = (scan: Scan): Record<string, unknown> => ({
@@ -17,23 +18,29 @@ export const scanSnapshot = (scan: Scan): Record<string, unknown> => ({
   duration_ms: scan.duration_ms,
 });
 
-/** Event data: the finding after the change (its excerpt is redacted already). */
-export const findingSnapshot = (finding: Finding): Record<string, unknown> => ({
-  id: finding.id,
-  scan_id: finding.scan_id,
-  project_id: finding.project_id,
-  branch: finding.branch,
-  type: finding.type,
-  rule_id: finding.rule_id,
-  severity: finding.severity,
-  status: finding.status,
-  resolution: finding.resolution,
-  title: finding.title,
-  location: finding.location,
-  fingerprint: finding.fingerprint,
-  first_seen_at: finding.first_seen_at,
-  last_seen_at: finding.last_seen_at,
-  reopened_at: finding.reopened_at,
-  reopen_reason: finding.reopen_reason,
-  created_at: finding.created_at,
-});
+/**
+ * Event data: the finding after the change, as the API shows it (its excerpt is redacted already;
+ * a finding stored before a field existed shows it as null, as GET does).
+ */
+export const findingSnapshot = (finding: Finding): Record<string, unknown> => {
+  const view = viewOfFinding(finding);
+  return {
+    id: view.id,
+    scan_id: view.scan_id,
+    project_id: view.project_id,
+    branch: view.branch,
+    type: view.type,
+    rule_id: view.rule_id,
+    severity: view.severity,
+    status: view.status,
+    resolution: view.resolution,
+    title: view.title,
+    location: view.location,
+    fingerprint: view.fingerprint,
+    first_seen_at: view.first_seen_at,
+    last_seen_at: view.last_seen_at,
+    reopened_at: view.reopened_at,
+    reopen_reason: view.reopen_reason,
+    created_at: view.created_at,
+  };
+};

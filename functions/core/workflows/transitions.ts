@@ -8,6 +8,7 @@ import {
   type StageStatus,
   type Workflow,
   type WorkflowOutputs,
+  viewOfWorkflow,
 } from './workflow';
 
 /**
@@ -36,22 +37,28 @@ const changed = (workflow: Workflow, changes: Partial<Workflow>, nowIso: string)
 const elapsed = (fromIso: string | null, toIso: string): number | null =>
   fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null;
 
-/** The snapshot events carry: the record as the API shows it, minus the heavy prompt and bookkeeping. */
-export const workflowSnapshot = (workflow: Workflow): Record<string, unknown> => ({
-  id: workflow.id,
-  project_id: workflow.project_id,
-  name: workflow.name,
-  status: workflow.status,
-  stages: workflow.stages,
-  stage_statuses: inStageOrder(workflow.stage_statuses),
-  config: workflow.config,
-  outputs: workflow.outputs,
-  error: workflow.error,
-  created_at: workflow.created_at,
-  started_at: workflow.started_at,
-  completed_at: workflow.completed_at,
-  duration_ms: workflow.duration_ms,
-});
+/**
+ * The snapshot events carry: the workflow as the API shows it (a workflow stored before a field
+ * existed shows it as GET does), minus the heavy prompt, the timings and usage, and bookkeeping.
+ */
+export const workflowSnapshot = (workflow: Workflow): Record<string, unknown> => {
+  const view = viewOfWorkflow(workflow);
+  return {
+    id: view.id,
+    project_id: view.project_id,
+    name: view.name,
+    status: view.status,
+    stages: view.stages,
+    stage_statuses: view.stage_statuses,
+    config: view.config,
+    outputs: view.outputs,
+    error: view.error,
+    created_at: view.created_at,
+    started_at: view.started_at,
+    completed_at: view.completed_at,
+    duration_ms: view.duration_ms,
+  };
+};
 
 const requireRunning = (workflow: Workflow): void => {
   if (workflow.status !== 'running') throw new WorkflowNotRunning(`workflow ${workflow.id} is ${workflow.status}`);

@@ -10,11 +10,16 @@ import {
 import { severities } from '../../core/security/scanner';
 import { jobTimestamps, timestamp } from './common';
 
-const severityCounts = v.object(
+export const severityCounts = v.object(
   Object.fromEntries(severities.map((severity) => [severity, v.number()])) as Record<
     (typeof severities)[number],
     v.NumberSchema<undefined>
   >,
+);
+
+export const droppedComments = v.pipe(
+  v.object({ outside_diff: v.number(), duplicate: v.number(), over_limit: v.number() }),
+  v.description('Comments not kept, and why: on a line the diff does not show, repeated, or past the cap.'),
 );
 
 export const reviewSchema = v.object({
@@ -36,10 +41,7 @@ export const reviewSchema = v.object({
       comments: v.number(),
       by_severity: severityCounts,
       by_source: v.object({ analysis: v.number(), ai: v.number() }),
-      dropped: v.pipe(
-        v.object({ outside_diff: v.number(), duplicate: v.number(), over_limit: v.number() }),
-        v.description('Comments not kept, and why: on a line the diff does not show, repeated, or past the cap.'),
-      ),
+      dropped: droppedComments,
       suggestions_dropped: v.pipe(v.number(), v.description('Suggestions removed because they did not apply cleanly.')),
     }),
   ),

@@ -3,10 +3,10 @@ import { frameworks } from '../../core/testing/results';
 import { jobStatuses } from '../../core/testing/test-records';
 import { jobTimestamps } from './common';
 
-const totals = v.object({ passed: v.number(), failed: v.number(), skipped: v.number(), errored: v.number() });
+export const testTotals = v.object({ passed: v.number(), failed: v.number(), skipped: v.number(), errored: v.number() });
 
 const results = v.object({
-  totals,
+  totals: testTotals,
   duration_ms: v.number(),
   cases: v.array(
     v.object({

@@ -1,7 +1,7 @@
 import type { TableRef } from '../../../functions/adapters/dynamodb/client';
 import { dynamoEventRepository } from '../../../functions/adapters/dynamodb/event-repository';
 import { newEvent, type ServiceEvent } from '../../../functions/core/events/event';
-import type { EventType } from '../../../functions/core/events/event-types';
+import { eventCatalogue, type EventType } from '../../../functions/core/events/event-types';
 import type { Mode } from '../../../functions/core/tenancy';
 import { type as } from './http';
 import { eventually } from './receiver';
@@ -10,17 +10,18 @@ import { runtimeTable } from './runtime';
 type Api = ReturnType<typeof as>;
 
 /**
- * Records an event through the transactional outbox, as a state change would (no API emits events
- * yet): the runtime's stream poller fans it out to the webhooks.
+ * Records an event through the transactional outbox, as a state change would: the runtime's
+ * stream poller fans it out to the webhooks. Its data is the catalogue's example of the type with
+ * `changes` over it, so `GET /v1/events` answers what the type's schema says.
  */
 export const recordEvent = async (
   accountId: string,
   mode: Mode,
   type: EventType,
-  data: Record<string, unknown> = { id: `wf_${Date.now()}`, status: 'completed', name: 'Déploiement ✓ 🚀' },
+  changes: Record<string, unknown> = {},
   table?: TableRef,
 ): Promise<ServiceEvent> => {
-  const event = newEvent(type, data, Date.now());
+  const event = newEvent(type, { ...eventCatalogue[type].example, ...changes }, Date.now());
   await dynamoEventRepository(table ?? (await runtimeTable())).record({ accountId, mode }, event);
   return event;
 };

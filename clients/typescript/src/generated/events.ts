@@ -38,7 +38,44 @@ export interface WorkflowCreatedEvent {
     name: string;
     status: string;
     stages: string[];
+    stage_statuses: {
+      intake: string;
+      build: string;
+      verify: string;
+      prove: string;
+      iterate: string;
+      package: string;
+      [key: string]: unknown;
+    };
+    config: {
+      ai_provider: string;
+      auto_deploy: boolean;
+      branch: unknown;
+      max_iterations: number;
+      review: boolean;
+      [key: string]: unknown;
+    };
+    outputs: {
+      docker_image: unknown;
+      deployment_url: unknown;
+      commit: unknown;
+      branch: unknown;
+      plan: unknown;
+      diff: unknown;
+      verification: unknown;
+      provenance: unknown;
+      bundle: unknown;
+      pushed_branch: unknown;
+      iterations: number;
+      deployment_id: unknown;
+      review: unknown;
+      [key: string]: unknown;
+    };
+    error: unknown;
     created_at: string;
+    started_at: unknown;
+    completed_at: unknown;
+    duration_ms: unknown;
     [key: string]: unknown;
   };
 }
@@ -56,7 +93,44 @@ export interface WorkflowStartedEvent {
     name: string;
     status: string;
     stages: string[];
+    stage_statuses: {
+      intake: string;
+      build: string;
+      verify: string;
+      prove: string;
+      iterate: string;
+      package: string;
+      [key: string]: unknown;
+    };
+    config: {
+      ai_provider: string;
+      auto_deploy: boolean;
+      branch: unknown;
+      max_iterations: number;
+      review: boolean;
+      [key: string]: unknown;
+    };
+    outputs: {
+      docker_image: unknown;
+      deployment_url: unknown;
+      commit: unknown;
+      branch: unknown;
+      plan: unknown;
+      diff: unknown;
+      verification: unknown;
+      provenance: unknown;
+      bundle: unknown;
+      pushed_branch: unknown;
+      iterations: number;
+      deployment_id: unknown;
+      review: unknown;
+      [key: string]: unknown;
+    };
+    error: unknown;
     created_at: string;
+    started_at: string;
+    completed_at: unknown;
+    duration_ms: unknown;
     [key: string]: unknown;
   };
 }
@@ -120,12 +194,48 @@ export interface WorkflowFailedEvent {
     name: string;
     status: string;
     stages: string[];
-    created_at: string;
+    stage_statuses: {
+      intake: string;
+      build: string;
+      verify: string;
+      prove: string;
+      iterate: string;
+      package: string;
+      [key: string]: unknown;
+    };
+    config: {
+      ai_provider: string;
+      auto_deploy: boolean;
+      branch: unknown;
+      max_iterations: number;
+      review: boolean;
+      [key: string]: unknown;
+    };
+    outputs: {
+      docker_image: unknown;
+      deployment_url: unknown;
+      commit: string;
+      branch: string;
+      plan: unknown;
+      diff: unknown;
+      verification: unknown;
+      provenance: unknown;
+      bundle: unknown;
+      pushed_branch: unknown;
+      iterations: number;
+      deployment_id: unknown;
+      review: unknown;
+      [key: string]: unknown;
+    };
     error: {
       stage: string;
       message: string;
       [key: string]: unknown;
     };
+    created_at: string;
+    started_at: string;
+    completed_at: string;
+    duration_ms: number;
     [key: string]: unknown;
   };
 }
@@ -143,7 +253,44 @@ export interface WorkflowCancelledEvent {
     name: string;
     status: string;
     stages: string[];
+    stage_statuses: {
+      intake: string;
+      build: string;
+      verify: string;
+      prove: string;
+      iterate: string;
+      package: string;
+      [key: string]: unknown;
+    };
+    config: {
+      ai_provider: string;
+      auto_deploy: boolean;
+      branch: unknown;
+      max_iterations: number;
+      review: boolean;
+      [key: string]: unknown;
+    };
+    outputs: {
+      docker_image: unknown;
+      deployment_url: unknown;
+      commit: string;
+      branch: string;
+      plan: unknown;
+      diff: unknown;
+      verification: unknown;
+      provenance: unknown;
+      bundle: unknown;
+      pushed_branch: unknown;
+      iterations: number;
+      deployment_id: unknown;
+      review: unknown;
+      [key: string]: unknown;
+    };
+    error: unknown;
     created_at: string;
+    started_at: string;
+    completed_at: string;
+    duration_ms: number;
     [key: string]: unknown;
   };
 }
@@ -161,7 +308,13 @@ export interface SecurityScanStartedEvent {
     status: string;
     scan_types: string[];
     branch: string;
+    commit: unknown;
+    summary: unknown;
+    errors: unknown[];
     created_at: string;
+    started_at: string;
+    completed_at: unknown;
+    duration_ms: unknown;
     [key: string]: unknown;
   };
 }
@@ -179,7 +332,53 @@ export interface SecurityScanCompletedEvent {
     status: string;
     scan_types: string[];
     branch: string;
+    commit: string;
+    summary: {
+      total: number;
+      by_severity: {
+        critical: number;
+        high: number;
+        medium: number;
+        low: number;
+        info: number;
+        [key: string]: unknown;
+      };
+      by_type: {
+        sast: {
+          critical: number;
+          high: number;
+          medium: number;
+          low: number;
+          info: number;
+          [key: string]: unknown;
+        };
+        secrets: {
+          critical: number;
+          high: number;
+          medium: number;
+          low: number;
+          info: number;
+          [key: string]: unknown;
+        };
+        dependencies: {
+          critical: number;
+          high: number;
+          medium: number;
+          low: number;
+          info: number;
+          [key: string]: unknown;
+        };
+        [key: string]: unknown;
+      };
+      new_findings: number;
+      resolved_findings: number;
+      [key: string]: unknown;
+    };
+    errors: unknown[];
     created_at: string;
+    started_at: string;
+    completed_at: string;
+    duration_ms: number;
     [key: string]: unknown;
   };
 }
@@ -195,16 +394,23 @@ export interface SecurityFindingCreatedEvent {
     id: string;
     scan_id: string;
     project_id: string;
+    branch: string;
     type: string;
     rule_id: string;
     severity: string;
     status: string;
+    resolution: unknown;
     title: string;
     location: {
       path: string;
       line: number;
       [key: string]: unknown;
     };
+    fingerprint: string;
+    first_seen_at: string;
+    last_seen_at: string;
+    reopened_at: unknown;
+    reopen_reason: unknown;
     created_at: string;
     [key: string]: unknown;
   };
@@ -221,18 +427,24 @@ export interface SecurityFindingResolvedEvent {
     id: string;
     scan_id: string;
     project_id: string;
+    branch: string;
     type: string;
     rule_id: string;
     severity: string;
     status: string;
+    resolution: string;
     title: string;
     location: {
       path: string;
       line: number;
       [key: string]: unknown;
     };
+    fingerprint: string;
+    first_seen_at: string;
+    last_seen_at: string;
+    reopened_at: unknown;
+    reopen_reason: unknown;
     created_at: string;
-    resolution: string;
     [key: string]: unknown;
   };
 }
@@ -248,19 +460,24 @@ export interface SecurityFindingReopenedEvent {
     id: string;
     scan_id: string;
     project_id: string;
+    branch: string;
     type: string;
     rule_id: string;
     severity: string;
     status: string;
+    resolution: unknown;
     title: string;
     location: {
       path: string;
       line: number;
       [key: string]: unknown;
     };
-    created_at: string;
+    fingerprint: string;
+    first_seen_at: string;
+    last_seen_at: string;
     reopened_at: string;
     reopen_reason: string;
+    created_at: string;
     [key: string]: unknown;
   };
 }
@@ -277,9 +494,22 @@ export interface DeploymentStartedEvent {
     project_id: string;
     environment: string;
     provider: string;
+    branch: string;
     status: string;
-    url: string;
+    url: unknown;
+    version: unknown;
+    artifact: {
+      workflow_id: string;
+      [key: string]: unknown;
+    };
+    rolled_back_from: unknown;
+    rolled_back_to: unknown;
+    rollback: unknown;
+    error: unknown;
     created_at: string;
+    started_at: string;
+    completed_at: unknown;
+    duration_ms: unknown;
     [key: string]: unknown;
   };
 }
@@ -296,9 +526,22 @@ export interface DeploymentCompletedEvent {
     project_id: string;
     environment: string;
     provider: string;
+    branch: string;
     status: string;
     url: string;
+    version: string;
+    artifact: {
+      workflow_id: string;
+      [key: string]: unknown;
+    };
+    rolled_back_from: unknown;
+    rolled_back_to: unknown;
+    rollback: unknown;
+    error: unknown;
     created_at: string;
+    started_at: string;
+    completed_at: string;
+    duration_ms: number;
     [key: string]: unknown;
   };
 }
@@ -315,9 +558,26 @@ export interface DeploymentFailedEvent {
     project_id: string;
     environment: string;
     provider: string;
+    branch: string;
     status: string;
     url: string;
+    version: string;
+    artifact: {
+      workflow_id: string;
+      [key: string]: unknown;
+    };
+    rolled_back_from: unknown;
+    rolled_back_to: unknown;
+    rollback: unknown;
+    error: {
+      step: string;
+      message: string;
+      [key: string]: unknown;
+    };
     created_at: string;
+    started_at: string;
+    completed_at: string;
+    duration_ms: number;
     [key: string]: unknown;
   };
 }
@@ -334,9 +594,30 @@ export interface DeploymentRollbackEvent {
     project_id: string;
     environment: string;
     provider: string;
+    branch: string;
     status: string;
     url: string;
+    version: string;
+    artifact: {
+      workflow_id: string;
+      [key: string]: unknown;
+    };
+    rolled_back_from: unknown;
+    rolled_back_to: string;
+    rollback: {
+      status: string;
+      to: string;
+      requested_at: string;
+      completed_at: string;
+      error: unknown;
+      trigger: string;
+      [key: string]: unknown;
+    };
+    error: unknown;
     created_at: string;
+    started_at: string;
+    completed_at: string;
+    duration_ms: number;
     [key: string]: unknown;
   };
 }
@@ -362,6 +643,8 @@ export interface TestRunCompletedEvent {
       [key: string]: unknown;
     };
     duration_ms: number;
+    error: unknown;
+    completed_at: string;
     [key: string]: unknown;
   };
 }

@@ -795,6 +795,678 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description The workflow after the change, as `GET /v1/workflows/{id}` shows it without `prompt`, `stage_timings`, `ai_usage` and `updated_at`. */
+    WorkflowEventData: {
+      /** @description Prefix wf_ */
+      id: string;
+      project_id: string;
+      name: string;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
+      /** @description Stage names in order. */
+      stages: ('intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package')[];
+      /** @description Stage name → status. */
+      stage_statuses: {
+        [key: string]: 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+      };
+      config: {
+        /** @enum {string} */
+        ai_provider: 'local' | 'bedrock' | 'openai' | 'anthropic';
+        auto_deploy: boolean;
+        branch: string | null;
+        max_iterations: number;
+        review: boolean;
+      };
+      outputs: {
+        /** @description The built image, or null: only what really exists. */
+        docker_image: string | null;
+        /** @description The deployment's URL, or null. */
+        deployment_url: string | null;
+        /** @description The commit intake checked out. */
+        commit: string | null;
+        branch: string | null;
+        plan: {
+          summary: string;
+          steps: string[];
+        } | null;
+        diff: {
+          location: string;
+          sha256: string;
+          size: number;
+          files_changed: number;
+          additions: number;
+          deletions: number;
+        } | null;
+        verification: {
+          location: string;
+          sha256: string;
+          size: number;
+          passed: boolean;
+          problems: number;
+        } | null;
+        /** @description Signed in-toto statement (DSSE envelope). */
+        provenance: {
+          location: string;
+          sha256: string;
+          size: number;
+          key_id: string;
+          predicate_type: string;
+        } | null;
+        bundle: {
+          location: string;
+          sha256: string;
+          size: number;
+        } | null;
+        pushed_branch: string | null;
+        iterations: number;
+        /** @description The deployment auto_deploy started. */
+        deployment_id: string | null;
+        /** @description The code review of the change verify made last (`GET /v1/reviews/{id}`): `blocking` counts its AI comments of severity high or worse, which fail verification and feed iterate. Null when config.review is false. */
+        review: {
+          id: string;
+          status: string;
+          verdict: string | null;
+          comments: number;
+          blocking: number;
+        } | null;
+      };
+      error: {
+        stage: ('intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package') | null;
+        message: string;
+      } | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      created_at: string;
+      started_at: string | null;
+      completed_at: string | null;
+      duration_ms: number | null;
+    };
+    /** @description A stage of a workflow that finished. */
+    WorkflowStageCompletedEventData: {
+      /** @description Prefix wf_ */
+      workflow_id: string;
+      /** @enum {string} */
+      stage: 'intake' | 'build' | 'verify' | 'prove' | 'iterate' | 'package';
+      /**
+       * @description `skipped`: the stage had nothing to do (iterate after a passing verify).
+       * @enum {string}
+       */
+      status: 'completed' | 'skipped';
+      /** @description 0 for a skipped stage. */
+      duration_ms: number;
+    };
+    /** @description The spec's shape: the workflow's stages and the outputs that exist (null otherwise). */
+    WorkflowCompletedEventData: {
+      /** @description Prefix wf_ */
+      workflow_id: string;
+      project_id: string;
+      /** @constant */
+      status: 'completed';
+      duration_ms: number;
+      /** @description Stage name → status. */
+      stages: {
+        [key: string]: 'pending' | 'running' | 'completed' | 'failed' | 'skipped' | 'cancelled';
+      };
+      outputs: {
+        /** @description The built image, or null: only what really exists. */
+        docker_image: string | null;
+        /** @description The deployment's URL, or null. */
+        deployment_url: string | null;
+      };
+    };
+    /** @description The scan after the change, as `GET /v1/security/scans/{id}` shows it without `coverage` and `updated_at`, `branch` being the branch scanned. */
+    ScanEventData: {
+      /** @description Prefix scan_ */
+      id: string;
+      project_id: string;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'completed' | 'failed';
+      scan_types: ('sast' | 'secrets' | 'dependencies')[];
+      /** @description The branch scanned; before the scan resolves it, the branch asked (null: the default). */
+      branch: string | null;
+      /** @description The commit scanned. */
+      commit: string | null;
+      summary: {
+        total: number;
+        by_severity: {
+          critical: number;
+          high: number;
+          medium: number;
+          low: number;
+          info: number;
+        };
+        by_type: {
+          [key: string]: {
+            critical: number;
+            high: number;
+            medium: number;
+            low: number;
+            info: number;
+          };
+        };
+        new_findings: number;
+        resolved_findings: number;
+      } | null;
+      errors: string[];
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      created_at: string;
+      started_at: string | null;
+      completed_at: string | null;
+      duration_ms: number | null;
+    };
+    /** @description The finding after the change, as `GET /v1/security/findings/{id}` shows it without `description`, `excerpt`, `details`, `resolved_at`, `remediation` and `updated_at`. */
+    FindingEventData: {
+      /** @description Prefix fnd_ */
+      id: string;
+      /** @description The latest scan that reported it. */
+      scan_id: string;
+      project_id: string;
+      branch: string;
+      /** @enum {string} */
+      type: 'sast' | 'secrets' | 'dependencies';
+      rule_id: string;
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'info';
+      /** @enum {string} */
+      status: 'open' | 'remediating' | 'resolved';
+      resolution: ('fixed' | 'remediated') | null;
+      title: string;
+      location: {
+        path: string;
+        line: number | null;
+      };
+      /** @description Stable across scans: rule, path and normalised snippet. */
+      fingerprint: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      first_seen_at: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      last_seen_at: string;
+      /** @description When a later scan found this resolved finding again. */
+      reopened_at: string | null;
+      /** @description Why it is open again: the scan that still finds it, and for a remediated finding that its patch was never applied. */
+      reopen_reason: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      created_at: string;
+    };
+    /** @description The deployment after the change, as `GET /v1/deployments/{id}` shows it without `auto_rollback`, `config`, `health_checks`, `health_deadline_at` and `updated_at`, its `artifact` without the bundle. */
+    DeploymentEventData: {
+      /** @description Prefix dep_ */
+      id: string;
+      project_id: string;
+      /** @enum {string} */
+      environment: 'production' | 'staging' | 'preview' | 'development';
+      provider: string;
+      branch: string;
+      /** @enum {string} */
+      status: 'queued' | 'in_progress' | 'completed' | 'failed' | 'rolled_back';
+      url: string | null;
+      version: string | null;
+      /** @description The workflow whose bundle was deployed. */
+      artifact: {
+        workflow_id: string;
+      } | null;
+      /** @description On a deployment made current again by a rollback: the one rolled back. */
+      rolled_back_from: string | null;
+      /** @description On a rolled back (or failed and rolled back) deployment: where it went back to. */
+      rolled_back_to: string | null;
+      /** @description How a rollback went: what `deployment.rollback` announces, completed or failed. */
+      rollback: {
+        /** @enum {string} */
+        status: 'in_progress' | 'completed' | 'failed';
+        to: string;
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC timestamp with milliseconds
+         */
+        requested_at: string;
+        completed_at: string | null;
+        error: string | null;
+        /** @enum {string} */
+        trigger: 'requested' | 'automatic';
+      } | null;
+      error: {
+        step: string;
+        message: string;
+      } | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      created_at: string;
+      started_at: string | null;
+      completed_at: string | null;
+      duration_ms: number | null;
+    };
+    /** @description The test run that finished (`GET /v1/tests/{id}` shows it whole, with every case). */
+    TestRunEventData: {
+      /** @description Prefix run_ */
+      id: string;
+      project_id: string;
+      suite_id: string | null;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'completed' | 'failed';
+      framework: ('jest' | 'vitest' | 'node:test' | 'pytest') | null;
+      /** @description The run's `results.totals`; null when it gave no results. */
+      totals: {
+        passed: number;
+        failed: number;
+        skipped: number;
+        errored: number;
+      } | null;
+      /** @description The run's `results.duration_ms`; null when it gave no results. */
+      duration_ms: number | null;
+      error: string | null;
+      completed_at: string | null;
+    };
+    ReviewComment: {
+      /** @description Prefix rvc_ */
+      id: string;
+      review_id: string;
+      project_id: string;
+      path: string;
+      /** @description First head-side line of a range; null for a comment on one line. */
+      start_line: number | null;
+      /** @description The (last) head-side line of the diff the comment is on. */
+      line: number;
+      /** @enum {string} */
+      severity: 'critical' | 'high' | 'medium' | 'low' | 'info';
+      /** @enum {string} */
+      category: 'bug' | 'security' | 'performance' | 'maintainability' | 'style' | 'test';
+      /**
+       * @description `analysis`: the type check or a scanner; `ai`: the AI provider.
+       * @enum {string}
+       */
+      source: 'analysis' | 'ai';
+      /** @description The analysis rule that reported it; null for the AI. */
+      rule: string | null;
+      body: string;
+      /** @description The new text of the commented lines, and the same as a unified diff checked to apply cleanly. */
+      suggestion: {
+        replacement: string;
+        patch: string;
+      } | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      created_at: string;
+    };
+    /** @description A review that finished: its verdict and its comments' counts (`GET /v1/reviews/{id}` shows it whole). */
+    ReviewCompletedEventData: {
+      /** @description Prefix rev_ */
+      review_id: string;
+      project_id: string;
+      /** @description The workflow whose verify stage made this review, or null. */
+      workflow_id: string | null;
+      /**
+       * @description `failed`: `error` says why.
+       * @enum {string}
+       */
+      status: 'completed' | 'failed';
+      /** @description Set when completed. */
+      verdict: ('approve' | 'comment' | 'request_changes') | null;
+      comments: number;
+      by_severity: {
+        critical: number;
+        high: number;
+        medium: number;
+        low: number;
+        info: number;
+      };
+      /** @description Comments not kept, and why: on a line the diff does not show, repeated, or past the cap. */
+      dropped_comments: {
+        outside_diff: number;
+        duplicate: number;
+        over_limit: number;
+      };
+      head_commit: string | null;
+      /** @description The commit the diff is taken from: the merge base of base and head. */
+      merge_base: string | null;
+      error: string | null;
+      duration_ms: number;
+    };
+    Webhook: {
+      /** @description Prefix wh_ */
+      id: string;
+      url: string;
+      events: string[];
+      /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
+      active: boolean;
+      /**
+       * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
+       * @enum {string}
+       */
+      status: 'enabled' | 'failed';
+      description: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 UTC timestamp with milliseconds
+       */
+      updated_at: string;
+      failed_at: string | null;
+      /** @description Until then the previous secret signs beside the current one. */
+      previous_secret_expires_at: string | null;
+    };
+    Event:
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A workflow was created and queued.
+           * @constant
+           */
+          type: 'workflow.created';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['WorkflowEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A workflow began its first stage.
+           * @constant
+           */
+          type: 'workflow.started';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['WorkflowEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A stage of a workflow finished.
+           * @constant
+           */
+          type: 'workflow.stage.completed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['WorkflowStageCompletedEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A workflow finished all its stages.
+           * @constant
+           */
+          type: 'workflow.completed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['WorkflowCompletedEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A workflow stopped at a failed stage; later stages were skipped.
+           * @constant
+           */
+          type: 'workflow.failed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['WorkflowEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A workflow was cancelled by a caller.
+           * @constant
+           */
+          type: 'workflow.cancelled';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['WorkflowEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A security scan began.
+           * @constant
+           */
+          type: 'security.scan.started';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['ScanEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A security scan finished.
+           * @constant
+           */
+          type: 'security.scan.completed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['ScanEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A scan reported a new finding.
+           * @constant
+           */
+          type: 'security.finding.created';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['FindingEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A finding was fixed or remediated.
+           * @constant
+           */
+          type: 'security.finding.resolved';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['FindingEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A scan still reports a resolved finding (it came back after it was fixed, or its remediation was never applied): it is open again.
+           * @constant
+           */
+          type: 'security.finding.reopened';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['FindingEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A deployment began.
+           * @constant
+           */
+          type: 'deployment.started';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['DeploymentEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A deployment finished and passed its health check.
+           * @constant
+           */
+          type: 'deployment.completed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['DeploymentEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A deployment failed.
+           * @constant
+           */
+          type: 'deployment.failed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['DeploymentEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A deployment was rolled back to the previous one.
+           * @constant
+           */
+          type: 'deployment.rollback';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['DeploymentEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A test run finished (added: the spec has no test events).
+           * @constant
+           */
+          type: 'test.run.completed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['TestRunEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A code review left a comment (sent for each comment, before `review.completed`).
+           * @constant
+           */
+          type: 'review.comment.created';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['ReviewComment'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A code review finished (`status` says whether it completed or failed).
+           * @constant
+           */
+          type: 'review.completed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['ReviewCompletedEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled.
+           * @constant
+           */
+          type: 'webhook.failed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['Webhook'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A failed webhook was re-enabled (`active: true`): new events are delivered to it again.
+           * @constant
+           */
+          type: 'webhook.enabled';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['Webhook'];
+        };
     PageMeta: {
       page: number;
       per_page: number;
@@ -8237,39 +8909,7 @@ export interface operations {
            *     }
            */
           'application/json': {
-            data: {
-              /** @description Prefix rvc_ */
-              id: string;
-              review_id: string;
-              project_id: string;
-              path: string;
-              /** @description First head-side line of a range; null for a comment on one line. */
-              start_line: number | null;
-              /** @description The (last) head-side line of the diff the comment is on. */
-              line: number;
-              /** @enum {string} */
-              severity: 'critical' | 'high' | 'medium' | 'low' | 'info';
-              /** @enum {string} */
-              category: 'bug' | 'security' | 'performance' | 'maintainability' | 'style' | 'test';
-              /**
-               * @description `analysis`: the type check or a scanner; `ai`: the AI provider.
-               * @enum {string}
-               */
-              source: 'analysis' | 'ai';
-              /** @description The analysis rule that reported it; null for the AI. */
-              rule: string | null;
-              body: string;
-              /** @description The new text of the commented lines, and the same as a unified diff checked to apply cleanly. */
-              suggestion: {
-                replacement: string;
-                patch: string;
-              } | null;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              created_at: string;
-            }[];
+            data: components['schemas']['ReviewComment'][];
             meta: components['schemas']['PageMeta'];
           };
         };
@@ -8410,43 +9050,149 @@ export interface operations {
            *             "project_id": "proj_01JD2Q8X4B6V3C1N0M9K8J7H6G",
            *             "environment": "production",
            *             "provider": "deploy-hook",
+           *             "branch": "main",
            *             "status": "completed",
            *             "url": "https://shop.example.com",
-           *             "created_at": "2026-11-21T10:00:00.000Z"
+           *             "version": "v42",
+           *             "artifact": {
+           *               "workflow_id": "wf_01JD2Q9R7W3T0N8M4K6H5G2F1E"
+           *             },
+           *             "rolled_back_from": null,
+           *             "rolled_back_to": null,
+           *             "rollback": null,
+           *             "error": null,
+           *             "created_at": "2026-11-21T10:00:00.000Z",
+           *             "started_at": "2026-11-21T10:00:00.410Z",
+           *             "completed_at": "2026-11-21T10:00:07.950Z",
+           *             "duration_ms": 7540
            *           }
            *         }
            *       ]
            *     }
            */
           'application/json': {
-            data: {
-              /** @enum {string} */
-              type:
-                | 'workflow.created'
-                | 'workflow.started'
-                | 'workflow.stage.completed'
-                | 'workflow.completed'
-                | 'workflow.failed'
-                | 'workflow.cancelled'
-                | 'security.scan.started'
-                | 'security.scan.completed'
-                | 'security.finding.created'
-                | 'security.finding.resolved'
-                | 'security.finding.reopened'
-                | 'deployment.started'
-                | 'deployment.completed'
-                | 'deployment.failed'
-                | 'deployment.rollback'
-                | 'test.run.completed'
-                | 'review.comment.created'
-                | 'review.completed'
-                | 'webhook.failed'
-                | 'webhook.enabled';
-              description: string;
-              example: {
-                [key: string]: unknown;
-              };
-            }[];
+            data: (
+              | {
+                  /** @constant */
+                  type: 'workflow.created';
+                  description: string;
+                  example: components['schemas']['WorkflowEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'workflow.started';
+                  description: string;
+                  example: components['schemas']['WorkflowEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'workflow.stage.completed';
+                  description: string;
+                  example: components['schemas']['WorkflowStageCompletedEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'workflow.completed';
+                  description: string;
+                  example: components['schemas']['WorkflowCompletedEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'workflow.failed';
+                  description: string;
+                  example: components['schemas']['WorkflowEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'workflow.cancelled';
+                  description: string;
+                  example: components['schemas']['WorkflowEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'security.scan.started';
+                  description: string;
+                  example: components['schemas']['ScanEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'security.scan.completed';
+                  description: string;
+                  example: components['schemas']['ScanEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'security.finding.created';
+                  description: string;
+                  example: components['schemas']['FindingEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'security.finding.resolved';
+                  description: string;
+                  example: components['schemas']['FindingEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'security.finding.reopened';
+                  description: string;
+                  example: components['schemas']['FindingEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'deployment.started';
+                  description: string;
+                  example: components['schemas']['DeploymentEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'deployment.completed';
+                  description: string;
+                  example: components['schemas']['DeploymentEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'deployment.failed';
+                  description: string;
+                  example: components['schemas']['DeploymentEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'deployment.rollback';
+                  description: string;
+                  example: components['schemas']['DeploymentEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'test.run.completed';
+                  description: string;
+                  example: components['schemas']['TestRunEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'review.comment.created';
+                  description: string;
+                  example: components['schemas']['ReviewComment'];
+                }
+              | {
+                  /** @constant */
+                  type: 'review.completed';
+                  description: string;
+                  example: components['schemas']['ReviewCompletedEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'webhook.failed';
+                  description: string;
+                  example: components['schemas']['Webhook'];
+                }
+              | {
+                  /** @constant */
+                  type: 'webhook.enabled';
+                  description: string;
+                  example: components['schemas']['Webhook'];
+                }
+            )[];
           };
         };
       };
@@ -8542,28 +9288,28 @@ export interface operations {
            *             "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
            *             "environment": "staging",
            *             "provider": "deploy-hook",
+           *             "branch": "main",
            *             "status": "rolled_back",
            *             "url": "https://staging.shop.acme.example",
-           *             "created_at": "2026-11-29T14:31:50.902Z",
+           *             "version": "v42",
            *             "artifact": {
            *               "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T"
            *             },
-           *             "branch": "main",
-           *             "completed_at": "2026-11-29T14:31:55.974Z",
-           *             "duration_ms": 5054,
-           *             "error": null,
-           *             "rollback": {
-           *               "completed_at": "2026-11-29T14:32:03.333Z",
-           *               "error": null,
-           *               "requested_at": "2026-11-29T14:32:03.287Z",
-           *               "status": "completed",
-           *               "to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
-           *               "trigger": "requested"
-           *             },
            *             "rolled_back_from": null,
            *             "rolled_back_to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *             "rollback": {
+           *               "status": "completed",
+           *               "to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *               "requested_at": "2026-11-29T14:32:03.287Z",
+           *               "completed_at": "2026-11-29T14:32:03.333Z",
+           *               "error": null,
+           *               "trigger": "requested"
+           *             },
+           *             "error": null,
+           *             "created_at": "2026-11-29T14:31:50.902Z",
            *             "started_at": "2026-11-29T14:31:50.920Z",
-           *             "version": "v42"
+           *             "completed_at": "2026-11-29T14:31:55.974Z",
+           *             "duration_ms": 5054
            *           }
            *         },
            *         {
@@ -8575,21 +9321,21 @@ export interface operations {
            *             "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
            *             "environment": "staging",
            *             "provider": "deploy-hook",
+           *             "branch": "main",
            *             "status": "completed",
            *             "url": "https://staging.shop.acme.example",
-           *             "created_at": "2026-11-29T14:31:50.902Z",
+           *             "version": "v42",
            *             "artifact": {
            *               "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T"
            *             },
-           *             "branch": "main",
-           *             "completed_at": "2026-11-29T14:31:55.974Z",
-           *             "duration_ms": 5054,
-           *             "error": null,
-           *             "rollback": null,
            *             "rolled_back_from": null,
            *             "rolled_back_to": null,
+           *             "rollback": null,
+           *             "error": null,
+           *             "created_at": "2026-11-29T14:31:50.902Z",
            *             "started_at": "2026-11-29T14:31:50.920Z",
-           *             "version": "v42"
+           *             "completed_at": "2026-11-29T14:31:55.974Z",
+           *             "duration_ms": 5054
            *           }
            *         }
            *       ],
@@ -8602,41 +9348,7 @@ export interface operations {
            *     }
            */
           'application/json': {
-            data: {
-              /** @description Prefix evt_; use it to ignore duplicate deliveries */
-              id: string;
-              /** @enum {string} */
-              type:
-                | 'workflow.created'
-                | 'workflow.started'
-                | 'workflow.stage.completed'
-                | 'workflow.completed'
-                | 'workflow.failed'
-                | 'workflow.cancelled'
-                | 'security.scan.started'
-                | 'security.scan.completed'
-                | 'security.finding.created'
-                | 'security.finding.resolved'
-                | 'security.finding.reopened'
-                | 'deployment.started'
-                | 'deployment.completed'
-                | 'deployment.failed'
-                | 'deployment.rollback'
-                | 'test.run.completed'
-                | 'review.comment.created'
-                | 'review.completed'
-                | 'webhook.failed'
-                | 'webhook.enabled';
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              created_at: string;
-              /** @description A snapshot of the resource after the change */
-              data: {
-                [key: string]: unknown;
-              };
-            }[];
+            data: components['schemas']['Event'][];
             meta: components['schemas']['PageMeta'];
           };
         };
@@ -8747,68 +9459,34 @@ export interface operations {
            *           "project_id": "proj_01M8KVDFSHTB4SBSYJEAJ6SHJC",
            *           "environment": "staging",
            *           "provider": "deploy-hook",
+           *           "branch": "main",
            *           "status": "rolled_back",
            *           "url": "https://staging.shop.acme.example",
-           *           "created_at": "2026-11-29T14:31:50.902Z",
+           *           "version": "v42",
            *           "artifact": {
            *             "workflow_id": "wf_01M8KVDP303YTXH8VYGEGJNB4T"
            *           },
-           *           "branch": "main",
-           *           "completed_at": "2026-11-29T14:31:55.974Z",
-           *           "duration_ms": 5054,
-           *           "error": null,
-           *           "rollback": {
-           *             "completed_at": "2026-11-29T14:32:03.333Z",
-           *             "error": null,
-           *             "requested_at": "2026-11-29T14:32:03.287Z",
-           *             "status": "completed",
-           *             "to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
-           *             "trigger": "requested"
-           *           },
            *           "rolled_back_from": null,
            *           "rolled_back_to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *           "rollback": {
+           *             "status": "completed",
+           *             "to": "dep_01M8KVFZ2X8ZVPJGSY3SHZFPHP",
+           *             "requested_at": "2026-11-29T14:32:03.287Z",
+           *             "completed_at": "2026-11-29T14:32:03.333Z",
+           *             "error": null,
+           *             "trigger": "requested"
+           *           },
+           *           "error": null,
+           *           "created_at": "2026-11-29T14:31:50.902Z",
            *           "started_at": "2026-11-29T14:31:50.920Z",
-           *           "version": "v42"
+           *           "completed_at": "2026-11-29T14:31:55.974Z",
+           *           "duration_ms": 5054
            *         }
            *       }
            *     }
            */
           'application/json': {
-            data: {
-              /** @description Prefix evt_; use it to ignore duplicate deliveries */
-              id: string;
-              /** @enum {string} */
-              type:
-                | 'workflow.created'
-                | 'workflow.started'
-                | 'workflow.stage.completed'
-                | 'workflow.completed'
-                | 'workflow.failed'
-                | 'workflow.cancelled'
-                | 'security.scan.started'
-                | 'security.scan.completed'
-                | 'security.finding.created'
-                | 'security.finding.resolved'
-                | 'security.finding.reopened'
-                | 'deployment.started'
-                | 'deployment.completed'
-                | 'deployment.failed'
-                | 'deployment.rollback'
-                | 'test.run.completed'
-                | 'review.comment.created'
-                | 'review.completed'
-                | 'webhook.failed'
-                | 'webhook.enabled';
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              created_at: string;
-              /** @description A snapshot of the resource after the change */
-              data: {
-                [key: string]: unknown;
-              };
-            };
+            data: components['schemas']['Event'];
           };
         };
       };
@@ -8964,33 +9642,7 @@ export interface operations {
            *     }
            */
           'application/json': {
-            data: {
-              /** @description Prefix wh_ */
-              id: string;
-              url: string;
-              events: string[];
-              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
-              active: boolean;
-              /**
-               * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
-               * @enum {string}
-               */
-              status: 'enabled' | 'failed';
-              description: string | null;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              updated_at: string;
-              failed_at: string | null;
-              /** @description Until then the previous secret signs beside the current one. */
-              previous_secret_expires_at: string | null;
-            }[];
+            data: components['schemas']['Webhook'][];
             meta: components['schemas']['PageMeta'];
           };
         };
@@ -9356,33 +10008,7 @@ export interface operations {
            *     }
            */
           'application/json': {
-            data: {
-              /** @description Prefix wh_ */
-              id: string;
-              url: string;
-              events: string[];
-              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
-              active: boolean;
-              /**
-               * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
-               * @enum {string}
-               */
-              status: 'enabled' | 'failed';
-              description: string | null;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              updated_at: string;
-              failed_at: string | null;
-              /** @description Until then the previous secret signs beside the current one. */
-              previous_secret_expires_at: string | null;
-            };
+            data: components['schemas']['Webhook'];
           };
         };
       };
@@ -9693,33 +10319,7 @@ export interface operations {
            *     }
            */
           'application/json': {
-            data: {
-              /** @description Prefix wh_ */
-              id: string;
-              url: string;
-              events: string[];
-              /** @description Set by you; an inactive (paused) webhook receives nothing and records no delivery for the events meanwhile (they stay at `GET /v1/events`); a delivery already queued is closed as `skipped`. */
-              active: boolean;
-              /**
-               * @description `failed` after a delivery exhausted its 6 attempts; `active: true` re-enables it.
-               * @enum {string}
-               */
-              status: 'enabled' | 'failed';
-              description: string | null;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              created_at: string;
-              /**
-               * Format: date-time
-               * @description ISO 8601 UTC timestamp with milliseconds
-               */
-              updated_at: string;
-              failed_at: string | null;
-              /** @description Until then the previous secret signs beside the current one. */
-              previous_secret_expires_at: string | null;
-            };
+            data: components['schemas']['Webhook'];
           };
         };
       };
