@@ -2,11 +2,11 @@ import { type AuditAction, type AuditLog, auditRecordOf, type RequestOrigin } fr
 import { type Clock, isoTime } from '../clock';
 import { ApiError, conflict, validationError } from '../errors';
 import { newId } from '../ids';
-import { verifyPassword } from './passwords';
+import { confirmCurrentPassword, type PasswordConfirmationDeps } from './confirm-password';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpUri, verifyTotp } from './two-factor';
 import type { User, UserRepository } from './user';
 
-export interface TwoFactorDeps {
+export interface TwoFactorDeps extends PasswordConfirmationDeps {
   users: UserRepository;
   audit: AuditLog;
   clock: Clock;
@@ -65,16 +65,14 @@ export const enableTotp = async (
   return codes;
 };
 
-/** Turning it off asks for the password again. */
+/** Turning it off asks for the password again (counted as a sign-in attempt). */
 export const disableTotp = async (
   input: { user: User; password: string; accountId: string | null; origin: RequestOrigin },
   deps: TwoFactorDeps,
 ): Promise<void> => {
   const { user } = input;
   if (!user.totp_enabled_at) throw conflict('Two-factor sign-in is off already.');
-  if (!user.password_hash || !(await verifyPassword(input.password, user.password_hash))) {
-    throw validationError([{ field: 'password', issue: 'is not your current password' }]);
-  }
+  await confirmCurrentPassword({ user, password: input.password, origin: input.origin }, deps);
   const now = deps.clock.now();
   await store(
     {

@@ -15,6 +15,6 @@ export const handler = pageHandler(disableTwoFactorRoute, 'signed_in', async ({ 
     return { redirect: '/dashboard/two-factor?notice=disabled' };
   } catch (error) {
     if (!(error instanceof ApiError) || statusOf(error) >= 500) throw error;
-    return { page: await twoFactorSettingsPage(user, viewer, { error: error.message }), status: statusOf(error) };
+    return { page: await twoFactorSettingsPage(user, viewer, { error: error.message }), status: statusOf(error), headers: error.headers };
   }
 });

@@ -1,0 +1,52 @@
+import { generate } from 'otplib';
+import { ApiError } from '../../../functions/core/errors';
+import { disableTotp, enableTotp, proposeTotp } from '../../../functions/core/users/manage-two-factor';
+import { type SignInRefused, signIn } from '../../../functions/core/users/sign-in';
+import { from, peopleWithAdmin } from './people-fixture';
+
+/** An admin with two-factor sign-in on. */
+const adminWithTwoFactor = async () => {
+  const env = await peopleWithAdmin();
+  const user = (await env.users.get(env.admin.id))!;
+  const { secret } = proposeTotp(user);
+  await enableTotp(
+    { user, secret, code: await generate({ secret, epoch: Math.floor(env.clock.now() / 1000) }), accountId: env.account.id, origin: from },
+    env,
+  );
+  return { ...env, user: async () => (await env.users.get(env.admin.id))! };
+};
+
+const apiErrorOf = async (promise: Promise<unknown>): Promise<ApiError> => {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected an ApiError');
+};
+
+describe('two-factor settings', () => {
+  it('turning it off checks the password as a sign-in does: after 5 failures the next try waits, the right password too', async () => {
+    const env = await adminWithTwoFactor();
+    for (let i = 0; i < 5; i += 1) {
+      const wrong = await apiErrorOf(
+        disableTotp({ user: await env.user(), password: `wrong ${i}`, accountId: env.account.id, origin: from }, env),
+      );
+      expect(wrong.code).toBe('validation_error');
+    }
+    const throttled = await apiErrorOf(
+      disableTotp({ user: await env.user(), password: env.password, accountId: env.account.id, origin: from }, env),
+    );
+    expect([throttled.code, throttled.headers['Retry-After']]).toEqual(['rate_limited', '2']);
+    expect((await env.user()).totp_enabled_at).not.toBeNull();
+    // The failures were the e-mail's: its sign-in waits too.
+    await expect(signIn({ email: env.admin.email, password: env.password, origin: from }, env)).rejects.toMatchObject({
+      reason: 'throttled',
+    } satisfies Partial<SignInRefused>);
+
+    env.clock.advance(2_000);
+    await disableTotp({ user: await env.user(), password: env.password, accountId: env.account.id, origin: from }, env);
+    expect((await env.user()).totp_enabled_at).toBeNull();
+  });
+});
