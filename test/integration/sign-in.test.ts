@@ -167,14 +167,30 @@ describe('sign-in and sessions, over HTTP', () => {
     const setup = await browser.get('/dashboard/two-factor');
     const secret = /name="secret" value="([A-Z2-7]{32})"/.exec(setup.text)![1]!;
     expect(setup.text).toContain('data:image/svg+xml;base64,');
-    const enabled = await browser.post('/dashboard/two-factor/enable', {
+    // A session alone does not turn it on: the current password is asked too.
+    const withoutPassword = await browser.post('/dashboard/two-factor/enable', {
       csrf_token: csrfTokenIn(setup.text),
       secret,
       code: await generate({ secret }),
     });
+    expect(withoutPassword.status).toBe(422);
+    expect(withoutPassword.text).toContain('is not your current password');
+    const enabled = await browser.post('/dashboard/two-factor/enable', {
+      csrf_token: csrfTokenIn(setup.text),
+      secret,
+      code: await generate({ secret }),
+      password: person.password,
+    });
     expect(enabled.status).toBe(200);
     const codes = [...enabled.text.matchAll(/<li>([a-z2-9]{5}-[a-z2-9]{5})<\/li>/g)].map((m) => m[1]!);
     expect(codes).toHaveLength(10);
+    // New recovery codes too: none are made without it.
+    const again = await browser.post('/dashboard/two-factor/recovery-codes', {
+      csrf_token: csrfTokenIn(setup.text),
+      password: 'not it at all',
+    });
+    expect(again.status).toBe(422);
+    expect(again.text).not.toMatch(/<li>[a-z2-9]{5}-[a-z2-9]{5}<\/li>/);
 
     const next = webClient();
     const step = await next.signIn(person.email, person.password);

@@ -35,11 +35,13 @@ const audit = async (user: User, accountId: string | null, action: AuditAction, 
 };
 
 /**
- * Turns two-factor sign-in on once a code from the app proves the secret was saved. Answers the
- * recovery codes, shown this once.
+ * Turns two-factor sign-in on once a code from the app proves the secret was saved, and the current
+ * password that it is the person themselves: a session alone (a computer left signed in) must not
+ * put a second factor of someone else's in front of the account, which no reset link skips.
+ * Answers the recovery codes, shown this once.
  */
 export const enableTotp = async (
-  input: { user: User; secret: string; code: string; accountId: string | null; origin: RequestOrigin },
+  input: { user: User; secret: string; code: string; password: string; accountId: string | null; origin: RequestOrigin },
   deps: TwoFactorDeps,
 ): Promise<string[]> => {
   const { user } = input;
@@ -48,6 +50,7 @@ export const enableTotp = async (
   const now = deps.clock.now();
   const step = await verifyTotp(input.secret, input.code, now, null);
   if (step === undefined) throw validationError([{ field: 'code', issue: 'is not the current code of your authenticator app' }]);
+  await confirmCurrentPassword({ user, password: input.password, origin: input.origin }, deps);
   const codes = newRecoveryCodes();
   await store(
     {
@@ -89,13 +92,17 @@ export const disableTotp = async (
   await audit(user, input.accountId, 'user.two_factor_disabled', input.origin, deps);
 };
 
-/** New recovery codes replace every old one. */
+/**
+ * New recovery codes replace every old one. They pass the second factor, so the current password
+ * is asked first, as to turn it off.
+ */
 export const regenerateRecoveryCodes = async (
-  input: { user: User; accountId: string | null; origin: RequestOrigin },
+  input: { user: User; password: string; accountId: string | null; origin: RequestOrigin },
   deps: TwoFactorDeps,
 ): Promise<string[]> => {
   const { user } = input;
   if (!user.totp_enabled_at) throw new ApiError('conflict', 'Turn two-factor sign-in on first.');
+  await confirmCurrentPassword({ user, password: input.password, origin: input.origin }, deps);
   const now = deps.clock.now();
   const codes = newRecoveryCodes();
   await store({ ...user, recovery_code_hashes: codes.map(hashRecoveryCode), updated_at: isoTime(now), revision: user.revision + 1 }, deps);

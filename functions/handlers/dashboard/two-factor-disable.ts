@@ -2,7 +2,7 @@ import { ApiError } from '../../core/errors';
 import { disableTotp } from '../../core/users/manage-two-factor';
 import { pageDepsFromEnvironment, pageHandler } from '../../http/pages/page-deps';
 import { disableTwoFactorRoute } from '../../routes/dashboard';
-import { twoFactorSettingsPage } from './two-factor-view';
+import { refusedTwoFactorForm } from './two-factor-view';
 import { statusOf } from '../../http/error-status';
 
 export const handler = pageHandler(disableTwoFactorRoute, 'signed_in', async ({ signedIn, form, from }) => {
@@ -15,6 +15,6 @@ export const handler = pageHandler(disableTwoFactorRoute, 'signed_in', async ({ 
     return { redirect: '/dashboard/two-factor?notice=disabled' };
   } catch (error) {
     if (!(error instanceof ApiError) || statusOf(error) >= 500) throw error;
-    return { page: await twoFactorSettingsPage(user, viewer, { error: error.message }), status: statusOf(error), headers: error.headers };
+    return refusedTwoFactorForm(user, viewer, 'disable', error);
   }
 });

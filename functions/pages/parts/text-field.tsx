@@ -2,6 +2,8 @@ export interface FieldProps {
   /** The accessible name: tests and screen readers find the field by it. */
   label: string;
   name: string;
+  /** When two forms of a page have a field of the same name: `field-<name>` otherwise. */
+  id?: string;
   type?: 'text' | 'email' | 'password' | 'url' | 'datetime-local';
   value?: string;
   autoComplete?: string;
@@ -17,7 +19,7 @@ export interface FieldProps {
 
 /** A labelled text input, with its hint and its error (the input names both, `aria-describedby`). */
 export const TextField = (props: FieldProps) => {
-  const id = `field-${props.name}`;
+  const id = props.id ?? `field-${props.name}`;
   const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
     <div className={props.error ? 'field field--invalid' : 'field'}>

@@ -14,8 +14,25 @@ export interface TwoFactorSettingsProps {
   recoveryCodes?: string[];
   remainingRecoveryCodes?: number;
   error?: string;
+  /** The form and field the error is about, to show it beside that field. */
+  errorAt?: { form: TwoFactorForm; field: string };
   notice?: string;
 }
+
+/** The forms of the page; each one that changes how the person signs in asks for the current password. */
+export type TwoFactorForm = 'enable' | 'disable' | 'recovery_codes';
+
+const currentPassword = (props: TwoFactorSettingsProps, form: TwoFactorForm) => (
+  <TextField
+    label="Current password"
+    name="password"
+    id={`field-${form}-password`}
+    type="password"
+    autoComplete="current-password"
+    required
+    error={props.errorAt?.form === form && props.errorAt.field === 'password' ? props.error : undefined}
+  />
+);
 
 export const TwoFactorSettingsPage = (props: TwoFactorSettingsProps) => (
   <Layout title="Two-factor sign-in" viewer={props.viewer}>
@@ -38,21 +55,16 @@ export const TwoFactorSettingsPage = (props: TwoFactorSettingsProps) => (
           <p>
             Two-factor sign-in is <strong>on</strong>. {props.remainingRecoveryCodes ?? 0} recovery codes are left.
           </p>
+          <h2>New recovery codes</h2>
           <PostForm action="/dashboard/two-factor/recovery-codes" csrfToken={props.viewer.csrfToken}>
+            {currentPassword(props, 'recovery_codes')}
             <div className="actions">
               <Button variant="secondary">Make new recovery codes</Button>
             </div>
           </PostForm>
           <h2>Turn it off</h2>
           <PostForm action="/dashboard/two-factor/disable" csrfToken={props.viewer.csrfToken}>
-            <TextField
-              label="Current password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              required
-              error={props.error}
-            />
+            {currentPassword(props, 'disable')}
             <div className="actions">
               <Button variant="danger">Turn off two-factor sign-in</Button>
             </div>
@@ -78,8 +90,9 @@ export const TwoFactorSettingsPage = (props: TwoFactorSettingsProps) => (
                 inputMode="numeric"
                 required
                 maxLength={6}
-                error={props.error}
+                error={props.errorAt?.form === 'enable' && props.errorAt.field === 'code' ? props.error : undefined}
               />
+              {currentPassword(props, 'enable')}
               <div className="actions">
                 <Button>Turn on two-factor sign-in</Button>
               </div>

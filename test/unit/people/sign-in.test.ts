@@ -11,7 +11,10 @@ const peopleWithTwoFactor = async () => {
   const user = (await env.users.get(env.admin.id))!;
   const { secret } = proposeTotp(user);
   const codeAt = (ms: number) => generate({ secret, epoch: Math.floor(ms / 1000) });
-  await enableTotp({ user, secret, code: await codeAt(env.clock.now()), accountId: env.account.id, origin: from }, env);
+  await enableTotp(
+    { user, secret, code: await codeAt(env.clock.now()), password: env.password, accountId: env.account.id, origin: from },
+    env,
+  );
   // The code that enabled it cannot be used again: the next one is 30 s later.
   env.clock.advance(30_000);
   return { ...env, codeAt };
@@ -83,7 +86,10 @@ describe('sign-in', () => {
     const { secret } = proposeTotp(env.admin as never);
     const user = (await env.users.get(env.admin.id))!;
     const at = (ms: number) => generate({ secret, epoch: Math.floor(ms / 1000) });
-    const codes = await enableTotp({ user, secret, code: await at(env.clock.now()), accountId: env.account.id, origin: from }, env);
+    const codes = await enableTotp(
+      { user, secret, code: await at(env.clock.now()), password: env.password, accountId: env.account.id, origin: from },
+      env,
+    );
     expect(codes).toHaveLength(10);
 
     env.clock.advance(60_000);
@@ -128,7 +134,14 @@ describe('sign-in', () => {
     const user = (await env.users.get(env.admin.id))!;
     const { secret } = proposeTotp(user);
     await enableTotp(
-      { user, secret, code: await generate({ secret, epoch: Math.floor(env.clock.now() / 1000) }), accountId: null, origin: from },
+      {
+        user,
+        secret,
+        code: await generate({ secret, epoch: Math.floor(env.clock.now() / 1000) }),
+        password: env.password,
+        accountId: null,
+        origin: from,
+      },
       env,
     );
     const pending = await signIn({ email: 'alice@acme.test', password: env.password, origin: from }, env);

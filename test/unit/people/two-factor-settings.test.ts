@@ -1,6 +1,6 @@
 import { generate } from 'otplib';
 import { ApiError } from '../../../functions/core/errors';
-import { disableTotp, enableTotp, proposeTotp } from '../../../functions/core/users/manage-two-factor';
+import { disableTotp, enableTotp, proposeTotp, regenerateRecoveryCodes } from '../../../functions/core/users/manage-two-factor';
 import { type SignInRefused, signIn } from '../../../functions/core/users/sign-in';
 import { from, peopleWithAdmin } from './people-fixture';
 
@@ -10,7 +10,14 @@ const adminWithTwoFactor = async () => {
   const user = (await env.users.get(env.admin.id))!;
   const { secret } = proposeTotp(user);
   await enableTotp(
-    { user, secret, code: await generate({ secret, epoch: Math.floor(env.clock.now() / 1000) }), accountId: env.account.id, origin: from },
+    {
+      user,
+      secret,
+      code: await generate({ secret, epoch: Math.floor(env.clock.now() / 1000) }),
+      password: env.password,
+      accountId: env.account.id,
+      origin: from,
+    },
     env,
   );
   return { ...env, user: async () => (await env.users.get(env.admin.id))! };
@@ -48,5 +55,36 @@ describe('two-factor settings', () => {
     env.clock.advance(2_000);
     await disableTotp({ user: await env.user(), password: env.password, accountId: env.account.id, origin: from }, env);
     expect((await env.user()).totp_enabled_at).toBeNull();
+  });
+
+  it("turning it on asks for the current password: a session alone cannot put another person's authenticator in front of the account", async () => {
+    const env = await peopleWithAdmin();
+    const user = (await env.users.get(env.admin.id))!;
+    const { secret } = proposeTotp(user);
+    const code = await generate({ secret, epoch: Math.floor(env.clock.now() / 1000) });
+    const input = { user, secret, code, accountId: env.account.id, origin: from };
+    const refused = await apiErrorOf(enableTotp({ ...input, password: 'not the password' }, env));
+    expect([refused.code, refused.details]).toEqual(['validation_error', { field: 'password', issue: 'is not your current password' }]);
+    expect((await env.users.get(env.admin.id))!.totp_enabled_at).toBeNull();
+
+    await expect(enableTotp({ ...input, password: env.password }, env)).resolves.toHaveLength(10);
+    expect((await env.users.get(env.admin.id))!.totp_enabled_at).not.toBeNull();
+  });
+
+  it('new recovery codes ask for the current password, and the old ones stay until it is given', async () => {
+    const env = await adminWithTwoFactor();
+    const before = (await env.user()).recovery_code_hashes;
+    const refused = await apiErrorOf(
+      regenerateRecoveryCodes({ user: await env.user(), password: 'not the password', accountId: env.account.id, origin: from }, env),
+    );
+    expect([refused.code, refused.details]).toEqual(['validation_error', { field: 'password', issue: 'is not your current password' }]);
+    expect((await env.user()).recovery_code_hashes).toEqual(before);
+
+    const codes = await regenerateRecoveryCodes(
+      { user: await env.user(), password: env.password, accountId: env.account.id, origin: from },
+      env,
+    );
+    expect(codes).toHaveLength(10);
+    expect((await env.user()).recovery_code_hashes).not.toEqual(before);
   });
 });
