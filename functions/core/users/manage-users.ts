@@ -6,7 +6,7 @@ import { ApiError, notFound, validationError } from '../errors';
 import { newId } from '../ids';
 import { hashSecretToken, newSecretToken } from '../secret-token';
 import type { OAuthGrantStore } from '../oauth/grant';
-import { linkLifetimesMs, type OneTimeLink, type OneTimeLinkRepository } from './one-time-links';
+import { linkLifetimesMs, type OneTimeLink, type OneTimeLinkRepository, passwordFingerprint } from './one-time-links';
 import { passwordIssue } from './password-policy';
 import { hashPassword } from './passwords';
 import {
@@ -46,14 +46,21 @@ export interface CreatedUser {
 }
 
 export const issueLink = async (
-  userId: string,
+  user: Pick<User, 'id' | 'password_hash'>,
   purpose: OneTimeLink['purpose'],
   deps: { links: OneTimeLinkRepository; clock: Clock },
 ): Promise<IssuedLink> => {
   const now = deps.clock.now();
   const token = newSecretToken();
   const expiresAt = isoTime(now + linkLifetimesMs[purpose]);
-  await deps.links.create({ hash: hashSecretToken(token), user_id: userId, purpose, created_at: isoTime(now), expires_at: expiresAt });
+  await deps.links.create({
+    hash: hashSecretToken(token),
+    user_id: user.id,
+    purpose,
+    created_at: isoTime(now),
+    expires_at: expiresAt,
+    password_fingerprint: passwordFingerprint(user),
+  });
   return { token, purpose, expires_at: expiresAt };
 };
 
@@ -116,7 +123,7 @@ export const createUser = async (
   const created = { ...membership, user_id: user.id };
   await deps.users.create(user, created);
   await audit(user);
-  const link = user.password_hash === null ? await issueLink(user.id, 'set_password', deps) : undefined;
+  const link = user.password_hash === null ? await issueLink(user, 'set_password', deps) : undefined;
   return { user: viewOfUser(user), membership: created, created: true, ...(link ? { link } : {}) };
 };
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { User } from './user';
 
 /**
@@ -10,7 +11,16 @@ export interface OneTimeLink {
   purpose: 'set_password' | 'reset_password';
   created_at: string;
   expires_at: string;
+  /**
+   * The user's password when the link was sent (`passwordFingerprint`): once it changes, by this
+   * link or another, every link sent before it no longer works. Absent on links stored before.
+   */
+  password_fingerprint?: string;
 }
+
+/** A digest of the stored password hash ('none' before any is set), never the hash itself. */
+export const passwordFingerprint = (user: Pick<User, 'password_hash'>): string =>
+  user.password_hash === null ? 'none' : createHash('sha256').update(user.password_hash).digest('base64url');
 
 export const linkLifetimesMs: Record<OneTimeLink['purpose'], number> = {
   set_password: 24 * 3_600_000,

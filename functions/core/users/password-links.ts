@@ -7,7 +7,7 @@ import type { SessionRepository } from '../sessions/session';
 import { endSessionsOfUser } from '../sessions/manage-sessions';
 import type { Mailer } from '../webhooks/delivery';
 import { issueLink } from './manage-users';
-import { type OneTimeLink, type OneTimeLinkRepository, setPasswordPath } from './one-time-links';
+import { type OneTimeLink, type OneTimeLinkRepository, passwordFingerprint, setPasswordPath } from './one-time-links';
 import { passwordIssue } from './password-policy';
 import { hashPassword } from './passwords';
 import { reserveAttempt, type SignInThrottleStore, throttleKeys, throttleRules } from './sign-in-throttle';
@@ -40,7 +40,7 @@ export const requestPasswordReset = async (
   if (!(await reserveAttempt([{ key, rule: throttleRules.resetEmail }], deps.throttle, now)).reserved) return;
   const user = await deps.users.findByEmail(email);
   if (!user) return;
-  const link = await issueLink(user.id, 'reset_password', deps);
+  const link = await issueLink(user, 'reset_password', deps);
   await deps.mailer.send({
     to: user.email,
     subject: 'Reset your Project Automation Service password',
@@ -55,11 +55,21 @@ export const requestPasswordReset = async (
   });
 };
 
-/** The link behind a token, while it can still be used. */
-export const findUsableLink = async (token: string | undefined, deps: { links: OneTimeLinkRepository; clock: Clock }) => {
+/**
+ * The link behind a token and its user, while it can still be used: not expired, and sent since the
+ * user's password last changed (a reset makes every link sent before it worthless, as a used one).
+ */
+export const findUsableLink = async (
+  token: string | undefined,
+  deps: { links: OneTimeLinkRepository; users: Pick<UserRepository, 'get'>; clock: Clock },
+): Promise<{ link: OneTimeLink; user: User } | undefined> => {
   if (!token || !isSecretTokenShaped(token)) return undefined;
   const link = await deps.links.find(hashSecretToken(token));
-  return link && Date.parse(link.expires_at) > deps.clock.now() ? link : undefined;
+  if (!link || Date.parse(link.expires_at) <= deps.clock.now()) return undefined;
+  const user = await deps.users.get(link.user_id);
+  if (!user) return undefined;
+  if (link.password_fingerprint !== undefined && link.password_fingerprint !== passwordFingerprint(user)) return undefined;
+  return { link, user };
 };
 
 export class LinkUnusable extends Error {
@@ -77,9 +87,9 @@ export const setPasswordWithLink = async (
   input: { token: string; password: string; origin: RequestOrigin },
   deps: PasswordLinkDeps,
 ): Promise<{ user: User; link: OneTimeLink }> => {
-  const link = await findUsableLink(input.token, deps);
-  const user = link ? await deps.users.get(link.user_id) : undefined;
-  if (!link || !user) throw new LinkUnusable();
+  const usable = await findUsableLink(input.token, deps);
+  if (!usable) throw new LinkUnusable();
+  const { link, user } = usable;
   const issue = await passwordIssue(input.password, user.email);
   if (issue) throw validationError([issue]);
   const now = deps.clock.now();

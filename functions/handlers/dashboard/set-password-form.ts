@@ -8,9 +8,8 @@ import { setPasswordFormRoute } from '../../routes/dashboard';
 export const handler = pageHandler(setPasswordFormRoute, 'public', async ({ query, csrfToken }) => {
   const deps = pageDepsFromEnvironment();
   const token = query.get('token') ?? '';
-  const link = await findUsableLink(token, deps);
-  const user = link ? await deps.users.get(link.user_id) : undefined;
-  if (!link || !user) {
+  const usable = await findUsableLink(token, deps);
+  if (!usable) {
     return {
       page: MessagePage({
         title: 'This link no longer works',
@@ -19,5 +18,6 @@ export const handler = pageHandler(setPasswordFormRoute, 'public', async ({ quer
       status: 410,
     };
   }
+  const { link, user } = usable;
   return { page: SetPasswordPage({ csrfToken, token, email: user.email, firstPassword: link.purpose === 'set_password' }) };
 });

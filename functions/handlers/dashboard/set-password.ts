@@ -34,9 +34,9 @@ export const handler = pageHandler(setPasswordRoute, 'public', async (request) =
   } catch (error) {
     if (error instanceof LinkUnusable) return linkGone();
     if (!(error instanceof ApiError) || error.code !== 'validation_error') throw error;
-    const link = await findUsableLink(token, deps);
-    const user = link ? await deps.users.get(link.user_id) : undefined;
-    if (!link || !user) return linkGone();
+    const usable = await findUsableLink(token, deps);
+    if (!usable) return linkGone();
+    const { link, user } = usable;
     return {
       page: SetPasswordPage({
         csrfToken: request.csrfToken,

@@ -35,10 +35,27 @@ describe('one-time links', () => {
     expect(mail!.to).toBe('alice@acme.test');
     expect(mail!.text).toContain(`${origin}/dashboard/set-password?token=`);
     const token = tokenIn(mail!.text);
-    expect(await findUsableLink(token, env)).toMatchObject({ purpose: 'reset_password' });
+    expect(await findUsableLink(token, env)).toMatchObject({ link: { purpose: 'reset_password' } });
     env.clock.advance(3_600_000);
     expect(await findUsableLink(token, env)).toBeUndefined();
     await expect(setPasswordWithLink({ token, password: 'a long pass phrase', origin: from }, env)).rejects.toBeInstanceOf(LinkUnusable);
+  });
+
+  it('a password set through one link makes every link sent before it worthless', async () => {
+    const env = await peopleWithAdmin();
+    await requestPasswordReset({ email: 'alice@acme.test', origin }, env);
+    await requestPasswordReset({ email: 'alice@acme.test', origin }, env);
+    const [first, second] = env.mailer.sent.map((mail) => tokenIn(mail.text));
+    await setPasswordWithLink({ token: second!, password: 'a second pass phrase', origin: from }, env);
+
+    expect(await findUsableLink(first!, env)).toBeUndefined();
+    await expect(setPasswordWithLink({ token: first!, password: 'an older pass phrase', origin: from }, env)).rejects.toBeInstanceOf(
+      LinkUnusable,
+    );
+    // A link sent after the change works.
+    await requestPasswordReset({ email: 'alice@acme.test', origin }, env);
+    const third = tokenIn(env.mailer.sent[2]!.text);
+    await expect(setPasswordWithLink({ token: third, password: 'a third pass phrase', origin: from }, env)).resolves.toBeDefined();
   });
 
   it('sends at most three reset e-mails for one address in 15 minutes', async () => {
