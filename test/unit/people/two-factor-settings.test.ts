@@ -1,5 +1,5 @@
 import { generate } from 'otplib';
-import { ApiError } from '../../../functions/core/errors';
+import { apiErrorOf } from '../fakes/api-error';
 import { disableTotp, enableTotp, proposeTotp, regenerateRecoveryCodes } from '../../../functions/core/users/manage-two-factor';
 import { type SignInRefused, signIn } from '../../../functions/core/users/sign-in';
 import { from, peopleWithAdmin } from './people-fixture';
@@ -21,16 +21,6 @@ const adminWithTwoFactor = async () => {
     env,
   );
   return { ...env, user: async () => (await env.users.get(env.admin.id))! };
-};
-
-const apiErrorOf = async (promise: Promise<unknown>): Promise<ApiError> => {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
 };
 
 describe('two-factor settings', () => {
