@@ -2,10 +2,10 @@ import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as oauth from 'oauth4webapi';
 import { keys } from '../../functions/adapters/dynamodb/keys';
 import { hashSecretToken } from '../../functions/core/secret-token';
-import { removeMember } from '../../functions/core/users/manage-users';
+import { createUser, removeMember } from '../../functions/core/users/manage-users';
 import { as } from './support/http';
 import { answerConsent, discover, oauthApp, registerApp } from './support/oauth-app';
-import { runtimeTable } from './support/runtime';
+import { newAccount, runtimeTable } from './support/runtime';
 import { newPerson, origin, webClient } from './support/web-client';
 
 const redirectUri = 'https://app.example.com/oauth/callback';
@@ -148,6 +148,51 @@ describe('the OAuth 2.0 authorization server, driven by oauth4webapi', () => {
     const writeOnly = await app.start('write:projects');
     const answer = await browser.get(`${writeOnly.url.pathname}${writeOnly.url.search}`);
     expect(new URL(answer.location!).searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('Allow grants for the account the consent page named: switched to another account meanwhile, nothing is granted', async () => {
+    // A viewer of one account (read only) who is an admin of another.
+    const person = await newPerson({ role: 'viewer' });
+    const other = await newAccount();
+    await createUser({ email: person.email, accountId: other.account.id, role: 'admin' }, person.deps);
+    const browser = webClient();
+    await browser.signIn(person.email, person.password);
+    const chooser = await browser.get('/dashboard/accounts');
+    const choose = (accountId: string) =>
+      browser.post('/dashboard/accounts', {
+        csrf_token: /name="csrf_token" value="([^"]+)"/.exec(chooser.text)![1]!,
+        account_id: accountId,
+      });
+    expect((await choose(person.account.id)).status).toBe(303);
+
+    const loopback = 'http://127.0.0.1:8400/callback';
+    const app = await oauthApp(await registerApp(loopback), loopback);
+    const pending = await app.start('read:projects write:projects');
+    const page = await browser.get(`${pending.url.pathname}${pending.url.search}`);
+    expect(page.text).toContain(`asks to act for the account <code>${person.account.id}</code>`);
+    expect(page.text).toContain('Not granted: you are a viewer');
+
+    // Another tab switches to the account where the person is an admin; then Allow is pressed here.
+    expect((await choose(other.account.id)).status).toBe(303);
+    const request = /name="request" value="([^"]*)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)![1]!;
+    const answered = await browser.post('/oauth/authorize', {
+      csrf_token: csrf,
+      request,
+      decision: 'allow',
+      account_id: person.account.id,
+    });
+    expect(answered.status).toBe(409);
+    expect(answered.location).toBeNull();
+    expect(answered.text).toContain('Reload the authorization page');
+    // The same Allow without the account the page named is refused too (a page of before this check).
+    const unnamed = await browser.post('/oauth/authorize', { csrf_token: csrf, request, decision: 'allow' });
+    expect([unnamed.status, unnamed.location]).toEqual([409, null]);
+
+    // Reloaded, the page asks for the account acted for now, and Allow grants there.
+    const { page: again, redirect } = await answerConsent(browser, pending.url);
+    expect(again.text).toContain(`asks to act for the account <code>${other.account.id}</code>`);
+    expect((await app.finish(redirect, pending)).scope).toBe('read:projects write:projects');
   });
 
   it('never redirects to an unregistered redirect URI or for an unknown client; other errors go back with the state', async () => {

@@ -1,6 +1,7 @@
 import { checkAuthorizationRequest } from '../../core/oauth/authorization-request';
 import { approveAuthorization, denyAuthorization } from '../../core/oauth/consent';
 import { pageDepsFromEnvironment, pageHandler } from '../../http/pages/page-deps';
+import { ConsentAccountChangedPage } from '../../pages/views/consent-account-changed';
 import { authorizeDecisionRoute } from '../../routes/oauth';
 import { answerToFailedCheck } from './authorization-flow';
 
@@ -14,6 +15,18 @@ export const handler = pageHandler(authorizeDecisionRoute, 'account', async (req
   if (check.outcome !== 'valid') return answerToFailedCheck(check, request);
   const { membership, user } = request.signedIn!;
   if (request.form.get('decision') !== 'allow') return { redirect: denyAuthorization(check.request, request.origin) };
+  // The page named the account (and so the role and scopes) it asked for; the session may have
+  // switched to another since (another tab), whose grant nobody was shown.
+  if (request.form.get('account_id') !== membership!.account_id) {
+    return {
+      page: ConsentAccountChangedPage({
+        viewer: request.signedIn!.viewer,
+        application: check.request.client.name,
+        authorizeUrl: `/oauth/authorize?${request.form.get('request') ?? ''}`,
+      }),
+      status: 409,
+    };
+  }
   return {
     redirect: await approveAuthorization(
       {
