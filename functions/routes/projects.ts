@@ -51,7 +51,8 @@ export const getProjectRoute = /* @__PURE__ */ defineRoute({
 export const updateProjectRoute = /* @__PURE__ */ defineRoute({
   operationId: 'updateProject',
   summary: 'Change a project',
-  description: 'Takes any non-empty subset of name, repository and description; any other field is refused.',
+  description:
+    'Takes any non-empty subset of name, repository and description; any other field is refused. One giving every field as stored writes nothing: the project is answered as it is, its `updated_at` and ETag unmoved.',
   tag,
   method: 'PATCH',
   path: '/v1/projects/{id}',

@@ -61,7 +61,8 @@ export const getWebhookRoute = /* @__PURE__ */ defineRoute({
 export const updateWebhookRoute = /* @__PURE__ */ defineRoute({
   operationId: 'updateWebhook',
   summary: 'Change a webhook',
-  description: 'Any non-empty subset of url, events, active, description. `active: true` on a failed webhook re-enables it.',
+  description:
+    'Any non-empty subset of url, events, active, description. `active: true` on a failed webhook re-enables it. One giving every field as stored (`active: true` on an enabled webhook) writes nothing: no event, the webhook answered as it is, its `updated_at` and ETag unmoved.',
   tag,
   method: 'PATCH',
   path: '/v1/webhooks/{id}',

@@ -1,12 +1,15 @@
 import { as } from './support/http';
 import { newAccount } from './support/runtime';
+import { clockPast } from './support/clock';
+import { fixtureRepository } from './support/workflows';
 
 describe('projects', () => {
   it('are created, read, changed, listed and deleted', async () => {
     const { live } = await newAccount();
     const api = as(live.key);
 
-    const created = await api.post('/projects', { name: 'Shop', repository: 'https://github.com/acme/shop', description: 'Storefront' });
+    const repository = (await fixtureRepository()).url;
+    const created = await api.post('/projects', { name: 'Shop', repository, description: 'Storefront' });
     expect(created.status).toBe(201);
     const project = created.body.data;
     expect(project).toEqual({
@@ -78,5 +81,30 @@ describe('projects', () => {
     // Gone: not found, whatever the condition says.
     expect((await api.patch(path, { name: 'Ghost' }, { headers: { 'If-Match': '*' } })).status).toBe(404);
     expect((await api.delete(path, { headers: { 'If-Match': last } })).status).toBe(404);
+  });
+
+  it('answer a PATCH that changes nothing with the project as stored: updated_at and the ETag stay, a stale If-Match is still 412', async () => {
+    const { live } = await newAccount();
+    const api = as(live.key);
+    const repository = (await fixtureRepository()).url;
+    const created = await api.post('/projects', { name: 'Shop', repository, description: 'Storefront' });
+    const path = `/projects/${created.body.data.id}`;
+    const tag = created.headers.get('etag')!;
+    // Any write from now on would store a later updated_at.
+    await clockPast(created.body.data.updated_at);
+
+    const same = await api.patch(path, { name: 'Shop', description: 'Storefront' });
+    expect({ status: same.status, etag: same.headers.get('etag'), data: same.body.data }).toEqual({
+      status: 200,
+      etag: tag,
+      data: created.body.data,
+    });
+    const withTag = await api.patch(path, { repository }, { headers: { 'If-Match': tag } });
+    expect({ status: withTag.status, etag: withTag.headers.get('etag') }).toEqual({ status: 200, etag: tag });
+    expect((await api.get(path)).body.data).toEqual(created.body.data);
+
+    expect((await api.patch(path, { description: 'The storefront' })).status).toBe(200);
+    const stale = await api.patch(path, { description: 'The storefront' }, { headers: { 'If-Match': tag } });
+    expect({ status: stale.status, code: stale.body.error?.code }).toEqual({ status: 412, code: 'precondition_failed' });
   });
 });

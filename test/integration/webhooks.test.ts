@@ -1,6 +1,7 @@
 import { call, as } from './support/http';
 import { newAccount } from './support/runtime';
 import { recordEvent } from './support/webhooks';
+import { clockPast } from './support/clock';
 
 /**
  * Webhook registration (CRUD, validation, target policy, scopes, tenancy) and the event catalogue
@@ -133,6 +134,32 @@ describe('webhooks: registration', () => {
     expect(paused.headers.get('etag')).toBe((await api.get(path)).headers.get('etag'));
     expect((await api.delete(path, { headers: { 'If-Match': paused.headers.get('etag')! } })).status).toBe(204);
     expect((await api.get(path)).status).toBe(404);
+  });
+
+  it('answer a PATCH that changes nothing with the webhook as stored: updated_at, the ETag and the events stay, a stale If-Match is still 412', async () => {
+    const { test } = await newAccount();
+    const api = as(test.key);
+    const created = await api.post('/webhooks', { url: localTarget, events: ['*'], description: 'Watcher' });
+    const path = `/webhooks/${created.body.data.id}`;
+    const tag = created.headers.get('etag')!;
+    // Any write from now on would store a later updated_at.
+    await clockPast(created.body.data.updated_at);
+
+    for (const same of [{ active: true }, { events: ['*'] }, { url: localTarget, description: 'Watcher', active: true }]) {
+      const answer = await api.patch(path, same, { headers: { 'If-Match': tag } });
+      expect({ status: answer.status, etag: answer.headers.get('etag') }).toEqual({ status: 200, etag: tag });
+      expect(answer.body.data).toEqual((await api.get(path)).body.data);
+    }
+    const read = await api.get(path);
+    expect({ etag: read.headers.get('etag'), updated_at: read.body.data.updated_at }).toEqual({
+      etag: tag,
+      updated_at: created.body.data.updated_at,
+    });
+    expect((await api.get('/events?type=webhook.enabled')).body.data).toEqual([]);
+
+    expect((await api.patch(path, { description: 'Watches all' })).status).toBe(200);
+    const stale = await api.patch(path, { active: true }, { headers: { 'If-Match': tag } });
+    expect({ status: stale.status, code: stale.body.error?.code }).toEqual({ status: 412, code: 'precondition_failed' });
   });
 
   it('lists filter by status', async () => {

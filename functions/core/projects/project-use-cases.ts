@@ -2,6 +2,8 @@ import { type Clock, isoTime } from '../clock';
 import { conflict, notFound, validationError } from '../errors';
 import { isId, newId } from '../ids';
 import { checkIfMatch, preconditionFailed } from '../preconditions';
+import { changesNothing } from '../no-op-change';
+import { changeOptimistically } from '../optimistic-update';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Project, ProjectChanges, ProjectRepository, ProjectSort } from './project';
@@ -69,6 +71,12 @@ const matchedProject = async (
   return current;
 };
 
+/**
+ * Written only over the project as read (read again and retried when something else changed it
+ * meanwhile), so a change that gives every field as stored is known to be one and writes nothing:
+ * the project is answered as it is, its `updated_at` and `ETag` unmoved. An `If-Match` is judged
+ * first, so a stale one is 412 even then.
+ */
 export const updateProject = async (
   tenant: Tenant,
   id: string,
@@ -77,9 +85,21 @@ export const updateProject = async (
   ifMatch?: string,
 ): Promise<Project> => {
   checkRepository(changes.repository, deps);
-  const expected = await matchedProject(tenant, checkedId(id), ifMatch, deps);
-  const updated = await deps.projects.update(tenant, id, changes, isoTime(deps.clock.now()), expected);
-  if (updated === 'changed') throw preconditionFailed();
+  const updated = await changeOptimistically(
+    `project ${id}`,
+    () => deps.projects.get(tenant, checkedId(id), { consistent: true }),
+    (current) => {
+      checkIfMatch(ifMatch, current);
+      return changesNothing(current, changes) ? null : changes;
+    },
+    async (current, wanted) => {
+      const stored = await deps.projects.update(tenant, id, wanted, isoTime(deps.clock.now()), current);
+      if (stored === undefined) throw notFound('Project');
+      if (stored !== 'changed') return stored;
+      if (ifMatch !== undefined) throw preconditionFailed();
+      return null;
+    },
+  );
   if (!updated) throw notFound('Project');
   return updated;
 };

@@ -5,6 +5,7 @@ import { eventCatalogue, type EventType } from '../events/event-types';
 import { newEvent } from '../events/event';
 import { mapWithConcurrency } from '../concurrency';
 import { isId, newId } from '../ids';
+import { changesNothing } from '../no-op-change';
 import { maxChangeAttempts } from '../optimistic-update';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
@@ -150,7 +151,9 @@ export interface WebhookUpdate {
  * `active` or `events` keeps what it ends (`past_subscriptions`) and is stored only over the
  * webhook as read (read again and retried when something else changed it meanwhile), so the
  * fan-out judges every event by the subscription of the moment it was recorded; so is a re-enable,
- * whose `webhook.enabled` tells the webhook as it stores it.
+ * whose `webhook.enabled` tells the webhook as it stores it, and so is every other change, so that
+ * one giving every field as stored is known to be one: nothing is written (no event, `updated_at`
+ * and the `ETag` unmoved) and the webhook is answered as it is.
  */
 export const updateWebhook = async (
   tenant: Tenant,
@@ -160,19 +163,19 @@ export const updateWebhook = async (
   ifMatch?: string,
 ): Promise<WebhookView> => {
   const events = changes.events ? uniqueEvents(changes.events) : undefined;
-  const subscription = changes.active !== undefined || events !== undefined;
   let targetChecked = false;
   for (let attempt = 1; attempt <= maxChangeAttempts; attempt += 1) {
     // Judged against what the last write stored, and written only while it still is.
-    const webhook = await existing(tenant, id, deps, { consistent: ifMatch !== undefined || subscription });
+    const webhook = await existing(tenant, id, deps, { consistent: true });
     checkIfMatch(ifMatch, viewOfWebhook(webhook));
+    const reEnable = changes.active === true && webhook.status === 'failed';
+    if (!reEnable && changesNothing(webhook, { ...changes, events })) return viewOfWebhook(webhook);
     if (changes.url !== undefined && !targetChecked) {
       await checkedTarget(changes.url, tenant, deps);
       targetChecked = true;
     }
     const nowIso = isoTime(deps.clock.now());
     const past = pastSubscriptionsAfter(webhook, { active: changes.active, events }, nowIso);
-    const reEnable = changes.active === true && webhook.status === 'failed';
     const stored: WebhookChanges = {
       ...changes,
       ...(events ? { events } : {}),
@@ -185,8 +188,7 @@ export const updateWebhook = async (
       id,
       stored,
       nowIso,
-      // A re-enable too: its event tells the webhook as read with these changes, so that is what must be stored.
-      ifMatch !== undefined || past || reEnable ? webhook : undefined,
+      webhook,
       enabled && { type: 'webhook.enabled', data: { ...enabled } },
     );
     if (updated === 'changed') {

@@ -70,7 +70,7 @@ export interface paths {
     head?: never;
     /**
      * Change a project
-     * @description Takes any non-empty subset of name, repository and description; any other field is refused.
+     * @description Takes any non-empty subset of name, repository and description; any other field is refused. One giving every field as stored writes nothing: the project is answered as it is, its `updated_at` and ETag unmoved.
      *
      *     Requires the scope `write:projects`.
      */
@@ -656,7 +656,7 @@ export interface paths {
     head?: never;
     /**
      * Change a webhook
-     * @description Any non-empty subset of url, events, active, description. `active: true` on a failed webhook re-enables it.
+     * @description Any non-empty subset of url, events, active, description. `active: true` on a failed webhook re-enables it. One giving every field as stored (`active: true` on an enabled webhook) writes nothing: no event, the webhook answered as it is, its `updated_at` and ETag unmoved.
      *
      *     Requires the scope `write:webhooks`.
      */
