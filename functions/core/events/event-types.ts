@@ -334,11 +334,12 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
     },
     'webhook.failed': {
       description:
-        'A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled.',
+        'A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled. Sent to the other webhooks subscribed to it, never to the failed one.',
       example: webhookSnapshot,
     },
     'webhook.enabled': {
-      description: 'A failed webhook was re-enabled (`active: true`): new events are delivered to it again.',
+      description:
+        'A failed webhook was re-enabled (`active: true`): new events are delivered to it again. Sent to the other webhooks subscribed to it, never to the re-enabled one.',
       example: { ...webhookSnapshot, status: 'enabled', updated_at: '2026-11-21T13:05:22.000Z', failed_at: null },
     },
   } as const satisfies Record<EventType, { description: string; example: Record<string, unknown> }>;

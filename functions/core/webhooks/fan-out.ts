@@ -5,7 +5,7 @@ import { mapWithConcurrency } from '../concurrency';
 import type { Tenant } from '../tenancy';
 import { carriedPayload, type Delivery, type DeliveryMessage, type DeliveryQueue, type DeliveryRepository, sendAll } from './delivery';
 import { eventPayload } from './event-payload';
-import { isSubscribed, subscriptionAt, type Webhook, type WebhookRepository } from './webhook';
+import { isOwnStatusEvent, isSubscribed, subscriptionAt, type Webhook, type WebhookRepository } from './webhook';
 import type { WebhookListCache } from './webhook-list-cache';
 
 export interface FanOutDeps {
@@ -91,10 +91,11 @@ const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[
     // A webhook receives the events created after it (a stream read again, e.g. by a new stream
     // mapping after an upgrade, never sends a newer webhook older events), by what it subscribed
     // to when the event was recorded: a pause or a new subscription after it, however soon, changes
-    // nothing of that event's delivery.
+    // nothing of that event's delivery. A webhook's own `webhook.failed` or `webhook.enabled` goes
+    // to the others only.
     const subscribed = webhooks.filter((webhook) => {
       const then = subscriptionAt(webhook, event.created_at);
-      return then.active && isSubscribed(then, event.type) && webhook.created_at <= event.created_at;
+      return then.active && isSubscribed(then, event.type) && webhook.created_at <= event.created_at && !isOwnStatusEvent(webhook, event);
     });
     counts.push(subscribed.length);
     // The same event twice in one batch: its deliveries once.
@@ -125,8 +126,9 @@ const fanOutTenantEvents = async (tenant: Tenant, events: readonly ServiceEvent[
 };
 
 /**
- * One delivery per active webhook of the tenant subscribed to each event's type: queued for its
- * first attempt at once, or recorded as `skipped` while the webhook is failed. The events of one
+ * One delivery per active webhook of the tenant subscribed to each event's type (a webhook's own
+ * `webhook.failed` and `webhook.enabled` to the others only): queued for its first attempt at
+ * once, or recorded as `skipped` while the webhook is failed. The events of one
  * tenant share one read of its webhooks and batched writes; tenants go a few at once. Safe to run
  * twice. Per event, in order: its webhook count, or the error that stopped its tenant's events.
  */

@@ -47,6 +47,17 @@ export const isSubscribed = (webhook: Pick<Webhook, 'events'>, type: EventType):
   webhook.events.includes('*') || webhook.events.includes(type);
 
 /**
+ * The event of a webhook's own move of status: told to the other webhooks subscribed to it, never
+ * to the webhook it is about. Its `webhook.failed` would only be recorded as skipped (it is failed
+ * by then) and replayed by `recover` after it is enabled again, a stale notice; its
+ * `webhook.enabled` alone would tell a receiver that keeps the webhooks' states from their events
+ * of a move back without the move out before it. As Svix's operational webhooks, which go to
+ * endpoints of their own, never to the endpoint they are about.
+ */
+export const isOwnStatusEvent = (webhook: Pick<Webhook, 'id'>, event: { type: EventType; data: Record<string, unknown> }): boolean =>
+  (event.type === 'webhook.failed' || event.type === 'webhook.enabled') && event.data.id === webhook.id;
+
+/**
  * How long a past subscription is kept: a stream keeps its records 24 hours, so no event older
  * than that is fanned out any more (an hour more for the clocks of the functions that write).
  */

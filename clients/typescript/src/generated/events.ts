@@ -572,7 +572,7 @@ export interface ReviewCompletedEvent {
   data: components['schemas']['ReviewCompletedEventData'];
 }
 
-/** A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled. */
+/** A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled. Sent to the other webhooks subscribed to it, never to the failed one. */
 export interface WebhookFailedEvent {
   /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
   id: string;
@@ -599,7 +599,7 @@ export interface WebhookFailedEvent {
   data: components['schemas']['Webhook'];
 }
 
-/** A failed webhook was re-enabled (`active: true`): new events are delivered to it again. */
+/** A failed webhook was re-enabled (`active: true`): new events are delivered to it again. Sent to the other webhooks subscribed to it, never to the re-enabled one. */
 export interface WebhookEnabledEvent {
   /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
   id: string;
