@@ -79,7 +79,10 @@ describe('the Requests page', () => {
 
     const refused = await client.get('/dashboard/developers/requests?status_class=7xx&path_prefix=%22%20or%201');
     expect(refused.status).toBe(400);
-    expect(refused.text).toContain('status_class: must be one of 2xx, 3xx, 4xx, 5xx.');
-    expect(refused.text).toContain('path_prefix: must start with /');
+    // Each beside its field, as typed, as on every list page.
+    expect(refused.text).toContain('<div class="field__error" id="field-status_class-error">must be one of 2xx, 3xx, 4xx, 5xx</div>');
+    expect(refused.text).toContain('<option value="7xx" selected');
+    expect(refused.text).toMatch(/<div class="field__error" id="field-path_prefix-error">must start with \//);
+    expect(refused.text).toContain('Nothing is listed: a filter has a value it does not take.');
   });
 });

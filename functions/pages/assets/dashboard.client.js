@@ -88,7 +88,8 @@
     const refresh = async () => {
       try {
         const answer = await fetch(window.location.href, { headers: { Accept: 'text/html' }, credentials: 'same-origin' });
-        if (!answer.ok) return true;
+        // A page whose filter was refused (400) is the page all the same, its live parts with it.
+        if (!answer.ok && answer.status !== 400) return true;
         const next = new DOMParser().parseFromString(await answer.text(), 'text/html');
         for (const part of liveParts()) {
           const replacement = next.getElementById(part.id);

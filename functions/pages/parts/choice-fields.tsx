@@ -5,13 +5,24 @@ export interface Option {
   description?: string;
 }
 
-export const SelectField = (props: { label: string; name: string; options: Option[]; value?: string; hint?: string }) => {
+/**
+ * A labelled select, with its hint and its error (the select names both, `aria-describedby`). A
+ * value that is none of the options (a refused one) is kept as an option of its own, selected, so
+ * what was given shows beside its error until it is changed.
+ */
+export const SelectField = (props: { label: string; name: string; options: Option[]; value?: string; hint?: string; error?: string }) => {
   const id = `field-${props.name}`;
+  const described = [props.hint ? `${id}-hint` : '', props.error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  const given = props.value ?? '';
+  const options =
+    given !== '' && !props.options.some((option) => option.value === given)
+      ? [...props.options, { value: given, label: given }]
+      : props.options;
   return (
-    <div className="field">
+    <div className={props.error ? 'field field--invalid' : 'field'}>
       <label for={id}>{props.label}</label>
-      <select id={id} name={props.name} aria-describedby={props.hint ? `${id}-hint` : undefined}>
-        {props.options.map((option) => (
+      <select id={id} name={props.name} aria-invalid={props.error ? 'true' : undefined} aria-describedby={described || undefined}>
+        {options.map((option) => (
           <option key={option.value} value={option.value} selected={option.value === props.value}>
             {option.label}
           </option>
@@ -20,6 +31,11 @@ export const SelectField = (props: { label: string; name: string; options: Optio
       {props.hint && (
         <div className="field__hint" id={`${id}-hint`}>
           {props.hint}
+        </div>
+      )}
+      {props.error && (
+        <div className="field__error" id={`${id}-error`}>
+          {props.error}
         </div>
       )}
     </div>

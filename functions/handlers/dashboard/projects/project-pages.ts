@@ -10,7 +10,7 @@ import { dynamoReviewRepository } from '../../../adapters/dynamodb/review-reposi
 import { listFindings, listScans } from '../../../core/security/security-use-cases';
 import { listWorkflows } from '../../../core/workflows/workflow-use-cases';
 import type { DashboardRequest } from '../../../http/pages/dashboard-page';
-import { listHref, pageListQuery } from '../../../http/pages/list-params';
+import { checkedDay, checkedFilter, type FilterErrors, filtersRefused, listHref, pageListQuery } from '../../../http/pages/list-params';
 import type { PageResult } from '../../../http/pages/page-handler';
 import { parseWith } from '../../../http/validation';
 import { ProjectPage, type ProjectPageProps } from '../../../pages/views/dashboard/projects/project';
@@ -25,31 +25,36 @@ import { workflowReadDeps } from '../../workflows/deps';
 
 export const projectIdOf = (request: Pick<DashboardRequest, 'event'>): string => request.event.pathParameters?.id ?? '';
 
-const dateParam = (query: URLSearchParams, name: string): { text: string; ms?: number } => {
-  const text = query.get(name) ?? '';
-  const ms = /^\d{4}-\d{2}-\d{2}$/.test(text) ? Date.parse(`${text}T00:00:00.000Z`) : NaN;
-  return Number.isFinite(ms) ? { text, ms } : { text: '' };
-};
-
 export const projectsPage = async (
   request: Pick<DashboardRequest, 'shell' | 'tenant' | 'query'>,
   extra: Partial<ProjectsPageProps> = {},
   status = 200,
 ): Promise<PageResult> => {
   const base = pageListQuery<ProjectSort>(request.query, { sorts: projectSortFields, defaultSort: 'created_at' });
-  const after = dateParam(request.query, 'created_after');
-  const before = dateParam(request.query, 'created_before');
+  // The form offers the sort and order: a value it does not is refused as a filter's is.
+  const errors: FilterErrors = {};
+  checkedFilter(request.query, 'sort', projectSortFields, errors);
+  checkedFilter(request.query, 'order', ['asc', 'desc'], errors);
+  const after = checkedDay(request.query, 'created_after', errors);
+  const before = checkedDay(request.query, 'created_before', errors);
   const query = { ...base, createdFrom: after.ms, createdUntil: before.ms };
-  const page = await listProjects(request.tenant, query, projectDeps());
+  const refused = filtersRefused(errors);
+  const page = refused ? { items: [], total: 0 } : await listProjects(request.tenant, query, projectDeps());
   return {
-    status,
+    status: refused && status === 200 ? 400 : status,
     page: ProjectsPage({
       shell: request.shell,
       projects: page.items,
       page: query.page,
       total: page.total,
       totalPages: Math.ceil(page.total / query.perPage),
-      filters: { sort: query.sort, order: query.order, created_after: after.text, created_before: before.text },
+      filters: {
+        sort: errors.sort ? (request.query.get('sort') ?? '') : query.sort,
+        order: errors.order ? (request.query.get('order') ?? '') : query.order,
+        created_after: after.text,
+        created_before: before.text,
+      },
+      filterErrors: errors,
       hrefOf: (n) => listHref('/dashboard/projects', request.query, { page: n }),
       ...extra,
     }),

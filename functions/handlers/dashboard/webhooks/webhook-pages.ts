@@ -3,7 +3,7 @@ import { getWebhook, listDeliveries, listWebhooks } from '../../../core/webhooks
 import type { WebhookView } from '../../../core/webhooks/webhook';
 import { entityTagOf } from '../../../core/preconditions';
 import type { DashboardRequest } from '../../../http/pages/dashboard-page';
-import { filterValue, listHref, pageListQuery } from '../../../http/pages/list-params';
+import { checkedFilter, type FilterErrors, filtersRefused, listHref, pageListQuery, shownFilters } from '../../../http/pages/list-params';
 import type { PageResult } from '../../../http/pages/page-handler';
 import { parseWith } from '../../../http/validation';
 import { WebhookPage, type WebhookPageProps, deliveryStatuses } from '../../../pages/views/dashboard/webhooks/webhook';
@@ -22,10 +22,12 @@ export const webhooksPage = async (
   status = 200,
 ): Promise<PageResult> => {
   const query = pageListQuery(request.query, { sorts: ['created_at'] as const, defaultSort: 'created_at' });
-  const state = filterValue(request.query, 'status', ['enabled', 'failed'] as const);
-  const page = await listWebhooks(request.tenant, query, { status: state }, dashboardWebhookDeps());
+  const errors: FilterErrors = {};
+  const state = checkedFilter(request.query, 'status', ['enabled', 'failed'] as const, errors);
+  const refused = filtersRefused(errors);
+  const page = refused ? { items: [], total: 0 } : await listWebhooks(request.tenant, query, { status: state }, dashboardWebhookDeps());
   return {
-    status,
+    status: refused && status === 200 ? 400 : status,
     page: WebhooksPage({
       shell: request.shell,
       webhooks: page.items,
@@ -33,6 +35,7 @@ export const webhooksPage = async (
       total: page.total,
       totalPages: Math.ceil(page.total / query.perPage),
       status: state,
+      filterErrors: errors,
       hrefOf: (n) => listHref('/dashboard/webhooks', request.query, { page: n }),
       ...extra,
     }),
@@ -51,14 +54,17 @@ export const webhookPage = async (
   const id = webhookIdOf(request);
   const webhook = extra.webhook ?? (await getWebhook(request.tenant, id, deps));
   const query = pageListQuery(request.query, { sorts: ['created_at'] as const, defaultSort: 'created_at' });
+  const errors: FilterErrors = {};
   const filters = {
-    status: filterValue(request.query, 'status', deliveryStatuses),
-    event_type: filterValue(request.query, 'event_type', eventTypes as readonly EventType[]),
+    status: checkedFilter(request.query, 'status', deliveryStatuses, errors),
+    event_type: checkedFilter(request.query, 'event_type', eventTypes as readonly EventType[], errors),
   };
-  const deliveries = await listDeliveries(request.tenant, webhook.id, query, filters, deps);
+  // A refused filter lists no deliveries; the rest of the page (the webhook, its forms) stays.
+  const refused = filtersRefused(errors);
+  const deliveries = refused ? { items: [], total: 0 } : await listDeliveries(request.tenant, webhook.id, query, filters, deps);
   const path = `/dashboard/webhooks/${encodeURIComponent(webhook.id)}`;
   return {
-    status,
+    status: refused && status === 200 ? 400 : status,
     page: WebhookPage({
       shell: request.shell,
       webhook,
@@ -66,7 +72,8 @@ export const webhookPage = async (
       page: query.page,
       total: deliveries.total,
       totalPages: Math.ceil(deliveries.total / query.perPage),
-      filters,
+      filters: shownFilters(filters, request.query, errors),
+      filterErrors: errors,
       hrefOf: (n) => listHref(path, request.query, { page: n }),
       etag: entityTagOf(shownByGet(webhook)),
       ...extra,

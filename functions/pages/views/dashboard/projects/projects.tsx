@@ -5,7 +5,7 @@ import { Alert } from '../../../parts/alert';
 import { Card } from '../../../parts/card';
 import { SelectField } from '../../../parts/choice-fields';
 import { FormCard } from '../../../parts/form-card';
-import { FilterForm, InputFilter } from '../../../parts/list-filters';
+import { emptyList, FilterForm, InputFilter } from '../../../parts/list-filters';
 import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
 import { TextField } from '../../../parts/text-field';
@@ -48,6 +48,8 @@ export interface ProjectsPageProps extends Paged {
   shell: Shell;
   projects: Project[];
   filters: { sort: string; order: string; created_after: string; created_before: string };
+  /** What is wrong with each refused filter (400): shown beside it, and nothing listed. */
+  filterErrors?: Record<string, string>;
   notice?: string;
   errors?: string[];
   fieldErrors?: Record<string, string>;
@@ -61,7 +63,7 @@ export const ProjectsPage = (props: ProjectsPageProps) => {
       <h1>Projects</h1>
       {props.notice && <Alert kind="success">{props.notice}</Alert>}
       <Card>
-        <FilterForm action="/dashboard/projects" label="Sort and filter projects" submit="Apply">
+        <FilterForm action="/dashboard/projects" label="Sort and filter projects" submit="Apply" errors={props.filterErrors}>
           <SelectField
             label="Sort by"
             name="sort"
@@ -71,6 +73,7 @@ export const ProjectsPage = (props: ProjectsPageProps) => {
               { value: 'updated_at', label: 'Updated' },
               { value: 'name', label: 'Name' },
             ]}
+            error={props.filterErrors?.sort}
           />
           <SelectField
             label="Order"
@@ -80,15 +83,28 @@ export const ProjectsPage = (props: ProjectsPageProps) => {
               { value: 'desc', label: 'Descending' },
               { value: 'asc', label: 'Ascending' },
             ]}
+            error={props.filterErrors?.order}
           />
-          <InputFilter label="Created on or after" name="created_after" type="date" value={props.filters.created_after} />
-          <InputFilter label="Created before" name="created_before" type="date" value={props.filters.created_before} />
+          <InputFilter
+            label="Created on or after"
+            name="created_after"
+            type="date"
+            value={props.filters.created_after}
+            error={props.filterErrors?.created_after}
+          />
+          <InputFilter
+            label="Created before"
+            name="created_before"
+            type="date"
+            value={props.filters.created_before}
+            error={props.filterErrors?.created_before}
+          />
         </FilterForm>
         <RecordTable
           caption="Projects"
           headings={['Name', 'Repository', 'Created', 'Updated']}
           records={props.projects}
-          empty={`No projects match in ${shell.mode} mode. Create one below.`}
+          empty={emptyList(props.filterErrors, `No projects match in ${shell.mode} mode. Create one below.`)}
           row={(project) => (
             <tr key={project.id}>
               <th scope="row">

@@ -4,7 +4,7 @@ import { scanTypes, severities } from '../../../../core/security/scanner';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 import { Card } from '../../../parts/card';
-import { ChoiceFilter, FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
+import { ChoiceFilter, emptyList, FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
 import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
@@ -15,6 +15,8 @@ export interface SecurityPageProps extends Paged {
   scans: Scan[];
   findings: Finding[];
   filters: { severity?: string; status?: string; type?: string; project_id?: string };
+  /** What is wrong with each refused filter (400): shown beside it, and nothing listed. */
+  filterErrors?: Record<string, string>;
 }
 
 export const coverageText = (scan: Scan): string =>
@@ -27,17 +29,29 @@ export const SecurityPage = (props: SecurityPageProps) => (
     <h1>Security</h1>
     <Card>
       <h2>Findings</h2>
-      <FilterForm action="/dashboard/security" label="Filter findings">
-        <ChoiceFilter label="Severity" name="severity" value={props.filters.severity} values={severities} />
-        <ChoiceFilter label="Status" name="status" value={props.filters.status} values={findingStatuses} />
-        <ChoiceFilter label="Type" name="type" value={props.filters.type} values={scanTypes} />
+      <FilterForm action="/dashboard/security" label="Filter findings" errors={props.filterErrors}>
+        <ChoiceFilter
+          label="Severity"
+          name="severity"
+          value={props.filters.severity}
+          values={severities}
+          error={props.filterErrors?.severity}
+        />
+        <ChoiceFilter
+          label="Status"
+          name="status"
+          value={props.filters.status}
+          values={findingStatuses}
+          error={props.filterErrors?.status}
+        />
+        <ChoiceFilter label="Type" name="type" value={props.filters.type} values={scanTypes} error={props.filterErrors?.type} />
         <ProjectIdFilter value={props.filters.project_id} />
       </FilterForm>
       <RecordTable
         caption="Findings, most severe first"
         headings={['Finding', 'Severity', 'Status', 'Type', 'Where', 'Last seen']}
         records={props.findings}
-        empty="No findings match."
+        empty={emptyList(props.filterErrors, 'No findings match.')}
         row={(f) => (
           <tr key={f.id}>
             <th scope="row">

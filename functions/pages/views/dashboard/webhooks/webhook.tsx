@@ -10,7 +10,7 @@ import { SelectField } from '../../../parts/choice-fields';
 import { ConfirmForm } from '../../../parts/confirm-form';
 import { Empty } from '../../../parts/empty';
 import { FormCard } from '../../../parts/form-card';
-import { ChoiceFilter, FilterForm } from '../../../parts/list-filters';
+import { ChoiceFilter, emptyList, FilterForm } from '../../../parts/list-filters';
 import { OneTimeSecret } from '../../../parts/one-time-secret';
 import { type Paged, Pagination } from '../../../parts/pagination';
 import { PostForm } from '../../../parts/post-form';
@@ -29,6 +29,8 @@ export interface WebhookPageProps extends Paged {
   webhook: WebhookView;
   deliveries: DeliveryView[];
   filters: { status?: string; event_type?: string };
+  /** What is wrong with each refused delivery filter (400): shown beside it, and nothing listed. */
+  filterErrors?: Record<string, string>;
   secret?: string;
   notice?: string;
   testDelivery?: DeliveryView;
@@ -190,12 +192,24 @@ export const WebhookPage = (props: WebhookPageProps) => {
       )}
       <Card>
         <h2>Delivery log</h2>
-        <FilterForm action={base} label="Filter deliveries">
-          <ChoiceFilter label="Status" name="status" value={props.filters.status} values={deliveryStatuses} />
-          <ChoiceFilter label="Event type" name="event_type" value={props.filters.event_type} values={eventTypes} />
+        <FilterForm action={base} label="Filter deliveries" errors={props.filterErrors}>
+          <ChoiceFilter
+            label="Status"
+            name="status"
+            value={props.filters.status}
+            values={deliveryStatuses}
+            error={props.filterErrors?.status}
+          />
+          <ChoiceFilter
+            label="Event type"
+            name="event_type"
+            value={props.filters.event_type}
+            values={eventTypes}
+            error={props.filterErrors?.event_type}
+          />
         </FilterForm>
         {props.deliveries.length === 0 ? (
-          <Empty>No deliveries match.</Empty>
+          <Empty>{emptyList(props.filterErrors, 'No deliveries match.')}</Empty>
         ) : (
           <ul className="deliveries">
             {props.deliveries.map((delivery) => (

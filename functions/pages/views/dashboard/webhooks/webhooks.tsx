@@ -6,6 +6,7 @@ import { Alert } from '../../../parts/alert';
 import { Card } from '../../../parts/card';
 import { CheckboxGroup } from '../../../parts/choice-fields';
 import { FormCard } from '../../../parts/form-card';
+import { emptyList, RefusedFilterAlert } from '../../../parts/list-filters';
 import { OneTimeSecret } from '../../../parts/one-time-secret';
 import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
@@ -50,6 +51,8 @@ export interface WebhooksPageProps extends Paged {
   shell: Shell;
   webhooks: WebhookView[];
   status?: 'enabled' | 'failed';
+  /** What is wrong with a refused `status` (400): said above the list, and nothing listed. */
+  filterErrors?: Record<string, string>;
   created?: { webhook: WebhookView; secret: string };
   notice?: string;
   errors?: string[];
@@ -99,11 +102,18 @@ export const WebhooksPage = (props: WebhooksPageProps) => {
             </a>
           </nav>
         </div>
+        <RefusedFilterAlert
+          errors={props.filterErrors}
+          fix={`Status ${props.filterErrors?.status ?? ''}: choose All, Failed or Enabled above.`}
+        />
         <RecordTable
           caption="Webhook endpoints, failed ones marked"
           headings={['Endpoint', 'Status', 'Events', 'Created']}
           records={props.webhooks}
-          empty={props.status ? `No ${props.status} webhooks.` : `No webhooks in ${shell.mode} mode yet. Add one below.`}
+          empty={emptyList(
+            props.filterErrors,
+            props.status ? `No ${props.status} webhooks.` : `No webhooks in ${shell.mode} mode yet. Add one below.`,
+          )}
           row={(webhook) => {
             const state = webhookState(webhook);
             return (

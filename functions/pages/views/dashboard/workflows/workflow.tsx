@@ -6,7 +6,7 @@ import { Alert } from '../../../parts/alert';
 import { Button } from '../../../parts/button';
 import { Card } from '../../../parts/card';
 import { ConfirmForm } from '../../../parts/confirm-form';
-import { ChoiceFilter, FilterForm } from '../../../parts/list-filters';
+import { ChoiceFilter, emptyList, FilterForm } from '../../../parts/list-filters';
 import { Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
@@ -20,6 +20,8 @@ export interface WorkflowPageProps {
   logTotalPages: number;
   logTotal: number;
   filters: { stage?: string; level?: string };
+  /** What is wrong with each refused log filter (400): shown beside it, and no line listed. */
+  filterErrors?: Record<string, string>;
   hrefOf(page: number): string;
   notice?: string;
 }
@@ -121,16 +123,16 @@ export const WorkflowPage = (props: WorkflowPageProps) => {
       </Card>
       <Card>
         <h2>Logs</h2>
-        <FilterForm action={base} label="Filter logs">
-          <ChoiceFilter label="Stage" name="stage" value={props.filters.stage} values={stageNames} />
-          <ChoiceFilter label="Level" name="level" value={props.filters.level} values={logLevels} />
+        <FilterForm action={base} label="Filter logs" errors={props.filterErrors}>
+          <ChoiceFilter label="Stage" name="stage" value={props.filters.stage} values={stageNames} error={props.filterErrors?.stage} />
+          <ChoiceFilter label="Level" name="level" value={props.filters.level} values={logLevels} error={props.filterErrors?.level} />
         </FilterForm>
         <RecordTable
           className="table table--compact"
           caption="Log lines, oldest first"
           headings={['Time', 'Stage', 'Level', 'Message']}
           records={props.logs}
-          empty="No log lines match."
+          empty={emptyList(props.filterErrors, 'No log lines match.')}
           row={(entry, i) => (
             <tr key={`${entry.timestamp}-${i}`}>
               <td>

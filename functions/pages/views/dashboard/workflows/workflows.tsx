@@ -2,7 +2,7 @@ import { type Workflow, workflowStatuses } from '../../../../core/workflows/work
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
 import { Card } from '../../../parts/card';
-import { ChoiceFilter, FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
+import { ChoiceFilter, emptyList, FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
 import { type Paged, Pagination } from '../../../parts/pagination';
 import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
@@ -12,21 +12,29 @@ export interface WorkflowsPageProps extends Paged {
   shell: Shell;
   workflows: Workflow[];
   filters: { status?: string; project_id?: string };
+  /** What is wrong with each refused filter (400): shown beside it, and nothing listed. */
+  filterErrors?: Record<string, string>;
 }
 
 export const WorkflowsPage = (props: WorkflowsPageProps) => (
   <Layout title="Workflows" shell={props.shell}>
     <h1>Workflows</h1>
     <Card>
-      <FilterForm action="/dashboard/workflows" label="Filter workflows">
-        <ChoiceFilter label="Status" name="status" value={props.filters.status} values={workflowStatuses} />
+      <FilterForm action="/dashboard/workflows" label="Filter workflows" errors={props.filterErrors}>
+        <ChoiceFilter
+          label="Status"
+          name="status"
+          value={props.filters.status}
+          values={workflowStatuses}
+          error={props.filterErrors?.status}
+        />
         <ProjectIdFilter value={props.filters.project_id} />
       </FilterForm>
       <RecordTable
         caption="Workflows, newest first"
         headings={['Name', 'Status', 'Project', 'Created', 'Duration']}
         records={props.workflows}
-        empty="No workflows match. Start one with POST /v1/workflows."
+        empty={emptyList(props.filterErrors, 'No workflows match. Start one with POST /v1/workflows.')}
         row={(w) => (
           <tr key={w.id}>
             <th scope="row">
