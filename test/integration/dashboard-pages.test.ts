@@ -55,6 +55,28 @@ describe('dashboard pages over HTTP', () => {
     }
   });
 
+  it("answers a method a dashboard address does not take with the dashboard's HTML 405 page and Allow, as its 404", async () => {
+    const { client } = await signedInClient();
+    const notFound = await client.get('/dashboard/nonexistent');
+    for (const [method, path, allow] of [
+      ['PUT', '/dashboard/projects', 'GET, POST'],
+      ['DELETE', '/dashboard/developers/api-keys', 'GET, POST'],
+      ['PATCH', '/dashboard', 'GET'],
+    ] as const) {
+      const answer = await client.request(method, path);
+      expect([method, path, answer.status, answer.headers.get('allow')]).toEqual([method, path, 405, allow]);
+      // The same kind of page as the 404: HTML, the pages' headers, the way back to the dashboard.
+      for (const header of ['content-type', 'content-security-policy', 'cache-control', 'referrer-policy'])
+        expect([header, answer.headers.get(header)]).toEqual([header, notFound.headers.get(header)]);
+      expect(answer.text).toMatch(/^<!doctype html>/);
+      expect(answer.text).toContain(`This address of the dashboard takes ${allow.replace(', ', ' and ')}, not ${method}`);
+      expect(answer.text).toContain(answer.headers.get('x-request-id'));
+      expect(answer.text).toContain('href="/dashboard"');
+    }
+    // The page still answers its own methods.
+    expect((await client.get('/dashboard/projects')).status).toBe(200);
+  });
+
   it('shows a new key in the answer to the form only, never in an address', async () => {
     const { client } = await signedInClient();
     const created = await client.submit('/dashboard/developers/api-keys', '/dashboard/developers/api-keys', {

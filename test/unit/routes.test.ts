@@ -114,19 +114,35 @@ describe('the fallback function ($default route)', () => {
       expect([path, response.statusCode, response.headers.Location]).toEqual([path, 303, page]);
       expect(response.headers['X-Request-Id']).toBe('req-action');
     }
-    // A write keeps its 405 in the envelope: only an address typed or returned to is a page's.
+    // Another method than the action's is its 405 (the dashboard's page), not a redirect.
     const put = await fallback(apiEvent({ method: 'PUT', path: '/dashboard/sign-out', requestId: 'req-put' }));
-    expect([put.statusCode, put.headers.Allow]).toEqual([405, 'POST']);
+    expect([put.statusCode, put.headers.Allow, put.headers['Content-Type']]).toEqual([405, 'POST', 'text/html; charset=utf-8']);
   });
 
-  it('keeps the envelope for a path that only starts like the dashboard, and for a write to an unknown page', async () => {
-    for (const [method, path] of [
-      ['GET', '/dashboards'],
-      ['POST', '/dashboard/nonexistent'],
+  it('answers a method a dashboard address does not take with the HTML 405 page and Allow, as its 404, never the JSON envelope', async () => {
+    for (const [method, path, allow] of [
+      ['PUT', '/dashboard/projects', 'GET, POST'],
+      ['DELETE', '/dashboard/webhooks/wh_01JD2Q7A0B1C2D3E4F5G6H7J8K', 'GET, POST'],
+      ['PATCH', '/dashboard', 'GET'],
     ] as const) {
-      const response = await fallback(apiEvent({ method, path, requestId: 'req-json' }));
-      expect([path, response.statusCode, JSON.parse(response.body ?? '').error.code]).toEqual([path, 404, 'not_found']);
+      const response = await fallback(apiEvent({ method, path, requestId: 'req-405-page' }));
+      expect([path, response.statusCode, response.headers.Allow]).toEqual([path, 405, allow]);
+      expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
+      expect(response.headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['X-Request-Id']).toBe('req-405-page');
+      expect(response.body).toMatch(/^<!doctype html>/);
+      expect(response.body).toContain(`This address of the dashboard takes ${allow.replace(', ', ' and ')}, not ${method}`);
+      expect(response.body).toContain('req-405-page');
+      expect(response.body).toContain('href="/dashboard"');
     }
+  });
+
+  it('answers a write to an unknown dashboard address with the HTML 404 page; a path that only starts like the dashboard keeps the envelope', async () => {
+    const page = await fallback(apiEvent({ method: 'POST', path: '/dashboard/nonexistent', requestId: 'req-page' }));
+    expect([page.statusCode, page.headers['Content-Type']]).toEqual([404, 'text/html; charset=utf-8']);
+    expect(page.body).toContain('No page of the dashboard has this address.');
+    const response = await fallback(apiEvent({ method: 'GET', path: '/dashboards', requestId: 'req-json' }));
+    expect([response.statusCode, JSON.parse(response.body ?? '').error.code]).toEqual([404, 'not_found']);
   });
 });
 

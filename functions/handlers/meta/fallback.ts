@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { ApiError } from '../../core/errors';
-import { dashboardNotFound, isDashboardPath } from '../../http/pages/not-found-page';
+import { dashboardMethodNotAllowed, dashboardNotFound, isDashboardPath } from '../../http/pages/address-error-pages';
 import { withRequestId } from '../../http/pipeline';
 import { dashboardPageAbove } from '../../routes/dashboard-page-above';
 import { errorResponse, type HttpResponse, jsonResponse } from '../../http/response';
@@ -9,7 +9,8 @@ import { matchRoute } from '../../routes';
 /**
  * API Gateway's `$default` route: whatever no route matched. A known path with another method is
  * 405 with `Allow`; anything else is 404. Both in the error envelope, never API Gateway's own body.
- * A page address under /dashboard that no page answers gets the dashboard's HTML 404 instead, and
+ * An address under /dashboard gets the dashboard's HTML error page instead (a person's browser is
+ * there): 404 when no page answers it, 405 with `Allow` for another method (`PUT` to a list); and
  * the address of a dashboard action opened as a page (a mode switch on a confirmation the action
  * answered, `/dashboard/sign-out` typed in) goes to the page the action belongs to.
  */
@@ -18,8 +19,9 @@ const oauthEndpoints = new Set(['/oauth/token', '/oauth/revoke']);
 export const handler = async (event: APIGatewayProxyEventV2): Promise<HttpResponse> => {
   const { method, path } = event.requestContext.http;
   const { allowed } = matchRoute(method, path);
-  if (method === 'GET' && isDashboardPath(path)) {
+  if (isDashboardPath(path)) {
     if (allowed.length === 0) return dashboardNotFound(event, event.requestContext.requestId);
+    if (method !== 'GET') return dashboardMethodNotAllowed(event, event.requestContext.requestId, allowed);
     return withRequestId(
       { statusCode: 303, headers: { Location: dashboardPageAbove(path), 'Cache-Control': 'no-store' }, body: '' },
       event.requestContext.requestId,

@@ -64,7 +64,7 @@ export const webClient = () => {
     }
   };
   const send = async (
-    method: 'GET' | 'POST',
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
     path: string,
     form?: Record<string, string>,
     headers: Record<string, string> = {},
@@ -93,6 +93,8 @@ export const webClient = () => {
   return {
     cookies,
     get: (path: string, headers?: Record<string, string>) => send('GET', path, undefined, headers),
+    /** A method no page form sends (a script's, a tool's), with no body. */
+    request: (method: 'PUT' | 'PATCH' | 'DELETE', path: string) => send(method, path),
     post: (path: string, form: Record<string, string>, headers?: Record<string, string>) => send('POST', path, form, headers),
     /** GETs the page of a form and posts it with the form's CSRF token. */
     async submit(pagePath: string, action: string, fields: Record<string, string>) {
