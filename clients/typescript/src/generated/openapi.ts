@@ -1441,7 +1441,7 @@ export interface components {
           /** @description Prefix evt_; use it to ignore duplicate deliveries */
           id: string;
           /**
-           * @description A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled.
+           * @description A delivery of a webhook exhausted its six attempts: the webhook is `failed` and gets no new deliveries (events meanwhile are recorded as skipped) until it is re-enabled. Sent to the other webhooks subscribed to it, never to the failed one.
            * @constant
            */
           type: 'webhook.failed';
@@ -1456,7 +1456,7 @@ export interface components {
           /** @description Prefix evt_; use it to ignore duplicate deliveries */
           id: string;
           /**
-           * @description A failed webhook was re-enabled (`active: true`): new events are delivered to it again.
+           * @description A failed webhook was re-enabled (`active: true`): new events are delivered to it again. Sent to the other webhooks subscribed to it, never to the re-enabled one.
            * @constant
            */
           type: 'webhook.enabled';
