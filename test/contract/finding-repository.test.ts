@@ -161,28 +161,32 @@ describe.each(implementations)('FindingRepository: %s', (_name, make) => {
     expect(await subject.events(otherMode)).toEqual([]);
   });
 
-  it('starts a remediation only over the revision read and while the project exists; a refused start writes nothing', async () => {
+  it('starts a remediation only over the revision read and while the project exists, with its events; a refused start writes nothing', async () => {
     const created = finding(0);
     await findings.create(tenant, created, []);
     const remediating = (from: Finding): Finding => ({ ...from, status: 'remediating', revision: from.revision + 1 });
+    const started = (from: Finding): PendingEvent[] => [{ type: 'security.finding.remediation.started', data: { id: from.id } }];
 
     // The project was deleted (never stored here): the finding stays open.
-    expect(await findings.startRemediation(tenant, created, remediating(created))).toBe('project_gone');
+    expect(await findings.startRemediation(tenant, created, remediating(created), started(created))).toBe('project_gone');
     expect(await findings.get(tenant, created.id)).toEqual(created);
 
     await subject.storeProject(tenant, projectId);
     const stale = { ...created, revision: created.revision - 1 };
-    expect(await findings.startRemediation(tenant, stale, remediating(stale))).toBe('changed');
+    expect(await findings.startRemediation(tenant, stale, remediating(stale), started(stale))).toBe('changed');
     expect(await findings.get(tenant, created.id)).toEqual(created);
 
     // The project in the other mode does not count.
     const elsewhere = finding(1, { project_id: otherProjectId });
     await findings.create(tenant, elsewhere, []);
     await subject.storeProject(otherMode, otherProjectId);
-    expect(await findings.startRemediation(tenant, elsewhere, remediating(elsewhere))).toBe('project_gone');
+    expect(await findings.startRemediation(tenant, elsewhere, remediating(elsewhere), started(elsewhere))).toBe('project_gone');
+    expect(await subject.events(tenant)).toEqual([]);
 
-    expect(await findings.startRemediation(tenant, created, remediating(created))).toBe('started');
+    expect(await findings.startRemediation(tenant, created, remediating(created), started(created))).toBe('started');
     expect(await findings.get(tenant, created.id)).toEqual(remediating(created));
+    expect(await subject.events(tenant)).toEqual(started(created));
+    expect(await subject.events(otherMode)).toEqual([]);
   });
 
   it('lists by creation or by severity (most severe first), filtered, paged, with the total and a created range', async () => {

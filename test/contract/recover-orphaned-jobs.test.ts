@@ -76,7 +76,7 @@ describe('a local restart fails the jobs left under way', () => {
       },
       revision: open.revision + 1,
     };
-    expect(await findings.startRemediation(tenant, open, remediating)).toBe('started');
+    expect(await findings.startRemediation(tenant, open, remediating, [])).toBe('started');
     const untouched = findingRecord({ projectId, scanId: running.id, atMs: startOfTests - 10_000, minute: 2 });
     expect(await findings.create(tenant, untouched, [])).toBe(true);
 
@@ -119,7 +119,20 @@ describe('a local restart fails the jobs left under way', () => {
     expect(events.filter((event) => event.type === 'test.run.completed').map((event) => event.data.id)).toEqual(
       expect.arrayContaining([runningRun.id, queuedRun.id]),
     );
-    expect(events).toHaveLength(4);
+    expect(events.filter((event) => event.type === 'security.finding.remediation.failed').map((event) => event.data)).toEqual([
+      expect.objectContaining({
+        id: open.id,
+        status: 'open',
+        remediation: expect.objectContaining({
+          status: 'failed',
+          error: `The remediate stopped: ${restarted}; remediate the finding again.`,
+        }),
+      }),
+    ]);
+    expect(events.filter((event) => event.type === 'test.generation.completed').map((event) => event.data)).toEqual([
+      expect.objectContaining({ id: generating.id, status: 'failed', error: expect.stringContaining(restarted) }),
+    ]);
+    expect(events).toHaveLength(6);
 
     // A second start finds nothing under way.
     expect(await failOrphans(table)).toBe(0);

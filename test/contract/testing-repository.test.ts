@@ -117,15 +117,21 @@ describe.each(implementations)('TestRepository: %s', (_name, make) => {
     expect(await tests.getRun(tenant, ofMissingSuite.id)).toBeUndefined();
   });
 
-  it('saves a suite only over the revision it was read at', async () => {
+  it('saves a suite only over the revision it was read at, with its events; a refused save writes none', async () => {
     const created = suite(0);
     await tests.createSuite(tenant, created);
     const running: TestSuite = { ...created, status: 'running', started_at: at(1), updated_at: at(1), revision: 2 };
-    expect(await tests.saveSuite(tenant, created, running)).toBe(true);
-    expect(await tests.saveSuite(tenant, created, { ...created, status: 'failed', revision: 2 })).toBe(false);
+    const generated: PendingEvent = { type: 'test.generation.completed', data: { id: created.id, status: 'failed' } };
+    expect(await tests.saveSuite(tenant, created, running, [])).toBe(true);
+    expect(await tests.saveSuite(tenant, created, { ...created, status: 'failed', revision: 2 }, [generated])).toBe(false);
     expect(await tests.getSuite(tenant, created.id)).toEqual(running);
-    expect(await tests.saveSuite(tenant, suite(5), { ...suite(5), revision: 2 })).toBe(false);
+    expect(await tests.saveSuite(tenant, suite(5), { ...suite(5), revision: 2 }, [generated])).toBe(false);
     expect(await tests.getSuite(tenant, suite(5).id)).toBeUndefined();
+    expect(await subject.events(tenant)).toEqual([]);
+    const failed: TestSuite = { ...running, status: 'failed', completed_at: at(2), updated_at: at(2), revision: 3 };
+    expect(await tests.saveSuite(tenant, running, failed, [generated])).toBe(true);
+    expect(await subject.events(tenant)).toEqual([generated]);
+    expect(await subject.events(otherMode)).toEqual([]);
   });
 
   it('saves a run only over the revision it was read at, with its events; a refused save writes none', async () => {

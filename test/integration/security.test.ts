@@ -130,6 +130,8 @@ describe('security scans', () => {
         'security.finding.created',
         'security.finding.resolved',
         'security.finding.reopened',
+        'security.finding.remediation.started',
+        'security.finding.remediation.failed',
       ],
     });
     const repository = await fixtureRepository(plantedFiles);
@@ -233,15 +235,28 @@ describe('security scans', () => {
     expect(patch).toMatch(new RegExp(`^\\+\\s+"${vulnerablePackage}": "\\^1\\.2\\.5"`, 'm'));
     expect(patch).toContain('diff --git a/package.json b/package.json');
 
-    // Events: the scans started and completed, each finding created once, the two resolutions.
-    const events = (await receiver.waitFor(3 * 2 + findings.length + 2, 20_000)).map((request) => JSON.parse(request.body));
+    // Events: the scans started and completed, each finding created once, the remediation's start,
+    // the two resolutions (the remediation's end is the second, told once: no remediation.failed).
+    const events = (await receiver.waitFor(3 * 2 + findings.length + 3, 20_000)).map((request) => JSON.parse(request.body));
     const count = (type: string) => events.filter((event) => event.type === type).length;
     expect([
       count('security.scan.started'),
       count('security.scan.completed'),
       count('security.finding.created'),
+      count('security.finding.remediation.started'),
       count('security.finding.resolved'),
-    ]).toEqual([3, 3, findings.length, 2]);
+      count('security.finding.remediation.failed'),
+    ]).toEqual([3, 3, findings.length, 1, 2, 0]);
+    expect(events.find((event) => event.type === 'security.finding.remediation.started').data).toMatchObject({
+      id: dependency[0].id,
+      status: 'remediating',
+      remediation: { status: 'in_progress', method: null, requested_at: remediating.body.data.remediation.requested_at },
+    });
+    expect(events.find((event) => event.type === 'security.finding.resolved' && event.data.id === dependency[0].id).data).toMatchObject({
+      status: 'resolved',
+      resolution: 'remediated',
+      remediation: { status: 'completed', method: 'upgrade', patch: remediated.remediation.patch, pushed_branch: null },
+    });
 
     // The remediation was verified but never merged: the next scan still finds the dependency, so
     // the finding is open again, saying why (it must not go on looking fixed).
@@ -283,6 +298,49 @@ describe('security scans', () => {
     expect(result.coverage.sast.covered).toEqual(expect.arrayContaining(['JavaScript', 'TypeScript']));
   });
 
+  it('tells a remediation that fails by its start and its failure, the finding open again (GET /v1/events?type=…)', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const files = { 'config/deploy.js': `export const github = '${githubToken}';\n`, 'README.md': '# Shop\n' };
+    const repository = await fixtureRepository(files);
+    const project = (await api.post('/projects', { name: 'Moved', repository: repository.url })).body.data;
+    expect((await scan(api, project.id, ['secrets'])).status).toBe('completed');
+    const [finding] = await findingsOf(api, `project_id=${project.id}`);
+    // The file leaves the branch before any scan sees it gone: the remediation has nothing to patch.
+    gitOutput(repository.dir, 'rm', '-q', 'config/deploy.js');
+    gitOutput(repository.dir, 'commit', '-qm', 'Move the configuration');
+
+    expect((await api.post(`/security/findings/${finding.id}/remediate`)).status).toBe(202);
+    const failed = await eventually(
+      async () => {
+        const current = (await api.get(`/security/findings/${finding.id}`)).body.data;
+        return current.status !== 'remediating' ? current : undefined;
+      },
+      30_000,
+      () => 'still remediating',
+      100,
+    );
+    expect(failed).toMatchObject({
+      status: 'open',
+      remediation: { status: 'failed', error: 'config/deploy.js is not in the branch any more' },
+    });
+    const ofType = async (type: string) => (await api.get(`/events?type=${type}`)).body.data;
+    const [started] = await ofType('security.finding.remediation.started');
+    expect(started.data).toMatchObject({ id: finding.id, status: 'remediating', remediation: { status: 'in_progress' } });
+    const ended = await ofType('security.finding.remediation.failed');
+    expect(ended).toHaveLength(1);
+    expect(ended[0].data).toEqual(
+      expect.objectContaining({
+        id: finding.id,
+        status: 'open',
+        resolution: null,
+        remediation: { ...failed.remediation },
+      }),
+    );
+    expect(Date.parse(ended[0].created_at)).toBeGreaterThanOrEqual(Date.parse(started.created_at));
+    expect(await ofType('security.finding.resolved')).toEqual([]);
+  });
+
   it('refuses to remediate a finding whose project was deleted, and leaves it open', async () => {
     const { test: key } = await newAccount();
     const api = as(key.key);
@@ -296,6 +354,7 @@ describe('security scans', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'conflict', message: expect.stringContaining('was deleted') });
     expect((await api.get(`/security/findings/${finding.id}`)).body.data).toMatchObject({ status: 'open', remediation: null });
+    expect((await api.get('/events?type=security.finding.remediation.started')).body.data).toEqual([]);
   });
 
   it('refuses bad input and unknown ids', async () => {

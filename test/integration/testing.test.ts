@@ -1,6 +1,7 @@
 import { as } from './support/http';
-import { eventually } from './support/receiver';
+import { eventually, startReceiver } from './support/receiver';
 import { newAccount } from './support/runtime';
+import { createWebhook } from './support/webhooks';
 import { fixtureRepository } from './support/workflows';
 
 type Api = ReturnType<typeof as>;
@@ -46,8 +47,10 @@ const setUp = async (files: Record<string, string>) => {
 };
 
 describe('AI-generated tests', () => {
-  it('generate → run → results with the local provider: smoke tests of the exports, all passing', async () => {
+  it('generate → run → results with the local provider: smoke tests of the exports, all passing; a webhook is told the suite is ready', async () => {
     const { api, projectId } = await setUp(jestRepository);
+    const receiver = await startReceiver();
+    await createWebhook(api, { url: receiver.url(), events: ['test.generation.completed'] });
     // A path named twice counts once.
     const created = await api.post('/tests/generate', { project_id: projectId, paths: ['src/calc.js', 'src/calc.js'] });
     expect(created.status).toBe(201);
@@ -57,6 +60,22 @@ describe('AI-generated tests', () => {
     expect(suite.files.length).toBeGreaterThan(0);
     const declared = suite.files.flatMap((file: any) => file.cases);
     expect(declared).toEqual(expect.arrayContaining([expect.stringContaining('add'), expect.stringContaining('Calculator')]));
+    // The webhook learns the suite is ready, with what it holds, without polling it.
+    const [delivered] = await receiver.waitFor(1, 20_000);
+    await receiver.close();
+    const event = JSON.parse(delivered!.body);
+    expect(event).toMatchObject({ type: 'test.generation.completed' });
+    expect(event.data).toEqual({
+      id: suite.id,
+      project_id: projectId,
+      status: 'completed',
+      branch: 'main',
+      commit: suite.commit,
+      framework: 'jest',
+      files: suite.files.map((file: any) => ({ cases: file.cases, path: file.path })),
+      error: null,
+      completed_at: suite.completed_at,
+    });
 
     expect((await api.get(`/tests/${suite.id}/results`)).status).toBe(404);
     const run = await api.post('/tests/run', { test_id: suite.id, timeout_seconds: 120 });
@@ -81,6 +100,26 @@ describe('AI-generated tests', () => {
     expect(failing).toMatchObject({ status: 'failed', file: 'src/calc.test.js' });
     expect(failing.failure_message).toContain('Expected');
     expect(finished.results.cases.find((c: any) => c.name.includes('reads no credentials'))?.status).toBe('passed');
+  });
+
+  it('a generation that fails is told as one that completes, with its error (GET /v1/events?type=test.generation.completed)', async () => {
+    const { api, projectId } = await setUp({ 'README.md': '# No tests here\n', 'src/calc.js': 'module.exports = {};\n' });
+    const created = await api.post('/tests/generate', { project_id: projectId });
+    const suite = await waitFor(api, created.body.data.id);
+    expect(suite).toMatchObject({ status: 'failed', error: expect.stringContaining('no test framework was detected') });
+    const events = (await api.get('/events?type=test.generation.completed')).body.data;
+    expect(events).toHaveLength(1);
+    expect(events[0].data).toEqual({
+      id: suite.id,
+      project_id: projectId,
+      status: 'failed',
+      branch: null,
+      commit: null,
+      framework: null,
+      files: [],
+      error: suite.error,
+      completed_at: suite.completed_at,
+    });
   });
 
   it('a hanging test hits the timeout: the run fails with that reason', async () => {

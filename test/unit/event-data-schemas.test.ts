@@ -8,6 +8,8 @@ import { newReview } from '../../functions/core/reviews/review-use-cases';
 import type { Finding } from '../../functions/core/security/finding';
 import type { Scan } from '../../functions/core/security/scan';
 import { findingSnapshot, scanSnapshot } from '../../functions/core/security/snapshots';
+import { suiteSnapshot } from '../../functions/core/testing/snapshots';
+import type { TestSuite } from '../../functions/core/testing/test-records';
 import { viewOfWebhook, type Webhook } from '../../functions/core/webhooks/webhook';
 import {
   cancelRun,
@@ -170,6 +172,83 @@ describe('the data the service builds for each event', () => {
     const data = findingSnapshot(older as Finding);
     expect(data).toMatchObject({ reopened_at: null, reopen_reason: null });
     expect(problemsOf('security.finding.reopened', data)).toEqual([]);
+  });
+
+  it('for a finding’s remediation, as it starts, fails and resolves the finding, is what the schema says', () => {
+    const requested = {
+      status: 'in_progress' as const,
+      method: null,
+      requested_at: later,
+      completed_at: null,
+      error: null,
+      patch: null,
+      pushed_branch: null,
+    };
+    const started = findingSnapshot({ ...finding, status: 'remediating', remediation: requested });
+    expect(started).toMatchObject({ status: 'remediating', remediation: requested });
+    expect(problemsOf('security.finding.remediation.started', started)).toEqual([]);
+    const failed = { ...requested, status: 'failed' as const, method: 'ai' as const, completed_at: later, error: 'no change' };
+    expect(problemsOf('security.finding.remediation.failed', findingSnapshot({ ...finding, remediation: failed }))).toEqual([]);
+    const remediated = findingSnapshot({
+      ...finding,
+      status: 'resolved',
+      resolution: 'remediated',
+      resolved_at: later,
+      remediation: {
+        ...failed,
+        status: 'completed',
+        error: null,
+        patch: { location: 'findings/remediation.patch', sha256: 'ab'.repeat(32), size: 10 },
+        pushed_branch: `remediation/${finding.id}`,
+      },
+    });
+    expect(problemsOf('security.finding.resolved', remediated)).toEqual([]);
+    // A finding stored before remediations existed shows none, as GET does.
+    const { remediation: _remediation, ...older } = finding;
+    expect(findingSnapshot(older as Finding)).toMatchObject({ remediation: null });
+    expect(problemsOf('security.finding.created', findingSnapshot(older as Finding))).toEqual([]);
+  });
+
+  it('for a test generation, completed or failed, is what the schema says; a suite under way is not an end', () => {
+    const suite: TestSuite = {
+      id: 'test_01JD2QE4J8K0M2N4P6R8S0T2V4',
+      object: 'test_suite',
+      project_id: projectId,
+      branch: null,
+      branch_used: 'main',
+      commit: '3f9a1c2e7b4d5a6f8e9d0c1b2a3f4e5d6c7b8a9f',
+      paths: null,
+      framework: 'vitest',
+      framework_detected: true,
+      ai_provider: 'bedrock',
+      instructions: null,
+      status: 'completed',
+      summary: 'Covers the cart.',
+      files: [{ path: 'src/cart.test.ts', content: "import { it } from 'vitest';\n", cases: ['adds an item'] }],
+      ai_usage: { input_tokens: 10, output_tokens: 20, provider: 'bedrock', model: 'model' },
+      latest_run_id: null,
+      error: null,
+      created_at: now,
+      updated_at: later,
+      started_at: now,
+      completed_at: later,
+      revision: 3,
+    };
+    const completed = suiteSnapshot(suite);
+    expect(completed).toMatchObject({ branch: 'main', files: [{ path: 'src/cart.test.ts', cases: ['adds an item'] }] });
+    expect(problemsOf('test.generation.completed', completed)).toEqual([]);
+    const failedEarly = suiteSnapshot({
+      ...suite,
+      status: 'failed',
+      branch: 'develop',
+      branch_used: null,
+      commit: null,
+      files: [],
+      error: 'x',
+    });
+    expect(failedEarly).toMatchObject({ branch: 'develop' });
+    expect(problemsOf('test.generation.completed', failedEarly)).toEqual([]);
+    expect(problemsOf('test.generation.completed', suiteSnapshot({ ...suite, status: 'running' }))).not.toEqual([]);
   });
 
   it('for a scan, a deployment, a review, its comment and a webhook is what the schema of each says', () => {

@@ -205,11 +205,12 @@ export const dynamoFindingRepository = (table: TableRef, now: () => number = Dat
         ...eventItems(tenant, events),
       ]),
 
-    startRemediation: async (tenant, previous, next) => {
+    startRemediation: async (tenant, previous, next, events) => {
       const items = [
         revisionPut(tableName, itemOf(tenant, next), previous.revision),
         projectExistsCheck(tableName, tenant, next.project_id),
         ...countMoves(tableName, openCriticalFindingsCountKey(tenant), [moveOf(isOpenCriticalFinding, previous, next)]),
+        ...eventItems(tenant, events),
       ];
       try {
         await withConflictRetry(() => client.send(new TransactWriteCommand({ TransactItems: items })));

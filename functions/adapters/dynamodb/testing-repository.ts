@@ -96,7 +96,11 @@ export const dynamoTestWrites = (table: TableRef, now: () => number = Date.now):
 
     getRun: ownedRecordById<TestRun>(table, keys.testRun),
 
-    saveSuite: (tenant, previous, next) => send([revisionPut(tableName, suiteItem(tenant, next), previous.revision)]),
+    saveSuite: (tenant, previous, next, events) =>
+      send([
+        revisionPut(tableName, suiteItem(tenant, next), previous.revision),
+        ...(pendingEventItems(tableName, tenant, events, now()) as TransactItem[]),
+      ]),
 
     saveRun: (tenant, previous, next, events) =>
       send([

@@ -11,10 +11,13 @@ export const eventTypes = [
   'security.finding.created',
   'security.finding.resolved',
   'security.finding.reopened',
+  'security.finding.remediation.started',
+  'security.finding.remediation.failed',
   'deployment.started',
   'deployment.completed',
   'deployment.failed',
   'deployment.rollback',
+  'test.generation.completed',
   'test.run.completed',
   'review.comment.created',
   'review.completed',
@@ -25,8 +28,9 @@ export const eventTypes = [
 export type EventType = (typeof eventTypes)[number];
 
 /**
- * The event catalogue: the spec's types plus `workflow.cancelled`, `security.finding.reopened` (no
- * state change without its event) and `test.run.completed`, the code review group, and a webhook's
+ * The event catalogue: the spec's types plus `workflow.cancelled`, `security.finding.reopened`, the
+ * remediation's start and failure (no state change without its event), `test.generation.completed`
+ * and `test.run.completed`, the code review group, and a webhook's
  * moves out of and back into `enabled` (what Svix's operational webhooks tell). Each type's
  * `data` is a snapshot of the resource after the change; `workflow.completed` has exactly the
  * spec's shape.
@@ -106,6 +110,7 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
     severity: 'critical',
     status: 'open',
     resolution: null,
+    remediation: null,
     title: 'AWS secret access key in source',
     location: { path: 'config/deploy.js', line: 12 },
     fingerprint: '8d1f0c6b2e4a9f3d7c5b1a0e9f8d7c6b',
@@ -114,6 +119,16 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
     reopened_at: null,
     reopen_reason: null,
     created_at: '2026-11-21T10:00:02.310Z',
+  };
+
+  const remediationStarted = {
+    status: 'in_progress',
+    method: null,
+    requested_at: '2026-11-21T11:00:00.000Z',
+    completed_at: null,
+    error: null,
+    patch: null,
+    pushed_branch: null,
   };
 
   const deploymentSnapshot = {
@@ -241,8 +256,25 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
     'security.scan.completed': { description: 'A security scan finished.', example: scanSnapshot },
     'security.finding.created': { description: 'A scan reported a new finding.', example: findingSnapshot },
     'security.finding.resolved': {
-      description: 'A finding was fixed or remediated.',
-      example: { ...findingSnapshot, status: 'resolved', resolution: 'fixed', last_seen_at: '2026-11-21T10:00:02.310Z' },
+      description:
+        'A finding was fixed (a later scan no longer finds it) or remediated (its remediation ended: `remediation` says how; no other event tells that end).',
+      example: {
+        ...findingSnapshot,
+        status: 'resolved',
+        resolution: 'remediated',
+        remediation: {
+          ...remediationStarted,
+          status: 'completed',
+          method: 'ai',
+          completed_at: '2026-11-21T11:00:09.140Z',
+          patch: {
+            location: `s3://projectautomationservice-artifacts-1x2y3z4w5v6u/findings/acct_01JD2Q7A0B1C2D3E4F5G6H7J8K/live/${findingSnapshot.id}/remediation.patch`,
+            sha256: '4b1e0c9d2f7a6e5b3c8d1f0a9e2b7c6d5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d',
+            size: 412,
+          },
+          pushed_branch: `remediation/${findingSnapshot.id}`,
+        },
+      },
     },
     'security.finding.reopened': {
       description:
@@ -253,6 +285,23 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
         last_seen_at: '2026-11-22T10:15:00.000Z',
         reopened_at: '2026-11-22T10:15:00.000Z',
         reopen_reason: `scan ${scanSnapshot.id} of main at 3f9a1c2e7b4d still finds it: it came back after it was fixed`,
+      },
+    },
+    'security.finding.remediation.started': {
+      description: 'A remediation of an open finding began: the finding is `remediating`.',
+      example: { ...findingSnapshot, status: 'remediating', remediation: remediationStarted },
+    },
+    'security.finding.remediation.failed': {
+      description:
+        'A remediation ended without removing the finding (no change was found, the scanner still reports it, or its job stopped): the finding is `open` again, `remediation.error` says why.',
+      example: {
+        ...findingSnapshot,
+        remediation: {
+          ...remediationStarted,
+          status: 'failed',
+          completed_at: '2026-11-21T11:00:06.820Z',
+          error: 'the proposed patch was verified by re-running the secrets scanner, which still reports the finding',
+        },
       },
     },
     'deployment.started': { description: 'A deployment began.', example: deploymentStarted },
@@ -281,6 +330,21 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
           error: null,
           trigger: 'requested',
         },
+      },
+    },
+    'test.generation.completed': {
+      description: 'A test generation finished (`status` says whether it completed or failed; added: the spec has no test events).',
+      example: {
+        id: 'test_01JD2QE4J8K0M2N4P6R8S0T2V4',
+        project_id: projectId,
+        status: 'completed',
+        branch: 'main',
+        commit: '3f9a1c2e7b4d5a6f8e9d0c1b2a3f4e5d6c7b8a9f',
+        framework: 'jest',
+        // Objects in arrays read back with their fields in name order.
+        files: [{ cases: ['adds an item', 'applies a discount'], path: 'src/cart.test.js' }],
+        error: null,
+        completed_at: '2026-11-21T10:00:04.120Z',
       },
     },
     'test.run.completed': {

@@ -6,7 +6,7 @@ import { scanSnapshot } from '../security/snapshots';
 import type { ReviewRepository } from '../reviews/review';
 import { failReview } from '../reviews/review-change';
 import type { Tenant } from '../tenancy';
-import { runSnapshot } from '../testing/snapshots';
+import { runSnapshot, suiteSnapshot } from '../testing/snapshots';
 import type { TestRepository } from '../testing/test-records';
 
 export interface FailedJob {
@@ -25,8 +25,10 @@ export interface JobFailedDeps {
 /**
  * The safety net of the asynchronous workers: a job whose invocations all failed (a timeout, a
  * crash, memory) reaches the worker's failure destination, and its record is failed here instead
- * of staying `running` / `remediating` forever (a failed review with its `review.completed`, a failed
- * test run with its `test.run.completed`). Records that already finished are left alone.
+ * of staying `running` / `remediating` forever, each with the event that tells its end (a scan's
+ * `security.scan.completed`, a remediation's `security.finding.remediation.failed`, a review's
+ * `review.completed`, a test generation's `test.generation.completed`, a test run's
+ * `test.run.completed`, each saying `failed`). Records that already finished are left alone.
  */
 export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reason: string): Promise<void> => {
   const tenant: Tenant = { accountId: job.ref.account_id, mode: job.ref.mode };
@@ -56,14 +58,15 @@ export const recordFailedJob = async (deps: JobFailedDeps, job: FailedJob, reaso
     case 'generate': {
       const suite = await deps.tests.getSuite(tenant, job.ref.id);
       if (!suite || (suite.status !== 'queued' && suite.status !== 'running')) return;
-      await deps.tests.saveSuite(tenant, suite, {
+      const failed = {
         ...suite,
-        status: 'failed',
+        status: 'failed' as const,
         error: message,
         completed_at: now,
         updated_at: now,
         revision: suite.revision + 1,
-      });
+      };
+      await deps.tests.saveSuite(tenant, suite, failed, [{ type: 'test.generation.completed', data: suiteSnapshot(failed) }]);
       return;
     }
     case 'run': {

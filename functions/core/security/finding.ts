@@ -101,6 +101,11 @@ export interface FindingRepository {
    */
   create(tenant: Tenant, finding: Finding, events: PendingEvent[], claim?: ScopeClaim): Promise<boolean>;
   save(tenant: Tenant, previous: Finding, next: Finding, events: PendingEvent[], claim?: ScopeClaim): Promise<boolean>;
-  /** `save` for the start of a remediation, which also needs the finding's project to exist still. */
-  startRemediation(tenant: Tenant, previous: Finding, next: Finding): Promise<'started' | 'changed' | 'project_gone'>;
+  /** `save` for the start of a remediation, with its events, which also needs the finding's project to exist still. */
+  startRemediation(
+    tenant: Tenant,
+    previous: Finding,
+    next: Finding,
+    events: PendingEvent[],
+  ): Promise<'started' | 'changed' | 'project_gone'>;
 }

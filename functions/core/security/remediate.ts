@@ -18,41 +18,43 @@ export const findingArtifactPrefix = 'findings/';
 export const remediationPatchKey = (tenant: Tenant, findingId: string): string =>
   `${findingArtifactPrefix}${tenant.accountId}/${tenant.mode}/${findingId}/remediation.patch`;
 
-const changeFinding = async (
+/** Ends a remediation: the finding changed, with the event that tells that end, in one write. */
+const endRemediation = async (
   deps: { findings: FindingRepository; clock: Clock },
   tenant: Tenant,
   id: string,
-  change: (finding: Finding, nowIso: string) => { next: Finding; resolvedEvent?: boolean } | null,
+  event: 'security.finding.resolved' | 'security.finding.remediation.failed',
+  change: (finding: Finding, nowIso: string) => Finding | null,
 ): Promise<Finding> => {
   const stored = await changeOptimistically(
     `finding ${id}`,
     () => deps.findings.get(tenant, id),
     (current) => {
       const nowIso = isoTime(deps.clock.now());
-      const result = change(current, nowIso);
-      return result && { ...result, next: { ...result.next, updated_at: nowIso, revision: current.revision + 1 } };
+      const next = change(current, nowIso);
+      return next && { ...next, updated_at: nowIso, revision: current.revision + 1 };
     },
-    async (current, { next, resolvedEvent }) => {
-      const events = resolvedEvent ? [{ type: 'security.finding.resolved' as const, data: findingSnapshot(next) }] : [];
-      return (await deps.findings.save(tenant, current, next, events)) ? next : null;
-    },
+    async (current, next) =>
+      (await deps.findings.save(tenant, current, next, [{ type: event, data: findingSnapshot(next) }])) ? next : null,
   );
   if (!stored) throw new Error(`finding ${id} not found`);
   return stored;
 };
 
-/** The remediation did not work: the finding is open again, with the reason. */
+/**
+ * The remediation did not work: the finding is open again, with the reason
+ * (`security.finding.remediation.failed`). A finding no longer `remediating` (a scan resolved it
+ * meanwhile, or another path ended it) is left as it is: its remediation's end was told already.
+ */
 export const remediationFailed = (
   deps: { findings: FindingRepository; clock: Clock },
   tenant: Tenant,
   id: string,
   reason: string,
 ): Promise<Finding> =>
-  changeFinding(deps, tenant, id, (finding, nowIso) => {
+  endRemediation(deps, tenant, id, 'security.finding.remediation.failed', (finding, nowIso) => {
     if (finding.status !== 'remediating' || !finding.remediation) return null;
-    return {
-      next: { ...finding, status: 'open', remediation: { ...finding.remediation, status: 'failed', completed_at: nowIso, error: reason } },
-    };
+    return { ...finding, status: 'open', remediation: { ...finding.remediation, status: 'failed', completed_at: nowIso, error: reason } };
   });
 
 /** The change that should remove the finding: the mechanical upgrade, or the AI's patch. */
@@ -90,9 +92,9 @@ const proposeChange = async (
 /**
  * Remediates one finding: proposes the change on the branch's current tree, applies it, and
  * re-runs the finding's scanner on the patched tree. Only a patch after which the finding is gone
- * counts: the finding is then `resolved` (`remediated`, event `security.finding.resolved`) with the
- * patch and, when push credentials are configured, the pushed branch; otherwise it is open again
- * with the reason.
+ * counts: the finding is then `resolved` (`remediated`, event `security.finding.resolved`, which
+ * alone tells that end) with the patch and, when push credentials are configured, the pushed
+ * branch; otherwise it is open again with the reason (`security.finding.remediation.failed`).
  */
 export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef): Promise<Finding> => {
   const tenant: Tenant = { accountId: ref.account_id, mode: ref.mode };
@@ -130,24 +132,21 @@ export const runRemediation = async (deps: SecurityJobDeps, ref: SecurityJobRef)
         });
         pushedBranch = pushed.branch;
       }
-      return await changeFinding(deps, tenant, finding.id, (current, nowIso) => {
+      return await endRemediation(deps, tenant, finding.id, 'security.finding.resolved', (current, nowIso) => {
         if (current.status !== 'remediating' || !current.remediation) return null;
         return {
-          next: {
-            ...current,
-            status: 'resolved',
-            resolution: 'remediated',
-            resolved_at: nowIso,
-            remediation: {
-              ...current.remediation,
-              status: 'completed',
-              method,
-              completed_at: nowIso,
-              patch: stored,
-              pushed_branch: pushedBranch,
-            },
+          ...current,
+          status: 'resolved',
+          resolution: 'remediated',
+          resolved_at: nowIso,
+          remediation: {
+            ...current.remediation,
+            status: 'completed',
+            method,
+            completed_at: nowIso,
+            patch: stored,
+            pushed_branch: pushedBranch,
           },
-          resolvedEvent: true,
         };
       });
     } finally {

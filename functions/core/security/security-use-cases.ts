@@ -8,7 +8,7 @@ import type { Scan, ScanRepository, ScanStatus } from './scan';
 import type { ScanType } from './scanner';
 import type { SecurityJobs } from './security-jobs';
 import { remediationFailed } from './remediate';
-import { scanSnapshot } from './snapshots';
+import { findingSnapshot, scanSnapshot } from './snapshots';
 
 export interface SecurityDeps {
   scans: ScanRepository;
@@ -105,7 +105,10 @@ export const listFindings = (
   return deps.findings.list(tenant, query, filters);
 };
 
-/** Starts remediating an open finding: 409 unless it is open. */
+/**
+ * Starts remediating an open finding (`security.finding.remediation.started`): 409 unless it is
+ * open. A job that cannot be started fails the remediation at once, with its event.
+ */
 export const requestRemediation = async (tenant: Tenant, id: string, deps: SecurityDeps): Promise<Finding> => {
   const finding = await getFinding(tenant, id, deps);
   if (finding.status !== 'open') throw conflict(`The finding is ${finding.status}; only an open finding can be remediated.`);
@@ -125,7 +128,9 @@ export const requestRemediation = async (tenant: Tenant, id: string, deps: Secur
     updated_at: at,
     revision: finding.revision + 1,
   };
-  const stored = await deps.findings.startRemediation(tenant, finding, next);
+  const stored = await deps.findings.startRemediation(tenant, finding, next, [
+    { type: 'security.finding.remediation.started', data: findingSnapshot(next) },
+  ]);
   if (stored === 'changed') throw conflict('The finding changed meanwhile; read it again and retry.');
   if (stored === 'project_gone')
     throw conflict(`The finding's project ${finding.project_id} was deleted; its findings can no longer be remediated.`);

@@ -34,6 +34,7 @@ export const findingSnapshot = (finding: Finding): Record<string, unknown> => {
     severity: view.severity,
     status: view.status,
     resolution: view.resolution,
+    remediation: view.remediation,
     title: view.title,
     location: view.location,
     fingerprint: view.fingerprint,

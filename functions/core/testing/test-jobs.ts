@@ -7,7 +7,7 @@ import { changeOptimistically } from '../optimistic-update';
 import type { Scratch, WorkingTree } from '../workspace/working-tree';
 import type { Framework, TestRunner } from './results';
 import type { SourceInspector } from './source-inspector';
-import { runSnapshot } from './snapshots';
+import { runSnapshot, suiteSnapshot } from './snapshots';
 import type { TestJobRef, TestRepository, TestRun, TestSuite } from './test-records';
 
 export interface TestJobDeps {
@@ -52,13 +52,22 @@ const moduleTypeOf = async (tree: WorkingTree): Promise<'module' | 'commonjs'> =
   }
 };
 
-/** Generates a suite: the branch checked out, the framework detected unless given, the AI asked for tests of the sources. */
+/**
+ * Generates a suite: the branch checked out, the framework detected unless given, the AI asked for
+ * tests of the sources. Its end, completed or failed, is told by `test.generation.completed`.
+ */
 export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise<TestSuite | undefined> => {
   const tenant = tenantOf(ref);
   const suiteChange = (update: (suite: TestSuite, nowIso: string) => TestSuite | null) =>
     change(
       () => deps.tests.getSuite(tenant, ref.id),
-      (previous, next) => deps.tests.saveSuite(tenant, previous, next),
+      (previous, next) =>
+        deps.tests.saveSuite(
+          tenant,
+          previous,
+          next,
+          next.status === 'running' ? [] : [{ type: 'test.generation.completed', data: suiteSnapshot(next) }],
+        ),
       deps.clock,
       update,
     );

@@ -89,7 +89,7 @@ export interface TestRepository {
   createRun(tenant: Tenant, run: TestRun): Promise<boolean>;
   getSuite(tenant: Tenant, id: string): Promise<TestSuite | undefined>;
   getRun(tenant: Tenant, id: string): Promise<TestRun | undefined>;
-  saveSuite(tenant: Tenant, previous: TestSuite, next: TestSuite): Promise<boolean>;
+  saveSuite(tenant: Tenant, previous: TestSuite, next: TestSuite, events: PendingEvent[]): Promise<boolean>;
   saveRun(tenant: Tenant, previous: TestRun, next: TestRun, events: PendingEvent[]): Promise<boolean>;
   /** The tenant's latest suites, newest first (ids sort by creation time). */
   recentSuites(tenant: Tenant, limit: number): Promise<TestSuite[]>;

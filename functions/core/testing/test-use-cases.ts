@@ -4,7 +4,7 @@ import { isId, newId } from '../ids';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
 import type { Framework } from './results';
-import { runSnapshot } from './snapshots';
+import { runSnapshot, suiteSnapshot } from './snapshots';
 import type { TestJob, TestListFilters, TestRepository, TestRun, TestSuite, TestWrites } from './test-records';
 
 export interface TestDeps {
@@ -76,7 +76,8 @@ export const generateTests = async (tenant: Tenant, input: GenerateRequest, deps
       completed_at: at,
       revision: 2,
     };
-    if (await deps.tests.saveSuite(tenant, suite, failed)) return failed;
+    if (await deps.tests.saveSuite(tenant, suite, failed, [{ type: 'test.generation.completed', data: suiteSnapshot(failed) }]))
+      return failed;
   }
   return suite;
 };

@@ -4,7 +4,7 @@ import { stageNames } from '../../core/workflows/stage-data';
 import { deploymentSchema } from './deployments';
 import { droppedComments, reviewCommentSchema, reviewSchema, severityCounts } from './reviews';
 import { findingSchema, scanSchema } from './security';
-import { testRunSchema, testTotals } from './testing';
+import { testRunSchema, testSuiteSchema, testTotals } from './testing';
 import { webhookSchema } from './webhooks';
 import { workflowSchema } from './workflows';
 
@@ -17,6 +17,7 @@ const workflowEntries = workflowSchema.entries;
 const scanEntries = scanSchema.entries;
 const findingEntries = findingSchema.entries;
 const deploymentEntries = deploymentSchema.entries;
+const suiteEntries = testSuiteSchema.entries;
 const runEntries = testRunSchema.entries;
 const reviewEntries = reviewSchema.entries;
 
@@ -103,6 +104,10 @@ export const findingEventData = v.pipe(
     severity: findingEntries.severity,
     status: findingEntries.status,
     resolution: findingEntries.resolution,
+    remediation: v.pipe(
+      findingEntries.remediation,
+      v.description('The latest remediation (null: never asked): how it went, or that it is under way.'),
+    ),
     title: findingEntries.title,
     location: findingEntries.location,
     fingerprint: findingEntries.fingerprint,
@@ -113,7 +118,7 @@ export const findingEventData = v.pipe(
     created_at: findingEntries.created_at,
   }),
   v.description(
-    'The finding after the change, as `GET /v1/security/findings/{id}` shows it without `description`, `excerpt`, `details`, `resolved_at`, `remediation` and `updated_at`.',
+    'The finding after the change, as `GET /v1/security/findings/{id}` shows it without `description`, `excerpt`, `details`, `resolved_at` and `updated_at`.',
   ),
 );
 
@@ -143,6 +148,27 @@ export const deploymentEventData = v.pipe(
   v.description(
     'The deployment after the change, as `GET /v1/deployments/{id}` shows it without `auto_rollback`, `config`, `health_checks`, `health_deadline_at` and `updated_at`, its `artifact` without the bundle.',
   ),
+);
+
+export const testGenerationEventData = v.pipe(
+  v.object({
+    id: suiteEntries.id,
+    project_id: suiteEntries.project_id,
+    status: v.pipe(v.picklist(['completed', 'failed']), v.description('`failed`: `error` says why.')),
+    branch: v.pipe(
+      v.nullable(v.string()),
+      v.description('The branch the tests were written from; for a failed generation, the branch asked (null: the default).'),
+    ),
+    commit: suiteEntries.commit,
+    framework: suiteEntries.framework,
+    files: v.pipe(
+      v.array(v.object({ cases: v.array(v.string()), path: v.string() })),
+      v.description('Each generated file and the test cases it declares (empty when it failed); `GET /v1/tests/{id}` shows their content.'),
+    ),
+    error: suiteEntries.error,
+    completed_at: suiteEntries.completed_at,
+  }),
+  v.description('The test generation (suite) that finished; `POST /v1/tests/run` with its `id` runs a completed one.'),
 );
 
 export const testRunEventData = v.pipe(
@@ -191,10 +217,13 @@ export const eventDataSchemas = {
   'security.finding.created': { component: 'FindingEventData', schema: findingEventData },
   'security.finding.resolved': { component: 'FindingEventData', schema: findingEventData },
   'security.finding.reopened': { component: 'FindingEventData', schema: findingEventData },
+  'security.finding.remediation.started': { component: 'FindingEventData', schema: findingEventData },
+  'security.finding.remediation.failed': { component: 'FindingEventData', schema: findingEventData },
   'deployment.started': { component: 'DeploymentEventData', schema: deploymentEventData },
   'deployment.completed': { component: 'DeploymentEventData', schema: deploymentEventData },
   'deployment.failed': { component: 'DeploymentEventData', schema: deploymentEventData },
   'deployment.rollback': { component: 'DeploymentEventData', schema: deploymentEventData },
+  'test.generation.completed': { component: 'TestGenerationEventData', schema: testGenerationEventData },
   'test.run.completed': { component: 'TestRunEventData', schema: testRunEventData },
   'review.comment.created': { component: 'ReviewComment', schema: reviewCommentSchema },
   'review.completed': { component: 'ReviewCompletedEventData', schema: reviewCompletedEventData },

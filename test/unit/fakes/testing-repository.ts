@@ -8,14 +8,15 @@ const tenantKey = (tenant: Tenant) => `${tenant.accountId}|${tenant.mode}`;
 const keyOf = (tenant: Tenant, id: string) => `${tenantKey(tenant)}|${id}`;
 
 export interface StoredTestEvent extends PendingEvent {
-  runId: string;
+  /** The suite or run it was saved with. */
+  recordId: string;
 }
 
 /**
  * In-memory TestRepository with the DynamoDB adapter's rules: `createSuite` / `createRun` answer
  * false for a project it does not know (add them with `addProject`); a run of a suite becomes the
  * suite's latest run (without a revision change, as the adapter's Update does); `saveSuite` /
- * `saveRun` only replace a record still at `previous.revision`, and `saveRun` records its events.
+ * `saveRun` only replace a record still at `previous.revision`, and record their events.
  * Returns copies, so only the port changes what is stored.
  *
  * `interfere` changes the stored record before the next save's revision check, as a concurrent
@@ -29,6 +30,11 @@ export const inMemoryTestRepository = () => {
   const tenantEvents = new Map<string, PendingEvent[]>();
   const calls = { createSuite: 0, createRun: 0, saveSuite: 0, saveRun: 0, savesRejected: 0 };
   let beforeSave: ((tenant: Tenant, id: string) => void) | undefined;
+  const recordEvents = (tenant: Tenant, recordId: string, pending: PendingEvent[]) => {
+    events.push(...pending.map((event) => ({ ...structuredClone(event), recordId })));
+    const ofTenant = tenantEvents.get(tenantKey(tenant)) ?? [];
+    tenantEvents.set(tenantKey(tenant), [...ofTenant, ...structuredClone(pending)]);
+  };
 
   const repository: TestRepository = {
     async createSuite(tenant, suite) {
@@ -92,7 +98,7 @@ export const inMemoryTestRepository = () => {
         .sort((a, b) => b.id.localeCompare(a.id))
         .slice(0, limit);
     },
-    async saveSuite(tenant, previous, next) {
+    async saveSuite(tenant, previous, next, pending) {
       calls.saveSuite += 1;
       beforeSave?.(tenant, previous.id);
       const stored = suites.get(keyOf(tenant, previous.id));
@@ -101,6 +107,7 @@ export const inMemoryTestRepository = () => {
         return false;
       }
       suites.set(keyOf(tenant, previous.id), structuredClone(next));
+      recordEvents(tenant, previous.id, pending);
       return true;
     },
     async saveRun(tenant, previous, next, pending) {
@@ -112,9 +119,7 @@ export const inMemoryTestRepository = () => {
         return false;
       }
       runs.set(keyOf(tenant, previous.id), structuredClone(next));
-      events.push(...pending.map((event) => ({ ...structuredClone(event), runId: previous.id })));
-      const ofTenant = tenantEvents.get(tenantKey(tenant)) ?? [];
-      tenantEvents.set(tenantKey(tenant), [...ofTenant, ...structuredClone(pending)]);
+      recordEvents(tenant, previous.id, pending);
       return true;
     },
   };
@@ -122,7 +127,7 @@ export const inMemoryTestRepository = () => {
   return {
     ...repository,
     calls,
-    /** Every event saved, of any tenant, with the run it was saved with. */
+    /** Every event saved, of any tenant, with the suite or run it was saved with. */
     events,
     /** The events saved for one account and mode, as the outbox holds them. */
     eventsOf(tenant: Tenant): PendingEvent[] {

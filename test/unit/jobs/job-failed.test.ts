@@ -31,7 +31,7 @@ const store = () => {
   const tests = {
     getSuite: (_t: unknown, id: string) => get<TestSuite>(id),
     getRun: (_t: unknown, id: string) => get<TestRun>(id),
-    saveSuite: (_t: unknown, p: TestSuite, n: TestSuite) => save(p, n),
+    saveSuite: (_t: unknown, p: TestSuite, n: TestSuite, e: PendingEvent[]) => save(p, n, e),
     saveRun: (_t: unknown, p: TestRun, n: TestRun, e: PendingEvent[]) => save(p, n, e),
   } as unknown as TestRepository;
   const reviews = {
@@ -56,24 +56,38 @@ describe('a job whose invocations all failed', () => {
     expect(events.map((event) => event.type)).toEqual(['security.scan.completed']);
   });
 
-  it('puts a finding being remediated back to open with the reason', async () => {
-    const { records, deps } = store();
+  it('puts a finding being remediated back to open with the reason and its remediation.failed event, and leaves a resolved one alone', async () => {
+    const { records, events, deps } = store();
     records.set('fnd_1', {
       id: 'fnd_1',
       status: 'remediating',
       remediation: { status: 'in_progress', error: null },
       revision: 2,
     } as unknown as Finding);
+    // A scan resolved this one while its remediation ran: that end was told by security.finding.resolved.
+    records.set('fnd_2', { id: 'fnd_2', status: 'resolved', remediation: { status: 'failed' }, revision: 4 } as unknown as Finding);
     await recordFailedJob(deps, { action: 'remediate', ref: { ...ref, id: 'fnd_1' } }, 'it waited too long to run');
+    await recordFailedJob(deps, { action: 'remediate', ref: { ...ref, id: 'fnd_2' } }, 'timeout');
     expect(records.get('fnd_1')).toMatchObject({
       status: 'open',
       remediation: { status: 'failed', error: 'The remediate stopped: it waited too long to run.' },
     });
+    expect(records.get('fnd_2')).toMatchObject({ status: 'resolved', revision: 4 });
+    expect(events).toEqual([
+      {
+        type: 'security.finding.remediation.failed',
+        data: expect.objectContaining({
+          id: 'fnd_1',
+          status: 'open',
+          remediation: expect.objectContaining({ status: 'failed', error: 'The remediate stopped: it waited too long to run.' }),
+        }),
+      },
+    ]);
   });
 
-  it('fails a test suite or run still under way (a run with its test.run.completed), and leaves finished ones alone', async () => {
+  it('fails a test suite or run still under way, with its test.generation.completed or test.run.completed, and leaves finished ones alone', async () => {
     const { records, events, deps } = store();
-    records.set('test_1', { id: 'test_1', status: 'running', revision: 2 } as unknown as TestSuite);
+    records.set('test_1', { id: 'test_1', status: 'running', files: [], revision: 2 } as unknown as TestSuite);
     records.set('run_1', { id: 'run_1', status: 'queued', revision: 1 } as unknown as TestRun);
     records.set('run_2', { id: 'run_2', status: 'completed', revision: 5 } as unknown as TestRun);
     await recordFailedJob(deps, { action: 'generate', ref: { ...ref, id: 'test_1' } }, 'timeout');
@@ -83,6 +97,10 @@ describe('a job whose invocations all failed', () => {
     expect(records.get('run_1')).toMatchObject({ status: 'failed', error: 'The run stopped: timeout.' });
     expect(records.get('run_2')).toMatchObject({ status: 'completed', revision: 5 });
     expect(events).toEqual([
+      {
+        type: 'test.generation.completed',
+        data: expect.objectContaining({ id: 'test_1', status: 'failed', files: [], error: 'The generate stopped: timeout.' }),
+      },
       { type: 'test.run.completed', data: expect.objectContaining({ id: 'run_1', status: 'failed', error: 'The run stopped: timeout.' }) },
     ]);
   });

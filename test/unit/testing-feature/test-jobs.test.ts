@@ -109,7 +109,24 @@ describe('runGeneration', () => {
     });
     expect(s.tests.storedSuite(tenant, suite.id)).toEqual(result);
     expect(s.scratch.disposed).toEqual(s.scratch.made);
-    expect(s.tests.events).toEqual([]);
+    // Its end is told, in the save that completes it: the files without their content.
+    expect(s.tests.events).toEqual([
+      {
+        type: 'test.generation.completed',
+        data: {
+          id: suite.id,
+          project_id: testProjectId,
+          status: 'completed',
+          branch: 'develop',
+          commit: checkedOutCommit,
+          framework: 'jest',
+          files: answer.files.map(({ path, cases }) => ({ cases, path })),
+          error: null,
+          completed_at: at(1000),
+        },
+        recordId: suite.id,
+      },
+    ]);
   });
 
   it("records the default branch the checkout reports when none was asked, and tells the AI an ES module repository's type", async () => {
@@ -139,6 +156,7 @@ describe('runGeneration', () => {
     await expect(runGeneration(s.deps, jobRefOf(suite))).rejects.toThrow('the record kept changing; gave up');
     expect(s.tests.calls.saveSuite).toBe(10);
     expect(s.repository.requests).toEqual([]);
+    expect(s.tests.events).toEqual([]);
   });
 
   it('uses the framework given, without detecting one (framework_detected false), and the suite paths and provider', async () => {
@@ -175,6 +193,23 @@ describe('runGeneration', () => {
     });
     expect(s.providerCalls).toEqual([]);
     expect(s.scratch.disposed).toEqual(s.scratch.made);
+    // A failed generation is told as a completed one is, `status` saying which (the branch as asked: null, the default).
+    expect(s.tests.events.map(({ type, data }) => ({ type, data }))).toEqual([
+      {
+        type: 'test.generation.completed',
+        data: {
+          id: suite.id,
+          project_id: testProjectId,
+          status: 'failed',
+          branch: null,
+          commit: null,
+          framework: null,
+          files: [],
+          error: 'no test framework was detected in the repository; name one (jest, vitest, node:test, pytest)',
+          completed_at: at(0),
+        },
+      },
+    ]);
   });
 
   it('fails the suite with the error of an AI provider that throws', async () => {
@@ -244,6 +279,7 @@ describe('runGeneration', () => {
     expect(s.tests.calls.saveSuite).toBe(saves);
     expect(s.repository.requests).toHaveLength(1);
     expect(s.anthropic.tasks).toHaveLength(1);
+    expect(s.tests.events.map(({ type }) => type)).toEqual(['test.generation.completed']);
   });
 
   it('leaves a failed suite as it is, and answers undefined for no suite', async () => {
@@ -284,6 +320,8 @@ describe('runGeneration', () => {
     });
     const result = await runGeneration(s.deps, jobRefOf(suite));
     expect(result).toMatchObject({ status: 'failed', error: 'cancelled elsewhere', files: [] });
+    // That writer told its end; this invocation tells none.
+    expect(s.tests.events).toEqual([]);
   });
 });
 
@@ -370,7 +408,7 @@ describe('runTestRun', () => {
     expect(s.tests.storedRun(tenant, run.id)).toEqual(result);
     expect(s.tests.events).toEqual([
       {
-        runId: run.id,
+        recordId: run.id,
         type: 'test.run.completed',
         data: {
           id: run.id,

@@ -120,10 +120,10 @@ describe('generateTests', () => {
     expect(jobs.started).toEqual([]);
   });
 
-  it('marks the suite failed (revision 2) when the job cannot be started', async () => {
+  it('marks the suite failed (revision 2) with its test.generation.completed when the job cannot be started', async () => {
     const { deps, tests, jobs } = setup();
     jobs.behaviour.failStart = true;
-    const suite = await generateTests(tenant, { project_id: projectId }, deps);
+    const suite = await generateTests(tenant, { project_id: projectId, branch: 'develop' }, deps);
     expect(jobs.started).toHaveLength(1);
     expect(suite).toMatchObject({
       status: 'failed',
@@ -132,6 +132,23 @@ describe('generateTests', () => {
       revision: 2,
     });
     expect(tests.storedSuite(tenant, suite.id)).toEqual(suite);
+    expect(tests.events).toEqual([
+      {
+        type: 'test.generation.completed',
+        data: {
+          id: suite.id,
+          project_id: projectId,
+          status: 'failed',
+          branch: 'develop',
+          commit: null,
+          framework: null,
+          files: [],
+          error: 'The generation could not be started; ask again.',
+          completed_at: now,
+        },
+        recordId: suite.id,
+      },
+    ]);
   });
 
   it('answers the queued suite when the job failed to start and the suite changed meanwhile (the job may yet run)', async () => {
@@ -141,6 +158,7 @@ describe('generateTests', () => {
     const suite = await generateTests(tenant, { project_id: projectId }, deps);
     expect(suite.status).toBe('queued');
     expect(tests.calls.savesRejected).toBe(1);
+    expect(tests.events).toEqual([]);
   });
 });
 
@@ -279,7 +297,7 @@ describe('runTests', () => {
           error: 'The run could not be started; ask again.',
           completed_at: now,
         }),
-        runId: run.id,
+        recordId: run.id,
       },
     ]);
   });

@@ -14,10 +14,13 @@ export const eventTypes = [
   'security.finding.created',
   'security.finding.resolved',
   'security.finding.reopened',
+  'security.finding.remediation.started',
+  'security.finding.remediation.failed',
   'deployment.started',
   'deployment.completed',
   'deployment.failed',
   'deployment.rollback',
+  'test.generation.completed',
   'test.run.completed',
   'review.comment.created',
   'review.completed',
@@ -270,6 +273,7 @@ export interface SecurityFindingCreatedEvent {
    *   "severity": "critical",
    *   "status": "open",
    *   "resolution": null,
+   *   "remediation": null,
    *   "title": "AWS secret access key in source",
    *   "location": {"path":"config/deploy.js","line":12},
    *   "fingerprint": "8d1f0c6b2e4a9f3d7c5b1a0e9f8d7c6b",
@@ -283,7 +287,7 @@ export interface SecurityFindingCreatedEvent {
   data: components['schemas']['FindingEventData'];
 }
 
-/** A finding was fixed or remediated. */
+/** A finding was fixed (a later scan no longer finds it) or remediated (its remediation ended: `remediation` says how; no other event tells that end). */
 export interface SecurityFindingResolvedEvent {
   /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
   id: string;
@@ -303,7 +307,8 @@ export interface SecurityFindingResolvedEvent {
    *   "rule_id": "secretlint/aws",
    *   "severity": "critical",
    *   "status": "resolved",
-   *   "resolution": "fixed",
+   *   "resolution": "remediated",
+   *   "remediation": {"status":"completed","method":"ai","requested_at":"2026-11-21T11:00:00.000Z","completed_at":"2026-11-21T11:00:09.140Z","error":null,"patch":{"location":"s3://projectautomationservice-artifacts-1x2y3z4w5v6u/findings/acct_01JD2Q7A0B1C2D3E4F5G6H7J8K/live/fnd_01JD2QB2G6H8J0K2M4N6P8R0S2/remediation.patch","sha256":"4b1e0c9d2f7a6e5b3c8d1f0a9e2b7c6d5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d","size":412},"pushed_branch":"remediation/fnd_01JD2QB2G6H8J0K2M4N6P8R0S2"},
    *   "title": "AWS secret access key in source",
    *   "location": {"path":"config/deploy.js","line":12},
    *   "fingerprint": "8d1f0c6b2e4a9f3d7c5b1a0e9f8d7c6b",
@@ -338,6 +343,7 @@ export interface SecurityFindingReopenedEvent {
    *   "severity": "critical",
    *   "status": "open",
    *   "resolution": null,
+   *   "remediation": null,
    *   "title": "AWS secret access key in source",
    *   "location": {"path":"config/deploy.js","line":12},
    *   "fingerprint": "8d1f0c6b2e4a9f3d7c5b1a0e9f8d7c6b",
@@ -345,6 +351,76 @@ export interface SecurityFindingReopenedEvent {
    *   "last_seen_at": "2026-11-22T10:15:00.000Z",
    *   "reopened_at": "2026-11-22T10:15:00.000Z",
    *   "reopen_reason": "scan scan_01JD2QA1F5G7H9J1K3M5N7P9Q1 of main at 3f9a1c2e7b4d still finds it: it came back after it was fixed",
+   *   "created_at": "2026-11-21T10:00:02.310Z"
+   * }
+   */
+  data: components['schemas']['FindingEventData'];
+}
+
+/** A remediation of an open finding began: the finding is `remediating`. */
+export interface SecurityFindingRemediationStartedEvent {
+  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
+  id: string;
+  type: 'security.finding.remediation.started';
+  /** When it happened: ISO 8601 UTC with milliseconds. */
+  created_at: string;
+  /**
+   * A snapshot of the resource after the change: `FindingEventData` of the OpenAPI document.
+   *
+   * @example
+   * {
+   *   "id": "fnd_01JD2QB2G6H8J0K2M4N6P8R0S2",
+   *   "scan_id": "scan_01JD2QA1F5G7H9J1K3M5N7P9Q1",
+   *   "project_id": "proj_01JD2Q8X4B6V3C1N0M9K8J7H6G",
+   *   "branch": "main",
+   *   "type": "secrets",
+   *   "rule_id": "secretlint/aws",
+   *   "severity": "critical",
+   *   "status": "remediating",
+   *   "resolution": null,
+   *   "remediation": {"status":"in_progress","method":null,"requested_at":"2026-11-21T11:00:00.000Z","completed_at":null,"error":null,"patch":null,"pushed_branch":null},
+   *   "title": "AWS secret access key in source",
+   *   "location": {"path":"config/deploy.js","line":12},
+   *   "fingerprint": "8d1f0c6b2e4a9f3d7c5b1a0e9f8d7c6b",
+   *   "first_seen_at": "2026-11-21T10:00:02.310Z",
+   *   "last_seen_at": "2026-11-21T10:00:02.310Z",
+   *   "reopened_at": null,
+   *   "reopen_reason": null,
+   *   "created_at": "2026-11-21T10:00:02.310Z"
+   * }
+   */
+  data: components['schemas']['FindingEventData'];
+}
+
+/** A remediation ended without removing the finding (no change was found, the scanner still reports it, or its job stopped): the finding is `open` again, `remediation.error` says why. */
+export interface SecurityFindingRemediationFailedEvent {
+  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
+  id: string;
+  type: 'security.finding.remediation.failed';
+  /** When it happened: ISO 8601 UTC with milliseconds. */
+  created_at: string;
+  /**
+   * A snapshot of the resource after the change: `FindingEventData` of the OpenAPI document.
+   *
+   * @example
+   * {
+   *   "id": "fnd_01JD2QB2G6H8J0K2M4N6P8R0S2",
+   *   "scan_id": "scan_01JD2QA1F5G7H9J1K3M5N7P9Q1",
+   *   "project_id": "proj_01JD2Q8X4B6V3C1N0M9K8J7H6G",
+   *   "branch": "main",
+   *   "type": "secrets",
+   *   "rule_id": "secretlint/aws",
+   *   "severity": "critical",
+   *   "status": "open",
+   *   "resolution": null,
+   *   "remediation": {"status":"failed","method":null,"requested_at":"2026-11-21T11:00:00.000Z","completed_at":"2026-11-21T11:00:06.820Z","error":"the proposed patch was verified by re-running the secrets scanner, which still reports the finding","patch":null,"pushed_branch":null},
+   *   "title": "AWS secret access key in source",
+   *   "location": {"path":"config/deploy.js","line":12},
+   *   "fingerprint": "8d1f0c6b2e4a9f3d7c5b1a0e9f8d7c6b",
+   *   "first_seen_at": "2026-11-21T10:00:02.310Z",
+   *   "last_seen_at": "2026-11-21T10:00:02.310Z",
+   *   "reopened_at": null,
+   *   "reopen_reason": null,
    *   "created_at": "2026-11-21T10:00:02.310Z"
    * }
    */
@@ -485,6 +561,32 @@ export interface DeploymentRollbackEvent {
    * }
    */
   data: components['schemas']['DeploymentEventData'];
+}
+
+/** A test generation finished (`status` says whether it completed or failed; added: the spec has no test events). */
+export interface TestGenerationCompletedEvent {
+  /** evt_…: the same on every delivery of this event; use it to drop duplicates. */
+  id: string;
+  type: 'test.generation.completed';
+  /** When it happened: ISO 8601 UTC with milliseconds. */
+  created_at: string;
+  /**
+   * A snapshot of the resource after the change: `TestGenerationEventData` of the OpenAPI document.
+   *
+   * @example
+   * {
+   *   "id": "test_01JD2QE4J8K0M2N4P6R8S0T2V4",
+   *   "project_id": "proj_01JD2Q8X4B6V3C1N0M9K8J7H6G",
+   *   "status": "completed",
+   *   "branch": "main",
+   *   "commit": "3f9a1c2e7b4d5a6f8e9d0c1b2a3f4e5d6c7b8a9f",
+   *   "framework": "jest",
+   *   "files": [{"cases":["adds an item","applies a discount"],"path":"src/cart.test.js"}],
+   *   "error": null,
+   *   "completed_at": "2026-11-21T10:00:04.120Z"
+   * }
+   */
+  data: components['schemas']['TestGenerationEventData'];
 }
 
 /** A test run finished (added: the spec has no test events). */
@@ -639,10 +741,13 @@ export type ServiceEvent =
   | SecurityFindingCreatedEvent
   | SecurityFindingResolvedEvent
   | SecurityFindingReopenedEvent
+  | SecurityFindingRemediationStartedEvent
+  | SecurityFindingRemediationFailedEvent
   | DeploymentStartedEvent
   | DeploymentCompletedEvent
   | DeploymentFailedEvent
   | DeploymentRollbackEvent
+  | TestGenerationCompletedEvent
   | TestRunCompletedEvent
   | ReviewCommentCreatedEvent
   | ReviewCompletedEvent

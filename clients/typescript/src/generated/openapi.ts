@@ -959,7 +959,7 @@ export interface components {
       completed_at: string | null;
       duration_ms: number | null;
     };
-    /** @description The finding after the change, as `GET /v1/security/findings/{id}` shows it without `description`, `excerpt`, `details`, `resolved_at`, `remediation` and `updated_at`. */
+    /** @description The finding after the change, as `GET /v1/security/findings/{id}` shows it without `description`, `excerpt`, `details`, `resolved_at` and `updated_at`. */
     FindingEventData: {
       /** @description Prefix fnd_ */
       id: string;
@@ -975,6 +975,25 @@ export interface components {
       /** @enum {string} */
       status: 'open' | 'remediating' | 'resolved';
       resolution: ('fixed' | 'remediated') | null;
+      /** @description The latest remediation (null: never asked): how it went, or that it is under way. */
+      remediation: {
+        /** @enum {string} */
+        status: 'in_progress' | 'completed' | 'failed';
+        method: ('upgrade' | 'ai') | null;
+        /**
+         * Format: date-time
+         * @description ISO 8601 UTC timestamp with milliseconds
+         */
+        requested_at: string;
+        completed_at: string | null;
+        error: string | null;
+        patch: {
+          location: string;
+          sha256: string;
+          size: number;
+        } | null;
+        pushed_branch: string | null;
+      } | null;
       title: string;
       location: {
         path: string;
@@ -1050,6 +1069,28 @@ export interface components {
       started_at: string | null;
       completed_at: string | null;
       duration_ms: number | null;
+    };
+    /** @description The test generation (suite) that finished; `POST /v1/tests/run` with its `id` runs a completed one. */
+    TestGenerationEventData: {
+      /** @description Prefix test_ */
+      id: string;
+      project_id: string;
+      /**
+       * @description `failed`: `error` says why.
+       * @enum {string}
+       */
+      status: 'completed' | 'failed';
+      /** @description The branch the tests were written from; for a failed generation, the branch asked (null: the default). */
+      branch: string | null;
+      commit: string | null;
+      framework: ('jest' | 'vitest' | 'node:test' | 'pytest') | null;
+      /** @description Each generated file and the test cases it declares (empty when it failed); `GET /v1/tests/{id}` shows their content. */
+      files: {
+        cases: string[];
+        path: string;
+      }[];
+      error: string | null;
+      completed_at: string | null;
     };
     /** @description The test run that finished (`GET /v1/tests/{id}` shows it whole, with every case). */
     TestRunEventData: {
@@ -1306,7 +1347,7 @@ export interface components {
           /** @description Prefix evt_; use it to ignore duplicate deliveries */
           id: string;
           /**
-           * @description A finding was fixed or remediated.
+           * @description A finding was fixed (a later scan no longer finds it) or remediated (its remediation ended: `remediation` says how; no other event tells that end).
            * @constant
            */
           type: 'security.finding.resolved';
@@ -1325,6 +1366,36 @@ export interface components {
            * @constant
            */
           type: 'security.finding.reopened';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['FindingEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A remediation of an open finding began: the finding is `remediating`.
+           * @constant
+           */
+          type: 'security.finding.remediation.started';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['FindingEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A remediation ended without removing the finding (no change was found, the scanner still reports it, or its job stopped): the finding is `open` again, `remediation.error` says why.
+           * @constant
+           */
+          type: 'security.finding.remediation.failed';
           /**
            * Format: date-time
            * @description ISO 8601 UTC timestamp with milliseconds
@@ -1391,6 +1462,21 @@ export interface components {
            */
           created_at: string;
           data: components['schemas']['DeploymentEventData'];
+        }
+      | {
+          /** @description Prefix evt_; use it to ignore duplicate deliveries */
+          id: string;
+          /**
+           * @description A test generation finished (`status` says whether it completed or failed; added: the spec has no test events).
+           * @constant
+           */
+          type: 'test.generation.completed';
+          /**
+           * Format: date-time
+           * @description ISO 8601 UTC timestamp with milliseconds
+           */
+          created_at: string;
+          data: components['schemas']['TestGenerationEventData'];
         }
       | {
           /** @description Prefix evt_; use it to ignore duplicate deliveries */
@@ -9140,6 +9226,18 @@ export interface operations {
                 }
               | {
                   /** @constant */
+                  type: 'security.finding.remediation.started';
+                  description: string;
+                  example: components['schemas']['FindingEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'security.finding.remediation.failed';
+                  description: string;
+                  example: components['schemas']['FindingEventData'];
+                }
+              | {
+                  /** @constant */
                   type: 'deployment.started';
                   description: string;
                   example: components['schemas']['DeploymentEventData'];
@@ -9161,6 +9259,12 @@ export interface operations {
                   type: 'deployment.rollback';
                   description: string;
                   example: components['schemas']['DeploymentEventData'];
+                }
+              | {
+                  /** @constant */
+                  type: 'test.generation.completed';
+                  description: string;
+                  example: components['schemas']['TestGenerationEventData'];
                 }
               | {
                   /** @constant */
@@ -9248,10 +9352,13 @@ export interface operations {
           | 'security.finding.created'
           | 'security.finding.resolved'
           | 'security.finding.reopened'
+          | 'security.finding.remediation.started'
+          | 'security.finding.remediation.failed'
           | 'deployment.started'
           | 'deployment.completed'
           | 'deployment.failed'
           | 'deployment.rollback'
+          | 'test.generation.completed'
           | 'test.run.completed'
           | 'review.comment.created'
           | 'review.completed'
@@ -9764,10 +9871,13 @@ export interface operations {
             | 'security.finding.created'
             | 'security.finding.resolved'
             | 'security.finding.reopened'
+            | 'security.finding.remediation.started'
+            | 'security.finding.remediation.failed'
             | 'deployment.started'
             | 'deployment.completed'
             | 'deployment.failed'
             | 'deployment.rollback'
+            | 'test.generation.completed'
             | 'test.run.completed'
             | 'review.comment.created'
             | 'review.completed'
@@ -10271,10 +10381,13 @@ export interface operations {
             | 'security.finding.created'
             | 'security.finding.resolved'
             | 'security.finding.reopened'
+            | 'security.finding.remediation.started'
+            | 'security.finding.remediation.failed'
             | 'deployment.started'
             | 'deployment.completed'
             | 'deployment.failed'
             | 'deployment.rollback'
+            | 'test.generation.completed'
             | 'test.run.completed'
             | 'review.comment.created'
             | 'review.completed'
@@ -10697,10 +10810,13 @@ export interface operations {
             | 'security.finding.created'
             | 'security.finding.resolved'
             | 'security.finding.reopened'
+            | 'security.finding.remediation.started'
+            | 'security.finding.remediation.failed'
             | 'deployment.started'
             | 'deployment.completed'
             | 'deployment.failed'
             | 'deployment.rollback'
+            | 'test.generation.completed'
             | 'test.run.completed'
             | 'review.comment.created'
             | 'review.completed'
@@ -10955,10 +11071,13 @@ export interface operations {
           | 'security.finding.created'
           | 'security.finding.resolved'
           | 'security.finding.reopened'
+          | 'security.finding.remediation.started'
+          | 'security.finding.remediation.failed'
           | 'deployment.started'
           | 'deployment.completed'
           | 'deployment.failed'
           | 'deployment.rollback'
+          | 'test.generation.completed'
           | 'test.run.completed'
           | 'review.comment.created'
           | 'review.completed'
