@@ -176,17 +176,18 @@ describe('the OAuth 2.0 authorization server, driven by oauth4webapi', () => {
     expect((await choose(other.account.id)).status).toBe(303);
     const request = /name="request" value="([^"]*)"/.exec(page.text)![1]!.replace(/&amp;/g, '&');
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)![1]!;
-    const answered = await browser.post('/oauth/authorize', {
-      csrf_token: csrf,
-      request,
-      decision: 'allow',
-      account_id: person.account.id,
-    });
+    const answered = await browser.post('/oauth/authorize', { csrf_token: csrf, request, decision: 'allow' });
     expect(answered.status).toBe(409);
     expect(answered.location).toBeNull();
-    expect(answered.text).toContain('Reload the authorization page');
-    // The same Allow without the account the page named is refused too (a page of before this check).
-    const unnamed = await browser.post('/oauth/authorize', { csrf_token: csrf, request, decision: 'allow' });
+    expect(answered.text.replace(/<[^>]+>/g, '')).toContain(
+      `This form was opened for the account ${person.account.id}; you are now acting for the account ${other.account.id}. Nothing was changed.`,
+    );
+    const reload = /<a href="([^"]+)">Reload the page<\/a>/.exec(answered.text)![1]!.replace(/&amp;/g, '&');
+    expect(reload).toBe(`/oauth/authorize?${request}`);
+    // Deny too, like every form of an account: it is sent again from the page reloaded for this one.
+    expect((await browser.post('/oauth/authorize', { csrf_token: csrf, request, decision: 'deny' })).status).toBe(409);
+    // The same Allow with a token that names no account is refused too (a page of before this check).
+    const unnamed = await browser.post('/oauth/authorize', { csrf_token: csrf.split('.').at(-1)!, request, decision: 'allow' });
     expect([unnamed.status, unnamed.location]).toEqual([409, null]);
 
     // Reloaded, the page asks for the account acted for now, and Allow grants there.

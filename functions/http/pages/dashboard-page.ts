@@ -142,7 +142,13 @@ export const dashboardPage = (
       if (!('page' in result)) return result;
       return { ...result, page: withFailedWebhooks(await failedWebhooks(), result.page) };
     },
-    { ...(options.attention ? { attention: true } : {}) },
+    {
+      ...(options.attention ? { attention: true } : {}),
+      // Every form of the dashboard acts in the account and mode its page showed (the default of
+      // an account's pages); sent after another tab switched either, it is offered again from here.
+      formsBoundTo: 'account_and_mode',
+      pageToReload: ({ event }) => dashboardPageAbove(event.rawPath),
+    },
   );
 
 /** Whether a form's action was confirmed (in the dialog, or on the confirmation page). */

@@ -1,7 +1,7 @@
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { type PeopleDeps, peopleDeps } from '../../adapters/dynamodb/people-deps';
 import type { WebRouteDefinition } from '../../routes/route';
-import { type AccessLevel, createPageHandler, type PageReads, type PageRequest, type PageResult } from './page-handler';
+import { type AccessLevel, createPageHandler, type PageOptions, type PageRequest, type PageResult } from './page-handler';
 
 let deps: PeopleDeps | undefined;
 
@@ -13,5 +13,5 @@ export const pageHandler = (
   route: WebRouteDefinition,
   access: AccessLevel,
   handle: (request: PageRequest) => Promise<PageResult>,
-  reads: PageReads = {},
-) => createPageHandler(route, access, handle, pageDepsFromEnvironment, reads);
+  options: PageOptions = {},
+) => createPageHandler(route, access, handle, pageDepsFromEnvironment, options);

