@@ -15,7 +15,7 @@ describe('projects', () => {
     expect(project).toEqual({
       id: expect.stringMatching(/^proj_[0-9A-HJKMNP-TV-Z]{26}$/),
       name: 'Shop',
-      repository: 'https://github.com/acme/shop',
+      repository,
       description: 'Storefront',
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       updated_at: project.created_at,
