@@ -19,6 +19,8 @@ const common = {
   testEnvironmentOptions: { customExportConditions: ['source', 'node', 'node-addons'] },
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'json', 'css'],
+  // The network fence in every test file: nothing leaves loopback, and a file whose code tried fails.
+  setupFilesAfterEnv: ['<rootDir>/test/support/network-fence-jest.ts'],
 };
 
 export default {

@@ -10,8 +10,16 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { fencePreloadOption } from '../test/support/network-fence';
 
-const jest = ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning', 'node_modules/jest/bin/jest.js', '--runInBand'];
+// Jest starts with the network fence installed (test/support/network-fence.ts), before its first line.
+const jest = [
+  '--experimental-vm-modules',
+  '--no-warnings=ExperimentalWarning',
+  fencePreloadOption,
+  'node_modules/jest/bin/jest.js',
+  '--runInBand',
+];
 
 interface Lane {
   name: string;

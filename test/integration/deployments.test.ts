@@ -706,6 +706,7 @@ describe('validation', () => {
     const liveProject = await newProject(liveApi);
     expectInvalid(await liveApi.post('/deployments', { ...valid, project_id: liveProject }), 'config.hook_url');
     // A test-mode project is not a live one (the config itself is fine for live: https, public address).
+    // Refused, so nothing is ever sent to it; were it sent, the network fence would fail the run.
     const publicConfig = { ...valid.config, hook_url: 'https://93.184.215.14/deploy', health_url: 'https://93.184.215.14/healthz' };
     expectInvalid(await liveApi.post('/deployments', { ...valid, config: publicConfig }), 'project_id');
 

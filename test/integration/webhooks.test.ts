@@ -9,7 +9,12 @@ import { clockPast } from './support/clock';
  */
 const timestamp = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const webhookId = /^wh_[0-9A-HJKMNP-TV-Z]{26}$/;
-/** A public address given literally, so that no DNS is involved; nothing is ever sent to it here. */
+/**
+ * A public address given literally, so that no DNS is involved; nothing is ever sent to it here.
+ * Some of these webhooks are live, active and subscribed to `*`: they stay quiet only because no
+ * event happens in their accounts. Should one ever happen, the runtime's delivery would be refused
+ * by the network fence (test/support/network-fence.ts), which fails the run.
+ */
 const publicTarget = 'https://93.184.215.14/hooks/pas';
 /** Test-mode webhooks may target the local machine in the local runtime; nothing listens here. */
 const localTarget = 'http://127.0.0.1:9/hook';

@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { installNetworkFence, withFencePreload } from '../../support/network-fence';
 import { startChildRuntime } from '../support/child-runtime';
 
 /**
@@ -11,6 +12,12 @@ import { startChildRuntime } from '../support/child-runtime';
  */
 export default async (): Promise<void> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'pas-it-'));
+  // The network fence in this process and in every node process started from here on (the runtime,
+  // the CLIs, the runtimes tests restart), all recording what they refuse in one file, which the
+  // global teardown reads. Only the tests set this: `npm start` runs unfenced.
+  process.env.NETWORK_FENCE_LOG = join(dataDir, 'network-fence.log');
+  process.env.NODE_OPTIONS = withFencePreload(process.env.NODE_OPTIONS);
+  installNetworkFence();
   const runtime = await startChildRuntime(dataDir, {
     IN_MEMORY: '1',
     RATE_LIMIT_PER_SECOND: '20',
