@@ -1,10 +1,6 @@
 import type { TableRef } from '../../functions/adapters/dynamodb/client';
-import { dynamoFindingRepository } from '../../functions/adapters/dynamodb/finding-repository';
+import { jobFailedDeps } from '../../functions/adapters/dynamodb/job-failed-deps';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
-import { dynamoReviewRepository } from '../../functions/adapters/dynamodb/review-repository';
-import { dynamoScanRepository } from '../../functions/adapters/dynamodb/scan-repository';
-import { dynamoTestRepository } from '../../functions/adapters/dynamodb/testing-repository';
-import { systemClock } from '../../functions/core/clock';
 import { recordFailedJob } from '../../functions/core/jobs/job-failed';
 import type { scanFor } from './recover-orphans';
 
@@ -23,13 +19,7 @@ const orphanedJobs = [
  * failed as the job safety net fails it in AWS, with its event where it has one.
  */
 export const failOrphanedJobs = async (table: TableRef, scan: typeof scanFor): Promise<number> => {
-  const deps = {
-    scans: dynamoScanRepository(table),
-    findings: dynamoFindingRepository(table),
-    tests: dynamoTestRepository(table),
-    reviews: dynamoReviewRepository(table),
-    clock: systemClock,
-  };
+  const deps = jobFailedDeps(table);
   let failed = 0;
   for (const { action, entity, statuses, again } of orphanedJobs) {
     const values = Object.fromEntries(statuses.map((status, index) => [`:status${index}`, status]));

@@ -1,23 +1,12 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { systemClock } from '../../core/clock';
 import { type FailedJob, recordFailedJob } from '../../core/jobs/job-failed';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
-import { dynamoFindingRepository } from '../../adapters/dynamodb/finding-repository';
-import { dynamoReviewRepository } from '../../adapters/dynamodb/review-repository';
-import { dynamoScanRepository } from '../../adapters/dynamodb/scan-repository';
-import { dynamoTestRepository } from '../../adapters/dynamodb/testing-repository';
+import { jobFailedDeps } from '../../adapters/dynamodb/job-failed-deps';
 import { logger } from '../../observability/logger';
 import { tracedTable } from '../../observability/tracer';
 
-const table = tracedTable(tableFromEnvironment());
-const deps = {
-  scans: dynamoScanRepository(table),
-  findings: dynamoFindingRepository(table),
-  tests: dynamoTestRepository(table),
-  reviews: dynamoReviewRepository(table),
-  clock: systemClock,
-};
+const deps = jobFailedDeps(tracedTable(tableFromEnvironment()));
 
 /** A Lambda on-failure destination record: the original request and why it failed. */
 interface DestinationRecord {
