@@ -4,6 +4,7 @@ import { decodeTime, encodeTime, monotonicFactory, ulid } from 'ulid';
 export const idPrefixes = {
   account: 'acct_',
   user: 'usr_',
+  invitation: 'inv_',
   session: 'ses_',
   oauthGrant: 'grt_',
   auditRecord: 'aud_',

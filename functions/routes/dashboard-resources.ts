@@ -286,6 +286,13 @@ export const removeMemberRoute = settingsRow({
   path: '/dashboard/team/{id}/remove',
   handler: 'dashboard/settings/team-remove',
 });
+export const cancelInvitationRoute = settingsRow({
+  operationId: 'dashboardCancelInvitation',
+  summary: 'Cancel an invitation waiting for its answer',
+  method: 'POST',
+  path: '/dashboard/team/invitations/{id}/cancel',
+  handler: 'dashboard/settings/team-cancel-invitation',
+});
 export const auditLogRoute = settingsRow({
   operationId: 'dashboardAuditLog',
   summary: "The account's audit log (admins)",
@@ -406,6 +413,7 @@ export const dashboardResourceRoutes: WebRouteDefinition[] = [
   teamRoute,
   inviteMemberRoute,
   removeMemberRoute,
+  cancelInvitationRoute,
   auditLogRoute,
   webhooksRoute,
   createWebhookPageRoute,

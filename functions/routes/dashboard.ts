@@ -82,6 +82,33 @@ export const chooseAccountRoute = page({
   tableAccess: 'write',
 });
 
+export const invitationRoute = page({
+  operationId: 'dashboardInvitation',
+  summary: 'An invitation to join an account, for the invited person to answer',
+  method: 'GET',
+  path: '/dashboard/invitations/{id}',
+  handler: 'dashboard/invitation',
+  tableAccess: 'session',
+});
+
+export const acceptInvitationRoute = page({
+  operationId: 'dashboardAcceptInvitation',
+  summary: 'Accept an invitation: join the account',
+  method: 'POST',
+  path: '/dashboard/invitations/{id}/accept',
+  handler: 'dashboard/invitation-accept',
+  tableAccess: 'write',
+});
+
+export const declineInvitationRoute = page({
+  operationId: 'dashboardDeclineInvitation',
+  summary: 'Decline an invitation',
+  method: 'POST',
+  path: '/dashboard/invitations/{id}/decline',
+  handler: 'dashboard/invitation-decline',
+  tableAccess: 'write',
+});
+
 export const forgotPasswordFormRoute = page({
   operationId: 'dashboardForgotPasswordForm',
   summary: 'Ask for a password reset link',
@@ -191,6 +218,9 @@ export const dashboardRoutes: WebRouteDefinition[] = [
   signOutRoute,
   accountsFormRoute,
   chooseAccountRoute,
+  invitationRoute,
+  acceptInvitationRoute,
+  declineInvitationRoute,
   forgotPasswordFormRoute,
   forgotPasswordRoute,
   setPasswordFormRoute,

@@ -36,6 +36,7 @@ export const entityTypes = {
   user: 'user',
   userEmail: 'user_email',
   membership: 'membership',
+  invitation: 'invitation',
   session: 'session',
   oneTimeLink: 'one_time_link',
   signInThrottle: 'sign_in_throttle',

@@ -3,6 +3,7 @@ import type { TableRef } from './client';
 import { dynamoAccountRepository } from './account-repository';
 import { dynamoAuditLog } from './audit-log';
 import { dynamoCredentialRepository } from './credential-repository';
+import { dynamoInvitationRepository } from './invitation-repository';
 import { dynamoOAuthClientRepository } from './oauth-client-repository';
 import { dynamoOAuthGrantStore } from './oauth-grant-store';
 import { dynamoOneTimeLinkRepository } from './one-time-link-repository';
@@ -22,6 +23,7 @@ export const peopleDeps = (table: TableRef, clock: Clock = systemClock) => ({
   sessions: dynamoSessionRepository(table),
   signedInReads: dynamoSignedInReads(table),
   links: dynamoOneTimeLinkRepository(table),
+  invitations: dynamoInvitationRepository(table),
   throttle: dynamoSignInThrottleStore(table),
   audit: dynamoAuditLog(table),
   clients: dynamoOAuthClientRepository(table),

@@ -20,7 +20,7 @@ export const userRevisionPut = (tableName: string, user: User): TransactItem => 
   },
 });
 
-const membershipItem = (membership: Membership): Record<string, unknown> => ({
+export const membershipItem = (membership: Membership): Record<string, unknown> => ({
   ...keys.membership(membership.user_id, membership.account_id),
   ...keys.membershipIndexes(membership.account_id, membership.user_id),
   entity: entityTypes.membership,

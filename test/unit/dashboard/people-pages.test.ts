@@ -134,19 +134,23 @@ describe('team invitations', () => {
       },
       deps,
     );
-    expect(invited.membership.role).toBe('viewer');
+    if (invited.kind !== 'new_user') throw new Error('a new person is created as a member');
+    expect(invited.created.membership.role).toBe('viewer');
     expect(deps.mailer.sent).toHaveLength(1);
     expect(deps.mailer.sent[0]).toMatchObject({ to: 'new@example.com' });
     expect(deps.mailer.sent[0]!.text).toContain(
-      `http://localhost:3000/dashboard/set-password?token=${encodeURIComponent(invited.link!.token)}`,
+      `http://localhost:3000/dashboard/set-password?token=${encodeURIComponent(invited.created.link!.token)}`,
     );
     expect(deps.audit.records.at(-1)).toMatchObject({ action: 'user.added', actor: { type: 'user', id: admin.id } });
   });
 
-  it('someone with a user already is added and told so; a member twice is a conflict; nobody removes themselves', async () => {
-    const { deps, account, admin } = await setUp();
+  it('someone with a user already is invited, not added; a member cannot be invited; nobody removes themselves', async () => {
+    const { deps, account, admin, viewer } = await setUp();
     const other = await createAccount({ email: 'other@example.com' }, deps);
-    await createUser({ email: 'known@example.com', accountId: other.id, role: 'admin', password: 'another long phrase' }, deps);
+    const known = await createUser(
+      { email: 'known@example.com', accountId: other.id, role: 'admin', password: 'another long phrase' },
+      deps,
+    );
     const input = {
       accountId: account.id,
       email: 'known@example.com',
@@ -155,14 +159,15 @@ describe('team invitations', () => {
       origin,
       serviceOrigin: 'http://x',
     };
-    const added = await inviteMember(input, deps);
-    expect(added.created).toBe(false);
-    expect(deps.mailer.sent.at(-1)!.text).toContain('You were added to the account');
-    await expect(inviteMember(input, deps)).rejects.toMatchObject({ code: 'conflict' });
+    const invited = await inviteMember(input, deps);
+    expect(invited.kind).toBe('invitation');
+    expect(await deps.users.getMembership(known.user.id, account.id)).toBeUndefined();
+    expect(deps.mailer.sent.at(-1)!.text).toContain('You join it only if you accept.');
+    await expect(inviteMember({ ...input, email: viewer.email }, deps)).rejects.toMatchObject({ code: 'conflict' });
     await expect(removeTeamMember({ accountId: account.id, userId: admin.id, actorId: admin.id, origin }, deps)).rejects.toMatchObject({
       code: 'conflict',
     });
-    await removeTeamMember({ accountId: account.id, userId: added.user.id, actorId: admin.id, origin }, deps);
-    expect(await deps.users.getMembership(added.user.id, account.id)).toBeUndefined();
+    await removeTeamMember({ accountId: account.id, userId: viewer.id, actorId: admin.id, origin }, deps);
+    expect(await deps.users.getMembership(viewer.id, account.id)).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@ import type { OAuthClient, OAuthClientRepository } from '../../../functions/core
 import type { AuthorizationCode, Consent, Grant, OAuthGrantStore, RefreshToken } from '../../../functions/core/oauth/grant';
 import type { AttentionCounts, Session, SessionRepository, SignedInReads } from '../../../functions/core/sessions/session';
 import type { Tenant } from '../../../functions/core/tenancy';
+import type { Invitation, InvitationRepository } from '../../../functions/core/users/invitation';
 import type { OneTimeLink, OneTimeLinkRepository } from '../../../functions/core/users/one-time-links';
 import type { SignInThrottleStore, ThrottleCounter } from '../../../functions/core/users/sign-in-throttle';
 import type { Membership, User, UserRepository } from '../../../functions/core/users/user';
@@ -106,6 +107,68 @@ export const inMemoryLinkRepository = (users: UserRepository): OneTimeLinkReposi
       if (!(await users.update(user))) return 'changed';
       links.delete(hash);
       return 'redeemed';
+    },
+  };
+};
+
+/**
+ * Invitations in memory, one per person and account, with the table's conditions: each write
+ * checks and changes in the same turn, the membership and the audit record with it.
+ */
+export const inMemoryInvitationRepository = (
+  users: UserRepository,
+  audit: AuditLog,
+): InvitationRepository & { stored: Map<string, Invitation> } => {
+  const stored = new Map<string, Invitation>();
+  const key = (userId: string, accountId: string) => `${userId}/${accountId}`;
+  const byCreation = (a: Invitation, b: Invitation) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const pending = (invitation: Invitation, now: string, unexpired: boolean) => {
+    const current = stored.get(key(invitation.user_id, invitation.account_id));
+    return current?.id === invitation.id && current.status === 'pending' && (!unexpired || current.expires_at > now) ? current : undefined;
+  };
+  return {
+    stored,
+    async create(invitation, record, now) {
+      if (await users.getMembership(invitation.user_id, invitation.account_id)) return 'member';
+      const current = stored.get(key(invitation.user_id, invitation.account_id));
+      if (current && current.status === 'pending' && current.expires_at > now) return 'pending';
+      stored.set(key(invitation.user_id, invitation.account_id), copy(invitation));
+      await audit.record(record);
+      return 'created';
+    },
+    async get(id) {
+      const found = [...stored.values()].find((invitation) => invitation.id === id);
+      return found && copy(found);
+    },
+    async ofAccount(accountId) {
+      return [...stored.values()]
+        .filter((i) => i.account_id === accountId)
+        .sort(byCreation)
+        .map(copy);
+    },
+    async ofUser(userId) {
+      return [...stored.values()]
+        .filter((i) => i.user_id === userId)
+        .sort(byCreation)
+        .map(copy);
+    },
+    async accept(invitation, membership, now, record) {
+      const member = await users.getMembership(membership.user_id, membership.account_id);
+      // Checked again after the read and changed in the same turn, as the table's transaction does.
+      const current = pending(invitation, now, true);
+      if (!current) return 'closed';
+      if (member) return 'member';
+      Object.assign(current, { status: 'accepted', answered_at: now });
+      await users.addMembership(membership);
+      await audit.record(record);
+      return 'accepted';
+    },
+    async close(invitation, status, now, record) {
+      const current = pending(invitation, now, status === 'declined');
+      if (!current) return false;
+      Object.assign(current, { status, answered_at: now });
+      await audit.record(record);
+      return true;
     },
   };
 };
@@ -357,7 +420,8 @@ export const inMemoryPeople = () => {
   const audit = inMemoryAuditLog();
   const clients = inMemoryClientRepository();
   const grants = inMemoryGrantStore(credentials, users, clients, audit);
+  const invitations = inMemoryInvitationRepository(users, audit);
   const mailer = recordingMailer();
   const signedInReads = inMemorySignedInReads(sessions, users, accounts);
-  return { clock, accounts, credentials, users, sessions, signedInReads, links, throttle, audit, clients, grants, mailer };
+  return { clock, accounts, credentials, users, sessions, signedInReads, links, throttle, audit, clients, grants, invitations, mailer };
 };

@@ -7,13 +7,16 @@ import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
 import { inviteMemberRoute } from '../../../routes/dashboard-resources';
 import { teamPage } from './team-page';
 
-/** Invites by e-mail: the sign-in link goes by mail (SES in AWS, the outbox locally), never onto the page. */
+/**
+ * Invites by e-mail: someone with a user gets an invitation to accept, a new person a link to choose
+ * a password. Either goes by mail (SES in AWS, the outbox locally), never onto the page.
+ */
 export const handler = dashboardPage(
   inviteMemberRoute,
   async (request) => {
     const form = { email: request.form.get('email') ?? '', role: request.form.get('role') ?? 'viewer' };
     try {
-      await inviteMember(
+      const invited = await inviteMember(
         {
           accountId: request.tenant.accountId,
           email: form.email,
@@ -25,7 +28,7 @@ export const handler = dashboardPage(
         { ...pageDepsFromEnvironment(), mailer: mailerFromEnvironment() },
       );
       // Told by the page the answer redirects to: a reload shows the team, and invites no one again.
-      return { redirect: '/dashboard/team?done=invited' };
+      return { redirect: `/dashboard/team?done=${invited.kind === 'invitation' ? 'invitation_sent' : 'invited'}` };
     } catch (error) {
       if (error instanceof ApiError && error.code === 'conflict') return teamPage(request, { errors: [error.message], form }, 409);
       const errors = formErrors(error, { email: 'Email', role: 'Role' });

@@ -1,4 +1,5 @@
 import { keysCreatedByPerson, listKeys } from '../../../core/credentials/dashboard-keys';
+import { pendingInvitationsOfAccount } from '../../../core/users/invitations';
 import { listUsers } from '../../../core/users/manage-users';
 import type { DashboardRequest } from '../../../http/pages/dashboard-page';
 import { pageDepsFromEnvironment } from '../../../http/pages/page-deps';
@@ -11,12 +12,17 @@ export const teamPage = async (
   status = 200,
 ): Promise<PageResult> => {
   const deps = pageDepsFromEnvironment();
-  const [members, keys] = await Promise.all([listUsers(request.tenant.accountId, deps), listKeys(request.tenant.accountId, deps)]);
+  const [members, keys, invitations] = await Promise.all([
+    listUsers(request.tenant.accountId, deps),
+    listKeys(request.tenant.accountId, deps),
+    pendingInvitationsOfAccount(request.tenant.accountId, deps),
+  ]);
   return {
     status,
     page: TeamPage({
       shell: request.shell,
       members,
+      invitations,
       selfId: request.actor.userId,
       // For the removal dialog: how many keys each person made, and that their personal access tokens stop.
       keysCreated: keysCreatedByPerson(keys, deps.clock.now()),

@@ -1,4 +1,5 @@
 import { type KeysCreated, noKeysCreated } from '../../../../core/credentials/dashboard-keys';
+import type { PendingInvitationView } from '../../../../core/users/invitations';
 import type { MemberView } from '../../../../core/users/manage-users';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
@@ -19,9 +20,53 @@ export const removalQuestion = (email: string, created: KeysCreated): string =>
   `API keys they created: ${created.apiKeys} (they stay the account's and keep working). ` +
   `Their personal access tokens are revoked: ${created.personalAccessTokens}. Added back later, they start afresh.`;
 
+/** What cancelling an invitation does, asked in the dialog and on the page that confirms without a script. */
+export const cancellationQuestion = (email: string): string =>
+  `Cancel the invitation of ${email}? The link in their e-mail stops working; you can invite them again.`;
+
+/** Invitations of people who have a user already, waiting for them to accept or decline. */
+const PendingInvitations = ({ shell, invitations }: { shell: Shell; invitations: PendingInvitationView[] }) => (
+  <Card>
+    <h2>Pending invitations</h2>
+    <p className="muted">
+      People who already have a user join only when they accept their invitation (signed in as themselves, within 7 days).
+    </p>
+    <RecordTable
+      caption="Invitations waiting for an answer, oldest first"
+      headings={['E-mail', 'Role', 'Invited by', 'Expires', 'Actions']}
+      records={invitations}
+      row={(invitation) => (
+        <tr key={invitation.id}>
+          <th scope="row">
+            {invitation.email} {invitation.expired && <span className="badge badge--warn">expired</span>}
+          </th>
+          <td>{invitation.role}</td>
+          <td>{invitation.invited_by_email ?? '—'}</td>
+          <td>
+            <Time iso={invitation.expires_at} />
+          </td>
+          <td>
+            {shell.role === 'admin' && (
+              <ConfirmForm
+                action={`/dashboard/team/invitations/${encodeURIComponent(invitation.id)}/cancel`}
+                csrfToken={shell.viewer.csrfToken}
+                confirm={cancellationQuestion(invitation.email)}
+                label={`Cancel the invitation of ${invitation.email}`}
+              >
+                <Button variant="danger">Cancel invitation</Button>
+              </ConfirmForm>
+            )}
+          </td>
+        </tr>
+      )}
+    />
+  </Card>
+);
+
 export const TeamPage = (props: {
   shell: Shell;
   members: MemberView[];
+  invitations?: PendingInvitationView[];
   selfId: string;
   /** The working keys each member made, by user id. */
   keysCreated?: ReadonlyMap<string, KeysCreated>;
@@ -71,10 +116,16 @@ export const TeamPage = (props: {
           )}
         />
       </Card>
+      {props.invitations && props.invitations.length > 0 && <PendingInvitations shell={shell} invitations={props.invitations} />}
       {admin && (
         <FormCard
           title="Invite someone"
-          intro={<p className="muted">They get an e-mail with a sign-in link (a one-time link to choose a password, valid 24 hours).</p>}
+          intro={
+            <p className="muted">
+              Someone new gets an e-mail with a one-time link to choose a password (valid 24 hours). Someone who already has a user gets an
+              invitation to accept or decline (valid 7 days): they join only if they accept.
+            </p>
+          }
           action="/dashboard/team"
           csrfToken={shell.viewer.csrfToken}
           errors={props.errors}
