@@ -47,6 +47,7 @@ const workflow = {
   outputs: {
     docker_image: null,
     deployment_url: null,
+    repository: project.repository,
     commit: 'b13e82bd3e0bd6f989333c82d05c65324ba9f7a8',
     branch: 'main',
     plan: {
@@ -407,6 +408,7 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
       outputs: {
         docker_image: null,
         deployment_url: null,
+        repository: null,
         commit: null,
         branch: null,
         plan: null,
@@ -454,6 +456,7 @@ export const responseExamples: Readonly<Record<string, unknown>> = {
       outputs: {
         docker_image: null,
         deployment_url: null,
+        repository: null,
         commit: null,
         branch: null,
         plan: null,

@@ -251,6 +251,39 @@ describe('cancel', () => {
   });
 });
 
+describe("a project's repository changed while a workflow runs", () => {
+  it('the workflow completes on the repository and commit intake checked out; the next one uses the new repository', async () => {
+    const { api, repository, projectId } = await setUp();
+    const other = await fixtureRepository({ 'README.md': '# Elsewhere\n', 'src/other.js': 'export const other = 1;\n' });
+    // Build waits, so the project changes between intake and the stages after it.
+    injectFaults({ state: 'Build', delayMs: 3000, times: 1, match: { 'workflow.project_id': projectId } });
+    const created = await start(api, projectId, promptWriting('src/farewell.js', 'export const farewell = (name) => name;\n'));
+    const afterIntake = await waitForWorkflow(api, created.id, (w) => w.stage_statuses.intake === 'completed');
+    expect(afterIntake.outputs).toMatchObject({ repository: repository.url, commit: repository.commit, branch: 'main' });
+
+    const moved = await api.patch(`/projects/${projectId}`, { repository: other.url });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.repository).toBe(other.url);
+
+    const done = await waitForWorkflow(api, created.id);
+    // Build started only after the change, so every later stage had the project's new repository to read.
+    expect(Date.parse(done.stage_timings.build.started_at)).toBeGreaterThan(Date.parse(moved.body.data.updated_at));
+    expect([done.status, done.error]).toEqual(['completed', null]);
+    expect(done.outputs).toMatchObject({ repository: repository.url, commit: repository.commit, branch: 'main' });
+    // The packaged change is a change of the original repository's tree.
+    const bundle = await readBundle(await readFile(done.outputs.bundle.location));
+    expect(bundle.get('changes/src/farewell.js')?.toString()).toContain('farewell');
+    const patch = (await readFile(done.outputs.diff.location)).toString();
+    expect(patch).toContain('+export const farewell');
+
+    // A workflow started after the change works on the new repository.
+    const next = await start(api, projectId, promptWriting('src/ok.js', 'export const ok = 1;\n'));
+    const nextDone = await waitForWorkflow(api, next.id);
+    expect(nextDone.status).toBe('completed');
+    expect(nextDone.outputs).toMatchObject({ repository: other.url, commit: other.commit });
+  });
+});
+
 describe('the workflow API', () => {
   it('refuses bad input with 422 and names what is wrong', async () => {
     const { api, projectId } = await setUp();

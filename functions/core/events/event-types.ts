@@ -44,6 +44,7 @@ export const eventCatalogue = /* @__PURE__ */ (() => {
   const noOutputs = {
     docker_image: null,
     deployment_url: null,
+    repository: null,
     commit: null,
     branch: null,
     plan: null,

@@ -39,6 +39,12 @@ export interface WorkflowOutputs {
   /** Only what really exists: null until an image was built / a deployment answered. */
   docker_image: string | null;
   deployment_url: string | null;
+  /**
+   * The repository intake checked out (the project's when the workflow started): every later stage
+   * works on it, whatever the project names meanwhile. Null until intake ran; absent on workflows
+   * stored before it was kept, whose stages read the project's.
+   */
+  repository: string | null;
   commit: string | null;
   branch: string | null;
   plan: { summary: string; steps: string[] } | null;
@@ -121,7 +127,7 @@ export const viewOfWorkflow = (workflow: Workflow): WorkflowView =>
           field === 'config'
           ? { ...workflow.config, review: workflow.config.review ?? true }
           : field === 'outputs'
-            ? { ...workflow.outputs, review: workflow.outputs.review ?? null }
+            ? { ...workflow.outputs, repository: workflow.outputs.repository ?? null, review: workflow.outputs.review ?? null }
             : workflow[field],
     ]),
   ) as unknown as WorkflowView;
@@ -138,6 +144,7 @@ export const tenantOf = (ref: WorkflowRef): Tenant => ({ accountId: ref.account_
 export const emptyOutputs = (): WorkflowOutputs => ({
   docker_image: null,
   deployment_url: null,
+  repository: null,
   commit: null,
   branch: null,
   plan: null,

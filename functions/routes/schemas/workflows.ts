@@ -33,6 +33,12 @@ export const workflowSchema = v.object({
   outputs: v.object({
     docker_image: v.pipe(v.nullable(v.string()), v.description('The built image, or null: only what really exists.')),
     deployment_url: v.pipe(v.nullable(v.string()), v.description("The deployment's URL, or null.")),
+    repository: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        "The repository intake checked out: the project's `repository` when the workflow started. Every later stage works on it, at `commit`, even if the project's `repository` changes meanwhile. Null until intake ran.",
+      ),
+    ),
     commit: v.pipe(v.nullable(v.string()), v.description('The commit intake checked out.')),
     branch: v.nullable(v.string()),
     plan: v.nullable(v.object({ summary: v.string(), steps: v.array(v.string()) })),

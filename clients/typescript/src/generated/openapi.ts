@@ -822,6 +822,8 @@ export interface components {
         docker_image: string | null;
         /** @description The deployment's URL, or null. */
         deployment_url: string | null;
+        /** @description The repository intake checked out: the project's `repository` when the workflow started. Every later stage works on it, at `commit`, even if the project's `repository` changes meanwhile. Null until intake ran. */
+        repository: string | null;
         /** @description The commit intake checked out. */
         commit: string | null;
         branch: string | null;
@@ -2620,6 +2622,7 @@ export interface operations {
            *           "outputs": {
            *             "docker_image": null,
            *             "deployment_url": null,
+           *             "repository": "https://github.com/acme/shop",
            *             "commit": "b13e82bd3e0bd6f989333c82d05c65324ba9f7a8",
            *             "branch": "main",
            *             "plan": {
@@ -2728,6 +2731,8 @@ export interface operations {
                 docker_image: string | null;
                 /** @description The deployment's URL, or null. */
                 deployment_url: string | null;
+                /** @description The repository intake checked out: the project's `repository` when the workflow started. Every later stage works on it, at `commit`, even if the project's `repository` changes meanwhile. Null until intake ran. */
+                repository: string | null;
                 /** @description The commit intake checked out. */
                 commit: string | null;
                 branch: string | null;
@@ -3013,6 +3018,7 @@ export interface operations {
            *         "outputs": {
            *           "docker_image": null,
            *           "deployment_url": null,
+           *           "repository": null,
            *           "commit": null,
            *           "branch": null,
            *           "plan": null,
@@ -3078,6 +3084,8 @@ export interface operations {
                 docker_image: string | null;
                 /** @description The deployment's URL, or null. */
                 deployment_url: string | null;
+                /** @description The repository intake checked out: the project's `repository` when the workflow started. Every later stage works on it, at `commit`, even if the project's `repository` changes meanwhile. Null until intake ran. */
+                repository: string | null;
                 /** @description The commit intake checked out. */
                 commit: string | null;
                 branch: string | null;
@@ -3362,6 +3370,7 @@ export interface operations {
            *         "outputs": {
            *           "docker_image": null,
            *           "deployment_url": null,
+           *           "repository": "https://github.com/acme/shop",
            *           "commit": "b13e82bd3e0bd6f989333c82d05c65324ba9f7a8",
            *           "branch": "main",
            *           "plan": {
@@ -3463,6 +3472,8 @@ export interface operations {
                 docker_image: string | null;
                 /** @description The deployment's URL, or null. */
                 deployment_url: string | null;
+                /** @description The repository intake checked out: the project's `repository` when the workflow started. Every later stage works on it, at `commit`, even if the project's `repository` changes meanwhile. Null until intake ran. */
+                repository: string | null;
                 /** @description The commit intake checked out. */
                 commit: string | null;
                 branch: string | null;
@@ -3896,6 +3907,7 @@ export interface operations {
            *         "outputs": {
            *           "docker_image": null,
            *           "deployment_url": null,
+           *           "repository": null,
            *           "commit": null,
            *           "branch": null,
            *           "plan": null,
@@ -3961,6 +3973,8 @@ export interface operations {
                 docker_image: string | null;
                 /** @description The deployment's URL, or null. */
                 deployment_url: string | null;
+                /** @description The repository intake checked out: the project's `repository` when the workflow started. Every later stage works on it, at `commit`, even if the project's `repository` changes meanwhile. Null until intake ran. */
+                repository: string | null;
                 /** @description The commit intake checked out. */
                 commit: string | null;
                 branch: string | null;

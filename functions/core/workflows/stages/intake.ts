@@ -5,7 +5,10 @@ import { runStage } from './run-stage';
 import type { StageDeps } from './stage-deps';
 import { putJson, repositoryOf } from './stage-helpers';
 
-/** Fetch the repository at the branch, gather its context, ask the AI for a plan. */
+/**
+ * Fetch the repository at the branch, gather its context, ask the AI for a plan. The repository,
+ * branch and commit it recorded are the ones every later stage works on.
+ */
 export const runIntake = (deps: StageDeps, ref: WorkflowRef) =>
   runStage(deps, ref, 'intake', async ({ workflow, log }) => {
     const url = await repositoryOf(deps, ref, workflow);
@@ -34,7 +37,7 @@ export const runIntake = (deps: StageDeps, ref: WorkflowRef) =>
     );
     return {
       answer: {},
-      outputs: { commit: context.commit, branch: context.branch, plan: { summary: plan.summary, steps: plan.steps } },
+      outputs: { repository: url, commit: context.commit, branch: context.branch, plan: { summary: plan.summary, steps: plan.steps } },
       usage: { ...answer.usage, provider: answer.provider, model: answer.model },
     };
   });

@@ -19,15 +19,21 @@ export const readArtifact = async (deps: Pick<StageDeps, 'artifacts'>, key: stri
 export const readJson = async <T>(deps: Pick<StageDeps, 'artifacts'>, key: string): Promise<T> =>
   JSON.parse((await readArtifact(deps, key)).toString('utf8')) as T;
 
+/**
+ * The repository the workflow works on: the one intake recorded, so a project whose `repository`
+ * changes meanwhile changes nothing for a workflow under way. Before intake recorded it (intake
+ * itself, and workflows stored before it was kept) the project's.
+ */
 export const repositoryOf = async (deps: Pick<StageDeps, 'projects'>, ref: WorkflowRef, workflow: Workflow): Promise<string> => {
+  if (workflow.outputs.repository) return workflow.outputs.repository;
   const project = await deps.projects.get(tenantOf(ref), workflow.project_id);
   if (!project) throw new Error(`project ${workflow.project_id} no longer exists`);
   return project.repository;
 };
 
 /**
- * The tree intake saw: the same branch, checked to be at the same commit, so every stage works on
- * the code the plan was made for.
+ * The tree intake saw: the same repository and branch, checked to be at the same commit, so every
+ * stage works on the code the plan was made for.
  */
 export const withTreeAtIntakeCommit = async <T>(
   deps: StageDeps,
