@@ -16,7 +16,7 @@ import {
   waitForDeployment,
   waitForEvents,
 } from './support/deployments';
-import { injectFaults, waitForWorkflow } from './support/workflows';
+import { fixtureRepository, injectFaults, waitForWorkflow } from './support/workflows';
 
 /**
  * Deployments over real HTTP against the local runtime (LOCAL_WAIT_SCALE=0.01): the deploy-hook
@@ -269,6 +269,30 @@ describe('an unhealthy deployment', () => {
     expect(fourth.status).toBe('completed');
     // Every deployment finished, the automatic rollback included: the project can go.
     expect((await api.delete(`/projects/${projectId}`)).status).toBe(204);
+  });
+});
+
+describe("a project's repository changed between deployments", () => {
+  it('each deployment tells the hook the repository it deployed, a rollback to the earlier one included', async () => {
+    const { api, projectId } = await setUp();
+    const site = await target();
+    const before = (await api.get(`/projects/${projectId}`)).body.data.repository as string;
+    const first = await completedDeployment(api, { project_id: projectId, config: hookConfig(site) });
+
+    const elsewhere = await fixtureRepository();
+    expect((await api.patch(`/projects/${projectId}`, { repository: elsewhere.url })).status).toBe(200);
+    site.answerHealthWith({ status: 500, body: 'broken' });
+    const second = await deploy(api, { project_id: projectId, config: hookConfig(site) });
+    const failed = await waitForDeployment(api, second.id);
+    expect(failed).toMatchObject({ status: 'failed', rolled_back_to: first.id, rollback: { status: 'completed', trigger: 'automatic' } });
+
+    const told = site.calls().map((call) => [call.body.type, call.body.deployment_id, call.body.project.repository]);
+    expect(told).toEqual([
+      ['deployment.requested', first.id, before],
+      ['deployment.requested', second.id, elsewhere.url],
+      // Going back to the first deployment is going back to what it deployed.
+      ['deployment.rollback', second.id, before],
+    ]);
   });
 });
 

@@ -63,12 +63,18 @@ const applyChange = async (
 const elapsed = (fromIso: string | null, toIso: string): number | null =>
   fromIso ? Math.max(0, Date.parse(toIso) - Date.parse(fromIso)) : null;
 
-const targetOf = async (deps: StepDeps, ref: DeploymentRef, deployment: Deployment): Promise<DeploymentTarget> => {
+const projectOf = async (deps: Pick<StepDeps, 'projects'>, ref: DeploymentRef, deployment: Deployment): Promise<Project> => {
   const project = await deps.projects.get(deploymentTenantOf(ref), deployment.project_id);
   if (!project) throw new DeploymentStateError(`project ${deployment.project_id} no longer exists`);
+  return project;
+};
+
+/** The deployment's pinned repository; the project's for one stored before it was kept. */
+const targetOf = async (deps: StepDeps, ref: DeploymentRef, deployment: Deployment): Promise<DeploymentTarget> => {
+  const project = await projectOf(deps, ref, deployment);
   return {
     deployment_id: deployment.id,
-    project: { id: project.id, name: project.name, repository: project.repository },
+    project: { id: project.id, name: project.name, repository: deployment.repository ?? project.repository },
     environment: deployment.environment,
     branch: deployment.branch,
     mode: ref.mode,
@@ -76,12 +82,26 @@ const targetOf = async (deps: StepDeps, ref: DeploymentRef, deployment: Deployme
   };
 };
 
-export const startDeployment = (deps: StepDeps, ref: DeploymentRef): Promise<Deployment> =>
-  applyChange(deps, ref, (deployment, nowIso) => {
+/**
+ * The repository a queued deployment will deploy: its own when created with one (the artifact's
+ * workflow's), else the project's now. Undefined when there is nothing to start.
+ */
+const repositoryToPin = async (deps: StepDeps, ref: DeploymentRef): Promise<string | undefined> => {
+  const deployment = await deps.deployments.get(deploymentTenantOf(ref), ref.id);
+  if (deployment?.status !== 'queued') return undefined;
+  return deployment.repository ?? (await projectOf(deps, ref, deployment)).repository;
+};
+
+/** Starts it, pinning the repository it deploys (see Deployment.repository). */
+export const startDeployment = async (deps: StepDeps, ref: DeploymentRef): Promise<Deployment> => {
+  const repository = await repositoryToPin(deps, ref);
+  return applyChange(deps, ref, (deployment, nowIso) => {
     if (deployment.status !== 'queued') return null;
-    const next: Deployment = { ...deployment, status: 'in_progress', started_at: nowIso };
+    const pinned = deployment.repository ?? repository;
+    const next: Deployment = { ...deployment, status: 'in_progress', started_at: nowIso, ...(pinned ? { repository: pinned } : {}) };
     return { next, events: [{ type: 'deployment.started', data: deploymentSnapshot(next) }] };
   });
+};
 
 const requireInProgress = (deployment: Deployment): void => {
   if (deployment.status !== 'in_progress') throw new DeploymentStateError(`deployment ${deployment.id} is ${deployment.status}`);

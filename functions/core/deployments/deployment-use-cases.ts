@@ -32,9 +32,15 @@ export interface NewDeployment {
 
 const unknownProject = (): FieldIssue => ({ field: 'project_id', issue: 'is not a project of this account and mode' });
 
+/** A workflow's package to deploy, with the repository that workflow worked on (null when it recorded none). */
+export interface ResolvedArtifact {
+  artifact: NonNullable<Deployment['artifact']>;
+  repository: string | null;
+}
+
 /** The workflow whose package output is deployed: it must be this project's, completed, with a bundle. */
-const artifactOf = async (tenant: Tenant, input: NewDeployment, deps: DeploymentDeps): Promise<Deployment['artifact']> => {
-  if (input.artifact === undefined) return null;
+const artifactOf = async (tenant: Tenant, input: NewDeployment, deps: DeploymentDeps): Promise<ResolvedArtifact | undefined> => {
+  if (input.artifact === undefined) return undefined;
   const workflow = isId('workflow', input.artifact) ? await deps.workflows.get(tenant, input.artifact) : undefined;
   if (!workflow || workflow.project_id !== input.project_id)
     throw validationError([{ field: 'artifact', issue: 'is not a workflow of this project' }]);
@@ -46,18 +52,19 @@ const artifactOf = async (tenant: Tenant, input: NewDeployment, deps: Deployment
       },
     ]);
   }
-  return { workflow_id: workflow.id, bundle: workflow.outputs.bundle };
+  return { artifact: { workflow_id: workflow.id, bundle: workflow.outputs.bundle }, repository: workflow.outputs.repository ?? null };
 };
 
 /**
  * `resolvedArtifact`: the package of a workflow still finishing (its auto_deploy), which the
- * public `artifact` check (a completed workflow) would refuse.
+ * public `artifact` check (a completed workflow) would refuse. A workflow's package is deployed
+ * with the repository that workflow worked on, not the one its project names now.
  */
 export const createDeployment = async (
   tenant: Tenant,
   input: NewDeployment,
   deps: DeploymentDeps,
-  resolvedArtifact?: NonNullable<Deployment['artifact']>,
+  resolvedArtifact?: ResolvedArtifact,
 ): Promise<Deployment> => {
   const issues: FieldIssue[] = [];
   if (!deps.providers.names().includes(input.provider))
@@ -67,7 +74,7 @@ export const createDeployment = async (
 
   const parsed = await deps.providers.parseConfig(input.provider, input.config, { mode: tenant.mode });
   if (!parsed.ok) throw validationError(parsed.issues);
-  const artifact = resolvedArtifact ?? (await artifactOf(tenant, input, deps));
+  const resolved = resolvedArtifact ?? (await artifactOf(tenant, input, deps));
 
   const now = deps.clock.now();
   const at = isoTime(now);
@@ -79,7 +86,8 @@ export const createDeployment = async (
     branch: input.config.branch,
     auto_rollback: input.config.auto_rollback ?? true,
     config: parsed.config,
-    artifact,
+    artifact: resolved?.artifact ?? null,
+    ...(resolved?.repository ? { repository: resolved.repository } : {}),
     status: 'queued',
     url: null,
     version: null,
@@ -102,7 +110,7 @@ export const createDeployment = async (
   const created = await deps.deployments.create(
     tenant,
     deployment,
-    resolvedArtifact && { whileWorkflowRuns: resolvedArtifact.workflow_id },
+    resolvedArtifact && { whileWorkflowRuns: resolvedArtifact.artifact.workflow_id },
   );
   if (created === 'project_missing') throw validationError([unknownProject()]);
   if (created === 'workflow_stopped') throw conflict('The workflow is no longer running; nothing was deployed.');

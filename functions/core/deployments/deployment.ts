@@ -33,6 +33,13 @@ export interface Deployment {
   /** The provider's parsed config, defaults applied; may hold a secret (never shown: see viewOfDeployment). */
   config: Record<string, unknown>;
   artifact: { workflow_id: string; bundle: { location: string; sha256: string; size: number } | null } | null;
+  /**
+   * The repository it deploys, pinned once (the artifact's workflow's when created, else the
+   * project's when it starts): every step and a later rollback to it tell the provider this one,
+   * whatever the project names meanwhile. Absent on deployments stored before it was kept, whose
+   * steps read the project's.
+   */
+  repository?: string;
   status: DeploymentStatus;
   url: string | null;
   version: string | null;
@@ -55,7 +62,7 @@ export interface Deployment {
   revision: number;
 }
 
-export type DeploymentView = Omit<Deployment, 'revision' | 'config' | 'deployed'> & { config: Record<string, unknown> };
+export type DeploymentView = Omit<Deployment, 'revision' | 'config' | 'deployed' | 'repository'> & { config: Record<string, unknown> };
 
 export interface DeploymentRef {
   account_id: string;

@@ -39,7 +39,7 @@ export const autoDeployerFromEnvironment = (env: NodeJS.ProcessEnv = process.env
             config: { ...template.config, branch, auto_rollback: template.auto_rollback },
           },
           deps,
-          { workflow_id: workflow.id, bundle },
+          { artifact: { workflow_id: workflow.id, bundle }, repository: workflow.outputs.repository ?? null },
         );
       } catch (error) {
         if (error instanceof ApiError) return { kind: 'skipped', reason: error.message };

@@ -94,7 +94,14 @@ describe('startDeployment', () => {
     clock.advance(250);
     const started = await startDeployment(deps, refOf(queued));
     const at = isoTime(startOfTests + 250);
-    expect(started).toEqual({ ...queued, status: 'in_progress', started_at: at, updated_at: at, revision: 2 });
+    expect(started).toEqual({
+      ...queued,
+      status: 'in_progress',
+      started_at: at,
+      updated_at: at,
+      revision: 2,
+      repository: project.repository,
+    });
     expect(deployments.stored(tenant, queued.id)).toEqual(started);
     expect(deployments.events).toEqual([{ type: 'deployment.started', data: deploymentSnapshot(started), deploymentId: queued.id }]);
     // The lock stays with it; still active.
@@ -704,6 +711,66 @@ describe('recordRollbackFailure', () => {
     deployments.put(tenant, done);
     await expect(recordRollbackFailure(deps, refOf(done), 'no')).resolves.toEqual(done);
     expect(deployments.calls.save).toBe(0);
+  });
+});
+
+describe('the repository a deployment deploys', () => {
+  const moved = 'file:///repos/moved';
+  const moveProject = (projects: ReturnType<typeof setup>['projects']) =>
+    projects.update(tenant, projectId, { repository: moved }, isoTime(startOfTests + 1));
+  const repositoriesTold = (fake: FakeDeploymentProvider) =>
+    fake.calls.flatMap((call) =>
+      call.method === 'rollback'
+        ? [`rollback current ${call.current.target.project.repository}`, `rollback previous ${call.previous.target.project.repository}`]
+        : call.method === 'parseConfig'
+          ? []
+          : [`${call.method} ${call.target.project.repository}`],
+    );
+
+  it("is the project's when it starts, and stays the provider's target after the project's repository changes", async () => {
+    const { deps, deployments, projects, fake, placed } = setup();
+    const queued = await placed(deploymentRecord());
+    expect((await startDeployment(deps, refOf(queued))).repository).toBe(project.repository);
+    await moveProject(projects);
+
+    await runDeploy(deps, refOf(queued));
+    await runHealthCheck(deps, refOf(queued));
+
+    expect(repositoriesTold(fake)).toEqual([`deploy ${project.repository}`, `checkHealth ${project.repository}`]);
+    expect(deployments.stored(tenant, queued.id)?.repository).toBe(project.repository);
+  });
+
+  it("one created with a repository (its artifact workflow's) keeps it when it starts", async () => {
+    const { deps, deployments, fake, placed } = setup();
+    const queued = await placed(deploymentRecord({ repository: moved }));
+    await startDeployment(deps, refOf(queued));
+    await runDeploy(deps, refOf(queued));
+    expect(deployments.stored(tenant, queued.id)?.repository).toBe(moved);
+    expect(repositoriesTold(fake)).toEqual([`deploy ${moved}`]);
+  });
+
+  it('a rollback tells the deployment gone back to with the repository it deployed, not the one the project names now', async () => {
+    const { deps, deployments, projects, fake, placed } = setup();
+    const previous = completedRecord(3_600_000, { provider: 'fake', repository: project.repository });
+    deployments.put(tenant, previous);
+    deployments.setCurrent(tenant, projectId, 'production', previous.id);
+    await moveProject(projects);
+    const failing = await placed(deployed({ repository: moved }));
+    await failFromCatch(deps, refOf(failing), { Error: 'HealthCheckFailed', Cause: 'unhealthy' });
+
+    await runRollback(deps, refOf(failing));
+
+    expect(repositoriesTold(fake)).toEqual([`rollback current ${moved}`, `rollback previous ${project.repository}`]);
+  });
+
+  it("one stored before the repository was kept goes on with the project's, as it did", async () => {
+    const { deps, deployments, projects, fake } = setup();
+    const stored = inProgress();
+    expect(stored.repository).toBeUndefined();
+    deployments.put(tenant, stored);
+    await moveProject(projects);
+    await runDeploy(deps, refOf(stored));
+    expect(repositoriesTold(fake)).toEqual([`deploy ${moved}`]);
   });
 });
 

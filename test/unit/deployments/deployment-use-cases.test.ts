@@ -97,7 +97,9 @@ describe('createDeployment', () => {
     const { deps, deployments, executor } = setup();
     const workflowId = newId('workflow', Date.parse('2026-03-01T09:00:00.000Z'));
     deployments.stopWorkflow(tenant, workflowId);
-    const error = await apiErrorOf(createDeployment(tenant, input(), deps, { workflow_id: workflowId, bundle }));
+    const error = await apiErrorOf(
+      createDeployment(tenant, input(), deps, { artifact: { workflow_id: workflowId, bundle }, repository: null }),
+    );
     expect(error.code).toBe('conflict');
     expect(error.message).toBe('The workflow is no longer running; nothing was deployed.');
     expect(deployments.calls.create).toBe(1);
@@ -247,6 +249,21 @@ describe('createDeployment', () => {
       workflows.put(tenant, workflow);
       const deployment = await createDeployment(tenant, input({ artifact: workflow.id }), deps);
       expect(deployment.artifact).toEqual({ workflow_id: workflow.id, bundle });
+    });
+
+    it('deploys it with the repository that workflow worked on, whatever the project names now', async () => {
+      const { deps, workflows, deployments } = setup();
+      const workflow = workflowRecord({}, { bundle, repository: 'file:///repos/where-the-workflow-ran' });
+      workflows.put(tenant, workflow);
+      const deployment = await createDeployment(tenant, input({ artifact: workflow.id }), deps);
+      expect(deployments.stored(tenant, deployment.id)?.repository).toBe('file:///repos/where-the-workflow-ran');
+
+      // A workflow stored before it recorded its repository: none pinned, the deployment takes the project's when it starts.
+      const older = workflowRecord({ id: newId('workflow', Date.parse('2026-03-01T08:00:00.000Z')) }, { bundle });
+      delete (older.outputs as Partial<typeof older.outputs>).repository;
+      workflows.put(tenant, older);
+      const ofOlder = await createDeployment(tenant, input({ artifact: older.id, environment: 'staging' }), deps);
+      expect(deployments.stored(tenant, ofOlder.id)).not.toHaveProperty('repository');
     });
 
     const artifactError = async (setupWorkflow: (context: ReturnType<typeof setup>) => string) => {
