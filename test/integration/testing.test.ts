@@ -90,6 +90,24 @@ describe('AI-generated tests', () => {
     expect(results.body.data.id).toBe(finished.id);
   });
 
+  it("a suite runs on the repository and commit it was generated from, even after the project's repository changed", async () => {
+    const { api, projectId } = await setUp(jestRepository);
+    const created = await api.post('/tests/generate', { project_id: projectId, paths: ['src/calc.js'] });
+    const suite = await waitFor(api, created.body.data.id);
+    expect(suite.status).toBe('completed');
+
+    const elsewhere = await fixtureRepository(hangingRepository);
+    expect((await api.patch(`/projects/${projectId}`, { repository: elsewhere.url })).status).toBe(200);
+
+    const run = await api.post('/tests/run', { test_id: suite.id, timeout_seconds: 120 });
+    expect(run.status).toBe(201);
+    const finished = await waitFor(api, run.body.data.id);
+    expect([finished.status, finished.error]).toEqual(['completed', null]);
+    expect(finished).toMatchObject({ branch: 'main', commit: suite.commit });
+    expect(finished.results.totals).toMatchObject({ failed: 0, errored: 0 });
+    expect(finished.results.totals.passed).toBe(suite.files.flatMap((file: any) => file.cases).length);
+  });
+
   it("runs the repository's own tests and counts passing, failing and skipped cases exactly; the tests see no credentials", async () => {
     const { api, projectId } = await setUp(jestRepository);
     const run = await api.post('/tests/run', { project_id: projectId, branch: 'main' });

@@ -106,6 +106,7 @@ export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise
               status: 'completed',
               branch_used: checkedOut.branch,
               commit: checkedOut.commit,
+              repository: project.repository,
               framework,
               framework_detected: detected !== null,
               summary: answer.output.summary,
@@ -125,8 +126,9 @@ export const runGeneration = async (deps: TestJobDeps, ref: TestJobRef): Promise
 };
 
 /**
- * Runs a suite (its files written into the tree it was generated from) or the repository's own
- * tests, in isolation, and records the results the framework's reporter gave (`test.run.completed`).
+ * Runs a suite (its files written into the tree it was generated from: the same repository and
+ * commit) or the repository's own tests, in isolation, and records the results the framework's
+ * reporter gave (`test.run.completed`).
  */
 export const runTestRun = async (deps: TestJobDeps, ref: TestJobRef): Promise<TestRun | undefined> => {
   const tenant = tenantOf(ref);
@@ -155,7 +157,8 @@ export const runTestRun = async (deps: TestJobDeps, ref: TestJobRef): Promise<Te
     const tree = await deps.scratch.create();
     try {
       const checkedOut = await deps.repository.checkout({
-        url: project.repository,
+        // A suite's commit is in the repository it was generated from, which the project may no longer name.
+        url: suite?.repository ?? project.repository,
         branch: suite?.branch_used ?? started.branch ?? undefined,
         commit: suite?.commit ?? undefined,
         dir: tree.dir,

@@ -23,6 +23,12 @@ export interface TestSuite {
   branch: string | null;
   branch_used: string | null;
   commit: string | null;
+  /**
+   * The repository it was generated from (the project's then): its runs check `commit` out of it,
+   * whatever the project names later. Absent on suites stored before it was kept (their runs use
+   * the project's) and until generation completes.
+   */
+  repository?: string;
   paths: string[] | null;
   /** As asked, or detected from the repository when not given. */
   framework: Framework | null;

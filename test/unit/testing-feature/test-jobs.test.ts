@@ -97,6 +97,7 @@ describe('runGeneration', () => {
       status: 'completed',
       branch_used: 'develop',
       commit: checkedOutCommit,
+      repository: testProject.repository,
       framework: 'jest',
       framework_detected: true,
       summary: answer.summary,
@@ -357,6 +358,34 @@ describe('runTestRun', () => {
     });
     expect(result).toMatchObject({ status: 'completed', branch: 'develop', commit: suite.commit, framework: 'jest', error: null });
     expect(s.scratch.disposed).toEqual(s.scratch.made);
+  });
+
+  it("checks the suite's commit out of the repository it was generated from after the project's repository changed", async () => {
+    const s = setup(suiteTree);
+    const suite = completedSuiteRecord({ repository: testProject.repository });
+    s.tests.putSuite(tenant, suite);
+    s.projectsStore.set(keyOf(tenant, testProjectId), { ...testProject, repository: 'file:///repos/moved' });
+    const run = runRecord({ suite_id: suite.id, framework: 'jest' });
+    s.tests.putRun(tenant, run);
+
+    const result = await runTestRun(s.deps, jobRefOf(run));
+
+    expect(s.repository.requests.map((request) => [request.url, request.commit])).toEqual([[testProject.repository, suite.commit]]);
+    expect(result).toMatchObject({ status: 'completed', commit: suite.commit });
+  });
+
+  it("a suite stored before its repository was kept runs on the project's, as it did", async () => {
+    const s = setup(suiteTree);
+    const suite = completedSuiteRecord();
+    expect(suite).not.toHaveProperty('repository');
+    s.tests.putSuite(tenant, suite);
+    s.projectsStore.set(keyOf(tenant, testProjectId), { ...testProject, repository: 'file:///repos/moved' });
+    const run = runRecord({ suite_id: suite.id, framework: 'jest' });
+    s.tests.putRun(tenant, run);
+
+    await runTestRun(s.deps, jobRefOf(run));
+
+    expect(s.repository.requests.map((request) => request.url)).toEqual(['file:///repos/moved']);
   });
 
   it("runs the suite's framework even when the repository would be detected as another", async () => {
