@@ -52,7 +52,7 @@ export const updateProjectRoute = /* @__PURE__ */ defineRoute({
   operationId: 'updateProject',
   summary: 'Change a project',
   description:
-    'Takes any non-empty subset of name, repository and description; any other field is refused. One giving every field as stored writes nothing: the project is answered as it is, its `updated_at` and ETag unmoved.',
+    "Takes any non-empty subset of name, repository and description; any other field is refused. One giving every field as stored writes nothing: the project is answered as it is, its `updated_at` and ETag unmoved. A changed `repository` applies to work that starts afterwards: a running workflow keeps the repository, branch and commit its intake checked out (`outputs.repository`, `outputs.commit`), a started deployment and a rollback to it keep the repository it deployed, and a generated suite's runs keep the repository it was generated from.",
   tag,
   method: 'PATCH',
   path: '/v1/projects/{id}',
