@@ -131,7 +131,7 @@ export const newPerson = async (options: { role?: 'admin' | 'viewer'; password?:
 /** The e-mails the local runtime sent to `to` so far (its outbox folder), oldest first. */
 export const outboxOf = async (to: string): Promise<{ to: string; subject: string; text: string }[]> => {
   const dir = join(process.env.IT_DATA_DIR as string, 'outbox');
-  const files = (await readdir(dir).catch(() => [] as string[])).sort();
+  const files = (await readdir(dir).catch(() => [] as string[])).filter((file) => file.endsWith('.json')).sort();
   const mails = await Promise.all(files.map(async (file) => JSON.parse(await readFile(join(dir, file), 'utf8'))));
   return mails.filter((mail) => mail.to === to);
 };
