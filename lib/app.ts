@@ -221,6 +221,13 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
   const alarm = (stack: DomainStack) => new SnsAction(stack.core.alarmTopic);
   workerErrorsAlarm(webhooks, 'DispatcherErrors', alarm(webhooksStack), webhooks.dispatcher.function, 'Webhook dispatcher');
   workerErrorsAlarm(webhooks, 'FanOutErrors', alarm(webhooksStack), webhooks.fanOut.function, 'Webhook fan-out');
+  workerErrorsAlarm(
+    webhooks,
+    'SecondStreamReaderErrors',
+    alarm(webhooksStack),
+    webhooks.secondStreamReader.function,
+    "The table stream's second reader (deleted webhooks, password-reset e-mails)",
+  );
   stateMachineAlarms(workflows, alarm(workflowsStack), workflows.stateMachine, 'Workflow state machine');
   stateMachineAlarms(deployments, alarm(deploymentsStack), deployments.stateMachine, 'Deployment state machine');
   for (const stack of domains.values()) alarmEveryFunction(stack, stack.core.alarmTopic, coreStackName);

@@ -125,7 +125,6 @@ export const forgotPasswordRoute = page({
   path: '/dashboard/forgot-password',
   handler: 'dashboard/forgot-password',
   tableAccess: 'write',
-  sendsEmail: true,
 });
 
 export const setPasswordFormRoute = page({

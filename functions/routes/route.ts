@@ -57,7 +57,7 @@ export interface RouteBindings {
   startsTestJobs?: boolean;
   /** Starts code reviews (invokes the review function asynchronously). */
   startsReviewJobs?: boolean;
-  /** Sends e-mail to people (password resets): SES in AWS, the outbox locally. */
+  /** Sends e-mail to people (invitations): SES in AWS, the outbox locally. */
   sendsEmail?: boolean;
   /** Reads remediation patches (the `findings/` prefix of the artifact bucket in AWS, the local runtime's artifact folder locally). */
   readsFindingPatches?: boolean;

@@ -14,18 +14,20 @@ export { deliveryMaxReceiveCount, deliveryVisibilityTimeout, dispatcherTimeout }
 
 export const dispatcherDescription = 'webhook dispatcher: one signed attempt per delivery queue message';
 export const fanOutDescription = 'webhook fan-out: new events from the table stream become deliveries';
-export const deletedWebhooksDescription = 'deleted webhooks: their deliveries and count removed, from the table stream';
+export const secondStreamReaderDescription =
+  "the table stream's second reader: deleted webhooks' deliveries and count removed, password-reset e-mails sent";
 
 /** A batch of up to 100 events, each read against every webhook of its tenant. */
 export const fanOutTimeout = Duration.seconds(60);
 
 /**
- * Deleted webhooks whose deliveries are removed in one invocation. A webhook with a million
- * deliveries takes about ten thousand transactions; one cut short by the timeout is retried and
- * resumes where it stopped (what it removed is gone).
+ * Records (deleted webhooks, password-reset requests) the second reader handles in one invocation.
+ * A webhook with a million deliveries takes about ten thousand transactions; one cut short by the
+ * timeout is retried and resumes where it stopped (what it removed is gone), and the requests of
+ * its batch, whose e-mails go first, are passed over then (each is sent once).
  */
-const deletedWebhooksBatchSize = 10;
-export const deletedWebhooksTimeout = Duration.minutes(5);
+const secondStreamReaderBatchSize = 10;
+export const secondStreamReaderTimeout = Duration.minutes(5);
 
 export interface WebhookDeliveryProps {
   table: ITableV2;
@@ -45,22 +47,26 @@ const plainAddress = /^[^\s@<>"]+@[^\s@<>"]+$/;
  *        │                                                 ↑                 │
  *        │                                                 └─ retries, and messages due later
  *        │                                                    than SQS's 15-minute delay limit
- *        └─(REMOVE of a webhook)→ deleted webhooks: the webhook's deliveries and their count go
+ *        └─(REMOVE of a webhook, INSERT of a password-reset request)→ the second reader: the
+ *          webhook's deliveries and their count go; the request's e-mail is sent (SES)
  *
  * The queue's own failures (a dispatcher that threw 5 times) go to its DLQ; stream batches that
- * the fan-out or the deleted-webhooks function could not process after their retries are recorded
+ * the fan-out or the second reader could not process after their retries are recorded
  * in a separate queue, since those messages are stream-batch pointers, not delivery messages, and
  * must never be redriven into the delivery queue. Those pointers name stream records, which the
  * stream keeps 24 h: whoever reads that queue later still finds the events themselves in the table
- * (event items have no TTL), and `npm run cli -- migrate deleted-webhook-deliveries` removes what
- * deleted webhooks left.
+ * (event items have no TTL), `npm run cli -- migrate deleted-webhook-deliveries` removes what
+ * deleted webhooks left, and a password reset whose e-mail was given up on is asked for again.
+ *
+ * The password-reset e-mails join the second reader rather than a mapping of their own: DynamoDB
+ * serves two readers per shard without throttling, and a third would slow the fan-out's reads.
  */
 export class WebhookDelivery extends Construct {
   readonly queue: IQueue;
   readonly fanOutFailures: IQueue;
   readonly dispatcher: ServiceFunction;
   readonly fanOut: ServiceFunction;
-  readonly deletedWebhooks: ServiceFunction;
+  readonly secondStreamReader: ServiceFunction;
 
   constructor(scope: Construct, id: string, props: WebhookDeliveryProps) {
     super(scope, id);
@@ -117,30 +123,43 @@ export class WebhookDelivery extends Construct {
       }),
     );
 
-    // The stream's second reader (DynamoDB serves two per shard without throttling).
-    this.deletedWebhooks = new ServiceFunction(this, 'DeletedWebhooks', {
-      handler: 'workers/deleted-webhooks',
-      description: deletedWebhooksDescription,
+    // The stream's second reader (DynamoDB serves two per shard without throttling). The construct
+    // id is the one of the release where it removed deleted webhooks alone: its function and its
+    // mapping (with its place in the stream) stay the same resources.
+    this.secondStreamReader = new ServiceFunction(this, 'DeletedWebhooks', {
+      handler: 'workers/second-stream-reader',
+      description: secondStreamReaderDescription,
       serviceName,
-      timeout: deletedWebhooksTimeout,
+      timeout: secondStreamReaderTimeout,
     });
-    // Reads a deleted webhook's delivery partition and deletes it, checking the webhook stays absent.
-    this.deletedWebhooks.bindTable(table, 'write');
-    // Only removed webhooks: a webhook is removed once, when it is deleted.
-    this.deletedWebhooks.function.addEventSource(
-      this.streamSource(table, deletedWebhooksBatchSize, {
-        eventName: FilterRule.isEqual('REMOVE'),
-        dynamodb: { OldImage: { entity: { S: FilterRule.isEqual(entityTypes.webhook) } } },
-      }),
+    // Reads a deleted webhook's delivery partition and deletes it, checking the webhook stays
+    // absent; reads a request's user, stores its link and removes the request.
+    this.secondStreamReader.bindTable(table, 'write');
+    this.secondStreamReader.bindMailer(notificationSender);
+    this.secondStreamReader.function.addEventSource(
+      this.streamSource(
+        table,
+        secondStreamReaderBatchSize,
+        // Removed webhooks: a webhook is removed once, when it is deleted.
+        {
+          eventName: FilterRule.isEqual('REMOVE'),
+          dynamodb: { OldImage: { entity: { S: FilterRule.isEqual(entityTypes.webhook) } } },
+        },
+        // New password-reset requests: the claim and its undoing are MODIFYs, never handed over.
+        {
+          eventName: FilterRule.isEqual('INSERT'),
+          dynamodb: { NewImage: { entity: { S: FilterRule.isEqual(entityTypes.passwordResetRequest) } } },
+        },
+      ),
     );
   }
 
   /**
-   * A mapping of the table's stream from its oldest record, for the records `filter` takes: a
-   * failing batch is halved to find its record and retried from it, and after its retries is
-   * recorded in the stream-failure queue.
+   * A mapping of the table's stream from its oldest record, for the records any of `filters`
+   * takes: a failing batch is halved to find its record and retried from it, and after its
+   * retries is recorded in the stream-failure queue.
    */
-  private streamSource(table: ITableV2, batchSize: number, filter: Record<string, unknown>): DynamoEventSource {
+  private streamSource(table: ITableV2, batchSize: number, ...filters: Record<string, unknown>[]): DynamoEventSource {
     return new DynamoEventSource(table, {
       startingPosition: StartingPosition.TRIM_HORIZON,
       batchSize,
@@ -148,7 +167,7 @@ export class WebhookDelivery extends Construct {
       reportBatchItemFailures: true,
       retryAttempts: 10,
       onFailure: new SqsDlq(this.fanOutFailures),
-      filters: [FilterCriteria.filter(filter)],
+      filters: filters.map((filter) => FilterCriteria.filter(filter)),
     });
   }
 }

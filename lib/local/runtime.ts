@@ -15,7 +15,7 @@ import { startHttpServer } from './http-server';
 import { type LocalDeliveryQueue, localDeliveryQueue } from './local-delivery-queue';
 import { startQueuePoller } from './queue-poller';
 import { startStreamPoller } from './stream-poller';
-import { oneReaderFor, type StreamRecordLike } from './stream-consumers';
+import { oneReaderFor, type StreamRecordLike } from '../../functions/handlers/workers/stream-consumers';
 import { watchTableWrites } from './table-writes';
 import { entityTypes } from '../../functions/adapters/dynamodb/keys';
 import { removeRuntimeInfo, writeRuntimeInfo } from './runtime-file';
@@ -61,17 +61,14 @@ const fanOutRecords = (record: StreamRecordLike): boolean => {
   return (record.eventName === 'INSERT' && entity === entityTypes.event) || entity === entityTypes.webhook;
 };
 
-/** The stream records the deleted-webhooks function is given: the stack's filter (REMOVEs of webhooks). */
-const deletedWebhookRecords = (record: StreamRecordLike): boolean =>
-  record.eventName === 'REMOVE' && record.dynamodb?.OldImage?.entity?.S === entityTypes.webhook;
-
 /**
- * The event-driven functions, driven as AWS drives them: the fan-out and the removal of deleted
- * webhooks' deliveries by the table's stream, the dispatcher by the delivery queue.
+ * The event-driven functions, driven as AWS drives them: the table's stream starts the fan-out and
+ * its second reader (deleted webhooks' deliveries removed, password-reset e-mails sent), the
+ * delivery queue the dispatcher.
  */
 const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tableName: string, deliveries: LocalDeliveryQueue) => {
   const fanOut = (await import('../../functions/handlers/workers/fan-out')).handler;
-  const deletedWebhooks = (await import('../../functions/handlers/workers/deleted-webhooks')).handler;
+  const { secondStreamReader } = await import('../../functions/handlers/workers/second-stream-reader');
   const dispatch = (await import('../../functions/handlers/workers/dispatch')).handler;
   const checkpointFile = join(options.dataDir, 'stream-checkpoint.json');
   // An in-memory table starts with a new stream: an old position would point nowhere.
@@ -81,10 +78,7 @@ const startWorkers = async (options: LocalRuntimeOptions, endpoint: string, tabl
     region: localRegion,
     tableName,
     checkpointFile,
-    ...oneReaderFor([
-      { filter: fanOutRecords, handler: fanOut },
-      { filter: deletedWebhookRecords, handler: deletedWebhooks },
-    ]),
+    ...oneReaderFor([{ filter: fanOutRecords, handler: fanOut }, secondStreamReader]),
     // The runtime's own writes (the API's, the workers') wake it; others are read within 250 ms.
     wake: (listener) => watchTableWrites(endpoint, listener),
   });

@@ -51,7 +51,7 @@ export const queueReceivedAlarm = (scope: Construct, id: string, action: IAlarmA
     threshold: 1,
   });
 
-/** Any error of a worker whose errors mean lost or late work (the webhook dispatcher, the fan-out). */
+/** Any error of a worker whose errors mean lost or late work (the webhook dispatcher, the fan-out, the stream's second reader). */
 export const workerErrorsAlarm = (scope: Construct, id: string, action: IAlarmAction, fn: IFunction, what: string): Alarm =>
   notifyingAlarm(scope, id, action, {
     description: `${what}: an invocation failed (5 minutes)`,

@@ -32,7 +32,7 @@ export class DeliveryQueues extends Construct {
     Validations.of(this.fanOutFailures).acknowledge({
       id: 'AwsSolutions-SQS3',
       reason:
-        "This queue is a dead-letter queue itself: the on-failure destination of the stream mappings (the fan-out's, the deleted webhooks'). cdk-nag recognises only redrive policies and function DLQs as such.",
+        "This queue is a dead-letter queue itself: the on-failure destination of the stream mappings (the fan-out's, the second reader's). cdk-nag recognises only redrive policies and function DLQs as such.",
     });
   }
 }

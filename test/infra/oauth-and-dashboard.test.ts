@@ -89,9 +89,9 @@ describe('the dashboard and the OAuth authorization server', () => {
     expect(webRoutes.every((route) => !route.path.startsWith('/v1/') && route.kind !== undefined)).toBe(true);
   });
 
-  it('give the password-reset and invitation pages, and only them, SES on the sender identity and the sender address', () => {
+  it('give the invitation page, and only it, SES on the sender identity and the sender address (password resets are sent from the stream)', () => {
     const senders = webRoutes.filter((route) => route.sendsEmail);
-    expect(senders.map(description).sort()).toEqual(['POST /dashboard/forgot-password', 'POST /dashboard/team']);
+    expect(senders.map(description).sort()).toEqual(['POST /dashboard/team']);
     for (const sender of senders) {
       const statement = only(lookups.statementsOf(description(sender)).filter(isSesStatement), 'SES statement');
       expect(actionsOf(statement)).toEqual(['ses:SendEmail']);

@@ -4,8 +4,8 @@ import { tableSchema } from '../../functions/adapters/dynamodb/table-schema';
 import { corsSettings } from '../../functions/http/cors';
 import { routeTable } from '../../functions/routes/index';
 import {
-  deletedWebhooksDescription,
-  deletedWebhooksTimeout,
+  secondStreamReaderDescription,
+  secondStreamReaderTimeout,
   dispatcherDescription,
   dispatcherTimeout,
   fanOutDescription,
@@ -58,19 +58,19 @@ describe('the service app', () => {
           fallbackDescription,
           dispatcherDescription,
           fanOutDescription,
-          deletedWebhooksDescription,
+          secondStreamReaderDescription,
           ...stageFunctions,
         ].sort(),
       );
     });
 
-    it('gives every route the timeout its route table row asks for (10 s by default), the dispatcher 30 s, the fan-out 60 s and the deleted-webhooks function 5 minutes', () => {
+    it("gives every route the timeout its route table row asks for (10 s by default), the dispatcher 30 s, the fan-out 60 s and the stream's second reader 5 minutes", () => {
       const expected = new Map<string, number>([
         ...routeTable.map((route): [string, number] => [routeDescription(route), route.timeoutSeconds ?? 10]),
         [fallbackDescription, 10],
         [dispatcherDescription, dispatcherTimeout.toSeconds()],
         [fanOutDescription, fanOutTimeout.toSeconds()],
-        [deletedWebhooksDescription, deletedWebhooksTimeout.toSeconds()],
+        [secondStreamReaderDescription, secondStreamReaderTimeout.toSeconds()],
       ]);
       for (const [description, seconds] of expected)
         expect([description, functionWithDescription(description).Properties.Timeout]).toEqual([description, seconds]);

@@ -10,7 +10,7 @@ import { securityFunctionDescription } from '../../lib/constructs/security-scann
 import { ServiceFunction } from '../../lib/constructs/service-function';
 import { testsFunctionDescription } from '../../lib/constructs/test-running';
 import { reviewFunctionDescription } from '../../lib/constructs/code-reviews';
-import { deletedWebhooksDescription, dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
+import { secondStreamReaderDescription, dispatcherDescription, fanOutDescription } from '../../lib/constructs/webhook-delivery';
 import { buildApp, defaultNotificationSender } from '../../lib/app';
 import { synthesized } from './synthesized';
 import {
@@ -151,7 +151,7 @@ describe('webhook delivery', () => {
   });
 
   describe('event sources', () => {
-    it("has exactly six mappings: the delivery queue (dispatcher), the table stream (fan-out, deleted webhooks), and the security, tests and review functions' failure queues (job safety net)", () => {
+    it("has exactly six mappings: the delivery queue (dispatcher), the table stream (fan-out, the second reader: no third reader of a shard), and the security, tests and review functions' failure queues (job safety net)", () => {
       template.resourceCountIs('AWS::Lambda::EventSourceMapping', 6);
       const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
       const sources = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((mapping) => [
@@ -163,7 +163,7 @@ describe('webhook delivery', () => {
         [
           [byFunction(dispatcherDescription), JSON.stringify(arnOf(queueId))],
           [byFunction(fanOutDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
-          [byFunction(deletedWebhooksDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
+          [byFunction(secondStreamReaderDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(securityFunctionDescription)))],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(testsFunctionDescription)))],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(reviewFunctionDescription)))],
@@ -222,8 +222,8 @@ describe('webhook delivery', () => {
       expect(entityTypes.event).toBe('event');
     });
 
-    it('feeds the deleted-webhooks function from the same stream, REMOVEs of webhooks only, bisecting and retrying into the same failure destination', () => {
-      const mapping = streamMappingOf(deletedWebhooksDescription);
+    it('feeds the second reader from the same stream, REMOVEs of webhooks and INSERTs of password-reset requests only, bisecting and retrying into the same failure destination', () => {
+      const mapping = streamMappingOf(secondStreamReaderDescription);
       expect(mapping.Properties).toMatchObject({
         StartingPosition: 'TRIM_HORIZON',
         BatchSize: 10,
@@ -235,8 +235,10 @@ describe('webhook delivery', () => {
       const filters = mapping.Properties.FilterCriteria.Filters as { Pattern: string }[];
       expect(filters.map((filter) => JSON.parse(filter.Pattern))).toEqual([
         { eventName: ['REMOVE'], dynamodb: { OldImage: { entity: { S: [entityTypes.webhook] } } } },
+        { eventName: ['INSERT'], dynamodb: { NewImage: { entity: { S: [entityTypes.passwordResetRequest] } } } },
       ]);
       expect(entityTypes.webhook).toBe('webhook');
+      expect(entityTypes.passwordResetRequest).toBe('password_reset_request');
     });
   });
 
@@ -315,20 +317,45 @@ describe('webhook delivery', () => {
     });
   });
 
-  describe('deleted webhooks', () => {
-    it('reads the table stream, queries and deletes in the table, and has no queue URL, no SES and no queue but its failure destination', () => {
-      const statements = lookups.statementsOf(deletedWebhooksDescription).filter(isDynamoStatement);
+  describe("the stream's second reader", () => {
+    it('reads the table stream, reads, writes and deletes in the table, and has no queue URL and no queue but its failure destination', () => {
+      const statements = lookups.statementsOf(secondStreamReaderDescription).filter(isDynamoStatement);
       const stream = statements.filter((s) => actionsOf(s).includes('dynamodb:GetRecords'));
       expect(asArray(only(stream, 'stream statement').Resource)).toEqual([{ 'Fn::GetAtt': [expect.any(String), 'StreamArn'] }]);
       expect(statements.flatMap(actionsOf)).toEqual(
-        expect.arrayContaining(['dynamodb:Query', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem']),
+        expect.arrayContaining([
+          'dynamodb:GetItem',
+          'dynamodb:Query',
+          'dynamodb:PutItem',
+          'dynamodb:UpdateItem',
+          'dynamodb:DeleteItem',
+          'dynamodb:ConditionCheckItem',
+        ]),
       );
-      expect(lookups.environmentOf(deletedWebhooksDescription).DELIVERY_QUEUE_URL).toBeUndefined();
-      expect(lookups.statementsOf(deletedWebhooksDescription).filter(isSesStatement)).toEqual([]);
-      const queueStatements = sqsStatementsOf(deletedWebhooksDescription);
+      expect(lookups.environmentOf(secondStreamReaderDescription).DELIVERY_QUEUE_URL).toBeUndefined();
+      const queueStatements = sqsStatementsOf(secondStreamReaderDescription);
       expect(queueStatements.flatMap(actionsOf)).toContain('sqs:SendMessage');
       for (const statement of queueStatements) expect(asArray(statement.Resource)).toEqual([arnOf(fanOutFailuresId)]);
-      expect(lookups.functionWithDescription(deletedWebhooksDescription).Properties.Timeout).toBe(300);
+      expect(lookups.functionWithDescription(secondStreamReaderDescription).Properties.Timeout).toBe(300);
+    });
+
+    it('may send e-mail (password resets) from the SES identity of the sender and nothing else of SES, and knows the sender', () => {
+      const statement = only(lookups.statementsOf(secondStreamReaderDescription).filter(isSesStatement), 'SES statement');
+      expect(actionsOf(statement)).toEqual(['ses:SendEmail']);
+      expect(asArray(statement.Resource).map(joined)).toEqual([
+        `arn:\${AWS::Partition}:ses:\${AWS::Region}:\${AWS::AccountId}:identity/${defaultNotificationSender}`,
+      ]);
+      expect(lookups.environmentOf(secondStreamReaderDescription).NOTIFICATION_SENDER).toBe(defaultNotificationSender);
+    });
+
+    it('alarms on any error, as the dispatcher and the fan-out do (a reset e-mail late or lost)', () => {
+      const alarms = Object.values(template.findResources('AWS::CloudWatch::Alarm')).filter(
+        (alarm) =>
+          alarm.Properties.MetricName === 'Errors' &&
+          JSON.stringify(alarm.Properties.Dimensions) ===
+            JSON.stringify([{ Name: 'FunctionName', Value: { Ref: lookups.functionIdWithDescription(secondStreamReaderDescription) } }]),
+      );
+      expect(only(alarms, 'errors alarm').Properties).toMatchObject({ Threshold: 1, Statistic: 'Sum', Period: 300 });
     });
   });
 
@@ -362,13 +389,13 @@ describe('webhook delivery', () => {
     });
   });
 
-  it('lets only the dispatcher, the password-reset and the invitation pages (their roles, test/infra/oauth-and-dashboard) send e-mail', () => {
+  it("lets only the dispatcher, the stream's second reader (password resets) and the invitation page (its role, test/infra/oauth-and-dashboard) send e-mail", () => {
     const withSes = Object.entries(template.findResources('AWS::IAM::Policy')).filter(([, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Statement[]).some(isSesStatement),
     );
     expect(withSes.map(([id]) => id).sort()).toEqual([
       expect.stringMatching(/^DashboardSettingsWriteEmailRole/),
-      expect.stringMatching(/^DashboardWriteEmailRole/),
+      expect.stringMatching(/^WebhooksDeletedWebhooks/),
       expect.stringMatching(/^WebhooksDispatcher/),
     ]);
   });

@@ -2,7 +2,36 @@ import { checkedFetch } from './support/contract';
 import { generate } from 'otplib';
 import { stylesheetPath } from '../../functions/pages/assets/paths';
 import { as } from './support/http';
-import { csrfTokenIn, newPerson, origin, waitForMail, webClient } from './support/web-client';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { paginateScan } from '@aws-sdk/lib-dynamodb';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import { entityTypes } from '../../functions/adapters/dynamodb/keys';
+import { dynamoPasswordResetRequestStore, passwordResetRequestItem } from '../../functions/adapters/dynamodb/password-reset-request-store';
+import { dynamoUserRepository } from '../../functions/adapters/dynamodb/user-repository';
+import { outboxMailer } from '../../functions/adapters/email/outbox-mailer';
+import { systemClock } from '../../functions/core/clock';
+import { passwordResetEmails } from '../../functions/handlers/workers/password-reset-emails';
+import { eventually } from './support/receiver';
+import { runtimeTable } from './support/runtime';
+import { csrfTokenIn, newPerson, origin, outboxOf, waitForMail, webClient } from './support/web-client';
+
+/** The "forgot password" requests of `email` still in the runtime's table (the stream's function removes each it handled). */
+const resetRequestsFor = async (email: string) => {
+  const table = await runtimeTable();
+  const items: Record<string, unknown>[] = [];
+  const pages = paginateScan(
+    { client: table.client },
+    {
+      TableName: table.tableName,
+      FilterExpression: 'entity = :entity AND email = :email',
+      ExpressionAttributeValues: { ':entity': entityTypes.passwordResetRequest, ':email': email },
+      ConsistentRead: true,
+    },
+  );
+  for await (const page of pages) items.push(...(page.Items ?? []));
+  return items;
+};
 
 const pageHeaders = {
   'x-frame-options': 'DENY',
@@ -158,6 +187,68 @@ describe('sign-in and sessions, over HTTP', () => {
     expect((await old.get('/dashboard')).status).toBe(302);
     expect((await browser.get(link)).status).toBe(410);
     expect((await webClient().signIn(person.email, 'a fresh pass phrase')).status).toBe(303);
+  });
+
+  it('answers an address no user has as one a user has, and the stream then sends it nothing', async () => {
+    const person = await newPerson();
+    const unknown = `nobody-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    for (const email of [unknown, person.email]) {
+      const asked = await webClient().submit('/dashboard/forgot-password', '/dashboard/forgot-password', { email });
+      expect([asked.status, asked.location]).toEqual([303, '/dashboard/forgot-password?sent=1']);
+    }
+    // Both went the same way: the user's e-mail arrives, and the stream's function removed both requests.
+    await waitForMail(person.email);
+    await eventually(
+      async () => (await resetRequestsFor(unknown)).length + (await resetRequestsFor(person.email)).length === 0,
+      10_000,
+      () => 'a reset request is still in the table',
+    );
+    expect(await outboxOf(unknown)).toEqual([]);
+  });
+
+  it('sends one e-mail for a request the stream delivers twice, and its link works', async () => {
+    const person = await newPerson();
+    const table = await runtimeTable();
+    const resetRequests = dynamoPasswordResetRequestStore(table);
+    const now = Date.now();
+    const request = {
+      id: randomUUID(),
+      email: person.email,
+      origin: origin(),
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + 3_600_000).toISOString(),
+    };
+    await resetRequests.record(request);
+    const [mail] = await waitForMail(person.email);
+    await eventually(
+      async () => (await resetRequestsFor(person.email)).length === 0,
+      10_000,
+      () => 'the request is still in the table after its e-mail',
+    );
+    // The same record handed over again, as a retried batch would: the function passes it over.
+    const redeliver = passwordResetEmails({
+      users: dynamoUserRepository(table),
+      resetRequests,
+      mailer: outboxMailer(join(process.env.IT_DATA_DIR as string, 'outbox'), systemClock),
+      clock: systemClock,
+    });
+    const record = {
+      eventName: 'INSERT' as const,
+      dynamodb: { SequenceNumber: '1', NewImage: marshall(passwordResetRequestItem(request)) },
+    };
+    expect(await redeliver({ Records: [record as never] })).toEqual({ batchItemFailures: [] });
+    expect(await outboxOf(person.email)).toHaveLength(1);
+
+    const path = new URL(/http:\/\/\S+\/dashboard\/set-password\?token=[\w-]+/.exec(mail!.text)![0]);
+    const browser = webClient();
+    const form = await browser.get(`${path.pathname}${path.search}`);
+    expect(form.status).toBe(200);
+    const set = await browser.post('/dashboard/set-password', {
+      csrf_token: csrfTokenIn(form.text),
+      token: path.searchParams.get('token')!,
+      password: 'a redelivered pass phrase',
+    });
+    expect([set.status, set.location]).toEqual([303, '/dashboard']);
   });
 
   it('turns on two-factor sign-in (TOTP, recovery codes shown once) and asks for a code at the next sign-in', async () => {

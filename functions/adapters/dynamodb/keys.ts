@@ -40,6 +40,7 @@ export const entityTypes = {
   session: 'session',
   oneTimeLink: 'one_time_link',
   signInThrottle: 'sign_in_throttle',
+  passwordResetRequest: 'password_reset_request',
   auditRecord: 'audit_record',
   oauthClient: 'oauth_client',
   oauthGrant: 'oauth_grant',

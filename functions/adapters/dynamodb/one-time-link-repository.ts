@@ -6,15 +6,16 @@ import * as keys from './table-keys';
 import { conditionFailedAt } from './transactions';
 import { userRevisionPut } from './user-repository';
 
+/** The write that stores a new link (TTL at its expiry), alone or in a transaction. */
+export const linkPut = (tableName: string, link: OneTimeLink) => ({
+  TableName: tableName,
+  Item: { ...keys.oneTimeLink(link.hash), entity: entityTypes.oneTimeLink, ttl: ttlOf(link.expires_at), ...link },
+  ConditionExpression: 'attribute_not_exists(pk)',
+});
+
 export const dynamoOneTimeLinkRepository = ({ client, tableName }: TableRef): OneTimeLinkRepository => ({
   async create(link) {
-    await client.send(
-      new PutCommand({
-        TableName: tableName,
-        Item: { ...keys.oneTimeLink(link.hash), entity: entityTypes.oneTimeLink, ttl: ttlOf(link.expires_at), ...link },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
+    await client.send(new PutCommand(linkPut(tableName, link)));
   },
 
   async find(hash) {

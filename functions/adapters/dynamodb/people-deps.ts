@@ -7,6 +7,7 @@ import { dynamoInvitationRepository } from './invitation-repository';
 import { dynamoOAuthClientRepository } from './oauth-client-repository';
 import { dynamoOAuthGrantStore } from './oauth-grant-store';
 import { dynamoOneTimeLinkRepository } from './one-time-link-repository';
+import { dynamoPasswordResetRequestStore } from './password-reset-request-store';
 import { dynamoSessionRepository } from './session-repository';
 import { dynamoSignInThrottleStore } from './sign-in-throttle-store';
 import { dynamoSignedInReads } from './signed-in-reads';
@@ -24,6 +25,7 @@ export const peopleDeps = (table: TableRef, clock: Clock = systemClock) => ({
   signedInReads: dynamoSignedInReads(table),
   links: dynamoOneTimeLinkRepository(table),
   invitations: dynamoInvitationRepository(table),
+  resetRequests: dynamoPasswordResetRequestStore(table),
   throttle: dynamoSignInThrottleStore(table),
   audit: dynamoAuditLog(table),
   clients: dynamoOAuthClientRepository(table),

@@ -234,6 +234,8 @@ export const sessionIndexes = (userId: string, id: string) => ({ gsi1pk: join('U
 export const sessionsOfUser = (userId: string) => join('USER', userId, 'SESSIONS');
 export const oneTimeLink = (hash: string) => ({ pk: join('LINK', hash), sk: 'LINK' });
 export const signInThrottle = (key: string) => ({ pk: join('THROTTLE', key), sk: 'THROTTLE' });
+/** A "forgot password" request until the stream's function has sent its e-mail (or found no user). */
+export const passwordResetRequest = (id: string) => ({ pk: join('RESET_REQUEST', id), sk: 'RESET_REQUEST' });
 
 export const auditRecords = (accountId: string) => join('ACCOUNT', accountId, 'AUDIT');
 export const auditRecord = (accountId: string, id: string) => ({ pk: join('ACCOUNT', accountId, 'AUDIT'), sk: join('AUDIT', id) });

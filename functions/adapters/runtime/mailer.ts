@@ -4,7 +4,7 @@ import type { Mailer } from '../../core/webhooks/delivery';
 import { outboxMailer } from '../email/outbox-mailer';
 import { sesMailer } from '../email/ses-mailer';
 
-/** SES from NOTIFICATION_SENDER in AWS; the outbox folder in the local runtime. Dispatcher only. */
+/** SES from NOTIFICATION_SENDER in AWS; the outbox folder in the local runtime. */
 export const mailerFromEnvironment = (clock: Clock = systemClock): Mailer => {
   const outbox = process.env.LOCAL_OUTBOX_DIR;
   if (outbox) return outboxMailer(outbox, clock);

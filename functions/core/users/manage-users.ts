@@ -45,23 +45,35 @@ export interface CreatedUser {
   link?: IssuedLink;
 }
 
+/** A new one-time link for `user`, not yet stored, with the secret it carries (shown or sent once). */
+export const newLink = (
+  user: Pick<User, 'id' | 'password_hash'>,
+  purpose: OneTimeLink['purpose'],
+  now: number,
+): { link: OneTimeLink; issued: IssuedLink } => {
+  const token = newSecretToken();
+  const expiresAt = isoTime(now + linkLifetimesMs[purpose]);
+  return {
+    link: {
+      hash: hashSecretToken(token),
+      user_id: user.id,
+      purpose,
+      created_at: isoTime(now),
+      expires_at: expiresAt,
+      password_fingerprint: passwordFingerprint(user),
+    },
+    issued: { token, purpose, expires_at: expiresAt },
+  };
+};
+
 export const issueLink = async (
   user: Pick<User, 'id' | 'password_hash'>,
   purpose: OneTimeLink['purpose'],
   deps: { links: OneTimeLinkRepository; clock: Clock },
 ): Promise<IssuedLink> => {
-  const now = deps.clock.now();
-  const token = newSecretToken();
-  const expiresAt = isoTime(now + linkLifetimesMs[purpose]);
-  await deps.links.create({
-    hash: hashSecretToken(token),
-    user_id: user.id,
-    purpose,
-    created_at: isoTime(now),
-    expires_at: expiresAt,
-    password_fingerprint: passwordFingerprint(user),
-  });
-  return { token, purpose, expires_at: expiresAt };
+  const { link, issued } = newLink(user, purpose, deps.clock.now());
+  await deps.links.create(link);
+  return issued;
 };
 
 /**

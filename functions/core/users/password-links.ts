@@ -5,13 +5,11 @@ import { newId } from '../ids';
 import { hashSecretToken, isSecretTokenShaped } from '../secret-token';
 import type { SessionRepository } from '../sessions/session';
 import { endSessionsOfUser } from '../sessions/manage-sessions';
-import type { Mailer } from '../webhooks/delivery';
-import { issueLink } from './manage-users';
 import { type OneTimeLink, type OneTimeLinkRepository, passwordFingerprint, setPasswordPath } from './one-time-links';
 import { passwordIssue } from './password-policy';
 import { hashPassword } from './passwords';
-import { reserveAttempt, type SignInThrottleStore, throttleKeys, throttleRules } from './sign-in-throttle';
-import { normalizeEmail, type User, type UserRepository } from './user';
+import type { SignInThrottleStore } from './sign-in-throttle';
+import type { User, UserRepository } from './user';
 
 export interface PasswordLinkDeps {
   users: UserRepository;
@@ -24,36 +22,6 @@ export interface PasswordLinkDeps {
 
 /** The address of a one-time link. */
 export const linkUrl = (origin: string, token: string): string => `${origin}${setPasswordPath}?token=${encodeURIComponent(token)}`;
-
-/**
- * "Forgot password": e-mails a reset link (1 h) when a user has the address. The answer is the same
- * whether or not one has, and a flood of requests for one address sends at most a few e-mails.
- */
-export const requestPasswordReset = async (
-  input: { email: string; origin: string },
-  deps: PasswordLinkDeps & { mailer: Mailer },
-): Promise<void> => {
-  const email = normalizeEmail(input.email);
-  const now = deps.clock.now();
-  const key = throttleKeys.resetEmail(email);
-  // Counted before anything is sent, atomically: requests at once send no more e-mails than in a row.
-  if (!(await reserveAttempt([{ key, rule: throttleRules.resetEmail }], deps.throttle, now)).reserved) return;
-  const user = await deps.users.findByEmail(email);
-  if (!user) return;
-  const link = await issueLink(user, 'reset_password', deps);
-  await deps.mailer.send({
-    to: user.email,
-    subject: 'Reset your Project Automation Service password',
-    text: [
-      'Someone (we hope you) asked to reset the password of this e-mail address.',
-      '',
-      `Set a new password here; the link works once, within one hour:`,
-      linkUrl(input.origin, link.token),
-      '',
-      'If it was not you, ignore this e-mail: your password stays as it is.',
-    ].join('\n'),
-  });
-};
 
 /**
  * The link behind a token and its user, while it can still be used: not expired, and sent since the

@@ -8,8 +8,13 @@ import { entityTypes } from '../../adapters/dynamodb/keys';
 import { tenantOfKey } from '../../adapters/dynamodb/tenant-of-key';
 import { logger } from '../../observability/logger';
 import { tracedTable } from '../../observability/tracer';
+import type { StreamRecordLike } from './stream-consumers';
 
 const deliveries = dynamoDeletedWebhookDeliveries(tracedTable(tableFromEnvironment()));
+
+/** The records this function is given (its mapping's filter): REMOVEs of webhooks. */
+export const deletedWebhookRecords = (record: StreamRecordLike): boolean =>
+  record.eventName === 'REMOVE' && record.dynamodb?.OldImage?.entity?.S === entityTypes.webhook;
 
 /** A deleted webhook of the batch, with the record that told it (its sequence number is what a failure reports). */
 interface RemovalRecord extends DeletedWebhook {

@@ -7,6 +7,7 @@ import type { AttentionCounts, Session, SessionRepository, SignedInReads } from 
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { Invitation, InvitationRepository } from '../../../functions/core/users/invitation';
 import type { OneTimeLink, OneTimeLinkRepository } from '../../../functions/core/users/one-time-links';
+import type { PasswordResetRequest, PasswordResetRequestStore } from '../../../functions/core/users/password-reset-requests';
 import type { SignInThrottleStore, ThrottleCounter } from '../../../functions/core/users/sign-in-throttle';
 import type { Membership, User, UserRepository } from '../../../functions/core/users/user';
 import type { Mailer } from '../../../functions/core/webhooks/delivery';
@@ -90,9 +91,10 @@ export const inMemorySessionRepository = (): SessionRepository & { all(): Sessio
   };
 };
 
-export const inMemoryLinkRepository = (users: UserRepository): OneTimeLinkRepository => {
+export const inMemoryLinkRepository = (users: UserRepository): OneTimeLinkRepository & { links: Map<string, OneTimeLink> } => {
   const links = new Map<string, OneTimeLink>();
   return {
+    links,
     async create(link) {
       links.set(link.hash, copy(link));
     },
@@ -169,6 +171,48 @@ export const inMemoryInvitationRepository = (
       Object.assign(current, { status, answered_at: now });
       await audit.record(record);
       return true;
+    },
+  };
+};
+
+/**
+ * Requests in a map, with the table's conditions; `inserted` is what the table's stream would hand
+ * over (each request recorded, once, in order), for a test to deliver, and deliver again.
+ */
+export const inMemoryResetRequestStore = (
+  links: Map<string, OneTimeLink>,
+): PasswordResetRequestStore & { inserted: PasswordResetRequest[]; stored: Map<string, PasswordResetRequest & { link_hash?: string }> } => {
+  const stored = new Map<string, PasswordResetRequest & { link_hash?: string }>();
+  const inserted: PasswordResetRequest[] = [];
+  return {
+    stored,
+    inserted,
+    async record(request) {
+      await Promise.resolve();
+      if (stored.has(request.id)) throw new Error(`the request ${request.id} exists already (a condition failure in the table)`);
+      stored.set(request.id, copy(request));
+      inserted.push(copy(request));
+    },
+    async claim(requestId, link) {
+      await Promise.resolve();
+      // Both or neither, as the table's transaction.
+      const request = stored.get(requestId);
+      if (!request || request.link_hash !== undefined) return 'handled';
+      if (links.has(link.hash)) throw new Error('the link exists already (a condition failure in the table)');
+      request.link_hash = link.hash;
+      links.set(link.hash, copy(link));
+      return 'claimed';
+    },
+    async release(requestId, linkHash) {
+      await Promise.resolve();
+      const request = stored.get(requestId);
+      if (request?.link_hash !== linkHash) throw new Error('the request is not claimed with this link (a condition failure in the table)');
+      links.delete(linkHash);
+      delete request.link_hash;
+    },
+    async discard(requestId) {
+      await Promise.resolve();
+      stored.delete(requestId);
     },
   };
 };
@@ -416,6 +460,7 @@ export const inMemoryPeople = () => {
   const users = inMemoryUserRepository();
   const sessions = inMemorySessionRepository();
   const links = inMemoryLinkRepository(users);
+  const resetRequests = inMemoryResetRequestStore(links.links);
   const throttle = inMemoryThrottleStore();
   const audit = inMemoryAuditLog();
   const clients = inMemoryClientRepository();
@@ -423,5 +468,5 @@ export const inMemoryPeople = () => {
   const invitations = inMemoryInvitationRepository(users, audit);
   const mailer = recordingMailer();
   const signedInReads = inMemorySignedInReads(sessions, users, accounts);
-  return { clock, accounts, credentials, users, sessions, signedInReads, links, throttle, audit, clients, grants, invitations, mailer };
+  return { clock, accounts, credentials, users, sessions, signedInReads, links, resetRequests, throttle, audit, clients, grants, invitations, mailer };
 };

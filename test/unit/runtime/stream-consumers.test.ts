@@ -1,5 +1,5 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { oneReaderFor, type StreamConsumer } from '../../../lib/local/stream-consumers';
+import { oneReaderFor, type StreamConsumer } from '../../../functions/handlers/workers/stream-consumers';
 
 const record = (sequence: string, eventName: 'INSERT' | 'MODIFY' | 'REMOVE', entity: string): DynamoDBRecord => ({
   eventName,

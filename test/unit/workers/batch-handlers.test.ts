@@ -68,4 +68,20 @@ describe('partial batch responses (Powertools Batch)', () => {
     } as DynamoDBStreamEvent;
     expect(await handler(event)).toEqual({ batchItemFailures: [] });
   });
+
+  it('second stream reader: hands each of its functions its own records only, and passes over the rest', async () => {
+    const { secondStreamReader } = await import('../../../functions/handlers/workers/second-stream-reader');
+    const webhookImage = { pk: { S: 'ACCOUNT#acct_1#MODE#test#WEBHOOKS' }, entity: { S: 'webhook' }, id: { S: 'wh_1' } };
+    const requestImage = { pk: { S: 'RESET_REQUEST#r1' }, entity: { S: 'password_reset_request' } };
+    const records = [
+      { eventName: 'REMOVE', dynamodb: { SequenceNumber: '1', OldImage: webhookImage } },
+      { eventName: 'INSERT', dynamodb: { SequenceNumber: '2', NewImage: requestImage } },
+      { eventName: 'MODIFY', dynamodb: { SequenceNumber: '3', NewImage: requestImage, OldImage: requestImage } },
+      { eventName: 'REMOVE', dynamodb: { SequenceNumber: '4', OldImage: requestImage } },
+      { eventName: 'INSERT', dynamodb: { SequenceNumber: '5', NewImage: { entity: { S: 'event' } } } },
+    ];
+    expect(records.map((record) => secondStreamReader.filter(record))).toEqual([true, true, false, false, false]);
+    // The unreadable request (no fields) is passed over; nothing here reaches the table or SES.
+    expect(await secondStreamReader.handler({ Records: records.slice(1) } as DynamoDBStreamEvent)).toEqual({ batchItemFailures: [] });
+  });
 });

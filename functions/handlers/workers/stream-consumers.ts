@@ -13,10 +13,12 @@ export interface StreamConsumer {
 }
 
 /**
- * Several event source mappings on the table's stream, as AWS runs them, read by one local poller:
- * each function is handed the batch's records its filter takes, one after the other, and the batch
- * fails from the earliest record any of them reports. The functions are idempotent, as they must
- * be in AWS, where each mapping retries on its own: a record read again is handled again.
+ * Several consumers of the table's stream behind one reader: the local poller, which reads for
+ * every event source mapping of the stack, and a function whose one mapping serves several jobs
+ * (`second-stream-reader`). Each consumer is handed the batch's records its filter takes, one after
+ * the other, and the batch fails from the earliest record any of them reports. The consumers are
+ * idempotent, as they must be in AWS, where each mapping retries on its own: a record read again
+ * is handled again.
  */
 export const oneReaderFor = (consumers: readonly StreamConsumer[]) => ({
   filter: (record: StreamRecordLike): boolean => consumers.some((consumer) => consumer.filter(record)),
