@@ -263,7 +263,10 @@ const send = (
         resolve(send(url, addresses, request, Math.max(0, deadline - performance.now()), result, timeoutMessage, true));
         return;
       }
-      finish(result(classifyNetworkError(error), describeError(error), statusCode, excerpt()));
+      // The socket's own error (a reset mid-body) reaches the request before the response: after a
+      // 2xx status line it is a body cut off, as on the response.
+      if (answered2xx()) complete(false);
+      else finish(result(classifyNetworkError(error), describeError(error), statusCode, excerpt()));
     });
     // A 101 answer: nothing to upgrade to, the attempt failed.
     req.on('upgrade', (res, socket) => {

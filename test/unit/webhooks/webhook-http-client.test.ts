@@ -233,6 +233,19 @@ describe('postWebhook: outcomes', () => {
     });
   });
 
+  it('a 2xx whose connection is reset (RST) mid-body succeeds too: the status line was the acceptance', async () => {
+    const reset = await start((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': '1000' });
+      res.write('partial', () => setTimeout(() => (req.socket as Socket & { resetAndDestroy(): void }).resetAndDestroy(), 20));
+    });
+    expect(await postWebhook({ url: reset.url, headers, body, policy: local })).toMatchObject({
+      ok: true,
+      statusCode: 200,
+      error: null,
+      responseExcerpt: 'partial',
+    });
+  });
+
   it('a connection reset is a connection failure', async () => {
     const server = await start((req) => {
       const socket = req.socket as Socket & { resetAndDestroy?: () => void };
