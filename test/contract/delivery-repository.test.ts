@@ -103,6 +103,7 @@ const attempt = (sequence: number, number: number, minute: number, statusCode: n
   sequence,
   number,
   attempted_at: at(minute),
+  url: 'http://127.0.0.1:9/hook',
   status_code: statusCode,
   duration_ms: 120,
   error: statusCode === null ? 'timeout' : statusCode >= 400 ? 'http_status' : null,

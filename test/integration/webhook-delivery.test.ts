@@ -115,6 +115,7 @@ describe('webhook delivery', () => {
         sequence: 1,
         number: 1,
         attempted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        url: hooks.url('/events?source=pas'),
         status_code: 200,
         duration_ms: expect.any(Number),
         error: null,
@@ -354,6 +355,42 @@ describe('webhook delivery', () => {
       [1, 3],
       [1, 4],
       [2, 1],
+    ]);
+  }, 60_000);
+
+  it('sends a retry to the URL and with the secrets of its moment, and the log says where each attempt went', async () => {
+    const { account, test } = await newAccount();
+    const api = as(test.key);
+    // Three failures: attempt 4 is then due 5 min × 0.01 = 3 s after the 3rd, time enough to change the webhook.
+    const before = await receiver({ status: 503, body: 'down' });
+    const after = await receiver({ status: 200, body: 'moved' });
+    const hook = await createWebhook(api, { url: before.url('/old'), events: ['deployment.completed'] });
+    const event = await recordEvent(account.id, 'test', 'deployment.completed');
+    const [first] = (await before.waitFor(3, 20_000)) as [ReceivedRequest];
+    const deliveryId = header(first, 'x-service-delivery-id') as string;
+    const waiting = await waitForDelivery(api, hook.id, deliveryId, (d) => d.attempts.length === 3 && d.status === 'pending');
+
+    expect((await api.patch(`/webhooks/${hook.id}`, { url: after.url('/new') })).status).toBe(200);
+    const rotated = await api.post(`/webhooks/${hook.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const [retry] = (await after.waitFor(1, 10_000)) as [ReceivedRequest];
+    // Not early: the new URL got the scheduled retry, not a new sequence.
+    expect(retry.arrivedAt).toBeGreaterThanOrEqual(Date.parse(waiting.next_attempt_at));
+    expect([header(retry, 'x-service-event-id'), header(retry, 'x-service-delivery-id'), header(retry, 'x-service-attempt')]).toEqual([
+      event.id,
+      deliveryId,
+      '4',
+    ]);
+    expect(retry.path).toBe('/new');
+    expectSignedWith(retry, [rotated.body.data.secret, hook.secret]);
+    expect(before.requests).toHaveLength(3);
+
+    const done = await waitForDelivery(api, hook.id, deliveryId, (d) => d.status === 'succeeded');
+    expect(done.attempts.map((a: { number: number; url: string; status_code: number }) => [a.number, a.url, a.status_code])).toEqual([
+      [1, before.url('/old'), 503],
+      [2, before.url('/old'), 503],
+      [3, before.url('/old'), 503],
+      [4, after.url('/new'), 200],
     ]);
   }, 60_000);
 

@@ -43,7 +43,8 @@ const deliveryFrom = (item: Record<string, unknown>): Delivery => {
     sequence: d.sequence,
     attempt_count: d.attempt_count,
     attempt_claimed_at: d.attempt_claimed_at ?? null,
-    attempts: d.attempts ?? [],
+    // Attempts recorded before they kept their URL have none.
+    attempts: (d.attempts ?? []).map((attempt) => ({ ...attempt, url: attempt.url ?? null })),
     next_attempt_at: d.next_attempt_at ?? null,
     created_at: d.created_at,
     updated_at: d.updated_at,

@@ -11,6 +11,12 @@ export interface DeliveryAttempt {
   sequence: number;
   number: number;
   attempted_at: string;
+  /**
+   * Where the attempt was sent: the webhook's URL when it was made (a retry goes to the URL of its
+   * moment, so after a change the log tells which attempts went where). Null when not known: an
+   * attempt cut short before its result was recorded, or recorded before attempts kept it.
+   */
+  url: string | null;
   status_code: number | null;
   duration_ms: number;
   error: AttemptErrorClass | null;

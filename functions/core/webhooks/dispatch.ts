@@ -118,11 +118,13 @@ export const attemptRecord = (
   sequence: number,
   number: number,
   startedMs: number,
+  url: string,
   result: Awaited<ReturnType<SendAttempt>>,
 ): DeliveryAttempt => ({
   sequence,
   number,
   attempted_at: isoTime(startedMs),
+  url,
   status_code: result.statusCode,
   duration_ms: Math.round(result.durationMs),
   error: result.error,
@@ -228,7 +230,7 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
   const payload = delivery.payload ?? message.payload ?? eventPayload(event ?? (await storedEvent(tenant, delivery, deps)));
   const request = signedRequest(webhook, delivery, payload, message.attempt, nowMs, deps.userAgent);
   const result = await deps.send({ ...request, policy: deps.policyFor(message.mode) });
-  await settle(message, webhook, delivery, attemptRecord(message.sequence, message.attempt, nowMs, result), result.ok, deps);
+  await settle(message, webhook, delivery, attemptRecord(message.sequence, message.attempt, nowMs, request.url, result), result.ok, deps);
 };
 
 const eventNotStored = (eventId: string | undefined, deliveryId: string): Error =>
@@ -284,6 +286,8 @@ const recoverInterruptedAttempt = async (
     sequence: message.sequence,
     number: message.attempt,
     attempted_at: delivery.attempt_claimed_at ?? isoTime(nowMs),
+    // The URL it was sent to died with the dispatcher that claimed it (the webhook's may have changed since).
+    url: null,
     status_code: null,
     duration_ms: 0,
     error: 'connection',

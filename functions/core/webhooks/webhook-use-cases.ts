@@ -262,7 +262,7 @@ export const testWebhook = async (tenant: Tenant, id: string, type: EventType, d
     ...delivery,
     status: result.ok ? ('succeeded' as const) : ('failed' as const),
     next_attempt_at: null,
-    attempts: [attemptRecord(1, 1, nowMs, result)],
+    attempts: [attemptRecord(1, 1, nowMs, request.url, result)],
     updated_at: isoTime(deps.clock.now()),
   };
   await deps.deliveries.create(tenant, recorded);

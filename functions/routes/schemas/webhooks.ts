@@ -31,6 +31,12 @@ const attemptSchema = v.object({
   sequence: v.number(),
   number: v.number(),
   attempted_at: timestamp,
+  url: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      "Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL.",
+    ),
+  ),
   status_code: v.nullable(v.number()),
   duration_ms: v.number(),
   error: v.nullable(v.picklist(['timeout', 'connection', 'tls', 'dns', 'refused_target', 'http_status'])),

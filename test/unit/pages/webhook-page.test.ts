@@ -22,6 +22,7 @@ const attempt = (sequence: number, number: number): DeliveryAttempt => ({
   sequence,
   number,
   attempted_at: '2026-11-01T10:01:00.000Z',
+  url: null,
   status_code: 503,
   duration_ms: 20,
   error: 'http_status',
@@ -64,6 +65,21 @@ describe("a webhook's delivery log in the dashboard", () => {
     expect(html).toContain('aria-label="Redeliver dlv_failed"');
     expect(html).not.toMatch(/aria-label="(Retry now|Redeliver) dlv_in_flight"/);
     expect(html).not.toMatch(/aria-label="(Retry now|Redeliver) dlv_queued"/);
+  });
+
+  it('says where an attempt went when it was not the URL the webhook has now', () => {
+    const html = page([
+      delivery('dlv_moved', {
+        status: 'succeeded',
+        attempt_count: 2,
+        attempts: [
+          { ...attempt(1, 1), url: 'http://127.0.0.1:9/before' },
+          { ...attempt(1, 2), url: webhook.url, status_code: 200, error: null, error_message: null },
+        ],
+      }),
+    ]);
+    expect(html).toContain('to http://127.0.0.1:9/before</div>');
+    expect(html.match(/>to [^<]*<\/div>/g)).toHaveLength(1);
   });
 });
 

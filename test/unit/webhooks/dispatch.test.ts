@@ -99,7 +99,9 @@ describe('dispatchDelivery', () => {
     );
     const stored = await deliveries.get(tenant, 'wh_1', 'dlv_1');
     expect(stored).toMatchObject({ status: 'succeeded', attempt_count: 1, next_attempt_at: null });
-    expect(stored?.attempts).toEqual([expect.objectContaining({ sequence: 1, number: 1, status_code: 200, error: null })]);
+    expect(stored?.attempts).toEqual([
+      expect.objectContaining({ sequence: 1, number: 1, url: webhookAt(0).url, status_code: 200, error: null }),
+    ]);
     expect(queued).toEqual([]);
   });
 
@@ -125,7 +127,8 @@ describe('dispatchDelivery', () => {
     clock.advance(attemptLeaseMs);
     await dispatchDelivery(firstMessage(clock.now()), deps);
     const stored = await deliveries.get(tenant, 'wh_1', 'dlv_1');
-    expect(stored?.attempts).toEqual([expect.objectContaining({ number: 1, error: 'connection', status_code: null })]);
+    // Where the lost attempt went died with its dispatcher: not guessed from the webhook as it is now.
+    expect(stored?.attempts).toEqual([expect.objectContaining({ number: 1, url: null, error: 'connection', status_code: null })]);
     expect(stored?.status).toBe('pending');
     expect(queued.at(-1)).toMatchObject({ attempt: 2, not_before: clock.now() + 5_000 });
     expect(requests).toHaveLength(0);

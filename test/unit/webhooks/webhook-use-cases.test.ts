@@ -73,6 +73,7 @@ describe('redeliver', () => {
       sequence: 1,
       number: 1,
       attempted_at: isoTime(deps.clock.now()),
+      url: webhook.url,
       status_code: 503,
       duration_ms: 20,
       error: 'http_status' as const,

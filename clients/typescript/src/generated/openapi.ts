@@ -10867,6 +10867,7 @@ export interface operations {
            *             "sequence": 1,
            *             "number": 1,
            *             "attempted_at": "2026-11-29T14:32:13.107Z",
+           *             "url": "https://hooks.acme.example/service",
            *             "status_code": 200,
            *             "duration_ms": 1,
            *             "error": null,
@@ -10903,6 +10904,8 @@ export interface operations {
                  * @description ISO 8601 UTC timestamp with milliseconds
                  */
                 attempted_at: string;
+                /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
+                url: string | null;
                 status_code: number | null;
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
@@ -11134,6 +11137,7 @@ export interface operations {
            *               "sequence": 1,
            *               "number": 1,
            *               "attempted_at": "2026-11-29T14:31:56.014Z",
+           *               "url": "https://hooks.acme.example/service",
            *               "status_code": 200,
            *               "duration_ms": 9,
            *               "error": null,
@@ -11160,6 +11164,7 @@ export interface operations {
            *               "sequence": 1,
            *               "number": 1,
            *               "attempted_at": "2026-11-29T14:31:43.987Z",
+           *               "url": "https://hooks.acme.example/service",
            *               "status_code": 200,
            *               "duration_ms": 12,
            *               "error": null,
@@ -11203,6 +11208,8 @@ export interface operations {
                  * @description ISO 8601 UTC timestamp with milliseconds
                  */
                 attempted_at: string;
+                /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
+                url: string | null;
                 status_code: number | null;
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
@@ -11351,6 +11358,7 @@ export interface operations {
            *             "sequence": 1,
            *             "number": 1,
            *             "attempted_at": "2026-11-29T14:31:56.014Z",
+           *             "url": "https://hooks.acme.example/service",
            *             "status_code": 200,
            *             "duration_ms": 9,
            *             "error": null,
@@ -11387,6 +11395,8 @@ export interface operations {
                  * @description ISO 8601 UTC timestamp with milliseconds
                  */
                 attempted_at: string;
+                /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
+                url: string | null;
                 status_code: number | null;
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
@@ -11538,6 +11548,7 @@ export interface operations {
            *             "sequence": 1,
            *             "number": 1,
            *             "attempted_at": "2026-11-29T14:31:56.014Z",
+           *             "url": "https://hooks.acme.example/service",
            *             "status_code": 200,
            *             "duration_ms": 9,
            *             "error": null,
@@ -11574,6 +11585,8 @@ export interface operations {
                  * @description ISO 8601 UTC timestamp with milliseconds
                  */
                 attempted_at: string;
+                /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
+                url: string | null;
                 status_code: number | null;
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;

@@ -45,7 +45,8 @@ export interface WebhookPageProps extends Paged {
   recover?: { since: string; error: string };
 }
 
-const Attempts = ({ delivery }: { delivery: DeliveryView }) =>
+/** `url`: the webhook's; an attempt sent to another (before a change of it) says where it went. */
+const Attempts = ({ delivery, url }: { delivery: DeliveryView; url: string }) =>
   delivery.attempts.length === 0 ? (
     <p className="muted">No attempt yet.</p>
   ) : (
@@ -62,6 +63,7 @@ const Attempts = ({ delivery }: { delivery: DeliveryView }) =>
           </td>
           <td>
             <Time iso={attempt.attempted_at} />
+            {attempt.url !== null && attempt.url !== url && <div className="small break">to {attempt.url}</div>}
           </td>
           <td>{attempt.status_code ?? <span className="muted">none</span>}</td>
           <td>
@@ -138,7 +140,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
       )}
       {props.testDelivery && (
         <Alert kind={props.testDelivery.status === 'succeeded' ? 'success' : 'error'} title={`Test event ${props.testDelivery.status}`}>
-          <Attempts delivery={props.testDelivery} />
+          <Attempts delivery={props.testDelivery} url={webhook.url} />
         </Alert>
       )}
       {admin && (
@@ -237,7 +239,7 @@ export const WebhookPage = (props: WebhookPageProps) => {
                 )}
                 <details open={delivery.status === 'failed'}>
                   <summary>{delivery.attempts.length === 1 ? '1 attempt' : `${delivery.attempts.length} attempts`}</summary>
-                  <Attempts delivery={delivery} />
+                  <Attempts delivery={delivery} url={webhook.url} />
                 </details>
               </li>
             ))}
