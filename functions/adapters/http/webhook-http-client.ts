@@ -33,7 +33,7 @@ export interface AttemptResult {
   durationMs: number;
   error: AttemptErrorClass | null;
   errorMessage: string | null;
-  /** At most 4 KiB (UTF-8 bytes) of the response body; may be cut short. */
+  /** The start of the response body: at most 4 KiB as JSON text (its UTF-8 bytes, escapes counted); may be cut short. */
   responseExcerpt: string;
 }
 
@@ -113,15 +113,31 @@ export const classifyNetworkError = (error: unknown): Exclude<AttemptErrorClass,
   return 'connection';
 };
 
+/** What a character takes in JSON text: its escape (`\"`, `\n`, `\u0000`…) or its UTF-8 bytes. */
+const jsonBytesOf = (char: string): number => {
+  const code = char.codePointAt(0) ?? 0;
+  if (char === '"' || char === '\\' || char === '\b' || char === '\f' || char === '\n' || char === '\r' || char === '\t') return 2;
+  if (code < 0x20) return 6;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+};
+
 /**
- * The excerpt as text of at most `maxResponseExcerptBytes` UTF-8 bytes: an incomplete trailing
- * character is dropped, and since invalid bytes decode to U+FFFD (3 bytes), the text is cut again
- * after decoding so the bound holds in bytes.
+ * The excerpt as text of at most `maxResponseExcerptBytes` bytes as the delivery log's JSON carries
+ * it: an incomplete trailing character is dropped, invalid bytes decode to U+FFFD (3 bytes), and a
+ * control character counts as its escape (a NUL is six bytes, `\u0000`), so that a binary answer
+ * cannot make an attempt six times larger in the log than a text one (a page of the log must stay
+ * within Lambda's 6 MB answer).
  */
 const excerptOf = (bytes: Buffer): string => {
   const text = new StringDecoder('utf8').write(bytes);
-  const { read } = new TextEncoder().encodeInto(text, new Uint8Array(maxResponseExcerptBytes));
-  return text.slice(0, read);
+  let size = 0;
+  let end = 0;
+  for (const char of text) {
+    size += jsonBytesOf(char);
+    if (size > maxResponseExcerptBytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
 };
 
 const requestHeaders = (given: Record<string, string>, body: string | undefined): Record<string, string> => {

@@ -41,7 +41,12 @@ const attemptSchema = v.object({
   duration_ms: v.number(),
   error: v.nullable(v.picklist(['timeout', 'connection', 'tls', 'dns', 'refused_target', 'http_status'])),
   error_message: v.nullable(v.string()),
-  response_excerpt: v.pipe(v.string(), v.description('At most the first 4 KiB of the response body.')),
+  response_excerpt: v.pipe(
+    v.string(),
+    v.description(
+      'The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\\u0000` six bytes), so a binary answer keeps fewer characters.',
+    ),
+  ),
 });
 
 export const deliverySchema = v.object({

@@ -319,6 +319,22 @@ describe('postWebhook: outcomes', () => {
     expect(Buffer.byteLength(binary.responseExcerpt)).toBeLessThanOrEqual(4096);
   });
 
+  it('keeps the excerpt within 4096 bytes as the delivery log’s JSON carries it: control characters, quotes and backslashes count as their escapes', async () => {
+    const server = await start((req, res) => {
+      res.writeHead(502);
+      res.end(req.url === '/zeros' ? Buffer.alloc(8192, 0) : 'a"b\\c\n\u0001'.repeat(2000));
+    });
+    const jsonBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+    const zeros = await postWebhook({ url: `${server.url}/zeros`, headers, body, policy: local });
+    expect(zeros).toMatchObject({ ok: false, statusCode: 502 });
+    // Each NUL is six bytes in JSON (\u0000): 682 of them, not 4096 (24 KiB in the log's answer).
+    expect(zeros.responseExcerpt).toBe('\u0000'.repeat(682));
+    const mixed = await postWebhook({ url: `${server.url}/mixed`, headers, body, policy: local });
+    expect(jsonBytes(mixed.responseExcerpt)).toBeLessThanOrEqual(4096);
+    expect(jsonBytes(mixed.responseExcerpt)).toBeGreaterThan(4096 - 6);
+    expect(mixed.responseExcerpt.startsWith('a"b\\c\n\u0001a"b')).toBe(true);
+  });
+
   it('DNS failures are of class dns', async () => {
     const result = await postWebhook({ url: 'https://nowhere.example/', headers, body, policy: live, lookup: fakeLookup({}) });
     expect(result).toMatchObject({ ok: false, statusCode: null, error: 'dns' });

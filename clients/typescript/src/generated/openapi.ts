@@ -10910,7 +10910,7 @@ export interface operations {
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
                 error_message: string | null;
-                /** @description At most the first 4 KiB of the response body. */
+                /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
               }[];
               next_attempt_at: string | null;
@@ -11214,7 +11214,7 @@ export interface operations {
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
                 error_message: string | null;
-                /** @description At most the first 4 KiB of the response body. */
+                /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
               }[];
               next_attempt_at: string | null;
@@ -11401,7 +11401,7 @@ export interface operations {
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
                 error_message: string | null;
-                /** @description At most the first 4 KiB of the response body. */
+                /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
               }[];
               next_attempt_at: string | null;
@@ -11591,7 +11591,7 @@ export interface operations {
                 duration_ms: number;
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
                 error_message: string | null;
-                /** @description At most the first 4 KiB of the response body. */
+                /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
               }[];
               next_attempt_at: string | null;
