@@ -179,7 +179,8 @@ export const isLocalhostName = (hostname: string): boolean => hostname === 'loca
 
 /**
  * The static checks on a webhook URL: it parses, is at most 2048 characters, uses https (or http
- * when `!policy.requireHttps`), carries no user name or password, has a host, and a literal IP
+ * when `!policy.requireHttps`), carries no user name or password, has a host and a port other
+ * than 0, and a literal IP
  * host (or `localhost`) is an allowed address. The WHATWG parser has already normalised every
  * IPv4 spelling (`0x7f.1`, `2130706433`) to dotted decimal, so those are caught too.
  */
@@ -201,6 +202,8 @@ export const checkTargetUrl = (url: string, policy: TargetPolicy): TargetCheck =
   }
   const hostname = bareHostname(parsed);
   if (hostname === '') return { ok: false, reason: 'must have a host' };
+  // The parser refuses ports above 65535 but takes 0, which no receiver can listen on.
+  if (parsed.port === '0') return { ok: false, reason: 'must have a port from 1 to 65535' };
   if (isIP(hostname) !== 0) {
     if (!isAllowedAddress(hostname, policy)) return { ok: false, reason: refusalReason(hostname) };
   } else if (isLocalhostName(hostname) && !policy.allowPrivate) {

@@ -142,6 +142,13 @@ describe('checkTargetUrl', () => {
     expect(refused('https://user@hooks.example.com/')).toMatch(/user name or password/);
   });
 
+  it('refuses port 0, which nothing can listen on: every attempt would fail until the webhook did', () => {
+    expect(refused('http://127.0.0.1:0/hook', localTest)).toBe('must have a port from 1 to 65535');
+    expect(refused('http://127.0.0.1:00/hook', localTest)).toBe('must have a port from 1 to 65535');
+    expect(checkTargetUrl('http://127.0.0.1:1/hook', localTest).ok).toBe(true);
+    expect(checkTargetUrl('http://127.0.0.1:65535/hook', localTest).ok).toBe(true);
+  });
+
   it.each([
     'https://127.0.0.1/',
     'https://127.1/',
