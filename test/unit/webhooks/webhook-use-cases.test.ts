@@ -159,6 +159,23 @@ describe('test attempts', () => {
     expect(await deps.deliveries.get(tenant, webhook.id, delivery.id)).toMatchObject({ status: 'failed' });
   });
 
+  it.each([
+    ['failed', { status: 'failed' as const }],
+    ['paused', { active: false }],
+  ])('go to a %s webhook too, leaving it as it is: a fixed receiver can be checked before re-enabling', async (_, changes) => {
+    const { deps, webhook } = await setUp(changes);
+    const sent: string[] = [];
+    deps.send = async (request) => {
+      sent.push(request.url);
+      return { ok: true, statusCode: 204, durationMs: 3, error: null, errorMessage: null, responseExcerpt: '' };
+    };
+    const delivery = await testWebhook(tenant, webhook.id, 'deployment.failed', deps);
+    expect(sent).toEqual([webhook.url]);
+    expect(delivery).toMatchObject({ status: 'succeeded', test: true });
+    expect(delivery.attempts).toEqual([expect.objectContaining({ url: webhook.url, status_code: 204 })]);
+    expect(await deps.webhooks.get(tenant, webhook.id)).toMatchObject({ ...changes, updated_at: webhook.updated_at });
+  });
+
   it('fit well inside the time limit of every route that makes one', () => {
     const routes = routeTable.filter((route) => route.handler === 'webhooks/test' || route.handler === 'dashboard/webhooks/test-event');
     expect(routes).toHaveLength(2);
