@@ -1,7 +1,7 @@
 import { createUser } from '../../functions/core/users/manage-users';
 import { as } from './support/http';
 import { newAccount } from './support/runtime';
-import { formFieldsIn, newPerson, type WebClient, webClient } from './support/web-client';
+import { csrfTokenIn, formFieldsIn, newPerson, outboxOf, type WebClient, webClient } from './support/web-client';
 
 /**
  * A dashboard form acts only for the account and in the mode its page was shown for: sent after
@@ -102,15 +102,16 @@ describe('dashboard forms and the account and mode they were shown for', () => {
     };
 
     await choose(other.account.id);
-    for (const [path, form, reload] of [
-      [`${projectPath}/delete`, { ...deletion, confirmed: 'yes' }, projectPath],
-      [`${projectPath}/delete`, confirmed, projectPath],
-      ['/dashboard/team', invitation, '/dashboard/team'],
+    // The team's forms are bound to the account alone (the team is the same in either mode): the page says no mode.
+    for (const [path, form, reload, inMode] of [
+      [`${projectPath}/delete`, { ...deletion, confirmed: 'yes' }, projectPath, ' in Live mode'],
+      [`${projectPath}/delete`, confirmed, projectPath, ' in Live mode'],
+      ['/dashboard/team', invitation, '/dashboard/team', ''],
     ] as const) {
       const refused = await client.post(path, form);
       expect([path, refused.status]).toEqual([path, 409]);
       expect(textOf(refused.text)).toContain(
-        `This form was opened for the account ${first} in Live mode; you are now acting for the account ${other.account.id} in Live mode. Nothing was changed.`,
+        `This form was opened for the account ${first}${inMode}; you are now acting for the account ${other.account.id}${inMode}. Nothing was changed.`,
       );
       expect(reloadLinkIn(refused.text)).toBe(reload);
     }
@@ -125,6 +126,47 @@ describe('dashboard forms and the account and mode they were shown for', () => {
     expect((await as(person.live.key).get(`/projects/${project.id}`)).status).toBe(404);
     await choose(other.account.id);
     expect((await client.get('/dashboard/team')).text).not.toContain(invitee);
+  });
+
+  it("the account's own pages (Team, Applications, Authorized applications) act from a page of the other mode, and a form sent twice acts once", async () => {
+    const { client } = await signedInClient();
+    const applicationsPath = '/dashboard/developers/applications';
+    await switchMode(client, 'test');
+    const invitee = `invitee-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+    const invitation = {
+      ...formFieldsIn((await client.get('/dashboard/team')).text, '/dashboard/team', 'Invite someone'),
+      email: invitee,
+      role: 'viewer',
+    };
+    const registration = {
+      ...formFieldsIn((await client.get(applicationsPath)).text, applicationsPath, 'Register an application'),
+      name: 'Shown in test',
+      redirect_uris: 'http://127.0.0.1:9/callback',
+    };
+    const authorized = (await client.get('/dashboard/developers/authorized-applications')).text;
+
+    await switchMode(client, 'live');
+    expect((await client.post('/dashboard/team', invitation)).status).toBe(303);
+    expect((await client.get('/dashboard/team')).text).toContain(invitee);
+    const registered = await client.post(applicationsPath, registration);
+    expect(registered.status).toBe(200);
+    expect(registered.text).toMatch(/svc_oacs_[0-9A-Za-z]+/);
+    const applicationId = /oac_[0-9A-Za-z]+/.exec(registered.text)![0];
+    // Without the script, a revocation asks first: the question, not a refusal, answers the form shown in Test mode.
+    const revoke = `/dashboard/developers/authorized-applications/${applicationId}/revoke`;
+    const asked = await client.post(revoke, { csrf_token: csrfTokenIn(authorized) });
+    expect(asked.status).toBe(200);
+    expect(asked.text).toContain('Revoke this application?');
+
+    // Sent again (the back button) after switching back, the registration is the same form: refused, made once.
+    await switchMode(client, 'test');
+    const again = await client.post(applicationsPath, registration);
+    expect(again.status).toBe(409);
+    expect(again.text).toContain('This form was already sent');
+    expect(again.text).not.toMatch(/svc_oacs_/);
+    const listed = (await client.get(applicationsPath)).text.match(/oac_[0-9A-Za-z]+/g) ?? [];
+    expect(new Set(listed)).toEqual(new Set([applicationId]));
+    expect(await outboxOf(invitee)).toHaveLength(1);
   });
 
   it("the mode switch, the person's own forms and Sign out work from a page of another mode", async () => {

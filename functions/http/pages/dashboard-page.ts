@@ -12,6 +12,7 @@ import { dashboardPageAbove } from '../../routes/dashboard-page-above';
 import type { WebRouteDefinition } from '../../routes/route';
 import { statusOf } from '../error-status';
 import { readCookies, modeOfCookies } from './cookies';
+import type { FormBinding } from './form-token';
 import type { PageReads, PageRequest, PageResult, SignedIn } from './page-handler';
 import { pageDepsFromEnvironment, pageHandler } from './page-deps';
 
@@ -56,6 +57,16 @@ export const requireAdmin = (request: Pick<DashboardRequest, 'role'>): void => {
   }
 };
 
+export interface DashboardPageOptions extends PageReads {
+  adminOnly?: boolean;
+  /**
+   * What the forms sent here must have been shown for: the account and mode (the default), or the
+   * account alone for pages of the account's own (team, applications), which show and change the
+   * same whatever the switch says, so another tab's switch does not refuse their forms.
+   */
+  formsBoundTo?: Exclude<FormBinding, 'none'>;
+}
+
 /**
  * A dashboard page: signed in, acting for an account the person still belongs to, in the mode of
  * the switch. Everything else (headers, CSRF, errors) is the page pipeline's.
@@ -63,9 +74,10 @@ export const requireAdmin = (request: Pick<DashboardRequest, 'role'>): void => {
 export const dashboardPage = (
   route: WebRouteDefinition,
   handle: (request: DashboardRequest) => Promise<PageResult>,
-  options: { adminOnly?: boolean } & PageReads = {},
-) =>
-  pageHandler(
+  options: DashboardPageOptions = {},
+) => {
+  const formsBoundTo = options.formsBoundTo ?? 'account_and_mode';
+  return pageHandler(
     route,
     'account',
     async (request) => {
@@ -82,12 +94,15 @@ export const dashboardPage = (
       const failedWebhooks = (): Promise<number> =>
         (counting ??=
           request.event.requestContext.http.method === 'GET' ? Promise.resolve(signedIn.failedWebhooks) : webhooks().failedCount(tenant));
+      // A form bound to the account alone may be sent again from either mode: its sending is
+      // recorded under one mode of the account, whichever mode it was sent in, so it acts once.
+      const sentFormsOf: Tenant = formsBoundTo === 'account' ? { accountId: tenant.accountId, mode: 'live' } : tenant;
       let sentForm: string | undefined;
       const takeEffectOnce = async (): Promise<void> => {
         const formId = request.form.get(formIdFieldName) ?? '';
         if (request.event.requestContext.http.method !== 'POST' || !isFormId(formId) || sentForm !== undefined) return;
         const key = `dashboard-form#${formId}`;
-        const claim = await sentForms().claim(tenant, key, request.event.rawPath, pageDepsFromEnvironment().clock.now());
+        const claim = await sentForms().claim(sentFormsOf, key, request.event.rawPath, pageDepsFromEnvironment().clock.now());
         if (claim !== 'claimed') throw conflict(alreadySent);
         sentForm = key;
       };
@@ -96,12 +111,12 @@ export const dashboardPage = (
         if (sentForm === undefined) return;
         if (status !== undefined && status < 400)
           await sentForms().complete(
-            tenant,
+            sentFormsOf,
             sentForm,
             { statusCode: status, headers: {}, body: '' },
             pageDepsFromEnvironment().clock.now(),
           );
-        else await sentForms().release(tenant, sentForm);
+        else await sentForms().release(sentFormsOf, sentForm);
       };
       const act = async (): Promise<PageResult> => {
         if (options.adminOnly) requireAdmin({ role });
@@ -144,12 +159,13 @@ export const dashboardPage = (
     },
     {
       ...(options.attention ? { attention: true } : {}),
-      // Every form of the dashboard acts in the account and mode its page showed (the default of
-      // an account's pages); sent after another tab switched either, it is offered again from here.
-      formsBoundTo: 'account_and_mode',
+      // A form of the dashboard acts in the account (and mode) its page showed; sent after another
+      // tab switched either, it is offered again from here.
+      formsBoundTo,
       pageToReload: ({ event }) => dashboardPageAbove(event.rawPath),
     },
   );
+};
 
 /** Whether a form's action was confirmed (in the dialog, or on the confirmation page). */
 export const isConfirmed = (form: URLSearchParams): boolean => form.get('confirmed') === 'yes';

@@ -37,5 +37,5 @@ export const handler = dashboardPage(
       return applicationsPage(request, { errors, fieldErrors: fieldErrors(error), form }, 422);
     }
   },
-  { adminOnly: true },
+  { adminOnly: true, formsBoundTo: 'account' },
 );

@@ -23,5 +23,5 @@ export const handler = dashboardPage(
     );
     return { redirect: '/dashboard/developers/applications?done=deleted' };
   },
-  { adminOnly: true },
+  { adminOnly: true, formsBoundTo: 'account' },
 );

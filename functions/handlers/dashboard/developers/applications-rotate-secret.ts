@@ -25,5 +25,5 @@ export const handler = dashboardPage(
     );
     return applicationsPage(request, client_secret ? { secret: { application, value: client_secret } } : {});
   },
-  { adminOnly: true },
+  { adminOnly: true, formsBoundTo: 'account' },
 );

@@ -30,5 +30,5 @@ export const handler = dashboardPage(
       return applicationPage(request, { errors, fieldErrors: fieldErrors(error), form }, 422);
     }
   },
-  { adminOnly: true },
+  { adminOnly: true, formsBoundTo: 'account' },
 );

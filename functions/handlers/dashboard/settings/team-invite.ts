@@ -35,5 +35,5 @@ export const handler = dashboardPage(
       return teamPage(request, { errors, fieldErrors: fieldErrors(error), form }, 422);
     }
   },
-  { adminOnly: true },
+  { adminOnly: true, formsBoundTo: 'account' },
 );

@@ -34,5 +34,5 @@ export const handler = dashboardPage(
     );
     return { redirect: '/dashboard/team?done=removed' };
   },
-  { adminOnly: true },
+  { adminOnly: true, formsBoundTo: 'account' },
 );

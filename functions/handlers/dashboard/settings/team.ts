@@ -10,4 +10,10 @@ const notices: Record<string, string> = {
   removed: 'The member is removed from the account. Their personal access tokens stop working; the API keys they created keep working.',
 };
 
-export const handler = dashboardPage(teamRoute, async (request) => teamPage(request, { notice: notices[request.query.get('done') ?? ''] }));
+export const handler = dashboardPage(
+  teamRoute,
+  async (request) => teamPage(request, { notice: notices[request.query.get('done') ?? ''] }),
+  {
+    formsBoundTo: 'account',
+  },
+);
