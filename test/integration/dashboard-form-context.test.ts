@@ -1,6 +1,7 @@
 import { createUser } from '../../functions/core/users/manage-users';
 import { as } from './support/http';
 import { newAccount } from './support/runtime';
+import { fixtureRepository } from './support/workflows';
 import { csrfTokenIn, formFieldsIn, newPerson, outboxOf, type WebClient, webClient } from './support/web-client';
 
 /**
@@ -35,7 +36,7 @@ describe('dashboard forms and the account and mode they were shown for', () => {
     const webhook = { ...webhookForm, url: 'http://127.0.0.1:9/shown-in-test', events: '*' };
     const key = { ...keyForm, name: 'shown in test', type: 'test', scopes: 'read:projects' };
 
-    const project = { ...projectForm, name: 'Shown in test', repository: 'https://github.com/acme/shown-in-test', description: '' };
+    const project = { ...projectForm, name: 'Shown in test', repository: (await fixtureRepository()).url, description: '' };
     const projectsIn = async (mode: 'live' | 'test') =>
       (await as(person[mode].key).get('/projects')).body.data.map((p: { name: string }) => p.name);
 
@@ -86,7 +87,7 @@ describe('dashboard forms and the account and mode they were shown for', () => {
       expect((await client.post('/dashboard/accounts', { ...chooser, account_id: accountId })).status).toBe(303);
     await choose(first);
 
-    const project = (await as(person.live.key).post('/projects', { name: 'Kept', repository: 'https://github.com/acme/kept' })).body.data;
+    const project = (await as(person.live.key).post('/projects', { name: 'Kept', repository: (await fixtureRepository()).url })).body.data;
     const projectPath = `/dashboard/projects/${project.id}`;
     const deletion = formFieldsIn((await client.get(projectPath)).text, `${projectPath}/delete`);
     // Without the script, a deletion is confirmed on a page of the server's: that page is for this account too.

@@ -163,6 +163,7 @@ export const dashboardPage = (
       // tab switched either, it is offered again from here.
       formsBoundTo,
       pageToReload: ({ event }) => dashboardPageAbove(event.rawPath),
+      refusedInDashboard: true,
     },
   );
 };

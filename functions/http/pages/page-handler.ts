@@ -12,6 +12,7 @@ import type { AttentionCounts, Session, SessionRepository, SignedInReads } from 
 import type { Mode } from '../../core/tenancy';
 import type { Membership, User, UserRepository } from '../../core/users/user';
 import { logger } from '../../observability/logger';
+import { type Shell, withFailedWebhooks } from '../../pages/dashboard-shell';
 import { csrfFieldName } from '../../pages/parts/post-form';
 import type { Viewer } from '../../pages/layout';
 import { ErrorPage } from '../../pages/views/error-page';
@@ -96,6 +97,11 @@ export interface PageFormChecks {
   formsBoundTo?: FormBinding;
   /** The page to open again after a form shown for another account or mode: the dashboard's Home unless said. */
   pageToReload?: (request: Pick<PageRequest, 'event' | 'form'>) => string;
+  /**
+   * Whether that refusal is told inside the dashboard's frame (navigation, account and mode as they
+   * are now), as for a page of the dashboard; the plain header otherwise (the OAuth consent).
+   */
+  refusedInDashboard?: boolean;
 }
 
 export type PageOptions = PageReads & PageFormChecks;
@@ -243,14 +249,19 @@ export const createPageHandler = (
       if (membership && binding !== 'none') {
         const now = { accountId: membership.account_id, mode };
         if (actsElsewhere(binding, sent.shownFor, now)) {
+          const reload = options.pageToReload?.({ event, form }) ?? '/dashboard';
+          const shell: Shell | undefined = options.refusedInDashboard
+            ? { viewer: signedIn.viewer, accountId: now.accountId, role: membership.role, mode, path: event.rawPath, here: reload }
+            : undefined;
           const page = FormShownElsewherePage({
             viewer: signedIn.viewer,
+            shell,
             withMode: binding === 'account_and_mode',
             shownFor: sent.shownFor,
             now,
-            reload: options.pageToReload?.({ event, form }) ?? '/dashboard',
+            reload,
           });
-          return { response: htmlResponse(409, page), cookies: setCookies };
+          return { response: htmlResponse(409, shell ? withFailedWebhooks(signedIn.failedWebhooks, page) : page), cookies: setCookies };
         }
       }
     }

@@ -1,4 +1,5 @@
 import type { Mode } from '../../core/tenancy';
+import type { Shell } from '../dashboard-shell';
 import type { Viewer } from '../layout';
 import { MessagePage } from './message-page';
 
@@ -23,6 +24,8 @@ const AccountAndMode = ({ context, withMode }: { context: ShownFor; withMode: bo
  */
 export const FormShownElsewherePage = (props: {
   viewer: Viewer;
+  /** The dashboard's frame, as acted for now, when the form was one of the dashboard's. */
+  shell?: Shell;
   /** Whether the action is bound to the mode too (the dashboard's are; the OAuth consent's, always live, is not). */
   withMode: boolean;
   /** What the form was shown for; absent when its page said nothing of it (a page older than this check). */
@@ -40,6 +43,7 @@ export const FormShownElsewherePage = (props: {
           : `You are now in ${modeName(props.now)}`
     }
     viewer={props.viewer}
+    shell={props.shell}
   >
     <p>
       {props.shownFor ? (
