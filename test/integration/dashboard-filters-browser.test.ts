@@ -42,6 +42,8 @@ describe('a refused list filter, in a real browser', () => {
     await expect(status.getAttribute('aria-invalid')).resolves.toBe('true');
     const describedBy = (await status.getAttribute('aria-describedby')) ?? '';
     await expect(page.locator(`[id="${describedBy}"]`).textContent()).resolves.toMatch(/^must be one of queued, /);
+    // Nothing was counted: no "0 items" under the list, as if no workflow matched.
+    await expect(page.locator('main').textContent()).resolves.not.toMatch(/\d+ items?\b/);
     await checked(page, 'workflows-refused-filter');
 
     await status.selectOption('running');
@@ -50,6 +52,7 @@ describe('a refused list filter, in a real browser', () => {
     expect(new URL(page.url()).searchParams.get('status')).toBe('running');
     await expect(page.getByRole('combobox', { name: 'Status' }).getAttribute('aria-invalid')).resolves.toBeNull();
     await expect(page.getByText('No workflows match.').count()).resolves.toBe(1);
+    await expect(page.getByText('0 items', { exact: true }).count()).resolves.toBe(1);
   });
 
   it("a workflow's stages still update live on its page whose log filter was refused", async () => {
@@ -67,6 +70,7 @@ describe('a refused list filter, in a real browser', () => {
     // Opened while it runs: its stages are live.
     await expect(page.locator('#workflow-stages[data-live]').count()).resolves.toBe(1);
     await expect(page.getByRole('combobox', { name: 'Level' }).inputValue()).resolves.toBe('loud');
+    await expect(page.locator('main').textContent()).resolves.not.toMatch(/\d+ items?\b/);
     let navigations = 0;
     page.on('framenavigated', () => (navigations += 1));
     await page.locator('#workflow-stages:not([data-live])').waitFor({ timeout: 60_000 });

@@ -28,6 +28,8 @@ describe('the dashboard list pages, given a filter value they do not take', () =
     return /<option value="([^"]*)" selected/.exec(select)?.[1];
   };
   const refusedAlert = 'Nothing is listed: a filter has a value it does not take.';
+  /** The count or page links under a list ("0 items", "Page 1 of 2 (23 items)"), as the page shows them. */
+  const listCount = (html: string): string | undefined => /<p class="muted">\d+ items?<\/p>|<nav class="pagination"/.exec(html)?.[0];
 
   it('answer 400 with the error beside each refused filter, the value kept, nothing listed; a value they take still lists', async () => {
     const { person, client } = await signedIn();
@@ -51,6 +53,8 @@ describe('the dashboard list pages, given a filter value they do not take', () =
         expect([path, name, errorBeside(answer.text, name)]).toEqual([path, name, expect.stringMatching(/^must be one of /)]);
         expect([path, name, chosen(answer.text, name)]).toEqual([path, name, value]);
       }
+      // Nothing was counted: no "0 items" under the list, as if nothing matched.
+      expect([path, listCount(answer.text)]).toEqual([path, undefined]);
       // The rest of the page is there: its navigation, and the filter form to correct it with.
       expect(answer.text).toContain('aria-label="Dashboard"');
       expect(answer.text).toMatch(/<form method="get"/);
@@ -62,6 +66,7 @@ describe('the dashboard list pages, given a filter value they do not take', () =
     expect(errorBeside(day.text, 'created_after')).toBe('must be a date (YYYY-MM-DD)');
     expect(errorBeside(day.text, 'created_before')).toBe('must be a date (YYYY-MM-DD)');
     expect(day.text).not.toContain(project.name);
+    expect(listCount(day.text)).toBeUndefined();
 
     // The webhooks list filters by links, not a form: the alert says which to choose.
     const hooks = await client.get('/dashboard/webhooks?status=paused');
@@ -69,6 +74,7 @@ describe('the dashboard list pages, given a filter value they do not take', () =
     expect(hooks.text).toContain(refusedAlert);
     expect(hooks.text).toContain('Status must be one of enabled, failed: choose All, Failed or Enabled above.');
     expect(hooks.text).not.toContain(webhook.url);
+    expect(listCount(hooks.text)).toBeUndefined();
 
     // Values they take, an empty one ("Any") among them, list as before: 200, nothing marked.
     for (const path of [
@@ -83,6 +89,7 @@ describe('the dashboard list pages, given a filter value they do not take', () =
       expect([path, answer.status]).toEqual([path, 200]);
       expect(answer.text).not.toContain(refusedAlert);
       expect(answer.text).not.toContain('aria-invalid');
+      expect([path, listCount(answer.text)]).toEqual([path, expect.any(String)]);
     }
     expect((await client.get('/dashboard/projects?sort=name&order=asc')).text).toContain(project.name);
     expect((await client.get('/dashboard/webhooks?status=enabled')).text).toContain(webhook.url);

@@ -7,9 +7,12 @@ export interface Paged {
   hrefOf(page: number): string;
 }
 
-/** Page links under a list. */
-export const Pagination = (props: Paged) =>
-  props.totalPages <= 1 ? (
+/**
+ * Page links under a list, or its count when it fits one page. None under a list whose filter was
+ * refused (`filterErrors`): nothing was counted, and "0 items" would say nothing matched.
+ */
+export const Pagination = (props: Paged & { filterErrors?: Record<string, string> }) =>
+  props.filterErrors && Object.keys(props.filterErrors).length > 0 ? null : props.totalPages <= 1 ? (
     <p className="muted">{props.total === 1 ? '1 item' : `${props.total} items`}</p>
   ) : (
     <nav className="pagination" aria-label="Pages">

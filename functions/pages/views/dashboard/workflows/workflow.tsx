@@ -146,7 +146,13 @@ export const WorkflowPage = (props: WorkflowPageProps) => {
             </tr>
           )}
         />
-        <Pagination page={props.logPage} totalPages={props.logTotalPages} total={props.logTotal} hrefOf={props.hrefOf} />
+        <Pagination
+          page={props.logPage}
+          totalPages={props.logTotalPages}
+          total={props.logTotal}
+          hrefOf={props.hrefOf}
+          filterErrors={props.filterErrors}
+        />
       </Card>
     </Layout>
   );
