@@ -1,5 +1,6 @@
 import { renderToString } from 'preact-render-to-string';
 import { newEvent, type ServiceEvent } from '../../../functions/core/events/event';
+import { eventCatalogue, eventTypes } from '../../../functions/core/events/event-types';
 import { HomePage } from '../../../functions/pages/views/dashboard/home';
 import { adminShell } from '../fakes/dashboard-shell';
 
@@ -43,6 +44,17 @@ describe("Home's activity", () => {
       ['rev_01JD2QD4J8K0M2N4P6R8S0T2V5', null],
       ['—', null],
     ]);
+  });
+
+  it('names the object of every event type of the catalogue, as its example carries it', () => {
+    const html = home(eventTypes.map((type) => newEvent(type, eventCatalogue[type].example, at)));
+    const unnamed = objects(html)
+      .map(([id], index) => [eventTypes[index], id])
+      .filter(([, id]) => !/^[a-z]+_[0-9A-Z]{26}$/.test(id ?? ''));
+    expect(unnamed).toEqual([]);
+    // A stage completed and a workflow completed carry the workflow as `workflow_id`: linked to its page.
+    const completed = objects(home([newEvent('workflow.completed', eventCatalogue['workflow.completed'].example, at)]));
+    expect(completed).toEqual([[expect.stringMatching(/^wf_/), expect.stringMatching(/^\/dashboard\/workflows\/wf_/)]]);
   });
 
   it('says which events appear when there are none, and that projects send none', () => {

@@ -16,11 +16,13 @@ export interface HomeCounts {
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /**
- * What an event is about (its `id`, or a review's `review_id`), and the dashboard page that shows
- * it, when one does: a review and its comments are listed on their project's page.
+ * What an event is about (its `id`; a review's `review_id`; the `workflow_id` of a stage completed
+ * and of a workflow completed, whose data is a summary without the workflow's own `id`), and the
+ * dashboard page that shows it, when one does: a review and its comments are listed on their
+ * project's page.
  */
 const objectOfEvent = (event: ServiceEvent): { id: string | undefined; href: string | undefined } => {
-  const id = text(event.data.id) ?? text(event.data.review_id);
+  const id = text(event.data.id) ?? text(event.data.review_id) ?? text(event.data.workflow_id);
   if (!id) return { id, href: undefined };
   const prefix = id.slice(0, id.indexOf('_') + 1);
   const pages: Record<string, string> = {
