@@ -102,6 +102,15 @@ describe('the dashboard in a real browser', () => {
     const repository = await fixtureRepository();
     const project = (await api.post('/projects', { name: 'Layout', repository: repository.url })).body.data;
     const scan = (await api.post('/security/scans', { project_id: project.id, scan_types: ['secrets'] })).body.data;
+    // A webhook with a delivery, whose id and event type head its entry in the delivery log.
+    const webhook = await createWebhook(api, { url: 'http://127.0.0.1:9/layout', events: ['workflow.completed'] });
+    await recordEvent(person.account.id, 'test', 'workflow.completed');
+    await eventually(
+      async () => ((await api.get(`/webhooks/${webhook.id}/deliveries`)).body.data.length > 0 ? true : undefined),
+      15_000,
+      () => `no delivery of ${webhook.id} listed`,
+      100,
+    );
     // A key with a long name and six scopes: the widest row the keys table has.
     await page.setViewportSize({ width: 1280, height: 800 });
     await nav(page).getByRole('link', { name: 'API keys', exact: true }).click();
@@ -132,6 +141,7 @@ describe('the dashboard in a real browser', () => {
     for (const path of [
       `/dashboard/projects/${project.id}`,
       `/dashboard/security/scans/${scan.id}`,
+      `/dashboard/webhooks/${webhook.id}`,
       '/dashboard/sessions',
       '/dashboard/two-factor',
       '/dashboard/accounts',
