@@ -27,6 +27,13 @@
     });
   }
 
+  // An answer that refuses what a form sent (a field to correct, a filter refused) opens at its top,
+  // where on a phone the form is out of view: the keyboard starts at the first field marked invalid,
+  // or at the form's error summary when no field is to blame (an invitation already sent). A page
+  // that names its own field to start at (`autofocus`: the password, after a wrong one) keeps it.
+  const correction = document.querySelector('form [aria-invalid="true"]') || document.querySelector('[data-error-summary]');
+  if (correction && !document.querySelector('[autofocus]')) correction.focus();
+
   // Confirmations: a form with `data-confirm` asks in a dialog first. Without this script the
   // server asks on a page of its own, so the action is never taken by one click either way.
   const dialog = document.getElementById('confirm-dialog');

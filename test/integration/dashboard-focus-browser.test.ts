@@ -1,0 +1,73 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expectAccessible as checked, launchChromium, signInThroughPage } from './support/browser';
+import { newPerson, origin } from './support/web-client';
+
+/**
+ * Where the keyboard is after a form was refused, on a phone (320 px), in Debian's Chromium: the
+ * answer opens at its top, the form far below; focus goes to what is to be corrected.
+ */
+describe('focus after a refused form, in a real browser', () => {
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    await browser?.close();
+  });
+
+  const phone = async (): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 320, height: 640 } });
+    contexts.push(context);
+    return context.newPage();
+  };
+
+  /** The focused element's accessible name or text, and whether it is on the screen. */
+  const focused = (page: Page) =>
+    page.evaluate(() => {
+      const element = document.activeElement as HTMLElement;
+      const box = element.getBoundingClientRect();
+      const label = element.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : undefined;
+      return { name: label ?? element.textContent?.trim(), inView: box.top >= 0 && box.bottom <= window.innerHeight };
+    });
+
+  it('goes to the field to correct, in view, when a field was refused; to the error summary when none was', async () => {
+    const person = await newPerson();
+    const page = await phone();
+    await signInThroughPage(page, origin(), person);
+
+    // Typed and sent from the keyboard: a repository the service does not fetch from (ssh://).
+    await page.goto(`${origin()}/dashboard/projects`);
+    const form = page.getByRole('form', { name: 'Create a project' });
+    await form.getByLabel('Name').fill('Checkout');
+    await form.getByLabel('Repository').fill('ssh://127.0.0.1/checkout.git');
+    const [answer] = await Promise.all([page.waitForNavigation(), form.getByLabel('Repository').press('Enter')]);
+    expect(answer?.status()).toBe(422);
+    await expect(focused(page)).resolves.toEqual({ name: 'Repository', inView: true });
+    await checked(page, 'project-refused-field-phone');
+
+    // Inviting someone who is a member already: no field is to blame, the summary says why.
+    await page.goto(`${origin()}/dashboard/team`);
+    const invite = page.getByRole('form', { name: 'Invite someone' });
+    await invite.getByLabel('Email').fill(person.email);
+    const [refused] = await Promise.all([page.waitForNavigation(), invite.getByRole('button', { name: 'Invite' }).press('Enter')]);
+    expect(refused?.status()).toBe(409);
+    const summary = await focused(page);
+    expect(summary.inView).toBe(true);
+    expect(summary.name).toMatch(/already/);
+    await checked(page, 'team-refused-invitation-phone');
+  });
+
+  it('stays where a page puts it itself: the password of the sign-in page, after a wrong one', async () => {
+    const person = await newPerson();
+    const page = await phone();
+    await page.goto(`${origin()}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(person.email);
+    await page.getByLabel('Password').fill('not the pass phrase');
+    const [answer] = await Promise.all([page.waitForNavigation(), page.getByLabel('Password').press('Enter')]);
+    expect(answer?.status()).toBe(401);
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/password/i);
+    await expect(focused(page)).resolves.toEqual({ name: 'Password', inView: true });
+  });
+});
