@@ -42,7 +42,7 @@ export const DeploymentsPage = (props: DeploymentsPageProps) => (
         caption="Deployments, newest first"
         headings={['Deployment', 'Environment', 'Status', 'Version', 'URL', 'Created']}
         records={props.deployments}
-        empty={emptyList(props.filterErrors, 'No deployments match.')}
+        empty={emptyList(props.filterErrors, 'No deployments match. Start one with POST /v1/deployments.')}
         row={(d) => (
           <tr key={d.id}>
             <th scope="row">

@@ -85,7 +85,7 @@ export const ApplicationsPage = (props: ApplicationsPageProps) => {
           caption="Applications of this account"
           headings={['Name', 'Client id', 'Type', 'Redirect URIs', 'Secret', 'Actions']}
           records={props.applications}
-          empty="No applications yet."
+          empty={admin ? 'No applications yet. Register one below.' : 'No applications yet. An admin of the account registers them.'}
           row={(app) => {
             const base = `/dashboard/developers/applications/${encodeURIComponent(app.id)}`;
             return (

@@ -39,11 +39,18 @@ export interface ProjectPageProps {
   etag: string;
 }
 
+/** What an empty section says to do next: the API call that starts one, for this project. */
+const StartWith = (props: { what: string; call: string; also?: string }) => (
+  <>
+    No {props.what} yet. Start one with <code>{props.call}</code> and this project&rsquo;s id{props.also ?? ''}.
+  </>
+);
+
 /** The project's latest records of one kind, one a line, with a link to all of them where there is a list. */
 const Section = <T,>(props: {
   title: string;
   href?: string;
-  empty: string;
+  empty: ComponentChildren;
   items: readonly T[];
   item: (record: T) => ComponentChildren;
 }) => (
@@ -75,7 +82,7 @@ export const ProjectPage = (props: ProjectPageProps) => {
       <Section
         title="Workflows"
         href={`/dashboard/workflows?${filter}`}
-        empty="No workflows yet."
+        empty={<StartWith what="workflows" call="POST /v1/workflows" />}
         items={props.workflows}
         item={(w) => (
           <li key={w.id}>
@@ -87,7 +94,7 @@ export const ProjectPage = (props: ProjectPageProps) => {
       <Section
         title="Scans"
         href={`/dashboard/security?${filter}`}
-        empty="No scans yet."
+        empty={<StartWith what="scans" call="POST /v1/security/scans" />}
         items={props.scans}
         item={(s) => (
           <li key={s.id}>
@@ -111,7 +118,7 @@ export const ProjectPage = (props: ProjectPageProps) => {
       <Section
         title="Deployments"
         href={`/dashboard/deployments?${filter}`}
-        empty="No deployments yet."
+        empty={<StartWith what="deployments" call="POST /v1/deployments" />}
         items={props.deployments}
         item={(d) => (
           <li key={d.id}>
@@ -123,7 +130,7 @@ export const ProjectPage = (props: ProjectPageProps) => {
       <Section
         title="Test runs"
         href={`/dashboard/tests?${filter}`}
-        empty="No test runs yet."
+        empty={<StartWith what="test runs" call="POST /v1/tests/run" />}
         items={props.testRuns}
         item={(run) => (
           <li key={run.id}>
@@ -134,7 +141,7 @@ export const ProjectPage = (props: ProjectPageProps) => {
       />
       <Section
         title="Code reviews"
-        empty="No code reviews yet."
+        empty={<StartWith what="code reviews" call="POST /v1/reviews" also=", or run a workflow: it reviews its own change" />}
         items={props.reviews}
         item={(r) => (
           <li key={r.id}>

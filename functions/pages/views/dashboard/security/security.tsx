@@ -51,7 +51,7 @@ export const SecurityPage = (props: SecurityPageProps) => (
         caption="Findings, most severe first"
         headings={['Finding', 'Severity', 'Status', 'Type', 'Where', 'Last seen']}
         records={props.findings}
-        empty={emptyList(props.filterErrors, 'No findings match.')}
+        empty={emptyList(props.filterErrors, 'No findings match. Scans report them: start one with POST /v1/security/scans.')}
         row={(f) => (
           <tr key={f.id}>
             <th scope="row">
