@@ -59,6 +59,41 @@ describe('focus after a refused form, in a real browser', () => {
     await checked(page, 'team-refused-invitation-phone');
   });
 
+  it('a key asked for without a scope says so under the Scopes legend, and the keyboard starts at its first box', async () => {
+    const person = await newPerson();
+    const page = await phone();
+    await signInThroughPage(page, origin(), person);
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await page.getByText('You are viewing test data').waitFor();
+
+    /** The focused box, what describes it (its error first), and whether it is on the screen. */
+    const focusedBox = () =>
+      page.evaluate(() => {
+        const box = document.activeElement as HTMLInputElement;
+        const described = (box.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent);
+        const rect = box.getBoundingClientRect();
+        return {
+          value: box.value,
+          invalid: box.getAttribute('aria-invalid'),
+          described,
+          inView: rect.top >= 0 && rect.bottom <= innerHeight,
+        };
+      });
+
+    await page.goto(`${origin()}/dashboard/developers/api-keys`);
+    const keyForm = page.getByRole('form', { name: 'Create a key' });
+    await keyForm.getByLabel('Name').fill('No scopes');
+    const [key] = await Promise.all([page.waitForNavigation(), keyForm.getByLabel('Name').press('Enter')]);
+    expect(key?.status()).toBe(422);
+    await expect(focusedBox()).resolves.toEqual({
+      value: 'read:projects',
+      invalid: 'true',
+      described: ['must name at least one scope', 'View projects and their settings'],
+      inView: true,
+    });
+    await checked(page, 'key-without-scopes-phone');
+  });
+
   it('stays where a page puts it itself: the password of the sign-in page, after a wrong one', async () => {
     const person = await newPerson();
     const page = await phone();

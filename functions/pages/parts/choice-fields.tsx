@@ -42,40 +42,56 @@ export const SelectField = (props: { label: string; name: string; options: Optio
   );
 };
 
-/** Checkboxes under a legend; each labelled with its value (`read:projects`), as tests and screen readers find them. */
+/**
+ * Checkboxes under a legend; each labelled with its value (`read:projects`), as tests and screen
+ * readers find them. With `error` (none chosen, say), it is said under the legend, and each box is
+ * marked invalid and described by it, as a single field is.
+ */
 export const CheckboxGroup = (props: {
   legend: string;
   name: string;
   options: Option[];
   checked?: readonly string[];
   hint?: string;
+  error?: string;
   columns?: boolean;
-}) => (
-  <fieldset className={props.columns ? 'field checkbox-group checkbox-group--columns' : 'field checkbox-group'}>
-    <legend>{props.legend}</legend>
-    {props.hint && <div className="field__hint">{props.hint}</div>}
-    <div className="checkbox-group__options">
-      {props.options.map((option) => {
-        const id = `field-${props.name}-${option.value.replace(/[^a-z0-9]/gi, '-')}`;
-        return (
-          <div className="checkbox" key={option.value}>
-            <input
-              type="checkbox"
-              id={id}
-              name={props.name}
-              value={option.value}
-              checked={props.checked?.includes(option.value)}
-              aria-describedby={option.description ? `${id}-description` : undefined}
-            />
-            <label for={id}>{option.label}</label>
-            {option.description && (
-              <span className="checkbox__description muted" id={`${id}-description`}>
-                {option.description}
-              </span>
-            )}
-          </div>
-        );
-      })}
-    </div>
-  </fieldset>
-);
+}) => {
+  const errorId = `field-${props.name}-error`;
+  const classes = ['field', 'checkbox-group', props.columns ? 'checkbox-group--columns' : '', props.error ? 'field--invalid' : ''];
+  return (
+    <fieldset className={classes.filter(Boolean).join(' ')}>
+      <legend>{props.legend}</legend>
+      {props.hint && <div className="field__hint">{props.hint}</div>}
+      {props.error && (
+        <div className="field__error" id={errorId}>
+          {props.error}
+        </div>
+      )}
+      <div className="checkbox-group__options">
+        {props.options.map((option) => {
+          const id = `field-${props.name}-${option.value.replace(/[^a-z0-9]/gi, '-')}`;
+          const described = [props.error ? errorId : '', option.description ? `${id}-description` : ''].filter(Boolean).join(' ');
+          return (
+            <div className="checkbox" key={option.value}>
+              <input
+                type="checkbox"
+                id={id}
+                name={props.name}
+                value={option.value}
+                checked={props.checked?.includes(option.value)}
+                aria-invalid={props.error ? 'true' : undefined}
+                aria-describedby={described || undefined}
+              />
+              <label for={id}>{option.label}</label>
+              {option.description && (
+                <span className="checkbox__description muted" id={`${id}-description`}>
+                  {option.description}
+                </span>
+              )}
+            </div>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+};

@@ -228,7 +228,7 @@ export const ApiKeysPage = (props: ApiKeysPageProps) => {
           options={Object.entries(keyTypeLabels).map(([value, label]) => ({ value, label }))}
           hint="A read-only key can never write, whatever its scopes."
         />
-        <CheckboxGroup legend="Scopes" name="scopes" options={scopeOptions} checked={form.scopes} />
+        <CheckboxGroup legend="Scopes" name="scopes" options={scopeOptions} checked={form.scopes} error={props.fieldErrors?.scopes} />
         <SelectField label="Expires" name="expires_in_days" value={form.expires_in_days} options={expiryOptions} />
       </FormCard>
       {inactive.length > 0 && (
