@@ -124,10 +124,18 @@ describe('the dashboard in a real browser', () => {
     const visible = await page.locator('.keys-table').locator('xpath=..').boundingBox();
     expect(revoke && visible && revoke.x + revoke.width <= visible.x + visible.width).toBe(true);
 
+    // An application, whose row's actions name it in words only a screen reader hears, in the last column.
+    await nav(page).getByRole('link', { name: 'Applications', exact: true }).click();
+    const registration = page.getByRole('form', { name: 'Register an application' });
+    await registration.getByLabel('Name').fill('Nightly release bot of the checkout service');
+    await registration.getByLabel('Redirect URIs').fill('http://127.0.0.1:8765/oauth/callback');
+    await registration.getByRole('button', { name: 'Create' }).click();
+    await page.locator('#client-secret').waitFor();
+
     // A small laptop, and phones, where the navigation stacks above the page (320 px: WCAG 1.4.10's reflow width).
     for (const width of [1024, 390, 320]) {
       await page.setViewportSize({ width, height: 800 });
-      for (const link of ['Home', 'Projects', 'Workflows', 'Security', 'Webhooks', 'API keys', 'Requests', 'Audit log']) {
+      for (const link of ['Home', 'Projects', 'Workflows', 'Security', 'Webhooks', 'API keys', 'Applications', 'Requests', 'Audit log']) {
         await nav(page).getByRole('link', { name: link, exact: true }).click();
         await page.getByRole('heading', { name: link, level: 1, exact: true }).waitFor();
         if (link === 'Security') await page.getByRole('link', { name: scan.id }).waitFor();
