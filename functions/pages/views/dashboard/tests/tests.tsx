@@ -7,8 +7,15 @@ import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
 import { Time } from '../../../parts/time';
 
-export const totalsText = (run: TestRun): string =>
-  run.results ? `${run.results.totals.passed} passed, ${run.results.totals.failed} failed, ${run.results.totals.skipped} skipped` : '—';
+/** A run's totals in words; cases that could not run (errored: a failed fixture, a file that did not load) are said when there are any. */
+export const totalsText = (run: TestRun): string => {
+  if (!run.results) return '—';
+  const { passed, failed, skipped, errored } = run.results.totals;
+  return `${passed} passed, ${failed} failed, ${skipped} skipped${errored > 0 ? `, ${errored} errored` : ''}`;
+};
+
+/** Whether a run has a case that failed or could not run: its row stands out. */
+const hasFailures = (run: TestRun): boolean => Boolean(run.results && run.results.totals.failed + run.results.totals.errored > 0);
 
 export const TestsPage = (props: { shell: Shell; suites: TestSuite[]; runs: TestRun[]; projectId?: string }) => (
   <Layout title="Tests" shell={props.shell}>
@@ -24,7 +31,7 @@ export const TestsPage = (props: { shell: Shell; suites: TestSuite[]; runs: Test
         records={props.runs}
         empty="No test runs yet. Start one with POST /v1/tests/run."
         row={(run) => (
-          <tr key={run.id} className={run.results && run.results.totals.failed > 0 ? 'row--failed' : undefined}>
+          <tr key={run.id} className={hasFailures(run) ? 'row--failed' : undefined}>
             <th scope="row">
               <a href={`/dashboard/tests/${encodeURIComponent(run.id)}`}>{run.id}</a>
             </th>
