@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectAccessible as checked, launchChromium, signInThroughPage } from './support/browser';
+import { as } from './support/http';
 import { newPerson, origin } from './support/web-client';
+import { createWebhook } from './support/webhooks';
 
 /**
  * Where the keyboard is after a form was refused, on a phone (320 px), in Debian's Chromium: the
@@ -92,6 +94,43 @@ describe('focus after a refused form, in a real browser', () => {
       inView: true,
     });
     await checked(page, 'key-without-scopes-phone');
+  });
+
+  it('goes to what an action did, in view below the navigation: a notice, a key shown once, a test event’s result', async () => {
+    const person = await newPerson();
+    const page = await phone();
+    await signInThroughPage(page, origin(), person);
+    await page.getByRole('switch', { name: 'Test mode' }).click();
+    await page.getByText('You are viewing test data').waitFor();
+
+    await page.goto(`${origin()}/dashboard/team`);
+    const invite = page.getByRole('form', { name: 'Invite someone' });
+    await invite.getByLabel('Email').fill(`invitee-${Date.now()}@example.com`);
+    await Promise.all([page.waitForNavigation(), invite.getByLabel('Email').press('Enter')]);
+    const notice = await focused(page);
+    expect(notice.inView).toBe(true);
+    expect(notice.name).toMatch(/^The invitation is sent/);
+
+    await page.goto(`${origin()}/dashboard/developers/api-keys`);
+    const keyForm = page.getByRole('form', { name: 'Create a key' });
+    await keyForm.getByLabel('Name').fill('CI deploys');
+    await keyForm.getByLabel('read:projects', { exact: true }).check();
+    await Promise.all([page.waitForNavigation(), keyForm.getByRole('button', { name: 'Create' }).press('Enter')]);
+    const key = await focused(page);
+    expect(key.inView).toBe(true);
+    expect(key.name).toMatch(/svc_test_[0-9A-Za-z]+/);
+    // The next Tab is its Copy button.
+    await page.keyboard.press('Tab');
+    await expect(focused(page)).resolves.toEqual({ name: 'Copy', inView: true });
+
+    // A test event to a port where nothing listens: its result (failed), far down a phone's page.
+    const webhook = await createWebhook(as(person.test.key), { url: 'http://127.0.0.1:9/focus', events: ['*'] });
+    await page.goto(`${origin()}/dashboard/webhooks/${webhook.id}`);
+    await Promise.all([page.waitForNavigation(), page.getByRole('button', { name: 'Send test event' }).press('Enter')]);
+    const result = await focused(page);
+    expect(result.inView).toBe(true);
+    expect(result.name).toMatch(/^Test event failed/);
+    await checked(page, 'webhook-test-event-result-phone');
   });
 
   it('stays where a page puts it itself: the password of the sign-in page, after a wrong one', async () => {

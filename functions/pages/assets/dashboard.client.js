@@ -31,8 +31,11 @@
   // where on a phone the form is out of view: the keyboard starts at the first field marked invalid,
   // or at the form's error summary when no field is to blame (an invitation already sent). A page
   // that names its own field to start at (`autofocus`: the password, after a wrong one) keeps it.
+  // An answer that tells what an action did (a notice, a key shown once, a test event's result)
+  // puts the keyboard, and the screen, on that.
   const correction = document.querySelector('form [aria-invalid="true"]') || document.querySelector('[data-error-summary]');
-  if (correction && !document.querySelector('[autofocus]')) correction.focus();
+  const start = correction || document.querySelector('[data-outcome]');
+  if (start && !document.querySelector('[autofocus]')) start.focus();
 
   // Confirmations: a form with `data-confirm` asks in a dialog first. Without this script the
   // server asks on a page of its own, so the action is never taken by one click either way.

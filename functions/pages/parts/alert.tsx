@@ -6,12 +6,18 @@ export const Alert = (props: {
   title?: string;
   /** A form's error summary: the script focuses it when no field of the form is marked invalid. */
   summary?: boolean;
+  /**
+   * What an action did (a notice after it: every success alert; a test event's result): the script
+   * focuses it, since on a phone the page opens at the navigation, far above it.
+   */
+  outcome?: boolean;
   children?: ComponentChildren;
 }) => (
   <div
     className={`alert alert--${props.kind}`}
     role={props.kind === 'error' ? 'alert' : 'status'}
     {...(props.summary ? { 'data-error-summary': '', tabIndex: -1 } : {})}
+    {...((props.outcome ?? props.kind === 'success') ? { 'data-outcome': '', tabIndex: -1 } : {})}
   >
     {props.title && <strong>{props.title}</strong>}
     {props.children}

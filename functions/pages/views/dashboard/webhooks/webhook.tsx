@@ -139,7 +139,11 @@ export const WebhookPage = (props: WebhookPageProps) => {
         </Card>
       )}
       {props.testDelivery && (
-        <Alert kind={props.testDelivery.status === 'succeeded' ? 'success' : 'error'} title={`Test event ${props.testDelivery.status}`}>
+        <Alert
+          kind={props.testDelivery.status === 'succeeded' ? 'success' : 'error'}
+          outcome
+          title={`Test event ${props.testDelivery.status}`}
+        >
           <Attempts delivery={props.testDelivery} url={webhook.url} />
         </Alert>
       )}
