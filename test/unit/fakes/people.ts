@@ -468,5 +468,20 @@ export const inMemoryPeople = () => {
   const invitations = inMemoryInvitationRepository(users, audit);
   const mailer = recordingMailer();
   const signedInReads = inMemorySignedInReads(sessions, users, accounts);
-  return { clock, accounts, credentials, users, sessions, signedInReads, links, resetRequests, throttle, audit, clients, grants, invitations, mailer };
+  return {
+    clock,
+    accounts,
+    credentials,
+    users,
+    sessions,
+    signedInReads,
+    links,
+    resetRequests,
+    throttle,
+    audit,
+    clients,
+    grants,
+    invitations,
+    mailer,
+  };
 };
