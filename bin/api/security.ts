@@ -1,3 +1,4 @@
+import type { SuccessBody } from '@project-automation-service/sdk';
 import {
   argument,
   type CommandContext,
@@ -27,6 +28,33 @@ type Finding = {
   type: string;
   title: string;
   location?: { path?: string; line?: number | null };
+};
+type FindingView = SuccessBody<'/v1/security/findings/{id}', 'get'>['data'];
+
+const readFinding = async (context: CommandContext, id: string): Promise<FindingView> =>
+  (await context.api.get('/v1/security/findings/{id}', { params: { path: { id } } })).data;
+
+const whereOf = (location: Finding['location']): string =>
+  location?.path ? `${location.path}${location.line ? `:${location.line}` : ''}` : '';
+
+/** A finding as a person reads it: what, where, and how its latest remediation went (with the next step). */
+const describeFinding = (finding: FindingView): string => {
+  const remediation = finding.remediation;
+  const lines = [
+    `${finding.id}  ${finding.severity}  ${finding.status}${finding.resolution ? ` (${finding.resolution})` : ''}  ${finding.type}`,
+    `${finding.title} at ${whereOf(finding.location)}`,
+    finding.description,
+  ];
+  if (finding.excerpt) lines.push('', `  ${finding.excerpt}`);
+  if (finding.status === 'open' && finding.reopen_reason) lines.push('', `Reopened: ${finding.reopen_reason}`);
+  if (remediation) {
+    lines.push('', `Latest remediation ${remediation.status}${remediation.method ? ` (${remediation.method})` : ''}.`);
+    if (remediation.error) lines.push(`  ${remediation.error}`);
+    if (remediation.patch) lines.push(`  patch: findings patch ${finding.id}`);
+    if (remediation.pushed_branch) lines.push(`  pushed: ${remediation.pushed_branch}`);
+  }
+  if (finding.status === 'open') lines.push('', `Fix it: findings remediate ${finding.id} --watch`);
+  return lines.join('\n');
 };
 
 const readScan = async (context: CommandContext, id: string): Promise<Scan> =>
@@ -100,7 +128,7 @@ export const scans: CommandGroup = {
 
 export const findings: CommandGroup = {
   name: 'findings',
-  summary: 'list security findings and read their patches',
+  summary: 'list and read security findings, remediate them, read their patches',
   commands: {
     list: {
       summary: 'list findings, newest first (or most severe first with --sort severity)',
@@ -139,17 +167,45 @@ export const findings: CommandGroup = {
         printList(context, items, meta, () =>
           table(
             ['ID', 'SEVERITY', 'STATUS', 'TYPE', 'WHERE', 'TITLE'],
-            items.map((f) => [
-              f.id,
-              f.severity,
-              f.status,
-              f.type,
-              f.location?.path ? `${f.location.path}${f.location.line ? `:${f.location.line}` : ''}` : '',
-              f.title,
-            ]),
+            items.map((f) => [f.id, f.severity, f.status, f.type, whereOf(f.location), f.title]),
           ),
         );
         return 0;
+      },
+    },
+    get: {
+      summary: 'show a finding and its latest remediation',
+      args: '<finding_id>',
+      async run(context) {
+        const finding = await readFinding(context, argument(context, 0, 'the finding id'));
+        context.out.result(finding, () => describeFinding(finding));
+        return 0;
+      },
+    },
+    remediate: {
+      summary: 'ask for a verified fix of an open finding (a patch, and with push credentials a remediation/<finding id> branch)',
+      args: '<finding_id>',
+      options: {
+        watch: { type: 'boolean', description: 'wait for the outcome; exit status 1 unless the finding was remediated' },
+      },
+      async run(context) {
+        const id = argument(context, 0, 'the finding id');
+        const { data } = await context.api.post('/v1/security/findings/{id}/remediate', { params: { path: { id } } });
+        if (!context.values.watch) {
+          context.out.result(data, () => `Remediating ${id} (${data.status}). Read how it went: findings get ${id}`);
+          return 0;
+        }
+        const progress = context.out.progress();
+        const finding = await pollUntil(
+          context,
+          () => readFinding(context, id),
+          (f) => f.remediation?.status !== 'in_progress',
+          (f) => progress.update(`${f.id} ${f.status}`),
+        );
+        progress.stop();
+        if (!finding) return interrupted;
+        context.out.result(finding, () => describeFinding(finding));
+        return finding.remediation?.status === 'completed' ? 0 : 1;
       },
     },
     patch: {

@@ -244,6 +244,41 @@ describe('the CLI on the API', () => {
     expect(patch.stdout).toMatch(/^diff --git a\/src\/config\.js b\/src\/config\.js\n/);
   });
 
+  it('reads a finding and remediates it, watching to the outcome: exit 0 once remediated, 1 when the API refuses', async () => {
+    const { test: key } = await newAccount();
+    const repository = await fixtureRepository({
+      'package.json': '{"name":"leaky","version":"1.0.0"}\n',
+      'src/config.js': `export const github = '${githubToken}';\n`,
+    });
+    const api = as(key.key);
+    const project = (await api.post('/projects', { name: 'Leaky', repository: repository.url })).body.data;
+    expect((await runCli(key.key, ['scans', 'create', '--project', project.id, '--types', 'secrets', '--watch'])).code).toBe(0);
+    const [secret] = (await api.get(`/security/findings?project_id=${project.id}&type=secrets`)).body.data;
+
+    const open = await runCli(key.key, ['findings', 'get', secret.id]);
+    expect(open.code).toBe(0);
+    expect(open.stdout).toContain(`${secret.title} at src/config.js:1`);
+    expect(open.stdout).toContain(`Fix it: findings remediate ${secret.id} --watch`);
+    expect(open.stdout).not.toContain(githubToken);
+    expect(json((await runCli(key.key, ['findings', 'get', secret.id, '--json'])).stdout)).toMatchObject({ id: secret.id, status: 'open' });
+
+    const remediated = await runCli(key.key, ['findings', 'remediate', secret.id, '--watch', '--json']);
+    expect(remediated.code).toBe(0);
+    expect(json(remediated.stdout)).toMatchObject({
+      id: secret.id,
+      status: 'resolved',
+      resolution: 'remediated',
+      remediation: { status: 'completed' },
+    });
+    const shown = await runCli(key.key, ['findings', 'get', secret.id]);
+    expect(shown.stdout).toContain('Latest remediation completed (ai).');
+    expect(shown.stdout).toContain(`patch: findings patch ${secret.id}`);
+    expect((await runCli(key.key, ['findings', 'patch', secret.id])).code).toBe(0);
+
+    const again = await runCli(key.key, ['findings', 'remediate', secret.id]);
+    expect([again.code, again.stderr]).toEqual([1, expect.stringContaining('409 conflict')]);
+  });
+
   it('reviews a branch: the comments by file and line, exit 1 when it requests changes; list, show and comments read it back', async () => {
     const { test: key } = await newAccount();
     const repository = await fixtureRepository({
