@@ -1,9 +1,22 @@
-import { argument, type CommandContext, type CommandGroup, optionalString, required, textOrFile, UsageError } from './command';
-import { type JobTimes, jobTime } from './output';
+import {
+  argument,
+  type CommandContext,
+  type CommandGroup,
+  integerOption,
+  listOptions,
+  optionalString,
+  required,
+  textOrFile,
+  UsageError,
+} from './command';
+import { printList, readList } from './list-result';
+import { type JobTimes, jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
 type Deployment = JobTimes & {
   id: string;
+  project_id: string;
+  created_at: string;
   status: string;
   environment: string;
   provider: string;
@@ -98,6 +111,43 @@ export const deployments: CommandGroup = {
           return 0;
         }
         return watch(context, id, ended, (d) => d.status === 'rolled_back' && d.rollback?.status === 'completed');
+      },
+    },
+    list: {
+      summary: 'list deployments, newest first (the newest completed one of an environment is the one to roll back)',
+      options: {
+        ...listOptions,
+        project: { type: 'string', description: "only this project's" },
+        environment: {
+          type: 'string',
+          description: 'production, staging, preview or development',
+          values: ['production', 'staging', 'preview', 'development'],
+        },
+        status: {
+          type: 'string',
+          description: 'queued, in_progress, completed, failed or rolled_back',
+          values: ['queued', 'in_progress', 'completed', 'failed', 'rolled_back'],
+        },
+      },
+      async run(context) {
+        const query = {
+          per_page: integerOption(context, 'per-page'),
+          project_id: optionalString(context, 'project'),
+          environment: optionalString(context, 'environment') as 'production' | 'staging' | 'preview' | 'development' | undefined,
+          status: optionalString(context, 'status') as 'queued' | 'in_progress' | 'completed' | 'failed' | 'rolled_back' | undefined,
+        };
+        const { items, meta } = await readList<Deployment>(
+          context,
+          () => context.api.paginate('/v1/deployments', { params: { query } }),
+          () => context.api.get('/v1/deployments', { params: { query } }),
+        );
+        printList(context, items, meta, () =>
+          table(
+            ['ID', 'STATUS', 'ENVIRONMENT', 'PROVIDER', 'VERSION', 'PROJECT', 'CREATED'],
+            items.map((d) => [d.id, d.status, d.environment, d.provider, d.version, d.project_id, d.created_at]),
+          ),
+        );
+        return 0;
       },
     },
     get: {

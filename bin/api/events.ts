@@ -1,5 +1,14 @@
 import { eventTypes, type ServiceEvent } from '@project-automation-service/sdk';
-import { type CommandContext, type CommandGroup, integerOption, listOption, listOptions, optionalString, UsageError } from './command';
+import {
+  argument,
+  type CommandContext,
+  type CommandGroup,
+  integerOption,
+  listOption,
+  listOptions,
+  optionalString,
+  UsageError,
+} from './command';
 import { followEvents, newestEventId } from './event-follower';
 import { printList, readList } from './list-result';
 import { table } from './output';
@@ -44,6 +53,16 @@ export const events: CommandGroup = {
             items.map((e) => [e.created_at, e.type, e.id]),
           ),
         );
+        return 0;
+      },
+    },
+    get: {
+      summary: 'show an event with its data',
+      args: '<event_id>',
+      async run(context) {
+        const { data } = await context.api.get('/v1/events/{id}', { params: { path: { id: argument(context, 0, 'the event id') } } });
+        const event = data as ServiceEvent;
+        context.out.result(event, () => `${eventLine(event)}\n${JSON.stringify(event.data, null, 2)}`);
         return 0;
       },
     },

@@ -16,6 +16,8 @@ import { interrupted, pollUntil } from './watch';
 
 type Scan = JobTimes & {
   id: string;
+  project_id: string;
+  created_at: string;
   status: string;
   scan_types: string[];
   summary: { total: number; by_severity?: Record<string, number>; new?: number; resolved?: number } | null;
@@ -79,7 +81,7 @@ const describeScan = (scan: Scan) =>
 
 export const scans: CommandGroup = {
   name: 'scans',
-  summary: 'run security scans',
+  summary: 'run security scans and read them',
   commands: {
     create: {
       summary: 'scan a project',
@@ -112,6 +114,37 @@ export const scans: CommandGroup = {
         if (!scan) return interrupted;
         context.out.result(scan, () => describeScan(scan));
         return scan.status === 'completed' ? 0 : 1;
+      },
+    },
+    list: {
+      summary: 'list scans, newest first',
+      options: {
+        ...listOptions,
+        project: { type: 'string', description: "only this project's" },
+        status: {
+          type: 'string',
+          description: 'queued, running, completed or failed',
+          values: ['queued', 'running', 'completed', 'failed'],
+        },
+      },
+      async run(context) {
+        const query = {
+          per_page: integerOption(context, 'per-page'),
+          project_id: optionalString(context, 'project'),
+          status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
+        };
+        const { items, meta } = await readList<Scan>(
+          context,
+          () => context.api.paginate('/v1/security/scans', { params: { query } }),
+          () => context.api.get('/v1/security/scans', { params: { query } }),
+        );
+        printList(context, items, meta, () =>
+          table(
+            ['ID', 'STATUS', 'TYPES', 'FINDINGS', 'PROJECT', 'CREATED'],
+            items.map((scan) => [scan.id, scan.status, scan.scan_types.join(','), scan.summary?.total, scan.project_id, scan.created_at]),
+          ),
+        );
+        return 0;
       },
     },
     get: {

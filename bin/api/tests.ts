@@ -1,10 +1,22 @@
-import { argument, type CommandContext, type CommandGroup, integerOption, listOption, optionalString, UsageError } from './command';
+import {
+  argument,
+  type CommandContext,
+  type CommandGroup,
+  integerOption,
+  listOption,
+  listOptions,
+  optionalString,
+  UsageError,
+} from './command';
+import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, seconds, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
 type Totals = { passed: number; failed: number; skipped: number; errored: number };
 type Job = JobTimes & {
   id: string;
+  project_id: string;
+  created_at: string;
   object: 'test_suite' | 'test_run';
   status: string;
   error: string | null;
@@ -21,6 +33,11 @@ const finished = ['completed', 'failed'];
 
 const readJob = async (context: CommandContext, id: string): Promise<Job> =>
   (await context.api.get('/v1/tests/{id}', { params: { path: { id } } })).data as Job;
+
+const describeSuite = (suite: Job) =>
+  [`Suite ${suite.id} ${suite.status}.`, ...(suite.files ?? []).map((f) => `  ${f.path} (${f.cases.length} cases)`), suite.error ?? '']
+    .filter(Boolean)
+    .join('\n');
 
 const describeRun = (run: Job) => {
   const results = run.results;
@@ -87,15 +104,7 @@ export const tests: CommandGroup = {
         }
         const suite = await watchJob(context, data.id);
         if (!suite) return interrupted;
-        context.out.result(suite, () =>
-          [
-            `Suite ${suite.id} ${suite.status}.`,
-            ...(suite.files ?? []).map((f) => `  ${f.path} (${f.cases.length} cases)`),
-            suite.error ?? '',
-          ]
-            .filter(Boolean)
-            .join('\n'),
-        );
+        context.out.result(suite, () => describeSuite(suite));
         return suite.status === 'completed' ? 0 : 1;
       },
     },
@@ -128,6 +137,48 @@ export const tests: CommandGroup = {
         if (!run) return interrupted;
         context.out.result(run, () => describeRun(run));
         return runPassed(run) ? 0 : 1;
+      },
+    },
+    list: {
+      summary: 'list generated suites and runs, newest first',
+      options: {
+        ...listOptions,
+        project: { type: 'string', description: "only this project's" },
+        object: { type: 'string', description: 'test_suite or test_run', values: ['test_suite', 'test_run'] },
+        status: {
+          type: 'string',
+          description: 'queued, running, completed or failed',
+          values: ['queued', 'running', 'completed', 'failed'],
+        },
+      },
+      async run(context) {
+        const query = {
+          per_page: integerOption(context, 'per-page'),
+          project_id: optionalString(context, 'project'),
+          object: optionalString(context, 'object') as 'test_suite' | 'test_run' | undefined,
+          status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
+        };
+        const { items, meta } = await readList<Job>(
+          context,
+          () => context.api.paginate('/v1/tests', { params: { query } }),
+          () => context.api.get('/v1/tests', { params: { query } }),
+        );
+        printList(context, items, meta, () =>
+          table(
+            ['ID', 'OBJECT', 'STATUS', 'TIME', 'PROJECT', 'CREATED'],
+            items.map((job) => [job.id, job.object, job.status, jobTime(job), job.project_id, job.created_at]),
+          ),
+        );
+        return 0;
+      },
+    },
+    get: {
+      summary: 'show a generated suite (its files and cases) or a run',
+      args: '<test_id|run_id>',
+      async run(context) {
+        const job = await readJob(context, argument(context, 0, 'the suite or run id'));
+        context.out.result(job, () => (job.object === 'test_suite' ? describeSuite(job) : describeRun(job)));
+        return 0;
       },
     },
     results: {

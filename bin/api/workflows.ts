@@ -5,17 +5,21 @@ import {
   type CommandContext,
   type CommandGroup,
   integerOption,
+  listOptions,
   optionalString,
   textOrFile,
   UsageError,
 } from './command';
+import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, seconds, sleep, table } from './output';
 import { interrupted, pollUntil } from './watch';
 
 type Workflow = JobTimes & {
   id: string;
+  project_id: string;
   status: string;
   name: string;
+  created_at: string;
   stages: string[];
   stage_statuses: Record<string, string>;
   stage_timings: Record<string, { duration_ms: number | null; runs: number }>;
@@ -145,6 +149,37 @@ export const workflows: CommandGroup = {
         return watchWorkflow(context, data.id);
       },
     },
+    list: {
+      summary: 'list workflows, newest first',
+      options: {
+        ...listOptions,
+        project: { type: 'string', description: "only this project's" },
+        status: {
+          type: 'string',
+          description: 'queued, running, completed, failed or cancelled',
+          values: ['queued', 'running', 'completed', 'failed', 'cancelled'],
+        },
+      },
+      async run(context) {
+        const query = {
+          per_page: integerOption(context, 'per-page'),
+          project_id: optionalString(context, 'project'),
+          status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | undefined,
+        };
+        const { items, meta } = await readList<Workflow>(
+          context,
+          () => context.api.paginate('/v1/workflows', { params: { query } }),
+          () => context.api.get('/v1/workflows', { params: { query } }),
+        );
+        printList(context, items, meta, () =>
+          table(
+            ['ID', 'STATUS', 'PROJECT', 'TIME', 'CREATED', 'NAME'],
+            items.map((w) => [w.id, w.status, w.project_id, jobTime(w), w.created_at, w.name]),
+          ),
+        );
+        return 0;
+      },
+    },
     get: {
       summary: 'show a workflow',
       args: '<workflow_id>',
@@ -174,6 +209,16 @@ export const workflows: CommandGroup = {
       summary: 'follow a workflow until it ends; exit status from the outcome',
       args: '<workflow_id>',
       run: (context) => watchWorkflow(context, argument(context, 0, 'the workflow id')),
+    },
+    cancel: {
+      summary: 'cancel a queued or running workflow',
+      args: '<workflow_id>',
+      async run(context) {
+        const id = argument(context, 0, 'the workflow id');
+        const { data } = await context.api.post('/v1/workflows/{id}/cancel', { params: { path: { id } } });
+        context.out.result(data, () => `Cancelled workflow ${data.id} (${data.status}).`);
+        return 0;
+      },
     },
     logs: {
       summary: 'print log lines, oldest first',

@@ -182,6 +182,8 @@ describe('the CLI on the API', () => {
 
     const events = await runCli(key.key, ['events', 'list', '--type', 'workflow.completed', '--json']);
     expect(json(events.stdout).data[0].data.workflow_id).toBe(workflowId);
+    const event = await runCli(key.key, ['events', 'get', json(events.stdout).data[0].id]);
+    expect([event.code, event.stdout]).toEqual([0, expect.stringContaining(`"workflow_id": "${workflowId}"`)]);
 
     injectFaults({ state: 'Build', error: 'StageBroke', cause: 'build broke on purpose', match: { 'workflow.project_id': project.id } });
     const failed = await runCli(key.key, [
@@ -200,6 +202,27 @@ describe('the CLI on the API', () => {
     expect(failed.stderr).toMatch(/✗ build\s+failed/);
   });
 
+  it('lists workflows by project and status, and cancels a running one (a second cancel exits 1 with 409)', async () => {
+    const { test: key } = await newAccount();
+    const api = as(key.key);
+    const repository = await fixtureRepository();
+    const project = (await api.post('/projects', { name: 'Greeter', repository: repository.url })).body.data;
+    injectFaults({ state: 'Build', delayMs: 5000, match: { 'workflow.project_id': project.id } });
+    const workflow = (await api.post('/workflows', { project_id: project.id, prompt: 'Add a note', config: { ai_provider: 'local' } })).body
+      .data;
+
+    const running = await runCli(key.key, ['workflows', 'list', '--project', project.id]);
+    expect(running.stdout.split('\n')[0]).toMatch(/^ID\s+STATUS\s+PROJECT\s+TIME\s+CREATED\s+NAME$/);
+    expect(running.stdout).toContain(workflow.id);
+    const cancelled = await runCli(key.key, ['workflows', 'cancel', workflow.id]);
+    expect([cancelled.code, cancelled.stdout]).toEqual([0, `Cancelled workflow ${workflow.id} (cancelled).\n`]);
+    const listed = await runCli(key.key, ['workflows', 'list', '--status', 'cancelled', '--json']);
+    expect(json(listed.stdout).data.map((w: { id: string }) => w.id)).toEqual([workflow.id]);
+    expect((await runCli(key.key, ['workflows', 'list', '--status', 'completed', '--json'])).stdout).toContain('"data": []');
+    const again = await runCli(key.key, ['workflows', 'cancel', workflow.id]);
+    expect([again.code, again.stderr]).toEqual([1, expect.stringContaining('409 conflict')]);
+  });
+
   it('scans a project and lists its findings', async () => {
     const { test: key } = await newAccount();
     const repository = await fixtureRepository({
@@ -212,6 +235,8 @@ describe('the CLI on the API', () => {
     expect(scan.code).toBe(0);
     expect(json(scan.stdout)).toMatchObject({ status: 'completed' });
     expect(json(scan.stdout).scan_types.sort()).toEqual(['sast', 'secrets']);
+    const scans = await runCli(key.key, ['scans', 'list', '--project', project.id, '--json']);
+    expect(json(scans.stdout)).toMatchObject({ data: [{ id: json(scan.stdout).id, status: 'completed' }], meta: { total: 1 } });
     const findings = await runCli(key.key, ['findings', 'list', '--project', project.id, '--type', 'secrets']);
     expect(findings.code).toBe(0);
     expect(findings.stdout.split('\n')[0]).toMatch(/^ID\s+SEVERITY\s+STATUS\s+TYPE\s+WHERE\s+TITLE$/);
@@ -348,6 +373,13 @@ describe('the CLI on the API', () => {
       expect(json(first.stdout).status).toBe('completed');
       const second = await deploy(['--config', JSON.stringify(hookConfig(site)), '--watch', '--json']);
       expect(second.code).toBe(0);
+      // The one to roll back, found with the CLI: the newest completed deployment of the environment.
+      const listed = await runCli(key.key, ['deployments', 'list', '--project', project.id, '--environment', 'production', '--json']);
+      expect(json(listed.stdout).data.map((d: { id: string; status: string }) => [d.id, d.status])).toEqual([
+        [json(second.stdout).id, 'completed'],
+        [json(first.stdout).id, 'completed'],
+      ]);
+      expect((await runCli(key.key, ['deployments', 'list', '--status', 'failed'])).stdout).toBe('(none)\n');
       const rollback = await runCli(key.key, ['deployments', 'rollback', json(second.stdout).id, '--watch']);
       expect(rollback.code).toBe(0);
       expect(rollback.stdout).toMatch(/rolled_back/);
@@ -373,6 +405,11 @@ describe('the CLI on the API', () => {
       const project = (await as(key.key).post('/projects', { name: 'Sums', repository: repository.url })).body.data;
       const run = await runCli(key.key, ['tests', 'run', '--project', project.id, '--branch', 'main', '--watch']);
       expect([run.code, run.stdout]).toEqual([code, expect.stringMatching(summary)]);
+      const runId = /^Run (run_\w+)/.exec(run.stdout)?.[1] as string;
+      expect((await runCli(key.key, ['tests', 'get', runId])).stdout).toMatch(summary);
+      const listed = await runCli(key.key, ['tests', 'list', '--project', project.id, '--object', 'test_run']);
+      expect(listed.stdout.split('\n')[0]).toMatch(/^ID\s+OBJECT\s+STATUS\s+TIME\s+PROJECT\s+CREATED$/);
+      expect(listed.stdout).toContain(runId);
     }
   });
 
@@ -440,7 +477,7 @@ describe('the CLI on the API', () => {
       ['-c', `${bash.stdout}\nCOMP_WORDS=(pas workflows l); COMP_CWORD=2; _pas_complete; echo "\${COMPREPLY[@]}"`],
       { encoding: 'utf8' },
     );
-    expect(completed.trim()).toBe('logs');
+    expect(completed.trim()).toBe('list logs');
     const options = execFileSync(
       'bash',
       ['-c', `${bash.stdout}\nCOMP_WORDS=(pas listen --f); COMP_CWORD=2; _pas_complete; echo "\${COMPREPLY[@]}"`],
