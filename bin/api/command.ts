@@ -100,5 +100,13 @@ export const listOption = (context: CommandContext, name: string): string[] | un
 /** Options every list command takes. */
 export const listOptions: Record<string, OptionSpec> = {
   'per-page': { type: 'string', description: 'items per page, 1 to 100 (default 20)' },
+  page: { type: 'string', description: 'which page, from 1 (default 1)' },
   all: { type: 'boolean', description: 'every item, following the pages' },
+};
+
+/** A list command's page and page size, as the API's `page` and `per_page`. */
+export const pageQuery = (context: CommandContext): { page?: number; per_page?: number } => {
+  const page = integerOption(context, 'page');
+  if (page !== undefined && context.values.all) throw new UsageError('pass --page or --all, not both');
+  return { page, per_page: integerOption(context, 'per-page') };
 };

@@ -2,8 +2,8 @@ import {
   argument,
   type CommandContext,
   type CommandGroup,
-  integerOption,
   listOptions,
+  pageQuery,
   optionalString,
   required,
   textOrFile,
@@ -131,7 +131,7 @@ export const deployments: CommandGroup = {
       },
       async run(context) {
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           project_id: optionalString(context, 'project'),
           environment: optionalString(context, 'environment') as 'production' | 'staging' | 'preview' | 'development' | undefined,
           status: optionalString(context, 'status') as 'queued' | 'in_progress' | 'completed' | 'failed' | 'rolled_back' | undefined,

@@ -3,9 +3,9 @@ import {
   argument,
   type CommandContext,
   type CommandGroup,
-  integerOption,
   listOption,
   listOptions,
+  pageQuery,
   optionalString,
   UsageError,
 } from './command';
@@ -38,7 +38,7 @@ export const events: CommandGroup = {
       },
       async run(context) {
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           type: optionalString(context, 'type'),
           starting_after: optionalString(context, 'starting-after'),
         } as Record<string, unknown>;

@@ -16,7 +16,8 @@ export interface PageMeta {
 export const printList = <T>(context: CommandContext, items: T[], meta: PageMeta | undefined, human: () => string): void => {
   context.out.result(meta ? { data: items, meta } : { data: items }, human);
   if (!context.out.json && meta && meta.total > items.length) {
-    context.out.error(`Showing ${items.length} of ${meta.total} (page ${meta.page} of ${meta.total_pages}): --all for every one.`);
+    const next = meta.page < meta.total_pages ? `--page ${meta.page + 1} for the next, ` : '';
+    context.out.error(`Showing ${items.length} of ${meta.total} (page ${meta.page} of ${meta.total_pages}): ${next}--all for every one.`);
   }
 };
 

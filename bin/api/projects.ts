@@ -1,4 +1,4 @@
-import { argument, type CommandGroup, integerOption, listOptions, optionalString, required, UsageError } from './command';
+import { argument, type CommandGroup, listOptions, pageQuery, optionalString, required, UsageError } from './command';
 import { conditionOf, etagLine, ifMatchOption } from './conditional';
 import { printList, readList } from './list-result';
 import { table } from './output';
@@ -24,7 +24,7 @@ export const projects: CommandGroup = {
       },
       async run(context) {
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           sort: optionalString(context, 'sort') as 'created_at' | 'name' | 'updated_at' | undefined,
           order: optionalString(context, 'order') as 'asc' | 'desc' | undefined,
         };

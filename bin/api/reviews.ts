@@ -1,5 +1,5 @@
 import type { ListItem, SuccessBody } from '@project-automation-service/sdk';
-import { argument, type CommandContext, type CommandGroup, integerOption, listOptions, optionalString, required } from './command';
+import { argument, type CommandContext, type CommandGroup, listOptions, pageQuery, optionalString, required } from './command';
 import { printList, readList } from './list-result';
 import { jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
@@ -132,7 +132,7 @@ export const reviews: CommandGroup = {
       },
       async run(context) {
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           project_id: optionalString(context, 'project'),
           status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
         };
@@ -178,7 +178,7 @@ export const reviews: CommandGroup = {
         const id = argument(context, 0, 'the review id');
         const query = {
           order: 'asc' as const,
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           severity: optionalString(context, 'severity') as (typeof severities)[number] | undefined,
           path: optionalString(context, 'path'),
         };

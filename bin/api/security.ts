@@ -1,14 +1,5 @@
 import type { SuccessBody } from '@project-automation-service/sdk';
-import {
-  argument,
-  type CommandContext,
-  type CommandGroup,
-  integerOption,
-  listOption,
-  listOptions,
-  optionalString,
-  required,
-} from './command';
+import { argument, type CommandContext, type CommandGroup, listOption, listOptions, pageQuery, optionalString, required } from './command';
 import { severities } from '../../functions/core/security/scanner';
 import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, table } from './output';
@@ -129,7 +120,7 @@ export const scans: CommandGroup = {
       },
       async run(context) {
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           project_id: optionalString(context, 'project'),
           status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
         };
@@ -182,7 +173,7 @@ export const findings: CommandGroup = {
       async run(context) {
         const sort = optionalString(context, 'sort');
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           project_id: optionalString(context, 'project'),
           scan_id: optionalString(context, 'scan'),
           severity: optionalString(context, 'severity'),

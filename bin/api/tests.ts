@@ -5,6 +5,7 @@ import {
   integerOption,
   listOption,
   listOptions,
+  pageQuery,
   optionalString,
   UsageError,
 } from './command';
@@ -153,7 +154,7 @@ export const tests: CommandGroup = {
       },
       async run(context) {
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           project_id: optionalString(context, 'project'),
           object: optionalString(context, 'object') as 'test_suite' | 'test_run' | undefined,
           status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,

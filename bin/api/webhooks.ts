@@ -3,9 +3,9 @@ import {
   argument,
   choiceOption,
   type CommandGroup,
-  integerOption,
   listOption,
   listOptions,
+  pageQuery,
   optionalString,
   required,
   UsageError,
@@ -42,7 +42,7 @@ export const webhooks: CommandGroup = {
       summary: 'list webhooks',
       options: listOptions,
       async run(context) {
-        const query = { per_page: integerOption(context, 'per-page') };
+        const query = { ...pageQuery(context) };
         const { items, meta } = await readList<Webhook>(
           context,
           () => context.api.paginate('/v1/webhooks', { params: { query } }),
@@ -147,7 +147,7 @@ export const webhooks: CommandGroup = {
       async run(context) {
         const id = argument(context, 0, 'the webhook id');
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           status: optionalString(context, 'status'),
           event_type: optionalString(context, 'event-type'),
         } as Record<string, unknown>;

@@ -6,6 +6,7 @@ import {
   type CommandGroup,
   integerOption,
   listOptions,
+  pageQuery,
   optionalString,
   textOrFile,
   UsageError,
@@ -162,7 +163,7 @@ export const workflows: CommandGroup = {
       },
       async run(context) {
         const query = {
-          per_page: integerOption(context, 'per-page'),
+          ...pageQuery(context),
           project_id: optionalString(context, 'project'),
           status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | 'cancelled' | undefined,
         };

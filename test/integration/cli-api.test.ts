@@ -39,7 +39,19 @@ describe('the CLI on the API', () => {
     const page = await runCli(key.key, ['projects', 'list', '--per-page', '1', '--json']);
     expect(json(page.stdout)).toMatchObject({ data: [expect.any(Object)], meta: { page: 1, per_page: 1, total: 2, total_pages: 2 } });
     const firstPage = await runCli(key.key, ['projects', 'list', '--per-page', '1']);
-    expect(firstPage.stderr).toContain('Showing 1 of 2 (page 1 of 2): --all for every one.');
+    expect(firstPage.stderr).toContain('Showing 1 of 2 (page 1 of 2): --page 2 for the next, --all for every one.');
+    const secondPage = await runCli(key.key, ['projects', 'list', '--per-page', '1', '--page', '2', '--json']);
+    expect(json(secondPage.stdout)).toMatchObject({ data: [expect.any(Object)], meta: { page: 2, per_page: 1, total: 2, total_pages: 2 } });
+    expect([json(page.stdout).data[0].id, json(secondPage.stdout).data[0].id].sort()).toEqual(
+      json((await runCli(key.key, ['projects', 'list', '--json'])).stdout)
+        .data.map((p: { id: string }) => p.id)
+        .sort(),
+    );
+    expect((await runCli(key.key, ['projects', 'list', '--per-page', '1', '--page', '2'])).stderr).toContain(
+      'Showing 1 of 2 (page 2 of 2): --all for every one.',
+    );
+    const both = await runCli(key.key, ['projects', 'list', '--page', '2', '--all']);
+    expect([both.code, both.stderr.split('\n')[0]]).toEqual([2, 'pass --page or --all, not both']);
     expect((await runCli(key.key, ['projects', 'list', '--per-page', '1', '--all'])).stderr).not.toContain('Showing');
     expect((await runCli(key.key, ['projects', 'get', project.id, '--json'])).stdout).toContain(project.id);
   });
