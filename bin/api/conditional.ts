@@ -7,6 +7,15 @@ export const etagLine = (result: object): string => {
   return etag ? `\nETag: ${etag}` : '';
 };
 
+/**
+ * What `--json` prints of a resource that has an entity tag: the resource with its `etag`, the value
+ * `--if-match` takes, so a script needs no second read (and no header) to change it safely.
+ */
+export const withEtag = <T extends object>(read: { data: T }): T & { etag?: string } => {
+  const etag = responseOf(read)?.etag;
+  return etag ? { ...read.data, etag } : read.data;
+};
+
 export const ifMatchOption = {
   'if-match': {
     type: 'string',

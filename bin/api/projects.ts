@@ -1,5 +1,5 @@
 import { argument, type CommandGroup, listOptions, pageQuery, optionalString, required, UsageError } from './command';
-import { conditionOf, etagLine, ifMatchOption } from './conditional';
+import { conditionOf, etagLine, ifMatchOption, withEtag } from './conditional';
 import { printList, readList } from './list-result';
 import { table } from './output';
 
@@ -45,14 +45,15 @@ export const projects: CommandGroup = {
         description: { type: 'string', description: 'what it is' },
       },
       async run(context) {
-        const { data } = await context.api.post('/v1/projects', {
+        const created = await context.api.post('/v1/projects', {
           body: {
             name: required(context, 'name'),
             repository: required(context, 'repository'),
             description: optionalString(context, 'description'),
           },
         });
-        context.out.result(data, () => `Created project ${data.id} (${data.name}).`);
+        const { data } = created;
+        context.out.result(withEtag(created), () => `Created project ${data.id} (${data.name}).`);
         return 0;
       },
     },
@@ -62,7 +63,10 @@ export const projects: CommandGroup = {
       async run(context) {
         const read = await context.api.get('/v1/projects/{id}', { params: { path: { id: argument(context, 0, 'the project id') } } });
         const { data } = read;
-        context.out.result(data, () => projectTable([data]) + (data.description ? `\n\n${data.description}` : '') + etagLine(read));
+        context.out.result(
+          withEtag(read),
+          () => projectTable([data]) + (data.description ? `\n\n${data.description}` : '') + etagLine(read),
+        );
         return 0;
       },
     },
@@ -86,7 +90,7 @@ export const projects: CommandGroup = {
           throw new UsageError('give at least one of --name, --repository and --description');
         }
         const changed = await context.api.patch('/v1/projects/{id}', { params: { path: { id }, ...conditionOf(context) }, body: changes });
-        context.out.result(changed.data, () => `Changed project ${id} (${changed.data.name}).${etagLine(changed)}`);
+        context.out.result(withEtag(changed), () => `Changed project ${id} (${changed.data.name}).${etagLine(changed)}`);
         return 0;
       },
     },

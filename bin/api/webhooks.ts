@@ -10,7 +10,7 @@ import {
   required,
   UsageError,
 } from './command';
-import { conditionOf, etagLine, ifMatchOption } from './conditional';
+import { conditionOf, etagLine, ifMatchOption, withEtag } from './conditional';
 import { printList, readList } from './list-result';
 import { table } from './output';
 
@@ -61,16 +61,16 @@ export const webhooks: CommandGroup = {
       },
       async run(context) {
         required(context, 'events');
-        const { data } = await context.api.post('/v1/webhooks', {
+        const registered = await context.api.post('/v1/webhooks', {
           body: {
             url: required(context, 'url'),
             events: listOption(context, 'events') as Subscription[],
             description: optionalString(context, 'description'),
           },
         });
-        const created = data as Webhook & { secret: string };
+        const created = registered.data as Webhook & { secret: string };
         context.out.result(
-          created,
+          withEtag(registered),
           () => `Registered webhook ${created.id}.\nSigning secret (shown this once; store it now): ${created.secret}`,
         );
         return 0;
@@ -82,7 +82,10 @@ export const webhooks: CommandGroup = {
       async run(context) {
         const read = await context.api.get('/v1/webhooks/{id}', { params: { path: { id: argument(context, 0, 'the webhook id') } } });
         const hook = read.data as Webhook;
-        context.out.result(hook, () => webhookTable([hook]) + (hook.description ? `\n\n${hook.description}` : '') + etagLine(read));
+        context.out.result(
+          withEtag(read),
+          () => webhookTable([hook]) + (hook.description ? `\n\n${hook.description}` : '') + etagLine(read),
+        );
         return 0;
       },
     },
@@ -117,7 +120,7 @@ export const webhooks: CommandGroup = {
           body: changes,
         });
         const hook = changed.data as Webhook;
-        context.out.result(hook, () => webhookTable([hook]) + etagLine(changed));
+        context.out.result(withEtag(changed), () => webhookTable([hook]) + etagLine(changed));
         return 0;
       },
     },

@@ -24,7 +24,7 @@ describe('the CLI on the API', () => {
     const created = await runCli(key.key, ['projects', 'create', '--name', 'Greeter', '--repository', repository.url, '--json']);
     expect(created.code).toBe(0);
     const project = json(created.stdout);
-    expect(project).toMatchObject({ name: 'Greeter', repository: repository.url });
+    expect(project).toMatchObject({ name: 'Greeter', repository: repository.url, etag: expect.stringMatching(/^"[0-9a-f]{64}"$/) });
 
     const table = await runCli(key.key, ['projects', 'list']);
     expect(table.code).toBe(0);
@@ -58,7 +58,8 @@ describe('the CLI on the API', () => {
 
   it('changes and deletes a project, with --if-match the ETag that get showed: a stale one exits 1 with 412 and changes nothing', async () => {
     const { test: key } = await newAccount();
-    const project = (await as(key.key).post('/projects', { name: 'Greeter', repository: 'https://github.com/acme/greeter' })).body.data;
+    const repository = await fixtureRepository();
+    const project = (await as(key.key).post('/projects', { name: 'Greeter', repository: repository.url })).body.data;
     const etagIn = (stdout: string) => /^ETag: ("[0-9a-f]{64}")$/m.exec(stdout)?.[1] as string;
     const shown = etagIn((await runCli(key.key, ['projects', 'get', project.id])).stdout);
     expect(shown).toBeDefined();
@@ -73,7 +74,16 @@ describe('the CLI on the API', () => {
     expect((await as(key.key).get(`/projects/${project.id}`)).body.data).toMatchObject({ name: 'Greeter', description: 'Says hello' });
     expect((await runCli(key.key, ['projects', 'update', project.id])).code).toBe(2);
 
-    const deleted = await runCli(key.key, ['projects', 'delete', project.id, '--if-match', current, '--json']);
+    // A script reads the ETag from --json (create, get and update print it as `etag`) and passes it back.
+    const read = json((await runCli(key.key, ['projects', 'get', project.id, '--json'])).stdout);
+    expect(read).toMatchObject({ id: project.id, description: 'Says hello', etag: current });
+    const scripted = await runCli(key.key, ['projects', 'update', project.id, '--name', 'Greeter 2', '--if-match', read.etag, '--json']);
+    expect([scripted.code, json(scripted.stdout).name]).toEqual([0, 'Greeter 2']);
+    const latest = json(scripted.stdout).etag;
+    expect(latest).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(latest).not.toBe(current);
+
+    const deleted = await runCli(key.key, ['projects', 'delete', project.id, '--if-match', latest, '--json']);
     expect([deleted.code, json(deleted.stdout)]).toEqual([0, { id: project.id, deleted: true }]);
     expect((await as(key.key).get(`/projects/${project.id}`)).status).toBe(404);
   });
@@ -466,8 +476,12 @@ describe('the CLI on the API', () => {
     expect(shown.stdout).not.toContain(secret);
     const etag = /^ETag: ("[0-9a-f]{64}")$/m.exec(shown.stdout)?.[1] as string;
 
+    // --json carries the same ETag, as `etag`, for a script to pass back.
+    expect(json((await runCli(key.key, ['webhooks', 'get', id, '--json'])).stdout)).toMatchObject({ id, etag });
     const paused = await runCli(key.key, ['webhooks', 'update', id, '--active', 'false', '--if-match', etag, '--json']);
     expect([paused.code, json(paused.stdout).active]).toEqual([0, false]);
+    expect(json(paused.stdout).etag).toMatch(/^"[0-9a-f]{64}"$/);
+    expect(json(paused.stdout).etag).not.toBe(etag);
     const stale = await runCli(key.key, ['webhooks', 'update', id, '--description', 'Lost', '--if-match', etag]);
     expect([stale.code, stale.stderr]).toEqual([1, expect.stringContaining('412 precondition_failed')]);
     expect((await runCli(key.key, ['webhooks', 'update', id, '--active', 'maybe'])).code).toBe(2);
