@@ -97,6 +97,14 @@ export const listOption = (context: CommandContext, name: string): string[] | un
     .map((item) => item.trim())
     .filter(Boolean);
 
+/** The option of every command that creates or starts something (a POST), sent as its `Idempotency-Key`. */
+export const idempotencyOption: Record<string, OptionSpec> = {
+  'idempotency-key': {
+    type: 'string',
+    description: 'run it again with the same key and it is done once (the first answer is replayed, for 24 h)',
+  },
+};
+
 /** Options every list command takes. */
 export const listOptions: Record<string, OptionSpec> = {
   'per-page': { type: 'string', description: 'items per page, 1 to 100 (default 20)' },

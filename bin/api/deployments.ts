@@ -8,6 +8,7 @@ import {
   required,
   textOrFile,
   UsageError,
+  idempotencyOption,
 } from './command';
 import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, table } from './output';
@@ -73,6 +74,7 @@ export const deployments: CommandGroup = {
         'config-file': { type: 'string', description: 'read them from this JSON file instead' },
         artifact: { type: 'string', description: 'a completed workflow of the project whose bundle is deployed' },
         watch: { type: 'boolean', description: 'wait for the outcome; exit status 1 unless it completed' },
+        ...idempotencyOption,
       },
       async run(context) {
         const text = await textOrFile(context, 'config', 'config-file');
@@ -102,7 +104,10 @@ export const deployments: CommandGroup = {
     rollback: {
       summary: "roll back a project's current deployment to the one before it",
       args: '<deployment_id>',
-      options: { watch: { type: 'boolean', description: 'wait for the rollback; exit status 1 unless it completed' } },
+      options: {
+        watch: { type: 'boolean', description: 'wait for the rollback; exit status 1 unless it completed' },
+        ...idempotencyOption,
+      },
       async run(context) {
         const id = argument(context, 0, 'the deployment id');
         const { data } = await context.api.post('/v1/deployments/{id}/rollback', { params: { path: { id } } });

@@ -6,7 +6,7 @@ import { bashCompletion, zshCompletion } from './completion';
 import { deployments } from './deployments';
 import { events } from './events';
 import { listen } from './listen';
-import { createOutput } from './output';
+import { createOutput, type Output } from './output';
 import { projects } from './projects';
 import { reviews } from './reviews';
 import { findings, scans } from './security';
@@ -81,7 +81,22 @@ export const apiUrlOf = async (given: string | undefined): Promise<string> => {
   return `${apiRootOf(`${parsed.origin}${parsed.pathname}`)}/v1`;
 };
 
-/** Runs `npm run cli -- <argv…>` for an API command; resolves to the exit status. */
+/**
+ * A fetch that sends the command's POST (each command sends one) under the key `--idempotency-key`
+ * names, in place of the one the SDK generates, and says on stderr when the API replayed an answer.
+ */
+const postingUnder =
+  (key: string, out: Output): typeof fetch =>
+  async (input, init) => {
+    if (init?.method !== 'POST') return globalThis.fetch(input, init);
+    const headers = new Headers(init.headers);
+    headers.set('Idempotency-Key', key);
+    const response = await globalThis.fetch(input, { ...init, headers });
+    if (response.headers.get('Idempotent-Replayed') === 'true')
+      out.error('Replayed the answer first given under this --idempotency-key: nothing was done again.');
+    return response;
+  };
+
 /** node's parser explains an unknown option at length, with quotes of its own: the option is what matters. */
 const readableParseError = (error: Error): string => {
   const unknown = /^Unknown option '([^']+)'/.exec(error.message);
@@ -151,8 +166,9 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
   const onInterrupt = () => controller.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
   try {
+    const idempotencyKey = values['idempotency-key'] as string | undefined;
     return await command.run({
-      api: createClient({ baseUrl: apiUrl, apiKey }),
+      api: createClient({ baseUrl: apiUrl, apiKey, fetch: idempotencyKey ? postingUnder(idempotencyKey, out) : undefined }),
       apiUrl,
       apiKey,
       values,

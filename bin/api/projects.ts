@@ -1,4 +1,4 @@
-import { argument, type CommandGroup, listOptions, pageQuery, optionalString, required, UsageError } from './command';
+import { argument, type CommandGroup, listOptions, pageQuery, optionalString, required, UsageError, idempotencyOption } from './command';
 import { conditionOf, etagLine, ifMatchOption, withEtag } from './conditional';
 import { printList, readList } from './list-result';
 import { table } from './output';
@@ -43,6 +43,7 @@ export const projects: CommandGroup = {
         name: { type: 'string', description: 'its name (required)' },
         repository: { type: 'string', description: 'https:// (or, locally, file:///) URL of its git repository (required)' },
         description: { type: 'string', description: 'what it is' },
+        ...idempotencyOption,
       },
       async run(context) {
         const created = await context.api.post('/v1/projects', {

@@ -1,5 +1,14 @@
 import type { ListItem, SuccessBody } from '@project-automation-service/sdk';
-import { argument, type CommandContext, type CommandGroup, listOptions, pageQuery, optionalString, required } from './command';
+import {
+  argument,
+  type CommandContext,
+  type CommandGroup,
+  listOptions,
+  pageQuery,
+  optionalString,
+  required,
+  idempotencyOption,
+} from './command';
 import { printList, readList } from './list-result';
 import { jobTime, table } from './output';
 import { interrupted, pollUntil } from './watch';
@@ -91,6 +100,7 @@ export const reviews: CommandGroup = {
         provider: { type: 'string', description: 'the AI provider (default: the first configured)' },
         instructions: { type: 'string', description: 'what the review should focus on' },
         watch: { type: 'boolean', description: 'wait and print the review; exit status 1 when it failed or requests changes' },
+        ...idempotencyOption,
       },
       async run(context) {
         const { data } = await context.api.post('/v1/reviews', {

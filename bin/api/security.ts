@@ -1,5 +1,15 @@
 import type { SuccessBody } from '@project-automation-service/sdk';
-import { argument, type CommandContext, type CommandGroup, listOption, listOptions, pageQuery, optionalString, required } from './command';
+import {
+  argument,
+  type CommandContext,
+  type CommandGroup,
+  listOption,
+  listOptions,
+  pageQuery,
+  optionalString,
+  required,
+  idempotencyOption,
+} from './command';
 import { severities } from '../../functions/core/security/scanner';
 import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, table } from './output';
@@ -81,6 +91,7 @@ export const scans: CommandGroup = {
         types: { type: 'string', description: 'comma list of secrets, dependencies, sast (default: all three)' },
         branch: { type: 'string', description: 'git branch (default: the repository default)' },
         watch: { type: 'boolean', description: 'wait for the result; exit status 1 when the scan fails' },
+        ...idempotencyOption,
       },
       async run(context) {
         const { data } = await context.api.post('/v1/security/scans', {
@@ -211,6 +222,7 @@ export const findings: CommandGroup = {
       args: '<finding_id>',
       options: {
         watch: { type: 'boolean', description: 'wait for the outcome; exit status 1 unless the finding was remediated' },
+        ...idempotencyOption,
       },
       async run(context) {
         const id = argument(context, 0, 'the finding id');

@@ -8,6 +8,7 @@ import {
   pageQuery,
   optionalString,
   UsageError,
+  idempotencyOption,
 } from './command';
 import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, seconds, table } from './output';
@@ -87,6 +88,7 @@ export const tests: CommandGroup = {
         framework: { type: 'string', description: 'jest, vitest, node:test or pytest (default: detected)' },
         branch: { type: 'string', description: 'git branch' },
         watch: { type: 'boolean', description: 'wait until the suite is written' },
+        ...idempotencyOption,
       },
       async run(context) {
         const project = optionalString(context, 'project');
@@ -117,6 +119,7 @@ export const tests: CommandGroup = {
         branch: { type: 'string', description: 'git branch (with --project)' },
         timeout: { type: 'string', description: 'seconds, at most 900 (default 300)' },
         watch: { type: 'boolean', description: 'wait for the results; exit status 1 unless every test passed' },
+        ...idempotencyOption,
       },
       async run(context) {
         const suite = optionalString(context, 'suite');

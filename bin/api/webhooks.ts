@@ -9,6 +9,7 @@ import {
   optionalString,
   required,
   UsageError,
+  idempotencyOption,
 } from './command';
 import { conditionOf, etagLine, ifMatchOption, withEtag } from './conditional';
 import { printList, readList } from './list-result';
@@ -58,6 +59,7 @@ export const webhooks: CommandGroup = {
         url: { type: 'string', description: 'where events are POSTed: https in live mode (required)' },
         events: { type: 'string', description: 'event types, comma-separated, or * for every type (required)' },
         description: { type: 'string', description: 'what it is for' },
+        ...idempotencyOption,
       },
       async run(context) {
         required(context, 'events');
@@ -172,6 +174,7 @@ export const webhooks: CommandGroup = {
     redeliver: {
       summary: 'send a delivery again (a new sequence of attempts of the same event)',
       args: '<webhook_id> <delivery_id>',
+      options: { ...idempotencyOption },
       async run(context) {
         const id = argument(context, 0, 'the webhook id');
         const deliveryId = argument(context, 1, 'the delivery id');

@@ -10,6 +10,7 @@ import {
   optionalString,
   textOrFile,
   UsageError,
+  idempotencyOption,
 } from './command';
 import { printList, readList } from './list-result';
 import { type JobTimes, jobTime, seconds, sleep, table } from './output';
@@ -123,6 +124,7 @@ export const workflows: CommandGroup = {
         'max-iterations': { type: 'string', description: 'fix-and-verify rounds, 1 to 5 (default 2)' },
         'auto-deploy': { type: 'boolean', description: 'deploy the result like the latest completed deployment' },
         watch: { type: 'boolean', description: 'show each stage as it runs; exit status from the outcome' },
+        ...idempotencyOption,
       },
       async run(context) {
         const prompt = await textOrFile(context, 'prompt', 'prompt-file');

@@ -56,6 +56,34 @@ describe('the CLI on the API', () => {
     expect((await runCli(key.key, ['projects', 'get', project.id, '--json'])).stdout).toContain(project.id);
   });
 
+  it('creates once under --idempotency-key: run again, the first answer is replayed; another request under the key exits 1', async () => {
+    const { test: key } = await newAccount();
+    const repository = await fixtureRepository();
+    const create = (name: string) =>
+      runCli(key.key, [
+        'projects',
+        'create',
+        '--name',
+        name,
+        '--repository',
+        repository.url,
+        '--idempotency-key',
+        'cli-create-1',
+        '--json',
+      ]);
+    const first = await create('Greeter');
+    const again = await create('Greeter');
+    expect([first.code, again.code]).toEqual([0, 0]);
+    expect(json(again.stdout).id).toBe(json(first.stdout).id);
+    expect(first.stderr).toBe('');
+    expect(again.stderr).toContain('Replayed the answer first given under this --idempotency-key');
+    expect((await as(key.key).get('/projects')).body.meta.total).toBe(1);
+    const other = await create('Other');
+    expect([other.code, JSON.parse(other.stderr.trim().split('\n').at(-1) as string).error.code]).toEqual([1, 'idempotency_key_reused']);
+    // Only the commands that create or start something take it.
+    expect((await runCli(key.key, ['projects', 'list', '--idempotency-key', 'x'])).code).toBe(2);
+  });
+
   it('changes and deletes a project, with --if-match the ETag that get showed: a stale one exits 1 with 412 and changes nothing', async () => {
     const { test: key } = await newAccount();
     const repository = await fixtureRepository();
