@@ -70,21 +70,29 @@ const headerText = (header: SignatureHeader): string | undefined =>
   typeof header === 'string' ? header : Array.isArray(header) ? header.join(',') : undefined;
 
 /**
- * True when `header` is well formed, its time is within the tolerance of now and one of its `v1`
- * values is this body's signature under `secret`. `crypto.subtle.verify` compares in constant time.
+ * Why a delivery does not verify, in words that say what to do; undefined when it verifies.
+ * `crypto.subtle.verify` compares in constant time.
  */
-export const verifySignature = async (
+const signatureProblem = async (
   rawBody: string | Uint8Array,
   signatureHeader: SignatureHeader,
   secret: string,
-  options: ConstructEventOptions = {},
-): Promise<boolean> => {
+  options: ConstructEventOptions,
+): Promise<string | undefined> => {
+  if (typeof rawBody !== 'string' && !(rawBody instanceof Uint8Array))
+    return 'The body must be the raw body as received (a string, Buffer or Uint8Array), not parsed JSON: the signature covers its exact bytes.';
+  if (typeof secret !== 'string' || secret.length === 0)
+    return "No secret given: pass the webhook's signing secret (whsec_…, shown when the webhook was created or its secret rotated).";
   const header = headerText(signatureHeader);
-  if (typeof header !== 'string' || header.length > maxHeaderLength || typeof secret !== 'string' || secret.length === 0) return false;
-  const parsed = parseHeader(header);
+  if (header === undefined || header === '')
+    return `No ${signatureHeaderName} header: pass the delivery's own header (request.headers['x-service-signature'] in node).`;
+  const parsed = header.length > maxHeaderLength ? undefined : parseHeader(header);
+  if (!parsed) return `The ${signatureHeaderName} header is not "t=<unix seconds>,v1=<64 hex digits>[,v1=…]": pass it exactly as received.`;
   const tolerance = options.tolerance ?? defaultToleranceSeconds;
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (!parsed || !(tolerance >= 0) || Math.abs(now - parsed.timestamp) > tolerance) return false;
+  const distance = Math.abs(now - parsed.timestamp);
+  if (!(tolerance >= 0) || distance > tolerance)
+    return `The signature was made ${distance} s ${parsed.timestamp < now ? 'ago' : 'in the future'}, beyond the tolerance of ${tolerance} s: an old delivery replayed, or this machine's clock is off.`;
   const key = await hmacKey(secret, 'verify');
   const payload = signedPayload(parsed.timestamp, bytesOf(rawBody));
   let matched = false;
@@ -92,14 +100,39 @@ export const verifySignature = async (
   for (const signature of parsed.signatures) {
     if (await crypto.subtle.verify('HMAC', key, signature, payload)) matched = true;
   }
-  return matched;
+  return matched
+    ? undefined
+    : "No v1 signature matches this body under this secret: use this webhook's own current secret, and the raw body bytes as received (before any JSON parsing or re-serialising).";
 };
 
-/** The signature header for a body, as the service sends it (for tests of a receiver). */
-export const signPayload = async (rawBody: string | Uint8Array, secrets: string[], timestampSeconds: number): Promise<string> => {
+/**
+ * True when `header` is well formed, its time is within the tolerance of now and one of its `v1`
+ * values is this body's signature under `secret`.
+ */
+export const verifySignature = async (
+  rawBody: string | Uint8Array,
+  signatureHeader: SignatureHeader,
+  secret: string,
+  options: ConstructEventOptions = {},
+): Promise<boolean> => (await signatureProblem(rawBody, signatureHeader, secret, options)) === undefined;
+
+/**
+ * The signature header for a body, as the service sends it (for tests of a receiver): signed with
+ * `secrets` (one, or several as while a secret is rotated) at `timestampSeconds` (default now).
+ */
+export const signPayload = async (
+  rawBody: string | Uint8Array,
+  secrets: string | readonly string[],
+  timestampSeconds: number = Math.floor(Date.now() / 1000),
+): Promise<string> => {
+  const keys = typeof secrets === 'string' ? [secrets] : [...new Set(secrets)];
+  if (keys.length === 0 || keys.some((secret) => typeof secret !== 'string' || secret.length === 0))
+    throw new TypeError('signPayload needs a secret (whsec_…) or a list of them.');
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0)
+    throw new TypeError(`signPayload's timestamp is unix seconds, a whole number, not ${String(timestampSeconds)}.`);
   const payload = signedPayload(timestampSeconds, bytesOf(rawBody));
   const values = await Promise.all(
-    [...new Set(secrets)].map(async (secret) => {
+    keys.map(async (secret) => {
       const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret, 'sign'), payload));
       return `v1=${[...mac].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
     }),
@@ -110,7 +143,7 @@ export const signPayload = async (rawBody: string | Uint8Array, secrets: string[
 /**
  * The event of a webhook delivery, once its signature is verified: pass the raw body exactly as
  * received (before any JSON parsing) and the `X-Service-Signature` header. Throws
- * `WebhookSignatureError` when the signature does not verify, and a `ServiceError` when a body that
+ * `WebhookSignatureError`, its message saying why and what to do, when the signature does not verify, and a `ServiceError` when a body that
  * verifies is not JSON.
  */
 export const constructEvent = async (
@@ -119,11 +152,8 @@ export const constructEvent = async (
   secret: string,
   options: ConstructEventOptions = {},
 ): Promise<ServiceEvent> => {
-  if (!(await verifySignature(rawBody, signatureHeader, secret, options))) {
-    throw new WebhookSignatureError(
-      'The webhook signature does not match this body and secret, or its timestamp is outside the tolerance.',
-    );
-  }
+  const problem = await signatureProblem(rawBody, signatureHeader, secret, options);
+  if (problem !== undefined) throw new WebhookSignatureError(problem);
   const text = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
   try {
     return JSON.parse(text) as ServiceEvent;

@@ -82,6 +82,37 @@ describe('webhooks.constructEvent', () => {
     await expect(constructEvent(received, sent, secret, { nowSeconds: now })).rejects.toBeInstanceOf(WebhookSignatureError);
   });
 
+  it.each([
+    ['a missing header', body, null, secret, /^No X-Service-Signature header: pass the delivery's own header/],
+    ['a malformed header', body, 'sha256=abc', secret, /^The X-Service-Signature header is not "t=<unix seconds>,v1=/],
+    ['no secret (an unset environment variable)', body, 'signed', undefined, /^No secret given: pass the webhook's signing secret/],
+    ['the wrong secret', body, 'signed', 'whsec_other', /^No v1 signature matches this body under this secret/],
+    ['a re-serialised body', JSON.stringify(event, null, 2), 'signed', secret, /the raw body bytes as received/],
+    ['a parsed body', event, 'signed', secret, /^The body must be the raw body as received/],
+  ])('says what to do about %s', async (_what, received, header, key, message) => {
+    const sent = header === 'signed' ? signatureHeader(body, [secret], now) : header;
+    await expect(constructEvent(received as string, sent, key as string, { nowSeconds: now })).rejects.toThrow(message);
+  });
+
+  it('says how far off a stale timestamp is', async () => {
+    const header = signatureHeader(body, [secret], now);
+    await expect(constructEvent(body, header, secret, { nowSeconds: now + 301 })).rejects.toThrow(
+      "The signature was made 301 s ago, beyond the tolerance of 300 s: an old delivery replayed, or this machine's clock is off.",
+    );
+    await expect(constructEvent(body, header, secret, { nowSeconds: now - 400 })).rejects.toThrow('400 s in the future');
+  });
+
+  it('signs with one secret given as a string, at the current time by default', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const header = await signPayload(body, secret);
+    expect(header).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(Number(/^t=(\d+)/.exec(header)?.[1])).toBeGreaterThanOrEqual(before);
+    expect(await constructEvent(body, header, secret)).toEqual(event);
+    expect(await signPayload(body, secret, now)).toBe(signatureHeader(body, [secret], now));
+    await expect(signPayload(body, [], now)).rejects.toThrow(TypeError);
+    await expect(signPayload(body, secret, '1800000000' as unknown as number)).rejects.toThrow('unix seconds, a whole number');
+  });
+
   it('refuses the right signature under the wrong secret', async () => {
     const header = signatureHeader(body, [secret], now);
     await expect(constructEvent(body, header, `${secret}x`, { nowSeconds: now })).rejects.toThrow(WebhookSignatureError);
