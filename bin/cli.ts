@@ -2,7 +2,6 @@ import { text } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { adminDeps } from '../functions/adapters/dynamodb/admin-deps';
 import { ApiError } from '../functions/core/errors';
-import { statusOf } from '../functions/http/error-status';
 import {
   createAccount,
   createCredential,
@@ -15,6 +14,8 @@ import { recountFailedWebhooks } from '../functions/adapters/dynamodb/migrations
 import { backfillTestObjectIndexes } from '../functions/adapters/dynamodb/migrations/test-object-indexes';
 import { removeDeliveriesOfDeletedWebhooks } from '../functions/adapters/dynamodb/migrations/deleted-webhook-deliveries';
 import { TargetError, targetTable } from '../lib/cli/target-table';
+import { adminFailure } from './commands/admin-failure';
+import { errorReport } from './api/error-report';
 import { advisoriesCommand, advisoriesUsage, isAdvisoriesCommand } from './commands/advisories';
 import { isPeopleCommand, peopleCommand, peopleUsage } from './commands/people';
 
@@ -266,12 +267,7 @@ const run = async (): Promise<void> => {
 try {
   await run();
 } catch (error) {
-  if (error instanceof ApiError)
-    refused(
-      values.json
-        ? JSON.stringify({ error: { code: error.code, status: statusOf(error), message: error.message, details: error.details } })
-        : `${error.code}: ${error.message}`,
-    );
+  if (error instanceof ApiError) refused(errorReport(adminFailure(error), values.json));
   if (error instanceof TargetError) refused(error.message);
   throw error;
 }

@@ -6,6 +6,7 @@ import { bashCompletion, zshCompletion } from './completion';
 import { deployments } from './deployments';
 import { events } from './events';
 import { listen } from './listen';
+import { errorReport } from './error-report';
 import { createOutput, type Output } from './output';
 import { projects } from './projects';
 import { reviews } from './reviews';
@@ -183,27 +184,7 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
       return 2;
     }
     if (error instanceof ServiceApiError) {
-      // Every field's issue when there are several, one per line; else the one in details.
-      const detail =
-        error.errors && error.errors.length > 1
-          ? error.errors.map((issue) => `\n  ${issue.field ?? '(body)'}: ${issue.issue ?? ''}`).join('')
-          : error.details
-            ? ` ${JSON.stringify(error.details)}`
-            : '';
-      out.error(
-        out.json
-          ? JSON.stringify({
-              error: {
-                status: error.status,
-                code: error.code,
-                message: error.message,
-                details: error.details,
-                ...(error.errors ? { errors: error.errors } : {}),
-                request_id: error.requestId,
-              },
-            })
-          : `Error ${error.status} ${error.code}: ${error.message}${error.requestId ? ` (request ${error.requestId})` : ''}${detail}`,
-      );
+      out.error(errorReport(error, out.json));
       return 1;
     }
     if (error instanceof ServiceConnectionError) {

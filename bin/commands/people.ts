@@ -17,7 +17,8 @@ import { createUser, listUsers } from '../../functions/core/users/manage-users';
 import { linkUrl } from '../../functions/core/users/password-links';
 import { targetOrigin } from '../../lib/cli/target-origin';
 import { TargetError, targetTable } from '../../lib/cli/target-table';
-import { statusOf } from '../../functions/http/error-status';
+import { errorReport } from '../api/error-report';
+import { adminFailure } from './admin-failure';
 
 export const peopleUsage = `  users create --email <address> [--account <acct_id>] [--role admin|viewer] [--password-stdin]
   users list [--account <acct_id>]
@@ -195,11 +196,7 @@ export const peopleCommand = async (argv: string[], io: PeopleIo): Promise<numbe
   } catch (error) {
     const json = argv.includes('--json');
     if (error instanceof ApiError) {
-      io.err(
-        json
-          ? JSON.stringify({ error: { code: error.code, status: statusOf(error), message: error.message, details: error.details } })
-          : `${error.code}: ${error.message}`,
-      );
+      io.err(errorReport(adminFailure(error), json));
       return 1;
     }
     if (error instanceof TargetError) {

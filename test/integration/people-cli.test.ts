@@ -161,6 +161,32 @@ describe('the admin CLI for people and applications', () => {
     expect(refused.code).toBe(1);
     expect(refused.json.error).toMatchObject({ code: 'validation_error', status: 422, message: expect.any(String) });
 
+    // Without --json, the same line as an API command's error: status, code and message.
+    const human = await run(
+      process.execPath,
+      [
+        '--conditions=source',
+        '--import',
+        'tsx',
+        'bin/cli.ts',
+        'keys',
+        'create',
+        '--account',
+        account.id,
+        '--type',
+        'test',
+        '--scopes',
+        'nope',
+        '--name',
+        'x',
+      ],
+      { env: { ...process.env, DATA_DIR: process.env.IT_DATA_DIR } },
+    ).catch((error: { code: number; stderr: string }) => error);
+    expect(human).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^Error 422 validation_error: Invalid scopes: unknown scope nope; allowed: /),
+    });
+
     // An unknown key is a refusal (1), a missing argument a usage error (2).
     const unknown = await cli(['keys', 'revoke', 'key_00000000000000000000000000']);
     expect(unknown.code).toBe(1);
