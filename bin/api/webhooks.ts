@@ -3,6 +3,7 @@ import {
   argument,
   choiceOption,
   type CommandGroup,
+  integerOption,
   listOption,
   listOptions,
   pageQuery,
@@ -25,6 +26,7 @@ const webhookTable = (items: Webhook[]) =>
     ['ID', 'STATUS', 'ACTIVE', 'URL', 'EVENTS'],
     items.map((w) => [w.id, w.status, w.active ? 'yes' : 'no', w.url, w.events.join(',')]),
   );
+type Attempt = { status_code: number | null; duration_ms: number; error: string | null; error_message: string | null };
 type Delivery = {
   id: string;
   event_id: string;
@@ -37,7 +39,7 @@ type Delivery = {
 
 export const webhooks: CommandGroup = {
   name: 'webhooks',
-  summary: 'register, inspect, change and delete webhooks; their deliveries',
+  summary: 'register, test, inspect, change and delete webhooks; rotate their secrets; their deliveries',
   commands: {
     list: {
       summary: 'list webhooks',
@@ -167,6 +169,78 @@ export const webhooks: CommandGroup = {
             ['ID', 'STATUS', 'EVENT', 'EVENT ID', 'CREATED'],
             items.map((d) => [d.id, d.status, d.event_type, d.event_id, d.created_at]),
           ),
+        );
+        return 0;
+      },
+    },
+    test: {
+      summary: 'send one signed example event to the webhook now, and show how its receiver answered',
+      args: '<webhook_id>',
+      options: {
+        'event-type': { type: 'string', description: 'the example event to send (default workflow.completed)' },
+      },
+      async run(context) {
+        const id = argument(context, 0, 'the webhook id');
+        const { data } = await context.api.post('/v1/webhooks/{id}/test', {
+          params: { path: { id } },
+          body: { event_type: (optionalString(context, 'event-type') ?? 'workflow.completed') as EventType },
+        });
+        const delivery = data as Omit<Delivery, 'attempts'> & { attempts: Attempt[] };
+        const attempt = delivery.attempts.at(-1);
+        context.out.result(delivery, () =>
+          [
+            `Sent a test ${delivery.event_type} as ${delivery.id}: ${delivery.status}.`,
+            attempt
+              ? `  answered ${attempt.status_code ?? '-'}${attempt.error ? ` (${attempt.error}: ${attempt.error_message ?? ''})` : ''} in ${attempt.duration_ms} ms`
+              : '',
+          ]
+            .filter(Boolean)
+            .join('\n'),
+        );
+        return delivery.status === 'succeeded' ? 0 : 1;
+      },
+    },
+    'rotate-secret': {
+      summary: 'make a new signing secret (shown this once); the old one keeps signing beside it for --expires-in seconds',
+      args: '<webhook_id>',
+      options: {
+        'expires-in': { type: 'string', description: 'seconds the old secret keeps signing, 0 to 604800 (default 86400)' },
+      },
+      async run(context) {
+        const id = argument(context, 0, 'the webhook id');
+        const expiresIn = integerOption(context, 'expires-in');
+        const { data } = await context.api.post('/v1/webhooks/{id}/rotate-secret', {
+          params: { path: { id } },
+          body: expiresIn === undefined ? {} : { expires_in: expiresIn },
+        });
+        const rotated = data as Webhook & { secret: string; previous_secret_expires_at: string | null };
+        context.out.result(
+          rotated,
+          () =>
+            `New signing secret of ${rotated.id} (shown this once; store it now): ${rotated.secret}` +
+            (rotated.previous_secret_expires_at ? `\nThe old one also signs until ${rotated.previous_secret_expires_at}.` : ''),
+        );
+        return 0;
+      },
+    },
+    recover: {
+      summary: 'queue again the failed and skipped deliveries created since --since (500 a call)',
+      args: '<webhook_id>',
+      options: {
+        since: { type: 'string', description: 'an ISO 8601 time, e.g. 2026-11-29T00:00:00Z (required)' },
+        ...idempotencyOption,
+      },
+      async run(context) {
+        const id = argument(context, 0, 'the webhook id');
+        const { data } = await context.api.post('/v1/webhooks/{id}/recover', {
+          params: { path: { id } },
+          body: { since: required(context, 'since') },
+        });
+        context.out.result(
+          data,
+          () =>
+            `Queued ${data.requeued} deliver${data.requeued === 1 ? 'y' : 'ies'} of ${id} again.` +
+            (data.has_more ? ' More wait: run it again with the same --since.' : ''),
         );
         return 0;
       },

@@ -7,6 +7,7 @@ import { hookConfig, startDeployTarget } from './support/deployments';
 import { eventually, startReceiver } from './support/receiver';
 import { newAccount } from './support/runtime';
 import { createWebhook, recordEvent } from './support/webhooks';
+import { verifySignature } from '@project-automation-service/sdk';
 import { as } from './support/http';
 import { fixtureRepository, gitOutput, injectFaults } from './support/workflows';
 
@@ -479,6 +480,39 @@ describe('the CLI on the API', () => {
       const again = await runCli(key.key, ['webhooks', 'redeliver', hook.id, delivery.id]);
       expect([again.code, again.stderr]).toEqual([0, '']);
       await receiver.waitFor(2, 30_000);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('tests a webhook on its receiver (exit 1 when it does not answer 2xx), rotates its secret, and recovers what it missed', async () => {
+    const { test: key } = await newAccount();
+    const receiver = await startReceiver({ status: 204 });
+    try {
+      const hook = await createWebhook(as(key.key), { url: receiver.url(), events: ['*'] });
+      const sent = await runCli(key.key, ['webhooks', 'test', hook.id, '--event-type', 'review.completed']);
+      expect([sent.code, sent.stdout]).toEqual([
+        0,
+        expect.stringMatching(/^Sent a test review\.completed as dlv_\w+: succeeded\.\n {2}answered 204 in \d+ ms\n$/),
+      ]);
+      const [first] = await receiver.waitFor(1);
+      expect(first?.headers['x-service-event-type']).toBe('review.completed');
+      expect(await verifySignature(first!.rawBody, first!.headers['x-service-signature'], hook.secret)).toBe(true);
+
+      const rotated = await runCli(key.key, ['webhooks', 'rotate-secret', hook.id, '--expires-in', '0', '--json']);
+      const secret = json(rotated.stdout).secret as string;
+      expect([rotated.code, secret]).toEqual([0, expect.stringMatching(/^whsec_/)]);
+      receiver.respondWith({ status: 500 });
+      const refused = await runCli(key.key, ['webhooks', 'test', hook.id]);
+      expect([refused.code, refused.stdout]).toEqual([1, expect.stringContaining('workflow.completed as dlv_')]);
+      expect(refused.stdout).toContain('answered 500');
+      const [, second] = await receiver.waitFor(2);
+      expect(await verifySignature(second!.rawBody, second!.headers['x-service-signature'], secret)).toBe(true);
+      expect(await verifySignature(second!.rawBody, second!.headers['x-service-signature'], hook.secret)).toBe(false);
+
+      const recovered = await runCli(key.key, ['webhooks', 'recover', hook.id, '--since', new Date(Date.now() - 60_000).toISOString()]);
+      expect([recovered.code, recovered.stdout]).toEqual([0, expect.stringMatching(/^Queued \d+ deliver(y|ies) of wh_\w+ again\.\n$/)]);
+      expect((await runCli(key.key, ['webhooks', 'recover', hook.id])).code).toBe(2);
     } finally {
       await receiver.close();
     }
