@@ -188,7 +188,9 @@ const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n ==
 
 const run = async (): Promise<void> => {
   const [group, command, argument] = positionals;
-  if (values.help || !group) return console.log(usage);
+  if (values.help) return console.log(usage);
+  // No command at all is a usage error, as a group with no command is: the usage on stderr, exit 2.
+  if (!group) return fail(usage);
   checkCommand(group, command);
   // Checked before reaching any table, so a mistyped value is told at once.
   const expires = values['expires-in-days'] === undefined ? undefined : expiresInDays(values['expires-in-days']);

@@ -225,6 +225,10 @@ describe('the admin CLI for people and applications', () => {
       const { stdout } = await help([...args]);
       expect([args, stdout.includes(line), stdout.includes('accounts create')]).toEqual([args, true, false]);
     }
+    // --help alone is every command (0); no command at all is a usage error (2), as a group alone is.
+    expect((await help(['--help'])).stdout).toContain('  accounts create');
+    const bare = await help([]).catch((error: { code: number; stdout: string; stderr: string }) => error);
+    expect(bare).toMatchObject({ code: 2, stdout: '', stderr: expect.stringContaining('  accounts create') });
   });
 
   it('keys list says a key whose value has ended is expired, not active', async () => {
