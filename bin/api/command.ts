@@ -5,6 +5,29 @@ import type { Output } from './output';
 
 export type OptionSpec = NonNullable<ParseArgsConfig['options']>[string] & { description: string; values?: readonly string[] };
 
+/** The API fields whose options do not spell them alike (the others are their option in snake_case), whatever the command. */
+const fieldsOfOptions: Record<string, string> = {
+  project: 'project_id',
+  suite: 'test_id',
+  types: 'scan_types',
+  timeout: 'timeout_seconds',
+  provider: 'ai_provider',
+};
+
+/**
+ * The option of `options` that set the API field an error names: the field itself, its last
+ * segment (`config.branch` → --branch) or its first (`config.branch` → --config, `events.0` → --events).
+ */
+export const optionOfField = (options: Record<string, OptionSpec>, field: string): string | undefined => {
+  const segments = field.split(/[.[\]]/).filter(Boolean);
+  const candidates = [field, segments.at(-1), segments[0]];
+  for (const candidate of candidates) {
+    const found = Object.entries(options).find(([name]) => (fieldsOfOptions[name] ?? name.replaceAll('-', '_')) === candidate);
+    if (found) return found[0];
+  }
+  return undefined;
+};
+
 /** What a command runs with: the SDK client, its parsed options and arguments, and the terminal. */
 export interface CommandContext {
   api: ServiceClient;

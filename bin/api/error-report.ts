@@ -21,7 +21,7 @@ const detailsBeyondMessage = (failure: Failure): Record<string, unknown> | undef
  * `Error <status> <code>: <message> (request <id>)` then every field's issue when there are
  * several, or the details the message leaves out; with --json the envelope the API answers.
  */
-export const errorReport = (failure: Failure, json: boolean): string => {
+export const errorReport = (failure: Failure, json: boolean, optionOf: (field: string) => string | undefined = () => undefined): string => {
   if (json)
     return JSON.stringify({
       error: {
@@ -34,11 +34,15 @@ export const errorReport = (failure: Failure, json: boolean): string => {
       },
     });
   const extra = detailsBeyondMessage(failure);
+  // The option a field came from, for a command line whose names are not the API's (--project for project_id).
+  const from = (field: string | undefined) => {
+    const option = field === undefined ? undefined : optionOf(field);
+    return option ? ` (set by --${option})` : '';
+  };
+  const single = typeof failure.details?.field === 'string' ? failure.details.field : undefined;
   const detail =
     failure.errors && failure.errors.length > 1
-      ? failure.errors.map((issue) => `\n  ${issue.field ?? '(body)'}: ${issue.issue ?? ''}`).join('')
-      : extra
-        ? ` ${JSON.stringify(extra)}`
-        : '';
+      ? failure.errors.map((issue) => `\n  ${issue.field ?? '(body)'}: ${issue.issue ?? ''}${from(issue.field)}`).join('')
+      : `${extra ? ` ${JSON.stringify(extra)}` : ''}${single && from(single) ? `\n  ${single}${from(single)}` : ''}`;
   return `Error ${failure.status} ${failure.code}: ${failure.message}${failure.requestId ? ` (request ${failure.requestId})` : ''}${detail}`;
 };

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { apiRootOf, createClient, ServiceApiError, ServiceConnectionError } from '@project-automation-service/sdk';
 import { locateRuntime } from '../../lib/local/runtime-file';
-import { type Command, type CommandGroup, type OptionSpec, UsageError } from './command';
+import { type Command, type CommandGroup, type OptionSpec, optionOfField, UsageError } from './command';
 import { bashCompletion, zshCompletion } from './completion';
 import { deployments } from './deployments';
 import { events } from './events';
@@ -184,7 +184,7 @@ export const runApiCommand = async (argv: string[]): Promise<number> => {
       return 2;
     }
     if (error instanceof ServiceApiError) {
-      out.error(errorReport(error, out.json));
+      out.error(errorReport(error, out.json, (field) => optionOfField(command.options ?? {}, field)));
       return 1;
     }
     if (error instanceof ServiceConnectionError) {

@@ -187,7 +187,15 @@ describe('the CLI on the API', () => {
     ];
     const several = await runCli(key.key, invalidDeployment);
     expect(several.code).toBe(1);
-    expect(several.stderr).toMatch(/\n {2}environment: must be one of .*\n {2}config\.branch: is required/);
+    expect(several.stderr).toMatch(
+      /\n {2}environment: must be one of .* \(set by --environment\)\n {2}config\.branch: is required \(set by --config\)/,
+    );
+    // A field the API names otherwise than the command line: the option that set it.
+    const unknownProject = await runCli(key.key, ['workflows', 'create', '--project', 'proj_01JD2Q8X4B6V3C1N0M9K8J7H6G', '--prompt', 'Hi']);
+    expect([unknownProject.code, unknownProject.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^Error 422 validation_error: Invalid project_id: .*\n {2}project_id \(set by --project\)\n$/),
+    ]);
     const severalJson = await runCli(key.key, [...invalidDeployment, '--json']);
     expect(JSON.parse(severalJson.stderr).error.errors.map((e: { field: string }) => e.field)).toEqual(['environment', 'config.branch']);
 

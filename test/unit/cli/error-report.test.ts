@@ -1,3 +1,4 @@
+import { optionOfField } from '../../../bin/api/command';
 import { errorReport } from '../../../bin/api/error-report';
 
 describe('the CLI error report', () => {
@@ -37,6 +38,31 @@ describe('the CLI error report', () => {
         false,
       ),
     ).toBe('Error 422 validation_error: Invalid name: is required\n  name: is required\n  repository: is required');
+  });
+
+  it('names the option that set a field the API spells otherwise', () => {
+    const options = {
+      project: { type: 'string', description: '' },
+      config: { type: 'string', description: '' },
+      'config-file': { type: 'string', description: '' },
+      'max-iterations': { type: 'string', description: '' },
+      provider: { type: 'string', description: '' },
+    } as const;
+    expect(optionOfField(options, 'project_id')).toBe('project');
+    expect(optionOfField(options, 'config.branch')).toBe('config');
+    expect(optionOfField(options, 'config.max_iterations')).toBe('max-iterations');
+    expect(optionOfField(options, 'config.ai_provider')).toBe('provider');
+    expect(optionOfField(options, 'name')).toBeUndefined();
+    const failure = {
+      status: 422,
+      code: 'validation_error',
+      message: 'Invalid project_id: is not a project of this account and mode',
+      details: { field: 'project_id', issue: 'is not a project of this account and mode' },
+    };
+    expect(errorReport(failure, false, (field) => optionOfField(options, field))).toBe(
+      'Error 422 validation_error: Invalid project_id: is not a project of this account and mode\n  project_id (set by --project)',
+    );
+    expect(JSON.parse(errorReport(failure, true, (field) => optionOfField(options, field))).error).not.toHaveProperty('option');
   });
 
   it('prints the envelope with --json, the request id only when there was a request', () => {
