@@ -1,3 +1,4 @@
+import { aiProviderNames } from '../../functions/core/ai/provider';
 import type { ListItem, SuccessBody } from '@project-automation-service/sdk';
 import {
   argument,
@@ -97,7 +98,11 @@ export const reviews: CommandGroup = {
         project: { type: 'string', description: 'the project id (required)' },
         head: { type: 'string', description: 'the branch or commit to review (required)' },
         base: { type: 'string', description: 'the branch or commit it goes into (default: the repository default)' },
-        provider: { type: 'string', description: 'the AI provider (default: the first configured)' },
+        provider: {
+          type: 'string',
+          description: 'AI provider this deployment offers: local (offline), bedrock, openai, anthropic (default: the first configured)',
+          values: aiProviderNames,
+        },
         instructions: { type: 'string', description: 'what the review should focus on' },
         watch: { type: 'boolean', description: 'wait and print the review; exit status 1 when it failed or requests changes' },
         ...idempotencyOption,

@@ -172,7 +172,7 @@ export const findings: CommandGroup = {
         project: { type: 'string', description: "only this project's" },
         scan: { type: 'string', description: "only this scan's" },
         severity: { type: 'string', description: 'critical, high, medium, low or info', values: severities },
-        status: { type: 'string', description: 'open, resolved, remediating, …' },
+        status: { type: 'string', description: 'open, remediating or resolved', values: ['open', 'remediating', 'resolved'] },
         type: { type: 'string', description: 'secrets, dependencies or sast', values: ['secrets', 'dependencies', 'sast'] },
         sort: { type: 'string', description: 'created_at or severity', values: ['created_at', 'severity'] },
         order: {

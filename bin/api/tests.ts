@@ -85,7 +85,11 @@ export const tests: CommandGroup = {
       options: {
         project: { type: 'string', description: 'the project id (required)' },
         paths: { type: 'string', description: 'comma list of files or folders to cover' },
-        framework: { type: 'string', description: 'jest, vitest, node:test or pytest (default: detected)' },
+        framework: {
+          type: 'string',
+          description: 'jest, vitest, node:test or pytest (default: detected from the repository)',
+          values: ['jest', 'vitest', 'node:test', 'pytest'],
+        },
         branch: { type: 'string', description: 'git branch' },
         watch: { type: 'boolean', description: 'wait until the suite is written' },
         ...idempotencyOption,

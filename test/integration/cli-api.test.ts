@@ -199,6 +199,19 @@ describe('the CLI on the API', () => {
     const severalJson = await runCli(key.key, [...invalidDeployment, '--json']);
     expect(JSON.parse(severalJson.stderr).error.errors.map((e: { field: string }) => e.field)).toEqual(['environment', 'config.branch']);
 
+    // An option with a closed set of values says which, before any request.
+    for (const [args, message] of [
+      [['findings', 'list', '--status', 'fixed'], '--status must be one of open, remediating, resolved'],
+      [['tests', 'generate', '--project', 'proj_x', '--framework', 'mocha'], '--framework must be one of jest, vitest, node:test, pytest'],
+      [
+        ['reviews', 'create', '--project', 'proj_x', '--head', 'f', '--provider', 'gpt'],
+        '--provider must be one of local, bedrock, openai, anthropic',
+      ],
+    ] as const) {
+      const refused = await runCli(key.key, [...args]);
+      expect([args, refused.code, refused.stderr.split('\n')[0]]).toEqual([args, 2, message]);
+    }
+
     // A group alone, or with --help, lists its commands.
     const groupHelp = await runCli(key.key, ['projects', '--help']);
     expect([groupHelp.code, groupHelp.stdout]).toEqual([0, expect.stringContaining('npm run cli -- projects get <project_id>')]);
