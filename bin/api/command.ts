@@ -135,6 +135,23 @@ export const listOptions: Record<string, OptionSpec> = {
   all: { type: 'boolean', description: 'every item, following the pages' },
 };
 
+/** The statuses every asynchronous job of a project has (scans, reviews, test suites and runs). */
+const jobStatuses = ['queued', 'running', 'completed', 'failed'] as const;
+
+/** Options of a list of a project's jobs: the page options, `--project` and `--status`. */
+export const jobListOptions: Record<string, OptionSpec> = {
+  ...listOptions,
+  project: { type: 'string', description: "only this project's" },
+  status: { type: 'string', description: 'queued, running, completed or failed', values: jobStatuses },
+};
+
+/** The query of a list of a project's jobs, from `jobListOptions`. */
+export const jobListQuery = (context: CommandContext) => ({
+  ...pageQuery(context),
+  project_id: optionalString(context, 'project'),
+  status: optionalString(context, 'status') as (typeof jobStatuses)[number] | undefined,
+});
+
 /** A list command's page and page size, as the API's `page` and `per_page`. */
 export const pageQuery = (context: CommandContext): { page?: number; per_page?: number } => {
   const page = integerOption(context, 'page');

@@ -6,6 +6,8 @@ import {
   listOption,
   listOptions,
   pageQuery,
+  jobListOptions,
+  jobListQuery,
   optionalString,
   required,
   idempotencyOption,
@@ -121,19 +123,11 @@ export const scans: CommandGroup = {
     list: {
       summary: 'list scans, newest first',
       options: {
-        ...listOptions,
-        project: { type: 'string', description: "only this project's" },
-        status: {
-          type: 'string',
-          description: 'queued, running, completed or failed',
-          values: ['queued', 'running', 'completed', 'failed'],
-        },
+        ...jobListOptions,
       },
       async run(context) {
         const query = {
-          ...pageQuery(context),
-          project_id: optionalString(context, 'project'),
-          status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
+          ...jobListQuery(context),
         };
         const { items, meta } = await readList<Scan>(
           context,

@@ -4,8 +4,8 @@ import {
   type CommandGroup,
   integerOption,
   listOption,
-  listOptions,
-  pageQuery,
+  jobListOptions,
+  jobListQuery,
   optionalString,
   UsageError,
   idempotencyOption,
@@ -150,21 +150,13 @@ export const tests: CommandGroup = {
     list: {
       summary: 'list generated suites and runs, newest first',
       options: {
-        ...listOptions,
-        project: { type: 'string', description: "only this project's" },
+        ...jobListOptions,
         object: { type: 'string', description: 'test_suite or test_run', values: ['test_suite', 'test_run'] },
-        status: {
-          type: 'string',
-          description: 'queued, running, completed or failed',
-          values: ['queued', 'running', 'completed', 'failed'],
-        },
       },
       async run(context) {
         const query = {
-          ...pageQuery(context),
-          project_id: optionalString(context, 'project'),
+          ...jobListQuery(context),
           object: optionalString(context, 'object') as 'test_suite' | 'test_run' | undefined,
-          status: optionalString(context, 'status') as 'queued' | 'running' | 'completed' | 'failed' | undefined,
         };
         const { items, meta } = await readList<Job>(
           context,
