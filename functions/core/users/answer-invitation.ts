@@ -1,9 +1,9 @@
-import { auditRecordOf, type RequestOrigin } from '../audit/audit';
+import type { RequestOrigin } from '../audit/audit';
 import { type Clock, isoTime } from '../clock';
 import type { AccountRepository } from '../credentials/credential';
 import { ApiError, type ErrorCode } from '../errors';
-import { isId, newId } from '../ids';
-import { type Invitation, type InvitationRepository, invitationState, isOpen } from './invitation';
+import { isId } from '../ids';
+import { type Invitation, invitationAuditRecord, type InvitationRepository, invitationState, isOpen } from './invitation';
 import type { Membership, UserRepository } from './user';
 
 export interface AnswerInvitationDeps {
@@ -103,18 +103,13 @@ export const acceptInvitation = async (
     role: invitation.role,
     created_at: isoTime(now),
   };
-  const record = auditRecordOf(
-    {
-      accountId: invitation.account_id,
-      action: 'user.added',
-      actor: { type: 'user', id: invitation.user_id },
-      targetId: invitation.user_id,
-      details: { email: invitation.email, role: invitation.role, invitation_id: invitation.id, invited_by: invitation.invited_by },
-      origin: input.origin,
-    },
-    newId('auditRecord', now),
-    isoTime(now),
-  );
+  const record = invitationAuditRecord(invitation, {
+    action: 'user.added',
+    actorId: invitation.user_id,
+    origin: input.origin,
+    now,
+    details: { invited_by: invitation.invited_by },
+  });
   const outcome = await deps.invitations.accept(invitation, membership, isoTime(now), record);
   if (outcome === 'member') throw new InvitationUnavailable('member', invitation);
   if (outcome === 'closed') throw await whyRefused(invitation, input.userId, deps);
@@ -129,18 +124,12 @@ export const declineInvitation = async (
   const invitation = await ownInvitation(input.id, input.userId, deps);
   const now = deps.clock.now();
   unlessOpen(invitation, now);
-  const record = auditRecordOf(
-    {
-      accountId: invitation.account_id,
-      action: 'user.invitation_declined',
-      actor: { type: 'user', id: invitation.user_id },
-      targetId: invitation.user_id,
-      details: { email: invitation.email, role: invitation.role, invitation_id: invitation.id },
-      origin: input.origin,
-    },
-    newId('auditRecord', now),
-    isoTime(now),
-  );
+  const record = invitationAuditRecord(invitation, {
+    action: 'user.invitation_declined',
+    actorId: invitation.user_id,
+    origin: input.origin,
+    now,
+  });
   if (!(await deps.invitations.close(invitation, 'declined', isoTime(now), record))) throw await whyRefused(invitation, input.userId, deps);
   return detailsOf({ ...invitation, status: 'declined', answered_at: isoTime(now) }, deps);
 };

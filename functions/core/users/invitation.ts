@@ -1,4 +1,6 @@
-import type { AuditRecord } from '../audit/audit';
+import { type AuditAction, type AuditRecord, auditRecordOf, type RequestOrigin } from '../audit/audit';
+import { isoTime } from '../clock';
+import { newId } from '../ids';
 import type { Membership, Role } from './user';
 
 /**
@@ -60,3 +62,21 @@ export interface InvitationRepository {
    */
   close(invitation: Invitation, status: 'declined' | 'cancelled', now: string, audit: AuditRecord): Promise<boolean>;
 }
+
+/** The audit record of a step in an invitation's life (sent, accepted, declined, cancelled), by whoever took it. */
+export const invitationAuditRecord = (
+  invitation: Invitation,
+  step: { action: AuditAction; actorId: string; origin: RequestOrigin; now: number; details?: Record<string, unknown> },
+): AuditRecord =>
+  auditRecordOf(
+    {
+      accountId: invitation.account_id,
+      action: step.action,
+      actor: { type: 'user', id: step.actorId },
+      targetId: invitation.user_id,
+      details: { email: invitation.email, role: invitation.role, invitation_id: invitation.id, ...step.details },
+      origin: step.origin,
+    },
+    newId('auditRecord', step.now),
+    isoTime(step.now),
+  );

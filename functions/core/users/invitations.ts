@@ -1,10 +1,17 @@
-import { auditRecordOf, type RequestOrigin } from '../audit/audit';
+import type { RequestOrigin } from '../audit/audit';
 import { type Clock, isoTime } from '../clock';
 import type { KeysCreated } from '../credentials/dashboard-keys';
 import { conflict, notFound, validationError } from '../errors';
 import { isId, newId } from '../ids';
 import type { Mailer } from '../webhooks/delivery';
-import { type Invitation, invitationLifetimeMs, invitationPath, type InvitationRepository, invitationState } from './invitation';
+import {
+  type Invitation,
+  invitationAuditRecord,
+  invitationLifetimeMs,
+  invitationPath,
+  type InvitationRepository,
+  invitationState,
+} from './invitation';
 import { type CreatedUser, createUser, removeMember, type UserAdminDeps } from './manage-users';
 import { linkUrl } from './password-links';
 import { isEmail, isRole, normalizeEmail, type Role, type UserRepository } from './user';
@@ -74,18 +81,13 @@ export const inviteMember = async (
     status: 'pending',
     answered_at: null,
   };
-  const record = auditRecordOf(
-    {
-      accountId: input.accountId,
-      action: 'user.invited',
-      actor: { type: 'user', id: input.actorId },
-      targetId: existing.id,
-      details: { email, role: invitation.role, invitation_id: invitation.id, expires_at: invitation.expires_at },
-      origin: input.origin,
-    },
-    newId('auditRecord', now),
-    isoTime(now),
-  );
+  const record = invitationAuditRecord(invitation, {
+    action: 'user.invited',
+    actorId: input.actorId,
+    origin: input.origin,
+    now,
+    details: { expires_at: invitation.expires_at },
+  });
   const outcome = await deps.invitations.create(invitation, record, isoTime(now));
   if (outcome === 'member') throw conflict('This user is a member of the account already.');
   if (outcome === 'pending') {
@@ -161,18 +163,12 @@ export const cancelInvitation = async (
   if (!invitation) throw notFound('Invitation');
   if (invitation.status !== 'pending') throw conflict(alreadyClosed(invitation));
   const now = deps.clock.now();
-  const record = auditRecordOf(
-    {
-      accountId: input.accountId,
-      action: 'user.invitation_cancelled',
-      actor: { type: 'user', id: input.actorId },
-      targetId: invitation.user_id,
-      details: { email: invitation.email, role: invitation.role, invitation_id: invitation.id },
-      origin: input.origin,
-    },
-    newId('auditRecord', now),
-    isoTime(now),
-  );
+  const record = invitationAuditRecord(invitation, {
+    action: 'user.invitation_cancelled',
+    actorId: input.actorId,
+    origin: input.origin,
+    now,
+  });
   if (!(await deps.invitations.close(invitation, 'cancelled', isoTime(now), record))) {
     const current = await invitationOfAccount(input.accountId, input.invitationId, deps);
     throw current ? conflict(alreadyClosed(current)) : notFound('Invitation');
