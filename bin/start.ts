@@ -23,6 +23,7 @@ Runs the whole service locally on DynamoDB Local.
 Environment: PORT, DATA_DIR (default .local-data/), IN_MEMORY, LOG_LEVEL (default WARN),
              RATE_LIMIT_PER_SECOND (50), RATE_LIMIT_BURST (100),
              LOCAL_TIME_SCALE (1: multiplies webhook retry delays only),
+             LOCAL_VISIBILITY_TIMEOUT (30: seconds a delivery message the dispatcher failed on stays hidden),
              LOCAL_WAIT_SCALE (1: multiplies deployment health deadlines and Step Functions waits)`);
   process.exit(0);
 }

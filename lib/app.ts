@@ -108,6 +108,7 @@ export const buildApp = (app: App, options: BuildOptions = {}): ServiceApp => {
     table: webhooksStack.core.table,
     queues: {
       queue: webhooksStack.core.deliveryQueue,
+      deadLetters: webhooksStack.core.deliveryDeadLetters,
       fanOutFailures: webhooksStack.core.fanOutFailures,
     },
     serviceName,

@@ -29,6 +29,7 @@ const exported = (core: CoreStack) =>
     ImageRepositoryArn: core.imageRepository.repositoryArn,
     DeliveryQueueArn: core.deliveryQueues.queue.queueArn,
     DeliveryQueueUrl: core.deliveryQueues.queue.queueUrl,
+    DeliveryDeadLettersArn: core.deliveryQueues.deadLetterQueue.queueArn,
     FanOutFailuresArn: core.deliveryQueues.fanOutFailures.queueArn,
     SecurityFailuresArn: core.securityFailures.queueArn,
     TestFailuresArn: core.testFailures.queueArn,
@@ -60,6 +61,7 @@ export class CoreReferences extends Construct {
   readonly signingKey: IKey;
   readonly imageRepository: IRepository;
   readonly deliveryQueue: IQueue;
+  readonly deliveryDeadLetters: IQueue;
   readonly fanOutFailures: IQueue;
   readonly securityFailures: IQueue;
   readonly testFailures: IQueue;
@@ -93,6 +95,7 @@ export class CoreReferences extends Construct {
       queueArn: value('DeliveryQueueArn'),
       queueUrl: value('DeliveryQueueUrl'),
     });
+    this.deliveryDeadLetters = queue('DeliveryDeadLetters', 'DeliveryDeadLettersArn');
     this.fanOutFailures = queue('FanOutFailures', 'FanOutFailuresArn');
     this.securityFailures = queue('SecurityFailures', 'SecurityFailuresArn');
     this.testFailures = queue('TestFailures', 'TestFailuresArn');

@@ -17,6 +17,9 @@ export const fanOutDescription = 'webhook fan-out: new events from the table str
 export const secondStreamReaderDescription =
   "the table stream's second reader: deleted webhooks' deliveries and count removed, password-reset e-mails sent";
 
+/** Dead letters are few (each is a dispatcher failure): two batches at once, the least a mapping may have. */
+export const deadLetterMaxConcurrency = 2;
+
 /** A batch of up to 100 events, each read against every webhook of its tenant. */
 export const fanOutTimeout = Duration.seconds(60);
 
@@ -31,8 +34,8 @@ export const secondStreamReaderTimeout = Duration.minutes(5);
 
 export interface WebhookDeliveryProps {
   table: ITableV2;
-  /** The delivery queue and the fan-out's failure queue (in the core stack: they hold messages). */
-  queues: { queue: IQueue; fanOutFailures: IQueue };
+  /** The delivery queue, its dead-letter queue and the fan-out's failure queue (in the core stack: they hold messages). */
+  queues: { queue: IQueue; deadLetters: IQueue; fanOutFailures: IQueue };
   serviceName: string;
   /** Address of the failure e-mails; an SES identity verified in the stack's account and region. */
   notificationSender: string;
@@ -44,13 +47,18 @@ const plainAddress = /^[^\s@<>"]+@[^\s@<>"]+$/;
  * The asynchronous half of webhooks (DESIGN.md, "Events and webhooks"):
  *
  *   table stream ─(INSERT of an event item)→ fan-out ─→ delivery queue ─→ dispatcher ─→ target
- *        │                                                 ↑                 │
+ *        │                                                 ↑    │            │  ↑
+ *        │                                                 │    └(5 failed receives)→ DLQ
  *        │                                                 └─ retries, and messages due later
  *        │                                                    than SQS's 15-minute delay limit
  *        └─(REMOVE of a webhook, INSERT of a password-reset request)→ the second reader: the
  *          webhook's deliveries and their count go; the request's e-mail is sent (SES)
  *
- * The queue's own failures (a dispatcher that threw 5 times) go to its DLQ; stream batches that
+ * The queue's own failures (a dispatcher that threw 5 times) go to its DLQ, which the dispatcher
+ * reads too (a second event source, rather than a function of its own): a delivery whose attempt
+ * was never made ends `failed`, so none stays pending with no message to attempt it
+ * (`core/webhooks/dead-letters.ts`); one it fails on there comes back every visibility timeout for
+ * the DLQ's 14 days, and an alarm tells the operators of both. Stream batches that
  * the fan-out or the second reader could not process after their retries are recorded
  * in a separate queue, since those messages are stream-batch pointers, not delivery messages, and
  * must never be redriven into the delivery queue. Those pointers name stream records, which the
@@ -63,6 +71,7 @@ const plainAddress = /^[^\s@<>"]+@[^\s@<>"]+$/;
  */
 export class WebhookDelivery extends Construct {
   readonly queue: IQueue;
+  readonly deadLetters: IQueue;
   readonly fanOutFailures: IQueue;
   readonly dispatcher: ServiceFunction;
   readonly fanOut: ServiceFunction;
@@ -76,6 +85,7 @@ export class WebhookDelivery extends Construct {
     }
 
     this.queue = props.queues.queue;
+    this.deadLetters = props.queues.deadLetters;
     this.fanOutFailures = props.queues.fanOutFailures;
 
     this.dispatcher = new ServiceFunction(this, 'Dispatcher', {
@@ -102,6 +112,16 @@ export class WebhookDelivery extends Construct {
         maxConcurrency: dispatcherMaxConcurrency,
         // No batching window: a message is handed over as soon as it is polled, so a lone event's first
         // attempt is not held back (the first-attempt latency is what a receiver sees; README, Webhooks).
+        reportBatchItemFailures: true,
+      }),
+    );
+    // The dead letters: each delivery is settled (ended `failed` when its attempt was never made).
+    // The mapping grants receiving and deleting in this queue only; the ARN tells its records apart.
+    this.dispatcher.function.addEnvironment('DELIVERY_DEAD_LETTER_QUEUE_ARN', this.deadLetters.queueArn);
+    this.dispatcher.function.addEventSource(
+      new SqsEventSource(this.deadLetters, {
+        batchSize: dispatcherBatchSize,
+        maxConcurrency: deadLetterMaxConcurrency,
         reportBatchItemFailures: true,
       }),
     );

@@ -7,6 +7,14 @@ type QueueHandler = (event: SQSEvent) => Promise<SQSBatchResponse>;
 /** As the SQS queue's redrive policy: after this many receives a message goes to the dead letters. */
 export const maxReceiveCount = 5;
 
+/** The event source ARN of the records the local queue hands over. */
+export const localDeliveryQueueArn = 'arn:aws:sqs:local:000000000000:deliveries';
+/**
+ * The event source ARN of its dead letters: handed to the same handler, as the dead-letter queue's
+ * own event source on the dispatcher does in AWS (the runtime sets DELIVERY_DEAD_LETTER_QUEUE_ARN to it).
+ */
+export const localDeadLetterQueueArn = 'arn:aws:sqs:local:000000000000:deliveries-dead-letters';
+
 export interface QueuePollerOptions {
   /** Messages per invocation (the event source's batch size). */
   batchSize?: number;
@@ -16,7 +24,7 @@ export interface QueuePollerOptions {
   maxIdleMs?: number;
 }
 
-const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
+const toSqsRecord = (leased: LeasedMessage, eventSourceARN: string): SQSRecord =>
   ({
     messageId: leased.id,
     receiptHandle: leased.id,
@@ -25,7 +33,7 @@ const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
-    eventSourceARN: 'arn:aws:sqs:local:000000000000:deliveries',
+    eventSourceARN,
     awsRegion: 'local',
   }) as SQSRecord;
 
@@ -34,8 +42,11 @@ const toSqsRecord = (leased: LeasedMessage): SQSRecord =>
  * queue in batches of `batchSize`, invokes the same dispatcher handler with each batch, up to
  * `concurrentBatches` invocations at once, deletes the messages the handler processed and leaves
  * the ones it reported failed (or all of a batch whose invocation threw) hidden until their
- * visibility timeout, when they come back. It sleeps while nothing is due, until the earliest
- * message is (so retries keep their exact schedule) or a new one is sent.
+ * visibility timeout, when they come back. A message received more than `maxReceiveCount` times is
+ * a dead letter: handed to the same handler as one of `localDeadLetterQueueArn` (deleted when it
+ * processed it, back after the visibility timeout, a dead letter still, when it did not). It sleeps
+ * while nothing is due, until the earliest message is (so retries keep their exact schedule) or a
+ * new one is sent.
  */
 export const startQueuePoller = (
   deliveries: LocalDeliveryQueue,
@@ -67,9 +78,9 @@ export const startQueuePoller = (
   const inFlight = new Set<Promise<void>>();
 
   /** One invocation: the processed messages are deleted; the failed ones come back after their visibility timeout. */
-  const invoke = async (batch: LeasedMessage[]): Promise<void> => {
+  const invoke = async (batch: LeasedMessage[], eventSourceArn: string): Promise<void> => {
     try {
-      const { batchItemFailures } = await handler({ Records: batch.map(toSqsRecord) });
+      const { batchItemFailures } = await handler({ Records: batch.map((leased) => toSqsRecord(leased, eventSourceArn)) });
       const failed = new Set(batchItemFailures.map((failure) => failure.itemIdentifier));
       await Promise.all(batch.filter((leased) => !failed.has(leased.id)).map((leased) => acknowledge(leased)));
     } catch (error) {
@@ -77,25 +88,18 @@ export const startQueuePoller = (
     }
   };
 
-  /** Past the redrive policy's count, a message is set aside instead of delivered. */
-  const deliverable = async (batch: LeasedMessage[]): Promise<LeasedMessage[]> => {
-    const kept: LeasedMessage[] = [];
-    for (const leased of batch) {
-      if (leased.receiveCount <= maxReceiveCount) kept.push(leased);
-      else {
-        console.error('local delivery queue: dead letter', JSON.stringify(leased.message));
-        await acknowledge(leased);
+  /** Starts one invocation per batch of `batchSize`, the dead letters in batches of their own. */
+  const invokeInBatches = (received: LeasedMessage[]): void => {
+    const deadLetters = received.filter((leased) => leased.receiveCount > maxReceiveCount);
+    const live = received.filter((leased) => leased.receiveCount <= maxReceiveCount);
+    for (const [messages, arn] of [
+      [live, localDeliveryQueueArn],
+      [deadLetters, localDeadLetterQueueArn],
+    ] as const) {
+      for (let i = 0; i < messages.length; i += batchSize) {
+        const invocation: Promise<void> = invoke(messages.slice(i, i + batchSize), arn).finally(() => inFlight.delete(invocation));
+        inFlight.add(invocation);
       }
-    }
-    return kept;
-  };
-
-  /** Starts one invocation per batch of `batchSize`, the dead letters set aside first. */
-  const invokeInBatches = async (received: LeasedMessage[]): Promise<void> => {
-    const messages = await deliverable(received);
-    for (let i = 0; i < messages.length; i += batchSize) {
-      const invocation: Promise<void> = invoke(messages.slice(i, i + batchSize)).finally(() => inFlight.delete(invocation));
-      inFlight.add(invocation);
     }
   };
 
@@ -110,7 +114,7 @@ export const startQueuePoller = (
         // The batches of every free poller at once.
         const received = receive(free * batchSize);
         if (received.length === 0) await idle();
-        else await invokeInBatches(received);
+        else invokeInBatches(received);
       } catch (error) {
         if (running) console.error('local delivery queue:', (error as Error).message);
         await new Promise((resolve) => setTimeout(resolve, 200));

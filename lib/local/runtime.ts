@@ -13,7 +13,7 @@ import { ensureTable } from './create-table';
 import { startDynamoDbLocal } from './dynamodb-local';
 import { startHttpServer } from './http-server';
 import { type LocalDeliveryQueue, localDeliveryQueue } from './local-delivery-queue';
-import { startQueuePoller } from './queue-poller';
+import { localDeadLetterQueueArn, startQueuePoller } from './queue-poller';
 import { startStreamPoller } from './stream-poller';
 import { oneReaderFor, type StreamRecordLike } from '../../functions/handlers/workers/stream-consumers';
 import { watchTableWrites } from './table-writes';
@@ -99,6 +99,15 @@ const bootstrapAdmin = async (account: Account, table: TableRef) => {
   return bootstrapAdminUser(account.id, account.email, peopleDeps(table));
 };
 
+/**
+ * LOCAL_VISIBILITY_TIMEOUT (seconds, default 30): how long a message the dispatcher took stays
+ * hidden, so how soon one it failed on comes back (and, after 5 receives, is a dead letter).
+ */
+const visibilityTimeoutFromEnvironment = (): number | undefined => {
+  const seconds = Number(process.env.LOCAL_VISIBILITY_TIMEOUT);
+  return process.env.LOCAL_VISIBILITY_TIMEOUT && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds * 1000) : undefined;
+};
+
 /** Local stand-ins for the AWS settings a deployed function receives. */
 const localRegion = 'us-east-1';
 
@@ -135,6 +144,8 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
     // Projects may name a git folder on this machine (file:///…); never in AWS. LOCAL_FILE_REPOSITORIES=false turns it off.
     LOCAL_FILE_REPOSITORIES: process.env.LOCAL_FILE_REPOSITORIES ?? 'true',
     LOCAL_DELIVERY_QUEUE: 'table',
+    // The dispatcher settles the local queue's dead letters as it settles the DLQ's in AWS.
+    DELIVERY_DEAD_LETTER_QUEUE_ARN: localDeadLetterQueueArn,
     // Workflow artifacts and the provenance signing key live in the data folder.
     LOCAL_ARTIFACT_DIR: join(options.dataDir, 'artifacts'),
     LOCAL_SIGNING_KEY_DIR: join(options.dataDir, 'signing'),
@@ -165,7 +176,10 @@ export const startLocalRuntime = async (options: LocalRuntimeOptions): Promise<L
   // The functions that queue deliveries send them to the queue the poller reads, in this process's
   // memory; with a data folder each message is also kept in the table until it is processed, so a
   // restart loses none (an in-memory table loses the deliveries themselves).
-  const deliveries = localDeliveryQueue({ store: options.inMemory ? undefined : tableQueueStore(table) });
+  const deliveries = localDeliveryQueue({
+    store: options.inMemory ? undefined : tableQueueStore(table),
+    visibilityTimeoutMs: visibilityTimeoutFromEnvironment(),
+  });
   useLocalDeliveryQueue(() => deliveries.queue);
   // Suites and runs stored before GET /v1/tests existed get its index keys (idempotent: a no-op once done).
   if (!options.inMemory) await backfillTestObjectIndexes(table);

@@ -51,6 +51,28 @@ export const queueReceivedAlarm = (scope: Construct, id: string, action: IAlarmA
     threshold: 1,
   });
 
+/**
+ * A dead-letter queue that a function reads (the delivery queue's, which the dispatcher settles): a
+ * message received means something failed 5 times; one waiting an hour, that its reader fails on it
+ * too (it comes back every visibility timeout until the queue's retention ends). A count of visible
+ * messages would miss the first, read within seconds of its arrival.
+ */
+export const readDeadLetterAlarms = (scope: Construct, id: string, action: IAlarmAction, queue: IQueue, what: string): Alarm[] => [
+  notifyingAlarm(scope, id, action, {
+    description: `${what}: a message arrived and was read (5 minutes)`,
+    metric: queue.metricNumberOfMessagesReceived({ period: fiveMinutes, statistic: 'Sum' }),
+    threshold: 1,
+  }),
+  notifyingAlarm(scope, `${id}Waiting`, action, {
+    description: `${what}: a message has waited an hour (its reader fails on it too)`,
+    metric: queue.metricApproximateAgeOfOldestMessage({ period: fiveMinutes, statistic: 'Maximum' }),
+    threshold: deadLetterWaitAlarmSeconds,
+  }),
+];
+
+/** A dead letter read and settled leaves within seconds; one still there after this was failed on again. */
+export const deadLetterWaitAlarmSeconds = 3600;
+
 /** Any error of a worker whose errors mean lost or late work (the webhook dispatcher, the fan-out, the stream's second reader). */
 export const workerErrorsAlarm = (scope: Construct, id: string, action: IAlarmAction, fn: IFunction, what: string): Alarm =>
   notifyingAlarm(scope, id, action, {

@@ -7,6 +7,7 @@ import {
   notifyingAlarm,
   queueNotEmptyAlarm,
   queueReceivedAlarm,
+  readDeadLetterAlarms,
   tableThrottlesMetric,
 } from './alarms';
 
@@ -20,12 +21,12 @@ export class CoreAlarms extends Construct {
     super(scope, id);
     const action = core.alarms.action;
     const queues = core.deliveryQueues;
-    queueNotEmptyAlarm(
+    readDeadLetterAlarms(
       this,
       'DeliveryDeadLetters',
       action,
       queues.deadLetterQueue,
-      'Webhook delivery dead-letter queue (the dispatcher failed a message 5 times)',
+      'Webhook delivery dead-letter queue (the dispatcher failed a message 5 times; it ends the delivery failed if its attempt was never made)',
     );
     queueNotEmptyAlarm(
       this,

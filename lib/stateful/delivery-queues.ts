@@ -22,7 +22,12 @@ export class DeliveryQueues extends Construct {
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
-    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', { ...queueDefaults, retentionPeriod: Duration.days(14) });
+    // Read by the dispatcher too (it settles each dead letter's delivery): hidden as long as the queue's.
+    this.deadLetterQueue = new Queue(this, 'DeadLetterQueue', {
+      ...queueDefaults,
+      retentionPeriod: Duration.days(14),
+      visibilityTimeout: deliveryVisibilityTimeout,
+    });
     this.queue = new Queue(this, 'Queue', {
       ...queueDefaults,
       visibilityTimeout: deliveryVisibilityTimeout,

@@ -292,6 +292,47 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     expect(await deliveries.restart(tenant, webhook.id, queued, at(3))).toBe('changed');
   });
 
+  it('abandons an attempt never made: claims it and ends the delivery failed with its record, only as the next attempt of a pending sequence', async () => {
+    const created = delivery(0);
+    await deliveries.create(tenant, created);
+    const notMade: DeliveryAttempt = {
+      sequence: 1,
+      number: 1,
+      attempted_at: at(20),
+      url: null,
+      status_code: null,
+      duration_ms: 0,
+      error: 'not_attempted',
+      error_message: 'not attempted',
+      response_excerpt: '',
+    };
+    // Not the next attempt, or another sequence: refused, nothing changed.
+    expect(await deliveries.abandon(tenant, webhook.id, created.id, { ...notMade, number: 2 }, at(20))).toBe(false);
+    expect(await deliveries.abandon(tenant, webhook.id, created.id, { ...notMade, sequence: 2 }, at(20))).toBe(false);
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(created);
+    expect(await deliveries.abandon(tenant, webhook.id, created.id, notMade, at(20))).toBe(true);
+    const ended = {
+      ...created,
+      status: 'failed',
+      attempt_count: 1,
+      attempt_claimed_at: at(20),
+      attempts: [notMade],
+      next_attempt_at: null,
+      updated_at: at(20),
+    };
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(ended);
+    // Ended: never abandoned (or claimed) again; an unknown delivery neither.
+    expect(await deliveries.abandon(tenant, webhook.id, created.id, { ...notMade, number: 2 }, at(21))).toBe(false);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, created.id, 1, 2, at(21))).toBe(false);
+    expect(await deliveries.abandon(tenant, webhook.id, newId('delivery', start), notMade, at(21))).toBe(false);
+    expect(await deliveries.get(tenant, webhook.id, created.id)).toEqual(ended);
+    // A claimed attempt (on its way) is not abandoned.
+    const claimed = delivery(1);
+    await deliveries.create(tenant, claimed);
+    await deliveries.claimAttempt(tenant, webhook.id, claimed.id, 1, 1, at(22));
+    expect(await deliveries.abandon(tenant, webhook.id, claimed.id, notMade, at(23))).toBe(false);
+  });
+
   it('fails the delivery and its webhook together after the last attempt', async () => {
     const created = delivery(0, { attempt_count: 6 });
     await deliveries.create(tenant, created);

@@ -3,7 +3,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { tableQueueStore } from '../../functions/adapters/queue/table-delivery-queue';
 import { type DeliveryMessage, sendAll } from '../../functions/core/webhooks/delivery';
 import { type LocalDeliveryQueue, localDeliveryQueue, type QueueStore } from '../../lib/local/local-delivery-queue';
-import { startQueuePoller } from '../../lib/local/queue-poller';
+import { localDeadLetterQueueArn, localDeliveryQueueArn, startQueuePoller } from '../../lib/local/queue-poller';
 import { useDynamoDbLocal } from './support/table';
 
 /**
@@ -196,6 +196,40 @@ describe.each([
     expect(handed.filter((id) => id === 'a')).toHaveLength(1);
     expect(handed.filter((id) => id === 'c')).toHaveLength(1);
     expect(invocations.at(-1)?.ids).toEqual(['b']);
+    expect(await leftOver(deliveries)).toEqual(nothingLeft);
+  });
+
+  it('hands a message failed 5 times to the handler as a dead letter (its own source ARN), until the handler processes it', async () => {
+    const visibilityTimeoutMs = 200;
+    const { send, receiver } = queues(visibilityTimeoutMs);
+    await send(['ok', 'poison']);
+    const deliveries = await receiver();
+    const calls: { id: string; arn: string; receiveCount: number }[] = [];
+    let deadLetterFailuresLeft = 1;
+    const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
+      const failures: string[] = [];
+      for (const record of event.Records) {
+        const id = (JSON.parse(record.body) as DeliveryMessage).delivery_id;
+        calls.push({ id, arn: record.eventSourceARN, receiveCount: Number(record.attributes.ApproximateReceiveCount) });
+        if (id !== 'poison') continue;
+        // The dispatcher fails on it every time; as a dead letter it fails once more, then settles it.
+        if (record.eventSourceARN === localDeliveryQueueArn) failures.push(record.messageId);
+        else if (deadLetterFailuresLeft-- > 0) failures.push(record.messageId);
+      }
+      return { batchItemFailures: failures.map((itemIdentifier) => ({ itemIdentifier })) };
+    };
+    poller = startQueuePoller(deliveries, handler, { batchSize: 10, concurrentBatches: 2 });
+
+    await waitFor(() => deliveries.size() === 0, 'the dead letter to be settled and deleted');
+    await poller.stop();
+    poller = undefined;
+    expect(calls.filter((call) => call.id === 'ok')).toEqual([{ id: 'ok', arn: localDeliveryQueueArn, receiveCount: 1 }]);
+    expect(calls.filter((call) => call.id === 'poison')).toEqual([
+      ...[1, 2, 3, 4, 5].map((receiveCount) => ({ id: 'poison', arn: localDeliveryQueueArn, receiveCount })),
+      // Failed as a dead letter too: back after its visibility timeout, a dead letter still.
+      { id: 'poison', arn: localDeadLetterQueueArn, receiveCount: 6 },
+      { id: 'poison', arn: localDeadLetterQueueArn, receiveCount: 7 },
+    ]);
     expect(await leftOver(deliveries)).toEqual(nothingLeft);
   });
 });

@@ -178,13 +178,30 @@ describe('stacks', () => {
         .map((alarm) => [queueOf(alarm), alarm.Properties.MetricName]);
       expect(watched.sort()).toEqual(
         [
-          [s.idAt(`${s.coreStackName}/Webhooks/DeadLetterQueue/Resource`), 'ApproximateNumberOfMessagesVisible'],
+          // Read (and emptied) by the dispatcher: a message that arrived, and one its reader fails on too.
+          [s.idAt(`${s.coreStackName}/Webhooks/DeadLetterQueue/Resource`), 'NumberOfMessagesReceived'],
+          [s.idAt(`${s.coreStackName}/Webhooks/DeadLetterQueue/Resource`), 'ApproximateAgeOfOldestMessage'],
           [s.idAt(`${s.coreStackName}/Webhooks/FanOutFailures/Resource`), 'ApproximateNumberOfMessagesVisible'],
           [s.idAt(`${s.coreStackName}/ExecutionSafetyNet/Failures/Resource`), 'ApproximateNumberOfMessagesVisible'],
           [s.idAt(`${s.coreStackName}/Security/Failures/Resource`), 'NumberOfMessagesSent'],
           [s.idAt(`${s.coreStackName}/Tests/Failures/Resource`), 'NumberOfMessagesSent'],
           [s.idAt(`${s.coreStackName}/Reviews/Failures/Resource`), 'NumberOfMessagesSent'],
           [s.idAt(`${s.coreStackName}/JobFailureDeadLetters/Failures/Resource`), 'ApproximateNumberOfMessagesVisible'],
+        ].sort(),
+      );
+    });
+
+    it('tell a webhook dead letter as it arrives (the dispatcher reads it within seconds), and one it fails on for an hour', () => {
+      const deadLetters = s.idAt(`${s.coreStackName}/Webhooks/DeadLetterQueue/Resource`);
+      const onDeadLetters = alarms().filter(
+        (alarm) => alarm.Properties.Namespace === 'AWS/SQS' && alarm.Properties.Dimensions?.[0]?.Value?.['Fn::GetAtt']?.[0] === deadLetters,
+      );
+      expect(
+        onDeadLetters.map(({ Properties: p }) => [p.MetricName, p.Statistic, p.Period, p.Threshold, p.ComparisonOperator]).sort(),
+      ).toEqual(
+        [
+          ['ApproximateAgeOfOldestMessage', 'Maximum', 300, 3600, 'GreaterThanOrEqualToThreshold'],
+          ['NumberOfMessagesReceived', 'Sum', 300, 1, 'GreaterThanOrEqualToThreshold'],
         ].sort(),
       );
     });

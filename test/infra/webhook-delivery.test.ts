@@ -43,11 +43,12 @@ describe('webhook delivery', () => {
     template = synthesized().template;
     lookups = templateLookups(template);
     const queues = template.findResources('AWS::SQS::Queue');
-    // The queue the dispatcher reads (the job failure queues have a redrive policy too).
+    // The queue the dispatcher reads that has a redrive policy (it reads that policy's target too).
     queueId = only(
       Object.values(template.findResources('AWS::Lambda::EventSourceMapping'))
         .filter((mapping) => mapping.Properties.FunctionName.Ref === lookups.functionIdWithDescription(dispatcherDescription))
-        .map((mapping) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] as string),
+        .map((mapping) => mapping.Properties.EventSourceArn['Fn::GetAtt'][0] as string)
+        .filter((id) => queues[id]!.Properties.RedrivePolicy !== undefined),
       "dispatcher's queue",
     );
     deadLetterQueueId = queues[queueId]!.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0];
@@ -130,6 +131,11 @@ describe('webhook delivery', () => {
       expect(queueProperties(fanOutFailuresId).MessageRetentionPeriod).toBe(14 * 24 * 3600);
     });
 
+    it('hides a dead letter the dispatcher received 6× its timeout too, as the delivery queue does (it reads both)', () => {
+      expect(queueProperties(deadLetterQueueId).VisibilityTimeout).toBe(queueProperties(queueId).VisibilityTimeout);
+      expect(queueProperties(deadLetterQueueId).RedrivePolicy).toBeUndefined();
+    });
+
     it('encrypts every queue with SQS-managed keys and refuses requests without TLS', () => {
       const policies = Object.values(template.findResources('AWS::SQS::QueuePolicy'));
       for (const id of [queueId, deadLetterQueueId, fanOutFailuresId]) {
@@ -151,8 +157,8 @@ describe('webhook delivery', () => {
   });
 
   describe('event sources', () => {
-    it("has exactly six mappings: the delivery queue (dispatcher), the table stream (fan-out, the second reader: no third reader of a shard), and the security, tests and review functions' failure queues (job safety net)", () => {
-      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 6);
+    it("has exactly seven mappings: the delivery queue and its DLQ (dispatcher), the table stream (fan-out, the second reader: no third reader of a shard), and the security, tests and review functions' failure queues (job safety net)", () => {
+      template.resourceCountIs('AWS::Lambda::EventSourceMapping', 7);
       const tableId = only(Object.keys(template.findResources('AWS::DynamoDB::GlobalTable')), 'table');
       const sources = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).map((mapping) => [
         mapping.Properties.FunctionName.Ref,
@@ -162,6 +168,7 @@ describe('webhook delivery', () => {
       expect(sources.sort()).toEqual(
         [
           [byFunction(dispatcherDescription), JSON.stringify(arnOf(queueId))],
+          [byFunction(dispatcherDescription), JSON.stringify(arnOf(deadLetterQueueId))],
           [byFunction(fanOutDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
           [byFunction(secondStreamReaderDescription), JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] })],
           [byFunction(jobFailedDescription), JSON.stringify(arnOf(onFailureQueueOf(securityFunctionDescription)))],
@@ -186,6 +193,23 @@ describe('webhook delivery', () => {
       // No batching window: a lone message is not held back before its first attempt.
       expect(mapping.Properties.MaximumBatchingWindowInSeconds ?? 0).toBe(0);
       expect(mapping.Properties.Enabled).not.toBe(false);
+    });
+
+    it('hands the dispatcher the dead letters too, batches of 10, two at once, failing single messages, and tells it which queue they are from', () => {
+      const mapping = only(
+        Object.values(
+          template.findResources('AWS::Lambda::EventSourceMapping', { Properties: { EventSourceArn: arnOf(deadLetterQueueId) } }),
+        ),
+        'dead-letter queue mapping',
+      );
+      expect(mapping.Properties).toMatchObject({
+        FunctionName: { Ref: lookups.functionIdWithDescription(dispatcherDescription) },
+        BatchSize: 10,
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+        ScalingConfig: { MaximumConcurrency: 2 },
+      });
+      expect(mapping.Properties.Enabled).not.toBe(false);
+      expect(lookups.environmentOf(dispatcherDescription).DELIVERY_DEAD_LETTER_QUEUE_ARN).toEqual(arnOf(deadLetterQueueId));
     });
 
     /** The mapping of the table's stream to the function of this description. */
@@ -261,14 +285,21 @@ describe('webhook delivery', () => {
       );
     });
 
-    it('may send to, receive from and delete in the delivery queue, and touches no other queue', () => {
+    it('may send to, receive from and delete in the delivery queue, only receive from and delete in its DLQ, and touches no other queue', () => {
       const statements = sqsStatementsOf(dispatcherDescription);
-      for (const statement of statements) expect(asArray(statement.Resource)).toEqual([arnOf(queueId)]);
-      const actions = statements.flatMap(actionsOf);
-      expect(actions).toEqual(
+      const actionsOn = (id: string) =>
+        statements.filter((statement) => JSON.stringify(asArray(statement.Resource)) === JSON.stringify([arnOf(id)])).flatMap(actionsOf);
+      for (const statement of statements)
+        expect([[arnOf(queueId)], [arnOf(deadLetterQueueId)]]).toContainEqual(asArray(statement.Resource));
+      expect(actionsOn(queueId)).toEqual(
         expect.arrayContaining(['sqs:SendMessage', 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
       );
-      expect(actions.filter((action) => action.includes('*'))).toEqual([]);
+      // A dead letter is settled, never sent back where it came from.
+      expect(actionsOn(deadLetterQueueId)).toEqual(
+        expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
+      );
+      expect(actionsOn(deadLetterQueueId)).not.toContain('sqs:SendMessage');
+      expect(statements.flatMap(actionsOf).filter((action) => action.includes('*'))).toEqual([]);
     });
 
     it('may send e-mail from the SES identity of the sender and nothing else of SES', () => {

@@ -323,6 +323,35 @@ export const dynamoDeliveryRepository = (table: TableRef): DeliveryRepository =>
       throw new Error(`webhook ${webhookId} kept changing while delivery ${id} failed it`);
     },
 
+    async abandon(tenant, webhookId, id, attempt, at) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: keys.delivery(tenant, webhookId, id),
+            UpdateExpression:
+              'SET attempt_count = :attempt, attempt_claimed_at = :at, attempts = list_append(attempts, :record), #status = :failed, next_attempt_at = :null, updated_at = :at',
+            ConditionExpression: '#status = :pending AND #sequence = :sequence AND attempt_count = :previous',
+            ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
+            ExpressionAttributeValues: {
+              ':attempt': attempt.number,
+              ':previous': attempt.number - 1,
+              ':record': [attempt],
+              ':failed': 'failed',
+              ':pending': 'pending',
+              ':sequence': attempt.sequence,
+              ':null': null,
+              ':at': at,
+            },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionFailure(error)) return false;
+        throw error;
+      }
+    },
+
     async setStatus(tenant, webhookId, id, status, at) {
       await client.send(
         new UpdateCommand({

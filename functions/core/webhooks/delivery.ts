@@ -4,7 +4,11 @@ import type { Tenant } from '../tenancy';
 import type { PendingEvent } from '../workflows/workflow';
 import type { Webhook } from './webhook';
 
-export type AttemptErrorClass = 'timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status';
+/**
+ * Why an attempt failed. `not_attempted`: the service gave up on the delivery before making it (its
+ * queue message was dead-lettered: the dispatcher failed on it again and again), so nothing was sent.
+ */
+export type AttemptErrorClass = 'timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted';
 
 export interface DeliveryAttempt {
   /** Which sequence of attempts: 1, then one more per redelivery or recovery. */
@@ -152,6 +156,13 @@ export interface DeliveryRepository {
    * `keptAttempts` of its attempts.
    */
   restart(tenant: Tenant, webhookId: string, from: Delivery, at: string): Promise<Delivery | 'changed' | 'not_found'>;
+  /**
+   * Gives up on attempt `attempt.number` of `attempt.sequence` without making it: claims it (only
+   * while the delivery is pending in that sequence with `attempt_count = number - 1`, so no attempt
+   * is on its way) and, in the same write, records `attempt` and ends the delivery `failed`. False
+   * when that condition failed (the delivery moved on meanwhile), changing nothing.
+   */
+  abandon(tenant: Tenant, webhookId: string, id: string, attempt: DeliveryAttempt, at: string): Promise<boolean>;
   /**
    * The last attempt failed: the delivery fails and so does its webhook, in one transaction. When
    * the webhook moves into `failed` the transaction also writes `failed(webhook)`, its

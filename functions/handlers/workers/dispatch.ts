@@ -5,6 +5,7 @@ import type { DeliveryMessage } from '../../core/webhooks/delivery';
 import { type BatchRefs, type EventRef, readsPerBatch } from '../../core/webhooks/batch-reads';
 import type { WebhookRef } from '../../core/webhooks/webhook';
 import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
+import { settleDeadLetter } from '../../core/webhooks/dead-letters';
 import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoDeletedWebhookDeliveries } from '../../adapters/dynamodb/deleted-webhook-deliveries';
@@ -59,12 +60,38 @@ const parse = (record: SQSRecord): Parsed => {
   }
 };
 
+/**
+ * The delivery queue's dead-letter queue, which this function reads too (its second event source):
+ * its messages are settled (`settleDeadLetter`), never attempted as they are.
+ */
+const isDeadLetter = (record: SQSRecord): boolean =>
+  process.env.DELIVERY_DEAD_LETTER_QUEUE_ARN !== undefined && record.eventSourceARN === process.env.DELIVERY_DEAD_LETTER_QUEUE_ARN;
+
+/** A dead letter: its delivery ended `failed` (attempt never made) or its claimed attempt settled. */
+const settleRecord = async (record: SQSRecord, message: Parsed, batchDeps: DispatchDeps): Promise<void> => {
+  // A body that does not parse names no delivery: nothing could ever settle it.
+  if (message instanceof Error) {
+    logger.error('dead letter dropped: its body is not a delivery message', { message_id: record.messageId, error: message });
+    return;
+  }
+  const outcome = await settleDeadLetter(message, batchDeps);
+  logger.error('dead letter settled', {
+    message_id: record.messageId,
+    outcome,
+    delivery_id: message.delivery_id,
+    webhook_id: message.webhook_id,
+    sequence: message.sequence,
+    attempt: message.attempt,
+  });
+};
+
 const dispatchRecord = async (record: SQSRecord, message: Parsed, batchDeps: DispatchDeps): Promise<void> => {
   try {
+    if (isDeadLetter(record)) return await settleRecord(record, message, batchDeps);
     if (message instanceof Error) throw message;
     await dispatchDelivery(message, batchDeps);
   } catch (error) {
-    logger.error('dispatch failed', { message_id: record.messageId, error: error as Error });
+    logger.error('dispatch failed', { message_id: record.messageId, dead_letter: isDeadLetter(record), error: error as Error });
     throw error;
   }
 };
@@ -85,7 +112,7 @@ const refsOf = (messages: readonly Parsed[]): BatchRefs => {
 };
 
 /**
- * Makes the delivery attempts the queue hands over, in parallel, the batch's webhooks (and any
+ * Makes the delivery attempts the queue hands over (settles those its dead-letter queue hands over), in parallel, the batch's webhooks (and any
  * events to read) read together in one call as the batch starts; a failed message alone comes back.
  * Each body is parsed once, for both.
  */

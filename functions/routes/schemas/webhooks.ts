@@ -39,7 +39,12 @@ const attemptSchema = v.object({
   ),
   status_code: v.nullable(v.number()),
   duration_ms: v.number(),
-  error: v.nullable(v.picklist(['timeout', 'connection', 'tls', 'dns', 'refused_target', 'http_status'])),
+  error: v.pipe(
+    v.nullable(v.picklist(['timeout', 'connection', 'tls', 'dns', 'refused_target', 'http_status', 'not_attempted'])),
+    v.description(
+      'Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it.',
+    ),
+  ),
   error_message: v.nullable(v.string()),
   response_excerpt: v.pipe(
     v.string(),

@@ -195,6 +195,20 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
         return moves;
       }
     },
+    async abandon(t, webhookId, id, attempt, at) {
+      const delivery = stored(t, webhookId, id);
+      if (!delivery || delivery.status !== 'pending' || delivery.sequence !== attempt.sequence) return false;
+      if (delivery.attempt_count !== attempt.number - 1) return false;
+      delivery.attempts.push(attempt);
+      Object.assign(delivery, {
+        attempt_count: attempt.number,
+        attempt_claimed_at: at,
+        status: 'failed',
+        next_attempt_at: null,
+        updated_at: at,
+      });
+      return true;
+    },
     async setStatus(t, webhookId, id, status, at) {
       const delivery = stored(t, webhookId, id);
       if (!delivery) throw new Error(`condition failed: delivery ${id} does not exist`);

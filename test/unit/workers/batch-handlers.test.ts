@@ -5,6 +5,8 @@ process.env.TABLE_NAME ??= 'batch-handlers-test';
 process.env.AWS_REGION ??= 'eu-west-1';
 process.env.NOTIFICATION_SENDER ??= 'webhooks@example.com';
 process.env.DELIVERY_QUEUE_URL ??= 'https://sqs.eu-west-1.amazonaws.com/123456789012/deliveries';
+const deadLetterQueueArn = 'arn:aws:sqs:eu-west-1:123456789012:deliveries-dlq';
+process.env.DELIVERY_DEAD_LETTER_QUEUE_ARN ??= deadLetterQueueArn;
 
 const sqsRecord = (messageId: string, body: string): SQSRecord =>
   ({
@@ -41,6 +43,14 @@ describe('partial batch responses (Powertools Batch)', () => {
   it('dispatch: a message that cannot be read comes back alone', async () => {
     const { handler } = await import('../../../functions/handlers/workers/dispatch');
     expect(await handler({ Records: [sqsRecord('d-1', 'not json')] })).toEqual({ batchItemFailures: [{ itemIdentifier: 'd-1' }] });
+  });
+
+  it('dispatch: a dead letter (from the DLQ, its second source) that cannot be read names no delivery: dropped, not sent round again', async () => {
+    const { handler } = await import('../../../functions/handlers/workers/dispatch');
+    const deadLetter = { ...sqsRecord('d-2', 'not json'), eventSourceARN: deadLetterQueueArn };
+    expect(await handler({ Records: [deadLetter, sqsRecord('d-3', 'not json')] })).toEqual({
+      batchItemFailures: [{ itemIdentifier: 'd-3' }],
+    });
   });
 
   it('fan-out: records that are not new events are passed over without a failure', async () => {

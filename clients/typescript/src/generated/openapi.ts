@@ -10908,7 +10908,8 @@ export interface operations {
                 url: string | null;
                 status_code: number | null;
                 duration_ms: number;
-                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
+                /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
+                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
                 error_message: string | null;
                 /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
@@ -11212,7 +11213,8 @@ export interface operations {
                 url: string | null;
                 status_code: number | null;
                 duration_ms: number;
-                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
+                /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
+                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
                 error_message: string | null;
                 /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
@@ -11399,7 +11401,8 @@ export interface operations {
                 url: string | null;
                 status_code: number | null;
                 duration_ms: number;
-                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
+                /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
+                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
                 error_message: string | null;
                 /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
@@ -11589,7 +11592,8 @@ export interface operations {
                 url: string | null;
                 status_code: number | null;
                 duration_ms: number;
-                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status') | null;
+                /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
+                error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
                 error_message: string | null;
                 /** @description The start of the response body: at most 4 KiB as this JSON carries it (a control character counts as its escape, `\u0000` six bytes), so a binary answer keeps fewer characters. */
                 response_excerpt: string;
