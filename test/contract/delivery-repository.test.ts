@@ -292,6 +292,45 @@ describe.each(implementations)('DeliveryRepository: %s', (_name, make) => {
     expect(await deliveries.restart(tenant, webhook.id, queued, at(3))).toBe('changed');
   });
 
+  it('finds stranded pending deliveries beside the given statuses: attempt due before the cutoff, nothing claimed since', async () => {
+    const cutoff = at(40);
+    const [failed, neverClaimed, claimedLongAgo, claimedSince, dueAfter] = [
+      delivery(0, { status: 'failed', next_attempt_at: null }),
+      delivery(1),
+      delivery(2, { attempt_count: 1, attempt_claimed_at: at(3) }),
+      delivery(3, { attempt_count: 1, attempt_claimed_at: at(41) }),
+      delivery(4, { attempt_count: 2, attempt_claimed_at: at(5), attempts: [attempt(1, 1, 4), attempt(1, 2, 5)], next_attempt_at: at(45) }),
+    ];
+    for (const created of [failed!, neverClaimed!, claimedLongAgo!, claimedSince!, dueAfter!]) await deliveries.create(tenant, created);
+    await deliveries.create(tenant, delivery(5, { test: true }));
+    expect((await deliveries.findSince(tenant, webhook.id, ['failed', 'skipped'], 0, undefined, cutoff)).map((d) => d.id)).toEqual([
+      failed!.id,
+      neverClaimed!.id,
+      claimedLongAgo!.id,
+    ]);
+    // Without a cutoff, none of the pending ones.
+    expect((await deliveries.findSince(tenant, webhook.id, ['failed', 'skipped'], 0)).map((d) => d.id)).toEqual([failed!.id]);
+  });
+
+  it('restarts a stranded delivery whose first attempt was due before the cutoff, unless claimed since it was read', async () => {
+    const queued = delivery(0);
+    await deliveries.create(tenant, queued);
+    // Due at minute 0: not before a cutoff at minute 0, so it may still come.
+    expect(await deliveries.restart(tenant, webhook.id, queued, at(31), at(0))).toBe('changed');
+    expect(await deliveries.restart(tenant, webhook.id, queued, at(31), at(1))).toMatchObject({
+      status: 'pending',
+      sequence: 2,
+      attempt_count: 0,
+      next_attempt_at: at(31),
+    });
+    // Read stranded, then its old message claimed the attempt after all: the restart loses.
+    const late = delivery(1);
+    await deliveries.create(tenant, late);
+    expect(await deliveries.claimAttempt(tenant, webhook.id, late.id, 1, 1, at(32))).toBe(true);
+    expect(await deliveries.restart(tenant, webhook.id, late, at(33), at(2))).toBe('changed');
+    expect(await deliveries.get(tenant, webhook.id, late.id)).toMatchObject({ sequence: 1, attempt_count: 1 });
+  });
+
   it('abandons an attempt never made: claims it and ends the delivery failed with its record, only as the next attempt of a pending sequence', async () => {
     const created = delivery(0);
     await deliveries.create(tenant, created);

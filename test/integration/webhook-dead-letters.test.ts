@@ -4,14 +4,19 @@ import { join } from 'node:path';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
 import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
+import { dynamoDeliveryRepository } from '../../functions/adapters/dynamodb/delivery-repository';
 import * as keys from '../../functions/adapters/dynamodb/table-keys';
+import { isoTime } from '../../functions/core/clock';
 import { createAccount, createCredential } from '../../functions/core/credentials/manage-credentials';
-import { maxCarriedPayloadBytes } from '../../functions/core/webhooks/delivery';
+import { newId } from '../../functions/core/ids';
+import { type Delivery, maxCarriedPayloadBytes } from '../../functions/core/webhooks/delivery';
 import { notAttemptedMessage } from '../../functions/core/webhooks/dead-letters';
 import { readRuntimeInfo } from '../../lib/local/runtime-file';
 import { clientFor, processesMentioning, startChildRuntime, type ChildRuntime } from './support/child-runtime';
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
-import { recordEvent } from './support/webhooks';
+import { as } from './support/http';
+import { newAccount, runtimeTable } from './support/runtime';
+import { createWebhook, recordEvent, waitForDelivery } from './support/webhooks';
 
 /**
  * A delivery whose queue message is dead-lettered (the dispatcher failed on it 5 receives in a row)
@@ -24,6 +29,7 @@ import { recordEvent } from './support/webhooks';
 let dataDir: string | undefined;
 let runtime: ChildRuntime | undefined;
 let receiver: Receiver | undefined;
+let strandedReceiver: Receiver | undefined;
 const tables: TableRef[] = [];
 
 const tableOf = async (dir: string): Promise<TableRef> => {
@@ -47,6 +53,7 @@ afterAll(async () => {
   for (const table of tables) table.client.destroy();
   await runtime?.stop();
   await receiver?.close();
+  await strandedReceiver?.close();
   if (dataDir) {
     const left = await processesMentioning(dataDir);
     for (const pid of left) process.kill(pid, 'SIGKILL');
@@ -152,4 +159,65 @@ describe('webhook delivery whose message is dead-lettered', () => {
     ]);
     expect(hooks.requests).toHaveLength(2);
   }, 120_000);
+});
+
+/**
+ * Deliveries stranded in tables before dead letters were settled (pending, their message gone) are
+ * written as such into the shared runtime's table; `recover` must pick up those whose attempt is long
+ * overdue, and only those.
+ */
+describe('a delivery stranded before dead letters were settled (shared runtime)', () => {
+  it('is queued again by recover once its attempt is over 30 minutes overdue, and delivered once; a pending one that may still come is left', async () => {
+    strandedReceiver = await startReceiver({ status: 200, body: 'ok' });
+    const hooks = strandedReceiver;
+    const { account, test } = await newAccount();
+    const api = as(test.key);
+    // Subscribed to another type: the fan-out makes no delivery of the event; the test writes them.
+    const hook = await createWebhook(api, { url: hooks.url(), events: ['deployment.failed'] });
+    const table = await runtimeTable();
+    const tenant = { accountId: account.id, mode: 'test' as const };
+    const event = await recordEvent(account.id, 'test', 'deployment.completed', { id: 'dep_stranded' }, table);
+    const nowMs = Date.now();
+    const pendingAt = (atMs: number): Delivery => ({
+      id: newId('delivery', atMs),
+      webhook_id: hook.id,
+      event_id: event.id,
+      event_type: event.type,
+      status: 'pending',
+      test: false,
+      sequence: 1,
+      attempt_count: 0,
+      attempt_claimed_at: null,
+      attempts: [],
+      next_attempt_at: isoTime(atMs),
+      created_at: isoTime(atMs),
+      updated_at: isoTime(atMs),
+    });
+    // As a dead-lettered message left it: its first attempt due two hours ago, never claimed, no message left.
+    const stranded = pendingAt(nowMs - 2 * 3_600_000);
+    // Due a minute ago: its message may still come, so it is not restarted.
+    const recent = pendingAt(nowMs - 60_000);
+    const deliveries = dynamoDeliveryRepository(table);
+    for (const delivery of [stranded, recent]) expect(await deliveries.create(tenant, delivery)).toBe(true);
+
+    const recovered = await api.post(`/webhooks/${hook.id}/recover`, { since: isoTime(nowMs - 3 * 3_600_000) });
+    expect(recovered.status).toBe(202);
+    expect(recovered.body.data).toMatchObject({ requeued: 1, has_more: false });
+    const [request] = (await hooks.waitFor(1, 20_000)) as [ReceivedRequest];
+    expect(header(request, 'x-service-delivery-id')).toBe(stranded.id);
+    expect(header(request, 'x-service-event-id')).toBe(event.id);
+    expect(header(request, 'x-service-attempt')).toBe('1');
+    const done = await waitForDelivery(api, hook.id, stranded.id, (d) => d.status === 'succeeded');
+    expect(done).toMatchObject({ sequence: 2, attempt_count: 1 });
+    expect((await api.get(`/webhooks/${hook.id}/deliveries/${recent.id}`)).body.data).toMatchObject({
+      status: 'pending',
+      sequence: 1,
+      attempt_count: 0,
+    });
+    // A second recover finds nothing more to do: the stranded one is delivered, the recent one may still come.
+    expect((await api.post(`/webhooks/${hook.id}/recover`, { since: isoTime(nowMs - 3 * 3_600_000) })).body.data).toMatchObject({
+      requeued: 0,
+    });
+    expect(hooks.requests).toHaveLength(1);
+  }, 60_000);
 });

@@ -68,6 +68,14 @@ export const dynamoDeliveryReader = ({ client, tableName }: TableRef): Pick<Deli
 });
 
 /**
+ * `stranded` (core/webhooks/delivery.ts) as a filter: pending, its attempt due before `:cutoff`,
+ * and no attempt claimed since then. Stored times are ISO strings of one length: they sort as text.
+ */
+const strandedFilter =
+  '#status = :pending AND next_attempt_at < :cutoff AND ' +
+  '(attribute_not_exists(attempt_claimed_at) OR attribute_type(attempt_claimed_at, :nullType) OR attempt_claimed_at < :cutoff)';
+
+/**
  * One delivery read, the deliveries of a webhook since a time, and a restart: what redelivering and
  * recovering use. Apart from the rest so that those functions carry no list paging or attempt writes.
  */
@@ -77,7 +85,7 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
   return {
     ...dynamoDeliveryReader(table),
 
-    async findSince(tenant, webhookId, statuses, sinceMs, atMost) {
+    async findSince(tenant, webhookId, statuses, sinceMs, atMost, strandedBefore) {
       const { low, high } = createdKeyRange(keys.deliverySortKeyPrefix, 'delivery', {
         page: 1,
         perPage: 1,
@@ -91,7 +99,8 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :low AND :high',
           // A test delivery is never sent again: not one of those found.
           FilterExpression:
-            '#status IN (' + statuses.map((_, i) => `:s${i}`).join(', ') + ') AND (attribute_not_exists(#test) OR #test = :false)',
+            `(#status IN (${statuses.map((_, i) => `:s${i}`).join(', ')})${strandedBefore === undefined ? '' : ` OR (${strandedFilter})`})` +
+            ' AND (attribute_not_exists(#test) OR #test = :false)',
           ExpressionAttributeNames: { '#status': 'status', '#test': 'test' },
           ExpressionAttributeValues: {
             ':pk': keys.deliveries(tenant, webhookId),
@@ -99,6 +108,7 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
             ':high': high,
             ':false': false,
             ...Object.fromEntries(statuses.map((s, i) => [`:s${i}`, s])),
+            ...(strandedBefore === undefined ? {} : { ':pending': 'pending', ':cutoff': strandedBefore, ':nullType': 'NULL' }),
           },
         },
         atMost,
@@ -106,7 +116,7 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
       return items.map(deliveryFrom);
     },
 
-    async restart(tenant, webhookId, from, at) {
+    async restart(tenant, webhookId, from, at, strandedBefore) {
       try {
         const result = await client.send(
           new UpdateCommand({
@@ -115,16 +125,21 @@ export const dynamoDeliveryRestarts = (table: TableRef): DeliveryRestarts => {
             UpdateExpression:
               'SET #status = :pending, #sequence = :next, attempt_count = :zero, attempt_claimed_at = :null, next_attempt_at = :at, updated_at = :at, attempts = :kept',
             // Attempts are appended only while pending: not pending in this sequence, `from.attempts` is all
-            // of them. Pending and waiting for a retry: only while no attempt was claimed or recorded since.
+            // of them. Pending and waiting for a retry (or stranded): only while no attempt was claimed or
+            // recorded since; one whose first attempt is queued, only when that was due before the cutoff.
             ConditionExpression:
               from.status === 'pending'
-                ? 'attribute_exists(pk) AND #sequence = :from AND #status = :pending AND attempt_count > :zero AND attempt_count = :claimed AND size(attempts) = :recorded'
+                ? 'attribute_exists(pk) AND #sequence = :from AND #status = :pending AND attempt_count = :claimed AND size(attempts) = :recorded' +
+                  (strandedBefore === undefined
+                    ? ' AND attempt_count > :zero'
+                    : ' AND (attempt_count > :zero OR next_attempt_at < :cutoff)')
                 : 'attribute_exists(pk) AND #sequence = :from AND #status <> :pending',
             ExpressionAttributeNames: { '#status': 'status', '#sequence': 'sequence' },
             ExpressionAttributeValues: {
               ':pending': 'pending',
               ':from': from.sequence,
               ...(from.status === 'pending' ? { ':claimed': from.attempt_count, ':recorded': from.attempts.length } : {}),
+              ...(from.status === 'pending' && strandedBefore !== undefined ? { ':cutoff': strandedBefore } : {}),
               ':next': from.sequence + 1,
               ':zero': 0,
               ':null': null,

@@ -1,3 +1,4 @@
+import { isoTime } from '../clock';
 import type { EventType } from '../events/event-types';
 import type { ListQuery, Page } from '../pagination';
 import type { Tenant } from '../tenancy';
@@ -130,8 +131,18 @@ export interface DeliveryRepository {
   ): Promise<boolean[]>;
   get(tenant: Tenant, webhookId: string, id: string): Promise<Delivery | undefined>;
   list(tenant: Tenant, webhookId: string, query: ListQuery<'created_at'>, filters: DeliveryListFilters): Promise<Page<Delivery>>;
-  /** Deliveries (not tests) of the webhook in these statuses created at or after `sinceMs`, oldest first (the first `atMost`). */
-  findSince(tenant: Tenant, webhookId: string, statuses: DeliveryStatus[], sinceMs: number, atMost?: number): Promise<Delivery[]>;
+  /**
+   * Deliveries (not tests) of the webhook in these statuses created at or after `sinceMs`, oldest
+   * first (the first `atMost`); with `strandedBefore`, also the pending ones `stranded` at that cutoff.
+   */
+  findSince(
+    tenant: Tenant,
+    webhookId: string,
+    statuses: DeliveryStatus[],
+    sinceMs: number,
+    atMost?: number,
+    strandedBefore?: string,
+  ): Promise<Delivery[]>;
   /**
    * Claims attempt `attempt` of `sequence`: stores `attempt_count = attempt` only if it was
    * `attempt - 1` and the delivery is still pending in that sequence.
@@ -153,9 +164,16 @@ export interface DeliveryRepository {
    * `waitingForRetry`): pending, attempt count 0, only while it is still as read (the same sequence;
    * not pending, or still waiting with no attempt claimed since): of two restarts at once, or a
    * restart and a claim, one wins and the restart is told `changed`. Keeps the latest
-   * `keptAttempts` of its attempts.
+   * `keptAttempts` of its attempts. With `strandedBefore`, a pending delivery whose first attempt
+   * was due before that cutoff and never claimed (`stranded`) restarts too, on the same condition.
    */
-  restart(tenant: Tenant, webhookId: string, from: Delivery, at: string): Promise<Delivery | 'changed' | 'not_found'>;
+  restart(
+    tenant: Tenant,
+    webhookId: string,
+    from: Delivery,
+    at: string,
+    strandedBefore?: string,
+  ): Promise<Delivery | 'changed' | 'not_found'>;
   /**
    * Gives up on attempt `attempt.number` of `attempt.sequence` without making it: claims it (only
    * while the delivery is pending in that sequence with `attempt_count = number - 1`, so no attempt
@@ -204,6 +222,31 @@ export const waitingForRetry = (delivery: Pick<Delivery, 'status' | 'sequence' |
   delivery.status === 'pending' &&
   delivery.attempt_count > 0 &&
   delivery.attempts.filter((attempt) => attempt.sequence === delivery.sequence).length === delivery.attempt_count;
+
+/**
+ * How long after its attempt was due a pending delivery with no attempt claimed since (or one
+ * claimed this long ago with no result) counts as stranded: no queue message is left to make that
+ * attempt. A message the dispatcher fails on is received 5 times, 3 minutes apart, before it is
+ * dead-lettered and settled, about 15 minutes; twice that leaves room for a queue backlog.
+ */
+export const strandedAfterMs = 30 * 60_000;
+
+/** The cutoff `stranded` judges by at `nowMs`, as the stored times write it. */
+export const strandedCutoff = (nowMs: number): string => isoTime(nowMs - strandedAfterMs);
+
+/**
+ * A pending delivery whose attempt was due before `cutoff` and has not been claimed since `cutoff`
+ * (never, or by a dispatcher long gone): its message was lost (dead-lettered before the service
+ * settled dead letters, or never sent), so nothing will attempt it. Redeliver and recover restart it.
+ */
+export const stranded = (
+  delivery: Pick<Delivery, 'status' | 'test' | 'next_attempt_at' | 'created_at' | 'attempt_claimed_at'>,
+  cutoff: string,
+): boolean =>
+  delivery.status === 'pending' &&
+  !delivery.test &&
+  (delivery.next_attempt_at ?? delivery.created_at) < cutoff &&
+  (delivery.attempt_claimed_at === null || delivery.attempt_claimed_at < cutoff);
 
 /** What redelivering and recovering use of the deliveries. */
 export type DeliveryRestarts = Pick<DeliveryRepository, 'get' | 'findSince' | 'restart'>;

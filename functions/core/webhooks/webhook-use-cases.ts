@@ -15,6 +15,8 @@ import {
   type DeliveryRepository,
   type DeliveryRestarts,
   type DeliveryView,
+  stranded,
+  strandedCutoff,
   viewOfDelivery,
   waitingForRetry,
 } from './delivery';
@@ -298,20 +300,23 @@ const reEnableFirst = (): ApiError =>
 
 /**
  * A new sequence of attempts of the same event (same event id), starting now: of a delivery that
- * succeeded or failed, or one waiting for its next retry ("retry now", as Svix's resend).
+ * succeeded or failed, one waiting for its next retry ("retry now", as Svix's resend), or one
+ * stranded (pending with no message left to attempt it).
  */
 export const redeliver = async (tenant: Tenant, webhookId: string, id: string, deps: RedeliveryDeps): Promise<DeliveryView> => {
   const webhook = await existing(tenant, webhookId, deps);
   const delivery = isId('delivery', id) ? await deps.deliveries.get(tenant, webhookId, id) : undefined;
   if (!delivery) throw notFound('Delivery');
   if (delivery.test) throw conflict('A test delivery is never retried; send another test instead.');
-  // Waiting for a retry, it may be tried now; an attempt on its way (or a first one queued) is not repeated.
-  if (delivery.status === 'pending' && !waitingForRetry(delivery))
+  const nowMs = deps.clock.now();
+  const cutoff = strandedCutoff(nowMs);
+  // Waiting for a retry, it may be tried now; an attempt on its way (or a first one queued) is not
+  // repeated, unless it was due long ago and nothing claimed it since: its message is gone.
+  if (delivery.status === 'pending' && !waitingForRetry(delivery) && !stranded(delivery, cutoff))
     throw conflict('This delivery is being attempted right now; redeliver it once that attempt has its result.');
   // Queued for a failed or paused webhook, it would only be skipped: say so now instead.
   if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
-  const nowMs = deps.clock.now();
-  const restarted = await deps.deliveries.restart(tenant, webhookId, delivery, isoTime(nowMs));
+  const restarted = await deps.deliveries.restart(tenant, webhookId, delivery, isoTime(nowMs), cutoff);
   if (restarted === 'not_found') throw notFound('Delivery');
   // Another redelivery (or recovery) started it meanwhile: one send, not two.
   if (restarted === 'changed') throw conflict('This delivery was redelivered meanwhile; it is being attempted.');
@@ -326,7 +331,10 @@ export const redeliver = async (tenant: Tenant, webhookId: string, id: string, d
  */
 export const maxRecoveredPerCall = 500;
 
-/** Queues again the failed and skipped deliveries created since `sinceMs`, oldest first, up to `maxRecoveredPerCall`. */
+/**
+ * Queues again the failed, skipped and stranded deliveries created since `sinceMs`, oldest first,
+ * up to `maxRecoveredPerCall`.
+ */
 export const recoverDeliveries = async (
   tenant: Tenant,
   webhookId: string,
@@ -335,11 +343,12 @@ export const recoverDeliveries = async (
 ): Promise<{ webhook_id: string; since: string; requeued: number; has_more: boolean }> => {
   const webhook = await existing(tenant, webhookId, deps);
   if (webhook.status === 'failed' || !webhook.active) throw reEnableFirst();
-  const missed = await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs, maxRecoveredPerCall + 1);
-  const batch = missed.slice(0, maxRecoveredPerCall);
   const nowMs = deps.clock.now();
+  const cutoff = strandedCutoff(nowMs);
+  const missed = await deps.deliveries.findSince(tenant, webhookId, ['failed', 'skipped'], sinceMs, maxRecoveredPerCall + 1, cutoff);
+  const batch = missed.slice(0, maxRecoveredPerCall);
   const queued = await mapWithConcurrency(batch, 8, async (delivery) => {
-    const restarted = await deps.deliveries.restart(tenant, webhookId, delivery, isoTime(nowMs));
+    const restarted = await deps.deliveries.restart(tenant, webhookId, delivery, isoTime(nowMs), cutoff);
     // Gone, or started again by another request meanwhile: not queued twice.
     if (typeof restarted === 'string') return false;
     await deps.queue.send(firstAttemptMessage(tenant, restarted, nowMs));

@@ -8,6 +8,7 @@ import {
   type Delivery,
   type DeliveryRepository,
   keptAttempts,
+  stranded,
 } from '../../../functions/core/webhooks/delivery';
 import { viewOfWebhook, type Webhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
@@ -123,10 +124,11 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
         (d) => structuredClone(d),
       );
     },
-    async findSince(t, webhookId, statuses, sinceMs, atMost) {
+    async findSince(t, webhookId, statuses, sinceMs, atMost, strandedBefore) {
       const from = lowestIdAt('delivery', Math.max(sinceMs, 0));
+      const found = (d: Delivery): boolean => statuses.includes(d.status) || (strandedBefore !== undefined && stranded(d, strandedBefore));
       return ofWebhook(t, webhookId)
-        .filter((d) => d.id >= from && statuses.includes(d.status) && !d.test)
+        .filter((d) => d.id >= from && found(d) && !d.test)
         .sort(byId)
         .slice(0, atMost)
         .map((d) => structuredClone(d));
@@ -143,14 +145,15 @@ export const inMemoryDeliveries = (webhooks: WebhookRepository): DeliveryReposit
       delivery.attempts.push(attempt);
       Object.assign(delivery, outcome, { updated_at: at });
     },
-    async restart(t, webhookId, from, at) {
+    async restart(t, webhookId, from, at, strandedBefore) {
       const delivery = stored(t, webhookId, from.id);
       if (!delivery) return 'not_found';
       if (delivery.sequence !== from.sequence) return 'changed';
       if (from.status === 'pending') {
+        const firstDueBeforeCutoff = strandedBefore !== undefined && (delivery.next_attempt_at ?? '') < strandedBefore;
         if (
           delivery.status !== 'pending' ||
-          delivery.attempt_count === 0 ||
+          (delivery.attempt_count === 0 && !firstDueBeforeCutoff) ||
           delivery.attempt_count !== from.attempt_count ||
           delivery.attempts.length !== from.attempts.length
         )

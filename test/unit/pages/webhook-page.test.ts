@@ -38,7 +38,7 @@ const delivery = (id: string, changes: Partial<DeliveryView>): DeliveryView => (
   ...changes,
 });
 
-const page = (deliveries: DeliveryView[]) =>
+const page = (deliveries: DeliveryView[], strandedCutoff?: string) =>
   renderToString(
     WebhookPage({
       shell: adminShell(`/dashboard/webhooks/${webhook.id}`),
@@ -50,10 +50,36 @@ const page = (deliveries: DeliveryView[]) =>
       total: deliveries.length,
       hrefOf: () => '',
       etag: '"tag"',
+      strandedCutoff,
     }),
   );
 
 describe("a webhook's delivery log in the dashboard", () => {
+  it('offers Retry now for a stranded delivery too (its attempt due before the cutoff and not claimed since), not for one that may still come', () => {
+    const cutoff = '2026-11-01T10:30:00.000Z';
+    const html = page(
+      [
+        delivery('dlv_stranded', { next_attempt_at: '2026-11-01T10:00:00.000Z' }),
+        delivery('dlv_claimed_long_ago', {
+          attempt_count: 1,
+          attempt_claimed_at: '2026-11-01T10:01:00.000Z',
+          next_attempt_at: '2026-11-01T10:00:00.000Z',
+        }),
+        delivery('dlv_queued_lately', { next_attempt_at: '2026-11-01T10:40:00.000Z' }),
+        delivery('dlv_claimed_lately', {
+          attempt_count: 1,
+          attempt_claimed_at: '2026-11-01T10:31:00.000Z',
+          next_attempt_at: '2026-11-01T10:00:00.000Z',
+        }),
+      ],
+      cutoff,
+    );
+    expect(html).toContain('aria-label="Retry now dlv_stranded"');
+    expect(html).toContain('aria-label="Retry now dlv_claimed_long_ago"');
+    expect(html).not.toMatch(/aria-label="(Retry now|Redeliver) dlv_queued_lately"/);
+    expect(html).not.toMatch(/aria-label="(Retry now|Redeliver) dlv_claimed_lately"/);
+  });
+
   it('offers Retry now for a delivery waiting for its next attempt, Redeliver for a finished one, nothing while an attempt is on its way', () => {
     const html = page([
       delivery('dlv_waiting', { attempt_count: 1, attempts: [attempt(1, 1)], next_attempt_at: '2026-11-01T10:31:00.000Z' }),

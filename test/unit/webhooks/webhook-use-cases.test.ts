@@ -1,7 +1,7 @@
 import { isoTime } from '../../../functions/core/clock';
 import { newId } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
-import type { DeliveryMessage } from '../../../functions/core/webhooks/delivery';
+import type { Delivery, DeliveryMessage } from '../../../functions/core/webhooks/delivery';
 import {
   maxRecoveredPerCall,
   recoverDeliveries,
@@ -102,6 +102,41 @@ describe('redeliver', () => {
     expect(queued).toHaveLength(1);
   });
 
+  it('restarts a stranded delivery (its attempt due over 30 minutes ago and not claimed since: no message is left), never one on its way', async () => {
+    const { deps, queued, webhook, delivery, deliveries } = await setUp({});
+    const nowMs = deps.clock.now();
+    const pendingSince = (minutesAgo: number, changes: Partial<Delivery> = {}): Delivery => ({
+      ...delivery,
+      id: newId('delivery', nowMs - minutesAgo * 60_000),
+      status: 'pending' as const,
+      attempt_count: 0,
+      attempts: [],
+      next_attempt_at: isoTime(nowMs - minutesAgo * 60_000),
+      ...changes,
+    });
+    // First attempt queued 31 minutes ago, never claimed (its message was dead-lettered before dead letters were settled).
+    const neverClaimed = pendingSince(31);
+    // Claimed 31 minutes ago and no result since: its dispatcher is long gone.
+    const claimedLongAgo = pendingSince(40, { attempt_count: 1, attempt_claimed_at: isoTime(nowMs - 31 * 60_000) });
+    // Due 29 minutes ago: its message may still come (a dispatcher failing on it, a backlog).
+    const lateButAlive = pendingSince(29);
+    // Claimed a minute ago, due long before: on its way now.
+    const onItsWay = pendingSince(40, { attempt_count: 1, attempt_claimed_at: isoTime(nowMs - 60_000) });
+    for (const created of [neverClaimed, claimedLongAgo, lateButAlive, onItsWay]) await deliveries.create(tenant, created);
+
+    for (const strandedOne of [neverClaimed, claimedLongAgo]) {
+      expect(await redeliver(tenant, webhook.id, strandedOne.id, deps)).toMatchObject({ status: 'pending', sequence: 2, attempt_count: 0 });
+    }
+    for (const busy of [lateButAlive, onItsWay]) {
+      const error = await redeliver(tenant, webhook.id, busy.id, deps).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'conflict', message: expect.stringContaining('being attempted right now') });
+    }
+    expect(queued.map((m) => [m.delivery_id, m.sequence, m.attempt])).toEqual([
+      [neverClaimed.id, 2, 1],
+      [claimedLongAgo.id, 2, 1],
+    ]);
+  });
+
   it('queues a new sequence for an enabled, active webhook', async () => {
     const { deps, queued, webhook, delivery } = await setUp({});
     expect(await redeliver(tenant, webhook.id, delivery.id, deps)).toMatchObject({ status: 'pending', sequence: 2 });
@@ -110,6 +145,32 @@ describe('redeliver', () => {
 });
 
 describe('recover', () => {
+  it('queues stranded pending deliveries too (those left before dead letters were settled), never one whose attempt may still come', async () => {
+    const { deps, queued, webhook, delivery, deliveries } = await setUp({});
+    const nowMs = deps.clock.now();
+    const pending = (minutesAgo: number, changes: Partial<Delivery> = {}): Delivery => ({
+      ...delivery,
+      id: newId('delivery', nowMs - minutesAgo * 60_000),
+      status: 'pending' as const,
+      attempt_count: 0,
+      attempts: [],
+      next_attempt_at: isoTime(nowMs - minutesAgo * 60_000),
+      ...changes,
+    });
+    const strandedOne = pending(45);
+    const waitingForALaterRetry = pending(50, { attempt_count: 5, next_attempt_at: isoTime(nowMs + 60 * 60_000) });
+    const onItsWay = pending(55, { attempt_count: 1, attempt_claimed_at: isoTime(nowMs - 5_000) });
+    const justQueued = pending(1);
+    for (const created of [strandedOne, waitingForALaterRetry, onItsWay, justQueued]) await deliveries.create(tenant, created);
+
+    // The set-up's failed delivery and the stranded one; the rest stay as they are.
+    expect(await recoverDeliveries(tenant, webhook.id, nowMs - 60 * 60_000, deps)).toMatchObject({ requeued: 2, has_more: false });
+    expect(queued.map((m) => m.delivery_id).sort()).toEqual([delivery.id, strandedOne.id].sort());
+    for (const left of [waitingForALaterRetry, onItsWay, justQueued]) {
+      expect(await deliveries.get(tenant, webhook.id, left.id)).toMatchObject({ sequence: 1, attempt_count: left.attempt_count });
+    }
+  });
+
   it('queues at most 500 deliveries a call, oldest first, and says more wait; the next call goes on with the rest', async () => {
     const { deps, queued, webhook, delivery, deliveries } = await setUp({});
     // The set-up's failed delivery and 502 more, one millisecond apart.

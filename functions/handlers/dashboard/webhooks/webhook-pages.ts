@@ -2,6 +2,7 @@ import { type EventType, eventTypes } from '../../../core/events/event-types';
 import { getWebhook, listDeliveries, listWebhooks } from '../../../core/webhooks/webhook-use-cases';
 import type { WebhookView } from '../../../core/webhooks/webhook';
 import { entityTagOf } from '../../../core/preconditions';
+import { strandedCutoff } from '../../../core/webhooks/delivery';
 import type { DashboardRequest } from '../../../http/pages/dashboard-page';
 import { checkedFilter, type FilterErrors, filtersRefused, listHref, pageListQuery, shownFilters } from '../../../http/pages/list-params';
 import type { PageResult } from '../../../http/pages/page-handler';
@@ -76,6 +77,7 @@ export const webhookPage = async (
       filterErrors: errors,
       hrefOf: (n) => listHref(path, request.query, { page: n }),
       etag: entityTagOf(shownByGet(webhook)),
+      strandedCutoff: strandedCutoff(deps.clock.now()),
       ...extra,
     }),
   };

@@ -1,5 +1,5 @@
 import { eventTypes } from '../../../../core/events/event-types';
-import { type DeliveryStatus, type DeliveryView, waitingForRetry } from '../../../../core/webhooks/delivery';
+import { type DeliveryStatus, type DeliveryView, stranded, waitingForRetry } from '../../../../core/webhooks/delivery';
 import type { WebhookView } from '../../../../core/webhooks/webhook';
 import type { Shell } from '../../../dashboard-shell';
 import { Layout } from '../../../layout';
@@ -43,6 +43,8 @@ export interface WebhookPageProps extends Paged {
   etag: string;
   /** A Recover refused: the time as typed and why, shown beside its field. */
   recover?: { since: string; error: string };
+  /** `strandedCutoff` as the page was built: a pending delivery stranded by it is offered **Retry now** too. */
+  strandedCutoff?: string;
 }
 
 /** `url`: the webhook's; an attempt sent to another (before a change of it) says where it went. */
@@ -231,16 +233,21 @@ export const WebhookPage = (props: WebhookPageProps) => {
                     </span>
                   )}
                 </div>
-                {admin && state === 'enabled' && !delivery.test && (delivery.status !== 'pending' || waitingForRetry(delivery)) && (
-                  <PostForm
-                    action={`${base}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`}
-                    csrfToken={csrf}
-                    className="inline-form"
-                    label={`${delivery.status === 'pending' ? 'Retry now' : 'Redeliver'} ${delivery.id}`}
-                  >
-                    <Button variant="secondary">{delivery.status === 'pending' ? 'Retry now' : 'Redeliver'}</Button>
-                  </PostForm>
-                )}
+                {admin &&
+                  state === 'enabled' &&
+                  !delivery.test &&
+                  (delivery.status !== 'pending' ||
+                    waitingForRetry(delivery) ||
+                    (props.strandedCutoff !== undefined && stranded(delivery, props.strandedCutoff))) && (
+                    <PostForm
+                      action={`${base}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`}
+                      csrfToken={csrf}
+                      className="inline-form"
+                      label={`${delivery.status === 'pending' ? 'Retry now' : 'Redeliver'} ${delivery.id}`}
+                    >
+                      <Button variant="secondary">{delivery.status === 'pending' ? 'Retry now' : 'Redeliver'}</Button>
+                    </PostForm>
+                  )}
                 <details open={delivery.status === 'failed'}>
                   <summary>{delivery.attempts.length === 1 ? '1 attempt' : `${delivery.attempts.length} attempts`}</summary>
                   <Attempts delivery={delivery} url={webhook.url} />
