@@ -222,7 +222,7 @@ describe('the SDK against the local runtime', () => {
     if (event.type === 'workflow.completed') expect(event.data.workflow_id).toBe(workflow.id);
     await expect(
       webhooks.constructEvent(delivery?.rawBody as Uint8Array, delivery?.headers['x-service-signature'] as string, 'whsec_wrong'),
-    ).rejects.toThrow('does not match');
+    ).rejects.toThrow('No v1 signature matches this body under this secret');
     // The same answer through plain HTTP: the SDK adds nothing the API does not say.
     expect((await as(key.key).get(`/workflows/${workflow.id}`)).body.data.status).toBe('completed');
   });
