@@ -14,10 +14,19 @@ const keptAfterExpiryMs = 30 * 86_400_000;
 
 const invitationItem = (invitation: Invitation): Record<string, unknown> => ({
   ...keys.invitation(invitation.user_id, invitation.account_id),
-  ...keys.invitationIndexes(invitation.account_id, invitation.user_id, invitation.id),
+  ...keys.invitationIndexes(invitation.account_id, invitation.user_id),
   entity: entityTypes.invitation,
   ttl: ttlOf(invitation.expires_at, keptAfterExpiryMs),
   ...invitation,
+});
+
+/** The id's pointer to its person and account; it outlives a replacement, whose item then has another id. */
+const pointerItem = (invitation: Invitation): Record<string, unknown> => ({
+  ...keys.invitationPointer(invitation.id),
+  entity: entityTypes.invitationPointer,
+  ttl: ttlOf(invitation.expires_at, keptAfterExpiryMs),
+  user_id: invitation.user_id,
+  account_id: invitation.account_id,
 });
 
 const byCreation = (a: Invitation, b: Invitation): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -85,6 +94,7 @@ export const dynamoInvitationRepository = ({ client, tableName }: TableRef): Inv
                     ExpressionAttributeValues: { ':pending': 'pending', ':now': now },
                   },
                 },
+                { Put: { TableName: tableName, Item: pointerItem(invitation), ConditionExpression: 'attribute_not_exists(pk)' } },
                 auditPut(tableName, audit),
               ],
             }),
@@ -99,18 +109,12 @@ export const dynamoInvitationRepository = ({ client, tableName }: TableRef): Inv
     },
 
     async get(id) {
-      // The index says where it is; the item itself is read consistently and must still be this one.
-      const [found] = await queryAll(table, {
-        IndexName: 'gsi2',
-        KeyConditionExpression: 'gsi2pk = :pk',
-        ExpressionAttributeValues: { ':pk': keys.invitationById(id) },
-      });
-      if (!found) return undefined;
-      const { user_id: userId, account_id: accountId } = found as { user_id: string; account_id: string };
-      const result = await client.send(
-        new GetCommand({ TableName: tableName, Key: keys.invitation(userId, accountId), ConsistentRead: true }),
-      );
-      return result.Item?.id === id ? withoutKeys<Invitation>(result.Item) : undefined;
+      const read = (Key: Record<string, string>) => client.send(new GetCommand({ TableName: tableName, Key, ConsistentRead: true }));
+      const pointer = (await read(keys.invitationPointer(id))).Item as { user_id: string; account_id: string } | undefined;
+      if (!pointer) return undefined;
+      const item = (await read(keys.invitation(pointer.user_id, pointer.account_id))).Item;
+      // A newer invitation to the same account replaced this one: its link finds nothing.
+      return item?.id === id ? withoutKeys<Invitation>(item) : undefined;
     },
 
     async ofAccount(accountId) {

@@ -37,6 +37,7 @@ export const entityTypes = {
   userEmail: 'user_email',
   membership: 'membership',
   invitation: 'invitation',
+  invitationPointer: 'invitation_pointer',
   session: 'session',
   oneTimeLink: 'one_time_link',
   signInThrottle: 'sign_in_throttle',

@@ -212,15 +212,17 @@ export const membersOfAccount = (accountId: string) => join('ACCOUNT', accountId
 /** An invitation to an account, one per person and account, under the invited user beside their memberships. */
 export const invitation = (userId: string, accountId: string) => ({ pk: join('USER', userId), sk: join('INVITATION', accountId) });
 export const invitationSortKeyPrefix = 'INVITATION#';
-/** Listed per account (the Team page) and found by its id (the e-mail's link). */
-export const invitationIndexes = (accountId: string, userId: string, id: string) => ({
+/** Listed per account (the Team page). */
+export const invitationIndexes = (accountId: string, userId: string) => ({
   gsi1pk: join('ACCOUNT', accountId, 'INVITATIONS'),
   gsi1sk: join('USER', userId),
-  gsi2pk: join('INVITATION', id),
-  gsi2sk: 'INVITATION',
 });
 export const invitationsOfAccount = (accountId: string) => join('ACCOUNT', accountId, 'INVITATIONS');
-export const invitationById = (id: string) => join('INVITATION', id);
+/**
+ * Where an invitation's id (the e-mail's link) points: its person and account, read consistently,
+ * so that a link opened the moment it is sent finds it (an index would be read eventually).
+ */
+export const invitationPointer = (id: string) => ({ pk: join('INVITATION', id), sk: 'INVITATION' });
 export const oauthConsent = (userId: string, accountId: string, clientId: string) => ({
   pk: join('USER', userId),
   sk: join('OAUTH_CONSENT', accountId, clientId),
