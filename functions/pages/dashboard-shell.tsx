@@ -75,26 +75,59 @@ const sections = (failedWebhooks: number): { heading?: string; items: NavItem[] 
 const isCurrent = (href: string, path: string): boolean =>
   href === '/dashboard' ? path === href : path === href || path.startsWith(`${href}/`);
 
-/** The dashboard's navigation; the failed-webhooks badge sits beside its link, so the link keeps its name. */
-export const DashboardNav = ({ shell }: { shell: Shell }) => (
-  <nav className="dash-nav" aria-label="Dashboard">
-    {sections(useContext(FailedWebhooks)).map((section) => (
-      <div className="dash-nav__section" key={section.heading ?? 'main'}>
-        {section.heading && <h2 className="dash-nav__heading">{section.heading}</h2>}
-        <ul>
-          {section.items.map((item) => (
-            <li key={item.href}>
-              <a href={item.href} aria-current={isCurrent(item.href, shell.path) ? 'page' : undefined}>
-                {item.label}
-              </a>
-              {item.badge && <span className="badge badge--danger dash-nav__badge">{item.badge}</span>}
-            </li>
-          ))}
-        </ul>
-      </div>
-    ))}
-  </nav>
-);
+/** The link the page belongs to, named in the menu's control on a phone. */
+const currentItem = (items: NavItem[], path: string): NavItem | undefined => items.find((item) => isCurrent(item.href, path));
+
+/**
+ * The dashboard's navigation; the failed-webhooks badge sits beside its link, so the link keeps its name.
+ * On a phone it folds into one "Menu" control (a `<details>`, so it opens without any script) that names
+ * the current page, so the page's heading is in the first screen; on wider screens the stylesheet hides
+ * the control and shows the links, closed or not.
+ */
+export const DashboardNav = ({ shell }: { shell: Shell }) => {
+  const failedWebhooks = useContext(FailedWebhooks);
+  const all = sections(failedWebhooks);
+  const current = currentItem(
+    all.flatMap((section) => section.items),
+    shell.path,
+  );
+  return (
+    <nav className="dash-nav" aria-label="Dashboard">
+      <details className="dash-nav__menu">
+        <summary className="dash-nav__toggle">
+          <span className="dash-nav__toggle-label">Menu</span>
+          {current && (
+            <span className="dash-nav__current">
+              <span className="visually-hidden">, current page: </span>
+              {current.label}
+            </span>
+          )}
+          {failedWebhooks > 0 && (
+            <span className="badge badge--danger">
+              <span className="visually-hidden">, </span>
+              {failedWebhooks} failed {failedWebhooks === 1 ? 'webhook' : 'webhooks'}
+            </span>
+          )}
+        </summary>
+        {all.map((section) => (
+          <div className="dash-nav__section" key={section.heading ?? 'main'}>
+            {section.heading && <h2 className="dash-nav__heading">{section.heading}</h2>}
+            <ul>
+              {section.items.map((item) => (
+                <li key={item.href}>
+                  <a href={item.href} aria-current={isCurrent(item.href, shell.path) ? 'page' : undefined}>
+                    {item.label}
+                  </a>
+                  {item.badge && <span className="badge badge--danger dash-nav__badge">{item.badge}</span>}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ))}
+      </details>
+    </nav>
+  );
+};
 
 /** The switch named "Test mode": a button that turns it over, which works without any script. */
 export const ModeSwitch = ({ shell }: { shell: Shell }) => (

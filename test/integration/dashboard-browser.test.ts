@@ -132,10 +132,11 @@ describe('the dashboard in a real browser', () => {
     await registration.getByRole('button', { name: 'Create' }).click();
     await page.locator('#client-secret').waitFor();
 
-    // A small laptop, and phones, where the navigation stacks above the page (320 px: WCAG 1.4.10's reflow width).
+    // A small laptop, and phones, where the navigation is a Menu above the page (320 px: WCAG 1.4.10's reflow width).
     for (const width of [1024, 390, 320]) {
       await page.setViewportSize({ width, height: 800 });
       for (const link of ['Home', 'Projects', 'Workflows', 'Security', 'Webhooks', 'API keys', 'Applications', 'Requests', 'Audit log']) {
+        if (width < 768) await nav(page).locator('summary', { hasText: 'Menu' }).click();
         await nav(page).getByRole('link', { name: link, exact: true }).click();
         await page.getByRole('heading', { name: link, level: 1, exact: true }).waitFor();
         if (link === 'Security') await page.getByRole('link', { name: scan.id }).waitFor();
@@ -383,7 +384,7 @@ describe('the dashboard in a real browser', () => {
     );
 
     await switchToTestMode(page);
-    await nav(page).getByText('1 failed').waitFor();
+    await nav(page).getByText('1 failed', { exact: true }).waitFor();
     await page.goto(`${origin()}/dashboard`);
     await page.getByText('1 webhook has failed').waitFor();
     await checked(page, 'home-failed-webhook');
@@ -400,7 +401,7 @@ describe('the dashboard in a real browser', () => {
     const before = hook.requests.length;
     await page.getByRole('button', { name: 'Re-enable' }).click();
     await page.getByText('The webhook is enabled again').waitFor();
-    await expect(nav(page).getByText('1 failed').count()).resolves.toBe(0);
+    await expect(nav(page).getByText('1 failed', { exact: true }).count()).resolves.toBe(0);
     await page.getByLabel('Since (UTC)').fill(new Date(Date.now() - 3_600_000).toISOString().slice(0, 19));
     await page.getByRole('button', { name: 'Recover' }).click();
     await page.getByText('1 delivery is queued again.').waitFor();
