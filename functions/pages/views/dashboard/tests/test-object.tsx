@@ -9,6 +9,7 @@ import { StatusBadge } from '../../../parts/status-badge';
 import { Duration, Time } from '../../../parts/time';
 import { totalsText } from './tests';
 import { Excerpt } from '../../../parts/excerpt';
+import { foundNoTests, NoTestsFound } from './no-tests-found';
 
 const SuiteView = ({ suite }: { suite: TestSuite }) => (
   <>
@@ -62,6 +63,7 @@ const RunView = ({ run }: { run: TestRun }) => {
         )}
       </p>
       {run.error && <Alert kind="error">{run.error}</Alert>}
+      {foundNoTests(run) && <NoTestsFound run={run} />}
       <Card>
         <h2>Failing cases</h2>
         <RecordTable
@@ -69,7 +71,7 @@ const RunView = ({ run }: { run: TestRun }) => {
           caption="Failing cases"
           headings={['Case', 'File', 'Message']}
           records={failing}
-          empty={run.results ? 'None.' : 'No results yet.'}
+          empty={!run.results ? 'No results yet.' : foundNoTests(run) ? 'None: no test case ran.' : 'None.'}
           row={(c, i) => (
             <tr key={`${c.name}-${i}`}>
               <th scope="row">{c.name}</th>

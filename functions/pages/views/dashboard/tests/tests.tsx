@@ -6,10 +6,12 @@ import { FilterForm, ProjectIdFilter } from '../../../parts/list-filters';
 import { RecordTable } from '../../../parts/record-table';
 import { StatusBadge } from '../../../parts/status-badge';
 import { Time } from '../../../parts/time';
+import { foundNoTests } from './no-tests-found';
 
 /** A run's totals in words; cases that could not run (errored: a failed fixture, a file that did not load) are said when there are any. */
 export const totalsText = (run: TestRun): string => {
   if (!run.results) return '—';
+  if (foundNoTests(run)) return 'No tests found';
   const { passed, failed, skipped, errored } = run.results.totals;
   return `${passed} passed, ${failed} failed, ${skipped} skipped${errored > 0 ? `, ${errored} errored` : ''}`;
 };
@@ -38,7 +40,10 @@ export const TestsPage = (props: { shell: Shell; suites: TestSuite[]; runs: Test
             <td>
               <StatusBadge status={run.status} />
             </td>
-            <td>{totalsText(run)}</td>
+            <td>
+              {totalsText(run)}
+              {foundNoTests(run) && <span className="small muted">: check its framework and where its tests are</span>}
+            </td>
             <td>
               <a href={`/dashboard/projects/${encodeURIComponent(run.project_id)}`}>{run.project_id}</a>
             </td>
