@@ -1,7 +1,7 @@
 import { isoTime } from '../clock';
 import type { Tenant } from '../tenancy';
-import { type DeliveryAttempt, type DeliveryMessage, waitingForRetry } from './delivery';
-import { dispatchDelivery, type DispatchDeps } from './dispatch';
+import type { DeliveryAttempt, DeliveryMessage } from './delivery';
+import { dispatchDelivery, type DispatchDeps, requeueRecordedRetry } from './dispatch';
 
 /** What the attempt record of a delivery given up on says, in the delivery log. */
 export const notAttemptedMessage =
@@ -65,7 +65,5 @@ export const settleDeadLetter = async (message: DeliveryMessage, deps: DispatchD
     await dispatchDelivery(message, deps);
     return 'settled';
   }
-  if (!waitingForRetry(delivery) || delivery.next_attempt_at === null) return 'stale';
-  await deps.queue.send({ ...message, attempt: message.attempt + 1, not_before: Date.parse(delivery.next_attempt_at) });
-  return 'requeued';
+  return (await requeueRecordedRetry(message, delivery, deps)) ? 'requeued' : 'stale';
 };

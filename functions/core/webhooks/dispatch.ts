@@ -12,6 +12,7 @@ import {
   type Mailer,
   maxAttempts,
   retryDelaysMs,
+  waitingForRetry,
 } from './delivery';
 import type { DispatchReads } from './batch-reads';
 import { eventPayload } from './event-payload';
@@ -191,12 +192,24 @@ const settle = async (
   await deps.queue.send(next);
 };
 
+/** How the queue handed the message over. */
+export interface MessageReceipt {
+  /** Times the message was received, this one included (SQS's `ApproximateReceiveCount`). */
+  receiveCount: number;
+}
+
 /**
  * Processes one queue message: at-least-once safe. The attempt is claimed (its number stored)
  * before the request is made, so a duplicate message never repeats an attempt, and an attempt cut
- * short by a crash is counted as failed and followed by its retry.
+ * short by a crash is counted as failed and followed by its retry. A message received again whose
+ * attempt's result is recorded queues that attempt's retry again (the earlier receive may have
+ * failed to send it); a retry already sent is then a duplicate, dropped by its claim.
  */
-export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchDeps): Promise<void> => {
+export const dispatchDelivery = async (
+  message: DeliveryMessage,
+  deps: DispatchDeps,
+  receipt: MessageReceipt = { receiveCount: 1 },
+): Promise<void> => {
   const tenant = tenantOf(message);
   const nowMs = deps.clock.now();
   if (nowMs < message.not_before) {
@@ -221,7 +234,7 @@ export const dispatchDelivery = async (message: DeliveryMessage, deps: DispatchD
   if (!delivery) {
     const current = await deps.deliveries.get(tenant, webhook.id, message.delivery_id);
     if (current && current.status === 'pending' && current.sequence === message.sequence) {
-      await recoverInterruptedAttempt(message, webhook, current, deps);
+      await recoverInterruptedAttempt(message, webhook, current, receipt, deps);
     }
     return;
   }
@@ -263,20 +276,40 @@ const closeWithoutAttempt = async (message: DeliveryMessage, webhook: Webhook | 
 };
 
 /**
- * The attempt was claimed already. If its result is recorded, another copy of this message did the
- * work. If not, and the claim is older than the lease, the dispatcher that claimed it died: the
+ * Queues again the retry that follows the recorded attempt `message.attempt`, at its scheduled
+ * time, when the delivery still waits for it (pending in the message's sequence, that retry not
+ * claimed yet): the message that should have queued it may have failed to. False when it does not wait.
+ */
+export const requeueRecordedRetry = async (message: DeliveryMessage, delivery: Delivery, deps: DispatchDeps): Promise<boolean> => {
+  const { next_attempt_at: nextAttemptAt } = delivery;
+  if (delivery.sequence !== message.sequence || delivery.attempt_count !== message.attempt) return false;
+  if (!waitingForRetry(delivery) || nextAttemptAt === null) return false;
+  await deps.queue.send({ ...message, attempt: message.attempt + 1, not_before: Date.parse(nextAttemptAt) });
+  return true;
+};
+
+/**
+ * The attempt was claimed already. If its result is recorded, this message or another copy of it
+ * did the work; received again, this one may have failed to queue the retry after it: queued again.
+ * If not recorded, and the claim is older than the lease, the dispatcher that claimed it died: the
  * attempt counts as failed and the schedule goes on.
  */
 const recoverInterruptedAttempt = async (
   message: DeliveryMessage,
   webhook: Webhook,
   delivery: Delivery,
+  receipt: MessageReceipt,
   deps: DispatchDeps,
 ): Promise<void> => {
   const recorded = delivery.attempts.some((a) => a.sequence === message.sequence && a.number === message.attempt);
   const claimedAt = delivery.attempt_claimed_at ? Date.parse(delivery.attempt_claimed_at) : 0;
   const nowMs = deps.clock.now();
-  if (recorded || delivery.attempt_count !== message.attempt) return;
+  if (delivery.attempt_count !== message.attempt) return;
+  if (recorded) {
+    // A first receive is a duplicate copy: whoever recorded the result sent the retry, or was received again.
+    if (receipt.receiveCount > 1) await requeueRecordedRetry(message, delivery, deps);
+    return;
+  }
   if (nowMs - claimedAt < attemptLeaseMs) {
     // Possibly still running elsewhere: look again once the lease is over.
     await deps.queue.send({ ...message, not_before: claimedAt + attemptLeaseMs });

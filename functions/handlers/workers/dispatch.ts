@@ -4,7 +4,7 @@ import { systemClock } from '../../core/clock';
 import type { DeliveryMessage } from '../../core/webhooks/delivery';
 import { type BatchRefs, type EventRef, readsPerBatch } from '../../core/webhooks/batch-reads';
 import type { WebhookRef } from '../../core/webhooks/webhook';
-import { dispatchDelivery, type DispatchDeps } from '../../core/webhooks/dispatch';
+import { dispatchDelivery, type DispatchDeps, type MessageReceipt } from '../../core/webhooks/dispatch';
 import { settleDeadLetter } from '../../core/webhooks/dead-letters';
 import { dynamoAccountRepository } from '../../adapters/dynamodb/account-repository';
 import { tableFromEnvironment } from '../../adapters/dynamodb/client';
@@ -85,11 +85,17 @@ const settleRecord = async (record: SQSRecord, message: Parsed, batchDeps: Dispa
   });
 };
 
+/** How many times SQS handed the record over: a message received again may be one whose retry failed to be queued. */
+export const receiptOf = (record: Pick<SQSRecord, 'attributes'>): MessageReceipt => {
+  const receiveCount = Number(record.attributes?.ApproximateReceiveCount);
+  return { receiveCount: Number.isInteger(receiveCount) && receiveCount > 0 ? receiveCount : 1 };
+};
+
 const dispatchRecord = async (record: SQSRecord, message: Parsed, batchDeps: DispatchDeps): Promise<void> => {
   try {
     if (isDeadLetter(record)) return await settleRecord(record, message, batchDeps);
     if (message instanceof Error) throw message;
-    await dispatchDelivery(message, batchDeps);
+    await dispatchDelivery(message, batchDeps, receiptOf(record));
   } catch (error) {
     logger.error('dispatch failed', { message_id: record.messageId, dead_letter: isDeadLetter(record), error: error as Error });
     throw error;

@@ -134,6 +134,50 @@ describe('dispatchDelivery', () => {
     expect(requests).toHaveLength(0);
   });
 
+  it('queues the retry again when the message comes back after sending it failed, at its scheduled time, and makes it once', async () => {
+    const { clock, deliveries, requests, queued, deps } = await withDelivery({ ok: false, statusCode: 500 });
+    // The queue refuses the first send: the retry of attempt 1, right after its result was recorded.
+    let refusals = 1;
+    const send = deps.queue.send;
+    deps.queue = {
+      send: async (message) => {
+        if (refusals-- > 0) throw new Error('queue unavailable');
+        await send(message);
+      },
+    };
+    const attemptedAt = clock.now();
+    await expect(dispatchDelivery(firstMessage(attemptedAt), deps)).rejects.toThrow('queue unavailable');
+    expect(await deliveries.get(tenant, 'wh_1', 'dlv_1')).toMatchObject({ status: 'pending', attempt_count: 1 });
+    expect(queued).toEqual([]);
+
+    // A duplicate copy received for the first time does not queue it: its sender queued it, or is received again.
+    await dispatchDelivery(firstMessage(attemptedAt), deps, { receiveCount: 1 });
+    expect(queued).toEqual([]);
+
+    // The failed message comes back (the queue's visibility timeout): the retry is queued for its time.
+    clock.advance(1_000);
+    await dispatchDelivery(firstMessage(attemptedAt), deps, { receiveCount: 2 });
+    expect(queued).toEqual([expect.objectContaining({ attempt: 2, sequence: 1, not_before: attemptedAt + 5_000 })]);
+    expect(requests).toHaveLength(1);
+
+    // Come early, it waits; come twice (had the first send gone through after all), the claim drops the second.
+    const retry = queued[0] as DeliveryMessage;
+    await dispatchDelivery(retry, deps);
+    expect(requests).toHaveLength(1);
+    clock.advance(4_000);
+    await dispatchDelivery(retry, deps);
+    await dispatchDelivery(retry, deps);
+    expect(requests.map((request) => request.headers['X-Service-Attempt'])).toEqual(['1', '2']);
+    const stored = await deliveries.get(tenant, 'wh_1', 'dlv_1');
+    expect(stored?.attempts.map((attempt) => attempt.number)).toEqual([1, 2]);
+    expect(stored).toMatchObject({ status: 'pending', attempt_count: 2 });
+
+    // Attempt 1 received yet again once attempt 2 is made: nothing more to queue.
+    const queuedBefore = queued.length;
+    await dispatchDelivery(firstMessage(attemptedAt), deps, { receiveCount: 3 });
+    expect(queued).toHaveLength(queuedBefore);
+  });
+
   it('skips a delivery whose webhook was paused meanwhile, and makes no attempt', async () => {
     const { clock, webhooks, deliveries, requests, deps } = setUp();
     await webhooks.create(tenant, { ...webhookAt(clock.now()), active: false });

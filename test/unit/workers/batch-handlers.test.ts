@@ -53,6 +53,13 @@ describe('partial batch responses (Powertools Batch)', () => {
     });
   });
 
+  it('dispatch: tells the dispatch how many times SQS handed the message over (1 when it does not say)', async () => {
+    const { receiptOf } = await import('../../../functions/handlers/workers/dispatch');
+    const record = sqsRecord('d-4', '{}');
+    expect(receiptOf({ ...record, attributes: { ...record.attributes, ApproximateReceiveCount: '3' } })).toEqual({ receiveCount: 3 });
+    expect(receiptOf(record)).toEqual({ receiveCount: 1 });
+  });
+
   it('fan-out: records that are not new events are passed over without a failure', async () => {
     const { handler } = await import('../../../functions/handlers/workers/fan-out');
     const event = {
