@@ -141,6 +141,25 @@ describe('webhooks: registration', () => {
     expect((await api.get(path)).status).toBe(404);
   });
 
+  it('show the previous secret’s overlap while it signs and answer as if it were gone once it expired, the ETag then naming what they show', async () => {
+    const { test } = await newAccount();
+    const api = as(test.key);
+    const created = await api.post('/webhooks', { url: localTarget, events: ['*'] });
+    const path = `/webhooks/${created.body.data.id}`;
+    const rotated = await api.post(`${path}/rotate-secret`, { expires_in: 1 });
+    expect(rotated.status).toBe(200);
+    const expiresAt = rotated.body.data.previous_secret_expires_at;
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
+
+    await clockPast(expiresAt);
+    const read = await api.get(path);
+    expect(read.body.data).toMatchObject({ id: created.body.data.id, previous_secret_expires_at: null });
+    expect((await api.get('/webhooks')).body.data).toEqual([read.body.data]);
+    const paused = await api.patch(path, { active: false }, { headers: { 'If-Match': read.headers.get('etag')! } });
+    expect(paused.status).toBe(200);
+    expect(paused.body.data).toMatchObject({ active: false, previous_secret_expires_at: null });
+  });
+
   it('answer a PATCH that changes nothing with the webhook as stored: updated_at, the ETag and the events stay, a stale If-Match is still 412', async () => {
     const { test } = await newAccount();
     const api = as(test.key);

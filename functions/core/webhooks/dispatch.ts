@@ -18,7 +18,7 @@ import type { DispatchReads } from './batch-reads';
 import { eventPayload } from './event-payload';
 import { signatureHeader } from './signature';
 import type { TargetPolicy } from './target-policy';
-import { signingSecrets, viewOfWebhook, type Webhook } from './webhook';
+import { shownWebhook, signingSecrets, type Webhook } from './webhook';
 
 /** One attempt over the network (the HTTP adapter); never throws. */
 export type SendAttempt = (request: {
@@ -175,7 +175,7 @@ const settle = async (
     // have been changed meanwhile); the e-mail goes with the move too, once, whichever delivery made it.
     const moved = await deps.deliveries.failWithWebhook(tenant, webhook.id, delivery.id, attempt, at, (failed) => ({
       type: 'webhook.failed',
-      data: { ...viewOfWebhook(failed) },
+      data: { ...shownWebhook(failed, nowMs) },
     }));
     if (moved) await notifyFailure(tenant, webhook, delivery, deps);
     return;

@@ -28,8 +28,8 @@ import { generateWebhookSecret } from './signature';
 import type { TargetPolicy } from './target-policy';
 import {
   pastSubscriptionsAfter,
+  shownWebhook,
   type Subscription,
-  viewOfWebhook,
   type Webhook,
   type WebhookChanges,
   type WebhookRepository,
@@ -125,20 +125,24 @@ export const createWebhook = async (tenant: Tenant, input: NewWebhook, deps: Web
     previous_secret_expires_at: null,
   };
   await deps.webhooks.create(tenant, webhook);
-  return { ...viewOfWebhook(webhook), secret: webhook.secret };
+  return { ...shownWebhook(webhook, nowMs), secret: webhook.secret };
 };
 
-export const getWebhook = async (tenant: Tenant, id: string, deps: { webhooks: Pick<WebhookRepository, 'get'> }): Promise<WebhookView> =>
-  viewOfWebhook(await existing(tenant, id, deps));
+export const getWebhook = async (
+  tenant: Tenant,
+  id: string,
+  deps: { webhooks: Pick<WebhookRepository, 'get'>; clock: Clock },
+): Promise<WebhookView> => shownWebhook(await existing(tenant, id, deps), deps.clock.now());
 
 export const listWebhooks = async (
   tenant: Tenant,
   query: ListQuery<'created_at'>,
   filters: { status?: Webhook['status'] },
-  deps: { webhooks: Pick<WebhookRepository, 'list'> },
+  deps: { webhooks: Pick<WebhookRepository, 'list'>; clock: Clock },
 ): Promise<Page<WebhookView>> => {
   const page = await deps.webhooks.list(tenant, query, filters);
-  return { ...page, items: page.items.map(viewOfWebhook) };
+  const nowMs = deps.clock.now();
+  return { ...page, items: page.items.map((webhook) => shownWebhook(webhook, nowMs)) };
 };
 
 export interface WebhookUpdate {
@@ -169,14 +173,15 @@ export const updateWebhook = async (
   for (let attempt = 1; attempt <= maxChangeAttempts; attempt += 1) {
     // Judged against what the last write stored, and written only while it still is.
     const webhook = await existing(tenant, id, deps, { consistent: true });
-    checkIfMatch(ifMatch, viewOfWebhook(webhook));
+    const nowMs = deps.clock.now();
+    checkIfMatch(ifMatch, shownWebhook(webhook, nowMs));
     const reEnable = changes.active === true && webhook.status === 'failed';
-    if (!reEnable && changesNothing(webhook, { ...changes, events })) return viewOfWebhook(webhook);
+    if (!reEnable && changesNothing(webhook, { ...changes, events })) return shownWebhook(webhook, nowMs);
     if (changes.url !== undefined && !targetChecked) {
       await checkedTarget(changes.url, tenant, deps);
       targetChecked = true;
     }
-    const nowIso = isoTime(deps.clock.now());
+    const nowIso = isoTime(nowMs);
     const past = pastSubscriptionsAfter(webhook, { active: changes.active, events }, nowIso);
     const stored: WebhookChanges = {
       ...changes,
@@ -184,7 +189,7 @@ export const updateWebhook = async (
       ...(reEnable ? { status: 'enabled', failed_at: null } : {}),
       ...(past ? { past_subscriptions: past } : {}),
     };
-    const enabled = reEnable ? viewOfWebhook({ ...webhook, ...stored, updated_at: nowIso } as Webhook) : undefined;
+    const enabled = reEnable ? shownWebhook({ ...webhook, ...stored, updated_at: nowIso } as Webhook, nowMs) : undefined;
     const updated = await deps.webhooks.update(
       tenant,
       id,
@@ -198,7 +203,7 @@ export const updateWebhook = async (
       continue;
     }
     if (!updated) throw notFound('Webhook');
-    return viewOfWebhook(updated);
+    return shownWebhook(updated, nowMs);
   }
   throw new Error(`webhook ${id} kept changing; gave up after ${maxChangeAttempts} attempts`);
 };
@@ -206,13 +211,13 @@ export const updateWebhook = async (
 export const deleteWebhook = async (
   tenant: Tenant,
   id: string,
-  deps: { webhooks: Pick<WebhookRepository, 'get' | 'delete'> },
+  deps: { webhooks: Pick<WebhookRepository, 'get' | 'delete'>; clock: Clock },
   ifMatch?: string,
 ): Promise<void> => {
   let expected: Webhook | undefined;
   if (ifMatch !== undefined) {
     expected = await existing(tenant, id, deps, { consistent: true });
-    checkIfMatch(ifMatch, viewOfWebhook(expected));
+    checkIfMatch(ifMatch, shownWebhook(expected, deps.clock.now()));
   }
   const deleted = isId('webhook', id) ? await deps.webhooks.delete(tenant, id, expected) : false;
   if (deleted === 'changed') throw preconditionFailed();
@@ -246,7 +251,7 @@ export const rotateWebhookSecret = async (
   // Another rotation won: this secret was never stored, so it must not be handed out.
   if (updated === 'changed')
     throw conflict('The secret was rotated by another request meanwhile; read the webhook and rotate again if needed.');
-  return { ...viewOfWebhook(updated), secret };
+  return { ...shownWebhook(updated, nowMs), secret };
 };
 
 /**

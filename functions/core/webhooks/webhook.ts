@@ -41,7 +41,26 @@ export interface PastSubscription {
 /** What the API shows of a webhook after its creation: never a secret. */
 export type WebhookView = Omit<Webhook, 'secret' | 'previous_secret' | 'past_subscriptions'>;
 
+/**
+ * The webhook's fields the API shows, as stored: what a conditional write compares. An answer or
+ * an event shows `shownWebhook` instead, which leaves out a previous secret's expired overlap.
+ */
 export const viewOfWebhook = ({ secret: _s, previous_secret: _p, past_subscriptions: _h, ...view }: Webhook): WebhookView => view;
+
+/** Whether the previous secret still signs beside the current one at `nowMs`. */
+const previousSecretSigns = (webhook: Pick<Webhook, 'previous_secret' | 'previous_secret_expires_at'>, nowMs: number): boolean =>
+  webhook.previous_secret !== null && webhook.previous_secret_expires_at !== null && Date.parse(webhook.previous_secret_expires_at) > nowMs;
+
+/**
+ * The webhook as the API, the dashboard and its events show it at `nowMs`: once the previous secret
+ * stops signing, `previous_secret_expires_at` is null, as if the overlap had been cleared (nothing
+ * writes it at that moment: the stored time stays until the next rotation replaces it). Its ETag
+ * changes then too, as what it shows does.
+ */
+export const shownWebhook = (webhook: Webhook, nowMs: number): WebhookView => ({
+  ...viewOfWebhook(webhook),
+  previous_secret_expires_at: previousSecretSigns(webhook, nowMs) ? webhook.previous_secret_expires_at : null,
+});
 
 export const isSubscribed = (webhook: Pick<Webhook, 'events'>, type: EventType): boolean =>
   webhook.events.includes('*') || webhook.events.includes(type);
@@ -95,9 +114,7 @@ export const maxPastSubscriptions = 100;
 
 /** The secrets that sign an attempt made at `nowMs`. */
 export const signingSecrets = (webhook: Webhook, nowMs: number): string[] =>
-  webhook.previous_secret && webhook.previous_secret_expires_at && Date.parse(webhook.previous_secret_expires_at) > nowMs
-    ? [webhook.secret, webhook.previous_secret]
-    : [webhook.secret];
+  previousSecretSigns(webhook, nowMs) && webhook.previous_secret ? [webhook.secret, webhook.previous_secret] : [webhook.secret];
 
 export type WebhookChanges = Partial<
   Pick<

@@ -1,3 +1,4 @@
+import { systemClock } from '../../core/clock';
 import { pageMeta } from '../../core/pagination';
 import { listWebhooks } from '../../core/webhooks/webhook-use-cases';
 import { apiReadHandler } from '../../http/api-handler';
@@ -7,7 +8,7 @@ import { tableFromEnvironment } from '../../adapters/dynamodb/client';
 import { dynamoWebhookList } from '../../adapters/dynamodb/webhook-repository';
 
 // The list alone: no webhook writes, no failed-webhook counter.
-const deps = { webhooks: dynamoWebhookList(tableFromEnvironment()) };
+const deps = { webhooks: dynamoWebhookList(tableFromEnvironment()), clock: systemClock };
 
 export const handler = apiReadHandler(listWebhooksRoute, async ({ principal, query: params }) => {
   const query = toListQuery(params, 'created_at');

@@ -19,7 +19,12 @@ export const webhookSchema = v.object({
   created_at: timestamp,
   updated_at: timestamp,
   failed_at: v.nullable(timestamp),
-  previous_secret_expires_at: v.pipe(v.nullable(timestamp), v.description('Until then the previous secret signs beside the current one.')),
+  previous_secret_expires_at: v.pipe(
+    v.nullable(timestamp),
+    v.description(
+      'Until then the previous secret (replaced by a rotation) signs beside the current one. Null when none does: never rotated, rotated with `expires_in: 0`, or the overlap is over.',
+    ),
+  ),
 });
 
 export const webhookWithSecretSchema = v.object({

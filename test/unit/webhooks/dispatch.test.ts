@@ -321,6 +321,30 @@ describe('dispatchDelivery', () => {
       expect(verifyWebhookSignature(requests[0]?.body ?? '', header, secret, { nowSeconds: Math.floor(clock.now() / 1000) })).toBe(true);
     }
   });
+
+  it('signs with the new secret alone once the overlap is over, and the webhook.failed it tells says no previous secret signs', async () => {
+    const { clock, webhooks, deliveries, events, requests, recorded, deps } = setUp({ ok: false, statusCode: 500 });
+    await events.record(tenant, eventOfDeliveryAt(clock.now()));
+    await webhooks.create(tenant, {
+      ...webhookAt(clock.now()),
+      secret: 'whsec_new',
+      previous_secret: 'whsec_old',
+      previous_secret_expires_at: isoTime(clock.now() + 1_000),
+    });
+    // The last attempt, made when the overlap is over.
+    await deliveries.create(tenant, { ...deliveryAt(clock.now()), attempt_count: 5 });
+    clock.advance(1_000);
+    await dispatchDelivery({ ...firstMessage(clock.now()), attempt: 6 }, deps);
+
+    const header = requests[0]?.headers['X-Service-Signature'] ?? '';
+    expect(header.match(/v1=/g)).toHaveLength(1);
+    const nowSeconds = Math.floor(clock.now() / 1000);
+    expect(verifyWebhookSignature(requests[0]?.body ?? '', header, 'whsec_new', { nowSeconds })).toBe(true);
+    expect(verifyWebhookSignature(requests[0]?.body ?? '', header, 'whsec_old', { nowSeconds })).toBe(false);
+    expect(recorded).toEqual([
+      { type: 'webhook.failed', data: expect.objectContaining({ id: 'wh_1', status: 'failed', previous_secret_expires_at: null }) },
+    ]);
+  });
 });
 
 describe('fanOutEvent', () => {

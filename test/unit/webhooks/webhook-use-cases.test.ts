@@ -3,15 +3,19 @@ import { newId } from '../../../functions/core/ids';
 import type { Tenant } from '../../../functions/core/tenancy';
 import type { Delivery, DeliveryMessage } from '../../../functions/core/webhooks/delivery';
 import {
+  getWebhook,
+  listWebhooks,
   maxRecoveredPerCall,
   recoverDeliveries,
   redeliver,
+  rotateWebhookSecret,
   testAttemptTimeoutMs,
   testWebhook,
   updateWebhook,
   type WebhookDeps,
 } from '../../../functions/core/webhooks/webhook-use-cases';
-import { viewOfWebhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import { signingSecrets, viewOfWebhook, type WebhookRepository } from '../../../functions/core/webhooks/webhook';
+import { entityTagOf } from '../../../functions/core/preconditions';
 import type { PendingEvent } from '../../../functions/core/workflows/workflow';
 import { testAttemptTimeoutFromEnvironment } from '../../../functions/adapters/runtime/webhook-runtime';
 import { routeTable } from '../../../functions/routes';
@@ -292,5 +296,51 @@ describe('updateWebhook: re-enabling', () => {
     expect(stored).toMatchObject({ status: 'enabled', failed_at: null, description: 'renamed meanwhile' });
     expect(answered).toEqual(viewOfWebhook(stored));
     expect(recorded).toEqual([{ type: 'webhook.enabled', data: { ...viewOfWebhook(stored) } }]);
+  });
+});
+
+describe('a rotated secret’s overlap', () => {
+  it('is shown while the previous secret signs, and answered as gone once it expired: by get, list, update and the re-enable event', async () => {
+    const clock = controlledClock();
+    const recorded: PendingEvent[] = [];
+    const webhooks = inMemoryWebhooks(recorded);
+    const webhook = {
+      ...webhookAt(clock.now()),
+      id: newId('webhook', clock.now()),
+      status: 'failed' as const,
+      failed_at: isoTime(clock.now()),
+    };
+    await webhooks.create(tenant, webhook);
+    const deps = {
+      webhooks,
+      clock,
+      policyFor: () => ({ requireHttps: true, allowPrivate: false }),
+      assessTarget: async () => ({ ok: true as const }),
+    };
+    const listed = async () => (await listWebhooks(tenant, { page: 1, perPage: 20, sort: 'created_at', order: 'desc' }, {}, deps)).items;
+
+    const rotated = await rotateWebhookSecret(tenant, webhook.id, 60, deps);
+    const expiresAt = isoTime(clock.now() + 60_000);
+    expect(rotated.previous_secret_expires_at).toBe(expiresAt);
+    clock.advance(59_999);
+    expect((await getWebhook(tenant, webhook.id, deps)).previous_secret_expires_at).toBe(expiresAt);
+    expect((await listed())[0]?.previous_secret_expires_at).toBe(expiresAt);
+    expect(signingSecrets((await webhooks.get(tenant, webhook.id))!, clock.now())).toHaveLength(2);
+
+    // The overlap is over: the old secret no longer signs, and nothing says it does.
+    clock.advance(1);
+    const stored = (await webhooks.get(tenant, webhook.id))!;
+    expect(stored.previous_secret_expires_at).toBe(expiresAt);
+    expect(signingSecrets(stored, clock.now())).toEqual([rotated.secret]);
+    const shown = await getWebhook(tenant, webhook.id, deps);
+    expect(shown).toEqual({ ...viewOfWebhook(stored), previous_secret_expires_at: null });
+    expect((await listed())[0]).toEqual(shown);
+
+    // The ETag of what GET shows is the one an If-Match gives; the re-enable and its event show it too.
+    const enabled = await updateWebhook(tenant, webhook.id, { active: true }, deps, entityTagOf(shown));
+    expect(enabled).toMatchObject({ status: 'enabled', previous_secret_expires_at: null });
+    expect(recorded).toEqual([
+      { type: 'webhook.enabled', data: expect.objectContaining({ id: webhook.id, previous_secret_expires_at: null }) },
+    ]);
   });
 });

@@ -1206,7 +1206,7 @@ export interface components {
        */
       updated_at: string;
       failed_at: string | null;
-      /** @description Until then the previous secret signs beside the current one. */
+      /** @description Until then the previous secret (replaced by a rotation) signs beside the current one. Null when none does: never rotated, rotated with `expires_in: 0`, or the overlap is over. */
       previous_secret_expires_at: string | null;
     };
     Event:
@@ -9964,7 +9964,7 @@ export interface operations {
                */
               updated_at: string;
               failed_at: string | null;
-              /** @description Until then the previous secret signs beside the current one. */
+              /** @description Until then the previous secret (replaced by a rotation) signs beside the current one. Null when none does: never rotated, rotated with `expires_in: 0`, or the overlap is over. */
               previous_secret_expires_at: string | null;
               /** @description whsec_…: shown only in this answer. Verify X-Service-Signature with it. */
               secret: string;
@@ -10655,7 +10655,7 @@ export interface operations {
                */
               updated_at: string;
               failed_at: string | null;
-              /** @description Until then the previous secret signs beside the current one. */
+              /** @description Until then the previous secret (replaced by a rotation) signs beside the current one. Null when none does: never rotated, rotated with `expires_in: 0`, or the overlap is over. */
               previous_secret_expires_at: string | null;
               /** @description whsec_…: shown only in this answer. Verify X-Service-Signature with it. */
               secret: string;
