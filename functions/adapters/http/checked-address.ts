@@ -1,4 +1,5 @@
 import type { LookupFunction } from 'node:net';
+import { atDeadline } from './deadline';
 import { isIP } from './node-net';
 
 /**
@@ -23,16 +24,17 @@ export const systemLookup: LookupAll = async (hostname) => {
 
 export const timedOut = Symbol('timedOut');
 
-/** The promise's value, or `timedOut` when it has not settled within `ms`. */
+/** The promise's value, or `timedOut` when it has not settled within `ms` (all of it: see `atDeadline`). */
 export const withDeadline = async <T>(promise: Promise<T>, ms: number): Promise<T | typeof timedOut> => {
-  let timer: NodeJS.Timeout | undefined;
+  let timer: { clear(): void } | undefined;
+  const end = performance.now() + Math.max(0, ms);
   const deadline = new Promise<typeof timedOut>((resolve) => {
-    timer = setTimeout(() => resolve(timedOut), Math.max(0, ms));
+    timer = atDeadline(end, () => resolve(timedOut));
   });
   try {
     return await Promise.race([promise, deadline]);
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
   }
 };
 

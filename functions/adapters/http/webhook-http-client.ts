@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import { type Address, type LookupAll, pinnedLookup, systemLookup } from './checked-address';
+import { atDeadline } from './deadline';
 import { isIP } from './node-net';
 import { bareHostname } from './target-address';
 import { describeError, errorCode, resolveTarget } from './target-resolution';
@@ -212,7 +213,7 @@ const send = (
     const finish = (outcome: AttemptResult, keepConnection = false): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.clear();
       resolve(outcome);
       if (!keepConnection) req?.destroy();
     };
@@ -225,9 +226,9 @@ const send = (
     const answered2xx = () => statusCode !== null && statusCode >= 200 && statusCode < 300;
     // A 2xx status line within the time is the receiver's acceptance: a body still trickling in (or
     // cut off) after it does not turn the attempt into a failure, which would send the event again.
-    const timer = setTimeout(
-      () => (answered2xx() ? complete(false) : finish(result('timeout', timeoutMessage, statusCode, excerpt()))),
-      timeLeftMs,
+    // At the deadline itself, never a moment before: the attempt's duration is then the whole limit.
+    const timer = atDeadline(deadline, () =>
+      answered2xx() ? complete(false) : finish(result('timeout', timeoutMessage, statusCode, excerpt())),
     );
 
     const host = bareHostname(url);
@@ -275,7 +276,7 @@ const send = (
     req.on('error', (error) => {
       if (!settled && statusCode === null && req?.reusedSocket && !freshConnection && staleConnectionCodes.has(errorCode(error) ?? '')) {
         settled = true;
-        clearTimeout(timer);
+        timer.clear();
         resolve(send(url, addresses, request, Math.max(0, deadline - performance.now()), result, timeoutMessage, true));
         return;
       }

@@ -43,7 +43,12 @@ const attemptSchema = v.object({
     ),
   ),
   status_code: v.nullable(v.number()),
-  duration_ms: v.number(),
+  duration_ms: v.pipe(
+    v.number(),
+    v.description(
+      'How long the attempt took, from resolving the target to the end of the answer read, in ms. A `timeout` waited the whole limit: never less than it.',
+    ),
+  ),
   error: v.pipe(
     v.nullable(v.picklist(['timeout', 'connection', 'tls', 'dns', 'refused_target', 'http_status', 'not_attempted'])),
     v.description(

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assessTarget, classifyNetworkError, postWebhook, type LookupAll } from '../../../functions/adapters/http/webhook-http-client';
 import { describeError } from '../../../functions/adapters/http/target-resolution';
+import { timedOut, withDeadline } from '../../../functions/adapters/http/checked-address';
 import type { TargetPolicy } from '../../../functions/core/webhooks/target-policy';
 
 const live: TargetPolicy = { requireHttps: true, allowPrivate: false };
@@ -202,6 +203,21 @@ describe('postWebhook: outcomes', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('a timed-out attempt waits the whole limit, never a moment less, and records the time it really took', async () => {
+    const server = await start(() => {
+      /* never answers */
+    });
+    // The time left after the address is resolved is a fraction of a millisecond off whole ones, which a plain timer drops (9999 of 10000).
+    for (let i = 0; i < 20; i += 1) {
+      const before = performance.now();
+      const result = await postWebhook({ url: server.url, headers, body, policy: local, timeoutMs: 25 });
+      const elapsed = performance.now() - before;
+      expect(result).toMatchObject({ ok: false, error: 'timeout', errorMessage: 'no response within 25 ms' });
+      expect(result.durationMs).toBeGreaterThanOrEqual(25);
+      expect(result.durationMs).toBeLessThanOrEqual(Math.ceil(elapsed));
+    }
+  });
+
   it('a 2xx whose body never ends succeeds at the time limit with what was read: the receiver accepted the event', async () => {
     const server = await start((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/plain' });
@@ -354,6 +370,16 @@ describe('postWebhook: outcomes', () => {
     const result = await postWebhook({ url: 'https://slow-dns.example/', headers, body, policy: live, lookup: hanging, timeoutMs: 300 });
     expect(result).toMatchObject({ ok: false, error: 'timeout' });
     expect(result.durationMs).toBeLessThan(10_000);
+  });
+
+  it('a resolution bounded by a deadline waits all of it, never a moment less', async () => {
+    const hanging = new Promise<never>(() => undefined);
+    // What is left of an attempt's limit is rarely whole milliseconds; a plain timer drops the fraction.
+    for (const ms of [24.3, 24.5, 24.7, 24.9]) {
+      const before = performance.now();
+      expect(await withDeadline(hanging, ms)).toBe(timedOut);
+      expect(performance.now() - before).toBeGreaterThanOrEqual(ms);
+    }
   });
 
   it('never throws, even when the lookup does', async () => {

@@ -10907,6 +10907,7 @@ export interface operations {
                 /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
                 url: string | null;
                 status_code: number | null;
+                /** @description How long the attempt took, from resolving the target to the end of the answer read, in ms. A `timeout` waited the whole limit: never less than it. */
                 duration_ms: number;
                 /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
@@ -11212,6 +11213,7 @@ export interface operations {
                 /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
                 url: string | null;
                 status_code: number | null;
+                /** @description How long the attempt took, from resolving the target to the end of the answer read, in ms. A `timeout` waited the whole limit: never less than it. */
                 duration_ms: number;
                 /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
@@ -11400,6 +11402,7 @@ export interface operations {
                 /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
                 url: string | null;
                 status_code: number | null;
+                /** @description How long the attempt took, from resolving the target to the end of the answer read, in ms. A `timeout` waited the whole limit: never less than it. */
                 duration_ms: number;
                 /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
@@ -11591,6 +11594,7 @@ export interface operations {
                 /** @description Where the attempt was sent: the webhook's URL at that moment (a retry or redelivery goes to the URL of its moment). Null when not known: an attempt interrupted before its result was recorded, or one recorded before attempts kept their URL. */
                 url: string | null;
                 status_code: number | null;
+                /** @description How long the attempt took, from resolving the target to the end of the answer read, in ms. A `timeout` waited the whole limit: never less than it. */
                 duration_ms: number;
                 /** @description Why the attempt failed. `not_attempted`: nothing was sent; the service failed to process the delivery 5 times in a row and ended it (url null, status_code null): redeliver or recover it. */
                 error: ('timeout' | 'connection' | 'tls' | 'dns' | 'refused_target' | 'http_status' | 'not_attempted') | null;
