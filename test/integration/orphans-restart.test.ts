@@ -2,11 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
-import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { createAccount, createCredential } from '../../functions/core/credentials/manage-credentials';
 import { writeFaultsFile } from '../../lib/local/step-functions/fault-rules';
-import { readRuntimeInfo } from '../../lib/local/runtime-file';
 import { clientFor, processesMentioning, startChildRuntime, type ChildRuntime } from './support/child-runtime';
+import { runtimeTables } from './support/runtime-tables';
 import { eventually, startReceiver, type Receiver } from './support/receiver';
 import { fixtureRepository } from './support/workflows';
 
@@ -18,10 +17,10 @@ import { fixtureRepository } from './support/workflows';
 let dataDir: string | undefined;
 let runtime: ChildRuntime | undefined;
 let health: Receiver | undefined;
-const tables: TableRef[] = [];
+const tables = runtimeTables();
 
 afterAll(async () => {
-  for (const table of tables) table.client.destroy();
+  tables.closeAll();
   await runtime?.stop();
   await health?.close();
   if (dataDir) {
@@ -30,27 +29,12 @@ afterAll(async () => {
   }
 }, 30_000);
 
-const tableOf = async (dir: string): Promise<TableRef> => {
-  const info = await readRuntimeInfo(dir);
-  if (!info) throw new Error(`no running runtime in ${dir}`);
-  const table = {
-    client: createDocumentClient({
-      endpoint: info.dynamodbEndpoint,
-      region: info.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    tableName: info.tableName,
-  };
-  tables.push(table);
-  return table;
-};
-
 describe('work under way when the local runtime stops', () => {
   it('is failed with its reason after the restart, and the deployment lock is free again', async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'pas-orphans-'));
     const env = { LOCAL_TIME_SCALE: '0.01', LOCAL_WAIT_SCALE: '0.01' };
     runtime = await startChildRuntime(dataDir, env);
-    const deps = adminDeps(await tableOf(dataDir));
+    const deps = adminDeps(await tables.of(dataDir));
     const account = await createAccount({ email: `orphans-${Date.now()}@example.com` }, deps);
     const key = await createCredential(
       {
@@ -95,7 +79,7 @@ describe('work under way when the local runtime stops', () => {
       100,
     );
 
-    for (const table of tables.splice(0)) table.client.destroy();
+    tables.closeAll();
     expect(await runtime.stop()).toEqual({ code: 0, signal: null });
     runtime = await startChildRuntime(dataDir, env);
     api = clientFor(runtime.apiUrl, key.key);

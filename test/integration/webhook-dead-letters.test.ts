@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
-import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { dynamoDeliveryRepository } from '../../functions/adapters/dynamodb/delivery-repository';
 import * as keys from '../../functions/adapters/dynamodb/table-keys';
 import { isoTime } from '../../functions/core/clock';
@@ -11,8 +10,8 @@ import { createAccount, createCredential } from '../../functions/core/credential
 import { newId } from '../../functions/core/ids';
 import { type Delivery, maxCarriedPayloadBytes } from '../../functions/core/webhooks/delivery';
 import { notAttemptedMessage } from '../../functions/core/webhooks/dead-letters';
-import { readRuntimeInfo } from '../../lib/local/runtime-file';
 import { clientFor, processesMentioning, startChildRuntime, type ChildRuntime } from './support/child-runtime';
+import { runtimeTables } from './support/runtime-tables';
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
 import { as } from './support/http';
 import { newAccount, runtimeTable } from './support/runtime';
@@ -30,27 +29,12 @@ let dataDir: string | undefined;
 let runtime: ChildRuntime | undefined;
 let receiver: Receiver | undefined;
 let strandedReceiver: Receiver | undefined;
-const tables: TableRef[] = [];
-
-const tableOf = async (dir: string): Promise<TableRef> => {
-  const info = await readRuntimeInfo(dir);
-  if (!info) throw new Error(`no running runtime in ${dir}`);
-  const table = {
-    client: createDocumentClient({
-      endpoint: info.dynamodbEndpoint,
-      region: info.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    tableName: info.tableName,
-  };
-  tables.push(table);
-  return table;
-};
+const tables = runtimeTables();
 
 const header = (request: ReceivedRequest, name: string) => request.headers[name] as string | undefined;
 
 afterAll(async () => {
-  for (const table of tables) table.client.destroy();
+  tables.closeAll();
   await runtime?.stop();
   await receiver?.close();
   await strandedReceiver?.close();
@@ -69,7 +53,7 @@ describe('webhook delivery whose message is dead-lettered', () => {
     const hooks = receiver;
     runtime = await startChildRuntime(dataDir, { LOCAL_VISIBILITY_TIMEOUT: '0.2' });
 
-    const table = await tableOf(dataDir);
+    const table = await tables.of(dataDir);
     const deps = adminDeps(table);
     const account = await createAccount({ email: `dead-letters-${Date.now()}@example.com` }, deps);
     const key = await createCredential(

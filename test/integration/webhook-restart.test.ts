@@ -2,11 +2,10 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adminDeps } from '../../functions/adapters/dynamodb/admin-deps';
-import { createDocumentClient, type TableRef } from '../../functions/adapters/dynamodb/client';
 import { createAccount, createCredential } from '../../functions/core/credentials/manage-credentials';
 import { verifyWebhookSignature } from '../../functions/core/webhooks/signature';
-import { readRuntimeInfo } from '../../lib/local/runtime-file';
 import { clientFor, processesMentioning, startChildRuntime, type ChildRuntime } from './support/child-runtime';
+import { runtimeTables } from './support/runtime-tables';
 import { eventually, startReceiver, type ReceivedRequest, type Receiver } from './support/receiver';
 import { recordEvent } from './support/webhooks';
 
@@ -26,27 +25,12 @@ const fifthAttemptGapMs = 1_800_000 * scale; // after attempt 4 fails: the 30 mi
 let dataDir: string | undefined;
 let runtime: ChildRuntime | undefined;
 let receiver: Receiver | undefined;
-const tables: TableRef[] = [];
-
-const tableOf = async (dir: string): Promise<TableRef> => {
-  const info = await readRuntimeInfo(dir);
-  if (!info) throw new Error(`no running runtime in ${dir}`);
-  const table = {
-    client: createDocumentClient({
-      endpoint: info.dynamodbEndpoint,
-      region: info.region,
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-    tableName: info.tableName,
-  };
-  tables.push(table);
-  return table;
-};
+const tables = runtimeTables();
 
 const header = (request: ReceivedRequest, name: string) => request.headers[name] as string | undefined;
 
 afterAll(async () => {
-  for (const table of tables) table.client.destroy();
+  tables.closeAll();
   await runtime?.stop();
   await receiver?.close();
   if (dataDir) {
@@ -69,7 +53,7 @@ describe('webhook delivery across a restart', () => {
     // The first start creates the default account and shows its keys, once.
     expect(runtime.output()).toMatch(/test key: svc_test_/);
 
-    const table = await tableOf(dataDir);
+    const table = await tables.of(dataDir);
     const deps = adminDeps(table);
     const account = await createAccount({ email: `restart-${Date.now()}@example.com` }, deps);
     const key = await createCredential(
@@ -99,7 +83,7 @@ describe('webhook delivery across a restart', () => {
     expect(dueAt - (fourth.answeredAt as number)).toBeGreaterThanOrEqual(fifthAttemptGapMs);
 
     // Stop it (as Ctrl-C would) and start it again on the same data.
-    for (const t of tables.splice(0)) t.client.destroy();
+    tables.closeAll();
     const stopped = await runtime.stop();
     expect(stopped).toEqual({ code: 0, signal: null });
     const stoppedAt = Date.now();
